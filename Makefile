@@ -1,0 +1,95 @@
+# elog-tui build: one flat Makefile. Output goes under build/ (or build/san-* for SAN=...).
+#   make            build elog-tui and the synthetic log writer
+#   make check      build and run every test (Check unit tests + end-to-end scripts)
+#   make bench      performance benchmark (ratios against a bare-scan floor)
+#   make SAN=address,undefined check   the same suite under ASan/UBSan
+
+CC      ?= cc
+SAN     ?=
+PKGS    := ncursesw tickit
+OPT     ?= -O2
+
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+           -Wno-format-nonliteral
+CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(WARN) \
+           -Iinclude -MMD -MP $(EXTRA_CFLAGS)
+LDLIBS  := -lm
+
+ifeq ($(SAN),)
+BUILD   := build
+else
+BUILD   := build/san-$(subst $(comma),-,$(SAN))
+CFLAGS  += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SAN)
+endif
+comma := ,
+
+UI_CFLAGS    := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+UI_LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+CORE_SRC := $(wildcard src/*.c)
+UI_SRC   := $(wildcard ui/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/*.c)
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+BIN      := $(BUILD)/elog-tui
+SYNTH    := $(BUILD)/elog-synth
+TESTBIN  := $(BUILD)/elog-tests
+
+.PHONY: all check unit-check e2e-check bench layers clean demo
+
+all: $(BIN) $(SYNTH) layers
+
+$(BUILD)/libelog.a: $(CORE_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/libelogui.a: $(UI_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/ui/%.o: ui/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(UI_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) $(UI_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BIN): $(CLI_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a $(UI_LIBS) $(LDLIBS) -o $@
+
+$(SYNTH): $(BUILD)/tools/elog-synth.o $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(TESTBIN): $(TEST_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $(TEST_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a $(CHECK_LIBS) $(UI_LIBS) $(LDLIBS) -o $@
+
+# src/ and include/ must not know about terminals.
+layers:
+	@if grep -nE '#[[:space:]]*include[[:space:]]*[<"](n?curses|tickit)' src/*.c include/*.h; then \
+	  echo "layering violation: src/ or include/ includes a terminal library" >&2; exit 1; fi
+
+# The whole suite: Check unit/integration tests, then end-to-end scripts.
+check: $(BIN) $(SYNTH) $(TESTBIN) layers
+	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) $(TESTBIN)
+
+bench: $(BIN) $(SYNTH)
+	BUILD=$(BUILD) bash bench/run.sh
+
+demo: $(BIN)
+	$(BIN) show fixtures/demo.eventlog
+
+clean:
+	rm -rf build
+
+-include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tools/elog-synth.d

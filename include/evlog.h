@@ -1,0 +1,86 @@
+/* evlog: an opened eventlog — the memory-mapped file, its parsed header (event
+ * type list) and a file-order iterator over events that assigns each event the
+ * capability of its enclosing BLOCK_MARKER, exactly as ghc-events does. */
+#ifndef ELOG_EVLOG_H
+#define ELOG_EVLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "evtype.h"
+
+typedef struct evlog evlog;
+
+/* One entry of the header's event-type list. */
+typedef struct evlog_type {
+    uint16_t id;
+    uint16_t size;              /* payload bytes, or EVLOG_VARIABLE_SIZE */
+    const uint8_t *desc;        /* description bytes, borrowed from the mapping */
+    uint32_t desc_len;
+    const evtype_desc *known;   /* our descriptor, NULL for an id we do not know */
+} evlog_type;
+
+/* Open and map `path`, parse its header. NULL with `d` filled on failure (I/O,
+ * not an eventlog, malformed or truncated header). Caller frees with evlog_close. */
+evlog *evlog_open(const char *path, diag *d);
+/* Same over bytes the caller owns and keeps alive until evlog_close (tests, fuzzing). */
+evlog *evlog_open_bytes(const uint8_t *data, size_t len, diag *d);
+void evlog_close(evlog *log);
+
+size_t evlog_n_types(const evlog *log);
+/* Header order; i < evlog_n_types. */
+const evlog_type *evlog_type_at(const evlog *log, size_t i);
+/* The (last) declaration of `id`, or NULL if the header does not declare it. */
+const evlog_type *evlog_type_of(const evlog *log, uint16_t id);
+
+const uint8_t *evlog_bytes(const evlog *log);
+size_t evlog_size(const evlog *log);
+/* Offset of the first event (just after DATA_BEGIN). */
+uint64_t evlog_data_start(const evlog *log);
+/* Hint that the whole file will now be read front to back. */
+void evlog_advise_sequential(const evlog *log);
+
+/* One event as found in the file. */
+typedef struct evlog_event {
+    uint64_t offset;            /* file offset of the event's type field */
+    uint64_t time_ns;
+    uint16_t type;
+    uint16_t cap;               /* EVLOG_NO_CAP outside capability blocks */
+    uint32_t size;              /* whole event in bytes */
+    uint32_t payload_len;
+    const uint8_t *payload;     /* borrowed from the mapping */
+    const evlog_type *et;
+} evlog_event;
+
+enum evlog_iter_state {
+    EVLOG_ITER_OK,              /* more events may follow */
+    EVLOG_ITER_END,             /* reached DATA_END */
+    EVLOG_ITER_TRUNCATED,       /* data stops early: no DATA_END or a partial event */
+    EVLOG_ITER_ERROR,           /* malformed data; events before it are fine */
+};
+
+/* File-order iterator. Fields are private to evlog.c except `state` and `diag`. */
+typedef struct evlog_iter {
+    const evlog *log;
+    uint64_t pos;
+    uint64_t block_end;         /* end offset of the current block */
+    uint16_t block_cap;
+    bool block_active;          /* the current block still assigns its cap */
+    bool first_in_block;
+    enum evlog_iter_state state;
+    diag diag;                  /* why iteration stopped (TRUNCATED or ERROR) */
+} evlog_iter;
+
+/* Start at the first event. */
+void evlog_iter_init(evlog_iter *it, const evlog *log);
+/* To come back to a position later, copy the evlog_iter struct: it is a plain value. */
+/* Next event into *ev: true, or false when iteration stops (see it->state). */
+bool evlog_iter_next(evlog_iter *it, evlog_event *ev);
+
+/* Re-read the event starting at `offset` (found earlier by an iterator) and give it
+ * capability `cap`. False if no whole event of a declared type starts there. */
+bool evlog_event_at(const evlog *log, uint64_t offset, uint16_t cap, evlog_event *ev);
+
+#endif

@@ -1,0 +1,23 @@
+/* render: text for events, byte-identical to `ghc-events show` (0.21).
+ *
+ * Each known type's template (evtype.h `show_fmt`) is literal text with
+ * directives `{N}` (field N in its natural form: decimal, or text) and `{N:name}`
+ * where name is one of the formatters in render.c's table (x, stop, capset, list,
+ * breakdown, filters, caf, ccs, lo16, plus1, decimal, binary, msgtag, balanced). */
+#ifndef ELOG_RENDER_H
+#define ELOG_RENDER_H
+
+#include "decode.h"
+#include "evlog.h"
+#include "strbuf.h"
+
+/* Append the event's description text (no timestamp or cap prefix). */
+void render_event_text(strbuf *sb, const evlog_event *ev);
+/* Append one `show` line: "<time>: [cap <c>: ]<text>\n". */
+void render_show_line(strbuf *sb, const evlog_event *ev);
+/* Append one header line: "<id>: <description> (size <n>|variable)" (no newline). */
+void render_type_line(strbuf *sb, const evlog_type *t);
+/* The text ghc-events gives a STOP_THREAD status (with its blocked-on info). */
+void render_stop_status(strbuf *sb, uint16_t status, uint32_t info);
+
+#endif

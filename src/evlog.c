@@ -1,0 +1,290 @@
+/* evlog: opening an eventlog (mmap + header parse) and the file-order event
+ * iterator. Every byte read from the file goes through the bounds-checked cursor
+ * or is covered by an explicit length check against the mapping. */
+#include "evlog.h"
+
+#include <string.h>
+
+#include "cursor.h"
+#include "mapfile.h"
+#include "xalloc.h"
+
+struct evlog {
+    mapfile *map;               /* owned; NULL when opened over caller bytes */
+    const uint8_t *data;
+    size_t size;
+    evlog_type *types;          /* owned; header order */
+    size_t n_types;
+    const evlog_type **by_id;   /* owned; index = id, entries borrowed from types */
+    size_t n_by_id;             /* max declared id + 1 */
+    uint64_t data_start;
+};
+
+/* Header parse. Fills log->types / by_id / data_start, or returns false with `d`. */
+static bool
+evlog_parse_header(evlog *log, diag *d)
+{
+    cursor c;
+    cursor_init(&c, log->data, log->size);
+    if (log->size == 0)
+        return diag_set(d, DIAG_NOT_EVENTLOG, 0, "empty file, not an eventlog");
+    if (log->size < 4)
+        return diag_set(d, DIAG_NOT_EVENTLOG, 0, "too short to be an eventlog (%zu bytes)",
+                        log->size);
+    uint32_t magic = cursor_u32(&c);
+    if (magic != EVLOG_HEADER_BEGIN)
+        return diag_set(d, DIAG_NOT_EVENTLOG, 0,
+                        "not a GHC eventlog (bad magic 0x%08x, expected \"hdrb\")", magic);
+    uint64_t at = c.pos;
+    if (cursor_u32(&c) != EVLOG_HET_BEGIN)
+        return diag_set(d, DIAG_BAD_HEADER, at,
+                        c.failed ? "header truncated" : "malformed header: no event-type list");
+
+    size_t cap = 64;
+    log->types = xreallocarray(NULL, cap, sizeof *log->types);
+    size_t max_id = 0;
+    for (;;) {
+        at = c.pos;
+        uint32_t m = cursor_u32(&c);
+        if (c.failed)
+            return diag_set(d, DIAG_BAD_HEADER, at, "header truncated in event-type list");
+        if (m == EVLOG_HET_END)
+            break;
+        if (m != EVLOG_ET_BEGIN)
+            return diag_set(d, DIAG_BAD_HEADER, at,
+                            "malformed header: expected an event type (0x%08x)", m);
+        evlog_type t;
+        t.id = cursor_u16(&c);
+        t.size = cursor_u16(&c);
+        t.desc_len = cursor_u32(&c);
+        uint64_t desc_at = c.pos;
+        t.desc = cursor_take(&c, t.desc_len);
+        if (c.failed)
+            return diag_set(d, DIAG_BAD_HEADER, desc_at,
+                            "header truncated in the description of event type %u", t.id);
+        uint32_t extra = cursor_u32(&c);
+        uint64_t extra_at = c.pos;
+        cursor_take(&c, extra);
+        if (c.failed)
+            return diag_set(d, DIAG_BAD_HEADER, extra_at,
+                            "header truncated in event type %u", t.id);
+        at = c.pos;
+        if (cursor_u32(&c) != EVLOG_ET_END)
+            return diag_set(d, DIAG_BAD_HEADER, at,
+                            c.failed ? "header truncated in event type %u"
+                                     : "malformed header: event type %u has no end marker",
+                            t.id);
+        t.known = evtype_lookup(t.id);
+        if (log->n_types == cap) {
+            cap *= 2;
+            log->types = xreallocarray(log->types, cap, sizeof *log->types);
+        }
+        log->types[log->n_types++] = t;
+        if (t.id > max_id)
+            max_id = t.id;
+    }
+    at = c.pos;
+    if (cursor_u32(&c) != EVLOG_HEADER_END)
+        return diag_set(d, DIAG_BAD_HEADER, at,
+                        c.failed ? "header truncated" : "malformed header: no header end marker");
+    at = c.pos;
+    if (cursor_u32(&c) != EVLOG_DATA_BEGIN)
+        return diag_set(d, DIAG_BAD_HEADER, at,
+                        c.failed ? "header truncated before the data section"
+                                 : "malformed header: no data begin marker");
+    log->data_start = c.pos;
+
+    /* max_id <= 0xffff, so this table is bounded whatever the file says. */
+    log->n_by_id = log->n_types ? max_id + 1 : 0;
+    log->by_id = xcalloc(log->n_by_id ? log->n_by_id : 1, sizeof *log->by_id);
+    for (size_t i = 0; i < log->n_types; i++)
+        log->by_id[log->types[i].id] = &log->types[i];
+    return true;
+}
+
+static evlog *
+evlog_new_over(const uint8_t *data, size_t size, mapfile *map, diag *d)
+{
+    evlog *log = xcalloc(1, sizeof *log);
+    log->map = map;
+    log->data = data;
+    log->size = size;
+    if (!evlog_parse_header(log, d)) {
+        evlog_close(log);
+        return NULL;
+    }
+    return log;
+}
+
+evlog *
+evlog_open(const char *path, diag *d)
+{
+    mapfile *map = mapfile_open(path, d);
+    if (!map)
+        return NULL;
+    return evlog_new_over(mapfile_data(map), mapfile_size(map), map, d);
+}
+
+evlog *
+evlog_open_bytes(const uint8_t *data, size_t len, diag *d)
+{
+    return evlog_new_over(data, len, NULL, d);
+}
+
+void
+evlog_close(evlog *log)
+{
+    if (!log)
+        return;
+    mapfile_close(log->map);
+    x_free(log->types);
+    x_free(log->by_id);
+    x_free(log);
+}
+
+size_t
+evlog_n_types(const evlog *log)
+{
+    return log->n_types;
+}
+
+const evlog_type *
+evlog_type_at(const evlog *log, size_t i)
+{
+    return &log->types[i];
+}
+
+const evlog_type *
+evlog_type_of(const evlog *log, uint16_t id)
+{
+    return id < log->n_by_id ? log->by_id[id] : NULL;
+}
+
+const uint8_t *
+evlog_bytes(const evlog *log)
+{
+    return log->data;
+}
+
+size_t
+evlog_size(const evlog *log)
+{
+    return log->size;
+}
+
+uint64_t
+evlog_data_start(const evlog *log)
+{
+    return log->data_start;
+}
+
+void
+evlog_advise_sequential(const evlog *log)
+{
+    if (log->map)
+        mapfile_advise_sequential(log->map);
+}
+
+void
+evlog_iter_init(evlog_iter *it, const evlog *log)
+{
+    memset(it, 0, sizeof *it);
+    it->log = log;
+    it->pos = log->data_start;
+    it->block_cap = EVLOG_NO_CAP;
+    it->state = EVLOG_ITER_OK;
+    diag_clear(&it->diag);
+}
+
+static bool
+evlog_iter_stop(evlog_iter *it, enum evlog_iter_state state)
+{
+    it->state = state;
+    return false;
+}
+
+bool
+evlog_iter_next(evlog_iter *it, evlog_event *ev)
+{
+    if (it->state != EVLOG_ITER_OK)
+        return false;
+    const evlog *log = it->log;
+    uint64_t pos = it->pos;
+    size_t left = log->size - pos;
+    if (left < 2) {
+        diag_set(&it->diag, DIAG_TRUNCATED, pos,
+                 left ? "log ends in the middle of an event (truncated)"
+                      : "log ends without an end-of-data marker (truncated)");
+        return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
+    }
+    const uint8_t *p = log->data + pos;
+    uint16_t type = cursor_be16(p);
+    if (type == EVLOG_DATA_END) {
+        it->pos = pos + 2;
+        return evlog_iter_stop(it, EVLOG_ITER_END);
+    }
+    const evlog_type *et = type < log->n_by_id ? log->by_id[type] : NULL;
+    if (!et) {
+        diag_set(&it->diag, DIAG_BAD_DATA, pos, "event of undeclared type %u", type);
+        return evlog_iter_stop(it, EVLOG_ITER_ERROR);
+    }
+    uint64_t need = 10;
+    uint32_t payload_len;
+    if (et->size == EVLOG_VARIABLE_SIZE) {
+        if (left < 12) {
+            diag_set(&it->diag, DIAG_TRUNCATED, pos,
+                     "log ends in the middle of an event (truncated)");
+            return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
+        }
+        payload_len = cursor_be16(p + 10);
+        need = 12;
+    } else {
+        payload_len = et->size;
+    }
+    need += payload_len;
+    if (left < need) {
+        diag_set(&it->diag, DIAG_TRUNCATED, pos,
+                 "log ends in the middle of an event (truncated)");
+        return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
+    }
+    ev->offset = pos;
+    ev->time_ns = cursor_be64(p + 2);
+    ev->type = type;
+    ev->size = (uint32_t)need;
+    ev->payload_len = payload_len;
+    ev->payload = p + (need - payload_len);
+    ev->et = et;
+
+    if (type == EV_BLOCK_MARKER && et->size != EVLOG_VARIABLE_SIZE && payload_len >= 14) {
+        uint32_t block_size = cursor_be32(ev->payload);
+        uint16_t cap = cursor_be16(ev->payload + 12);
+        it->block_end = pos + block_size;
+        it->block_cap = cap;
+        it->block_active = true;
+        it->first_in_block = true;
+        ev->cap = cap;
+    } else {
+        /* ghc-events semantics: the first event after a marker always belongs to the
+         * block; later ones while they start before the block's end. */
+        if (it->block_active && !it->first_in_block && pos >= it->block_end)
+            it->block_active = false;
+        it->first_in_block = false;
+        ev->cap = it->block_active ? it->block_cap : EVLOG_NO_CAP;
+    }
+    it->pos = pos + need;
+    return true;
+}
+
+bool
+evlog_event_at(const evlog *log, uint64_t offset, uint16_t cap, evlog_event *ev)
+{
+    evlog_iter it;
+    evlog_iter_init(&it, log);
+    if (offset < log->data_start || offset > log->size)
+        return false;
+    it.pos = offset;
+    if (!evlog_iter_next(&it, ev))
+        return false;
+    ev->cap = cap;
+    return true;
+}

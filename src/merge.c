@@ -1,0 +1,228 @@
+/* merge: streaming stable time-order over a log's per-capability blocks. */
+#include "merge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* A pending event: time, then file offset (low 48 bits) and cap (high 16 bits).
+ * Offsets are unique, so (time, offset) is a total order equal to a stable sort. */
+typedef struct merge_entry {
+    uint64_t time_ns;
+    uint64_t off_cap;
+} merge_entry;
+
+#define MERGE_OFF_MASK ((UINT64_C(1) << 48) - 1)
+
+typedef struct merge_segment {
+    uint64_t start;             /* offset of the first event (a block marker, or data start) */
+    uint64_t end;               /* offset just past the last event */
+    uint64_t min_time;
+    size_t n_events;
+} merge_segment;
+
+typedef struct merge_run {
+    merge_entry *e;             /* owned */
+    size_t n, next;
+} merge_run;
+
+struct merge {
+    const evlog *log;
+    merge_segment *segs;        /* owned */
+    size_t n_segs;
+    uint64_t *suffix_min;       /* owned; min_time over segs[i..], [n_segs] = UINT64_MAX */
+    size_t n_events;
+    size_t next_seg;            /* next segment to load */
+    merge_run *heap;            /* owned; min-heap of runs by head entry */
+    size_t n_heap, cap_heap;
+    size_t pending, peak_pending;
+    evlog_iter it;              /* pass-2 reader, continues from segment to segment */
+};
+
+static int
+merge_entry_cmp(const void *a, const void *b)
+{
+    const merge_entry *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    uint64_t ox = x->off_cap & MERGE_OFF_MASK, oy = y->off_cap & MERGE_OFF_MASK;
+    return ox < oy ? -1 : ox > oy;
+}
+
+static bool
+merge_entry_less(const merge_entry *x, const merge_entry *y)
+{
+    return merge_entry_cmp(x, y) < 0;
+}
+
+/* Pass 1: cut the data into segments at every block marker. */
+static void
+merge_scan(merge *m, diag *ending)
+{
+    size_t cap = 16;
+    m->segs = xreallocarray(NULL, cap, sizeof *m->segs);
+    evlog_iter it;
+    evlog_iter_init(&it, m->log);
+    evlog_event ev;
+    merge_segment *cur = NULL;
+    while (evlog_iter_next(&it, &ev)) {
+        if (!cur || ev.type == EV_BLOCK_MARKER) {
+            if (m->n_segs == cap) {
+                cap *= 2;
+                m->segs = xreallocarray(m->segs, cap, sizeof *m->segs);
+            }
+            cur = &m->segs[m->n_segs++];
+            cur->start = ev.offset;
+            cur->min_time = UINT64_MAX;
+            cur->n_events = 0;
+        }
+        cur->end = ev.offset + ev.size;
+        cur->n_events++;
+        if (ev.time_ns < cur->min_time)
+            cur->min_time = ev.time_ns;
+        m->n_events++;
+    }
+    if (it.state == EVLOG_ITER_END)
+        diag_clear(ending);
+    else
+        *ending = it.diag;
+    m->suffix_min = xreallocarray(NULL, m->n_segs + 1, sizeof *m->suffix_min);
+    m->suffix_min[m->n_segs] = UINT64_MAX;
+    for (size_t i = m->n_segs; i-- > 0;) {
+        uint64_t t = m->segs[i].min_time;
+        m->suffix_min[i] = t < m->suffix_min[i + 1] ? t : m->suffix_min[i + 1];
+    }
+}
+
+merge *
+merge_new(const evlog *log, diag *ending)
+{
+    merge *m = xcalloc(1, sizeof *m);
+    m->log = log;
+    merge_scan(m, ending);
+    evlog_iter_init(&m->it, log);
+    return m;
+}
+
+static void
+merge_heap_sift_down(merge *m, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, best = i;
+        if (l < m->n_heap &&
+            merge_entry_less(&m->heap[l].e[m->heap[l].next], &m->heap[best].e[m->heap[best].next]))
+            best = l;
+        if (r < m->n_heap &&
+            merge_entry_less(&m->heap[r].e[m->heap[r].next], &m->heap[best].e[m->heap[best].next]))
+            best = r;
+        if (best == i)
+            return;
+        merge_run tmp = m->heap[i];
+        m->heap[i] = m->heap[best];
+        m->heap[best] = tmp;
+        i = best;
+    }
+}
+
+static void
+merge_heap_push(merge *m, merge_run run)
+{
+    if (m->n_heap == m->cap_heap) {
+        m->cap_heap = m->cap_heap ? 2 * m->cap_heap : 16;
+        m->heap = xreallocarray(m->heap, m->cap_heap, sizeof *m->heap);
+    }
+    size_t i = m->n_heap++;
+    m->heap[i] = run;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!merge_entry_less(&m->heap[i].e[m->heap[i].next],
+                              &m->heap[parent].e[m->heap[parent].next]))
+            break;
+        merge_run tmp = m->heap[i];
+        m->heap[i] = m->heap[parent];
+        m->heap[parent] = tmp;
+        i = parent;
+    }
+}
+
+/* Load the next segment as a sorted run. */
+static void
+merge_load_segment(merge *m)
+{
+    const merge_segment *s = &m->segs[m->next_seg++];
+    merge_run run = { xreallocarray(NULL, s->n_events ? s->n_events : 1, sizeof(merge_entry)),
+                      0, 0 };
+    evlog_event ev;
+    bool sorted = true;
+    while (run.n < s->n_events && evlog_iter_next(&m->it, &ev)) {
+        merge_entry *e = &run.e[run.n++];
+        e->time_ns = ev.time_ns;
+        e->off_cap = ev.offset | ((uint64_t)ev.cap << 48);
+        if (run.n > 1 && ev.time_ns < e[-1].time_ns)
+            sorted = false;
+    }
+    if (!sorted)
+        qsort(run.e, run.n, sizeof *run.e, merge_entry_cmp);
+    if (run.n == 0) {
+        x_free(run.e);
+        return;
+    }
+    m->pending += run.n;
+    if (m->pending > m->peak_pending)
+        m->peak_pending = m->pending;
+    merge_heap_push(m, run);
+}
+
+bool
+merge_next(merge *m, evlog_event *ev)
+{
+    for (;;) {
+        /* The head may go out once no unloaded segment can hold an earlier event
+         * (an equal time in a later segment comes later in file order). */
+        if (m->n_heap > 0) {
+            merge_run *top = &m->heap[0];
+            const merge_entry *head = &top->e[top->next];
+            if (head->time_ns <= m->suffix_min[m->next_seg]) {
+                uint64_t off = head->off_cap & MERGE_OFF_MASK;
+                uint16_t cap = (uint16_t)(head->off_cap >> 48);
+                if (++top->next == top->n) {
+                    x_free(top->e);
+                    m->heap[0] = m->heap[--m->n_heap];
+                }
+                if (m->n_heap > 0)
+                    merge_heap_sift_down(m, 0);
+                m->pending--;
+                return evlog_event_at(m->log, off, cap, ev);
+            }
+        }
+        if (m->next_seg == m->n_segs)
+            return false;
+        merge_load_segment(m);
+    }
+}
+
+size_t
+merge_n_events(const merge *m)
+{
+    return m->n_events;
+}
+
+size_t
+merge_peak_pending(const merge *m)
+{
+    return m->peak_pending;
+}
+
+void
+merge_free(merge *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->n_heap; i++)
+        x_free(m->heap[i].e);
+    x_free(m->heap);
+    x_free(m->segs);
+    x_free(m->suffix_min);
+    x_free(m);
+}

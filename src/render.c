@@ -1,0 +1,298 @@
+/* render: the ghc-events-compatible text of events — a template interpreter over
+ * decoded fields plus a table of named formatters for the irregular cases. */
+#include "render.h"
+
+#include <string.h>
+
+#include "cursor.h"
+#include "textfmt.h"
+
+/* Default rendering of one field according to its kind. */
+static void
+render_field(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    const evval *v = &dec->f[i];
+    switch ((enum evfield_kind)dec->desc->fields[i]) {
+    case EVF_TEXT_REST:
+    case EVF_CSTR:
+    case EVF_BYTES_REST:
+        textfmt_append_utf8(sb, v->p, v->len);
+        break;
+    case EVF_LATIN1_REST:
+    case EVF_LATIN1_BUT4:
+        textfmt_append_latin1(sb, v->p, v->len);
+        break;
+    default:
+        strbuf_u64(sb, v->u);
+        break;
+    }
+}
+
+static const char *const render_stop_names[] = {
+    [0] = "No stop thread status",
+    [1] = "heap overflow",
+    [3] = "thread yielding",
+    [4] = "thread blocked",
+    [5] = "thread finished",
+    [6] = "making a foreign call",
+    [7] = "blocked on an MVar",
+    [9] = "blocked on I/O read",
+    [10] = "blocked on I/O write",
+    [11] = "blocked on threadDelay",
+    [12] = "blocked in STM retry",
+    [13] = "blocked on asyncDoProc",
+    [16] = "blocked on a foreign call",
+    [17] = "blocked on an interruptible foreign call",
+    [18] = "blocked in throwTo",
+    [19] = "No stop thread status",
+    [20] = "blocked reading an MVar",
+};
+
+void
+render_stop_status(strbuf *sb, uint16_t status, uint32_t info)
+{
+    if (status == 2) {
+        strbuf_puts(sb, "stack overflow, size ");
+        strbuf_u64(sb, info);
+    } else if (status == 8) {
+        strbuf_puts(sb, "blocked on black hole owned by thread ");
+        strbuf_u64(sb, info);
+    } else if (status < sizeof render_stop_names / sizeof render_stop_names[0] &&
+               render_stop_names[status]) {
+        strbuf_puts(sb, render_stop_names[status]);
+    } else {
+        strbuf_puts(sb, "unknown stop status ");
+        strbuf_u64(sb, status);
+    }
+}
+
+static void
+render_fmt_hex(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    strbuf_hex(sb, dec->f[i].u);
+}
+
+static void
+render_fmt_stop(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    render_stop_status(sb, (uint16_t)dec->f[i].u, (uint32_t)dec->f[i + 1].u);
+}
+
+static void
+render_fmt_capset(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    static const char *const names[] = { "CapsetUnknown", "CapsetCustom", "CapsetOsProcess",
+                                         "CapsetClockDomain" };
+    uint64_t t = dec->f[i].u;
+    strbuf_puts(sb, names[t < 4 ? t : 0]);
+}
+
+static void
+render_fmt_list(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    textfmt_append_hs_list(sb, dec->f[i].p, dec->f[i].len);
+}
+
+static void
+render_fmt_breakdown(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    static const char *const names[] = {
+        NULL, "cost centre", "module", "closure description", "type description",
+        "retainer", "biography", "closure type", "info table", "era",
+    };
+    uint64_t b = dec->f[i].u;
+    if (b < sizeof names / sizeof names[0] && names[b]) {
+        strbuf_puts(sb, names[b]);
+    } else {
+        strbuf_puts(sb, "unknown breakdown ");
+        strbuf_u64(sb, b);
+    }
+}
+
+/* HEAP_PROF_BEGIN's seven filters from field i on: " filtered by a, b, " when any
+ * is non-empty (ghc-events keeps the trailing separator). */
+static void
+render_fmt_filters(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    bool any = false;
+    for (unsigned k = i; k < i + 7 && k < dec->n_present; k++) {
+        if (dec->f[k].len == 0)
+            continue;
+        if (!any)
+            strbuf_puts(sb, " filtered by ");
+        any = true;
+        textfmt_append_utf8(sb, dec->f[k].p, dec->f[k].len);
+        strbuf_puts(sb, ", ");
+    }
+}
+
+static void
+render_fmt_caf(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    if (dec->f[i].u & 1)
+        strbuf_puts(sb, " CAF");
+}
+
+static void
+render_fmt_ccs(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    const evval *v = &dec->f[i];
+    for (uint64_t k = 0; k < v->u; k++) {
+        if (k)
+            strbuf_puts(sb, ", ");
+        strbuf_u64(sb, cursor_be32(v->p + 4 * k));
+    }
+}
+
+static void
+render_fmt_lo16(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    strbuf_u64(sb, dec->f[i].u & 0xffff);
+}
+
+static void
+render_fmt_plus1(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    strbuf_u64(sb, dec->f[i].u + 1);
+}
+
+/* The leading decimal digits of a text field as a number (IPE closure type). */
+static void
+render_fmt_decimal(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    const uint8_t *p = dec->f[i].p;
+    uint32_t len = dec->f[i].len, n = 0;
+    while (n < len && p[n] >= '0' && p[n] <= '9')
+        n++;
+    if (n == 0) {
+        textfmt_append_utf8(sb, p, len);
+        return;
+    }
+    uint32_t skip = 0;              /* a decimal parse drops leading zeros */
+    while (skip + 1 < n && p[skip] == '0')
+        skip++;
+    strbuf_append(sb, p + skip, n - skip);
+}
+
+static void
+render_fmt_binary(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    textfmt_append_binary(sb, dec->f[i].p, dec->f[i].len);
+}
+
+static void
+render_fmt_msgtag(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    static const char *const names[] = { "Ready", "NewPE", "PETIDS", "Finish", "FailPE",
+                                         "RFork", "Connect", "DataMes", "Head", "Constr",
+                                         "Part", "Terminate", "Packet" };
+    uint8_t tag = (uint8_t)(dec->f[i].u - 0x50);
+    if (tag < sizeof names / sizeof names[0]) {
+        strbuf_puts(sb, names[tag]);
+    } else {
+        strbuf_puts(sb, "unknown tag ");
+        strbuf_u64(sb, dec->f[i].u);
+    }
+}
+
+static void
+render_fmt_balanced(strbuf *sb, const evdecoded *dec, unsigned i)
+{
+    if (i < dec->n_present) {
+        strbuf_puts(sb, ", ");
+        strbuf_u64(sb, dec->f[i].u);
+        strbuf_puts(sb, " bytes balanced par copied");
+    }
+}
+
+typedef void (*render_formatter)(strbuf *sb, const evdecoded *dec, unsigned field);
+
+static const struct {
+    const char *name;
+    render_formatter fn;
+} render_formatters[] = {
+    { "x", render_fmt_hex },           { "stop", render_fmt_stop },
+    { "capset", render_fmt_capset },   { "list", render_fmt_list },
+    { "breakdown", render_fmt_breakdown }, { "filters", render_fmt_filters },
+    { "caf", render_fmt_caf },         { "ccs", render_fmt_ccs },
+    { "lo16", render_fmt_lo16 },       { "plus1", render_fmt_plus1 },
+    { "decimal", render_fmt_decimal }, { "binary", render_fmt_binary },
+    { "msgtag", render_fmt_msgtag },   { "balanced", render_fmt_balanced },
+};
+
+static render_formatter
+render_find_formatter(const char *name, size_t len)
+{
+    for (size_t k = 0; k < sizeof render_formatters / sizeof render_formatters[0]; k++)
+        if (strlen(render_formatters[k].name) == len &&
+            memcmp(render_formatters[k].name, name, len) == 0)
+            return render_formatters[k].fn;
+    return NULL;
+}
+
+static void
+render_template(strbuf *sb, const char *fmt, const evdecoded *dec)
+{
+    const char *s = fmt;
+    while (*s) {
+        const char *brace = strchr(s, '{');
+        if (!brace) {
+            strbuf_puts(sb, s);
+            return;
+        }
+        strbuf_append(sb, s, (size_t)(brace - s));
+        unsigned field = 0;
+        const char *q = brace + 1;
+        while (*q >= '0' && *q <= '9')
+            field = field * 10 + (unsigned)(*q++ - '0');
+        if (*q == ':') {
+            const char *name = q + 1;
+            const char *close = strchr(name, '}');
+            render_formatter fn = render_find_formatter(name, (size_t)(close - name));
+            fn(sb, dec, field);
+            s = close + 1;
+        } else {
+            render_field(sb, dec, field);
+            s = q + 1;
+        }
+    }
+}
+
+void
+render_event_text(strbuf *sb, const evlog_event *ev)
+{
+    evdecoded dec;
+    decode_event(ev, &dec);
+    if (dec.printable)
+        render_template(sb, dec.desc->show_fmt, &dec);
+    else
+        textfmt_append_utf8(sb, ev->et->desc, ev->et->desc_len);
+}
+
+void
+render_show_line(strbuf *sb, const evlog_event *ev)
+{
+    strbuf_u64(sb, ev->time_ns);
+    strbuf_puts(sb, ": ");
+    if (ev->cap != EVLOG_NO_CAP) {
+        strbuf_puts(sb, "cap ");
+        strbuf_u64(sb, ev->cap);
+        strbuf_puts(sb, ": ");
+    }
+    render_event_text(sb, ev);
+    strbuf_putc(sb, '\n');
+}
+
+void
+render_type_line(strbuf *sb, const evlog_type *t)
+{
+    strbuf_u64(sb, t->id);
+    strbuf_puts(sb, ": ");
+    textfmt_append_utf8(sb, t->desc, t->desc_len);
+    strbuf_puts(sb, " (size ");
+    if (t->size == EVLOG_VARIABLE_SIZE)
+        strbuf_puts(sb, "variable");
+    else
+        strbuf_u64(sb, t->size);
+    strbuf_putc(sb, ')');
+}

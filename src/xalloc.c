@@ -1,0 +1,59 @@
+/* xalloc: checked allocation wrappers; the only code that aborts on OOM. */
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+xalloc_die(size_t n)
+{
+    fprintf(stderr, "elog-tui: out of memory allocating %zu bytes\n", n);
+    abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        xalloc_die(n);
+    return p;
+}
+
+void *
+xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        xalloc_die(count * size);
+    return p;
+}
+
+void *
+xreallocarray(void *p, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        xalloc_die(SIZE_MAX);
+    size_t n = count * size;
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        xalloc_die(n);
+    return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}
+
+void
+x_free(void *p)
+{
+    free(p);
+}
