@@ -43,7 +43,11 @@ BIN      := $(BUILD)/elog-tui
 SYNTH    := $(BUILD)/elog-synth
 TESTBIN  := $(BUILD)/elog-tests
 
-.PHONY: all check unit-check e2e-check bench layers clean demo
+.PHONY: all check bench layers clean demo deps
+
+# Debian packages needed to build, test and run (sudo when not root).
+DEPS_PKGS := build-essential pkg-config libncurses-dev libtickit-dev check tmux
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 all: $(BIN) $(SYNTH) layers
 
@@ -86,8 +90,15 @@ check: $(BIN) $(SYNTH) $(TESTBIN) layers
 bench: $(BIN) $(SYNTH)
 	BUILD=$(BUILD) bash bench/run.sh
 
+deps:
+	@missing=""; for p in $(DEPS_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+
+# Until the timeline viewer lands, the demo is the event listing in a pager.
 demo: $(BIN)
-	$(BIN) show fixtures/demo.eventlog
+	$(BIN) show fixtures/demo.eventlog | $${PAGER:-more}
 
 clean:
 	rm -rf build

@@ -1,0 +1,24 @@
+/* tests/main: the single Check runner. Every suite runs; the closing line is
+ * Check's "100%: Checks: N, Failures: 0, Errors: 0". Select with CK_RUN_SUITE. */
+#include <stdlib.h>
+
+#include "tests.h"
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(test_cursor_suite());
+    srunner_add_suite(sr, test_textfmt_suite());
+    srunner_add_suite(sr, test_evtype_suite());
+    srunner_add_suite(sr, test_decode_suite());
+    srunner_add_suite(sr, test_evlog_suite());
+    srunner_add_suite(sr, test_merge_suite());
+    srunner_add_suite(sr, test_corpus_suite());
+    srunner_add_suite(sr, test_fixtures_suite());
+    srunner_add_suite(sr, test_badinput_suite());
+    srunner_add_suite(sr, test_truncation_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

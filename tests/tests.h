@@ -1,0 +1,58 @@
+/* tests: shared declarations for the Check test runner — one suite per module,
+ * plus the helpers every suite uses (paths, in-memory log builder). */
+#ifndef ELOG_TESTS_H
+#define ELOG_TESTS_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+
+Suite *test_cursor_suite(void);
+Suite *test_textfmt_suite(void);
+Suite *test_evtype_suite(void);
+Suite *test_decode_suite(void);
+Suite *test_evlog_suite(void);
+Suite *test_merge_suite(void);
+Suite *test_corpus_suite(void);
+Suite *test_fixtures_suite(void);
+Suite *test_badinput_suite(void);
+Suite *test_truncation_suite(void);
+
+/* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
+char *test_path(const char *rel);
+/* The ghc-events corpus directory, or NULL when ../shared is absent. Caller frees. */
+char *test_corpus_dir(void);
+/* Whole file into *len bytes; NULL if unreadable. Caller frees. */
+uint8_t *test_read_file(const char *path, size_t *len);
+/* Run `show` over bytes in memory; returns the output (caller frees) and fills
+ * *out_len and, if non-NULL, *ending_code. NULL if the header does not parse. */
+char *test_show_bytes(const uint8_t *data, size_t len, size_t *out_len, int *ending_code);
+
+/* tlog: build small eventlogs in memory, big-endian, for unit tests. */
+typedef struct tlog {
+    strbuf b;
+} tlog;
+
+void tlog_init(tlog *t);
+void tlog_free(tlog *t);
+void tlog_u8(tlog *t, uint8_t v);
+void tlog_u16(tlog *t, uint16_t v);
+void tlog_u32(tlog *t, uint32_t v);
+void tlog_u64(tlog *t, uint64_t v);
+void tlog_bytes(tlog *t, const void *p, size_t n);
+/* Header start ("hdrb" "hetb"), one declaration, and the end ("hete" "hdre" "datb"). */
+void tlog_header_begin(tlog *t);
+void tlog_type(tlog *t, uint16_t id, uint16_t size, const char *desc);
+void tlog_header_end(tlog *t);
+/* Event head: type and time (the caller appends the payload; for a variable-size
+ * type it appends the u16 length first). */
+void tlog_event(tlog *t, uint16_t type, uint64_t time_ns);
+/* A BLOCK_MARKER whose size covers `block_bytes` bytes of events after it. */
+void tlog_block(tlog *t, uint64_t time_ns, uint32_t block_bytes, uint64_t end_ns, uint16_t cap);
+void tlog_end(tlog *t);
+/* A log declaring every type GHC 9.x uses with its usual size (see tests/util.c). */
+void tlog_standard_header(tlog *t);
+
+#endif
