@@ -7,17 +7,30 @@
 #ifndef ELOG_RENDER_H
 #define ELOG_RENDER_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "decode.h"
 #include "evlog.h"
 #include "strbuf.h"
 
+/* Compiled templates for every known event type. */
+typedef struct render render;
+
+/* Compile the templates of the evtype table. Caller frees with render_free. */
+render *render_new(void);
+void render_free(render *r);
 /* Append the event's description text (no timestamp or cap prefix). */
-void render_event_text(strbuf *sb, const evlog_event *ev);
+void render_event_text(const render *r, strbuf *sb, const evlog_event *ev);
 /* Append one `show` line: "<time>: [cap <c>: ]<text>\n". */
-void render_show_line(strbuf *sb, const evlog_event *ev);
+void render_show_line(const render *r, strbuf *sb, const evlog_event *ev);
 /* Append one header line: "<id>: <description> (size <n>|variable)" (no newline). */
 void render_type_line(strbuf *sb, const evlog_type *t);
 /* The text ghc-events gives a STOP_THREAD status (with its blocked-on info). */
 void render_stop_status(strbuf *sb, uint16_t status, uint32_t info);
+
+/* Check `d`'s template: every directive names a known formatter and a field the
+ * type has. False with a reason in `why` otherwise (for tests of the table). */
+bool render_template_check(const evtype_desc *d, char *why, size_t why_len);
 
 #endif

@@ -61,11 +61,14 @@ decode_field(cursor *c, enum evfield_kind kind, uint32_t payload_len, evval *v)
 void
 decode_event(const evlog_event *ev, evdecoded *out)
 {
-    memset(out, 0, sizeof *out);
     const evtype_desc *d = ev->et->known;
     out->desc = d;
+    out->n_present = 0;
+    out->printable = false;
     if (!d)
         return;
+    /* Absent fields read as zero (e.g. ticky's missing info-table pointer). */
+    memset(out->f, 0, d->n_fields * sizeof out->f[0]);
     cursor c;
     cursor_init(&c, ev->payload, ev->payload_len);
     unsigned n = 0;

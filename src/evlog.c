@@ -278,13 +278,30 @@ evlog_iter_next(evlog_iter *it, evlog_event *ev)
 bool
 evlog_event_at(const evlog *log, uint64_t offset, uint16_t cap, evlog_event *ev)
 {
-    evlog_iter it;
-    evlog_iter_init(&it, log);
-    if (offset < log->data_start || offset > log->size)
+    if (offset < log->data_start || offset > log->size || log->size - offset < 10)
         return false;
-    it.pos = offset;
-    if (!evlog_iter_next(&it, ev))
+    const uint8_t *p = log->data + offset;
+    size_t left = log->size - offset;
+    uint16_t type = cursor_be16(p);
+    const evlog_type *et = type < log->n_by_id ? log->by_id[type] : NULL;
+    if (!et)
         return false;
+    uint32_t head = 10, payload_len = et->size;
+    if (et->size == EVLOG_VARIABLE_SIZE) {
+        if (left < 12)
+            return false;
+        payload_len = cursor_be16(p + 10);
+        head = 12;
+    }
+    if (left < (uint64_t)head + payload_len)
+        return false;
+    ev->offset = offset;
+    ev->time_ns = cursor_be64(p + 2);
+    ev->type = type;
     ev->cap = cap;
+    ev->size = head + payload_len;
+    ev->payload_len = payload_len;
+    ev->payload = p + head;
+    ev->et = et;
     return true;
 }

@@ -56,6 +56,28 @@ merge_entry_less(const merge_entry *x, const merge_entry *y)
     return merge_entry_cmp(x, y) < 0;
 }
 
+/* Sort a nearly sorted run: insertion sort while the disorder stays small (GHC
+ * swaps a few neighbours), qsort when it turns out not to be (hostile input). */
+static void
+merge_sort_run(merge_entry *e, size_t n)
+{
+    size_t budget = 8 * n + 64;
+    for (size_t i = 1; i < n; i++) {
+        merge_entry x = e[i];
+        size_t j = i;
+        while (j > 0 && merge_entry_less(&x, &e[j - 1])) {
+            e[j] = e[j - 1];
+            j--;
+            if (--budget == 0) {
+                e[j] = x;
+                qsort(e, n, sizeof *e, merge_entry_cmp);
+                return;
+            }
+        }
+        e[j] = x;
+    }
+}
+
 /* Pass 1: cut the data into segments at every block marker. */
 static void
 merge_scan(merge *m, diag *ending)
@@ -163,7 +185,7 @@ merge_load_segment(merge *m)
             sorted = false;
     }
     if (!sorted)
-        qsort(run.e, run.n, sizeof *run.e, merge_entry_cmp);
+        merge_sort_run(run.e, run.n);
     if (run.n == 0) {
         x_free(run.e);
         return;

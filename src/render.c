@@ -2,10 +2,12 @@
  * decoded fields plus a table of named formatters for the irregular cases. */
 #include "render.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cursor.h"
 #include "textfmt.h"
+#include "xalloc.h"
 
 /* Default rendering of one field according to its kind. */
 static void
@@ -230,56 +232,106 @@ render_find_formatter(const char *name, size_t len)
     return NULL;
 }
 
+/* A template compiled to a list of operations: literal text or a field. */
+typedef struct render_op {
+    const char *lit;            /* literal text (borrowed from the table), or NULL */
+    uint16_t len;
+    uint8_t field;
+    render_formatter fn;        /* NULL: the field's default rendering */
+} render_op;
+
+#define RENDER_MAX_OPS 32
+
+typedef struct render_tmpl {
+    render_op ops[RENDER_MAX_OPS];
+    unsigned n_ops;
+} render_tmpl;
+
+struct render {
+    const evtype_desc *table;   /* the evtype table; tmpls is parallel to it */
+    unsigned n;
+    render_tmpl *tmpls;         /* owned */
+};
+
 static void
-render_template(strbuf *sb, const char *fmt, const evdecoded *dec)
+render_compile(const char *fmt, render_tmpl *t)
 {
     const char *s = fmt;
-    while (*s) {
+    t->n_ops = 0;
+    while (*s && t->n_ops < RENDER_MAX_OPS) {
+        render_op *op = &t->ops[t->n_ops++];
         const char *brace = strchr(s, '{');
-        if (!brace) {
-            strbuf_puts(sb, s);
-            return;
+        if (brace != s) {
+            size_t len = brace ? (size_t)(brace - s) : strlen(s);
+            *op = (render_op){ s, (uint16_t)len, 0, NULL };
+            s += len;
+            continue;
         }
-        strbuf_append(sb, s, (size_t)(brace - s));
-        unsigned field = 0;
         const char *q = brace + 1;
+        unsigned field = 0;
         while (*q >= '0' && *q <= '9')
             field = field * 10 + (unsigned)(*q++ - '0');
-        if (*q == ':') {
-            const char *name = q + 1;
-            const char *close = strchr(name, '}');
-            render_formatter fn = render_find_formatter(name, (size_t)(close - name));
-            fn(sb, dec, field);
-            s = close + 1;
-        } else {
-            render_field(sb, dec, field);
-            s = q + 1;
-        }
+        const char *close = strchr(q, '}');
+        render_formatter fn = NULL;
+        if (*q == ':')
+            fn = render_find_formatter(q + 1, (size_t)(close - q - 1));
+        *op = (render_op){ NULL, 0, (uint8_t)field, fn };
+        s = close + 1;
     }
 }
 
+render *
+render_new(void)
+{
+    render *r = xcalloc(1, sizeof *r);
+    r->table = evtype_table_all(&r->n);
+    r->tmpls = xcalloc(r->n, sizeof *r->tmpls);
+    for (unsigned i = 0; i < r->n; i++)
+        if (r->table[i].show_fmt)
+            render_compile(r->table[i].show_fmt, &r->tmpls[i]);
+    return r;
+}
+
 void
-render_event_text(strbuf *sb, const evlog_event *ev)
+render_free(render *r)
+{
+    if (!r)
+        return;
+    x_free(r->tmpls);
+    x_free(r);
+}
+
+void
+render_event_text(const render *r, strbuf *sb, const evlog_event *ev)
 {
     evdecoded dec;
     decode_event(ev, &dec);
-    if (dec.printable)
-        render_template(sb, dec.desc->show_fmt, &dec);
-    else
+    if (!dec.printable) {
         textfmt_append_utf8(sb, ev->et->desc, ev->et->desc_len);
+        return;
+    }
+    const render_tmpl *t = &r->tmpls[dec.desc - r->table];
+    for (unsigned i = 0; i < t->n_ops; i++) {
+        const render_op *op = &t->ops[i];
+        if (op->lit)
+            strbuf_append(sb, op->lit, op->len);
+        else if (op->fn)
+            op->fn(sb, &dec, op->field);
+        else
+            render_field(sb, &dec, op->field);
+    }
 }
 
 void
-render_show_line(strbuf *sb, const evlog_event *ev)
+render_show_line(const render *r, strbuf *sb, const evlog_event *ev)
 {
     strbuf_u64(sb, ev->time_ns);
-    strbuf_puts(sb, ": ");
     if (ev->cap != EVLOG_NO_CAP) {
-        strbuf_puts(sb, "cap ");
+        strbuf_append(sb, ": cap ", 6);
         strbuf_u64(sb, ev->cap);
-        strbuf_puts(sb, ": ");
     }
-    render_event_text(sb, ev);
+    strbuf_append(sb, ": ", 2);
+    render_event_text(r, sb, ev);
     strbuf_putc(sb, '\n');
 }
 
@@ -295,4 +347,44 @@ render_type_line(strbuf *sb, const evlog_type *t)
     else
         strbuf_u64(sb, t->size);
     strbuf_putc(sb, ')');
+}
+
+bool
+render_template_check(const evtype_desc *d, char *why, size_t why_len)
+{
+    if (!d->show_fmt)
+        return true;
+    const char *s = d->show_fmt;
+    while ((s = strchr(s, '{')) != NULL) {
+        const char *q = s + 1;
+        unsigned field = 0;
+        if (!(*q >= '0' && *q <= '9')) {
+            snprintf(why, why_len, "%s: directive without a field number", d->name);
+            return false;
+        }
+        while (*q >= '0' && *q <= '9')
+            field = field * 10 + (unsigned)(*q++ - '0');
+        const char *close = strchr(q, '}');
+        if (!close || (*q != ':' && *q != '}')) {
+            snprintf(why, why_len, "%s: unterminated directive", d->name);
+            return false;
+        }
+        if (*q == ':' && !render_find_formatter(q + 1, (size_t)(close - q - 1))) {
+            snprintf(why, why_len, "%s: unknown formatter '%.*s'", d->name,
+                     (int)(close - q - 1), q + 1);
+            return false;
+        }
+        if (field >= d->n_fields || (*q == ':' && strncmp(q + 1, "stop}", 5) == 0 &&
+                                     field + 1 >= d->n_fields)) {
+            snprintf(why, why_len, "%s: field %u out of range", d->name, field);
+            return false;
+        }
+        if (*q == '}' && field >= d->n_required) {
+            snprintf(why, why_len, "%s: optional field %u printed unconditionally", d->name,
+                     field);
+            return false;
+        }
+        s = close + 1;
+    }
+    return true;
 }

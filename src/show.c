@@ -34,10 +34,11 @@ show_write(const evlog *log, FILE *out, diag *ending, show_stats *stats)
 
     evlog_advise_sequential(log);
     merge *m = merge_new(log, ending);
+    render *r = render_new();
     evlog_event ev;
     size_t n = 0;
     while (merge_next(m, &ev)) {
-        render_show_line(&sb, &ev);
+        render_show_line(r, &sb, &ev);
         n++;
         if (sb.len >= SHOW_FLUSH_BYTES) {
             ok = show_flush(&sb, out) && ok;
@@ -51,6 +52,7 @@ show_write(const evlog *log, FILE *out, diag *ending, show_stats *stats)
         stats->n_events = n;
         stats->peak_pending = merge_peak_pending(m);
     }
+    render_free(r);
     merge_free(m);
     strbuf_free(&sb);
     return ok && fflush(out) == 0;

@@ -43,39 +43,48 @@ strbuf_reserve(strbuf *sb, size_t n)
 }
 
 void
-strbuf_append(strbuf *sb, const void *p, size_t n)
-{
-    strbuf_reserve(sb, n);
-    if (n)
-        memcpy(sb->data + sb->len, p, n);
-    sb->len += n;
-    sb->data[sb->len] = '\0';
-}
-
-void
 strbuf_puts(strbuf *sb, const char *s)
 {
     strbuf_append(sb, s, strlen(s));
 }
 
-void
-strbuf_putc(strbuf *sb, char ch)
-{
-    strbuf_reserve(sb, 1);
-    sb->data[sb->len++] = ch;
-    sb->data[sb->len] = '\0';
-}
+static const char strbuf_digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 void
 strbuf_u64(strbuf *sb, uint64_t v)
 {
-    char tmp[24];
-    int i = sizeof tmp;
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    strbuf_append(sb, tmp + i, sizeof tmp - (size_t)i);
+    static const uint64_t pow10[] = {
+        10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+        1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+        10000000000000ull, 100000000000000ull, 1000000000000000ull,
+        10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+        10000000000000000000ull,
+    };
+    unsigned digits = 1;
+    while (digits < 20 && v >= pow10[digits - 1])
+        digits++;
+    if (sb->len + digits + 1 > sb->cap)
+        strbuf_reserve(sb, digits);
+    char *end = sb->data + sb->len + digits;
+    char *p = end;
+    while (v >= 100) {
+        uint64_t q = v / 100;
+        unsigned pair = (unsigned)(v - q * 100) * 2;
+        v = q;
+        *--p = strbuf_digit_pairs[pair + 1];
+        *--p = strbuf_digit_pairs[pair];
+    }
+    if (v >= 10) {
+        *--p = strbuf_digit_pairs[v * 2 + 1];
+        *--p = strbuf_digit_pairs[v * 2];
+    } else {
+        *--p = (char)('0' + v);
+    }
+    sb->len += digits;
+    *end = '\0';
 }
 
 void

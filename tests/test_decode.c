@@ -33,7 +33,9 @@ render_with(uint16_t type, uint16_t hsize, const char *desc, const void *p, size
     ck_assert(evlog_iter_next(&it, &ev));
     strbuf sb;
     strbuf_init(&sb);
-    render_event_text(&sb, &ev);
+    render *r = render_new();
+    render_event_text(r, &sb, &ev);
+    render_free(r);
     ck_assert(!evlog_iter_next(&it, &ev));
     ck_assert_int_eq(it.state, EVLOG_ITER_END);
     evlog_close(log);
