@@ -20,6 +20,7 @@ typedef struct evlog_type {
     const uint8_t *desc;        /* description bytes, borrowed from the mapping */
     uint32_t desc_len;
     const evtype_desc *known;   /* our descriptor, NULL for an id we do not know */
+    bool fixed_complete;        /* known, fixed-size, and every field fits: fast decode */
 } evlog_type;
 
 /* Open and map `path`, parse its header. NULL with `d` filled on failure (I/O,
@@ -75,6 +76,9 @@ typedef struct evlog_iter {
 
 /* Start at the first event. */
 void evlog_iter_init(evlog_iter *it, const evlog *log);
+/* Start at `offset`, which must be the start of an event (e.g. a BLOCK_MARKER seen by
+ * an earlier pass), as if no block were open before it. */
+void evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset);
 /* To come back to a position later, copy the evlog_iter struct: it is a plain value. */
 /* Next event into *ev: true, or false when iteration stops (see it->state). */
 bool evlog_iter_next(evlog_iter *it, evlog_event *ev);

@@ -1,8 +1,10 @@
 /* merge: the log's events in time order (stable: ties keep file order), streamed.
  * Pass 1 walks the file once to cut it into blocks and learn each block's earliest
- * timestamp; pass 2 sorts each block (GHC writes blocks nearly sorted) and k-way
- * merges them, releasing an event as soon as no later block can precede it. Memory
- * is bounded by the blocks in flight (16 bytes per pending event), not the file. */
+ * timestamp. Pass 2 loads blocks in order of that timestamp (not file order: GHC
+ * writes the global block last although it starts first), sorts each (GHC writes
+ * blocks nearly sorted) and k-way merges them, releasing an event as soon as no
+ * unloaded block can precede it. Memory is bounded by the blocks in flight (16 bytes
+ * per pending event), not by the file. */
 #ifndef ELOG_MERGE_H
 #define ELOG_MERGE_H
 

@@ -67,6 +67,21 @@ decode_event(const evlog_event *ev, evdecoded *out)
     out->printable = false;
     if (!d)
         return;
+    if (ev->et->fixed_complete) {
+        /* Every field is a fixed-width integer and the payload holds them all. */
+        const uint8_t *p = ev->payload;
+        for (unsigned i = 0; i < d->n_fields; i++) {
+            switch ((enum evfield_kind)d->fields[i]) {
+            case EVF_U8: out->f[i].u = p[0]; p += 1; break;
+            case EVF_U16: out->f[i].u = cursor_be16(p); p += 2; break;
+            case EVF_U32: out->f[i].u = cursor_be32(p); p += 4; break;
+            default: out->f[i].u = cursor_be64(p); p += 8; break;
+            }
+        }
+        out->n_present = d->n_fields;
+        out->printable = d->show_fmt != NULL;
+        return;
+    }
     /* Absent fields read as zero (e.g. ticky's missing info-table pointer). */
     memset(out->f, 0, d->n_fields * sizeof out->f[0]);
     cursor c;

@@ -75,6 +75,16 @@ evlog_parse_header(evlog *log, diag *d)
                                      : "malformed header: event type %u has no end marker",
                             t.id);
         t.known = evtype_lookup(t.id);
+        t.fixed_complete = false;
+        if (t.known && !t.known->variable && t.size != EVLOG_VARIABLE_SIZE) {
+            bool all_fixed = true;
+            for (unsigned k = 0; k < t.known->n_fields; k++)
+                if (evtype_field_width((enum evfield_kind)t.known->fields[k]) == 0 ||
+                    t.known->fields[k] == EVF_CENSUS_BLKSZ)
+                    all_fixed = false;
+            t.fixed_complete =
+                all_fixed && t.size >= evtype_fixed_size(t.known, t.known->n_fields);
+        }
         if (log->n_types == cap) {
             cap *= 2;
             log->types = xreallocarray(log->types, cap, sizeof *log->types);
@@ -194,6 +204,14 @@ evlog_iter_init(evlog_iter *it, const evlog *log)
     it->block_cap = EVLOG_NO_CAP;
     it->state = EVLOG_ITER_OK;
     diag_clear(&it->diag);
+}
+
+void
+evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset)
+{
+    evlog_iter_init(it, log);
+    if (offset >= log->data_start && offset <= log->size)
+        it->pos = offset;
 }
 
 static bool

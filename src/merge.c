@@ -17,7 +17,6 @@ typedef struct merge_entry {
 
 typedef struct merge_segment {
     uint64_t start;             /* offset of the first event (a block marker, or data start) */
-    uint64_t end;               /* offset just past the last event */
     uint64_t min_time;
     size_t n_events;
 } merge_segment;
@@ -29,15 +28,15 @@ typedef struct merge_run {
 
 struct merge {
     const evlog *log;
-    merge_segment *segs;        /* owned */
+    merge_segment *segs;        /* owned; file order, then sorted by (min_time, start) */
     size_t n_segs;
-    uint64_t *suffix_min;       /* owned; min_time over segs[i..], [n_segs] = UINT64_MAX */
     size_t n_events;
-    size_t next_seg;            /* next segment to load */
+    size_t next_seg;            /* next segment to load, in (min_time, start) order */
     merge_run *heap;            /* owned; min-heap of runs by head entry */
     size_t n_heap, cap_heap;
     size_t pending, peak_pending;
-    evlog_iter it;              /* pass-2 reader, continues from segment to segment */
+    bool top_ok;                /* the heap is ordered and `limit` is current */
+    merge_entry limit;          /* the top run may emit while its head is below this */
 };
 
 static int
@@ -78,6 +77,15 @@ merge_sort_run(merge_entry *e, size_t n)
     }
 }
 
+static int
+merge_segment_cmp(const void *a, const void *b)
+{
+    const merge_segment *x = a, *y = b;
+    if (x->min_time != y->min_time)
+        return x->min_time < y->min_time ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* Pass 1: cut the data into segments at every block marker. */
 static void
 merge_scan(merge *m, diag *ending)
@@ -99,7 +107,6 @@ merge_scan(merge *m, diag *ending)
             cur->min_time = UINT64_MAX;
             cur->n_events = 0;
         }
-        cur->end = ev.offset + ev.size;
         cur->n_events++;
         if (ev.time_ns < cur->min_time)
             cur->min_time = ev.time_ns;
@@ -109,12 +116,7 @@ merge_scan(merge *m, diag *ending)
         diag_clear(ending);
     else
         *ending = it.diag;
-    m->suffix_min = xreallocarray(NULL, m->n_segs + 1, sizeof *m->suffix_min);
-    m->suffix_min[m->n_segs] = UINT64_MAX;
-    for (size_t i = m->n_segs; i-- > 0;) {
-        uint64_t t = m->segs[i].min_time;
-        m->suffix_min[i] = t < m->suffix_min[i + 1] ? t : m->suffix_min[i + 1];
-    }
+    qsort(m->segs, m->n_segs, sizeof *m->segs, merge_segment_cmp);
 }
 
 merge *
@@ -123,7 +125,6 @@ merge_new(const evlog *log, diag *ending)
     merge *m = xcalloc(1, sizeof *m);
     m->log = log;
     merge_scan(m, ending);
-    evlog_iter_init(&m->it, log);
     return m;
 }
 
@@ -176,8 +177,10 @@ merge_load_segment(merge *m)
     merge_run run = { xreallocarray(NULL, s->n_events ? s->n_events : 1, sizeof(merge_entry)),
                       0, 0 };
     evlog_event ev;
+    evlog_iter it;
+    evlog_iter_init_at(&it, m->log, s->start);
     bool sorted = true;
-    while (run.n < s->n_events && evlog_iter_next(&m->it, &ev)) {
+    while (run.n < s->n_events && evlog_iter_next(&it, &ev)) {
         merge_entry *e = &run.e[run.n++];
         e->time_ns = ev.time_ns;
         e->off_cap = ev.offset | ((uint64_t)ev.cap << 48);
@@ -190,22 +193,63 @@ merge_load_segment(merge *m)
         x_free(run.e);
         return;
     }
+    m->top_ok = false;
     m->pending += run.n;
     if (m->pending > m->peak_pending)
         m->peak_pending = m->pending;
     merge_heap_push(m, run);
 }
 
+/* The smallest key anything other than the top run could produce: the heads of the
+ * top's children and the first key of the next unloaded segment. */
+static merge_entry
+merge_limit(const merge *m)
+{
+    merge_entry lim = { UINT64_MAX, MERGE_OFF_MASK };
+    for (size_t c = 1; c <= 2 && c < m->n_heap; c++) {
+        const merge_entry *h = &m->heap[c].e[m->heap[c].next];
+        if (merge_entry_less(h, &lim))
+            lim = *h;
+    }
+    if (m->next_seg < m->n_segs) {
+        merge_entry seg = { m->segs[m->next_seg].min_time, m->segs[m->next_seg].start };
+        if (merge_entry_less(&seg, &lim))
+            lim = seg;
+    }
+    return lim;
+}
+
 bool
 merge_next(merge *m, evlog_event *ev)
 {
+    /* Fast path: keep emitting from the top run while it stays below everything else. */
+    if (m->top_ok && m->n_heap > 0) {
+        merge_run *top = &m->heap[0];
+        if (top->next < top->n && merge_entry_less(&top->e[top->next], &m->limit)) {
+            const merge_entry *head = &top->e[top->next++];
+            m->pending--;
+            return evlog_event_at(m->log, head->off_cap & MERGE_OFF_MASK,
+                                  (uint16_t)(head->off_cap >> 48), ev);
+        }
+        if (top->next == top->n) {
+            x_free(top->e);
+            m->heap[0] = m->heap[--m->n_heap];
+        }
+        if (m->n_heap > 0)
+            merge_heap_sift_down(m, 0);
+        m->top_ok = false;
+    }
     for (;;) {
-        /* The head may go out once no unloaded segment can hold an earlier event
-         * (an equal time in a later segment comes later in file order). */
+        /* The head may go out once no unloaded segment can hold an earlier entry:
+         * every event of an unloaded segment is at or after (min_time, start), and
+         * the next segment to load has the smallest such pair. */
         if (m->n_heap > 0) {
             merge_run *top = &m->heap[0];
             const merge_entry *head = &top->e[top->next];
-            if (head->time_ns <= m->suffix_min[m->next_seg]) {
+            const merge_segment *next = m->next_seg < m->n_segs ? &m->segs[m->next_seg] : NULL;
+            if (!next || head->time_ns < next->min_time ||
+                (head->time_ns == next->min_time &&
+                 (head->off_cap & MERGE_OFF_MASK) < next->start)) {
                 uint64_t off = head->off_cap & MERGE_OFF_MASK;
                 uint16_t cap = (uint16_t)(head->off_cap >> 48);
                 if (++top->next == top->n) {
@@ -215,6 +259,10 @@ merge_next(merge *m, evlog_event *ev)
                 if (m->n_heap > 0)
                     merge_heap_sift_down(m, 0);
                 m->pending--;
+                if (m->n_heap > 0) {
+                    m->limit = merge_limit(m);
+                    m->top_ok = true;
+                }
                 return evlog_event_at(m->log, off, cap, ev);
             }
         }
@@ -245,6 +293,5 @@ merge_free(merge *m)
         x_free(m->heap[i].e);
     x_free(m->heap);
     x_free(m->segs);
-    x_free(m->suffix_min);
     x_free(m);
 }
