@@ -22,6 +22,7 @@ typedef struct merge_segment {
 } merge_segment;
 
 typedef struct merge_run {
+    merge_entry head;           /* copy of e[next], the run's current key */
     merge_entry *e;             /* owned */
     size_t n, next;
 } merge_run;
@@ -133,11 +134,9 @@ merge_heap_sift_down(merge *m, size_t i)
 {
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, best = i;
-        if (l < m->n_heap &&
-            merge_entry_less(&m->heap[l].e[m->heap[l].next], &m->heap[best].e[m->heap[best].next]))
+        if (l < m->n_heap && merge_entry_less(&m->heap[l].head, &m->heap[best].head))
             best = l;
-        if (r < m->n_heap &&
-            merge_entry_less(&m->heap[r].e[m->heap[r].next], &m->heap[best].e[m->heap[best].next]))
+        if (r < m->n_heap && merge_entry_less(&m->heap[r].head, &m->heap[best].head))
             best = r;
         if (best == i)
             return;
@@ -159,8 +158,7 @@ merge_heap_push(merge *m, merge_run run)
     m->heap[i] = run;
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!merge_entry_less(&m->heap[i].e[m->heap[i].next],
-                              &m->heap[parent].e[m->heap[parent].next]))
+        if (!merge_entry_less(&m->heap[i].head, &m->heap[parent].head))
             break;
         merge_run tmp = m->heap[i];
         m->heap[i] = m->heap[parent];
@@ -174,8 +172,8 @@ static void
 merge_load_segment(merge *m)
 {
     const merge_segment *s = &m->segs[m->next_seg++];
-    merge_run run = { xreallocarray(NULL, s->n_events ? s->n_events : 1, sizeof(merge_entry)),
-                      0, 0 };
+    merge_run run = { .e = xreallocarray(NULL, s->n_events ? s->n_events : 1,
+                                         sizeof(merge_entry)) };
     evlog_event ev;
     evlog_iter it;
     evlog_iter_init_at(&it, m->log, s->start);
@@ -193,6 +191,7 @@ merge_load_segment(merge *m)
         x_free(run.e);
         return;
     }
+    run.head = run.e[0];
     m->top_ok = false;
     m->pending += run.n;
     if (m->pending > m->peak_pending)
@@ -207,9 +206,8 @@ merge_limit(const merge *m)
 {
     merge_entry lim = { UINT64_MAX, MERGE_OFF_MASK };
     for (size_t c = 1; c <= 2 && c < m->n_heap; c++) {
-        const merge_entry *h = &m->heap[c].e[m->heap[c].next];
-        if (merge_entry_less(h, &lim))
-            lim = *h;
+        if (merge_entry_less(&m->heap[c].head, &lim))
+            lim = m->heap[c].head;
     }
     if (m->next_seg < m->n_segs) {
         merge_entry seg = { m->segs[m->next_seg].min_time, m->segs[m->next_seg].start };
@@ -234,6 +232,8 @@ merge_next(merge *m, evlog_event *ev)
         if (top->next == top->n) {
             x_free(top->e);
             m->heap[0] = m->heap[--m->n_heap];
+        } else {
+            top->head = top->e[top->next];
         }
         if (m->n_heap > 0)
             merge_heap_sift_down(m, 0);
@@ -245,7 +245,7 @@ merge_next(merge *m, evlog_event *ev)
          * the next segment to load has the smallest such pair. */
         if (m->n_heap > 0) {
             merge_run *top = &m->heap[0];
-            const merge_entry *head = &top->e[top->next];
+            const merge_entry *head = &top->head;
             const merge_segment *next = m->next_seg < m->n_segs ? &m->segs[m->next_seg] : NULL;
             if (!next || head->time_ns < next->min_time ||
                 (head->time_ns == next->min_time &&
@@ -255,6 +255,8 @@ merge_next(merge *m, evlog_event *ev)
                 if (++top->next == top->n) {
                     x_free(top->e);
                     m->heap[0] = m->heap[--m->n_heap];
+                } else {
+                    top->head = top->e[top->next];
                 }
                 if (m->n_heap > 0)
                     merge_heap_sift_down(m, 0);
