@@ -81,6 +81,10 @@ int evwrite_begin_data(evwrite *w);
  * its end_time the largest, which are the first and last for a sorted block. */
 int evwrite_event(evwrite *w, uint16_t cap, uint16_t type, uint64_t time_ns,
                   const void *payload, size_t len);
+/* Like evwrite_event but written straight to the stream, between blocks, so that it
+ * belongs to no block (readers give it no capability). Open blocks stay open. */
+int evwrite_event_outside(evwrite *w, uint16_t type, uint64_t time_ns, const void *payload,
+                          size_t len);
 /* Write `cap`'s open block now (no-op if empty). */
 int evwrite_flush_cap(evwrite *w, uint16_t cap);
 /* Write every open block, in ascending capability order. */
@@ -90,10 +94,10 @@ int evwrite_flush_all(evwrite *w);
  * accepts nothing afterwards (EVWRITE_ESTATE). */
 int evwrite_finish(evwrite *w);
 /* Like evwrite_finish but leave a truncated log: no DATA_END, and only the first
- * `keep_bytes` bytes of the last event in the file are written (clamped to its size
- * minus one, so it is always incomplete; 0 drops it entirely). That event is not
- * counted by evwrite_events. The last event is the last one of the highest-numbered
- * capability with an open block, or of the block flushed last if none is open. */
+ * `keep_bytes` bytes of the last event in the file are written (0 drops it; a value
+ * >= its size, e.g. SIZE_MAX, keeps it whole so only the end marker is missing). A cut
+ * event is not counted by evwrite_events. The last event is the last one of the
+ * highest-numbered capability with an open block, else the last one written. */
 int evwrite_finish_truncated(evwrite *w, size_t keep_bytes);
 
 /* Bytes the file has once everything buffered is written (markers included; the

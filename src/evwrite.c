@@ -388,9 +388,9 @@ evw_block_get(evwrite *w, uint16_t cap)
 /* Reserve room for an `evsize`-byte event of `cap` at `time_ns`, flushing or growing
  * its block as needed, and return where to write it. */
 static uint8_t *
-evw_reserve(evwrite *w, uint16_t cap, uint64_t time_ns, size_t evsize)
+evw_reserve(evwrite *w, uint16_t cap, uint64_t time_ns, size_t evsize, bool outside)
 {
-    if (!w->blocks) {
+    if (!w->blocks || outside) {
         if (w->olen + evsize > EVW_OBUF_BYTES)
             evw_out_flush(w);
         uint8_t *dst = w->obuf + w->olen;
@@ -422,10 +422,11 @@ evw_reserve(evwrite *w, uint16_t cap, uint64_t time_ns, size_t evsize)
     return dst;
 }
 
-/* One event whose payload is `a` followed by `b`. */
+/* One event whose payload is `a` followed by `b`, in `cap`'s block or, if `outside`,
+ * straight to the stream. */
 static int
-evw_append(evwrite *w, uint16_t cap, uint16_t type, uint64_t time_ns,
-           const void *a, size_t alen, const void *b, size_t blen)
+evw_append_at(evwrite *w, uint16_t cap, bool outside, uint16_t type, uint64_t time_ns,
+              const void *a, size_t alen, const void *b, size_t blen)
 {
     if (w->phase != EVW_DATA)
         return EVWRITE_ESTATE;
@@ -447,7 +448,7 @@ evw_append(evwrite *w, uint16_t cap, uint16_t type, uint64_t time_ns,
             return EVWRITE_ESIZE;
         evsize = EVW_EVENT_HEAD + (size_t)size;
     }
-    uint8_t *p = evw_reserve(w, cap, time_ns, evsize);
+    uint8_t *p = evw_reserve(w, cap, time_ns, evsize, outside);
     evw_put16(p, type);
     evw_put64(p + 2, time_ns);
     p += EVW_EVENT_HEAD;
@@ -467,11 +468,25 @@ evw_append(evwrite *w, uint16_t cap, uint16_t type, uint64_t time_ns,
     return w->err;
 }
 
+static int
+evw_append(evwrite *w, uint16_t cap, uint16_t type, uint64_t time_ns,
+           const void *a, size_t alen, const void *b, size_t blen)
+{
+    return evw_append_at(w, cap, false, type, time_ns, a, alen, b, blen);
+}
+
 int
 evwrite_event(evwrite *w, uint16_t cap, uint16_t type, uint64_t time_ns,
               const void *payload, size_t len)
 {
     return evw_append(w, cap, type, time_ns, payload, len, NULL, 0);
+}
+
+int
+evwrite_event_outside(evwrite *w, uint16_t type, uint64_t time_ns, const void *payload,
+                      size_t len)
+{
+    return evw_append_at(w, EVLOG_NO_CAP, true, type, time_ns, payload, len, NULL, 0);
 }
 
 int
@@ -525,10 +540,9 @@ evwrite_finish_truncated(evwrite *w, size_t keep_bytes)
     if (rc == EVWRITE_ESTATE)
         return rc;
     size_t tail = w->tail_event_bytes;
-    if (tail > 0 && tail <= w->olen) {
-        size_t keep = keep_bytes < tail ? keep_bytes : tail - 1;
-        w->olen -= tail - keep;
-        w->bytes -= tail - keep;
+    if (tail > 0 && tail <= w->olen && keep_bytes < tail) {
+        w->olen -= tail - keep_bytes;
+        w->bytes -= tail - keep_bytes;
         w->events--;
         w->tail_event_bytes = 0;
     }
