@@ -15,6 +15,7 @@ CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(WARN
            -Iinclude -MMD -MP $(EXTRA_CFLAGS)
 LDLIBS  := -lm
 
+comma := ,
 ifeq ($(SAN),)
 BUILD   := build
 else
@@ -22,7 +23,6 @@ BUILD   := build/san-$(subst $(comma),-,$(SAN))
 CFLAGS  += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SAN)
 endif
-comma := ,
 
 UI_CFLAGS    := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 UI_LIBS      := $(shell pkg-config --libs $(PKGS) 2>/dev/null)

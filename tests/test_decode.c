@@ -294,7 +294,7 @@ START_TEST(test_decode_ipe_and_time_profile)
 {
     PAYLOAD(ipe);
     tlog_u64(&ipe, 0x4a2b10);
-    tlog_bytes(&ipe, "Main.foo_info\0" "21\0" "Int\0" "foo\0" "Main\0" "Main.hs:4:1\0", 44);
+    tlog_bytes(&ipe, "Main.foo_info\0" "21\0" "Int\0" "foo\0" "Main\0" "Main.hs:4:1\0", 42);
     expect(EV_IPE, VAR, &ipe, "Info Table: 4a2b10:21:Main.foo_info - Main.hs:4:1");
     tlog_free(&ipe);
     PAYLOAD(ps);
