@@ -38,40 +38,6 @@ corpus_dir_or_skip(const char *what)
     return dir;
 }
 
-static int
-corpus_cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Names in `dir` ending in `suffix`, sorted. Caller frees each and the array. */
-static char **
-corpus_list_dir(const char *dir, const char *suffix, size_t *n_out)
-{
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *de;
-        size_t sl = strlen(suffix);
-        while ((de = readdir(d)) != NULL) {
-            size_t l = strlen(de->d_name);
-            if (l <= sl || strcmp(de->d_name + l - sl, suffix) != 0)
-                continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 32;
-                names = xreallocarray(names, cap, sizeof *names);
-            }
-            names[n++] = xstrdup(de->d_name);
-        }
-        closedir(d);
-    }
-    if (n)
-        qsort(names, n, sizeof *names, corpus_cmp_names);
-    *n_out = n;
-    return names;
-}
-
 /* Append every `<dir>/<X>.eventlog<ext>` as the reference of `<logdir>/<X>.eventlog`. */
 static void
 corpus_collect(corpus_list *l, const char *dir, const char *ext, const char *logdir)
@@ -79,7 +45,7 @@ corpus_collect(corpus_list *l, const char *dir, const char *ext, const char *log
     char suffix[64];
     snprintf(suffix, sizeof suffix, ".eventlog%s", ext);
     size_t n;
-    char **names = corpus_list_dir(dir, suffix, &n);
+    char **names = test_list_dir(dir, suffix, &n);
     for (size_t i = 0; i < n; i++) {
         if (l->n == l->cap) {
             l->cap = l->cap ? l->cap * 2 : 32;

@@ -301,44 +301,11 @@ fix_lookup_count(const char *counts, size_t len, const char *name)
     return c;
 }
 
-static int
-fix_cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names in `dir` ending in `suffix`. Caller frees each and the array. */
-static char **
-fix_list_dir(const char *dir, const char *suffix, size_t *n_out)
-{
-    char **names = NULL;
-    size_t n = 0, cap = 0, sl = strlen(suffix);
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL) {
-            size_t l = strlen(de->d_name);
-            if (l <= sl || strcmp(de->d_name + l - sl, suffix) != 0)
-                continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 16;
-                names = xreallocarray(names, cap, sizeof *names);
-            }
-            names[n++] = xstrdup(de->d_name);
-        }
-        closedir(d);
-    }
-    if (n)
-        qsort(names, n, sizeof *names, fix_cmp_names);
-    *n_out = n;
-    return names;
-}
-
 START_TEST(test_fixtures_ref017)
 {
     char *dir = test_path("fixtures");
     size_t n_refs = 0;
-    char **refs = fix_list_dir(dir, ".eventlog.ref017", &n_refs);
+    char **refs = test_list_dir(dir, ".eventlog.ref017", &n_refs);
     strbuf cp;
     strbuf_init(&cp);
     strbuf_printf(&cp, "%s/counts017.txt", dir);
@@ -487,7 +454,7 @@ START_TEST(test_fixtures_normaliser_corpus)
     strbuf_init(&rdir);
     strbuf_printf(&rdir, "%s/extra-references/ghc-events-0.17.0.3", cdir);
     size_t n_refs = 0;
-    char **refs = fix_list_dir(rdir.data, ".eventlog.ref", &n_refs);
+    char **refs = test_list_dir(rdir.data, ".eventlog.ref", &n_refs);
     strbuf msg;
     strbuf_init(&msg);
     size_t compared = 0, failed = 0, first_len = 0;

@@ -24,6 +24,10 @@ Suite *test_truncation_suite(void);
 char *test_path(const char *rel);
 /* The ghc-events corpus directory, or NULL when ../shared is absent. Caller frees. */
 char *test_corpus_dir(void);
+/* Names of the entries of `dir` ending in `suffix`, sorted; *n receives the count.
+ * Caller frees with test_free_names. An unreadable directory gives none. */
+char **test_list_dir(const char *dir, const char *suffix, size_t *n);
+void test_free_names(char **names, size_t n);
 /* Whole file into *len bytes; NULL if unreadable. Caller frees. */
 uint8_t *test_read_file(const char *path, size_t *len);
 /* Run `show` over bytes in memory; returns the output (caller frees) and fills

@@ -1,5 +1,6 @@
 /* tests/util: helpers shared by the test suites — paths, file reading, running
  * `show` in memory, and the tlog in-memory eventlog builder. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,46 @@ test_corpus_dir(void)
         return NULL;
     }
     return dir;
+}
+
+static int
+test_cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **
+test_list_dir(const char *dir, const char *suffix, size_t *n_out)
+{
+    char **names = NULL;
+    size_t n = 0, cap = 0, sl = strlen(suffix);
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            size_t l = strlen(de->d_name);
+            if (l <= sl || strcmp(de->d_name + l - sl, suffix) != 0)
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 32;
+                names = xreallocarray(names, cap, sizeof *names);
+            }
+            names[n++] = xstrdup(de->d_name);
+        }
+        closedir(d);
+    }
+    if (n)
+        qsort(names, n, sizeof *names, test_cmp_names);
+    *n_out = n;
+    return names;
+}
+
+void
+test_free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x_free(names[i]);
+    x_free(names);
 }
 
 uint8_t *
