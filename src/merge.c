@@ -199,6 +199,22 @@ merge_load_segment(merge *m)
     merge_heap_push(m, run);
 }
 
+/* The top run has moved past its head: drop it if empty, else refresh its key, and
+ * restore the heap order. */
+static void
+merge_top_advanced(merge *m)
+{
+    merge_run *top = &m->heap[0];
+    if (top->next == top->n) {
+        x_free(top->e);
+        m->heap[0] = m->heap[--m->n_heap];
+    } else {
+        top->head = top->e[top->next];
+    }
+    if (m->n_heap > 0)
+        merge_heap_sift_down(m, 0);
+}
+
 /* The smallest key anything other than the top run could produce: the heads of the
  * top's children and the first key of the next unloaded segment. */
 static merge_entry
@@ -229,14 +245,7 @@ merge_next(merge *m, evlog_event *ev)
             return evlog_event_at(m->log, head->off_cap & MERGE_OFF_MASK,
                                   (uint16_t)(head->off_cap >> 48), ev);
         }
-        if (top->next == top->n) {
-            x_free(top->e);
-            m->heap[0] = m->heap[--m->n_heap];
-        } else {
-            top->head = top->e[top->next];
-        }
-        if (m->n_heap > 0)
-            merge_heap_sift_down(m, 0);
+        merge_top_advanced(m);
         m->top_ok = false;
     }
     for (;;) {
@@ -252,14 +261,8 @@ merge_next(merge *m, evlog_event *ev)
                  (head->off_cap & MERGE_OFF_MASK) < next->start)) {
                 uint64_t off = head->off_cap & MERGE_OFF_MASK;
                 uint16_t cap = (uint16_t)(head->off_cap >> 48);
-                if (++top->next == top->n) {
-                    x_free(top->e);
-                    m->heap[0] = m->heap[--m->n_heap];
-                } else {
-                    top->head = top->e[top->next];
-                }
-                if (m->n_heap > 0)
-                    merge_heap_sift_down(m, 0);
+                top->next++;
+                merge_top_advanced(m);
                 m->pending--;
                 if (m->n_heap > 0) {
                     m->limit = merge_limit(m);
