@@ -43,7 +43,7 @@ BIN      := $(BUILD)/elog-tui
 SYNTH    := $(BUILD)/elog-synth
 TESTBIN  := $(BUILD)/elog-tests
 
-.PHONY: all check bench layers clean demo deps
+.PHONY: all check bench layers headers clean demo deps
 
 # Debian packages needed to build, test and run (sudo when not root).
 DEPS_PKGS := build-essential pkg-config libncurses-dev libtickit-dev check tmux
@@ -83,8 +83,15 @@ layers:
 	@if grep -nE '#[[:space:]]*include[[:space:]]*[<"](n?curses|tickit)' src/*.c include/*.h; then \
 	  echo "layering violation: src/ or include/ includes a terminal library" >&2; exit 1; fi
 
+# Every header compiles on its own.
+headers:
+	@for h in include/*.h; do \
+	  echo "#include \"$$(basename $$h)\"" | $(CC) -std=c11 -D_POSIX_C_SOURCE=200809L \
+	    -D_DEFAULT_SOURCE $(WARN) -Iinclude -x c -fsyntax-only - || { echo "$$h is not self-contained" >&2; exit 1; }; \
+	done
+
 # The whole suite: Check unit/integration tests, then end-to-end scripts.
-check: $(BIN) $(SYNTH) $(TESTBIN) layers
+check: $(BIN) $(SYNTH) $(TESTBIN) layers headers
 	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) $(TESTBIN)
 
 bench: $(BIN) $(SYNTH)
