@@ -52,10 +52,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 all: $(BIN) $(SYNTH) layers
 
 $(BUILD)/libelog.a: $(CORE_OBJ)
-	ar rcs $@ $^
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libelogui.a: $(UI_OBJ)
-	ar rcs $@ $^
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/ui/%.o: ui/%.c
 	@mkdir -p $(dir $@)
