@@ -45,10 +45,6 @@ TESTBIN  := $(BUILD)/elog-tests
 
 .PHONY: all check bench layers headers clean demo deps
 
-# Debian packages needed to build, test and run (sudo when not root).
-DEPS_PKGS := build-essential pkg-config libncurses-dev libtickit-dev check tmux
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-
 all: $(BIN) $(SYNTH) layers
 
 $(BUILD)/libelog.a: $(CORE_OBJ)
@@ -100,10 +96,7 @@ bench: $(BIN) $(SYNTH)
 	BUILD=$(BUILD) bash bench/run.sh
 
 deps:
-	@missing=""; for p in $(DEPS_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
-	fi
+	sh tools/deps.sh
 
 # Until the timeline viewer lands, the demo is the event listing in a pager.
 demo: $(BIN)

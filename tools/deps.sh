@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs the Debian packages elog-tui needs to build, test and run (and any extra
+# package names given as arguments). Uses sudo when not root. Safe to re-run.
+set -eu
+packages="build-essential pkg-config libncurses-dev libtickit-dev check tmux $*"
+missing=""
+for p in $packages; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing
