@@ -4,12 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "diag.h"
 #include "evlog.h"
+#include "gcstats.h"
+#include "merge.h"
 #include "show.h"
+#include "statsfmt.h"
+#include "strbuf.h"
+#include "timefmt.h"
 
 static const char main_usage[] =
     "usage: elog-tui show FILE        print every event like `ghc-events show`\n"
+    "       elog-tui stats FILE [--from T] [--to T]\n"
+    "                                 the +RTS -s report rebuilt from the log, pause\n"
+    "                                 percentiles and the longest pauses; T is 1.5s, 200ms,\n"
+    "                                 35us, 120ns, a number of ns, or a marker's text\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE             (until the viewer lands: same as show)\n"
     "       elog-tui --help\n";
@@ -91,6 +101,96 @@ main_scan(const char *file)
     return main_ending(file, &ending, n);
 }
 
+/* A --from/--to bound that names a USER_MARKER: the first one (in time order)
+ * whose text is `name`. */
+static bool
+main_find_marker(const evlog *log, const char *name, uint64_t *time_ns)
+{
+    diag ending;
+    merge *m = merge_new(log, &ending);
+    evlog_event ev;
+    size_t len = strlen(name);
+    bool found = false;
+    while (!found && merge_next(m, &ev)) {
+        if (ev.type != EV_USER_MARKER || !ev.et->known)
+            continue;
+        evdecoded d;
+        decode_event(&ev, &d);
+        if (d.n_present >= 1 && d.f[0].len == len && memcmp(d.f[0].p, name, len) == 0) {
+            *time_ns = ev.time_ns;
+            found = true;
+        }
+    }
+    merge_free(m);
+    return found;
+}
+
+/* Resolve one bound: a duration, else a marker name; exits 1 when neither. */
+static uint64_t
+main_bound(const evlog *log, const char *file, const char *opt, const char *arg)
+{
+    uint64_t ns;
+    if (timefmt_parse(arg, &ns) || main_find_marker(log, arg, &ns))
+        return ns;
+    fprintf(stderr, "elog-tui: %s: %s: no marker named \"%s\" in the log, and not a time"
+            " (1.5s, 200ms, 35us, 120ns, or ns)\n", file, opt, arg);
+    exit(1);
+}
+
+static int
+main_stats(int argc, char **argv)
+{
+    const char *file = NULL, *from = NULL, *to = NULL;
+    for (int i = 0; i < argc; i++) {
+        if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0) && i + 1 < argc) {
+            *(argv[i][2] == 'f' ? &from : &to) = argv[i + 1];
+            i++;
+        } else if (argv[i][0] != '-' && !file) {
+            file = argv[i];
+        } else {
+            fputs(main_usage, stderr);
+            return 2;
+        }
+    }
+    if (!file) {
+        fputs(main_usage, stderr);
+        return 2;
+    }
+    evlog *log = main_open(file);
+    gcstats_window win = { 0, UINT64_MAX };
+    if (from)
+        win.from_ns = main_bound(log, file, "--from", from);
+    if (to)
+        win.to_ns = main_bound(log, file, "--to", to);
+    if (win.to_ns <= win.from_ns) {
+        fprintf(stderr, "elog-tui: %s: --to must be later than --from\n", file);
+        evlog_close(log);
+        return 1;
+    }
+    diag ending;
+    merge *m = merge_new(log, &ending);
+    gcstats *g = gcstats_new(&win);
+    evlog_event ev;
+    while (merge_next(m, &ev))
+        gcstats_add(g, &ev);
+    size_t n_events = merge_n_events(m);
+    merge_free(m);
+    gcstats_report r;
+    gcstats_finish(g, ending.code != DIAG_OK, &r);
+    gcstats_free(g);
+    strbuf out;
+    strbuf_init(&out);
+    statsfmt_report(&out, &r);
+    bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
+    strbuf_free(&out);
+    evlog_close(log);
+    if (!ok) {
+        fprintf(stderr, "elog-tui: error writing output\n");
+        return 1;
+    }
+    return main_ending(file, &ending, n_events);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -100,6 +200,8 @@ main(int argc, char **argv)
     }
     if (argc == 3 && strcmp(argv[1], "show") == 0)
         return main_show(argv[2]);
+    if (argc >= 2 && strcmp(argv[1], "stats") == 0)
+        return main_stats(argc - 2, argv + 2);
     if (argc == 3 && strcmp(argv[1], "scan") == 0)
         return main_scan(argv[2]);
     if (argc == 2 && argv[1][0] != '-')

@@ -17,6 +17,8 @@ main(void)
     srunner_add_suite(sr, test_fixtures_suite());
     srunner_add_suite(sr, test_badinput_suite());
     srunner_add_suite(sr, test_truncation_suite());
+    srunner_add_suite(sr, test_timefmt_suite());
+    srunner_add_suite(sr, test_gcstats_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

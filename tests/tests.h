@@ -19,6 +19,8 @@ Suite *test_corpus_suite(void);
 Suite *test_fixtures_suite(void);
 Suite *test_badinput_suite(void);
 Suite *test_truncation_suite(void);
+Suite *test_timefmt_suite(void);
+Suite *test_gcstats_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);

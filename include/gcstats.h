@@ -1,0 +1,129 @@
+/* gcstats: GHC's `+RTS -s` statistics rebuilt from an eventlog, plus pause
+ * percentiles and the longest pauses. A pure accumulator: feed it every event in
+ * time order (the merge stream), then read one plain gcstats_report. The rules for
+ * every number are in docs/stats-semantics.md; section numbers below refer to it. */
+#ifndef ELOG_GCSTATS_H
+#define ELOG_GCSTATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evlog.h"
+
+typedef struct gcstats gcstats;
+
+/* Rows are kept for generations 0 .. GCSTATS_MAX_GENS-1; a log claiming more
+ * (untrusted input) has the extra collections counted in n_gcs_bad_gen only. */
+#define GCSTATS_MAX_GENS 8
+#define GCSTATS_N_LONGEST 5
+
+/* A half-open time range [from_ns, to_ns). The whole run is { 0, UINT64_MAX }.
+ *
+ * What each row means for a window (the whole run is the window [0, end)):
+ *   - Gen rows, copied, slop, work balance, percentiles, longest pauses, syncs:
+ *     the collections (syncs) whose pause STARTS inside the window, each counted
+ *     with its whole pause even when it runs past `to_ns`.
+ *   - bytes allocated: per cap, the last HEAP_ALLOCATED before to_ns minus the last
+ *     before from_ns, summed. HEAP_ALLOCATED is posted at GCs, so the edges snap
+ *     to the collections nearest inside the window.
+ *   - max residency / samples / total memory: HEAP_LIVE / major GCs / HEAP_SIZE
+ *     whose time is inside the window.
+ *   - INIT, MUT, GC, EXIT, Total elapsed: the run's phases clipped to the window.
+ *     Total = the length of [from, min(to, end of run)); GC = every pause's overlap
+ *     with the window (whatever window its start lies in) minus PROF; MUT and EXIT
+ *     likewise lose the overlap of the pauses inside them. They add up as in §4.
+ *   - TASKS and SPARKS: always the whole run (their counters are not windowed). */
+typedef struct gcstats_window {
+    uint64_t from_ns;
+    uint64_t to_ns;
+} gcstats_window;
+
+/* One row `Gen N` (§1). Times in ns. */
+typedef struct gcstats_gen {
+    uint64_t colls;
+    uint64_t par_colls;         /* GC_STATS par_n_threads > 1 */
+    uint64_t elapsed_ns;        /* sum of the pauses */
+    uint64_t avg_pause_ns;      /* elapsed_ns / colls, integer division (0 if none) */
+    uint64_t max_pause_ns;
+    uint64_t n_unpaired;        /* collections with no GC_START: counted, no pause */
+    uint64_t n_closed_at_end;   /* no GC_END (truncated log): closed at last_ns */
+    /* Pause percentiles (nearest rank over the paired pauses; 0 when none). */
+    uint64_t p50_ns, p90_ns, p99_ns;
+} gcstats_gen;
+
+/* One of the longest pauses. */
+typedef struct gcstats_pause {
+    uint64_t start_ns;
+    uint64_t pause_ns;
+    uint16_t gen;
+    uint16_t cap;               /* the leader */
+} gcstats_pause;
+
+typedef struct gcstats_report {
+    /* What the log is. */
+    bool has_gc_events;         /* any GC_STATS: without class `g` there are no GC rows */
+    bool threaded;              /* RTS flavour has _thr, else more than one cap seen */
+    bool profiled;              /* RTS flavour ends in _p: there is a PROF row */
+    bool nonmoving;             /* nonmoving collector events seen (§5) */
+    char rts_version[96];       /* RTS_IDENTIFIER text (truncated), "" if absent */
+    unsigned n_gens;            /* rows in gens[] */
+    unsigned n_caps;            /* `-N`: CAP_CREATE count, else max cap + 1 */
+    gcstats_window window;      /* as given; the whole run is { 0, UINT64_MAX } */
+    bool windowed;              /* window is not the whole run */
+
+    /* How the log ends. */
+    bool truncated;             /* the data stopped early (as told to gcstats_finish) */
+    bool partial;               /* no exit report batch: INIT/EXIT approximated (§6) */
+    uint64_t last_ns;           /* last timestamp seen */
+    uint64_t n_gcs_cut;         /* 1 if the data stops inside a collection (a GC_START
+                                 * with no GC_STATS yet): it is in no row */
+    uint64_t n_gcs_bad_gen;     /* GC_STATS with gen >= GCSTATS_MAX_GENS */
+
+    /* Byte rows (§2). */
+    uint64_t bytes_allocated;
+    uint64_t bytes_copied;
+    uint64_t max_residency;
+    uint64_t residency_samples; /* major collections */
+    uint64_t max_slop;          /* over major collections, u64 (it can wrap) */
+    uint64_t max_heap_bytes;    /* largest HEAP_SIZE */
+    uint64_t total_mem_mib;     /* max_heap_bytes / 2^20 */
+
+    /* Collections (§1). */
+    gcstats_gen gens[GCSTATS_MAX_GENS];
+    uint64_t n_gcs;             /* all collections counted in gens[] */
+    gcstats_pause longest[GCSTATS_N_LONGEST];
+    unsigned n_longest;
+
+    /* Parallel GC, tasks, sparks (§3). */
+    bool has_work_balance;      /* some par collection with the balanced field */
+    double work_balance;        /* 0..1 */
+    uint64_t tasks_total, tasks_bound, peak_workers, workers_total;
+    uint64_t sparks_created;    /* created + dud + overflowed, as the RTS prints */
+    uint64_t sparks_converted, sparks_overflowed, sparks_dud, sparks_gcd, sparks_fizzled;
+
+    /* Phases (§4), ns. end_init/start_exit are the boundaries used. */
+    uint64_t end_init_ns, start_exit_ns;
+    bool has_exit;              /* start_exit_ns was found */
+    uint64_t init_ns, mut_ns, gc_ns, prof_ns, exit_ns, total_ns;
+    double productivity;        /* (Total - GC - INIT - EXIT) / Total, 0..1 */
+    uint64_t n_censuses;
+
+    /* Nonmoving (§5). */
+    uint64_t sync_count;        /* syncs seen; the RTS prints major colls instead */
+    uint64_t sync_elapsed_ns, sync_max_ns;
+    uint64_t conc_cycles, conc_wall_ns, conc_wall_max_ns;  /* wall clock, not the RTS's */
+} gcstats_report;
+
+/* A fresh accumulator. `window` may be NULL for the whole run; it is copied.
+ * Caller frees with gcstats_free. */
+gcstats *gcstats_new(const gcstats_window *window);
+void gcstats_free(gcstats *g);
+/* Account one event (borrowed). Events must come in time order. */
+void gcstats_add(gcstats *g, const evlog_event *ev);
+/* Compute the report into *out once every event is added. `truncated`: the data
+ * stopped before its end marker. A collection with GC_STATS still waiting for its
+ * GC_END is closed at the last timestamp (n_closed_at_end). */
+void gcstats_finish(gcstats *g, bool truncated, gcstats_report *out);
+
+#endif

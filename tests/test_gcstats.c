@@ -1,0 +1,759 @@
+/* tests/test_gcstats: the `+RTS -s` model on small hand-built logs (pairing of a
+ * two-cap parallel GC, gen rows, percentiles, windows, truncation), its rendering,
+ * and a golden comparison with the RTS's own report for every fixture that has one. */
+#include <dirent.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "evlog.h"
+#include "gcstats.h"
+#include "merge.h"
+#include "statsfmt.h"
+#include "tests.h"
+#include "xalloc.h"
+
+/* ---- building logs: one block per call to gs_flush ------------------------------ */
+
+typedef struct gs_log {
+    tlog log;
+    tlog blk;
+    uint64_t t0, t1;
+} gs_log;
+
+static void
+gs_init(gs_log *g)
+{
+    tlog_init(&g->log);
+    tlog_init(&g->blk);
+    tlog_header_begin(&g->log);
+    tlog_standard_header(&g->log);
+    tlog_header_end(&g->log);
+    g->t0 = UINT64_MAX;
+    g->t1 = 0;
+}
+
+static void
+gs_free(gs_log *g)
+{
+    tlog_free(&g->log);
+    tlog_free(&g->blk);
+}
+
+/* Event head into the open block. */
+static void
+gs_ev(gs_log *g, uint16_t type, uint64_t t)
+{
+    tlog_event(&g->blk, type, t);
+    if (t < g->t0)
+        g->t0 = t;
+    if (t > g->t1)
+        g->t1 = t;
+}
+
+/* Write the open block as capability `cap`'s. */
+static void
+gs_flush(gs_log *g, uint16_t cap)
+{
+    tlog_block(&g->log, g->t0, (uint32_t)g->blk.b.len, g->t1, cap);
+    tlog_bytes(&g->log, g->blk.b.data, g->blk.b.len);
+    strbuf_reset(&g->blk.b);
+    g->t0 = UINT64_MAX;
+    g->t1 = 0;
+}
+
+static void
+gs_stats(gs_log *g, uint64_t t, uint16_t gen, uint64_t copied, uint64_t slop, uint32_t par,
+         uint64_t balanced)
+{
+    gs_ev(g, EV_GC_STATS_GHC, t);
+    tlog_u32(&g->blk, 0);
+    tlog_u16(&g->blk, gen);
+    tlog_u64(&g->blk, copied);
+    tlog_u64(&g->blk, slop);
+    tlog_u64(&g->blk, 0);
+    tlog_u32(&g->blk, par);
+    tlog_u64(&g->blk, copied);
+    tlog_u64(&g->blk, copied);
+    tlog_u64(&g->blk, balanced);
+}
+
+/* HEAP_ALLOCATED, HEAP_SIZE or HEAP_LIVE. */
+static void
+gs_heap(gs_log *g, uint16_t type, uint64_t t, uint64_t bytes)
+{
+    gs_ev(g, type, t);
+    tlog_u32(&g->blk, 0);
+    tlog_u64(&g->blk, bytes);
+}
+
+static void
+gs_heap_info(gs_log *g, uint64_t t, uint16_t gens)
+{
+    gs_ev(g, EV_HEAP_INFO_GHC, t);
+    tlog_u32(&g->blk, 0);
+    tlog_u16(&g->blk, gens);
+    for (int i = 0; i < 4; i++)
+        tlog_u64(&g->blk, 1u << 20);
+}
+
+static void
+gs_u32_ev(gs_log *g, uint16_t type, uint64_t t, uint32_t v)
+{
+    gs_ev(g, type, t);
+    tlog_u32(&g->blk, v);
+}
+
+/* Feed the whole log to a gcstats with `win` (NULL: whole run). */
+static void
+gs_run(const tlog *t, const gcstats_window *win, gcstats_report *r)
+{
+    diag d;
+    evlog *log = evlog_open_bytes((const uint8_t *)t->b.data, t->b.len, &d);
+    ck_assert_ptr_nonnull(log);
+    diag ending;
+    merge *m = merge_new(log, &ending);
+    gcstats *g = gcstats_new(win);
+    evlog_event ev;
+    while (merge_next(m, &ev))
+        gcstats_add(g, &ev);
+    gcstats_finish(g, ending.code != DIAG_OK, r);
+    gcstats_free(g);
+    merge_free(m);
+    evlog_close(log);
+}
+
+/* Two caps, three collections:
+ *  GC1 gen 0, leader cap 0, 2 threads: worker cap 1 starts earlier (9 us) and ends
+ *      later (51 us) than the leader's 10..50 us; GC_END precedes GC_STATS in time.
+ *  GC2 gen 1 (major), cap 0 alone: 100..130 us.
+ *  GC3 gen 0, leader cap 1, 2 threads: GC_END (220.2 us) comes after GC_STATS.
+ *  The exit report's HEAP_ALLOCATED batch at 300 us ends the run. */
+static void
+gs_two_cap_log(gs_log *g)
+{
+    gs_init(g);
+    gs_heap_info(g, 1000, 2);
+    gs_u32_ev(g, EV_CREATE_THREAD, 2000, 1);
+    gs_ev(g, EV_GC_START, 10000);
+    gs_ev(g, EV_GC_END, 50000);
+    gs_stats(g, 50300, 0, 1000, 77, 2, 600);
+    gs_heap(g, EV_HEAP_ALLOCATED, 50400, 100000);
+    gs_ev(g, EV_GC_START, 100000);
+    gs_ev(g, EV_GC_END, 130000);
+    gs_stats(g, 130200, 1, 500, 999, 1, 0);
+    gs_heap(g, EV_HEAP_ALLOCATED, 130250, 120000);
+    gs_heap(g, EV_HEAP_LIVE, 130300, 4096);
+    gs_heap(g, EV_HEAP_SIZE, 130300, 3u << 20);
+    gs_ev(g, EV_GC_START, 199000);            /* worker of GC3 */
+    gs_ev(g, EV_GC_END, 221000);
+    gs_heap(g, EV_HEAP_ALLOCATED, 300000, 150000);
+    gs_flush(g, 0);
+    gs_ev(g, EV_GC_START, 9000);              /* worker of GC1 */
+    gs_heap(g, EV_HEAP_ALLOCATED, 50400, 60000);
+    gs_ev(g, EV_GC_END, 51000);
+    gs_ev(g, EV_GC_START, 200000);
+    gs_stats(g, 220100, 0, 2000, 55, 2, 400);
+    gs_ev(g, EV_GC_END, 220200);
+    gs_heap(g, EV_HEAP_ALLOCATED, 300010, 90000);
+    gs_flush(g, 1);
+    tlog_end(&g->log);
+}
+
+START_TEST(test_gcstats_two_cap_parallel)
+{
+    gs_log g;
+    gs_two_cap_log(&g);
+    gcstats_report r;
+    gs_run(&g.log, NULL, &r);
+    ck_assert(r.has_gc_events);
+    ck_assert(!r.truncated && !r.partial && !r.windowed);
+    ck_assert_uint_eq(r.n_gens, 2);
+    ck_assert_uint_eq(r.n_caps, 2);
+    ck_assert(r.threaded);                  /* no RTS version: more than one cap */
+    /* Pauses are leader GC_START -> leader GC_END: 40 us, 30 us, 20.2 us. */
+    const gcstats_gen *g0 = &r.gens[0], *g1 = &r.gens[1];
+    ck_assert_uint_eq(g0->colls, 2);
+    ck_assert_uint_eq(g0->par_colls, 2);
+    ck_assert_uint_eq(g0->elapsed_ns, 40000 + 20200);
+    ck_assert_uint_eq(g0->avg_pause_ns, 30100);
+    ck_assert_uint_eq(g0->max_pause_ns, 40000);
+    ck_assert_uint_eq(g0->p50_ns, 20200);
+    ck_assert_uint_eq(g0->p90_ns, 40000);
+    ck_assert_uint_eq(g0->p99_ns, 40000);
+    ck_assert_uint_eq(g1->colls, 1);
+    ck_assert_uint_eq(g1->par_colls, 0);    /* par_n_threads 1 */
+    ck_assert_uint_eq(g1->elapsed_ns, 30000);
+    ck_assert_uint_eq(g1->max_pause_ns, 30000);
+    ck_assert_uint_eq(g1->p50_ns, 30000);
+    ck_assert_uint_eq(g0->n_unpaired + g1->n_unpaired, 0);
+    ck_assert_uint_eq(r.n_gcs, 3);
+    /* Bytes: allocation is the sum of each cap's last value, slop over majors only. */
+    ck_assert_uint_eq(r.bytes_allocated, 150000 + 90000);
+    ck_assert_uint_eq(r.bytes_copied, 3500);
+    ck_assert_uint_eq(r.max_residency, 4096);
+    ck_assert_uint_eq(r.residency_samples, 1);
+    ck_assert_uint_eq(r.max_slop, 999);
+    ck_assert_uint_eq(r.total_mem_mib, 3);
+    ck_assert(r.has_work_balance);
+    ck_assert_double_eq_tol(r.work_balance, 1000.0 / 3000.0, 1e-12);
+    /* Longest pauses, longest first, with start and leader. */
+    ck_assert_uint_eq(r.n_longest, 3);
+    ck_assert_uint_eq(r.longest[0].pause_ns, 40000);
+    ck_assert_uint_eq(r.longest[0].start_ns, 10000);
+    ck_assert_uint_eq(r.longest[0].cap, 0);
+    ck_assert_uint_eq(r.longest[1].pause_ns, 30000);
+    ck_assert_uint_eq(r.longest[1].gen, 1);
+    ck_assert_uint_eq(r.longest[2].pause_ns, 20200);
+    ck_assert_uint_eq(r.longest[2].start_ns, 200000);
+    ck_assert_uint_eq(r.longest[2].cap, 1);
+    /* Phases: no pid, so INIT runs to the first thread and there is no EXIT; the
+     * run ends at the earliest HEAP_ALLOCATED of the final batch. */
+    ck_assert_uint_eq(r.total_ns, 300000);
+    ck_assert_uint_eq(r.init_ns, 2000);
+    ck_assert_uint_eq(r.gc_ns, 90200);
+    ck_assert_uint_eq(r.exit_ns, 0);
+    ck_assert_uint_eq(r.mut_ns, 300000 - 2000 - 90200);
+    ck_assert_double_eq_tol(r.productivity, (300000.0 - 90200 - 2000) / 300000, 1e-12);
+    gs_free(&g);
+}
+END_TEST
+
+START_TEST(test_gcstats_window)
+{
+    gs_log g;
+    gs_two_cap_log(&g);
+    gcstats_report r;
+    /* [90 us, 250 us): GC2 and GC3 start inside, GC1 does not. */
+    gcstats_window w = { 90000, 250000 };
+    gs_run(&g.log, &w, &r);
+    ck_assert(r.windowed);
+    ck_assert_uint_eq(r.gens[0].colls, 1);
+    ck_assert_uint_eq(r.gens[0].elapsed_ns, 20200);
+    ck_assert_uint_eq(r.gens[0].p50_ns, 20200);
+    ck_assert_uint_eq(r.gens[1].colls, 1);
+    ck_assert_uint_eq(r.bytes_copied, 2500);
+    ck_assert_uint_eq(r.max_slop, 999);
+    ck_assert_uint_eq(r.residency_samples, 1);
+    ck_assert_uint_eq(r.max_residency, 4096);
+    ck_assert_uint_eq(r.bytes_allocated, 20000);   /* cap 0: 120000 - 100000 */
+    ck_assert_uint_eq(r.n_longest, 2);
+    ck_assert_uint_eq(r.total_ns, 160000);
+    ck_assert_uint_eq(r.init_ns, 0);
+    ck_assert_uint_eq(r.gc_ns, 30000 + 20200);
+    ck_assert_uint_eq(r.mut_ns, 160000 - 50200);
+
+    /* [20 us, 120 us): GC1 starts before, so it is in no row, but its overlap
+     * (20..50 us) is GC time of the window, as is GC2's 100..120 us. */
+    w = (gcstats_window){ 20000, 120000 };
+    gs_run(&g.log, &w, &r);
+    ck_assert_uint_eq(r.gens[0].colls, 0);
+    ck_assert_uint_eq(r.gens[0].p50_ns, 0);
+    ck_assert_uint_eq(r.gens[1].colls, 1);
+    ck_assert_uint_eq(r.gens[1].elapsed_ns, 30000);  /* whole pause, past the end */
+    ck_assert_uint_eq(r.residency_samples, 1);
+    ck_assert_uint_eq(r.max_residency, 0);           /* HEAP_LIVE at 130.3 us is out */
+    ck_assert_uint_eq(r.total_ns, 100000);
+    ck_assert_uint_eq(r.gc_ns, 30000 + 20000);
+    ck_assert_uint_eq(r.mut_ns, 100000 - 50000);
+
+    /* A window past the end of the run is empty. */
+    w = (gcstats_window){ 400000, 500000 };
+    gs_run(&g.log, &w, &r);
+    ck_assert_uint_eq(r.total_ns, 0);
+    ck_assert_uint_eq(r.gens[0].colls + r.gens[1].colls, 0);
+    ck_assert_uint_eq(r.bytes_allocated, 0);
+    gs_free(&g);
+}
+END_TEST
+
+/* The data stops while cap 0's GC has posted GC_STATS but not GC_END, and while
+ * cap 1 is inside a GC with no GC_STATS yet. */
+START_TEST(test_gcstats_truncated)
+{
+    gs_log g;
+    gs_init(&g);
+    gs_u32_ev(&g, EV_CREATE_THREAD, 500, 1);
+    gs_ev(&g, EV_GC_START, 1000);
+    gs_ev(&g, EV_GC_END, 2000);
+    gs_stats(&g, 2100, 1, 10, 5, 1, 0);
+    gs_heap(&g, EV_HEAP_ALLOCATED, 2200, 4000);
+    gs_ev(&g, EV_GC_START, 3000);
+    gs_stats(&g, 5000, 0, 20, 5, 1, 0);
+    gs_u32_ev(&g, EV_CREATE_THREAD, 9000, 2);
+    gs_flush(&g, 0);
+    gs_ev(&g, EV_GC_START, 8000);
+    gs_flush(&g, 1);
+    gcstats_report r;
+    gs_run(&g.log, NULL, &r);                 /* no end marker */
+    ck_assert(r.truncated);
+    ck_assert(r.partial);
+    ck_assert_uint_eq(r.last_ns, 9000);
+    ck_assert_uint_eq(r.gens[0].colls, 1);
+    ck_assert_uint_eq(r.gens[0].n_closed_at_end, 1);
+    ck_assert_uint_eq(r.gens[0].elapsed_ns, 9000 - 3000);
+    ck_assert_uint_eq(r.gens[1].colls, 1);
+    ck_assert_uint_eq(r.gens[1].elapsed_ns, 1000);
+    ck_assert_uint_eq(r.n_gcs_cut, 1);
+    ck_assert_uint_eq(r.bytes_allocated, 4000);
+    ck_assert_uint_eq(r.bytes_copied, 30);
+    ck_assert_uint_eq(r.total_ns, 9000);      /* the last timestamp */
+    ck_assert_uint_eq(r.init_ns, 500);
+    ck_assert_uint_eq(r.exit_ns, 0);
+    ck_assert_uint_eq(r.gc_ns, 7000);
+    ck_assert_uint_eq(r.mut_ns, 9000 - 500 - 7000);
+
+    strbuf sb;
+    strbuf_init(&sb);
+    statsfmt_report(&sb, &r);
+    ck_assert_ptr_nonnull(strstr(sb.data, "the log is truncated, its last event is at 9.000us"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "1 collection(s) without GC_END, closed at the last"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "stops inside a collection"));
+    strbuf_free(&sb);
+    gs_free(&g);
+}
+END_TEST
+
+/* Without GC events there are no GC rows at all, not zeros. */
+START_TEST(test_gcstats_no_gc_class)
+{
+    gs_log g;
+    gs_init(&g);
+    gs_u32_ev(&g, EV_CREATE_THREAD, 500, 1);
+    gs_u32_ev(&g, EV_CREATE_THREAD, 900, 2);
+    gs_flush(&g, 0);
+    tlog_end(&g.log);
+    gcstats_report r;
+    gs_run(&g.log, NULL, &r);
+    ck_assert(!r.has_gc_events);
+    ck_assert(!r.truncated);
+    strbuf sb;
+    strbuf_init(&sb);
+    statsfmt_report(&sb, &r);
+    ck_assert_ptr_nonnull(strstr(sb.data, "no GC statistics in the log"));
+    ck_assert_ptr_null(strstr(sb.data, "bytes allocated"));
+    ck_assert_ptr_null(strstr(sb.data, "Gen  0"));
+    ck_assert_ptr_null(strstr(sb.data, "GC      time"));
+    strbuf_free(&sb);
+    gs_free(&g);
+}
+END_TEST
+
+static void
+gs_commas_is(uint64_t v, const char *want)
+{
+    strbuf sb;
+    strbuf_init(&sb);
+    statsfmt_commas(&sb, v);
+    ck_assert_str_eq(sb.data, want);
+    strbuf_free(&sb);
+}
+
+START_TEST(test_gcstats_commas)
+{
+    gs_commas_is(0, "0");
+    gs_commas_is(999, "999");
+    gs_commas_is(1000, "1,000");
+    gs_commas_is(517211648, "517,211,648");
+    gs_commas_is(18446744073709066520u, "18,446,744,073,709,066,520");
+}
+END_TEST
+
+/* ---- golden: the RTS's +RTS -s report ------------------------------------------- */
+
+typedef struct rts_report {
+    uint64_t allocated, copied, residency, samples, slop, mib;
+    unsigned n_gens;
+    uint64_t colls[GCSTATS_MAX_GENS], par[GCSTATS_MAX_GENS];
+    double gen_el[GCSTATS_MAX_GENS], gen_avg[GCSTATS_MAX_GENS], gen_max[GCSTATS_MAX_GENS];
+    bool has_syncs;
+    uint64_t syncs;
+    double sync_el, sync_avg, sync_max;
+    bool has_balance, has_tasks, has_sparks, has_prof;
+    char balance[16];
+    uint64_t tasks[5], sparks[6];
+    double init, mut, gc, prof, exit, total, productivity;
+    int n_found;                /* rows parsed: guards against a silent format change */
+} rts_report;
+
+/* `line` without its commas. */
+static void
+gs_uncomma(const char *line, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *line && k + 1 < n; line++)
+        if (*line != ',')
+            out[k++] = *line;
+    out[k] = '\0';
+}
+
+static void
+gs_parse_rts(const char *text, rts_report *r)
+{
+    memset(r, 0, sizeof *r);
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char raw[512], l[512];
+        if (len >= sizeof raw)
+            len = sizeof raw - 1;
+        memcpy(raw, p, len);
+        raw[len] = '\0';
+        p = nl ? nl + 1 : p + len;
+        gs_uncomma(raw, l, sizeof l);
+        /* sscanf counts conversions, not literals matched after the last one: rows
+         * whose text follows their only number are picked out by strstr first. */
+        uint64_t a, b, c, d, e, f;
+        unsigned gen;
+        double x, y, z, w;
+        char pct[16];
+        if (strstr(l, "bytes allocated in the heap") && sscanf(l, "%" SCNu64, &a) == 1)
+            r->allocated = a, r->n_found++;
+        else if (strstr(l, "bytes copied during GC") && sscanf(l, "%" SCNu64, &a) == 1)
+            r->copied = a, r->n_found++;
+        else if (sscanf(l, "%" SCNu64 " bytes maximum residency (%" SCNu64, &a, &b) == 2)
+            r->residency = a, r->samples = b, r->n_found++;
+        else if (strstr(l, "bytes maximum slop") && sscanf(l, "%" SCNu64, &a) == 1)
+            r->slop = a, r->n_found++;
+        else if (strstr(l, "MiB total memory in use") && sscanf(l, "%" SCNu64, &a) == 1)
+            r->mib = a, r->n_found++;
+        else if (sscanf(l, " Gen %u %" SCNu64 " colls %" SCNu64 " par %lfs %lfs %lfs %lfs",
+                        &gen, &a, &b, &x, &y, &z, &w) == 7 && gen < GCSTATS_MAX_GENS) {
+            r->colls[gen] = a;
+            r->par[gen] = b;
+            r->gen_el[gen] = y;
+            r->gen_avg[gen] = z;
+            r->gen_max[gen] = w;
+            if (gen + 1 > r->n_gens)
+                r->n_gens = gen + 1;
+            r->n_found++;
+        } else if (sscanf(l, " Gen %u %" SCNu64 " syncs %lfs %lfs %lfs", &gen, &a, &y, &z,
+                          &w) == 5) {
+            r->has_syncs = true;
+            r->syncs = a;
+            r->sync_el = y, r->sync_avg = z, r->sync_max = w;
+        } else if (sscanf(l, " Parallel GC work balance: %15[0-9.]", pct) == 1) {
+            r->has_balance = true;
+            snprintf(r->balance, sizeof r->balance, "%s", pct);
+        } else if (sscanf(l, " TASKS: %" SCNu64 " (%" SCNu64 " bound %" SCNu64
+                          " peak workers (%" SCNu64 " total) using -N%" SCNu64,
+                          &a, &b, &c, &d, &e) == 5) {
+            r->has_tasks = true;
+            r->tasks[0] = a, r->tasks[1] = b, r->tasks[2] = c, r->tasks[3] = d, r->tasks[4] = e;
+        } else if (sscanf(l, " SPARKS: %" SCNu64 " (%" SCNu64 " converted %" SCNu64
+                          " overflowed %" SCNu64 " dud %" SCNu64 " GC'd %" SCNu64 " fizzled",
+                          &a, &b, &c, &d, &e, &f) == 6) {
+            r->has_sparks = true;
+            r->sparks[0] = a, r->sparks[1] = b, r->sparks[2] = c;
+            r->sparks[3] = d, r->sparks[4] = e, r->sparks[5] = f;
+        } else if (sscanf(l, " INIT time %lfs (%lfs elapsed", &x, &y) == 2) {
+            r->init = y, r->n_found++;
+        } else if (sscanf(l, " MUT time %lfs (%lfs elapsed", &x, &y) == 2) {
+            r->mut = y, r->n_found++;
+        } else if (sscanf(l, " GC time %lfs (%lfs elapsed", &x, &y) == 2) {
+            r->gc = y, r->n_found++;
+        } else if (sscanf(l, " PROF time %lfs (%lfs elapsed", &x, &y) == 2) {
+            r->has_prof = true;
+            r->prof = y;
+        } else if (sscanf(l, " EXIT time %lfs (%lfs elapsed", &x, &y) == 2) {
+            r->exit = y, r->n_found++;
+        } else if (sscanf(l, " Total time %lfs (%lfs elapsed", &x, &y) == 2) {
+            r->total = y, r->n_found++;
+        } else if (sscanf(l, " Productivity %lf%% of total user %lf%% of total elapsed", &x,
+                          &y) == 2) {
+            r->productivity = y, r->n_found++;
+        }
+    }
+}
+
+/* A timing row: within max(5 %, 1 ms) of the RTS's printed value (docs §agreement). */
+static void
+gs_timed(const char *fix, const char *row, uint64_t ours_ns, double theirs_s)
+{
+    double ours = (double)ours_ns / 1e9;
+    double tol = fmax(0.05 * theirs_s, 0.001);
+    ck_assert_msg(fabs(ours - theirs_s) <= tol, "%s: %s: ours %.6fs, RTS %.4fs (tolerance %.4fs)",
+                  fix, row, ours, theirs_s, tol);
+}
+
+static void
+gs_exact(const char *fix, const char *row, uint64_t ours, uint64_t theirs)
+{
+    ck_assert_msg(ours == theirs, "%s: %s: ours %" PRIu64 ", RTS %" PRIu64, fix, row, ours,
+                  theirs);
+}
+
+/* `rts` with its first line (the command) dropped: our rendering must contain each
+ * byte, TASKS, SPARKS and balance line of it verbatim. */
+static void
+gs_check_lines(const char *fix, const char *rts, const char *ours)
+{
+    static const char *const keys[] = {
+        "bytes allocated", "bytes copied", "bytes maximum", "TASKS:", "SPARKS:",
+        "work balance",
+    };
+    const char *p = rts;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[512];
+        if (len < sizeof line) {
+            memcpy(line, p, len);
+            line[len] = '\0';
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+                if (strstr(line, keys[k]))
+                    ck_assert_msg(strstr(ours, line) != NULL,
+                                  "%s: RTS line \"%s\" not in our report:\n%s", fix, line, ours);
+        }
+        p = nl ? nl + 1 : p + len;
+    }
+}
+
+static void
+gs_golden_one(const char *fix)
+{
+    strbuf path;
+    strbuf_init(&path);
+    strbuf_printf(&path, "fixtures/%s.rts-s.txt", fix);
+    char *rts_path = test_path(path.data);
+    size_t rts_len;
+    char *rts_text = (char *)test_read_file(rts_path, &rts_len);
+    ck_assert_msg(rts_text != NULL, "cannot read %s", rts_path);
+    rts_report rts;
+    gs_parse_rts(rts_text, &rts);
+    ck_assert_msg(rts.n_found >= 12, "%s: only %d rows parsed from the RTS report", fix,
+                  rts.n_found);
+
+    strbuf_reset(&path);
+    strbuf_printf(&path, "fixtures/%s.eventlog", fix);
+    char *log_path = test_path(path.data);
+    diag d;
+    evlog *log = evlog_open(log_path, &d);
+    ck_assert_msg(log != NULL, "cannot open %s", log_path);
+    diag ending;
+    merge *m = merge_new(log, &ending);
+    gcstats *g = gcstats_new(NULL);
+    evlog_event ev;
+    while (merge_next(m, &ev))
+        gcstats_add(g, &ev);
+    gcstats_report r;
+    gcstats_finish(g, ending.code != DIAG_OK, &r);
+    gcstats_free(g);
+    merge_free(m);
+    evlog_close(log);
+
+    ck_assert_msg(!r.truncated && !r.partial && r.has_exit, "%s: complete run expected", fix);
+    gs_exact(fix, "bytes allocated", r.bytes_allocated, rts.allocated);
+    gs_exact(fix, "bytes copied", r.bytes_copied, rts.copied);
+    gs_exact(fix, "max residency", r.max_residency, rts.residency);
+    gs_exact(fix, "residency samples", r.residency_samples, rts.samples);
+    gs_exact(fix, "max slop", r.max_slop, rts.slop);
+    gs_exact(fix, "MiB in use", r.total_mem_mib, rts.mib);
+    gs_exact(fix, "generations", r.n_gens, rts.n_gens);
+    for (unsigned gen = 0; gen < rts.n_gens; gen++) {
+        char row[64];
+        snprintf(row, sizeof row, "Gen %u colls", gen);
+        gs_exact(fix, row, r.gens[gen].colls, rts.colls[gen]);
+        snprintf(row, sizeof row, "Gen %u par", gen);
+        gs_exact(fix, row, r.gens[gen].par_colls, rts.par[gen]);
+        snprintf(row, sizeof row, "Gen %u elapsed", gen);
+        gs_timed(fix, row, r.gens[gen].elapsed_ns, rts.gen_el[gen]);
+        snprintf(row, sizeof row, "Gen %u avg pause", gen);
+        gs_timed(fix, row, r.gens[gen].avg_pause_ns, rts.gen_avg[gen]);
+        snprintf(row, sizeof row, "Gen %u max pause", gen);
+        gs_timed(fix, row, r.gens[gen].max_pause_ns, rts.gen_max[gen]);
+    }
+    ck_assert_msg(r.threaded == rts.has_tasks, "%s: threaded", fix);
+    if (rts.has_tasks) {
+        uint64_t ours[5] = { r.tasks_total, r.tasks_bound, r.peak_workers, r.workers_total,
+                             r.n_caps };
+        static const char *const names[5] = { "TASKS", "bound", "peak workers", "workers",
+                                              "-N" };
+        for (int i = 0; i < 5; i++)
+            gs_exact(fix, names[i], ours[i], rts.tasks[i]);
+    }
+    ck_assert_msg(rts.has_sparks == r.threaded, "%s: SPARKS line", fix);
+    if (rts.has_sparks) {
+        uint64_t ours[6] = { r.sparks_created, r.sparks_converted, r.sparks_overflowed,
+                             r.sparks_dud, r.sparks_gcd, r.sparks_fizzled };
+        static const char *const names[6] = { "sparks", "converted", "overflowed", "dud",
+                                              "GC'd", "fizzled" };
+        for (int i = 0; i < 6; i++)
+            gs_exact(fix, names[i], ours[i], rts.sparks[i]);
+    }
+    if (rts.has_balance) {
+        char mine[16];
+        snprintf(mine, sizeof mine, "%.2f", r.work_balance * 100);
+        ck_assert_msg(r.has_work_balance && strcmp(mine, rts.balance) == 0,
+                      "%s: work balance ours %s%%, RTS %s%%", fix, mine, rts.balance);
+    }
+    gs_timed(fix, "INIT", r.init_ns, rts.init);
+    gs_timed(fix, "MUT", r.mut_ns, rts.mut);
+    gs_timed(fix, "GC", r.gc_ns, rts.gc);
+    gs_timed(fix, "EXIT", r.exit_ns, rts.exit);
+    gs_timed(fix, "Total", r.total_ns, rts.total);
+    ck_assert_msg(r.profiled == rts.has_prof, "%s: PROF row", fix);
+    if (rts.has_prof)
+        gs_timed(fix, "PROF", r.prof_ns, rts.prof);
+    /* The phase boundaries are known to a few us (§4): on the 1.6 ms `markers` run
+     * that moves productivity by 0.2 points, on heapprof-hc PROF's overestimate by
+     * 0.4. Half a point bounds both. */
+    ck_assert_msg(fabs(r.productivity * 100 - rts.productivity) <= 0.5,
+                  "%s: productivity ours %.2f%%, RTS %.1f%%", fix, r.productivity * 100,
+                  rts.productivity);
+    ck_assert_msg(r.nonmoving == rts.has_syncs, "%s: nonmoving rows", fix);
+    if (rts.has_syncs) {
+        gs_exact(fix, "syncs (major colls)", r.gens[r.n_gens - 1].colls, rts.syncs);
+        gs_timed(fix, "sync elapsed", r.sync_elapsed_ns, rts.sync_el);
+        gs_timed(fix, "sync avg", r.sync_elapsed_ns / rts.syncs, rts.sync_avg);
+        gs_timed(fix, "sync max", r.sync_max_ns, rts.sync_max);
+    }
+
+    strbuf out;
+    strbuf_init(&out);
+    statsfmt_report(&out, &r);
+    gs_check_lines(fix, rts_text, out.data);
+    strbuf_free(&out);
+    x_free(rts_text);
+    x_free(rts_path);
+    x_free(log_path);
+    strbuf_free(&path);
+}
+
+/* Every fixtures/NAME.rts-s.txt is compared; the nine of GHC 9.0.2 are expected. */
+START_TEST(test_gcstats_golden_fixtures)
+{
+    char *dir_path = test_path("fixtures");
+    DIR *dir = opendir(dir_path);
+    ck_assert_msg(dir != NULL, "cannot open %s", dir_path);
+    struct dirent *de;
+    int n = 0;
+    static const char suffix[] = ".rts-s.txt";
+    while ((de = readdir(dir)) != NULL) {
+        size_t len = strlen(de->d_name), sl = sizeof suffix - 1;
+        if (len <= sl || strcmp(de->d_name + len - sl, suffix) != 0)
+            continue;
+        char fix[256];
+        snprintf(fix, sizeof fix, "%.*s", (int)(len - sl), de->d_name);
+        gs_golden_one(fix);
+        n++;
+    }
+    closedir(dir);
+    x_free(dir_path);
+    ck_assert_int_ge(n, 9);
+}
+END_TEST
+
+/* The killed run has no RTS report: check the truncation handling instead. */
+START_TEST(test_gcstats_killed_fixture)
+{
+    char *path = test_path("fixtures/killed.eventlog");
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(log);
+    diag ending;
+    merge *m = merge_new(log, &ending);
+    gcstats *g = gcstats_new(NULL);
+    evlog_event ev;
+    uint64_t last = 0;
+    while (merge_next(m, &ev)) {
+        gcstats_add(g, &ev);
+        last = ev.time_ns;
+    }
+    gcstats_report r;
+    gcstats_finish(g, ending.code != DIAG_OK, &r);
+    ck_assert(r.truncated && r.partial && !r.has_exit);
+    ck_assert_uint_eq(r.last_ns, last);
+    ck_assert_uint_eq(r.total_ns, last);
+    ck_assert_uint_eq(r.gens[0].colls + r.gens[1].colls, 78);   /* the GC_STATS events */
+    ck_assert_uint_eq(r.gens[1].colls, 26);
+    ck_assert_uint_eq(r.residency_samples, 26);
+    ck_assert_uint_eq(r.exit_ns, 0);
+    ck_assert_uint_eq(r.init_ns + r.mut_ns + r.gc_ns, r.total_ns);
+    gcstats_free(g);
+    merge_free(m);
+    evlog_close(log);
+    x_free(path);
+}
+END_TEST
+
+/* Run `$ELOG_BIN stats ARGS` (stdout and stderr together); returns the output. */
+static char *
+gs_cli(const char *args, int *status)
+{
+    const char *env = getenv("ELOG_BIN");
+    char *bin = env && *env ? xstrdup(env) : test_path("build/elog-tui");
+    char *fix = test_path("fixtures/markers.eventlog");
+    strbuf cmd;
+    strbuf_init(&cmd);
+    strbuf_printf(&cmd, "'%s' stats '%s' %s 2>&1", bin, fix, args);
+    FILE *p = popen(cmd.data, "r");
+    ck_assert_msg(p != NULL, "popen(%s) failed", cmd.data);
+    strbuf out;
+    strbuf_init(&out);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+        strbuf_append(&out, buf, n);
+    *status = pclose(p);
+    strbuf_free(&cmd);
+    x_free(fix);
+    x_free(bin);
+    if (!out.data)
+        strbuf_reserve(&out, 1);
+    return out.data;
+}
+
+START_TEST(test_gcstats_cli)
+{
+    int st;
+    char *out = gs_cli("", &st);
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "         870,432 bytes allocated in the heap\n"));
+    ck_assert_ptr_nonnull(strstr(out, "  Gen  1         1 colls,     0 par"));
+    x_free(out);
+    /* Marker names as bounds: the markers run's only GC falls outside this window. */
+    out = gs_cli("--from phase:parse --to phase:render", &st);
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "elog-tui: window from "));
+    ck_assert_ptr_nonnull(strstr(out, "  Gen  1         0 colls"));
+    x_free(out);
+    out = gs_cli("--from 0 --to 1.5s", &st);
+    ck_assert_int_eq(st, 0);
+    ck_assert_ptr_nonnull(strstr(out, "  Gen  1         1 colls"));
+    x_free(out);
+    out = gs_cli("--to no:such:marker", &st);
+    ck_assert_int_eq(WEXITSTATUS(st), 1);
+    ck_assert_ptr_nonnull(strstr(out, "elog-tui: "));
+    ck_assert_ptr_nonnull(strstr(out, "\"no:such:marker\""));
+    ck_assert_ptr_eq(strchr(out, '\n'), out + strlen(out) - 1);   /* one line */
+    x_free(out);
+    out = gs_cli("--from 2ms --to 1ms", &st);
+    ck_assert_int_eq(WEXITSTATUS(st), 1);
+    x_free(out);
+}
+END_TEST
+
+Suite *
+test_gcstats_suite(void)
+{
+    Suite *s = suite_create("gcstats");
+    TCase *tc = tcase_create("model");
+    tcase_add_test(tc, test_gcstats_two_cap_parallel);
+    tcase_add_test(tc, test_gcstats_window);
+    tcase_add_test(tc, test_gcstats_truncated);
+    tcase_add_test(tc, test_gcstats_no_gc_class);
+    tcase_add_test(tc, test_gcstats_commas);
+    suite_add_tcase(s, tc);
+    TCase *tg = tcase_create("golden");
+    tcase_set_timeout(tg, 120);
+    tcase_add_test(tg, test_gcstats_golden_fixtures);
+    tcase_add_test(tg, test_gcstats_killed_fixture);
+    tcase_add_test(tg, test_gcstats_cli);
+    suite_add_tcase(s, tg);
+    return s;
+}
