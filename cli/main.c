@@ -94,25 +94,24 @@ main_scan(const char *file)
     }
     printf("%zu events, %zu bytes, checksum %llu\n", n, evlog_size(log),
            (unsigned long long)checksum);
-    diag ending = it.diag;
-    if (it.state == EVLOG_ITER_END)
-        diag_clear(&ending);
+    diag ending;
+    evlog_iter_ending(&it, &ending);
     evlog_close(log);
     return main_ending(file, &ending, n);
 }
 
-/* A --from/--to bound that names a USER_MARKER: the first one (in time order)
- * whose text is `name`. */
+/* A --from/--to bound that names a USER_MARKER: the first one in time order (ties in
+ * file order) whose text is `name`. One file-order pass; no sorting needed. */
 static bool
 main_find_marker(const evlog *log, const char *name, uint64_t *time_ns)
 {
-    diag ending;
-    merge *m = merge_new(log, &ending);
+    evlog_iter it;
+    evlog_iter_init(&it, log);
     evlog_event ev;
     size_t len = strlen(name);
     bool found = false;
-    while (!found && merge_next(m, &ev)) {
-        if (ev.type != EV_USER_MARKER || !ev.et->known)
+    while (evlog_iter_next(&it, &ev)) {
+        if (ev.type != EV_USER_MARKER || !ev.et->known || (found && ev.time_ns >= *time_ns))
             continue;
         evdecoded d;
         decode_event(&ev, &d);
@@ -121,7 +120,6 @@ main_find_marker(const evlog *log, const char *name, uint64_t *time_ns)
             found = true;
         }
     }
-    merge_free(m);
     return found;
 }
 

@@ -83,6 +83,9 @@ void evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset);
 /* Next event into *ev: true, or false when iteration stops (see it->state). */
 bool evlog_iter_next(evlog_iter *it, evlog_event *ev);
 
+/* How iteration ended, as a diag: DIAG_OK for the end-of-data marker, else the
+ * truncation or error that stopped it. */
+void evlog_iter_ending(const evlog_iter *it, diag *ending);
 /* Re-read the event starting at `offset` (found earlier by an iterator) and give it
  * capability `cap`. False if no whole event of a declared type starts there. */
 bool evlog_event_at(const evlog *log, uint64_t offset, uint16_t cap, evlog_event *ev);

@@ -221,59 +221,74 @@ evlog_iter_stop(evlog_iter *it, enum evlog_iter_state state)
     return false;
 }
 
+/* What starts at a given offset of the data. */
+enum evlog_parse {
+    EVLOG_PARSE_EVENT,          /* a whole event of a declared type */
+    EVLOG_PARSE_END,            /* the DATA_END marker */
+    EVLOG_PARSE_PARTIAL,        /* the file ends before the event does */
+    EVLOG_PARSE_UNDECLARED,     /* a type the header does not declare */
+};
+
+/* Parse the event at `pos` into *ev (all but its cap). The one place that turns
+ * bytes of the data section into an event. */
+static inline enum evlog_parse
+evlog_parse_at(const evlog *log, uint64_t pos, evlog_event *ev)
+{
+    size_t left = log->size - pos;
+    if (left < 2)
+        return EVLOG_PARSE_PARTIAL;
+    const uint8_t *p = log->data + pos;
+    uint16_t type = cursor_be16(p);
+    if (type == EVLOG_DATA_END)
+        return EVLOG_PARSE_END;
+    const evlog_type *et = type < log->n_by_id ? log->by_id[type] : NULL;
+    if (!et) {
+        ev->type = type;
+        return EVLOG_PARSE_UNDECLARED;
+    }
+    uint32_t head = 10, payload_len = et->size;
+    if (et->size == EVLOG_VARIABLE_SIZE) {
+        if (left < 12)
+            return EVLOG_PARSE_PARTIAL;
+        payload_len = cursor_be16(p + 10);
+        head = 12;
+    }
+    if (left < (uint64_t)head + payload_len)
+        return EVLOG_PARSE_PARTIAL;
+    ev->offset = pos;
+    ev->time_ns = cursor_be64(p + 2);
+    ev->type = type;
+    ev->size = head + payload_len;
+    ev->payload_len = payload_len;
+    ev->payload = p + head;
+    ev->et = et;
+    return EVLOG_PARSE_EVENT;
+}
+
 bool
 evlog_iter_next(evlog_iter *it, evlog_event *ev)
 {
     if (it->state != EVLOG_ITER_OK)
         return false;
-    const evlog *log = it->log;
     uint64_t pos = it->pos;
-    size_t left = log->size - pos;
-    if (left < 2) {
-        diag_set(&it->diag, DIAG_TRUNCATED, pos,
-                 left ? "log ends in the middle of an event (truncated)"
-                      : "log ends without an end-of-data marker (truncated)");
-        return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
-    }
-    const uint8_t *p = log->data + pos;
-    uint16_t type = cursor_be16(p);
-    if (type == EVLOG_DATA_END) {
+    switch (evlog_parse_at(it->log, pos, ev)) {
+    case EVLOG_PARSE_EVENT:
+        break;
+    case EVLOG_PARSE_END:
         it->pos = pos + 2;
         return evlog_iter_stop(it, EVLOG_ITER_END);
-    }
-    const evlog_type *et = type < log->n_by_id ? log->by_id[type] : NULL;
-    if (!et) {
-        diag_set(&it->diag, DIAG_BAD_DATA, pos, "event of undeclared type %u", type);
+    case EVLOG_PARSE_PARTIAL:
+        diag_set(&it->diag, DIAG_TRUNCATED, pos,
+                 pos == it->log->size ? "log ends without an end-of-data marker (truncated)"
+                                      : "log ends in the middle of an event (truncated)");
+        return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
+    case EVLOG_PARSE_UNDECLARED:
+        diag_set(&it->diag, DIAG_BAD_DATA, pos, "event of undeclared type %u", ev->type);
         return evlog_iter_stop(it, EVLOG_ITER_ERROR);
     }
-    uint64_t need = 10;
-    uint32_t payload_len;
-    if (et->size == EVLOG_VARIABLE_SIZE) {
-        if (left < 12) {
-            diag_set(&it->diag, DIAG_TRUNCATED, pos,
-                     "log ends in the middle of an event (truncated)");
-            return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
-        }
-        payload_len = cursor_be16(p + 10);
-        need = 12;
-    } else {
-        payload_len = et->size;
-    }
-    need += payload_len;
-    if (left < need) {
-        diag_set(&it->diag, DIAG_TRUNCATED, pos,
-                 "log ends in the middle of an event (truncated)");
-        return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
-    }
-    ev->offset = pos;
-    ev->time_ns = cursor_be64(p + 2);
-    ev->type = type;
-    ev->size = (uint32_t)need;
-    ev->payload_len = payload_len;
-    ev->payload = p + (need - payload_len);
-    ev->et = et;
 
-    if (type == EV_BLOCK_MARKER && et->size != EVLOG_VARIABLE_SIZE && payload_len >= 14) {
+    if (ev->type == EV_BLOCK_MARKER && ev->et->size != EVLOG_VARIABLE_SIZE &&
+        ev->payload_len >= 14) {
         uint32_t block_size = cursor_be32(ev->payload);
         uint16_t cap = cursor_be16(ev->payload + 12);
         it->block_end = pos + block_size;
@@ -289,37 +304,25 @@ evlog_iter_next(evlog_iter *it, evlog_event *ev)
         it->first_in_block = false;
         ev->cap = it->block_active ? it->block_cap : EVLOG_NO_CAP;
     }
-    it->pos = pos + need;
+    it->pos = pos + ev->size;
     return true;
 }
 
 bool
 evlog_event_at(const evlog *log, uint64_t offset, uint16_t cap, evlog_event *ev)
 {
-    if (offset < log->data_start || offset > log->size || log->size - offset < 10)
+    if (offset < log->data_start || offset > log->size ||
+        evlog_parse_at(log, offset, ev) != EVLOG_PARSE_EVENT)
         return false;
-    const uint8_t *p = log->data + offset;
-    size_t left = log->size - offset;
-    uint16_t type = cursor_be16(p);
-    const evlog_type *et = type < log->n_by_id ? log->by_id[type] : NULL;
-    if (!et)
-        return false;
-    uint32_t head = 10, payload_len = et->size;
-    if (et->size == EVLOG_VARIABLE_SIZE) {
-        if (left < 12)
-            return false;
-        payload_len = cursor_be16(p + 10);
-        head = 12;
-    }
-    if (left < (uint64_t)head + payload_len)
-        return false;
-    ev->offset = offset;
-    ev->time_ns = cursor_be64(p + 2);
-    ev->type = type;
     ev->cap = cap;
-    ev->size = head + payload_len;
-    ev->payload_len = payload_len;
-    ev->payload = p + head;
-    ev->et = et;
     return true;
+}
+
+void
+evlog_iter_ending(const evlog_iter *it, diag *ending)
+{
+    if (it->state == EVLOG_ITER_END || it->state == EVLOG_ITER_OK)
+        diag_clear(ending);
+    else
+        *ending = it->diag;
 }

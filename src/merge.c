@@ -113,10 +113,7 @@ merge_scan(merge *m, diag *ending)
             cur->min_time = ev.time_ns;
         m->n_events++;
     }
-    if (it.state == EVLOG_ITER_END)
-        diag_clear(ending);
-    else
-        *ending = it.diag;
+    evlog_iter_ending(&it, ending);
     qsort(m->segs, m->n_segs, sizeof *m->segs, merge_segment_cmp);
 }
 
@@ -201,7 +198,7 @@ merge_load_segment(merge *m)
 
 /* The top run has moved past its head: drop it if empty, else refresh its key, and
  * restore the heap order. */
-static void
+static inline void
 merge_top_advanced(merge *m)
 {
     merge_run *top = &m->heap[0];

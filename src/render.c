@@ -253,12 +253,18 @@ struct render {
     render_tmpl *tmpls;         /* owned */
 };
 
-static void
-render_compile(const char *fmt, render_tmpl *t)
+/* Compile `d`'s template, checking every directive against the type's fields.
+ * False with a reason in `why` for a malformed template (the table's tests see it). */
+static bool
+render_compile(const evtype_desc *d, render_tmpl *t, char *why, size_t why_len)
 {
-    const char *s = fmt;
+    const char *s = d->show_fmt;
     t->n_ops = 0;
-    while (*s && t->n_ops < RENDER_MAX_OPS) {
+    while (*s) {
+        if (t->n_ops == RENDER_MAX_OPS) {
+            snprintf(why, why_len, "%s: template too long", d->name);
+            return false;
+        }
         render_op *op = &t->ops[t->n_ops++];
         const char *brace = strchr(s, '{');
         if (brace != s) {
@@ -268,16 +274,40 @@ render_compile(const char *fmt, render_tmpl *t)
             continue;
         }
         const char *q = brace + 1;
+        if (!(*q >= '0' && *q <= '9')) {
+            snprintf(why, why_len, "%s: directive without a field number", d->name);
+            return false;
+        }
         unsigned field = 0;
         while (*q >= '0' && *q <= '9')
             field = field * 10 + (unsigned)(*q++ - '0');
         const char *close = strchr(q, '}');
+        if (!close || (*q != ':' && *q != '}')) {
+            snprintf(why, why_len, "%s: unterminated directive", d->name);
+            return false;
+        }
         render_formatter fn = NULL;
-        if (*q == ':')
+        if (*q == ':') {
             fn = render_find_formatter(q + 1, (size_t)(close - q - 1));
+            if (!fn) {
+                snprintf(why, why_len, "%s: unknown formatter '%.*s'", d->name,
+                         (int)(close - q - 1), q + 1);
+                return false;
+            }
+        }
+        if (field >= d->n_fields || (fn == render_fmt_stop && field + 1 >= d->n_fields)) {
+            snprintf(why, why_len, "%s: field %u out of range", d->name, field);
+            return false;
+        }
+        if (!fn && field >= d->n_required) {
+            snprintf(why, why_len, "%s: optional field %u printed unconditionally", d->name,
+                     field);
+            return false;
+        }
         *op = (render_op){ NULL, 0, (uint8_t)field, fn };
         s = close + 1;
     }
+    return true;
 }
 
 render *
@@ -286,9 +316,10 @@ render_new(void)
     render *r = xcalloc(1, sizeof *r);
     r->table = evtype_table_all(&r->n);
     r->tmpls = xcalloc(r->n, sizeof *r->tmpls);
+    char why[200];
     for (unsigned i = 0; i < r->n; i++)
-        if (r->table[i].show_fmt)
-            render_compile(r->table[i].show_fmt, &r->tmpls[i]);
+        if (r->table[i].show_fmt && !render_compile(&r->table[i], &r->tmpls[i], why, sizeof why))
+            r->tmpls[i].n_ops = 0;  /* unreachable while the table's tests pass */
     return r;
 }
 
@@ -352,39 +383,6 @@ render_type_line(strbuf *sb, const evlog_type *t)
 bool
 render_template_check(const evtype_desc *d, char *why, size_t why_len)
 {
-    if (!d->show_fmt)
-        return true;
-    const char *s = d->show_fmt;
-    while ((s = strchr(s, '{')) != NULL) {
-        const char *q = s + 1;
-        unsigned field = 0;
-        if (!(*q >= '0' && *q <= '9')) {
-            snprintf(why, why_len, "%s: directive without a field number", d->name);
-            return false;
-        }
-        while (*q >= '0' && *q <= '9')
-            field = field * 10 + (unsigned)(*q++ - '0');
-        const char *close = strchr(q, '}');
-        if (!close || (*q != ':' && *q != '}')) {
-            snprintf(why, why_len, "%s: unterminated directive", d->name);
-            return false;
-        }
-        if (*q == ':' && !render_find_formatter(q + 1, (size_t)(close - q - 1))) {
-            snprintf(why, why_len, "%s: unknown formatter '%.*s'", d->name,
-                     (int)(close - q - 1), q + 1);
-            return false;
-        }
-        if (field >= d->n_fields || (*q == ':' && strncmp(q + 1, "stop}", 5) == 0 &&
-                                     field + 1 >= d->n_fields)) {
-            snprintf(why, why_len, "%s: field %u out of range", d->name, field);
-            return false;
-        }
-        if (*q == '}' && field >= d->n_required) {
-            snprintf(why, why_len, "%s: optional field %u printed unconditionally", d->name,
-                     field);
-            return false;
-        }
-        s = close + 1;
-    }
-    return true;
+    render_tmpl t;
+    return !d->show_fmt || render_compile(d, &t, why, why_len);
 }
