@@ -13,6 +13,7 @@
 
 #include "evtype.h"
 #include "evwrite.h"
+#include "timefmt.h"
 #include "xalloc.h"
 
 #define SYNTH_MAX_CAPS 1024u
@@ -1162,32 +1163,6 @@ synth_parse_size(const char *arg, uint64_t *out)
     return true;
 }
 
-/* Parse a duration in ns with an optional unit suffix (ns, us, ms, s). */
-static bool
-synth_parse_duration(const char *arg, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!arg || *arg < '0' || *arg > '9')
-        return false;
-    unsigned long long v = strtoull(arg, &end, 10);
-    if (errno)
-        return false;
-    uint64_t mul = 1;
-    if (!strcmp(end, "us"))
-        mul = US;
-    else if (!strcmp(end, "ms"))
-        mul = MS;
-    else if (!strcmp(end, "s"))
-        mul = 1000 * MS;
-    else if (*end && strcmp(end, "ns"))
-        return false;
-    if (v > UINT64_MAX / mul)
-        return false;
-    *out = (uint64_t)v * mul;
-    return true;
-}
-
 enum {
     OPT_CAPS = 256, OPT_SIZE, OPT_EVENTS, OPT_SEED, OPT_MARKERS, OPT_GC, OPT_NONMOVING,
     OPT_SPARKS, OPT_HEAP, OPT_LABELS, OPT_NO_BLOCKS, OPT_UNKNOWN, OPT_OVERSIZED, OPT_OOO,
@@ -1263,11 +1238,11 @@ synth_parse_args(int argc, char **argv, synth_opts *o)
             o->seed = v;
             break;
         case OPT_MARKERS:
-            if (!synth_parse_duration(optarg, &o->markers_every_ns))
+            if (!timefmt_parse(optarg, &o->markers_every_ns))
                 return synth_bad("--markers-every", optarg, "a duration like 5ms");
             break;
         case OPT_GC:
-            if (!synth_parse_duration(optarg, &o->gc_every_ns))
+            if (!timefmt_parse(optarg, &o->gc_every_ns))
                 return synth_bad("--gc-every", optarg, "a duration like 20ms");
             break;
         case OPT_BLOCK_BYTES:
