@@ -6,9 +6,11 @@
 
 #include "decode.h"
 #include "diag.h"
+#include "evindex.h"
 #include "evlog.h"
 #include "gcstats.h"
 #include "merge.h"
+#include "reports.h"
 #include "show.h"
 #include "statsfmt.h"
 #include "strbuf.h"
@@ -20,6 +22,15 @@ static const char main_usage[] =
     "                                 the +RTS -s report rebuilt from the log, pause\n"
     "                                 percentiles and the longest pauses; T is 1.5s, 200ms,\n"
     "                                 35us, 120ns, a number of ns, or a marker's text\n"
+    "       elog-tui gc FILE [--sort pause] [--top N] [--json]\n"
+    "                                 one row per collection: start, pause, sync, generation,\n"
+    "                                 copied, live after, slowest cap, per-cap work and idle\n"
+    "       elog-tui markers FILE [--messages] [--json]\n"
+    "                                 every traceMarker (and with --messages every message)\n"
+    "       elog-tui threads FILE [--sort runtime] [--top N] [--json]\n"
+    "                                 every thread: label, creation, run time, runs, why\n"
+    "                                 its runs stopped\n"
+    "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE             (until the viewer lands: same as show)\n"
     "       elog-tui --help\n";
@@ -189,6 +200,105 @@ main_stats(int argc, char **argv)
     return main_ending(file, &ending, n_events);
 }
 
+/* Parse `FILE [options]` for the table commands; false on a usage error. */
+static bool
+main_table_args(int argc, char **argv, const char *cmd, const char **file, reports_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    *file = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if (strcmp(a, "--messages") == 0 && strcmp(cmd, "markers") == 0) {
+            o->messages = true;
+        } else if (strcmp(a, "--sort") == 0 && i + 1 < argc && strcmp(cmd, "gc") == 0 &&
+                   (strcmp(argv[i + 1], "pause") == 0 || strcmp(argv[i + 1], "start") == 0)) {
+            o->sort_by_pause = strcmp(argv[++i], "pause") == 0;
+        } else if (strcmp(a, "--sort") == 0 && i + 1 < argc && strcmp(cmd, "threads") == 0 &&
+                   (strcmp(argv[i + 1], "runtime") == 0 || strcmp(argv[i + 1], "id") == 0)) {
+            o->sort_by_run = strcmp(argv[++i], "runtime") == 0;
+        } else if (strcmp(a, "--top") == 0 && i + 1 < argc && strcmp(cmd, "markers") != 0) {
+            char *end;
+            unsigned long long v = strtoull(argv[++i], &end, 10);
+            if (*end || v == 0)
+                return false;
+            o->limit = (size_t)v;
+        } else if (a[0] != '-' && !*file) {
+            *file = a;
+        } else {
+            return false;
+        }
+    }
+    return *file != NULL;
+}
+
+/* Build the index of `log` or exit 1 on an error (truncation is only warned about by
+ * main_ending, after the output). Caller frees. */
+static evindex *
+main_index(evlog *log, diag *ending)
+{
+    evindex *ix = evindex_build(log, NULL, ending);
+    return ix;
+}
+
+static int
+main_table(int argc, char **argv, const char *cmd)
+{
+    const char *file;
+    reports_opts o;
+    if (!main_table_args(argc, argv, cmd, &file, &o)) {
+        fputs(main_usage, stderr);
+        return 2;
+    }
+    evlog *log = main_open(file);
+    diag ending;
+    evindex *ix = main_index(log, &ending);
+    strbuf out;
+    strbuf_init(&out);
+    if (strcmp(cmd, "gc") == 0)
+        reports_gc(&out, ix, &o);
+    else if (strcmp(cmd, "markers") == 0)
+        reports_markers(&out, ix, &o);
+    else
+        reports_threads(&out, ix, &o);
+    bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
+    strbuf_free(&out);
+    size_t n_events = evindex_n_events(ix);
+    evindex_free(ix);
+    evlog_close(log);
+    if (!ok) {
+        fprintf(stderr, "elog-tui: error writing output\n");
+        return 1;
+    }
+    return main_ending(file, &ending, n_events);
+}
+
+static int
+main_index_cmd(const char *file)
+{
+    evlog *log = main_open(file);
+    diag ending;
+    evindex *ix = main_index(log, &ending);
+    size_t runs = 0, phases = 0;
+    for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+        runs += runlane_count(evindex_cap_at(ix, i)->runs);
+        phases += ivtrack_count(evindex_cap_at(ix, i)->gc);
+    }
+    printf("%llu events, %zu bytes; index %zu bytes (%.3f of the file): %zu caps, %zu runs, "
+           "%zu GC phases, %zu collections, %zu markers, %zu messages, %zu threads, "
+           "%zu stretches\n",
+           (unsigned long long)evindex_n_events(ix), evlog_size(log), evindex_bytes(ix),
+           evlog_size(log) ? (double)evindex_bytes(ix) / (double)evlog_size(log) : 0.0,
+           evindex_n_caps(ix), runs, phases, evindex_n_gcs(ix), evindex_n_markers(ix),
+           evindex_n_msgs(ix), threadtab_count(evindex_threads(ix)),
+           evseek_n_stretches(evindex_seek(ix)));
+    size_t n_events = evindex_n_events(ix);
+    evindex_free(ix);
+    evlog_close(log);
+    return main_ending(file, &ending, n_events);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -200,6 +310,11 @@ main(int argc, char **argv)
         return main_show(argv[2]);
     if (argc >= 2 && strcmp(argv[1], "stats") == 0)
         return main_stats(argc - 2, argv + 2);
+    if (argc >= 2 && (strcmp(argv[1], "gc") == 0 || strcmp(argv[1], "markers") == 0 ||
+                      strcmp(argv[1], "threads") == 0))
+        return main_table(argc - 2, argv + 2, argv[1]);
+    if (argc == 3 && strcmp(argv[1], "index") == 0)
+        return main_index_cmd(argv[2]);
     if (argc == 3 && strcmp(argv[1], "scan") == 0)
         return main_scan(argv[2]);
     if (argc == 2 && argv[1][0] != '-')

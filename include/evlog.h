@@ -79,7 +79,18 @@ void evlog_iter_init(evlog_iter *it, const evlog *log);
 /* Start at `offset`, which must be the start of an event (e.g. a BLOCK_MARKER seen by
  * an earlier pass), as if no block were open before it. */
 void evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset);
-/* To come back to a position later, copy the evlog_iter struct: it is a plain value. */
+/* To come back to a position later, copy the evlog_iter struct: it is a plain value,
+ * or keep only its position and block context in an evlog_iter_mark (24 bytes). */
+typedef struct evlog_iter_mark {
+    uint64_t pos;
+    uint64_t block_end;
+    uint16_t block_cap;
+    bool block_active;
+    bool first_in_block;
+} evlog_iter_mark;
+void evlog_iter_save(const evlog_iter *it, evlog_iter_mark *m);
+/* Resume at a saved mark of an iterator over the same log, state OK. */
+void evlog_iter_restore(evlog_iter *it, const evlog *log, const evlog_iter_mark *m);
 /* Next event into *ev: true, or false when iteration stops (see it->state). */
 bool evlog_iter_next(evlog_iter *it, evlog_event *ev);
 

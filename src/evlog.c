@@ -214,6 +214,26 @@ evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset)
         it->pos = offset;
 }
 
+void
+evlog_iter_save(const evlog_iter *it, evlog_iter_mark *m)
+{
+    m->pos = it->pos;
+    m->block_end = it->block_end;
+    m->block_cap = it->block_cap;
+    m->block_active = it->block_active;
+    m->first_in_block = it->first_in_block;
+}
+
+void
+evlog_iter_restore(evlog_iter *it, const evlog *log, const evlog_iter_mark *m)
+{
+    evlog_iter_init_at(it, log, m->pos);
+    it->block_end = m->block_end;
+    it->block_cap = m->block_cap;
+    it->block_active = m->block_active;
+    it->first_in_block = m->first_in_block;
+}
+
 static bool
 evlog_iter_stop(evlog_iter *it, enum evlog_iter_state state)
 {

@@ -19,6 +19,11 @@ main(void)
     srunner_add_suite(sr, test_truncation_suite());
     srunner_add_suite(sr, test_timefmt_suite());
     srunner_add_suite(sr, test_gcstats_suite());
+    srunner_add_suite(sr, test_runlane_suite());
+    srunner_add_suite(sr, test_ivtrack_suite());
+    srunner_add_suite(sr, test_series_suite());
+    srunner_add_suite(sr, test_threadtab_suite());
+    srunner_add_suite(sr, test_evseek_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

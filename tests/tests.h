@@ -21,6 +21,11 @@ Suite *test_badinput_suite(void);
 Suite *test_truncation_suite(void);
 Suite *test_timefmt_suite(void);
 Suite *test_gcstats_suite(void);
+Suite *test_runlane_suite(void);
+Suite *test_ivtrack_suite(void);
+Suite *test_series_suite(void);
+Suite *test_threadtab_suite(void);
+Suite *test_evseek_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);

@@ -1,0 +1,271 @@
+/* evindex: the timeline index, built in one file-order pass over the mapped log and
+ * never copying its events: per-capability thread runs and GC phases, one record per
+ * collection with its pause breakdown, non-moving GC phases, markers and messages,
+ * threads, heap and spark series, capabilities, program info, and a seek table for
+ * the events of any time range. Everything the viewer and the `gc`, `markers`,
+ * `threads` commands ask is answered from here. */
+#ifndef ELOG_EVINDEX_H
+#define ELOG_EVINDEX_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "evlog.h"
+#include "evseek.h"
+#include "ivtrack.h"
+#include "runlane.h"
+#include "series.h"
+#include "threadtab.h"
+
+#define EVINDEX_NO_TIME UINT64_MAX
+#define EVINDEX_NO_CAP 0xffffu
+
+typedef struct evindex evindex;
+
+/* Build options; every field may be NULL. */
+typedef struct evindex_opts {
+    /* Bytes of the file walked so far, stored now and then (for a progress bar read
+     * by another thread while the build runs). */
+    _Atomic uint64_t *progress_bytes;
+    /* When another thread sets it non-zero the build stops early; evindex_build then
+     * returns NULL. */
+    _Atomic int *cancel;
+} evindex_opts;
+
+/* Index `log` (borrowed: it must outlive the index). Always returns an index of
+ * every complete event before the data ended; *ending says how it ended (DIAG_OK at
+ * the end marker, DIAG_TRUNCATED or DIAG_BAD_DATA with the offset otherwise). NULL
+ * only if cancelled. Caller frees with evindex_free. */
+evindex *evindex_build(const evlog *log, const evindex_opts *opts, diag *ending);
+void evindex_free(evindex *ix);
+
+const evlog *evindex_log(const evindex *ix);
+/* The data stopped before its end marker (a killed program) or at bad data: runs and
+ * GCs still open then are closed at the last timestamp and flagged. */
+bool evindex_truncated(const evindex *ix);
+const diag *evindex_ending(const evindex *ix);
+/* First and last event timestamps (0, 0 for a log with no events). */
+uint64_t evindex_first_ns(const evindex *ix);
+uint64_t evindex_last_ns(const evindex *ix);
+uint64_t evindex_n_events(const evindex *ix);
+/* Heap bytes the index owns (bench: compared with the file size). */
+size_t evindex_bytes(const evindex *ix);
+
+/* --- capabilities: one lane each, in ascending cap order ------------------------- */
+
+/* GC sub-phase kinds on a capability's GC track (ivtrack kinds). */
+enum evindex_gc_kind {
+    EVINDEX_GC_WORK = 0,        /* copying / marking (GC_WORK .. GC_IDLE or GC_DONE) */
+    EVINDEX_GC_WAIT = 1,        /* in the GC but not working: before GC_WORK, GC_IDLE,
+                                 * after GC_DONE */
+};
+
+typedef struct evindex_cap {
+    uint16_t cap;               /* EVINDEX_NO_CAP for events outside capability blocks */
+    uint64_t created_ns;        /* CAP_CREATE, EVINDEX_NO_TIME if absent */
+    uint64_t deleted_ns;        /* CAP_DELETE, EVINDEX_NO_TIME if absent */
+    uint32_t n_disable, n_enable;
+    const runlane *runs;        /* thread runs */
+    const ivtrack *gc;          /* GC sub-phases; ref = GC record index */
+} evindex_cap;
+
+size_t evindex_n_caps(const evindex *ix);
+/* Lane i (< evindex_n_caps), borrowed. */
+const evindex_cap *evindex_cap_at(const evindex *ix, size_t i);
+/* Lane of capability `cap`, or SIZE_MAX. */
+size_t evindex_lane_of(const evindex *ix, uint16_t cap);
+
+/* --- collections ----------------------------------------------------------------- */
+
+enum {
+    EVINDEX_GC_F_PAR_REQUEST = 1,   /* requested with REQUEST_PAR_GC */
+    EVINDEX_GC_F_OPEN = 2,          /* no end: closed at the log's last timestamp */
+    EVINDEX_GC_F_NO_STATS = 4,      /* no GC_STATS (log cut inside it, or an old GHC):
+                                     * gen/copied/... unknown */
+    EVINDEX_GC_F_NO_START = 8,      /* GC_STATS with no GC_START before it: no pause */
+    EVINDEX_GC_F_MAJOR = 16,        /* gen is the oldest generation */
+    EVINDEX_GC_F_HAS_BALANCE = 32,  /* par_balanced is known */
+};
+
+#define EVINDEX_GEN_UNKNOWN 0xffffu
+
+/* One collection. Times in ns. The pause is the leader's GC_START .. GC_END, which is
+ * what the RTS's own statistics measure (docs/stats-semantics.md §1). */
+typedef struct evindex_gc {
+    uint64_t start_ns, end_ns;      /* the pause */
+    uint64_t request_ns;            /* REQUEST_SEQ/PAR_GC, or start_ns if none */
+    uint64_t sync_ns;               /* request -> the last capability stopped */
+    uint64_t global_sync_ns;        /* GC_GLOBAL_SYNC's time, or EVINDEX_NO_TIME */
+    uint64_t copied, slop, frag;
+    uint64_t par_max_copied, par_tot_copied, par_balanced;
+    uint64_t live_after;            /* HEAP_LIVE after a major GC, else EVINDEX_NO_TIME */
+    uint64_t heap_after;            /* HEAP_SIZE after it, or EVINDEX_NO_TIME */
+    uint64_t allocated_before;      /* bytes allocated since the previous collection,
+                                     * or EVINDEX_NO_TIME */
+    uint32_t par_threads;
+    uint32_t first_part, n_parts;   /* its capabilities: evindex_gc_part_at(first + i) */
+    uint16_t gen;                   /* EVINDEX_GEN_UNKNOWN without GC_STATS */
+    uint16_t leader_cap, request_cap, slowest_cap;  /* EVINDEX_NO_CAP when unknown */
+    uint8_t flags;                  /* EVINDEX_GC_F_* */
+} evindex_gc;
+
+/* One capability's part in a collection. */
+typedef struct evindex_gc_part {
+    uint16_t cap;
+    uint64_t stop_ns;               /* when it stopped mutating for this GC: the end of
+                                     * the run it had at the request, else the request */
+    uint64_t start_ns, end_ns;      /* its own GC_START .. GC_END */
+    uint64_t work_ns, wait_ns;      /* GC work and waiting inside them */
+} evindex_gc_part;
+
+size_t evindex_n_gcs(const evindex *ix);
+/* Collections in start order, borrowed. */
+const evindex_gc *evindex_gc_at(const evindex *ix, size_t i);
+const evindex_gc_part *evindex_gc_part_at(const evindex *ix, size_t i);
+/* Index of the first collection starting at or after t (n_gcs if none). */
+size_t evindex_gc_first_from(const evindex *ix, uint64_t t);
+/* Index of the collection whose pause contains t, or SIZE_MAX. */
+size_t evindex_gc_containing(const evindex *ix, uint64_t t);
+/* Number of generations (HEAP_INFO_GHC, default 2). */
+unsigned evindex_n_gens(const evindex *ix);
+
+/* --- non-moving collector --------------------------------------------------------- */
+
+enum evindex_nm_kind {
+    EVINDEX_NM_MARK = 0,            /* concurrent mark */
+    EVINDEX_NM_SYNC = 1,            /* post-mark synchronisation (stop-the-world) */
+    EVINDEX_NM_SWEEP = 2,           /* concurrent sweep */
+};
+
+/* One non-moving cycle: marks, then sync, then sweep. */
+typedef struct evindex_nm_cycle {
+    uint64_t start_ns, end_ns;      /* first mark began .. sweep ended (or last phase) */
+    uint64_t mark_ns, sync_ns, sweep_ns;    /* time in each phase */
+    uint64_t marked_objects;        /* sum over CONC_MARK_END */
+    uint32_t n_marks, n_flushes;    /* mark rounds; remembered-set flushes in the cycle */
+    uint8_t flags;                  /* EVINDEX_GC_F_OPEN if cut short */
+} evindex_nm_cycle;
+
+typedef struct evindex_nm_census {
+    uint64_t time_ns;
+    uint32_t blk_size;              /* block size of the allocator census'd */
+    uint32_t active, filled, live;  /* segments, segments, blocks */
+} evindex_nm_census;
+
+/* The phases as one track (ref = cycle index); empty without non-moving events. */
+const ivtrack *evindex_nm_track(const evindex *ix);
+size_t evindex_n_nm_cycles(const evindex *ix);
+const evindex_nm_cycle *evindex_nm_cycle_at(const evindex *ix, size_t i);
+size_t evindex_n_nm_census(const evindex *ix);
+const evindex_nm_census *evindex_nm_census_at(const evindex *ix, size_t i);
+/* Remembered-set flushes: time and capability. */
+typedef struct evindex_instant {
+    uint64_t time_ns;
+    uint16_t cap;
+} evindex_instant;
+size_t evindex_n_nm_flushes(const evindex *ix);
+const evindex_instant *evindex_nm_flush_at(const evindex *ix, size_t i);
+/* NONMOVING_PRUNED_SEGMENTS: series of pruned segment counts (may be empty). */
+const series *evindex_nm_pruned(const evindex *ix);
+
+/* --- markers and messages ---------------------------------------------------------- */
+
+enum evindex_msg_kind {
+    EVINDEX_MSG_MARKER,             /* USER_MARKER (traceMarker) */
+    EVINDEX_MSG_USER,               /* USER_MSG (traceEvent) */
+    EVINDEX_MSG_LOG,                /* LOG_MSG (the RTS's own) */
+    EVINDEX_MSG_BINARY,             /* USER_BINARY_MSG */
+};
+
+typedef struct evindex_msg {
+    uint64_t time_ns;
+    uint64_t offset;                /* the event in the file */
+    uint16_t cap;
+    uint8_t kind;                   /* evindex_msg_kind */
+} evindex_msg;
+
+/* USER_MARKERs in time order. */
+size_t evindex_n_markers(const evindex *ix);
+const evindex_msg *evindex_marker_at(const evindex *ix, size_t i);
+/* Index of the first marker at or after t (n_markers if none). */
+size_t evindex_marker_first_from(const evindex *ix, uint64_t t);
+/* Every message and marker in time order. */
+size_t evindex_n_msgs(const evindex *ix);
+const evindex_msg *evindex_msg_at(const evindex *ix, size_t i);
+/* The raw text bytes of a marker or message (a slice of the mapping; binary messages
+ * are bytes). False if the event cannot be re-read. */
+bool evindex_msg_text(const evindex *ix, const evindex_msg *m, const uint8_t **text,
+                      size_t *len);
+
+/* --- threads ------------------------------------------------------------------------- */
+
+const threadtab *evindex_threads(const evindex *ix);
+/* A thread's label text (slice of the mapping), false if it has none. */
+bool evindex_thread_label(const evindex *ix, const threadtab_thread *t, const uint8_t **text,
+                          size_t *len);
+
+/* --- heap and sparks ------------------------------------------------------------------ */
+
+enum evindex_series_id {
+    EVINDEX_S_HEAP_SIZE,            /* HEAP_SIZE bytes */
+    EVINDEX_S_HEAP_LIVE,            /* HEAP_LIVE bytes */
+    EVINDEX_S_BLOCKS_SIZE,          /* BLOCKS_SIZE bytes */
+    EVINDEX_S_ALLOCATED,            /* all caps' HEAP_ALLOCATED summed: bytes so far */
+    EVINDEX_S_MEM_CURRENT,          /* MEM_RETURN current, needed, returned (mblocks) */
+    EVINDEX_S_MEM_NEEDED,
+    EVINDEX_S_MEM_RETURNED,
+    EVINDEX_S_SPARK_POOL,           /* SPARK_COUNTERS remaining, all caps summed */
+    EVINDEX_S_SPARKS_CREATED,       /* SPARK_COUNTERS created, all caps summed */
+    EVINDEX_S_SPARKS_CONVERTED,     /* SPARK_COUNTERS converted, all caps summed */
+    EVINDEX_S_HEAP_PROF,            /* heap-profile census: total residency sampled */
+    EVINDEX_N_SERIES
+};
+
+/* A series (possibly empty), borrowed. */
+const series *evindex_series(const evindex *ix, enum evindex_series_id id);
+/* Short name of a series ("heap size", ...), static text. */
+const char *evindex_series_name(enum evindex_series_id id);
+
+/* Per-spark events (-lf): SPARK_CREATE .. SPARK_GC. */
+enum evindex_spark_kind {
+    EVINDEX_SPARK_CREATE, EVINDEX_SPARK_DUD, EVINDEX_SPARK_OVERFLOW, EVINDEX_SPARK_RUN,
+    EVINDEX_SPARK_STEAL, EVINDEX_SPARK_FIZZLE, EVINDEX_SPARK_GC, EVINDEX_N_SPARK_KINDS
+};
+/* Number of spark events of `kind` with time in [t0, t1), O(log n). */
+uint64_t evindex_spark_count(const evindex *ix, enum evindex_spark_kind kind, uint64_t t0,
+                             uint64_t t1);
+uint64_t evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind);
+
+/* --- program, capsets, heap profile -------------------------------------------------- */
+
+typedef struct evindex_program {
+    uint64_t rts_id_offset;         /* RTS_IDENTIFIER event, 0 if absent */
+    uint64_t args_offset;           /* PROGRAM_ARGS event, 0 if absent */
+    uint64_t env_offset;            /* PROGRAM_ENV event, 0 if absent */
+    uint64_t pid, ppid;             /* 0 if absent */
+    uint64_t wall_sec;              /* WALL_CLOCK_TIME of the log's time 0, 0 if absent */
+    uint32_t wall_nsec;
+    uint64_t wall_time_ns;          /* the event's own timestamp */
+    uint32_t n_capsets;
+    uint32_t n_tasks;               /* TASK_CREATE events */
+    uint64_t hp_censuses;           /* heap-profile samples (HEAP_PROF_SAMPLE_BEGIN) */
+    uint64_t hp_cost_centres;       /* HEAP_PROF_COST_CENTRE definitions */
+} evindex_program;
+
+const evindex_program *evindex_program_info(const evindex *ix);
+/* Text of a program-info event (RTS id, or the args/env list with NUL separators), a
+ * slice of the mapping; false if absent. */
+bool evindex_event_text(const evindex *ix, uint64_t offset, const uint8_t **text, size_t *len);
+
+/* --- events by time ---------------------------------------------------------------------- */
+
+/* The recorded stretches of the file (see evseek.h): events of a time range. */
+const evseek *evindex_seek(const evindex *ix);
+
+/* Invariant checker over every structure (tests). */
+bool evindex_check(const evindex *ix, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,49 @@
+/* evseek: find the events of a time range by file position, without reading the
+ * whole log. While the index pass walks the file it records each stretch of events
+ * (a capability block) with its time bounds, and a resume point every
+ * EVSEEK_STRIDE events; a query re-reads only the stretches and strides that can
+ * hold events of the range and returns them in time order. */
+#ifndef ELOG_EVSEEK_H
+#define ELOG_EVSEEK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evlog.h"
+
+#define EVSEEK_STRIDE 1024
+
+typedef struct evseek evseek;
+
+/* One event found by a query. */
+typedef struct evseek_hit {
+    uint64_t time_ns;
+    uint64_t offset;            /* of the event; evlog_event_at(log, offset, cap, ...) */
+    uint16_t cap;
+} evseek_hit;
+
+/* Empty recorder. Caller frees with evseek_free. */
+evseek *evseek_new(void);
+void evseek_free(evseek *s);
+
+/* Record one event, right after evlog_iter_next returned it from `it` (so `it` now
+ * stands just after it). Every event of the pass must be recorded, in file order. */
+void evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev);
+/* Done recording; queries need a sealed recorder. Nothing may be noted afterwards. */
+void evseek_seal(evseek *s);
+
+/* Number of stretches recorded (tests, bench). */
+size_t evseek_n_stretches(const evseek *s);
+
+/* The events with time in [t0, t1), in time order (ties: the order `show` prints,
+ * i.e. file order), at most `max` of them into out[]; returns how many were stored.
+ * *more (if not NULL) tells whether the range held more than `max`; when it did, the
+ * ones kept are the earliest. `log` must be the log that was recorded. */
+size_t evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
+                    evseek_hit *out, size_t max, bool *more);
+
+size_t evseek_bytes(const evseek *s);
+bool evseek_check(const evseek *s, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,68 @@
+/* ivtrack: a time-sorted array of non-overlapping intervals, each of a small kind
+ * (GC work / GC waiting on a capability; mark / sync / sweep of the non-moving
+ * collector) and carrying a reference number, with prefix sums per kind so the time
+ * of each kind inside any [t0, t1) is answered in O(log n). */
+#ifndef ELOG_IVTRACK_H
+#define ELOG_IVTRACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IVTRACK_KINDS 4
+
+typedef struct ivtrack_iv {
+    uint64_t start_ns;
+    uint64_t end_ns;
+    uint32_t ref;               /* caller's number (e.g. a GC record index), or UINT32_MAX */
+    uint8_t kind;               /* < IVTRACK_KINDS */
+    uint8_t flags;              /* IVTRACK_F_* */
+} ivtrack_iv;
+
+enum {
+    IVTRACK_F_OPEN = 1,         /* no end event: closed at the log's last timestamp */
+    IVTRACK_F_CLIPPED = 2,      /* start moved forward to the previous interval's end */
+};
+
+typedef struct ivtrack ivtrack;
+
+/* Empty track. Caller frees with ivtrack_free. */
+ivtrack *ivtrack_new(void);
+void ivtrack_free(ivtrack *tr);
+
+/* Append in start order; overlap with the previous interval is clipped as in
+ * runlane_append (false if the interval is dropped, or kind is out of range).
+ * Of the caller's flags only IVTRACK_F_OPEN is kept; IVTRACK_F_CLIPPED is set
+ * exactly when this call clipped. */
+bool ivtrack_append(ivtrack *tr, const ivtrack_iv *iv);
+void ivtrack_seal(ivtrack *tr);
+
+size_t ivtrack_count(const ivtrack *tr);
+/* Interval i (< count; NULL otherwise), borrowed until the next append or seal. */
+const ivtrack_iv *ivtrack_get(const ivtrack *tr, size_t i);
+/* Set interval i's ref (the GC join fills refs after building); i >= count is ignored. */
+void ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref);
+/* Index of the first interval with end_ns > t, or that starts at t (count if none). */
+size_t ivtrack_first_after(const ivtrack *tr, uint64_t t);
+/* Index of the last interval with start_ns <= t, or SIZE_MAX. */
+size_t ivtrack_last_starting_by(const ivtrack *tr, uint64_t t);
+/* Time of `kind` inside [t0, t1), in ns. O(log n). */
+uint64_t ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t t1);
+/* Number of intervals (any kind) overlapping [t0, t1); zero-length ones count at t. */
+size_t ivtrack_count_in(const ivtrack *tr, uint64_t t0, uint64_t t1);
+
+size_t ivtrack_bytes(const ivtrack *tr);
+/* Invariant checker (tests), as runlane_check. */
+bool ivtrack_check(const ivtrack *tr, char *why, size_t why_len);
+
+/* Tests only: damage one field or summary at interval i so a test can show that
+ * ivtrack_check notices. False if the track has nothing there to damage. */
+typedef enum ivtrack_corrupt {
+    IVTRACK_CORRUPT_ORDER,      /* interval i starts before interval i-1 ends */
+    IVTRACK_CORRUPT_KIND,       /* interval i's kind is out of range */
+    IVTRACK_CORRUPT_FLAGS,      /* interval i carries an unknown flag bit */
+    IVTRACK_CORRUPT_PREFIX,     /* the per-kind prefix sum before interval i is off by one */
+} ivtrack_corrupt;
+bool ivtrack_test_corrupt(ivtrack *tr, ivtrack_corrupt what, size_t i);
+
+#endif

@@ -1,0 +1,33 @@
+/* reports: the index's tables for scripts — one row per collection (`gc`), per marker
+ * or message (`markers`), per thread (`threads`) — as TSV with a header line or as
+ * JSON. Text from the log is made safe for each format (TSV escapes, JSON strings,
+ * invalid UTF-8 as U+FFFD). */
+#ifndef ELOG_REPORTS_H
+#define ELOG_REPORTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "evindex.h"
+#include "strbuf.h"
+
+typedef struct reports_opts {
+    bool json;
+    bool sort_by_pause;         /* gc: longest pause first (ties: earlier first) */
+    bool sort_by_run;           /* threads: most run time first (ties: lower id) */
+    bool messages;              /* markers: also USER_MSG, LOG_MSG, binary messages */
+    size_t limit;               /* at most this many rows; 0 = all */
+} reports_opts;
+
+/* Append the table to `out`. */
+void reports_gc(strbuf *out, const evindex *ix, const reports_opts *o);
+void reports_markers(strbuf *out, const evindex *ix, const reports_opts *o);
+void reports_threads(strbuf *out, const evindex *ix, const reports_opts *o);
+
+/* Text of a log string for one TSV cell: UTF-8 with invalid bytes as U+FFFD, and
+ * backslash, tab, CR, LF and other controls escaped (\\ \t \r \n \xHH). */
+void reports_tsv_text(strbuf *out, const uint8_t *p, size_t n);
+/* A JSON string literal (quotes included) of log text, invalid UTF-8 as U+FFFD. */
+void reports_json_text(strbuf *out, const uint8_t *p, size_t n);
+
+#endif

@@ -1,0 +1,76 @@
+/* runlane: one capability's thread runs as a compact, time-sorted array of
+ * non-overlapping intervals (about 13 bytes a run), with per-chunk prefix sums so
+ * the busy time inside any [t0, t1) is answered in O(log n) plus one chunk scan. */
+#ifndef ELOG_RUNLANE_H
+#define ELOG_RUNLANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Runs per summary chunk: the most entries a partial-chunk scan touches. */
+#define RUNLANE_CHUNK 64
+
+/* One run as handed in and out (a plain value). */
+typedef struct runlane_run {
+    uint64_t start_ns;
+    uint64_t end_ns;            /* > start_ns is not required: zero-length runs exist */
+    uint32_t tid;
+    uint8_t stop;               /* STOP_THREAD status (saturated at 255) */
+    uint8_t flags;              /* RUNLANE_F_* */
+} runlane_run;
+
+enum {
+    RUNLANE_F_OPEN = 1,         /* no STOP_THREAD: closed at the log's last timestamp */
+    RUNLANE_F_CLIPPED = 2,      /* start moved forward to the previous run's end */
+};
+
+typedef struct runlane runlane;
+
+/* Empty lane. Caller frees with runlane_free. */
+runlane *runlane_new(void);
+void runlane_free(runlane *rl);
+
+/* Append a run. Runs must come in start order; one that starts before the previous
+ * run's end is clipped to start there (flag RUNLANE_F_CLIPPED) and one that then has
+ * end < start is dropped. Returns false if dropped. Of the caller's flags only
+ * RUNLANE_F_OPEN is kept: RUNLANE_F_CLIPPED is set exactly when this call clipped. */
+bool runlane_append(runlane *rl, const runlane_run *run);
+/* Done appending: trims spare capacity. Queries are valid before and after. */
+void runlane_seal(runlane *rl);
+
+size_t runlane_count(const runlane *rl);
+/* Run i (< count); an out-of-range i gives an all-zero run. */
+void runlane_get(const runlane *rl, size_t i, runlane_run *out);
+/* Index of the first run with end_ns > t (count if none): the first one that can
+ * overlap [t, ...). Zero-length runs at t count as ending after t when start == t. */
+size_t runlane_first_after(const runlane *rl, uint64_t t);
+/* Index of the last run with start_ns <= t, or SIZE_MAX if none. */
+size_t runlane_last_starting_by(const runlane *rl, uint64_t t);
+/* Sum over runs of |run ∩ [t0, t1)|, in ns. O(log n + RUNLANE_CHUNK). */
+uint64_t runlane_busy_ns(const runlane *rl, uint64_t t0, uint64_t t1);
+/* Number of runs that overlap [t0, t1) (a zero-length run at t counts if t0 <= t < t1). */
+size_t runlane_count_in(const runlane *rl, uint64_t t0, uint64_t t1);
+/* Total run time of runs [0, i) — the prefix sum, O(log n + RUNLANE_CHUNK).
+ * i > count is taken as count. */
+uint64_t runlane_prefix_ns(const runlane *rl, size_t i);
+
+/* Heap bytes owned by the lane. */
+size_t runlane_bytes(const runlane *rl);
+/* Invariant checker (tests): sorted, non-overlapping, summaries equal to a recount.
+ * Returns true if sound; else writes the first violation into why. */
+bool runlane_check(const runlane *rl, char *why, size_t why_len);
+
+/* Tests only: damage one internal summary or field near run i so a test can show
+ * that runlane_check notices. False if the lane has nothing there to damage. */
+typedef enum runlane_corrupt {
+    RUNLANE_CORRUPT_ORDER,      /* run i starts before run i-1 ends */
+    RUNLANE_CORRUPT_PREFIX,     /* the prefix sum of run i's chunk is off by one */
+    RUNLANE_CORRUPT_BASE,       /* run i's chunk base is not its first run's start */
+    RUNLANE_CORRUPT_FLAGS,      /* run i is marked clipped without starting at i-1's end */
+    RUNLANE_CORRUPT_LONG,       /* run i's duration escape has no side-table entry */
+    RUNLANE_CORRUPT_TOTAL,      /* the lane's total run time is off by one */
+} runlane_corrupt;
+bool runlane_test_corrupt(runlane *rl, runlane_corrupt what, size_t i);
+
+#endif

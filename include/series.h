@@ -1,0 +1,54 @@
+/* series: a time series of (time, u64 value) samples in time order — heap size, live
+ * bytes, total allocation, spark pool sizes — with per-chunk min/max so a screen
+ * column's range of values is answered in O(log n) at any zoom. */
+#ifndef ELOG_SERIES_H
+#define ELOG_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct series_sample {
+    uint64_t time_ns;
+    uint64_t value;
+} series_sample;
+
+typedef struct series series;
+
+/* Empty series. Caller frees with series_free. */
+series *series_new(void);
+void series_free(series *s);
+
+/* Append a sample. A sample earlier than the last one is stored at the last one's
+ * time (series stay sorted; out-of-order input is rare and off by ns). */
+void series_append(series *s, uint64_t time_ns, uint64_t value);
+void series_seal(series *s);
+
+size_t series_count(const series *s);
+/* Sample i (< count); an out-of-range i gives an all-zero sample. */
+series_sample series_get(const series *s, size_t i);
+/* Index of the first sample with time_ns >= t (count if none). */
+size_t series_lower_bound(const series *s, uint64_t t);
+/* Index of the last sample with time_ns <= t, or SIZE_MAX (the value in force at t). */
+size_t series_at(const series *s, uint64_t t);
+/* Min and max value of the samples with time in [t0, t1). False if there are none
+ * (t0 >= t1 included); then *min and *max are left alone. O(log n + 64). */
+bool series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t *max);
+/* Largest value of all samples (0 if empty). */
+uint64_t series_max(const series *s);
+
+size_t series_bytes(const series *s);
+/* Invariant checker (tests). */
+bool series_check(const series *s, char *why, size_t why_len);
+
+/* Tests only: damage one field or summary at sample i so a test can show that
+ * series_check notices. False if the series has nothing there to damage. */
+typedef enum series_corrupt {
+    SERIES_CORRUPT_ORDER,       /* sample i is earlier than sample i-1 */
+    SERIES_CORRUPT_CHUNK_MIN,   /* the min of sample i's chunk is wrong */
+    SERIES_CORRUPT_TOP_MAX,     /* the top of the min/max pyramid has the wrong max */
+    SERIES_CORRUPT_MAX,         /* the cached largest value is wrong */
+} series_corrupt;
+bool series_test_corrupt(series *s, series_corrupt what, size_t i);
+
+#endif

@@ -1,0 +1,94 @@
+/* theme: the semantic styles every view draws with, and their look in 256-colour,
+ * 8-colour and monochrome terminals — one X-macro table (ui/theme.c), so a style is
+ * added in one place. Views name styles; only backends turn them into colours. */
+#ifndef ELOG_THEME_H
+#define ELOG_THEME_H
+
+#include <stdint.h>
+
+/* Attribute bits of a theme_look. There is no "dim": libtickit pens cannot express
+ * it, and both backends must show the same screen. */
+#define THEME_BOLD    0x01u
+#define THEME_UNDER   0x02u
+#define THEME_REVERSE 0x04u
+
+/* Colour values: 0..255 are xterm palette indexes (0..7 the ANSI colours in the
+ * 8-colour columns); THEME_DEFAULT_COLOUR is the terminal's own fg/bg. */
+#define THEME_DEFAULT_COLOUR (-1)
+
+/* The table. Columns: name, then per mode fg, bg, attrs — 256 colours, 8 colours,
+ * and monochrome (attributes only). Lane styles (RUNNING .. NM_SWEEP) colour the cell
+ * background, so a run drawn with spaces is a solid bar and text on it uses the fg;
+ * in monochrome the eight lane styles have pairwise different attributes, and the
+ * drawing code also gives them different glyphs. Shorthands in the value columns (defined
+ * only where the values are read, ui/theme.c): D = THEME_DEFAULT_COLOUR, B = THEME_BOLD,
+ * U = THEME_UNDER, R = THEME_REVERSE. */
+#define THEME_STYLES(X) \
+    /* name             256: fg   bg   attr   8: fg  bg  attr  mono */ \
+    X(DEFAULT,               D,   D,   0,        D,  D,  0,    0)     \
+    X(AXIS,                244,   D,   0,        7,  D,  0,    0)     \
+    X(AXIS_LABEL,          250,   D,   0,        7,  D,  0,    B)     \
+    X(LANE_LABEL,          252, 236,   0,        7,  D,  0,    0)     \
+    X(LANE_LABEL_SEL,       16, 214,   B,        0,  3,  B,    R|B)   \
+    X(IDLE,                238,   D,   0,        4,  D,  0,    0)     \
+    X(RUNNING,              16,  28,   0,        0,  2,  0,    R)     \
+    X(RUNNING_HL,           16,  46,   B,        0,  6,  B,    R|B|U) \
+    X(RUN_TEXT,             16,  28,   0,        0,  2,  0,    R)     \
+    X(GC_WORK,              16, 166,   0,        7,  1,  0,    R|B)   \
+    X(GC_WAIT,             223,  94,   0,        0,  3,  0,    U)     \
+    X(NM_MARK,             231,  61,   0,        7,  4,  0,    B|U)   \
+    X(NM_SYNC,             231,  97,   0,        7,  5,  0,    B)     \
+    X(NM_SWEEP,            231,  30,   0,        0,  6,  0,    R|U)   \
+    X(MARKER,              201,   D,   B,        5,  D,  B,    B)     \
+    X(MARKER_TEXT,         219,   D,   0,        5,  D,  0,    U)     \
+    X(ACTIVITY,             34,   D,   0,        2,  D,  0,    0)     \
+    X(HEAP_SIZE,            67,   D,   0,        4,  D,  0,    0)     \
+    X(HEAP_LIVE,           173,   D,   0,        3,  D,  0,    B)     \
+    X(SPARKS,              178,   D,   0,        3,  D,  0,    0)     \
+    X(CURSOR,               16, 226,   0,        0,  3,  0,    R|B)   \
+    X(SELECTION,             D,  24,   0,        7,  4,  0,    R)     \
+    X(STATUS,              252, 238,   0,        0,  7,  0,    R)     \
+    X(STATUS_WARN,          16, 214,   B,        7,  1,  B,    R|B)   \
+    X(DETAIL,              252, 235,   0,        D,  D,  0,    0)     \
+    X(DETAIL_KEY,          110, 235,   B,        6,  D,  B,    B)     \
+    X(POPUP,               252, 237,   0,        7,  4,  0,    R)     \
+    X(POPUP_SEL,            16, 110,   0,        0,  6,  0,    B)     \
+    X(POPUP_TITLE,         231, 237,   B,        7,  4,  B,    R|B|U) \
+    X(HELP_KEY,            214,   D,   B,        3,  D,  B,    B)     \
+    X(EVENT_LIST,          250,   D,   0,        D,  D,  0,    0)     \
+    X(PROGRESS,             16,  33,   0,        7,  4,  0,    R)
+
+typedef enum style_id {
+#define THEME_X_ENUM(name, f256, b256, a256, f8, b8, a8, amono) STYLE_##name,
+    THEME_STYLES(THEME_X_ENUM)
+#undef THEME_X_ENUM
+    STYLE_COUNT
+} style_id;
+
+typedef enum theme_mode {
+    THEME_256,
+    THEME_8,
+    THEME_MONO,
+} theme_mode;
+
+/* How one style looks in one mode. In THEME_MONO fg and bg are always default. */
+typedef struct theme_look {
+    int fg;          /* palette index or THEME_DEFAULT_COLOUR */
+    int bg;
+    unsigned attrs;  /* THEME_BOLD | THEME_UNDER | THEME_REVERSE */
+} theme_look;
+
+/* The look of `style` in `mode`; an unknown style gets STYLE_DEFAULT's. */
+theme_look theme_get(theme_mode mode, unsigned style);
+/* "RUNNING" for STYLE_RUNNING; NULL for an unknown style. Static storage. */
+const char *theme_style_name(unsigned style);
+/* STYLE_RUNNING for "RUNNING" (case-insensitive); -1 when unknown. */
+int theme_style_lookup(const char *name);
+/* "256", "8" or "mono". */
+const char *theme_mode_name(theme_mode mode);
+/* Pick a mode: `no_color` is the value of $NO_COLOR (NULL when unset) — non-empty
+ * means THEME_MONO (https://no-color.org); otherwise by the number of colours the
+ * terminal reports: >= 256 -> THEME_256, >= 8 -> THEME_8, else THEME_MONO. */
+theme_mode theme_choose(const char *no_color, int n_colours);
+
+#endif

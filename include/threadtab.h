@@ -1,0 +1,81 @@
+/* threadtab: the log's Haskell threads keyed by thread id — creation, label,
+ * migrations and wakeups, total run time, number of runs and why runs stopped —
+ * in a hash table (thread ids come from untrusted input; no array indexed by id). */
+#ifndef ELOG_THREADTAB_H
+#define ELOG_THREADTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Why runs stopped, in classes a user reads (STOP_THREAD statuses grouped). */
+enum threadtab_stop_class {
+    THREADTAB_STOP_HEAP_OVERFLOW,   /* 1 */
+    THREADTAB_STOP_STACK_OVERFLOW,  /* 2 */
+    THREADTAB_STOP_YIELD,           /* 3 */
+    THREADTAB_STOP_BLACKHOLE,       /* 8 */
+    THREADTAB_STOP_MVAR,            /* 7, 20 */
+    THREADTAB_STOP_STM,             /* 12 */
+    THREADTAB_STOP_IO,              /* 9, 10, 11 (threadDelay), 13 */
+    THREADTAB_STOP_FOREIGN,         /* 6, 16, 17 */
+    THREADTAB_STOP_THROWTO,         /* 18 */
+    THREADTAB_STOP_BLOCKED,         /* 4: blocked, reason not given */
+    THREADTAB_STOP_FINISHED,        /* 5 */
+    THREADTAB_STOP_OTHER,           /* 0, 19, unknown */
+    THREADTAB_N_STOP_CLASSES
+};
+
+/* Class of a STOP_THREAD status. */
+enum threadtab_stop_class threadtab_stop_class(uint16_t status);
+/* Short column name of a class ("heap", "stack", "yield", "blackhole", "mvar", "stm",
+ * "io", "foreign", "throwto", "blocked", "finished", "other"); static text. */
+const char *threadtab_stop_class_name(enum threadtab_stop_class c);
+
+#define THREADTAB_NO_TIME UINT64_MAX
+
+typedef struct threadtab_thread {
+    uint32_t tid;
+    uint16_t create_cap;        /* EVLOG_NO_CAP (0xffff) if no CREATE_THREAD was seen */
+    uint16_t last_cap;          /* cap of the latest run, 0xffff if it never ran */
+    uint64_t create_ns;         /* THREADTAB_NO_TIME if no CREATE_THREAD */
+    uint64_t first_run_ns;      /* THREADTAB_NO_TIME if it never ran */
+    uint64_t last_end_ns;       /* end of the latest run */
+    uint64_t run_ns;            /* total time running */
+    uint64_t label_offset;      /* file offset of its latest THREAD_LABEL event, 0 if none */
+    uint32_t n_runs, n_migrations, n_wakeups;
+    uint32_t stops[THREADTAB_N_STOP_CLASSES];
+} threadtab_thread;
+
+typedef struct threadtab threadtab;
+
+/* Empty table. Caller frees with threadtab_free. */
+threadtab *threadtab_new(void);
+void threadtab_free(threadtab *tt);
+
+/* The record of `tid`, created (all zero counts, times THREADTAB_NO_TIME, caps
+ * 0xffff) on first mention. Borrowed: valid until the next threadtab_get_or_add. */
+threadtab_thread *threadtab_get_or_add(threadtab *tt, uint32_t tid);
+/* Events, in the order they happen on each capability. A thread created twice keeps
+ * its earliest creation; the latest run (last_end_ns, last_cap) is the one ending last.
+ * Adding a thread with a smaller id than the last one unseals the table. */
+void threadtab_created(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap);
+void threadtab_run(threadtab *tt, uint32_t tid, uint64_t start_ns, uint64_t end_ns,
+                   uint16_t cap, uint16_t stop_status);
+void threadtab_migrated(threadtab *tt, uint32_t tid);
+void threadtab_woken(threadtab *tt, uint32_t tid);
+void threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset);
+/* Done adding: threads are then listed in ascending tid order. */
+void threadtab_seal(threadtab *tt);
+
+size_t threadtab_count(const threadtab *tt);
+/* i-th thread in ascending tid order (after threadtab_seal), borrowed. */
+const threadtab_thread *threadtab_at(const threadtab *tt, size_t i);
+/* The thread with id `tid`, or NULL. */
+const threadtab_thread *threadtab_find(const threadtab *tt, uint32_t tid);
+/* Index (in ascending order) of `tid`, or SIZE_MAX. */
+size_t threadtab_index_of(const threadtab *tt, uint32_t tid);
+
+size_t threadtab_bytes(const threadtab *tt);
+bool threadtab_check(const threadtab *tt, char *why, size_t why_len);
+
+#endif

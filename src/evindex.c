@@ -1,0 +1,1132 @@
+/* evindex: the one-pass build of the timeline index. Events are taken in file order;
+ * a capability's events come in its own blocks in the order it posted them, so each
+ * capability's runs and GC phases are built by a small state machine per lane, and
+ * everything global (markers, series, collections) is sorted or joined afterwards. */
+#include "evindex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cursor.h"
+#include "decode.h"
+#include "evindex_int.h"
+#include "xalloc.h"
+
+/* Grow *p (of *cap elements of `size` bytes) to hold at least n + 1. */
+static void
+evindex_reserve(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return;
+    size_t want = *cap ? *cap * 2 : 64;
+    *p = xreallocarray(*p, want, size);
+    *cap = want;
+}
+
+#define EVINDEX_PUSH(arr, n, cap) \
+    (evindex_reserve((void **)&(arr), &(cap), (n), sizeof *(arr)), &(arr)[(n)++])
+
+/* GC phase of a capability while it is inside GC_START .. GC_END. */
+enum evindex_phase { PH_WAIT, PH_WORK };
+
+/* Per-lane state while building. */
+typedef struct lane_state {
+    bool run_open;
+    uint32_t run_tid;
+    uint64_t run_start;
+
+    bool in_gc;
+    bool any_sub;               /* a GC_WORK/GC_IDLE/GC_DONE was seen in this GC */
+    uint8_t phase;
+    uint64_t phase_start;
+    size_t span;                /* index of the open span */
+
+    uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
+} lane_state;
+
+/* A sample of a summed or plain series, sorted by time before it is stored. */
+typedef struct raw_sample {
+    uint64_t time_ns, offset, value;
+    uint32_t lane;
+    uint8_t id;                 /* evindex_series_id, or RAW_* below */
+} raw_sample;
+
+enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES, RAW_SPARK_CREATED, RAW_SPARK_CONVERTED,
+       RAW_SPARK_POOL };
+
+typedef struct spark_raw {
+    uint64_t time_ns;
+    uint8_t kind;
+} spark_raw;
+
+typedef struct builder {
+    evindex *ix;
+    uint32_t *lane_of;          /* 65536 entries: 1 + lane index, 0 = none yet */
+    lane_state *ls;
+    size_t cap_lanes;
+
+    evindex_stats *stats;
+    size_t n_stats, cap_stats;
+    evindex_gcmark *marks;
+    size_t n_marks, cap_marks;
+    raw_sample *samples;
+    size_t n_samples, cap_samples;
+    spark_raw *sparks;
+    size_t n_sparks, cap_sparks;
+    size_t cap_msgs, cap_census, cap_flushes, cap_cycles;
+
+    /* Non-moving state. */
+    bool nm_cycle_open, nm_phase_open;
+    uint8_t nm_phase;
+    uint64_t nm_phase_start;
+
+    /* Heap-profile census in progress. */
+    bool hp_open;
+    uint64_t hp_time, hp_total;
+} builder;
+
+/* ---- payload reads (fields past the payload read as 0) ---------------------------- */
+
+static inline uint16_t
+pl16(const evlog_event *ev, size_t off)
+{
+    return off + 2 <= ev->payload_len ? cursor_be16(ev->payload + off) : 0;
+}
+
+static inline uint32_t
+pl32(const evlog_event *ev, size_t off)
+{
+    return off + 4 <= ev->payload_len ? cursor_be32(ev->payload + off) : 0;
+}
+
+static inline uint64_t
+pl64(const evlog_event *ev, size_t off)
+{
+    return off + 8 <= ev->payload_len ? cursor_be64(ev->payload + off) : 0;
+}
+
+/* ---- lanes ------------------------------------------------------------------------- */
+
+static size_t
+builder_lane(builder *b, uint16_t cap)
+{
+    uint32_t l = b->lane_of[cap];
+    if (l)
+        return l - 1;
+    evindex *ix = b->ix;
+    size_t i = ix->n_lanes;
+    evindex_lane *lane = EVINDEX_PUSH(ix->lanes, ix->n_lanes, b->cap_lanes);
+    memset(lane, 0, sizeof *lane);
+    lane->runs = runlane_new();
+    lane->gc = ivtrack_new();
+    lane->pub.cap = cap;
+    lane->pub.created_ns = EVINDEX_NO_TIME;
+    lane->pub.deleted_ns = EVINDEX_NO_TIME;
+    /* ls grows alongside lanes (same capacity). */
+    b->ls = xreallocarray(b->ls, b->cap_lanes, sizeof *b->ls);
+    memset(&b->ls[i], 0, sizeof b->ls[i]);
+    b->lane_of[cap] = (uint32_t)i + 1;
+    return i;
+}
+
+static void
+builder_sample(builder *b, const evlog_event *ev, uint8_t id, uint64_t value, uint32_t lane)
+{
+    raw_sample *s = EVINDEX_PUSH(b->samples, b->n_samples, b->cap_samples);
+    s->time_ns = ev->time_ns;
+    s->offset = ev->offset;
+    s->value = value;
+    s->lane = lane;
+    s->id = id;
+}
+
+/* ---- thread runs -------------------------------------------------------------------- */
+
+static void
+lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t flags)
+{
+    lane_state *s = &b->ls[li];
+    evindex_lane *lane = &b->ix->lanes[li];
+    runlane_run r = {
+        .start_ns = s->run_start,
+        .end_ns = end_ns < s->run_start ? s->run_start : end_ns,
+        .tid = s->run_tid,
+        .stop = status > 255 ? 255 : (uint8_t)status,
+        .flags = flags,
+    };
+    runlane_append(lane->runs, &r);
+    threadtab_run(b->ix->threads, s->run_tid, r.start_ns, r.end_ns, lane->pub.cap, status);
+    s->run_open = false;
+}
+
+static void
+on_run(builder *b, size_t li, const evlog_event *ev)
+{
+    lane_state *s = &b->ls[li];
+    if (s->run_open)
+        lane_close_run(b, li, ev->time_ns, 0, RUNLANE_F_OPEN);
+    s->run_open = true;
+    s->run_tid = pl32(ev, 0);
+    s->run_start = ev->time_ns;
+}
+
+static void
+on_stop(builder *b, size_t li, const evlog_event *ev)
+{
+    lane_state *s = &b->ls[li];
+    if (!s->run_open)
+        return;                 /* the log starts inside this run: nothing to draw */
+    lane_close_run(b, li, ev->time_ns, pl16(ev, 4), 0);
+}
+
+/* ---- GC phases ---------------------------------------------------------------------- */
+
+/* Close the current sub-phase at t and start `next`. */
+static void
+lane_phase(builder *b, size_t li, uint64_t t, uint8_t next)
+{
+    lane_state *s = &b->ls[li];
+    evindex_lane *lane = &b->ix->lanes[li];
+    if (t > s->phase_start) {
+        ivtrack_iv iv = { s->phase_start, t, UINT32_MAX,
+                          s->phase == PH_WORK ? EVINDEX_GC_WORK : EVINDEX_GC_WAIT, 0 };
+        ivtrack_append(lane->gc, &iv);
+        evindex_span *sp = &lane->spans[s->span];
+        if (s->phase == PH_WORK)
+            sp->work_ns += t - s->phase_start;
+        else
+            sp->wait_ns += t - s->phase_start;
+        s->phase_start = t;
+    }
+    s->phase = next;
+}
+
+static void
+lane_end_gc(builder *b, size_t li, uint64_t t, bool open)
+{
+    lane_state *s = &b->ls[li];
+    evindex_lane *lane = &b->ix->lanes[li];
+    evindex_span *sp = &lane->spans[s->span];
+    if (t < sp->start_ns)
+        t = sp->start_ns;
+    if (!s->any_sub)
+        s->phase = PH_WORK;     /* no sub-phase events (non-threaded RTS): all work */
+    lane_phase(b, li, t, PH_WAIT);
+    sp->end_ns = t;
+    sp->open = open;
+    s->in_gc = false;
+}
+
+static void
+on_gc_start(builder *b, size_t li, const evlog_event *ev)
+{
+    lane_state *s = &b->ls[li];
+    evindex_lane *lane = &b->ix->lanes[li];
+    if (s->run_open)            /* a GC cannot run inside a thread run */
+        lane_close_run(b, li, ev->time_ns, 0, RUNLANE_F_OPEN);
+    if (s->in_gc)
+        lane_end_gc(b, li, ev->time_ns, true);
+    s->span = lane->n_spans;
+    evindex_span *sp = EVINDEX_PUSH(lane->spans, lane->n_spans, lane->cap_spans);
+    memset(sp, 0, sizeof *sp);
+    sp->start_ns = sp->end_ns = ev->time_ns;
+    s->in_gc = true;
+    s->any_sub = false;
+    s->phase = PH_WAIT;
+    s->phase_start = ev->time_ns;
+}
+
+static void
+on_gc_end(builder *b, size_t li, const evlog_event *ev)
+{
+    if (b->ls[li].in_gc)
+        lane_end_gc(b, li, ev->time_ns, false);
+}
+
+static void
+on_gc_sub(builder *b, size_t li, const evlog_event *ev)
+{
+    lane_state *s = &b->ls[li];
+    if (!s->in_gc)
+        return;
+    s->any_sub = true;
+    lane_phase(b, li, ev->time_ns, ev->type == EV_GC_WORK ? PH_WORK : PH_WAIT);
+}
+
+static void
+on_gc_stats(builder *b, size_t li, const evlog_event *ev)
+{
+    evindex_lane *lane = &b->ix->lanes[li];
+    evindex_stats *st = EVINDEX_PUSH(b->stats, b->n_stats, b->cap_stats);
+    memset(st, 0, sizeof *st);
+    st->time_ns = ev->time_ns;
+    st->cap = lane->pub.cap;
+    st->gen = pl16(ev, 4);
+    st->copied = pl64(ev, 6);
+    st->slop = pl64(ev, 14);
+    st->frag = pl64(ev, 22);
+    st->par_threads = pl32(ev, 30);
+    st->par_max = pl64(ev, 34);
+    st->par_tot = pl64(ev, 42);
+    st->has_bal = ev->payload_len >= 58;
+    st->par_bal = pl64(ev, 50);
+    /* The leader's latest GC_START (docs/stats-semantics.md §1), if not yet claimed. */
+    if (lane->n_spans && !lane->spans[lane->n_spans - 1].stats) {
+        st->span = (uint32_t)lane->n_spans;
+        lane->spans[lane->n_spans - 1].stats = (uint32_t)b->n_stats;
+    }
+}
+
+static void
+on_gc_mark(builder *b, size_t li, const evlog_event *ev)
+{
+    evindex_gcmark *m = EVINDEX_PUSH(b->marks, b->n_marks, b->cap_marks);
+    m->time_ns = ev->time_ns;
+    m->cap = b->ix->lanes[li].pub.cap;
+    m->what = ev->type == EV_REQUEST_SEQ_GC ? 0 : ev->type == EV_REQUEST_PAR_GC ? 1 : 2;
+}
+
+/* ---- threads -------------------------------------------------------------------------- */
+
+static void
+on_create_thread(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    threadtab_created(b->ix->threads, pl32(ev, 0), ev->time_ns, ev->cap);
+}
+
+static void
+on_migrate(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    threadtab_migrated(b->ix->threads, pl32(ev, 0));
+}
+
+static void
+on_wakeup(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    threadtab_woken(b->ix->threads, pl32(ev, 0));
+}
+
+static void
+on_label(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    threadtab_labelled(b->ix->threads, pl32(ev, 0), ev->offset);
+}
+
+/* ---- markers and messages --------------------------------------------------------------- */
+
+static void
+on_msg(builder *b, size_t li, const evlog_event *ev)
+{
+    evindex *ix = b->ix;
+    evindex_msg *m = EVINDEX_PUSH(ix->msgs, ix->n_msgs, b->cap_msgs);
+    m->time_ns = ev->time_ns;
+    m->offset = ev->offset;
+    (void)li;
+    m->cap = ev->cap;
+    m->kind = ev->type == EV_USER_MARKER  ? EVINDEX_MSG_MARKER
+              : ev->type == EV_USER_MSG   ? EVINDEX_MSG_USER
+              : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
+                                          : EVINDEX_MSG_BINARY;
+}
+
+/* ---- capabilities and program info ------------------------------------------------------- */
+
+static void
+on_cap_life(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    uint16_t cap = pl16(ev, 0);
+    evindex_cap *c = &b->ix->lanes[builder_lane(b, cap)].pub;
+    switch (ev->type) {
+    case EV_CAP_CREATE: c->created_ns = ev->time_ns; break;
+    case EV_CAP_DELETE: c->deleted_ns = ev->time_ns; break;
+    case EV_CAP_DISABLE: c->n_disable++; break;
+    default: c->n_enable++; break;
+    }
+}
+
+static void
+on_program(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    evindex_program *p = &b->ix->program;
+    switch (ev->type) {
+    case EV_RTS_IDENTIFIER: p->rts_id_offset = ev->offset; break;
+    case EV_PROGRAM_ARGS: p->args_offset = ev->offset; break;
+    case EV_PROGRAM_ENV: p->env_offset = ev->offset; break;
+    case EV_OSPROCESS_PID: p->pid = pl32(ev, 4); break;
+    case EV_OSPROCESS_PPID: p->ppid = pl32(ev, 4); break;
+    case EV_WALL_CLOCK_TIME:
+        p->wall_sec = pl64(ev, 4);
+        p->wall_nsec = pl32(ev, 12);
+        p->wall_time_ns = ev->time_ns;
+        break;
+    case EV_CAPSET_CREATE: p->n_capsets++; break;
+    case EV_TASK_CREATE: p->n_tasks++; break;
+    case EV_HEAP_PROF_COST_CENTRE: p->hp_cost_centres++; break;
+    default: break;
+    }
+}
+
+static void
+on_heap_info(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    uint16_t gens = pl16(ev, 4);
+    if (gens >= 1 && gens <= 64)
+        b->ix->n_gens = gens;
+}
+
+/* ---- heap and sparks ---------------------------------------------------------------------- */
+
+static void
+on_heap(builder *b, size_t li, const evlog_event *ev)
+{
+    /* li is a lane only for HEAP_ALLOCATED (see evindex_needs_lane). */
+    switch (ev->type) {
+    case EV_HEAP_SIZE: builder_sample(b, ev, EVINDEX_S_HEAP_SIZE, pl64(ev, 4), 0); break;
+    case EV_HEAP_LIVE: builder_sample(b, ev, EVINDEX_S_HEAP_LIVE, pl64(ev, 4), 0); break;
+    case EV_BLOCKS_SIZE: builder_sample(b, ev, EVINDEX_S_BLOCKS_SIZE, pl64(ev, 4), 0); break;
+    case EV_HEAP_ALLOCATED:
+        builder_sample(b, ev, RAW_ALLOC_CAP, pl64(ev, 4), (uint32_t)li);
+        break;
+    case EV_MEM_RETURN:
+        builder_sample(b, ev, EVINDEX_S_MEM_CURRENT, pl32(ev, 4), 0);
+        builder_sample(b, ev, EVINDEX_S_MEM_NEEDED, pl32(ev, 8), 0);
+        builder_sample(b, ev, EVINDEX_S_MEM_RETURNED, pl32(ev, 12), 0);
+        break;
+    default: break;
+    }
+}
+
+static void
+on_spark_counters(builder *b, size_t li, const evlog_event *ev)
+{
+    /* File field order: created, dud, overflowed, converted, GC'd, fizzled, remaining. */
+    builder_sample(b, ev, RAW_SPARK_CREATED, pl64(ev, 0), (uint32_t)li);
+    builder_sample(b, ev, RAW_SPARK_CONVERTED, pl64(ev, 24), (uint32_t)li);
+    builder_sample(b, ev, RAW_SPARK_POOL, pl64(ev, 48), (uint32_t)li);
+}
+
+static void
+on_spark(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    spark_raw *s = EVINDEX_PUSH(b->sparks, b->n_sparks, b->cap_sparks);
+    s->time_ns = ev->time_ns;
+    s->kind = (uint8_t)(ev->type - EV_SPARK_CREATE);
+}
+
+static void
+on_heap_prof(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    switch (ev->type) {
+    case EV_HEAP_PROF_SAMPLE_BEGIN:
+    case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        if (b->hp_open)
+            builder_sample(b, ev, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+        b->ix->program.hp_censuses++;
+        b->hp_open = true;
+        b->hp_time = ev->time_ns;
+        b->hp_total = 0;
+        break;
+    case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
+    case EV_HEAP_PROF_SAMPLE_STRING:
+        if (b->hp_open)
+            b->hp_total += pl64(ev, 1);
+        break;
+    default:                    /* SAMPLE_END */
+        if (b->hp_open) {
+            evlog_event at = *ev;
+            at.time_ns = b->hp_time;
+            builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+            b->hp_open = false;
+        }
+        break;
+    }
+}
+
+/* ---- non-moving collector ------------------------------------------------------------------ */
+
+static evindex_nm_cycle *
+nm_cycle(builder *b, uint64_t t)
+{
+    evindex *ix = b->ix;
+    if (!b->nm_cycle_open) {
+        evindex_nm_cycle *c = EVINDEX_PUSH(ix->nm_cycles, ix->n_nm_cycles, b->cap_cycles);
+        memset(c, 0, sizeof *c);
+        c->start_ns = c->end_ns = t;
+        b->nm_cycle_open = true;
+    }
+    return &ix->nm_cycles[ix->n_nm_cycles - 1];
+}
+
+static void
+nm_close_phase(builder *b, uint64_t t, bool open)
+{
+    if (!b->nm_phase_open)
+        return;
+    evindex_nm_cycle *c = nm_cycle(b, b->nm_phase_start);
+    uint64_t end = t < b->nm_phase_start ? b->nm_phase_start : t;
+    ivtrack_iv iv = { b->nm_phase_start, end, (uint32_t)(b->ix->n_nm_cycles - 1), b->nm_phase,
+                      open ? IVTRACK_F_OPEN : 0 };
+    ivtrack_append(b->ix->nm, &iv);
+    uint64_t d = end - b->nm_phase_start;
+    if (b->nm_phase == EVINDEX_NM_MARK)
+        c->mark_ns += d;
+    else if (b->nm_phase == EVINDEX_NM_SYNC)
+        c->sync_ns += d;
+    else
+        c->sweep_ns += d;
+    if (end > c->end_ns)
+        c->end_ns = end;
+    if (open)
+        c->flags |= EVINDEX_GC_F_OPEN;
+    b->nm_phase_open = false;
+}
+
+static void
+on_nonmoving(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    evindex *ix = b->ix;
+    uint64_t t = ev->time_ns;
+    switch (ev->type) {
+    case EV_CONC_MARK_BEGIN:
+    case EV_CONC_SYNC_BEGIN:
+    case EV_CONC_SWEEP_BEGIN:
+        nm_close_phase(b, t, true);
+        nm_cycle(b, t);
+        b->nm_phase_open = true;
+        b->nm_phase_start = t;
+        b->nm_phase = ev->type == EV_CONC_MARK_BEGIN   ? EVINDEX_NM_MARK
+                      : ev->type == EV_CONC_SYNC_BEGIN ? EVINDEX_NM_SYNC
+                                                       : EVINDEX_NM_SWEEP;
+        if (b->nm_phase == EVINDEX_NM_MARK)
+            nm_cycle(b, t)->n_marks++;
+        break;
+    case EV_CONC_MARK_END:
+        if (b->nm_phase_open && b->nm_phase == EVINDEX_NM_MARK)
+            nm_cycle(b, t)->marked_objects += pl32(ev, 0);
+        nm_close_phase(b, t, false);
+        break;
+    case EV_CONC_SYNC_END:
+        nm_close_phase(b, t, false);
+        break;
+    case EV_CONC_SWEEP_END:
+        nm_close_phase(b, t, false);
+        b->nm_cycle_open = false;   /* the sweep ends a cycle */
+        break;
+    case EV_CONC_UPD_REM_SET_FLUSH: {
+        evindex_instant *f = EVINDEX_PUSH(ix->nm_flushes, ix->n_nm_flushes, b->cap_flushes);
+        f->time_ns = t;
+        f->cap = ev->cap;
+        if (b->nm_cycle_open)
+            ix->nm_cycles[ix->n_nm_cycles - 1].n_flushes++;
+        break;
+    }
+    case EV_NONMOVING_HEAP_CENSUS: {
+        evindex_nm_census *c = EVINDEX_PUSH(ix->nm_census, ix->n_nm_census, b->cap_census);
+        /* Census block size: u16 (log2) in GHC 9.0's 13-byte layout, else u8. */
+        bool wide = ev->payload_len >= 14;
+        unsigned at = wide ? 2 : 1;
+        uint32_t lg = wide ? pl16(ev, 0) : (ev->payload_len ? ev->payload[0] : 0);
+        c->time_ns = t;
+        c->blk_size = lg < 32 ? 1u << lg : 0;
+        c->active = pl32(ev, at);
+        c->filled = pl32(ev, at + 4);
+        c->live = pl32(ev, at + 8);
+        break;
+    }
+    default:                    /* NONMOVING_PRUNED_SEGMENTS */
+        series_append(ix->nm_pruned, t, pl32(ev, 0));
+        break;
+    }
+}
+
+/* ---- the handler table ---------------------------------------------------------------------- */
+
+typedef void (*evindex_handler)(builder *b, size_t lane, const evlog_event *ev);
+
+/* Events the index reads, by type; every other type only counts and is seekable. */
+static const evindex_handler evindex_handlers[256] = {
+    [EV_CREATE_THREAD] = on_create_thread,
+    [EV_RUN_THREAD] = on_run,
+    [EV_STOP_THREAD] = on_stop,
+    [EV_MIGRATE_THREAD] = on_migrate,
+    [EV_THREAD_WAKEUP] = on_wakeup,
+    [EV_THREAD_LABEL] = on_label,
+    [EV_GC_START] = on_gc_start,
+    [EV_GC_END] = on_gc_end,
+    [EV_GC_WORK] = on_gc_sub,
+    [EV_GC_IDLE] = on_gc_sub,
+    [EV_GC_DONE] = on_gc_sub,
+    [EV_GC_STATS_GHC] = on_gc_stats,
+    [EV_REQUEST_SEQ_GC] = on_gc_mark,
+    [EV_REQUEST_PAR_GC] = on_gc_mark,
+    [EV_GC_GLOBAL_SYNC] = on_gc_mark,
+    [EV_USER_MARKER] = on_msg,
+    [EV_USER_MSG] = on_msg,
+    [EV_LOG_MSG] = on_msg,
+    [EV_USER_BINARY_MSG] = on_msg,
+    [EV_CAP_CREATE] = on_cap_life,
+    [EV_CAP_DELETE] = on_cap_life,
+    [EV_CAP_DISABLE] = on_cap_life,
+    [EV_CAP_ENABLE] = on_cap_life,
+    [EV_RTS_IDENTIFIER] = on_program,
+    [EV_PROGRAM_ARGS] = on_program,
+    [EV_PROGRAM_ENV] = on_program,
+    [EV_OSPROCESS_PID] = on_program,
+    [EV_OSPROCESS_PPID] = on_program,
+    [EV_WALL_CLOCK_TIME] = on_program,
+    [EV_CAPSET_CREATE] = on_program,
+    [EV_TASK_CREATE] = on_program,
+    [EV_HEAP_PROF_COST_CENTRE] = on_program,
+    [EV_HEAP_INFO_GHC] = on_heap_info,
+    [EV_HEAP_SIZE] = on_heap,
+    [EV_HEAP_LIVE] = on_heap,
+    [EV_BLOCKS_SIZE] = on_heap,
+    [EV_HEAP_ALLOCATED] = on_heap,
+    [EV_MEM_RETURN] = on_heap,
+    [EV_SPARK_COUNTERS] = on_spark_counters,
+    [EV_SPARK_CREATE] = on_spark,
+    [EV_SPARK_DUD] = on_spark,
+    [EV_SPARK_OVERFLOW] = on_spark,
+    [EV_SPARK_RUN] = on_spark,
+    [EV_SPARK_STEAL] = on_spark,
+    [EV_SPARK_FIZZLE] = on_spark,
+    [EV_SPARK_GC] = on_spark,
+    [EV_HEAP_PROF_SAMPLE_BEGIN] = on_heap_prof,
+    [EV_HEAP_BIO_PROF_SAMPLE_BEGIN] = on_heap_prof,
+    [EV_HEAP_PROF_SAMPLE_COST_CENTRE] = on_heap_prof,
+    [EV_HEAP_PROF_SAMPLE_STRING] = on_heap_prof,
+    [EV_HEAP_PROF_SAMPLE_END] = on_heap_prof,
+    [EV_CONC_MARK_BEGIN] = on_nonmoving,
+    [EV_CONC_MARK_END] = on_nonmoving,
+    [EV_CONC_SYNC_BEGIN] = on_nonmoving,
+    [EV_CONC_SYNC_END] = on_nonmoving,
+    [EV_CONC_SWEEP_BEGIN] = on_nonmoving,
+    [EV_CONC_SWEEP_END] = on_nonmoving,
+    [EV_CONC_UPD_REM_SET_FLUSH] = on_nonmoving,
+    [EV_NONMOVING_HEAP_CENSUS] = on_nonmoving,
+    [EV_NONMOVING_PRUNED_SEGMENTS] = on_nonmoving,
+};
+
+/* Types whose handler works on the event's capability lane (created on first use,
+ * also for the no-capability stretches of old logs); the others get lane SIZE_MAX. */
+static bool
+evindex_needs_lane(uint16_t type)
+{
+    switch (type) {
+    case EV_RUN_THREAD: case EV_STOP_THREAD:
+    case EV_GC_START: case EV_GC_END: case EV_GC_WORK: case EV_GC_IDLE: case EV_GC_DONE:
+    case EV_GC_STATS_GHC: case EV_REQUEST_SEQ_GC: case EV_REQUEST_PAR_GC:
+    case EV_GC_GLOBAL_SYNC: case EV_HEAP_ALLOCATED: case EV_SPARK_COUNTERS:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---- finishing ------------------------------------------------------------------------------ */
+
+static int
+raw_sample_cmp(const void *a, const void *b)
+{
+    const raw_sample *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int
+msg_cmp(const void *a, const void *b)
+{
+    const evindex_msg *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Series in time order; summed series keep each lane's latest value. */
+static void
+builder_finish_series(builder *b)
+{
+    evindex *ix = b->ix;
+    qsort(b->samples, b->n_samples, sizeof *b->samples, raw_sample_cmp);
+    uint64_t alloc_sum = 0, spark_sum[3] = { 0, 0, 0 };
+    for (size_t i = 0; i < b->n_samples; i++) {
+        const raw_sample *s = &b->samples[i];
+        if (s->id < EVINDEX_N_SERIES) {
+            series_append(ix->series[s->id], s->time_ns, s->value);
+        } else if (s->id == RAW_ALLOC_CAP) {
+            lane_state *l = &b->ls[s->lane];
+            alloc_sum += s->value - l->alloc_last;   /* u64 wrap-around cancels out */
+            l->alloc_last = s->value;
+            series_append(ix->series[EVINDEX_S_ALLOCATED], s->time_ns, alloc_sum);
+        } else {
+            unsigned k = s->id - RAW_SPARK_CREATED;
+            lane_state *l = &b->ls[s->lane];
+            spark_sum[k] += s->value - l->spark_last[k];
+            l->spark_last[k] = s->value;
+            static const uint8_t ids[3] = { EVINDEX_S_SPARKS_CREATED,
+                                            EVINDEX_S_SPARKS_CONVERTED, EVINDEX_S_SPARK_POOL };
+            series_append(ix->series[ids[k]], s->time_ns, spark_sum[k]);
+        }
+    }
+    for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
+        series_seal(ix->series[i]);
+    series_seal(ix->nm_pruned);
+
+    size_t n[EVINDEX_N_SPARK_KINDS] = { 0 };
+    for (size_t i = 0; i < b->n_sparks; i++)
+        n[b->sparks[i].kind]++;
+    for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
+        ix->spark_times[k] = xmalloc(n[k] * sizeof(uint64_t));
+        ix->n_spark_times[k] = 0;
+    }
+    for (size_t i = 0; i < b->n_sparks; i++) {
+        unsigned k = b->sparks[i].kind;
+        ix->spark_times[k][ix->n_spark_times[k]++] = b->sparks[i].time_ns;
+    }
+    for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        qsort(ix->spark_times[k], ix->n_spark_times[k], sizeof(uint64_t), u64_cmp);
+}
+
+static int
+lane_cmp(const void *a, const void *b)
+{
+    const evindex_lane *x = a, *y = b;
+    return x->pub.cap < y->pub.cap ? -1 : x->pub.cap > y->pub.cap;
+}
+
+static void
+builder_finish(builder *b)
+{
+    evindex *ix = b->ix;
+    uint64_t end = ix->last_ns;
+    /* Close what the data left open (a truncated log, or a run still going at exit). */
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        if (b->ls[li].run_open)
+            lane_close_run(b, li, end, 0, RUNLANE_F_OPEN);
+        if (b->ls[li].in_gc)
+            lane_end_gc(b, li, end, true);
+    }
+    nm_close_phase(b, end, true);
+    if (b->hp_open) {
+        evlog_event at = { .time_ns = b->hp_time, .offset = UINT64_MAX };
+        builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+    }
+    builder_finish_series(b);
+
+    /* Stats refer to lanes by cap, so lanes can be sorted now (ls is no longer needed). */
+    qsort(ix->lanes, ix->n_lanes, sizeof *ix->lanes, lane_cmp);
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        evindex_lane *lane = &ix->lanes[li];
+        runlane_seal(lane->runs);
+        ivtrack_seal(lane->gc);
+        lane->pub.runs = lane->runs;
+        lane->pub.gc = lane->gc;
+    }
+    ivtrack_seal(ix->nm);
+
+    qsort(ix->msgs, ix->n_msgs, sizeof *ix->msgs, msg_cmp);
+    size_t nm = 0;
+    for (size_t i = 0; i < ix->n_msgs; i++)
+        nm += ix->msgs[i].kind == EVINDEX_MSG_MARKER;
+    ix->markers = xmalloc(nm * sizeof *ix->markers);
+    for (size_t i = 0; i < ix->n_msgs; i++)
+        if (ix->msgs[i].kind == EVINDEX_MSG_MARKER)
+            ix->markers[ix->n_markers++] = ix->msgs[i];
+
+    threadtab_seal(ix->threads);
+    evseek_seal(ix->seek);
+    evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks);
+}
+
+static void
+builder_free(builder *b)
+{
+    x_free(b->lane_of);
+    x_free(b->ls);
+    x_free(b->stats);
+    x_free(b->marks);
+    x_free(b->samples);
+    x_free(b->sparks);
+}
+
+static evindex *
+evindex_alloc(const evlog *log)
+{
+    evindex *ix = xcalloc(1, sizeof *ix);
+    ix->log = log;
+    ix->n_gens = 2;
+    ix->threads = threadtab_new();
+    ix->nm = ivtrack_new();
+    ix->nm_pruned = series_new();
+    ix->seek = evseek_new();
+    for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
+        ix->series[i] = series_new();
+    return ix;
+}
+
+evindex *
+evindex_build(const evlog *log, const evindex_opts *opts, diag *ending)
+{
+    evindex_opts none = { 0 };
+    if (!opts)
+        opts = &none;
+    evindex *ix = evindex_alloc(log);
+    builder b = { .ix = ix };
+    b.lane_of = xcalloc(65536, sizeof *b.lane_of);
+
+    evlog_advise_sequential(log);
+    evlog_iter it;
+    evlog_iter_init(&it, log);
+    evlog_event ev;
+    uint64_t first = UINT64_MAX, last = 0, n = 0;
+    uint64_t next_report = 1u << 20;
+    bool have_first = false;
+    while (evlog_iter_next(&it, &ev)) {
+        evseek_note(ix->seek, &it, &ev);
+        n++;
+        if (!have_first) {
+            first = ev.time_ns;
+            have_first = true;
+        }
+        if (ev.time_ns < first)
+            first = ev.time_ns;
+        if (ev.time_ns > last)
+            last = ev.time_ns;
+        evindex_handler h = ev.type < 256 ? evindex_handlers[ev.type] : NULL;
+        if (h) {
+            size_t li = evindex_needs_lane(ev.type) ? builder_lane(&b, ev.cap) : SIZE_MAX;
+            h(&b, li, &ev);
+        }
+        if (it.pos >= next_report) {
+            if (opts->progress_bytes)
+                atomic_store(opts->progress_bytes, it.pos);
+            if (opts->cancel && atomic_load(opts->cancel)) {
+                builder_free(&b);
+                for (size_t i = 0; i < ix->n_lanes; i++) {
+                    runlane_free(ix->lanes[i].runs);
+                    ivtrack_free(ix->lanes[i].gc);
+                    x_free(ix->lanes[i].spans);
+                }
+                ix->n_lanes = 0;
+                evindex_free(ix);
+                return NULL;
+            }
+            next_report = it.pos + (1u << 20);
+        }
+    }
+    evlog_iter_ending(&it, &ix->ending);
+    ix->truncated = it.state != EVLOG_ITER_END;
+    ix->first_ns = have_first ? first : 0;
+    ix->last_ns = last;
+    ix->n_events = n;
+    builder_finish(&b);
+    builder_free(&b);
+    if (opts->progress_bytes)
+        atomic_store(opts->progress_bytes, evlog_size(log));
+    if (ending)
+        *ending = ix->ending;
+    return ix;
+}
+
+void
+evindex_free(evindex *ix)
+{
+    if (!ix)
+        return;
+    for (size_t i = 0; i < ix->n_lanes; i++) {
+        runlane_free(ix->lanes[i].runs);
+        ivtrack_free(ix->lanes[i].gc);
+        x_free(ix->lanes[i].spans);
+    }
+    x_free(ix->lanes);
+    x_free(ix->gcs);
+    x_free(ix->parts);
+    ivtrack_free(ix->nm);
+    x_free(ix->nm_cycles);
+    x_free(ix->nm_census);
+    x_free(ix->nm_flushes);
+    series_free(ix->nm_pruned);
+    x_free(ix->msgs);
+    x_free(ix->markers);
+    threadtab_free(ix->threads);
+    for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
+        series_free(ix->series[i]);
+    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        x_free(ix->spark_times[k]);
+    evseek_free(ix->seek);
+    x_free(ix);
+}
+
+/* ---- accessors ---------------------------------------------------------------------------------- */
+
+const evlog *evindex_log(const evindex *ix) { return ix->log; }
+bool evindex_truncated(const evindex *ix) { return ix->truncated; }
+const diag *evindex_ending(const evindex *ix) { return &ix->ending; }
+uint64_t evindex_first_ns(const evindex *ix) { return ix->first_ns; }
+uint64_t evindex_last_ns(const evindex *ix) { return ix->last_ns; }
+uint64_t evindex_n_events(const evindex *ix) { return ix->n_events; }
+unsigned evindex_n_gens(const evindex *ix) { return ix->n_gens; }
+
+size_t
+evindex_bytes(const evindex *ix)
+{
+    size_t n = sizeof *ix + ix->n_lanes * sizeof *ix->lanes;
+    for (size_t i = 0; i < ix->n_lanes; i++)
+        n += runlane_bytes(ix->lanes[i].runs) + ivtrack_bytes(ix->lanes[i].gc) +
+             ix->lanes[i].n_spans * sizeof(evindex_span);
+    n += ix->n_gcs * sizeof *ix->gcs + ix->n_parts * sizeof *ix->parts;
+    n += ivtrack_bytes(ix->nm) + ix->n_nm_cycles * sizeof *ix->nm_cycles +
+         ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
+         series_bytes(ix->nm_pruned);
+    n += (ix->n_msgs + ix->n_markers) * sizeof *ix->msgs;
+    n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
+    for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
+        n += series_bytes(ix->series[i]);
+    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        n += ix->n_spark_times[k] * sizeof(uint64_t);
+    return n;
+}
+
+size_t evindex_n_caps(const evindex *ix) { return ix->n_lanes; }
+
+const evindex_cap *
+evindex_cap_at(const evindex *ix, size_t i)
+{
+    return &ix->lanes[i].pub;
+}
+
+size_t
+evindex_lane_of(const evindex *ix, uint16_t cap)
+{
+    size_t lo = 0, hi = ix->n_lanes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->lanes[mid].pub.cap < cap)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->n_lanes && ix->lanes[lo].pub.cap == cap ? lo : SIZE_MAX;
+}
+
+size_t evindex_n_gcs(const evindex *ix) { return ix->n_gcs; }
+const evindex_gc *evindex_gc_at(const evindex *ix, size_t i) { return &ix->gcs[i]; }
+const evindex_gc_part *evindex_gc_part_at(const evindex *ix, size_t i) { return &ix->parts[i]; }
+
+size_t
+evindex_gc_first_from(const evindex *ix, uint64_t t)
+{
+    size_t lo = 0, hi = ix->n_gcs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->gcs[mid].start_ns < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t
+evindex_gc_containing(const evindex *ix, uint64_t t)
+{
+    size_t i = evindex_gc_first_from(ix, t + (t != UINT64_MAX));
+    /* Pauses do not overlap, so only the last one starting at or before t can hold t. */
+    if (i == 0)
+        return SIZE_MAX;
+    const evindex_gc *g = &ix->gcs[i - 1];
+    return t >= g->start_ns && (t < g->end_ns || t == g->start_ns) ? i - 1 : SIZE_MAX;
+}
+
+const ivtrack *evindex_nm_track(const evindex *ix) { return ix->nm; }
+size_t evindex_n_nm_cycles(const evindex *ix) { return ix->n_nm_cycles; }
+const evindex_nm_cycle *evindex_nm_cycle_at(const evindex *ix, size_t i) { return &ix->nm_cycles[i]; }
+size_t evindex_n_nm_census(const evindex *ix) { return ix->n_nm_census; }
+const evindex_nm_census *evindex_nm_census_at(const evindex *ix, size_t i) { return &ix->nm_census[i]; }
+size_t evindex_n_nm_flushes(const evindex *ix) { return ix->n_nm_flushes; }
+const evindex_instant *evindex_nm_flush_at(const evindex *ix, size_t i) { return &ix->nm_flushes[i]; }
+const series *evindex_nm_pruned(const evindex *ix) { return ix->nm_pruned; }
+
+size_t evindex_n_markers(const evindex *ix) { return ix->n_markers; }
+const evindex_msg *evindex_marker_at(const evindex *ix, size_t i) { return &ix->markers[i]; }
+size_t evindex_n_msgs(const evindex *ix) { return ix->n_msgs; }
+const evindex_msg *evindex_msg_at(const evindex *ix, size_t i) { return &ix->msgs[i]; }
+
+size_t
+evindex_marker_first_from(const evindex *ix, uint64_t t)
+{
+    size_t lo = 0, hi = ix->n_markers;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->markers[mid].time_ns < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The last text-or-bytes field of the event at `offset`. */
+static bool
+evindex_text_field(const evindex *ix, uint64_t offset, unsigned field, const uint8_t **text,
+                   size_t *len)
+{
+    evlog_event ev;
+    if (!offset || !evlog_event_at(ix->log, offset, EVLOG_NO_CAP, &ev))
+        return false;
+    evdecoded d;
+    decode_event(&ev, &d);
+    if (!d.desc || d.n_present <= field)
+        return false;
+    *text = d.f[field].p;
+    *len = d.f[field].len;
+    return *text != NULL || *len == 0;
+}
+
+bool
+evindex_msg_text(const evindex *ix, const evindex_msg *m, const uint8_t **text, size_t *len)
+{
+    return evindex_text_field(ix, m->offset, 0, text, len);
+}
+
+const threadtab *evindex_threads(const evindex *ix) { return ix->threads; }
+
+bool
+evindex_thread_label(const evindex *ix, const threadtab_thread *t, const uint8_t **text,
+                     size_t *len)
+{
+    return t->label_offset && evindex_text_field(ix, t->label_offset, 1, text, len);
+}
+
+const series *
+evindex_series(const evindex *ix, enum evindex_series_id id)
+{
+    return ix->series[id < EVINDEX_N_SERIES ? id : 0];
+}
+
+const char *
+evindex_series_name(enum evindex_series_id id)
+{
+    static const char *const names[EVINDEX_N_SERIES] = {
+        [EVINDEX_S_HEAP_SIZE] = "heap size",
+        [EVINDEX_S_HEAP_LIVE] = "live bytes",
+        [EVINDEX_S_BLOCKS_SIZE] = "blocks size",
+        [EVINDEX_S_ALLOCATED] = "allocated",
+        [EVINDEX_S_MEM_CURRENT] = "mblocks current",
+        [EVINDEX_S_MEM_NEEDED] = "mblocks needed",
+        [EVINDEX_S_MEM_RETURNED] = "mblocks returned",
+        [EVINDEX_S_SPARK_POOL] = "spark pool",
+        [EVINDEX_S_SPARKS_CREATED] = "sparks created",
+        [EVINDEX_S_SPARKS_CONVERTED] = "sparks converted",
+        [EVINDEX_S_HEAP_PROF] = "heap profile",
+    };
+    return id < EVINDEX_N_SERIES ? names[id] : "?";
+}
+
+static size_t
+u64_lower_bound(const uint64_t *a, size_t n, uint64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+uint64_t
+evindex_spark_count(const evindex *ix, enum evindex_spark_kind kind, uint64_t t0, uint64_t t1)
+{
+    if (kind >= EVINDEX_N_SPARK_KINDS || t0 >= t1)
+        return 0;
+    const uint64_t *a = ix->spark_times[kind];
+    size_t n = ix->n_spark_times[kind];
+    return u64_lower_bound(a, n, t1) - u64_lower_bound(a, n, t0);
+}
+
+uint64_t
+evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind)
+{
+    return kind < EVINDEX_N_SPARK_KINDS ? ix->n_spark_times[kind] : 0;
+}
+
+const evindex_program *evindex_program_info(const evindex *ix) { return &ix->program; }
+
+bool
+evindex_event_text(const evindex *ix, uint64_t offset, const uint8_t **text, size_t *len)
+{
+    return evindex_text_field(ix, offset, 1, text, len);
+}
+
+const evseek *evindex_seek(const evindex *ix) { return ix->seek; }
+
+bool
+evindex_check(const evindex *ix, char *why, size_t why_len)
+{
+    for (size_t i = 0; i < ix->n_lanes; i++) {
+        const evindex_lane *l = &ix->lanes[i];
+        if (i && ix->lanes[i - 1].pub.cap >= l->pub.cap) {
+            snprintf(why, why_len, "lanes not in ascending cap order at %zu", i);
+            return false;
+        }
+        if (!runlane_check(l->runs, why, why_len) || !ivtrack_check(l->gc, why, why_len))
+            return false;
+        for (size_t k = 0; k < ivtrack_count(l->gc); k++) {
+            uint32_t ref = ivtrack_get(l->gc, k)->ref;
+            if (ref != UINT32_MAX && ref >= ix->n_gcs) {
+                snprintf(why, why_len, "cap %u GC phase %zu refers to GC %u of %zu",
+                         l->pub.cap, k, ref, ix->n_gcs);
+                return false;
+            }
+        }
+    }
+    for (size_t i = 0; i < ix->n_gcs; i++) {
+        const evindex_gc *g = &ix->gcs[i];
+        if (g->end_ns < g->start_ns || g->request_ns > g->start_ns ||
+            (size_t)g->first_part + g->n_parts > ix->n_parts) {
+            snprintf(why, why_len, "GC %zu is malformed", i);
+            return false;
+        }
+        if (i && ix->gcs[i - 1].start_ns > g->start_ns) {
+            snprintf(why, why_len, "GC %zu starts before GC %zu", i, i - 1);
+            return false;
+        }
+        if (i && ix->gcs[i - 1].end_ns > g->start_ns) {
+            snprintf(why, why_len, "GC %zu overlaps GC %zu", i, i - 1);
+            return false;
+        }
+    }
+    for (size_t i = 1; i < ix->n_msgs; i++)
+        if (ix->msgs[i - 1].time_ns > ix->msgs[i].time_ns) {
+            snprintf(why, why_len, "messages out of order at %zu", i);
+            return false;
+        }
+    if (!ivtrack_check(ix->nm, why, why_len) || !threadtab_check(ix->threads, why, why_len) ||
+        !evseek_check(ix->seek, why, why_len))
+        return false;
+    for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
+        if (!series_check(ix->series[i], why, why_len))
+            return false;
+    return true;
+}

@@ -1,0 +1,85 @@
+/* evindex_int: the index's private layout, shared by the pass that builds it
+ * (evindex.c) and the step that joins per-capability GC phases into collections
+ * (evindex_join.c). Not part of the public contract. */
+#ifndef ELOG_EVINDEX_INT_H
+#define ELOG_EVINDEX_INT_H
+
+#include "evindex.h"
+
+/* One capability's GC_START .. GC_END. */
+typedef struct evindex_span {
+    uint64_t start_ns, end_ns;
+    uint64_t work_ns, wait_ns;
+    uint32_t stats;             /* 1 + index of the GC_STATS it belongs to, or 0 */
+    bool open;                  /* no GC_END: closed at the end of the log */
+} evindex_span;
+
+/* One GC_STATS event. */
+typedef struct evindex_stats {
+    uint64_t time_ns;
+    uint64_t copied, slop, frag, par_max, par_tot, par_bal;
+    uint32_t par_threads;
+    uint32_t span;              /* 1 + index into its cap's spans, or 0 */
+    uint16_t gen, cap;
+    bool has_bal;
+} evindex_stats;
+
+/* REQUEST_SEQ_GC / REQUEST_PAR_GC / GC_GLOBAL_SYNC. */
+typedef struct evindex_gcmark {
+    uint64_t time_ns;
+    uint16_t cap;
+    uint8_t what;               /* 0 seq request, 1 par request, 2 global sync */
+} evindex_gcmark;
+
+typedef struct evindex_lane {
+    evindex_cap pub;            /* what evindex_cap_at hands out */
+    runlane *runs;
+    ivtrack *gc;
+    evindex_span *spans;
+    size_t n_spans, cap_spans;
+} evindex_lane;
+
+struct evindex {
+    const evlog *log;
+    diag ending;
+    bool truncated;
+    uint64_t first_ns, last_ns, n_events;
+    unsigned n_gens;
+
+    evindex_lane *lanes;        /* ascending cap */
+    size_t n_lanes;
+
+    evindex_gc *gcs;
+    size_t n_gcs;
+    evindex_gc_part *parts;
+    size_t n_parts;
+
+    ivtrack *nm;
+    evindex_nm_cycle *nm_cycles;
+    size_t n_nm_cycles;
+    evindex_nm_census *nm_census;
+    size_t n_nm_census;
+    evindex_instant *nm_flushes;
+    size_t n_nm_flushes;
+    series *nm_pruned;
+
+    evindex_msg *msgs;          /* all, time order */
+    size_t n_msgs;
+    evindex_msg *markers;       /* USER_MARKER only, time order */
+    size_t n_markers;
+
+    threadtab *threads;
+    series *series[EVINDEX_N_SERIES];
+    uint64_t *spark_times[EVINDEX_N_SPARK_KINDS];   /* sorted */
+    size_t n_spark_times[EVINDEX_N_SPARK_KINDS];
+    evindex_program program;
+    evseek *seek;
+};
+
+/* Build the collections (ix->gcs, ix->parts) from the lanes' spans, the GC_STATS
+ * events and the request/sync marks (sorted by time), and set the GC tracks' refs.
+ * Needs the heap series (live/heap after, allocation). */
+void evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
+                      const evindex_gcmark *marks, size_t n_marks);
+
+#endif

@@ -1,0 +1,321 @@
+/* evindex_join: turn the capabilities' GC_START .. GC_END spans into collections.
+ * Spans of different capabilities that overlap in time are one collection; the one
+ * whose capability posted the GC_STATS is the leader and gives the pause; the
+ * request before it, the capabilities' runs at that moment and the heap series
+ * give the sync time, the slowest capability and the heap after. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "evindex_int.h"
+#include "xalloc.h"
+
+typedef struct span_ref {
+    uint64_t start_ns, end_ns;
+    uint32_t lane, idx;
+} span_ref;
+
+static int
+span_ref_cmp(const void *a, const void *b)
+{
+    const span_ref *x = a, *y = b;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    return x->lane < y->lane ? -1 : x->lane > y->lane;
+}
+
+static int
+gcmark_cmp(const void *a, const void *b)
+{
+    const evindex_gcmark *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->cap < y->cap ? -1 : x->cap > y->cap;
+}
+
+/* A record's sort key: its start, then its position before sorting. */
+typedef struct gc_order {
+    uint64_t start_ns;
+    uint32_t idx;
+} gc_order;
+
+static int
+order_cmp(const void *a, const void *b)
+{
+    const gc_order *x = a, *y = b;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Index of the first mark with time > t. */
+static size_t
+marks_upper(const evindex_gcmark *m, size_t n, uint64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m[mid].time_ns <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* When the capability stopped mutating for a GC requested at q: the end of its last
+ * run before its own GC_START, if that run was still going at q; else q (it was idle,
+ * or already stopped). */
+static uint64_t
+part_stop(const evindex_lane *lane, uint64_t q, uint64_t gc_start)
+{
+    size_t i = runlane_last_starting_by(lane->runs, gc_start);
+    if (i == SIZE_MAX)
+        return q;
+    runlane_run r;
+    runlane_get(lane->runs, i, &r);
+    if (r.end_ns <= q)
+        return q;
+    return r.end_ns < gc_start ? r.end_ns : gc_start;
+}
+
+/* The value a series holds at the first sample in [from, before), or NO_TIME. */
+static uint64_t
+series_first_in(const series *s, uint64_t from, uint64_t before)
+{
+    size_t i = series_lower_bound(s, from);
+    if (i >= series_count(s))
+        return EVINDEX_NO_TIME;
+    series_sample smp = series_get(s, i);
+    return smp.time_ns < before ? smp.value : EVINDEX_NO_TIME;
+}
+
+static void
+join_fill_stats(evindex_gc *g, const evindex_stats *st, unsigned n_gens)
+{
+    g->gen = st->gen;
+    g->copied = st->copied;
+    g->slop = st->slop;
+    g->frag = st->frag;
+    g->par_threads = st->par_threads;
+    g->par_max_copied = st->par_max;
+    g->par_tot_copied = st->par_tot;
+    g->par_balanced = st->par_bal;
+    if (st->has_bal)
+        g->flags |= EVINDEX_GC_F_HAS_BALANCE;
+    if (n_gens && st->gen == n_gens - 1)
+        g->flags |= EVINDEX_GC_F_MAJOR;
+}
+
+void
+evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
+                 const evindex_gcmark *marks_in, size_t n_marks)
+{
+    size_t n_spans = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        n_spans += ix->lanes[li].n_spans;
+    span_ref *spans = xmalloc(n_spans * sizeof *spans);   /* freed below */
+    size_t k = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        for (size_t i = 0; i < ix->lanes[li].n_spans; i++) {
+            const evindex_span *sp = &ix->lanes[li].spans[i];
+            spans[k++] = (span_ref){ sp->start_ns, sp->end_ns, (uint32_t)li, (uint32_t)i };
+        }
+    qsort(spans, n_spans, sizeof *spans, span_ref_cmp);
+
+    evindex_gcmark *marks = xmalloc(n_marks * sizeof *marks);   /* freed below */
+    if (n_marks)
+        memcpy(marks, marks_in, n_marks * sizeof *marks);
+    qsort(marks, n_marks, sizeof *marks, gcmark_cmp);
+
+    /* Clusters of overlapping spans; at most one collection per cluster, plus GC_STATS
+     * with no span at all. */
+    size_t cap_gcs = n_spans + n_stats + 1, n_gcs = 0;
+    evindex_gc *gcs = xcalloc(cap_gcs, sizeof *gcs);          /* owned by ix */
+    evindex_gc_part *parts = xmalloc((n_spans + 1) * sizeof *parts);   /* owned by ix */
+    size_t n_parts = 0;
+    bool *stats_used = xcalloc(n_stats + 1, sizeof *stats_used);   /* freed below */
+
+    const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
+    const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
+    uint64_t prev_end = 0;
+    for (size_t a = 0; a < n_spans;) {
+        uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
+        size_t z = a + 1;
+        while (z < n_spans &&
+               (spans[z].start_ns < c_end || (spans[z].start_ns == c_end && c_end == c_start))) {
+            if (spans[z].end_ns > c_end)
+                c_end = spans[z].end_ns;
+            z++;
+        }
+        /* The leader: the first span of the cluster that a GC_STATS claimed. */
+        size_t lead = SIZE_MAX;
+        for (size_t i = a; i < z && lead == SIZE_MAX; i++) {
+            const evindex_span *sp = &ix->lanes[spans[i].lane].spans[spans[i].idx];
+            if (sp->stats)
+                lead = i;
+        }
+        evindex_gc *g = &gcs[n_gcs++];
+        g->gen = EVINDEX_GEN_UNKNOWN;
+        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
+            EVINDEX_NO_TIME;
+        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
+        if (lead != SIZE_MAX) {
+            const evindex_lane *ll = &ix->lanes[spans[lead].lane];
+            const evindex_span *sp = &ll->spans[spans[lead].idx];
+            g->start_ns = sp->start_ns;
+            g->end_ns = sp->end_ns;
+            g->leader_cap = ll->pub.cap;
+            if (sp->open)
+                g->flags |= EVINDEX_GC_F_OPEN;
+            stats_used[sp->stats - 1] = true;
+            join_fill_stats(g, &stats[sp->stats - 1], ix->n_gens);
+        } else {
+            /* No GC_STATS (cut inside it, or an old GHC): the whole cluster. */
+            g->start_ns = c_start;
+            g->end_ns = c_end;
+            g->leader_cap = ix->lanes[spans[a].lane].pub.cap;
+            g->flags |= EVINDEX_GC_F_NO_STATS;
+            for (size_t i = a; i < z; i++)
+                if (ix->lanes[spans[i].lane].spans[spans[i].idx].open)
+                    g->flags |= EVINDEX_GC_F_OPEN;
+        }
+
+        /* The request: the latest one between the previous collection and this one. */
+        size_t m = marks_upper(marks, n_marks, c_start);
+        uint64_t q = g->start_ns;
+        while (m > 0) {
+            const evindex_gcmark *mk = &marks[--m];
+            if (mk->time_ns < prev_end)
+                break;
+            if (mk->what != 2) {
+                q = mk->time_ns;
+                g->request_cap = mk->cap;
+                if (mk->what == 1)
+                    g->flags |= EVINDEX_GC_F_PAR_REQUEST;
+                break;
+            }
+        }
+        g->request_ns = q <= g->start_ns ? q : g->start_ns;
+        for (size_t i = marks_upper(marks, n_marks, g->request_ns - (g->request_ns > 0));
+             i < n_marks && marks[i].time_ns <= c_end; i++)
+            if (marks[i].what == 2 && marks[i].time_ns >= g->request_ns) {
+                g->global_sync_ns = marks[i].time_ns;
+                break;
+            }
+
+        /* Parts: each capability's span in the cluster. */
+        g->first_part = (uint32_t)n_parts;
+        uint64_t last_stop = g->request_ns;
+        for (size_t i = a; i < z; i++) {
+            evindex_lane *lane = &ix->lanes[spans[i].lane];
+            const evindex_span *sp = &lane->spans[spans[i].idx];
+            evindex_gc_part *p = &parts[n_parts++];
+            p->cap = lane->pub.cap;
+            p->start_ns = sp->start_ns;
+            p->end_ns = sp->end_ns;
+            p->work_ns = sp->work_ns;
+            p->wait_ns = sp->wait_ns;
+            p->stop_ns = g->request_cap == EVINDEX_NO_CAP
+                             ? sp->start_ns
+                             : part_stop(lane, g->request_ns, sp->start_ns);
+            /* Point the capability's GC phases inside this span at the collection. */
+            for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns);
+                 j < ivtrack_count(lane->gc); j++) {
+                const ivtrack_iv *iv = ivtrack_get(lane->gc, j);
+                if (iv->start_ns > sp->end_ns || (iv->start_ns == sp->end_ns &&
+                                                  sp->end_ns > sp->start_ns))
+                    break;
+                ivtrack_set_ref(lane->gc, j, (uint32_t)(n_gcs - 1));
+            }
+        }
+        g->n_parts = (uint32_t)(n_parts - g->first_part);
+        /* Every capability had to stop, including those that then sat the GC out. */
+        if (g->request_cap != EVINDEX_NO_CAP)
+            for (size_t li = 0; li < ix->n_lanes; li++) {
+                uint64_t stop = part_stop(&ix->lanes[li], g->request_ns, g->start_ns);
+                if (stop > last_stop || (stop == last_stop && g->slowest_cap == EVINDEX_NO_CAP)) {
+                    last_stop = stop;
+                    g->slowest_cap = ix->lanes[li].pub.cap;
+                }
+            }
+        g->sync_ns = last_stop - g->request_ns;
+        if (g->global_sync_ns != EVINDEX_NO_TIME && g->global_sync_ns <= g->start_ns)
+            g->sync_ns = g->global_sync_ns - g->request_ns;
+
+        size_t next = z < n_spans ? z : SIZE_MAX;
+        uint64_t before = next != SIZE_MAX ? spans[next].start_ns : UINT64_MAX;
+        g->heap_after = series_first_in(heap, g->start_ns, before);
+        if (g->flags & EVINDEX_GC_F_MAJOR)
+            g->live_after = series_first_in(live, g->start_ns, before);
+        prev_end = g->end_ns;
+        a = z;
+    }
+
+    /* GC_STATS that claimed no span (the log began inside the collection). */
+    for (size_t i = 0; i < n_stats; i++) {
+        if (stats_used[i] || stats[i].span)
+            continue;
+        evindex_gc *g = &gcs[n_gcs++];
+        memset(g, 0, sizeof *g);
+        g->start_ns = g->end_ns = g->request_ns = stats[i].time_ns;
+        g->leader_cap = stats[i].cap;
+        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
+        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
+            EVINDEX_NO_TIME;
+        g->flags = EVINDEX_GC_F_NO_START;
+        join_fill_stats(g, &stats[i], ix->n_gens);
+        g->first_part = (uint32_t)n_parts;
+    }
+    /* Into start order (only the GC_STATS-only records can be out of place), dropping
+     * any of those that fall inside another pause (malformed input) so pauses stay
+     * disjoint; old_to_new re-points the phase refs set above. */
+    gc_order *order = xmalloc((n_gcs + 1) * sizeof *order);        /* freed below */
+    uint32_t *old_to_new = xmalloc((n_gcs + 1) * sizeof *old_to_new);   /* freed below */
+    for (size_t i = 0; i < n_gcs; i++)
+        order[i] = (gc_order){ gcs[i].start_ns, (uint32_t)i };
+    qsort(order, n_gcs, sizeof *order, order_cmp);
+    evindex_gc *sorted = xmalloc((n_gcs + 1) * sizeof *sorted);    /* owned by ix */
+    size_t w = 0;
+    for (size_t i = 0; i < n_gcs; i++) {
+        const evindex_gc *g = &gcs[order[i].idx];
+        if ((g->flags & EVINDEX_GC_F_NO_START) && w && sorted[w - 1].end_ns > g->start_ns) {
+            old_to_new[order[i].idx] = UINT32_MAX;
+            continue;
+        }
+        old_to_new[order[i].idx] = (uint32_t)w;
+        sorted[w++] = *g;
+    }
+    x_free(gcs);
+    gcs = sorted;
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        ivtrack *tr = ix->lanes[li].gc;
+        for (size_t j = 0; j < ivtrack_count(tr); j++) {
+            uint32_t ref = ivtrack_get(tr, j)->ref;
+            if (ref != UINT32_MAX)
+                ivtrack_set_ref(tr, j, ref < n_gcs ? old_to_new[ref] : UINT32_MAX);
+        }
+    }
+    n_gcs = w;
+    x_free(order);
+    x_free(old_to_new);
+
+    /* Allocation since the previous collection, from the summed HEAP_ALLOCATED series. */
+    const series *alloc = ix->series[EVINDEX_S_ALLOCATED];
+    if (series_count(alloc)) {
+        uint64_t prev = 0;
+        for (size_t i = 0; i < n_gcs; i++) {
+            size_t at = series_at(alloc, gcs[i].end_ns);
+            uint64_t v = at == SIZE_MAX ? 0 : series_get(alloc, at).value;
+            gcs[i].allocated_before = v - prev;
+            prev = v;
+        }
+    }
+
+    ix->gcs = gcs;
+    ix->n_gcs = n_gcs;
+    ix->parts = parts;
+    ix->n_parts = n_parts;
+    x_free(stats_used);
+    x_free(spans);
+    x_free(marks);
+}

@@ -1,0 +1,433 @@
+/* evseek: stretches (runs of file-order events of one capability, cut at every block
+ * marker) with time bounds and, every EVSEEK_STRIDE events, an iterator checkpoint
+ * carrying the prefix max / suffix min of the stretch's times, so that a time-range
+ * query skips whole strides even though GHC writes blocks only nearly time-sorted. */
+#include "evseek.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* One stretch: 64 bytes. Its checkpoints are ck[first_ck .. first_ck + n_ck), with
+ * n_ck = (n_events - 1) / EVSEEK_STRIDE once closed (none stands at its end). */
+typedef struct evseek_stretch {
+    evlog_iter_mark start;      /* iterator state just before its first event */
+    uint64_t min_ns, max_ns;    /* over all its events */
+    uint64_t n_events;          /* >= 1 */
+    size_t first_ck;
+    uint16_t cap;
+} evseek_stretch;
+
+/* Checkpoint k of a stretch (40 bytes): the iterator after event (k+1)*STRIDE - 1. */
+typedef struct evseek_ck {
+    evlog_iter_mark mark;
+    uint64_t prefix_max_ns;     /* max time of the stretch's events before the mark */
+    uint64_t suffix_min_ns;     /* min time of its events from the mark to its end */
+} evseek_ck;
+
+struct evseek {
+    evseek_stretch *st;         /* owned; file order, by (min_ns, start.pos) once sealed */
+    size_t n_st, cap_st;
+    evseek_ck *ck;              /* owned; file order */
+    size_t n_ck, cap_ck;
+    evlog_iter_mark prev;       /* iterator state after the last recorded event */
+    bool have_prev;
+    bool open;                  /* st[n_st - 1] is still being recorded */
+    bool sealed;
+    uint64_t stride_min_ns;     /* min time of the open stretch's current stride */
+};
+
+static size_t
+evseek_stretch_n_ck(const evseek_stretch *st)
+{
+    return (size_t)((st->n_events - 1) / EVSEEK_STRIDE);
+}
+
+evseek *
+evseek_new(void)
+{
+    return xcalloc(1, sizeof(evseek));  /* caller frees: evseek_free */
+}
+
+void
+evseek_free(evseek *s)
+{
+    if (!s)
+        return;
+    x_free(s->st);
+    x_free(s->ck);
+    x_free(s);
+}
+
+/* Finish the open stretch: drop a checkpoint standing at its very end, give the last
+ * stride's minimum to the last checkpoint and turn per-stride minima into suffix minima. */
+static void
+evseek_close(evseek *s)
+{
+    if (!s->open)
+        return;
+    s->open = false;
+    evseek_stretch *st = &s->st[s->n_st - 1];
+    size_t n_ck = evseek_stretch_n_ck(st);
+    if (st->n_events % EVSEEK_STRIDE == 0)
+        s->n_ck--;
+    else if (n_ck > 0)
+        s->ck[st->first_ck + n_ck - 1].suffix_min_ns = s->stride_min_ns;
+    for (size_t j = n_ck; j-- > 1;) {
+        evseek_ck *c = &s->ck[st->first_ck + j - 1];
+        uint64_t later = s->ck[st->first_ck + j].suffix_min_ns;
+        if (later < c->suffix_min_ns)
+            c->suffix_min_ns = later;
+    }
+}
+
+static void
+evseek_push_stretch(evseek *s, const evlog_iter_mark *start, uint16_t cap)
+{
+    if (s->n_st == s->cap_st) {
+        s->cap_st = s->cap_st ? 2 * s->cap_st : 64;
+        s->st = xreallocarray(s->st, s->cap_st, sizeof *s->st);     /* owned by s */
+    }
+    evseek_stretch *st = &s->st[s->n_st++];
+    memset(st, 0, sizeof *st);
+    st->start = *start;
+    st->min_ns = UINT64_MAX;
+    st->max_ns = 0;
+    st->first_ck = s->n_ck;
+    st->cap = cap;
+    s->stride_min_ns = UINT64_MAX;
+    s->open = true;
+}
+
+static void
+evseek_push_ck(evseek *s, const evseek_stretch *st)
+{
+    if (s->n_ck == s->cap_ck) {
+        s->cap_ck = s->cap_ck ? 2 * s->cap_ck : 64;
+        s->ck = xreallocarray(s->ck, s->cap_ck, sizeof *s->ck);     /* owned by s */
+    }
+    /* The stride that just ended started at the previous checkpoint, if any. */
+    if (st->n_events >= 2 * EVSEEK_STRIDE)
+        s->ck[s->n_ck - 1].suffix_min_ns = s->stride_min_ns;
+    evseek_ck *c = &s->ck[s->n_ck++];
+    c->mark = s->prev;
+    c->prefix_max_ns = st->max_ns;
+    c->suffix_min_ns = UINT64_MAX;
+    s->stride_min_ns = UINT64_MAX;
+}
+
+void
+evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
+{
+    assert(!s->sealed);
+    evseek_stretch *st = s->open ? &s->st[s->n_st - 1] : NULL;
+    if (!st || ev->type == EV_BLOCK_MARKER || ev->cap != st->cap) {
+        evlog_iter_mark before = s->prev;
+        if (!s->have_prev) {
+            /* The pass's first event: no block was open before it (evlog_iter_init). */
+            before = (evlog_iter_mark){ .pos = ev->offset, .block_cap = EVLOG_NO_CAP };
+        }
+        evseek_close(s);
+        evseek_push_stretch(s, &before, ev->cap);
+        st = &s->st[s->n_st - 1];
+    }
+    st->n_events++;
+    if (ev->time_ns < st->min_ns)
+        st->min_ns = ev->time_ns;
+    if (ev->time_ns > st->max_ns)
+        st->max_ns = ev->time_ns;
+    if (ev->time_ns < s->stride_min_ns)
+        s->stride_min_ns = ev->time_ns;
+    evlog_iter_save(it, &s->prev);
+    s->have_prev = true;
+    if (st->n_events % EVSEEK_STRIDE == 0)
+        evseek_push_ck(s, st);
+}
+
+static int
+evseek_stretch_cmp(const void *a, const void *b)
+{
+    const evseek_stretch *x = a, *y = b;
+    if (x->min_ns != y->min_ns)
+        return x->min_ns < y->min_ns ? -1 : 1;
+    return x->start.pos < y->start.pos ? -1 : x->start.pos > y->start.pos;
+}
+
+void
+evseek_seal(evseek *s)
+{
+    if (s->sealed)
+        return;
+    evseek_close(s);
+    /* By earliest event, so a query stops at the first stretch starting after it. */
+    qsort(s->st, s->n_st, sizeof *s->st, evseek_stretch_cmp);
+    if (s->n_st && s->n_st < s->cap_st) {
+        s->st = xreallocarray(s->st, s->n_st, sizeof *s->st);
+        s->cap_st = s->n_st;
+    }
+    if (s->n_ck && s->n_ck < s->cap_ck) {
+        s->ck = xreallocarray(s->ck, s->n_ck, sizeof *s->ck);
+        s->cap_ck = s->n_ck;
+    }
+    s->sealed = true;
+}
+
+size_t
+evseek_n_stretches(const evseek *s)
+{
+    return s->n_st;
+}
+
+/* Hit order: time, then file offset. Offsets are unique, so this is the stable time
+ * sort of file order that merge (and so `show`) produces. */
+static inline bool
+evseek_hit_less(const evseek_hit *a, const evseek_hit *b)
+{
+    if (a->time_ns != b->time_ns)
+        return a->time_ns < b->time_ns;
+    return a->offset < b->offset;
+}
+
+/* out[0..n) is a max-heap under evseek_hit_less, so its root is the hit to evict. */
+static void
+evseek_heap_down(evseek_hit *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, big = i;
+        if (l < n && evseek_hit_less(&h[big], &h[l]))
+            big = l;
+        if (r < n && evseek_hit_less(&h[big], &h[r]))
+            big = r;
+        if (big == i)
+            return;
+        evseek_hit tmp = h[i];
+        h[i] = h[big];
+        h[big] = tmp;
+        i = big;
+    }
+}
+
+static void
+evseek_heap_up(evseek_hit *h, size_t i)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!evseek_hit_less(&h[parent], &h[i]))
+            return;
+        evseek_hit tmp = h[i];
+        h[i] = h[parent];
+        h[parent] = tmp;
+        i = parent;
+    }
+}
+
+/* The `max` earliest hits seen so far, and whether any was turned away. */
+typedef struct evseek_top {
+    evseek_hit *out;
+    size_t max, n;
+    bool more;
+} evseek_top;
+
+static void
+evseek_top_offer(evseek_top *top, const evseek_hit *h)
+{
+    if (top->n < top->max) {
+        top->out[top->n] = *h;
+        evseek_heap_up(top->out, top->n++);
+        return;
+    }
+    top->more = true;
+    if (top->max > 0 && evseek_hit_less(h, &top->out[0])) {
+        top->out[0] = *h;
+        evseek_heap_down(top->out, top->n, 0);
+    }
+}
+
+/* Exclusive upper time bound of the hits that still matter: once the range is known
+ * to hold more than `max`, a hit later than the latest kept one cannot get in. */
+static uint64_t
+evseek_top_limit(const evseek_top *top, uint64_t t1)
+{
+    if (!top->more)
+        return t1;
+    if (top->max == 0)
+        return 0;
+    uint64_t t = top->out[0].time_ns + 1;  /* out[0].time_ns < t1, so no overflow */
+    return t < t1 ? t : t1;
+}
+
+/* Number of a stretch's checkpoints whose prefix max is < t0 (events before the last
+ * of them are all earlier than t0). */
+static size_t
+evseek_skip_front(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t0)
+{
+    size_t lo = 0, hi = n_ck;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ck[st->first_ck + mid].prefix_max_ns < t0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Index of the first checkpoint whose suffix min is >= t1 (nothing from there on is
+ * earlier than t1), or n_ck. */
+static size_t
+evseek_cut_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t1)
+{
+    size_t lo = 0, hi = n_ck;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ck[st->first_ck + mid].suffix_min_ns < t1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Read the strides of one stretch that can hold events of [t0, hi) and offer them. */
+static void
+evseek_scan_stretch(const evseek *s, const evlog *log, const evseek_stretch *st, uint64_t t0,
+                    uint64_t t1, evseek_top *top)
+{
+    uint64_t hi = evseek_top_limit(top, t1);
+    size_t n_ck = evseek_stretch_n_ck(st);
+    size_t skip = evseek_skip_front(s, st, n_ck, t0);
+    size_t cut = evseek_cut_back(s, st, n_ck, hi);
+    uint64_t from = (uint64_t)skip * EVSEEK_STRIDE;
+    uint64_t to = cut < n_ck ? (uint64_t)(cut + 1) * EVSEEK_STRIDE : st->n_events;
+    if (to <= from)
+        return;
+    const evlog_iter_mark *mark = skip ? &s->ck[st->first_ck + skip - 1].mark : &st->start;
+    if (mark->pos >= evlog_size(log))
+        return;     /* the log ends before it; restoring would fall back to data start */
+    evlog_iter it;
+    evlog_iter_restore(&it, log, mark);
+    evlog_event ev;
+    /* A log that is shorter than recorded (truncated, replaced) just ends the stretch. */
+    for (uint64_t i = from; i < to && evlog_iter_next(&it, &ev); i++) {
+        if (ev.time_ns < t0 || ev.time_ns >= hi)
+            continue;
+        evseek_hit h = { ev.time_ns, ev.offset, ev.cap };
+        evseek_top_offer(top, &h);
+        hi = evseek_top_limit(top, t1);
+        if (hi <= t0)
+            return;
+    }
+}
+
+size_t
+evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
+             size_t max, bool *more)
+{
+    assert(s->sealed);
+    evseek_top top = { out, max, 0, false };
+    for (size_t i = 0; i < s->n_st && t0 < t1; i++) {
+        const evseek_stretch *st = &s->st[i];
+        uint64_t hi = evseek_top_limit(&top, t1);
+        if (hi <= t0 || st->min_ns >= hi)
+            break;      /* stretches are sorted by min_ns: none later can hold a hit */
+        if (st->max_ns < t0)
+            continue;
+        evseek_scan_stretch(s, log, st, t0, t1, &top);
+    }
+    /* Heap-sort the kept hits into ascending order. */
+    for (size_t end = top.n; end > 1; end--) {
+        evseek_hit tmp = out[0];
+        out[0] = out[end - 1];
+        out[end - 1] = tmp;
+        evseek_heap_down(out, end - 1, 0);
+    }
+    if (more)
+        *more = top.more;
+    return top.n;
+}
+
+size_t
+evseek_bytes(const evseek *s)
+{
+    return sizeof *s + s->cap_st * sizeof *s->st + s->cap_ck * sizeof *s->ck;
+}
+
+static bool
+evseek_fail(char *why, size_t why_len, const char *msg, size_t i)
+{
+    if (why && why_len)
+        snprintf(why, why_len, "%s (stretch %zu)", msg, i);
+    return false;
+}
+
+static int
+evseek_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+bool
+evseek_check(const evseek *s, char *why, size_t why_len)
+{
+    if (s->open)
+        return evseek_fail(why, why_len, "not sealed", s->n_st - 1);
+    size_t total_ck = 0;
+    uint8_t *seen = xcalloc(s->n_ck ? s->n_ck : 1, 1);             /* freed below */
+    uint64_t *pos = xcalloc(s->n_st ? s->n_st : 1, sizeof *pos);   /* freed below */
+    bool ok = true;
+    for (size_t i = 0; ok && i < s->n_st; i++) {
+        const evseek_stretch *st = &s->st[i];
+        pos[i] = st->start.pos;
+        if (st->n_events == 0 || st->min_ns > st->max_ns) {
+            ok = evseek_fail(why, why_len, "empty stretch or min > max", i);
+            break;
+        }
+        if (s->sealed && i > 0 && evseek_stretch_cmp(&s->st[i - 1], st) >= 0) {
+            ok = evseek_fail(why, why_len, "stretches not sorted by (min time, offset)", i);
+            break;
+        }
+        size_t n_ck = evseek_stretch_n_ck(st);
+        if (st->first_ck > s->n_ck || n_ck > s->n_ck - st->first_ck) {
+            ok = evseek_fail(why, why_len, "checkpoints out of bounds", i);
+            break;
+        }
+        total_ck += n_ck;
+        for (size_t j = 0; j < n_ck; j++) {
+            const evseek_ck *c = &s->ck[st->first_ck + j];
+            const evseek_ck *p = j ? c - 1 : NULL;
+            if (seen[st->first_ck + j]++) {
+                ok = evseek_fail(why, why_len, "checkpoint shared by two stretches", i);
+                break;
+            }
+            if (c->mark.pos <= (p ? p->mark.pos : st->start.pos)) {
+                ok = evseek_fail(why, why_len, "checkpoint positions not increasing", i);
+                break;
+            }
+            if (c->prefix_max_ns < st->min_ns || c->prefix_max_ns > st->max_ns ||
+                c->suffix_min_ns < st->min_ns || c->suffix_min_ns > st->max_ns) {
+                ok = evseek_fail(why, why_len, "checkpoint times outside the stretch", i);
+                break;
+            }
+            if (p && (c->prefix_max_ns < p->prefix_max_ns ||
+                      c->suffix_min_ns < p->suffix_min_ns)) {
+                ok = evseek_fail(why, why_len, "prefix max / suffix min not monotone", i);
+                break;
+            }
+        }
+    }
+    if (ok && total_ck != s->n_ck)
+        ok = evseek_fail(why, why_len, "checkpoints not covered by stretches", s->n_st);
+    if (ok && s->n_st > 1) {
+        qsort(pos, s->n_st, sizeof *pos, evseek_u64_cmp);
+        for (size_t i = 1; ok && i < s->n_st; i++)
+            if (pos[i] == pos[i - 1])
+                ok = evseek_fail(why, why_len, "two stretches start at one offset", i);
+    }
+    x_free(seen);
+    x_free(pos);
+    return ok;
+}

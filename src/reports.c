@@ -1,0 +1,391 @@
+/* reports: TSV and JSON tables of collections, markers and threads, written from the
+ * index alone (text is read back from the mapping by offset). */
+#include "reports.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "textfmt.h"
+#include "xalloc.h"
+
+void
+reports_tsv_text(strbuf *out, const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        int32_t cp = textfmt_utf8_next(p, n, &i);
+        if (cp == '\\')
+            strbuf_puts(out, "\\\\");
+        else if (cp == '\t')
+            strbuf_puts(out, "\\t");
+        else if (cp == '\n')
+            strbuf_puts(out, "\\n");
+        else if (cp == '\r')
+            strbuf_puts(out, "\\r");
+        else if (cp >= 0 && (cp < 0x20 || cp == 0x7f))
+            strbuf_printf(out, "\\x%02x", (unsigned)cp);
+        else
+            textfmt_append_cp(out, cp < 0 ? 0xfffd : (uint32_t)cp);
+    }
+}
+
+void
+reports_json_text(strbuf *out, const uint8_t *p, size_t n)
+{
+    strbuf_putc(out, '"');
+    size_t i = 0;
+    while (i < n) {
+        int32_t cp = textfmt_utf8_next(p, n, &i);
+        if (cp == '"' || cp == '\\') {
+            strbuf_putc(out, '\\');
+            strbuf_putc(out, (char)cp);
+        } else if (cp == '\n') {
+            strbuf_puts(out, "\\n");
+        } else if (cp == '\t') {
+            strbuf_puts(out, "\\t");
+        } else if (cp >= 0 && (cp < 0x20 || cp == 0x7f)) {
+            strbuf_printf(out, "\\u%04x", (unsigned)cp);
+        } else {
+            textfmt_append_cp(out, cp < 0 ? 0xfffd : (uint32_t)cp);
+        }
+    }
+    strbuf_putc(out, '"');
+}
+
+/* ---- values that may be unknown: "-" in TSV, null in JSON ---------------------------- */
+
+static void
+rep_u64(strbuf *out, bool json, uint64_t v, bool known)
+{
+    if (known)
+        strbuf_u64(out, v);
+    else
+        strbuf_puts(out, json ? "null" : "-");
+}
+
+static void
+rep_cap(strbuf *out, bool json, uint16_t cap)
+{
+    rep_u64(out, json, cap, cap != EVINDEX_NO_CAP);
+}
+
+/* ---- gc --------------------------------------------------------------------------------- */
+
+static const struct {
+    uint8_t flag;
+    const char *name;
+} reports_gc_flags[] = {
+    { EVINDEX_GC_F_PAR_REQUEST, "par-request" },
+    { EVINDEX_GC_F_MAJOR, "major" },
+    { EVINDEX_GC_F_OPEN, "cut-short" },
+    { EVINDEX_GC_F_NO_STATS, "no-stats" },
+    { EVINDEX_GC_F_NO_START, "no-start" },
+};
+
+static void
+rep_gc_flags(strbuf *out, bool json, uint8_t flags)
+{
+    bool any = false;
+    if (json)
+        strbuf_putc(out, '[');
+    for (size_t i = 0; i < sizeof reports_gc_flags / sizeof reports_gc_flags[0]; i++) {
+        if (!(flags & reports_gc_flags[i].flag))
+            continue;
+        if (any)
+            strbuf_putc(out, ',');
+        if (json)
+            strbuf_printf(out, "\"%s\"", reports_gc_flags[i].name);
+        else
+            strbuf_puts(out, reports_gc_flags[i].name);
+        any = true;
+    }
+    if (json)
+        strbuf_putc(out, ']');
+    else if (!any)
+        strbuf_putc(out, '-');
+}
+
+typedef struct rep_key {
+    uint64_t key;               /* sorted descending */
+    uint64_t tie;               /* then ascending */
+    size_t idx;
+} rep_key;
+
+static int
+rep_key_cmp(const void *a, const void *b)
+{
+    const rep_key *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key > y->key ? -1 : 1;
+    if (x->tie != y->tie)
+        return x->tie < y->tie ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Row order: identity, or sorted by keys[] (built by the caller). Caller frees. */
+static size_t *
+rep_order(size_t n, rep_key *keys)
+{
+    size_t *order = xmalloc((n + 1) * sizeof *order);
+    if (keys) {
+        qsort(keys, n, sizeof *keys, rep_key_cmp);
+        for (size_t i = 0; i < n; i++)
+            order[i] = keys[i].idx;
+    } else {
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+    }
+    return order;
+}
+
+static size_t
+rep_rows(size_t n, const reports_opts *o)
+{
+    return o->limit && o->limit < n ? o->limit : n;
+}
+
+static void
+rep_gc_row(strbuf *out, const evindex *ix, const evindex_gc *g, bool json)
+{
+    bool has_stats = !(g->flags & EVINDEX_GC_F_NO_STATS);
+    const char *sep = json ? "," : "\t";
+    if (json)
+        strbuf_puts(out, "{\"start_ns\":");
+    strbuf_u64(out, g->start_ns);
+    strbuf_puts(out, json ? ",\"pause_ns\":" : sep);
+    rep_u64(out, json, g->end_ns - g->start_ns, !(g->flags & EVINDEX_GC_F_NO_START));
+    strbuf_puts(out, json ? ",\"sync_ns\":" : sep);
+    strbuf_u64(out, g->sync_ns);
+    strbuf_puts(out, json ? ",\"request_ns\":" : sep);
+    rep_u64(out, json, g->request_ns, g->request_cap != EVINDEX_NO_CAP);
+    strbuf_puts(out, json ? ",\"gen\":" : sep);
+    rep_u64(out, json, g->gen, has_stats);
+    strbuf_puts(out, json ? ",\"par_threads\":" : sep);
+    rep_u64(out, json, g->par_threads, has_stats);
+    strbuf_puts(out, json ? ",\"copied_bytes\":" : sep);
+    rep_u64(out, json, g->copied, has_stats);
+    strbuf_puts(out, json ? ",\"live_after_bytes\":" : sep);
+    rep_u64(out, json, g->live_after, g->live_after != EVINDEX_NO_TIME);
+    strbuf_puts(out, json ? ",\"heap_after_bytes\":" : sep);
+    rep_u64(out, json, g->heap_after, g->heap_after != EVINDEX_NO_TIME);
+    strbuf_puts(out, json ? ",\"allocated_bytes\":" : sep);
+    rep_u64(out, json, g->allocated_before, g->allocated_before != EVINDEX_NO_TIME);
+    strbuf_puts(out, json ? ",\"leader_cap\":" : sep);
+    rep_cap(out, json, g->leader_cap);
+    strbuf_puts(out, json ? ",\"request_cap\":" : sep);
+    rep_cap(out, json, g->request_cap);
+    strbuf_puts(out, json ? ",\"slowest_cap\":" : sep);
+    rep_cap(out, json, g->slowest_cap);
+    strbuf_puts(out, json ? ",\"flags\":" : sep);
+    rep_gc_flags(out, json, g->flags);
+    if (json) {
+        strbuf_puts(out, ",\"caps\":[");
+        for (uint32_t i = 0; i < g->n_parts; i++) {
+            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + i);
+            strbuf_printf(out, "%s{\"cap\":", i ? "," : "");
+            rep_cap(out, true, p->cap);
+            strbuf_printf(out, ",\"start_ns\":%llu,\"end_ns\":%llu,\"stop_ns\":%llu,"
+                          "\"work_ns\":%llu,\"idle_ns\":%llu}",
+                          (unsigned long long)p->start_ns, (unsigned long long)p->end_ns,
+                          (unsigned long long)p->stop_ns, (unsigned long long)p->work_ns,
+                          (unsigned long long)p->wait_ns);
+        }
+        strbuf_puts(out, "]}");
+        return;
+    }
+    for (int field = 0; field < 2; field++) {
+        strbuf_putc(out, '\t');
+        if (!g->n_parts)
+            strbuf_putc(out, '-');
+        for (uint32_t i = 0; i < g->n_parts; i++) {
+            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + i);
+            if (i)
+                strbuf_putc(out, ',');
+            if (p->cap == EVINDEX_NO_CAP)
+                strbuf_putc(out, '-');
+            else
+                strbuf_u64(out, p->cap);
+            strbuf_putc(out, ':');
+            strbuf_u64(out, field ? p->wait_ns : p->work_ns);
+        }
+    }
+}
+
+void
+reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
+{
+    size_t n = evindex_n_gcs(ix);
+    rep_key *keys = NULL;
+    if (o->sort_by_pause) {
+        keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+        for (size_t i = 0; i < n; i++) {
+            const evindex_gc *g = evindex_gc_at(ix, i);
+            keys[i] = (rep_key){ g->end_ns - g->start_ns, g->start_ns, i };
+        }
+    }
+    size_t *order = rep_order(n, keys);
+    size_t rows = rep_rows(n, o);
+    if (o->json)
+        strbuf_puts(out, "[\n");
+    else
+        strbuf_puts(out, "start_ns\tpause_ns\tsync_ns\trequest_ns\tgen\tpar_threads\t"
+                         "copied_bytes\tlive_after_bytes\theap_after_bytes\tallocated_bytes\t"
+                         "leader_cap\trequest_cap\tslowest_cap\tflags\twork_ns\tidle_ns\n");
+    for (size_t r = 0; r < rows; r++) {
+        rep_gc_row(out, ix, evindex_gc_at(ix, order[r]), o->json);
+        strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
+    }
+    if (o->json)
+        strbuf_puts(out, "]\n");
+    x_free(order);
+    x_free(keys);
+}
+
+/* ---- markers ------------------------------------------------------------------------------- */
+
+static const char *const reports_msg_kinds[] = {
+    [EVINDEX_MSG_MARKER] = "marker",
+    [EVINDEX_MSG_USER] = "message",
+    [EVINDEX_MSG_LOG] = "log",
+    [EVINDEX_MSG_BINARY] = "binary",
+};
+
+/* Binary messages as hex digits; text as it is. */
+static void
+rep_msg_text(strbuf *out, const evindex *ix, const evindex_msg *m, bool json)
+{
+    const uint8_t *p = NULL;
+    size_t len = 0;
+    if (!evindex_msg_text(ix, m, &p, &len))
+        len = 0;
+    if (m->kind == EVINDEX_MSG_BINARY) {
+        if (json)
+            strbuf_putc(out, '"');
+        for (size_t i = 0; i < len; i++)
+            strbuf_printf(out, "%02x", p[i]);
+        if (json)
+            strbuf_putc(out, '"');
+    } else if (json) {
+        reports_json_text(out, p, len);
+    } else {
+        reports_tsv_text(out, p, len);
+    }
+}
+
+void
+reports_markers(strbuf *out, const evindex *ix, const reports_opts *o)
+{
+    size_t n = o->messages ? evindex_n_msgs(ix) : evindex_n_markers(ix);
+    size_t rows = rep_rows(n, o);
+    if (o->json)
+        strbuf_puts(out, "[\n");
+    else
+        strbuf_puts(out, o->messages ? "time_ns\tcap\tkind\ttext\n" : "time_ns\tcap\tname\n");
+    for (size_t r = 0; r < rows; r++) {
+        const evindex_msg *m = o->messages ? evindex_msg_at(ix, r) : evindex_marker_at(ix, r);
+        if (o->json) {
+            strbuf_printf(out, "{\"time_ns\":%llu,\"cap\":", (unsigned long long)m->time_ns);
+            rep_cap(out, true, m->cap);
+            if (o->messages)
+                strbuf_printf(out, ",\"kind\":\"%s\",\"text\":", reports_msg_kinds[m->kind]);
+            else
+                strbuf_puts(out, ",\"name\":");
+            rep_msg_text(out, ix, m, true);
+            strbuf_puts(out, r + 1 < rows ? "},\n" : "}\n");
+        } else {
+            strbuf_u64(out, m->time_ns);
+            strbuf_putc(out, '\t');
+            rep_cap(out, false, m->cap);
+            if (o->messages) {
+                strbuf_putc(out, '\t');
+                strbuf_puts(out, reports_msg_kinds[m->kind]);
+            }
+            strbuf_putc(out, '\t');
+            rep_msg_text(out, ix, m, false);
+            strbuf_putc(out, '\n');
+        }
+    }
+    if (o->json)
+        strbuf_puts(out, "]\n");
+}
+
+/* ---- threads -------------------------------------------------------------------------------- */
+
+static void
+rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t, bool json)
+{
+    const uint8_t *label = NULL;
+    size_t label_len = 0;
+    bool has_label = evindex_thread_label(ix, t, &label, &label_len);
+    if (json) {
+        strbuf_printf(out, "{\"tid\":%u,\"label\":", t->tid);
+        if (has_label)
+            reports_json_text(out, label, label_len);
+        else
+            strbuf_puts(out, "null");
+        strbuf_puts(out, ",\"created_ns\":");
+        rep_u64(out, true, t->create_ns, t->create_ns != THREADTAB_NO_TIME);
+        strbuf_puts(out, ",\"create_cap\":");
+        rep_cap(out, true, t->create_cap);
+        strbuf_puts(out, ",\"first_run_ns\":");
+        rep_u64(out, true, t->first_run_ns, t->first_run_ns != THREADTAB_NO_TIME);
+        strbuf_printf(out, ",\"run_ns\":%llu,\"runs\":%u,\"migrations\":%u,\"wakeups\":%u,"
+                      "\"stops\":{",
+                      (unsigned long long)t->run_ns, t->n_runs, t->n_migrations, t->n_wakeups);
+        for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
+            strbuf_printf(out, "%s\"%s\":%u", c ? "," : "",
+                          threadtab_stop_class_name((enum threadtab_stop_class)c), t->stops[c]);
+        strbuf_puts(out, "}}");
+        return;
+    }
+    strbuf_printf(out, "%u\t", t->tid);
+    if (has_label)
+        reports_tsv_text(out, label, label_len);
+    else
+        strbuf_putc(out, '-');
+    strbuf_putc(out, '\t');
+    rep_u64(out, false, t->create_ns, t->create_ns != THREADTAB_NO_TIME);
+    strbuf_putc(out, '\t');
+    rep_cap(out, false, t->create_cap);
+    strbuf_putc(out, '\t');
+    rep_u64(out, false, t->first_run_ns, t->first_run_ns != THREADTAB_NO_TIME);
+    strbuf_printf(out, "\t%llu\t%u\t%u\t%u", (unsigned long long)t->run_ns, t->n_runs,
+                  t->n_migrations, t->n_wakeups);
+    for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
+        strbuf_printf(out, "\t%u", t->stops[c]);
+}
+
+void
+reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
+{
+    const threadtab *tt = evindex_threads(ix);
+    size_t n = threadtab_count(tt);
+    rep_key *keys = NULL;
+    if (o->sort_by_run) {
+        keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+        for (size_t i = 0; i < n; i++) {
+            const threadtab_thread *t = threadtab_at(tt, i);
+            keys[i] = (rep_key){ t->run_ns, t->tid, i };
+        }
+    }
+    size_t *order = rep_order(n, keys);
+    size_t rows = rep_rows(n, o);
+    if (o->json) {
+        strbuf_puts(out, "[\n");
+    } else {
+        strbuf_puts(out, "tid\tlabel\tcreated_ns\tcreate_cap\tfirst_run_ns\trun_ns\truns\t"
+                         "migrations\twakeups");
+        for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
+            strbuf_printf(out, "\tstop_%s",
+                          threadtab_stop_class_name((enum threadtab_stop_class)c));
+        strbuf_putc(out, '\n');
+    }
+    for (size_t r = 0; r < rows; r++) {
+        rep_thread_row(out, ix, threadtab_at(tt, order[r]), o->json);
+        strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
+    }
+    if (o->json)
+        strbuf_puts(out, "]\n");
+    x_free(order);
+    x_free(keys);
+}

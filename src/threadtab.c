@@ -1,0 +1,309 @@
+/* threadtab: per-thread records in a growable array, found by thread id through an
+ * open-addressing (linear probing) hash of 8-byte slots. Memory is proportional to
+ * the number of distinct ids, never to an id's value. */
+#include "threadtab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define THREADTAB_NO_CAP 0xffffu
+#define THREADTAB_MIN_SLOTS 16u
+
+/* A hash slot: the id and 1 + the index of its record; idx1 == 0 marks an empty slot. */
+typedef struct threadtab_slot {
+    uint32_t tid;
+    uint32_t idx1;
+} threadtab_slot;
+
+struct threadtab {
+    threadtab_thread *threads;  /* owned; insertion order, ascending tid once sealed */
+    size_t n_threads, cap_threads;
+    threadtab_slot *slots;      /* owned; n_slots is a power of two, load <= 1/2 */
+    size_t n_slots;
+    bool sealed;                /* threads[] is sorted and no thread was added since */
+};
+
+static const char *const threadtab_class_names[THREADTAB_N_STOP_CLASSES] = {
+    [THREADTAB_STOP_HEAP_OVERFLOW] = "heap",
+    [THREADTAB_STOP_STACK_OVERFLOW] = "stack",
+    [THREADTAB_STOP_YIELD] = "yield",
+    [THREADTAB_STOP_BLACKHOLE] = "blackhole",
+    [THREADTAB_STOP_MVAR] = "mvar",
+    [THREADTAB_STOP_STM] = "stm",
+    [THREADTAB_STOP_IO] = "io",
+    [THREADTAB_STOP_FOREIGN] = "foreign",
+    [THREADTAB_STOP_THROWTO] = "throwto",
+    [THREADTAB_STOP_BLOCKED] = "blocked",
+    [THREADTAB_STOP_FINISHED] = "finished",
+    [THREADTAB_STOP_OTHER] = "other",
+};
+
+enum threadtab_stop_class
+threadtab_stop_class(uint16_t status)
+{
+    switch (status) {
+    case 1: return THREADTAB_STOP_HEAP_OVERFLOW;
+    case 2: return THREADTAB_STOP_STACK_OVERFLOW;
+    case 3: return THREADTAB_STOP_YIELD;
+    case 4: return THREADTAB_STOP_BLOCKED;
+    case 5: return THREADTAB_STOP_FINISHED;
+    case 6: case 16: case 17: return THREADTAB_STOP_FOREIGN;
+    case 7: case 20: return THREADTAB_STOP_MVAR;
+    case 8: return THREADTAB_STOP_BLACKHOLE;
+    case 9: case 10: case 11: case 13: return THREADTAB_STOP_IO;
+    case 12: return THREADTAB_STOP_STM;
+    case 18: return THREADTAB_STOP_THROWTO;
+    default: return THREADTAB_STOP_OTHER;
+    }
+}
+
+const char *
+threadtab_stop_class_name(enum threadtab_stop_class c)
+{
+    if ((unsigned)c >= THREADTAB_N_STOP_CLASSES)
+        return "?";
+    return threadtab_class_names[c];
+}
+
+/* Ids are untrusted and often consecutive: mix all bits (murmur3 finalizer) so that
+ * neither runs nor strided ids pile up in one probe chain. */
+static inline size_t
+threadtab_hash(uint32_t tid)
+{
+    uint32_t h = tid;
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+/* The slot holding `tid`, or the empty slot where it would go. */
+static threadtab_slot *
+threadtab_probe(const threadtab *tt, uint32_t tid)
+{
+    size_t mask = tt->n_slots - 1;
+    for (size_t i = threadtab_hash(tid) & mask;; i = (i + 1) & mask) {
+        threadtab_slot *sl = &tt->slots[i];
+        if (sl->idx1 == 0 || sl->tid == tid)
+            return sl;
+    }
+}
+
+/* Rebuild the hash with `n_slots` slots from threads[] (after growth or a sort). */
+static void
+threadtab_rehash(threadtab *tt, size_t n_slots)
+{
+    x_free(tt->slots);
+    tt->slots = xcalloc(n_slots, sizeof *tt->slots);   /* owned by tt */
+    tt->n_slots = n_slots;
+    for (size_t i = 0; i < tt->n_threads; i++) {
+        threadtab_slot *sl = threadtab_probe(tt, tt->threads[i].tid);
+        sl->tid = tt->threads[i].tid;
+        sl->idx1 = (uint32_t)(i + 1);
+    }
+}
+
+threadtab *
+threadtab_new(void)
+{
+    threadtab *tt = xcalloc(1, sizeof *tt);             /* caller frees: threadtab_free */
+    threadtab_rehash(tt, THREADTAB_MIN_SLOTS);
+    tt->sealed = true;                                  /* empty is sorted */
+    return tt;
+}
+
+void
+threadtab_free(threadtab *tt)
+{
+    if (!tt)
+        return;
+    x_free(tt->threads);
+    x_free(tt->slots);
+    x_free(tt);
+}
+
+threadtab_thread *
+threadtab_get_or_add(threadtab *tt, uint32_t tid)
+{
+    threadtab_slot *sl = threadtab_probe(tt, tid);
+    if (sl->idx1 != 0)
+        return &tt->threads[sl->idx1 - 1];
+    /* idx1 is 32-bit: 2^32 - 1 threads would need ~480 GiB, so it cannot overflow. */
+    if (2 * (tt->n_threads + 1) > tt->n_slots) {
+        threadtab_rehash(tt, 2 * tt->n_slots);
+        sl = threadtab_probe(tt, tid);
+    }
+    if (tt->n_threads == tt->cap_threads) {
+        tt->cap_threads = tt->cap_threads ? 2 * tt->cap_threads : 16;
+        /* owned by tt */
+        tt->threads = xreallocarray(tt->threads, tt->cap_threads, sizeof *tt->threads);
+    }
+    threadtab_thread *th = &tt->threads[tt->n_threads++];
+    memset(th, 0, sizeof *th);
+    th->tid = tid;
+    th->create_cap = THREADTAB_NO_CAP;
+    th->last_cap = THREADTAB_NO_CAP;
+    th->create_ns = THREADTAB_NO_TIME;
+    th->first_run_ns = THREADTAB_NO_TIME;
+    th->last_end_ns = THREADTAB_NO_TIME;
+    sl->tid = tid;
+    sl->idx1 = (uint32_t)tt->n_threads;
+    if (tt->sealed && tt->n_threads > 1 && tt->threads[tt->n_threads - 2].tid > tid)
+        tt->sealed = false;
+    return th;
+}
+
+/* Keeps the earliest creation: caps report in their own order, not globally sorted. */
+void
+threadtab_created(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap)
+{
+    threadtab_thread *th = threadtab_get_or_add(tt, tid);
+    if (th->create_ns == THREADTAB_NO_TIME || time_ns < th->create_ns) {
+        th->create_ns = time_ns;
+        th->create_cap = cap;
+    }
+}
+
+/* The latest run is the one that ends last (ties: the one reported last). */
+void
+threadtab_run(threadtab *tt, uint32_t tid, uint64_t start_ns, uint64_t end_ns, uint16_t cap,
+              uint16_t stop_status)
+{
+    threadtab_thread *th = threadtab_get_or_add(tt, tid);
+    th->run_ns += end_ns > start_ns ? end_ns - start_ns : 0;
+    th->n_runs++;
+    th->stops[threadtab_stop_class(stop_status)]++;
+    if (start_ns < th->first_run_ns)
+        th->first_run_ns = start_ns;
+    if (th->last_end_ns == THREADTAB_NO_TIME || end_ns >= th->last_end_ns) {
+        th->last_end_ns = end_ns;
+        th->last_cap = cap;
+    }
+}
+
+void
+threadtab_migrated(threadtab *tt, uint32_t tid)
+{
+    threadtab_get_or_add(tt, tid)->n_migrations++;
+}
+
+void
+threadtab_woken(threadtab *tt, uint32_t tid)
+{
+    threadtab_get_or_add(tt, tid)->n_wakeups++;
+}
+
+void
+threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset)
+{
+    threadtab_get_or_add(tt, tid)->label_offset = label_offset;
+}
+
+static int
+threadtab_cmp_tid(const void *a, const void *b)
+{
+    const threadtab_thread *x = a, *y = b;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+void
+threadtab_seal(threadtab *tt)
+{
+    if (!tt->sealed) {
+        qsort(tt->threads, tt->n_threads, sizeof *tt->threads, threadtab_cmp_tid);
+        threadtab_rehash(tt, tt->n_slots);
+        tt->sealed = true;
+    }
+    if (tt->cap_threads > tt->n_threads && tt->n_threads > 0) {
+        tt->threads = xreallocarray(tt->threads, tt->n_threads, sizeof *tt->threads);
+        tt->cap_threads = tt->n_threads;
+    }
+}
+
+size_t
+threadtab_count(const threadtab *tt)
+{
+    return tt->n_threads;
+}
+
+const threadtab_thread *
+threadtab_at(const threadtab *tt, size_t i)
+{
+    return i < tt->n_threads ? &tt->threads[i] : NULL;
+}
+
+const threadtab_thread *
+threadtab_find(const threadtab *tt, uint32_t tid)
+{
+    const threadtab_slot *sl = threadtab_probe(tt, tid);
+    return sl->idx1 ? &tt->threads[sl->idx1 - 1] : NULL;
+}
+
+size_t
+threadtab_index_of(const threadtab *tt, uint32_t tid)
+{
+    const threadtab_slot *sl = threadtab_probe(tt, tid);
+    return sl->idx1 ? (size_t)sl->idx1 - 1 : SIZE_MAX;
+}
+
+size_t
+threadtab_bytes(const threadtab *tt)
+{
+    return sizeof *tt + tt->cap_threads * sizeof *tt->threads +
+           tt->n_slots * sizeof *tt->slots;
+}
+
+static bool
+threadtab_fail(char *why, size_t why_len, const char *msg, uint32_t tid)
+{
+    if (why && why_len)
+        snprintf(why, why_len, "%s (tid %u)", msg, tid);
+    return false;
+}
+
+bool
+threadtab_check(const threadtab *tt, char *why, size_t why_len)
+{
+    if (tt->n_slots < THREADTAB_MIN_SLOTS || (tt->n_slots & (tt->n_slots - 1)) != 0)
+        return threadtab_fail(why, why_len, "slot count is not a power of two", 0);
+    if (tt->n_threads > tt->cap_threads && tt->n_threads > 0)
+        return threadtab_fail(why, why_len, "more threads than capacity", 0);
+    if (2 * tt->n_threads > tt->n_slots)
+        return threadtab_fail(why, why_len, "hash more than half full", 0);
+    size_t used = 0;
+    for (size_t i = 0; i < tt->n_slots; i++) {
+        const threadtab_slot *sl = &tt->slots[i];
+        if (sl->idx1 == 0)
+            continue;
+        used++;
+        if (sl->idx1 > tt->n_threads || tt->threads[sl->idx1 - 1].tid != sl->tid)
+            return threadtab_fail(why, why_len, "slot points at the wrong record", sl->tid);
+    }
+    if (used != tt->n_threads)
+        return threadtab_fail(why, why_len, "slot count differs from thread count", 0);
+    for (size_t i = 0; i < tt->n_threads; i++) {
+        const threadtab_thread *th = &tt->threads[i];
+        /* Probing must reach the record: no empty slot breaks its chain. */
+        if (threadtab_index_of(tt, th->tid) != i)
+            return threadtab_fail(why, why_len, "record not found through the hash", th->tid);
+        if (tt->sealed && i > 0 && tt->threads[i - 1].tid >= th->tid)
+            return threadtab_fail(why, why_len, "sealed table not in ascending tid order",
+                                  th->tid);
+        uint64_t stops = 0;
+        for (size_t c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
+            stops += th->stops[c];
+        if (stops != th->n_runs)
+            return threadtab_fail(why, why_len, "stop counts do not add up to runs", th->tid);
+        /* Only this direction: a run may legitimately carry the time UINT64_MAX. */
+        if (th->n_runs == 0 && (th->first_run_ns != THREADTAB_NO_TIME ||
+                                th->last_end_ns != THREADTAB_NO_TIME ||
+                                th->last_cap != THREADTAB_NO_CAP || th->run_ns != 0))
+            return threadtab_fail(why, why_len, "never ran but has run data", th->tid);
+    }
+    return true;
+}

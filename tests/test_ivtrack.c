@@ -1,0 +1,377 @@
+/* tests/test_ivtrack: kinded interval tracks — edge cases (empty, rejected kinds,
+ * clipping, zero-length intervals, extremes), per-kind time and the other queries
+ * against a brute-force array on seeded random tracks, and the checker catching damage. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ivtrack.h"
+#include "tests.h"
+#include "xalloc.h"
+
+static uint64_t
+iv_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static uint64_t
+iv_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void
+iv_assert_sound(const ivtrack *tr)
+{
+    char why[256] = "";
+    ck_assert_msg(ivtrack_check(tr, why, sizeof why), "ivtrack_check: %s", why);
+}
+
+static bool
+iv_add(ivtrack *tr, uint64_t start, uint64_t end, uint8_t kind, uint8_t flags)
+{
+    ivtrack_iv v = { start, end, UINT32_MAX, kind, flags };
+    return ivtrack_append(tr, &v);
+}
+
+/* ---- brute-force model ---- */
+
+typedef struct iv_model {
+    ivtrack_iv *v;              /* owned */
+    size_t n, cap;
+} iv_model;
+
+static bool
+iv_model_append(iv_model *m, ivtrack_iv v)
+{
+    if (v.kind >= IVTRACK_KINDS)
+        return false;
+    v.flags &= IVTRACK_F_OPEN;
+    if (m->n > 0 && v.start_ns < m->v[m->n - 1].end_ns) {
+        v.start_ns = m->v[m->n - 1].end_ns;
+        v.flags |= IVTRACK_F_CLIPPED;
+    }
+    if (v.end_ns < v.start_ns)
+        return false;
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 32;
+        m->v = xreallocarray(m->v, m->cap, sizeof *m->v);
+    }
+    m->v[m->n++] = v;
+    return true;
+}
+
+static uint64_t
+bf_kind_ns(const iv_model *m, unsigned kind, uint64_t t0, uint64_t t1)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < m->n && t0 < t1; i++) {
+        if (m->v[i].kind != kind)
+            continue;
+        uint64_t s = m->v[i].start_ns > t0 ? m->v[i].start_ns : t0;
+        uint64_t e = m->v[i].end_ns < t1 ? m->v[i].end_ns : t1;
+        if (e > s)
+            sum += e - s;
+    }
+    return sum;
+}
+
+static size_t
+bf_count_in(const iv_model *m, uint64_t t0, uint64_t t1)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->n && t0 < t1; i++) {
+        uint64_t s = m->v[i].start_ns, e = m->v[i].end_ns;
+        if (s == e ? (t0 <= s && s < t1) : (s < t1 && e > t0))
+            k++;
+    }
+    return k;
+}
+
+static size_t
+bf_first_after(const iv_model *m, uint64_t t)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i].end_ns > t || m->v[i].start_ns == t)
+            return i;
+    return m->n;
+}
+
+static size_t
+bf_last_starting_by(const iv_model *m, uint64_t t)
+{
+    size_t k = SIZE_MAX;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i].start_ns <= t)
+            k = i;
+    return k;
+}
+
+static void
+iv_random_track(uint64_t seed, size_t n_in, ivtrack *tr, iv_model *m)
+{
+    uint64_t s = seed * 0xD1B54A32D192ED03u + 3;
+    static const uint64_t bases[] = { 0, 5000, UINT64_MAX - (UINT64_C(1) << 36),
+                                      UINT64_MAX - 300 };
+    uint64_t clock = bases[seed % 4];
+    for (size_t k = 0; k < n_in; k++) {
+        uint64_t r = iv_rng(&s) % 100, start;
+        if (r < 50)
+            start = iv_sat_add(clock, iv_rng(&s) % 2000);
+        else if (r < 65)
+            start = clock;
+        else if (r < 85)
+            start = clock - (clock < 300 ? clock : iv_rng(&s) % 300);
+        else
+            start = iv_sat_add(clock, UINT64_C(1) << (20 + iv_rng(&s) % 20));
+        uint64_t d = iv_rng(&s) % 100, end;
+        if (d < 15)
+            end = start;
+        else if (d < 90)
+            end = iv_sat_add(start, 1 + iv_rng(&s) % 3000);
+        else if (d < 95)
+            end = iv_sat_add(start, UINT64_C(1) << (30 + iv_rng(&s) % 10));
+        else
+            end = start - (start < 50 ? start : 1 + iv_rng(&s) % 50);
+        uint8_t kind = iv_rng(&s) % 25 == 0 ? (uint8_t)(IVTRACK_KINDS + iv_rng(&s) % 250)
+                                            : (uint8_t)(iv_rng(&s) % IVTRACK_KINDS);
+        ivtrack_iv v = { start, end, (uint32_t)iv_rng(&s), kind, (uint8_t)(iv_rng(&s) % 4) };
+        bool kept = ivtrack_append(tr, &v);
+        ck_assert_int_eq(kept, iv_model_append(m, v));
+        if (kept)
+            clock = m->v[m->n - 1].end_ns;
+    }
+}
+
+static uint64_t
+iv_pick_time(const iv_model *m, uint64_t *s)
+{
+    uint64_t r = iv_rng(s) % 10;
+    if (m->n == 0 || r == 0)
+        return (uint64_t[]){ 0, 1, UINT64_MAX - 1, UINT64_MAX }[iv_rng(s) % 4];
+    const ivtrack_iv *v = &m->v[iv_rng(s) % m->n];
+    if (r < 8) {
+        uint64_t t = iv_rng(s) % 2 ? v->start_ns : v->end_ns;
+        int delta = (int)(iv_rng(s) % 3) - 1;
+        if (delta < 0 && t > 0)
+            t--;
+        else if (delta > 0 && t < UINT64_MAX)
+            t++;
+        return t;
+    }
+    uint64_t lo = m->v[0].start_ns, hi = m->v[m->n - 1].end_ns;
+    return hi > lo ? lo + iv_rng(s) % (hi - lo) : lo;
+}
+
+static void
+iv_compare(const ivtrack *tr, const iv_model *m, uint64_t seed, int n_queries)
+{
+    ck_assert_uint_eq(ivtrack_count(tr), m->n);
+    for (size_t i = 0; i < m->n; i++) {
+        const ivtrack_iv *g = ivtrack_get(tr, i), *w = &m->v[i];
+        ck_assert_ptr_nonnull(g);
+        ck_assert_msg(g->start_ns == w->start_ns && g->end_ns == w->end_ns &&
+                          g->ref == w->ref && g->kind == w->kind && g->flags == w->flags,
+                      "seed %llu interval %zu", (unsigned long long)seed, i);
+    }
+    ck_assert_ptr_null(ivtrack_get(tr, m->n));
+    uint64_t s = seed + 999;
+    for (int q = 0; q < n_queries; q++) {
+        uint64_t t0 = iv_pick_time(m, &s), t1 = iv_pick_time(m, &s);
+        if (iv_rng(&s) % 4 != 0 && t0 > t1) {
+            uint64_t tmp = t0;
+            t0 = t1;
+            t1 = tmp;
+        }
+        for (unsigned k = 0; k <= IVTRACK_KINDS; k++)
+            ck_assert_msg(ivtrack_kind_ns(tr, k, t0, t1) == bf_kind_ns(m, k, t0, t1),
+                          "seed %llu kind %u [%llu,%llu): %llu want %llu",
+                          (unsigned long long)seed, k, (unsigned long long)t0,
+                          (unsigned long long)t1,
+                          (unsigned long long)ivtrack_kind_ns(tr, k, t0, t1),
+                          (unsigned long long)bf_kind_ns(m, k, t0, t1));
+        ck_assert_msg(ivtrack_count_in(tr, t0, t1) == bf_count_in(m, t0, t1),
+                      "seed %llu count_in [%llu,%llu)", (unsigned long long)seed,
+                      (unsigned long long)t0, (unsigned long long)t1);
+        ck_assert_uint_eq(ivtrack_first_after(tr, t0), bf_first_after(m, t0));
+        ck_assert_uint_eq(ivtrack_last_starting_by(tr, t0), bf_last_starting_by(m, t0));
+    }
+}
+
+/* ---- unit tests ---- */
+
+START_TEST(test_ivtrack_empty)
+{
+    ivtrack *tr = ivtrack_new();
+    ck_assert_uint_eq(ivtrack_count(tr), 0);
+    ck_assert_ptr_null(ivtrack_get(tr, 0));
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 0, 0, UINT64_MAX), 0);
+    ck_assert_uint_eq(ivtrack_count_in(tr, 0, UINT64_MAX), 0);
+    ck_assert_uint_eq(ivtrack_first_after(tr, 5), 0);
+    ck_assert_uint_eq(ivtrack_last_starting_by(tr, UINT64_MAX), SIZE_MAX);
+    ivtrack_set_ref(tr, 0, 5);                  /* out of range: ignored */
+    iv_assert_sound(tr);
+    ivtrack_seal(tr);
+    iv_assert_sound(tr);
+    ck_assert_uint_gt(ivtrack_bytes(tr), 0);
+    ivtrack_free(tr);
+    ivtrack_free(NULL);
+}
+END_TEST
+
+START_TEST(test_ivtrack_kinds_and_boundaries)
+{
+    ivtrack *tr = ivtrack_new();
+    ck_assert(!iv_add(tr, 0, 10, IVTRACK_KINDS, 0));      /* kind out of range */
+    ck_assert(iv_add(tr, 100, 200, 0, IVTRACK_F_OPEN));
+    ck_assert(iv_add(tr, 200, 260, 1, 0));
+    ck_assert(iv_add(tr, 300, 300, 2, 0));
+    ck_assert(iv_add(tr, 300, 400, 0, 0));
+    ck_assert_uint_eq(ivtrack_count(tr), 4);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 0, 0, UINT64_MAX), 200);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 1, 0, UINT64_MAX), 60);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 2, 0, UINT64_MAX), 0);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 3, 0, UINT64_MAX), 0);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, IVTRACK_KINDS, 0, UINT64_MAX), 0);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 0, 150, 350), 100);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 1, 150, 350), 60);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 0, 199, 201), 1);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 1, 199, 201), 1);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 0, 350, 150), 0);
+    ck_assert_uint_eq(ivtrack_count_in(tr, 200, 300), 1);
+    ck_assert_uint_eq(ivtrack_count_in(tr, 199, 300), 2);
+    ck_assert_uint_eq(ivtrack_count_in(tr, 300, 301), 2);       /* the instant and the next */
+    ck_assert_uint_eq(ivtrack_count_in(tr, 260, 300), 0);
+    ck_assert_uint_eq(ivtrack_count_in(tr, 300, 300), 0);
+    ck_assert_uint_eq(ivtrack_first_after(tr, 260), 2);
+    ck_assert_uint_eq(ivtrack_first_after(tr, 300), 2);
+    ck_assert_uint_eq(ivtrack_first_after(tr, 301), 3);
+    ck_assert_uint_eq(ivtrack_first_after(tr, 400), 4);
+    ck_assert_uint_eq(ivtrack_last_starting_by(tr, 299), 1);
+    ck_assert_uint_eq(ivtrack_last_starting_by(tr, 300), 3);
+    ck_assert_uint_eq(ivtrack_get(tr, 0)->flags, IVTRACK_F_OPEN);
+    ck_assert_uint_eq(ivtrack_get(tr, 0)->ref, UINT32_MAX);
+    ivtrack_set_ref(tr, 2, 42);
+    ck_assert_uint_eq(ivtrack_get(tr, 2)->ref, 42);
+    iv_assert_sound(tr);
+    ivtrack_free(tr);
+}
+END_TEST
+
+START_TEST(test_ivtrack_clip_and_drop)
+{
+    ivtrack *tr = ivtrack_new();
+    ck_assert(!iv_add(tr, 50, 40, 0, 0));
+    ck_assert(iv_add(tr, 0, 100, 0, IVTRACK_F_CLIPPED));
+    ck_assert(iv_add(tr, 60, 120, 1, IVTRACK_F_OPEN | 0x40));
+    ck_assert(!iv_add(tr, 70, 110, 2, 0));
+    ck_assert(iv_add(tr, 0, 120, 3, 0));
+    ck_assert_uint_eq(ivtrack_count(tr), 3);
+    ck_assert_uint_eq(ivtrack_get(tr, 0)->flags, 0);
+    ck_assert_uint_eq(ivtrack_get(tr, 1)->start_ns, 100);
+    ck_assert_uint_eq(ivtrack_get(tr, 1)->flags, IVTRACK_F_OPEN | IVTRACK_F_CLIPPED);
+    ck_assert_uint_eq(ivtrack_get(tr, 2)->start_ns, 120);
+    ck_assert_uint_eq(ivtrack_get(tr, 2)->end_ns, 120);
+    ck_assert_uint_eq(ivtrack_get(tr, 2)->flags, IVTRACK_F_CLIPPED);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 1, 0, 1000), 20);
+    iv_assert_sound(tr);
+    ivtrack_free(tr);
+}
+END_TEST
+
+START_TEST(test_ivtrack_extremes)
+{
+    ivtrack *tr = ivtrack_new();
+    ck_assert(iv_add(tr, 0, UINT64_MAX - 1, 1, 0));
+    ck_assert(iv_add(tr, UINT64_MAX, UINT64_MAX, 2, 0));
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 1, 0, UINT64_MAX), UINT64_MAX - 1);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, 1, UINT64_MAX - 2, UINT64_MAX), 1);
+    ck_assert_uint_eq(ivtrack_count_in(tr, 0, UINT64_MAX), 1);
+    ck_assert_uint_eq(ivtrack_first_after(tr, UINT64_MAX - 1), 1);
+    ck_assert_uint_eq(ivtrack_first_after(tr, UINT64_MAX), 1);
+    ck_assert_uint_eq(ivtrack_last_starting_by(tr, UINT64_MAX), 1);
+    iv_assert_sound(tr);
+    ivtrack_free(tr);
+}
+END_TEST
+
+START_TEST(test_ivtrack_matches_brute_force)
+{
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        iv_random_track(seed, seed % 9 == 0 ? seed % 4 : 1 + seed * 13 % 300, tr, &m);
+        iv_assert_sound(tr);
+        iv_compare(tr, &m, seed, 100);
+        if (seed % 2 == 0) {
+            ivtrack_seal(tr);
+            iv_assert_sound(tr);
+            iv_random_track(seed + 1000, 20, tr, &m);   /* appends after a seal */
+            iv_assert_sound(tr);
+            iv_compare(tr, &m, seed, 30);
+        }
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
+static ivtrack *
+iv_victim(void)
+{
+    ivtrack *tr = ivtrack_new();
+    for (uint64_t k = 0; k < 40; k++)
+        ck_assert(iv_add(tr, 100 * k, 100 * k + 10 + k, (uint8_t)(k % IVTRACK_KINDS), 0));
+    iv_assert_sound(tr);
+    return tr;
+}
+
+START_TEST(test_ivtrack_check_detects_damage)
+{
+    static const struct {
+        ivtrack_corrupt what;
+        size_t at;
+        const char *says;
+    } cases[] = {
+        { IVTRACK_CORRUPT_ORDER, 7, "before interval" },
+        { IVTRACK_CORRUPT_KIND, 3, "kind" },
+        { IVTRACK_CORRUPT_FLAGS, 0, "flags" },
+        { IVTRACK_CORRUPT_PREFIX, 39, "prefix" },
+        { IVTRACK_CORRUPT_PREFIX, 0, "prefix" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ivtrack *tr = iv_victim();
+        ck_assert(ivtrack_test_corrupt(tr, cases[k].what, cases[k].at));
+        char why[256] = "";
+        ck_assert_msg(!ivtrack_check(tr, why, sizeof why), "case %zu not detected", k);
+        ck_assert_msg(strstr(why, cases[k].says), "case %zu: %s", k, why);
+        ivtrack_free(tr);
+    }
+    ivtrack *tr = iv_victim();
+    ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_ORDER, 0));
+    ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_KIND, 40));
+    iv_assert_sound(tr);
+    ivtrack_free(tr);
+}
+END_TEST
+
+Suite *
+test_ivtrack_suite(void)
+{
+    Suite *s = suite_create("ivtrack");
+    TCase *tc = tcase_create("unit");
+    tcase_add_test(tc, test_ivtrack_empty);
+    tcase_add_test(tc, test_ivtrack_kinds_and_boundaries);
+    tcase_add_test(tc, test_ivtrack_clip_and_drop);
+    tcase_add_test(tc, test_ivtrack_extremes);
+    tcase_add_test(tc, test_ivtrack_check_detects_damage);
+    suite_add_tcase(s, tc);
+    TCase *tp = tcase_create("property");
+    tcase_set_timeout(tp, 60);
+    tcase_add_test(tp, test_ivtrack_matches_brute_force);
+    suite_add_tcase(s, tp);
+    return s;
+}

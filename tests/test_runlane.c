@@ -1,0 +1,589 @@
+/* tests/test_runlane: the compact run lane — edge cases (empty, zero-length runs,
+ * clipping, long runs, chunk splits on long gaps, times near UINT64_MAX), every query
+ * against a brute-force array on seeded random lanes, and the checker catching damage. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runlane.h"
+#include "tests.h"
+#include "xalloc.h"
+
+#define T32 ((uint64_t)UINT32_MAX)
+
+static uint64_t
+rl_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static uint64_t
+rl_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void
+rl_assert_sound(const runlane *rl)
+{
+    char why[256] = "";
+    ck_assert_msg(runlane_check(rl, why, sizeof why), "runlane_check: %s", why);
+}
+
+static bool
+rl_add(runlane *rl, uint64_t start, uint64_t end, uint32_t tid, uint8_t stop, uint8_t flags)
+{
+    runlane_run r = { start, end, tid, stop, flags };
+    return runlane_append(rl, &r);
+}
+
+/* ---- the brute-force model: a plain array of runs, the append rule written out ---- */
+
+typedef struct rl_model {
+    runlane_run *r;             /* owned */
+    size_t n, cap;
+} rl_model;
+
+static bool
+rl_model_append(rl_model *m, runlane_run run)
+{
+    run.flags &= RUNLANE_F_OPEN;
+    if (m->n > 0 && run.start_ns < m->r[m->n - 1].end_ns) {
+        run.start_ns = m->r[m->n - 1].end_ns;
+        run.flags |= RUNLANE_F_CLIPPED;
+    }
+    if (run.end_ns < run.start_ns)
+        return false;
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 64;
+        m->r = xreallocarray(m->r, m->cap, sizeof *m->r);
+    }
+    m->r[m->n++] = run;
+    return true;
+}
+
+static uint64_t
+bf_busy(const rl_model *m, uint64_t t0, uint64_t t1)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < m->n && t0 < t1; i++) {
+        uint64_t s = m->r[i].start_ns > t0 ? m->r[i].start_ns : t0;
+        uint64_t e = m->r[i].end_ns < t1 ? m->r[i].end_ns : t1;
+        if (e > s)
+            sum += e - s;
+    }
+    return sum;
+}
+
+static size_t
+bf_count_in(const rl_model *m, uint64_t t0, uint64_t t1)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->n && t0 < t1; i++) {
+        uint64_t s = m->r[i].start_ns, e = m->r[i].end_ns;
+        if (s == e ? (t0 <= s && s < t1) : (s < t1 && e > t0))
+            k++;
+    }
+    return k;
+}
+
+static size_t
+bf_first_after(const rl_model *m, uint64_t t)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->r[i].end_ns > t || (m->r[i].start_ns == m->r[i].end_ns && m->r[i].start_ns == t))
+            return i;
+    return m->n;
+}
+
+static size_t
+bf_last_starting_by(const rl_model *m, uint64_t t)
+{
+    size_t k = SIZE_MAX;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->r[i].start_ns <= t)
+            k = i;
+    return k;
+}
+
+/* A random lane: small and zero gaps, gaps beyond u32 range, overlaps and
+ * out-of-order starts, zero, small, u32-edge and huge durations, inverted runs. */
+static void
+rl_random_lane(uint64_t seed, size_t n_in, runlane *rl, rl_model *m)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15u + 7;
+    static const uint64_t bases[] = { 0, 1000, UINT64_MAX - (UINT64_C(1) << 40),
+                                      UINT64_MAX - 5000, T32 - 10 };
+    uint64_t clock = bases[seed % 5] + rl_rng(&s) % 100;
+    for (size_t k = 0; k < n_in; k++) {
+        uint64_t r = rl_rng(&s) % 100, start;
+        if (r < 40)
+            start = rl_sat_add(clock, rl_rng(&s) % 1000);
+        else if (r < 50)
+            start = clock;
+        else if (r < 60)
+            start = rl_sat_add(clock, T32 - 2 + rl_rng(&s) % (UINT64_C(1) << 33));
+        else if (r < 75)
+            start = clock - (clock < 500 ? clock : rl_rng(&s) % 500);
+        else if (r < 80)
+            start = clock / 2;
+        else
+            start = rl_sat_add(clock, rl_rng(&s) % 100000);
+        uint64_t d = rl_rng(&s) % 100, end;
+        if (d < 15)
+            end = start;
+        else if (d < 80)
+            end = rl_sat_add(start, 1 + rl_rng(&s) % 5000);
+        else if (d < 88)
+            end = rl_sat_add(start, T32 - 2 + rl_rng(&s) % 5);
+        else if (d < 93)
+            end = rl_sat_add(start, T32 + rl_rng(&s) % (UINT64_C(1) << 38));
+        else
+            end = start - (start < 100 ? start : 1 + rl_rng(&s) % 100);
+        uint8_t stop = rl_rng(&s) % 20 == 0 ? (uint8_t)(60 + rl_rng(&s) % 196)
+                                            : (uint8_t)(rl_rng(&s) % 20);
+        runlane_run run = { start, end, (uint32_t)rl_rng(&s), stop, (uint8_t)(rl_rng(&s) % 4) };
+        bool kept = runlane_append(rl, &run);
+        ck_assert_int_eq(kept, rl_model_append(m, run));
+        if (kept)
+            clock = m->r[m->n - 1].end_ns;
+    }
+}
+
+/* A query time: near a run boundary, anywhere in the span, or an extreme. */
+static uint64_t
+rl_pick_time(const rl_model *m, uint64_t *s)
+{
+    uint64_t r = rl_rng(s) % 10;
+    if (m->n == 0 || r == 0)
+        return (uint64_t[]){ 0, 1, T32, UINT64_MAX - 1, UINT64_MAX }[rl_rng(s) % 5];
+    const runlane_run *run = &m->r[rl_rng(s) % m->n];
+    if (r < 8) {
+        uint64_t t = rl_rng(s) % 2 ? run->start_ns : run->end_ns;
+        int delta = (int)(rl_rng(s) % 3) - 1;
+        if (delta < 0 && t > 0)
+            t--;
+        else if (delta > 0 && t < UINT64_MAX)
+            t++;
+        return t;
+    }
+    uint64_t lo = m->r[0].start_ns, hi = m->r[m->n - 1].end_ns;
+    return hi > lo ? lo + rl_rng(s) % (hi - lo) : lo;
+}
+
+static void
+rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
+{
+    ck_assert_uint_eq(runlane_count(rl), m->n);
+    for (size_t i = 0; i < m->n; i++) {
+        runlane_run g;
+        runlane_get(rl, i, &g);
+        const runlane_run *w = &m->r[i];
+        ck_assert_msg(g.start_ns == w->start_ns && g.end_ns == w->end_ns && g.tid == w->tid &&
+                          g.stop == w->stop && g.flags == w->flags,
+                      "seed %llu run %zu: got [%llu,%llu) stop %u flags %u, want [%llu,%llu)"
+                      " stop %u flags %u", (unsigned long long)seed, i,
+                      (unsigned long long)g.start_ns, (unsigned long long)g.end_ns, g.stop,
+                      g.flags, (unsigned long long)w->start_ns, (unsigned long long)w->end_ns,
+                      w->stop, w->flags);
+    }
+    uint64_t pre = 0;
+    for (size_t i = 0; i <= m->n + 1; i++) {
+        ck_assert_msg(runlane_prefix_ns(rl, i) == pre, "seed %llu prefix %zu",
+                      (unsigned long long)seed, i);
+        if (i < m->n)
+            pre += m->r[i].end_ns - m->r[i].start_ns;
+    }
+    uint64_t s = seed + 12345;
+    for (int q = 0; q < n_queries; q++) {
+        uint64_t t0 = rl_pick_time(m, &s), t1 = rl_pick_time(m, &s);
+        if (rl_rng(&s) % 4 != 0 && t0 > t1) {   /* mostly proper ranges, some inverted */
+            uint64_t tmp = t0;
+            t0 = t1;
+            t1 = tmp;
+        }
+        ck_assert_msg(runlane_busy_ns(rl, t0, t1) == bf_busy(m, t0, t1),
+                      "seed %llu busy [%llu,%llu): %llu want %llu", (unsigned long long)seed,
+                      (unsigned long long)t0, (unsigned long long)t1,
+                      (unsigned long long)runlane_busy_ns(rl, t0, t1),
+                      (unsigned long long)bf_busy(m, t0, t1));
+        ck_assert_msg(runlane_count_in(rl, t0, t1) == bf_count_in(m, t0, t1),
+                      "seed %llu count_in [%llu,%llu): %zu want %zu", (unsigned long long)seed,
+                      (unsigned long long)t0, (unsigned long long)t1,
+                      runlane_count_in(rl, t0, t1), bf_count_in(m, t0, t1));
+        ck_assert_msg(runlane_first_after(rl, t0) == bf_first_after(m, t0),
+                      "seed %llu first_after %llu", (unsigned long long)seed,
+                      (unsigned long long)t0);
+        ck_assert_msg(runlane_last_starting_by(rl, t0) == bf_last_starting_by(m, t0),
+                      "seed %llu last_starting_by %llu", (unsigned long long)seed,
+                      (unsigned long long)t0);
+    }
+}
+
+/* ---- unit tests ---- */
+
+START_TEST(test_runlane_empty)
+{
+    runlane *rl = runlane_new();
+    ck_assert_uint_eq(runlane_count(rl), 0);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, UINT64_MAX), 0);
+    ck_assert_uint_eq(runlane_count_in(rl, 0, UINT64_MAX), 0);
+    ck_assert_uint_eq(runlane_first_after(rl, 0), 0);
+    ck_assert_uint_eq(runlane_last_starting_by(rl, UINT64_MAX), SIZE_MAX);
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 0), 0);
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 5), 0);
+    runlane_run g = { 1, 2, 3, 4, 1 };
+    runlane_get(rl, 0, &g);
+    ck_assert_uint_eq(g.start_ns + g.end_ns + g.tid + g.stop + g.flags, 0);
+    rl_assert_sound(rl);
+    runlane_seal(rl);
+    rl_assert_sound(rl);
+    ck_assert_uint_gt(runlane_bytes(rl), 0);
+    runlane_free(rl);
+    runlane_free(NULL);
+}
+END_TEST
+
+START_TEST(test_runlane_single_boundaries)
+{
+    runlane *rl = runlane_new();
+    ck_assert(rl_add(rl, 100, 200, 7, 5, RUNLANE_F_OPEN));
+    runlane_run g;
+    runlane_get(rl, 0, &g);
+    ck_assert_uint_eq(g.start_ns, 100);
+    ck_assert_uint_eq(g.end_ns, 200);
+    ck_assert_uint_eq(g.tid, 7);
+    ck_assert_uint_eq(g.stop, 5);
+    ck_assert_uint_eq(g.flags, RUNLANE_F_OPEN);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, UINT64_MAX), 100);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 100, 200), 100);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 99, 100), 0);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 100, 101), 1);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 199, 200), 1);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 200, 300), 0);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 150, 150), 0);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 180, 120), 0);
+    ck_assert_uint_eq(runlane_count_in(rl, 99, 100), 0);
+    ck_assert_uint_eq(runlane_count_in(rl, 100, 101), 1);
+    ck_assert_uint_eq(runlane_count_in(rl, 199, 200), 1);
+    ck_assert_uint_eq(runlane_count_in(rl, 200, 201), 0);
+    ck_assert_uint_eq(runlane_count_in(rl, 180, 120), 0);
+    ck_assert_uint_eq(runlane_first_after(rl, 199), 0);
+    ck_assert_uint_eq(runlane_first_after(rl, 200), 1);
+    ck_assert_uint_eq(runlane_last_starting_by(rl, 99), SIZE_MAX);
+    ck_assert_uint_eq(runlane_last_starting_by(rl, 100), 0);
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 0), 0);
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 1), 100);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+START_TEST(test_runlane_zero_length)
+{
+    runlane *rl = runlane_new();
+    ck_assert(rl_add(rl, 100, 100, 1, 0, 0));
+    ck_assert(rl_add(rl, 100, 100, 2, 0, 0));     /* same instant: not an overlap */
+    ck_assert(rl_add(rl, 100, 150, 3, 0, 0));
+    ck_assert(rl_add(rl, 150, 150, 4, 0, 0));
+    ck_assert_uint_eq(runlane_count(rl), 4);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, 1000), 50);
+    ck_assert_uint_eq(runlane_count_in(rl, 100, 101), 3);
+    ck_assert_uint_eq(runlane_count_in(rl, 99, 100), 0);
+    ck_assert_uint_eq(runlane_count_in(rl, 149, 150), 1);
+    ck_assert_uint_eq(runlane_count_in(rl, 150, 151), 1);     /* the instant at 150 */
+    ck_assert_uint_eq(runlane_count_in(rl, 100, 100), 0);
+    ck_assert_uint_eq(runlane_first_after(rl, 99), 0);
+    ck_assert_uint_eq(runlane_first_after(rl, 100), 0);
+    ck_assert_uint_eq(runlane_first_after(rl, 101), 2);
+    ck_assert_uint_eq(runlane_first_after(rl, 150), 3);
+    ck_assert_uint_eq(runlane_first_after(rl, 151), 4);
+    ck_assert_uint_eq(runlane_last_starting_by(rl, 100), 2);
+    ck_assert_uint_eq(runlane_last_starting_by(rl, 150), 3);
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 3), 50);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+START_TEST(test_runlane_clip_and_drop)
+{
+    runlane *rl = runlane_new();
+    ck_assert(!rl_add(rl, 10, 5, 1, 0, 0));       /* inverted: dropped */
+    ck_assert_uint_eq(runlane_count(rl), 0);
+    ck_assert(rl_add(rl, 0, 100, 1, 0, RUNLANE_F_CLIPPED)); /* caller's CLIPPED is ignored */
+    ck_assert(rl_add(rl, 50, 150, 2, 0, RUNLANE_F_OPEN));
+    ck_assert(!rl_add(rl, 120, 130, 3, 0, 0));    /* inside the previous run: dropped */
+    ck_assert(rl_add(rl, 140, 150, 4, 0, 0));     /* clipped to zero length: kept */
+    ck_assert(rl_add(rl, 150, 160, 5, 0, 0));     /* touching: not clipped */
+    ck_assert(rl_add(rl, 0, 170, 6, 0, 0));       /* out of order: clipped */
+    ck_assert_uint_eq(runlane_count(rl), 5);
+    runlane_run g;
+    runlane_get(rl, 0, &g);
+    ck_assert_uint_eq(g.flags, 0);
+    runlane_get(rl, 1, &g);
+    ck_assert_uint_eq(g.start_ns, 100);
+    ck_assert_uint_eq(g.end_ns, 150);
+    ck_assert_uint_eq(g.flags, RUNLANE_F_OPEN | RUNLANE_F_CLIPPED);
+    runlane_get(rl, 2, &g);
+    ck_assert_uint_eq(g.start_ns, 150);
+    ck_assert_uint_eq(g.end_ns, 150);
+    ck_assert_uint_eq(g.tid, 4);
+    ck_assert_uint_eq(g.flags, RUNLANE_F_CLIPPED);
+    runlane_get(rl, 3, &g);
+    ck_assert_uint_eq(g.flags, 0);
+    runlane_get(rl, 4, &g);
+    ck_assert_uint_eq(g.start_ns, 160);
+    ck_assert_uint_eq(g.end_ns, 170);
+    ck_assert_uint_eq(g.flags, RUNLANE_F_CLIPPED);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, 200), 170);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+START_TEST(test_runlane_long_runs)
+{
+    static const uint64_t durs[] = { T32 - 1, T32, T32 + 1, UINT64_C(5000000000),
+                                     UINT64_C(1) << 40, 3 };
+    runlane *rl = runlane_new();
+    uint64_t t = 1000, total = 0;
+    for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++) {
+        ck_assert(rl_add(rl, t, t + durs[k], (uint32_t)k, 1, 0));
+        t += durs[k] + 10;
+        total += durs[k];
+    }
+    t = 1000;
+    for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++) {
+        runlane_run g;
+        runlane_get(rl, k, &g);
+        ck_assert_uint_eq(g.start_ns, t);
+        ck_assert_uint_eq(g.end_ns - g.start_ns, durs[k]);
+        ck_assert_uint_eq(runlane_busy_ns(rl, t, t + durs[k]), durs[k]);
+        ck_assert_uint_eq(runlane_busy_ns(rl, t + 1, t + durs[k] - 1), durs[k] - 2);
+        t += durs[k] + 10;
+    }
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 6), total);
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 3), durs[0] + durs[1] + durs[2]);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, UINT64_MAX), total);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+/* A start more than u32 past its chunk's base must open a new chunk; one exactly at
+ * the edge still fits. Wrong chunking shows as wrong starts. */
+START_TEST(test_runlane_chunk_split_on_gap)
+{
+    runlane *rl = runlane_new();
+    uint64_t starts[] = { 0, T32, T32 + 1, 2 * T32 + 1, 2 * T32 + 2, UINT64_C(9000000000),
+                          UINT64_C(9000000000) + 5, UINT64_MAX - 1 };
+    size_t n = sizeof starts / sizeof starts[0];
+    for (size_t k = 0; k < n; k++)
+        ck_assert(rl_add(rl, starts[k], starts[k] + (k + 1 < n ? 1 : 0), (uint32_t)k, 0, 0));
+    for (size_t k = 0; k < n; k++) {
+        runlane_run g;
+        runlane_get(rl, k, &g);
+        ck_assert_uint_eq(g.start_ns, starts[k]);
+        ck_assert_uint_eq(runlane_last_starting_by(rl, starts[k]), k);
+        ck_assert_uint_eq(runlane_first_after(rl, starts[k]), k);
+    }
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, UINT64_MAX), n - 1);
+    ck_assert_uint_eq(runlane_count_in(rl, 1, UINT64_MAX), n - 1);
+    ck_assert_uint_eq(runlane_count_in(rl, T32, T32 + 2), 2);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+START_TEST(test_runlane_full_chunks)
+{
+    runlane *rl = runlane_new();
+    for (uint64_t k = 0; k < 5 * RUNLANE_CHUNK + 3; k++)
+        ck_assert(rl_add(rl, 10 * k, 10 * k + 4, (uint32_t)k, 0, 0));
+    size_t n = runlane_count(rl);
+    for (size_t k = 0; k <= n; k++)
+        ck_assert_uint_eq(runlane_prefix_ns(rl, k), 4 * k);
+    /* Windows whose edges land in different chunks, on and off run edges. */
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, 10 * RUNLANE_CHUNK), 4 * RUNLANE_CHUNK);
+    ck_assert_uint_eq(runlane_busy_ns(rl, 10 * RUNLANE_CHUNK - 8, 10 * 3 * RUNLANE_CHUNK + 2),
+                      2 + 4 * 2 * RUNLANE_CHUNK + 2);
+    ck_assert_uint_eq(runlane_count_in(rl, 10 * RUNLANE_CHUNK - 6, 10 * RUNLANE_CHUNK + 1), 1);
+    ck_assert_uint_eq(runlane_count_in(rl, 10 * RUNLANE_CHUNK - 7, 10 * RUNLANE_CHUNK + 1), 2);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+START_TEST(test_runlane_near_uint64_max)
+{
+    runlane *rl = runlane_new();
+    ck_assert(rl_add(rl, UINT64_MAX - 10, UINT64_MAX, 1, 0, 0));
+    ck_assert(rl_add(rl, UINT64_MAX, UINT64_MAX, 2, 0, 0));
+    ck_assert(!rl_add(rl, UINT64_MAX, UINT64_MAX - 1, 3, 0, 0));
+    ck_assert_uint_eq(runlane_busy_ns(rl, 0, UINT64_MAX), 10);
+    ck_assert_uint_eq(runlane_busy_ns(rl, UINT64_MAX - 1, UINT64_MAX), 1);
+    ck_assert_uint_eq(runlane_busy_ns(rl, UINT64_MAX, UINT64_MAX), 0);
+    ck_assert_uint_eq(runlane_count_in(rl, 0, UINT64_MAX), 1);    /* t1 is exclusive */
+    ck_assert_uint_eq(runlane_first_after(rl, UINT64_MAX - 1), 0);
+    ck_assert_uint_eq(runlane_first_after(rl, UINT64_MAX), 1);    /* the instant */
+    ck_assert_uint_eq(runlane_last_starting_by(rl, UINT64_MAX), 1);
+    ck_assert_uint_eq(runlane_prefix_ns(rl, 2), 10);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+START_TEST(test_runlane_stop_values)
+{
+    static const uint8_t stops[] = { 0, 1, 16, 62, 63, 64, 200, 255 };
+    runlane *rl = runlane_new();
+    for (size_t k = 0; k < sizeof stops; k++)
+        ck_assert(rl_add(rl, k * 10, k * 10 + 5, 0, stops[k], (uint8_t)(k % 2)));
+    for (size_t k = 0; k < sizeof stops; k++) {
+        runlane_run g;
+        runlane_get(rl, k, &g);
+        ck_assert_uint_eq(g.stop, stops[k]);
+        ck_assert_uint_eq(g.flags, k % 2);
+    }
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+START_TEST(test_runlane_seal_then_append)
+{
+    runlane *rl = runlane_new();
+    rl_model m = { 0 };
+    rl_random_lane(77, 300, rl, &m);
+    size_t before = runlane_bytes(rl);
+    runlane_seal(rl);
+    ck_assert_uint_le(runlane_bytes(rl), before);
+    rl_assert_sound(rl);
+    rl_compare(rl, &m, 77, 100);
+    rl_random_lane(78, 100, rl, &m);
+    rl_assert_sound(rl);
+    rl_compare(rl, &m, 78, 100);
+    x_free(m.r);
+    runlane_free(rl);
+}
+END_TEST
+
+/* A lane of a million GHC-like runs stays near 13 bytes a run. */
+START_TEST(test_runlane_compact)
+{
+    runlane *rl = runlane_new();
+    uint64_t s = 42, t = 0;
+    for (size_t k = 0; k < 1000000; k++) {
+        t += rl_rng(&s) % 20000;
+        uint64_t d = rl_rng(&s) % 1000 == 0 ? UINT64_C(6000000000) : rl_rng(&s) % 2000000;
+        ck_assert(rl_add(rl, t, t + d, (uint32_t)(rl_rng(&s) % 5000), (uint8_t)(1 + k % 5),
+                         k % 4096 == 0 ? RUNLANE_F_OPEN : 0));
+        t += d;
+    }
+    runlane_seal(rl);
+    double per_run = (double)runlane_bytes(rl) / (double)runlane_count(rl);
+    ck_assert_msg(per_run < 13.6, "%.3f bytes a run", per_run);
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+/* ---- property test: every query against the brute-force model ---- */
+
+START_TEST(test_runlane_matches_brute_force)
+{
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        runlane *rl = runlane_new();
+        rl_model m = { 0 };
+        rl_random_lane(seed, seed % 7 == 0 ? seed % 5 : 1 + seed * 37 % 600, rl, &m);
+        rl_assert_sound(rl);
+        rl_compare(rl, &m, seed, 150);
+        if (seed % 3 == 0) {
+            runlane_seal(rl);
+            rl_assert_sound(rl);
+            rl_compare(rl, &m, seed, 20);
+        }
+        x_free(m.r);
+        runlane_free(rl);
+    }
+}
+END_TEST
+
+/* ---- the checker catches damage ---- */
+
+/* A lane with several chunks, long runs and no zero-length runs. */
+static runlane *
+rl_victim(void)
+{
+    runlane *rl = runlane_new();
+    uint64_t t = 0;
+    for (uint32_t k = 0; k < 3 * RUNLANE_CHUNK; k++) {
+        uint64_t d = k % 50 == 7 ? UINT64_C(5000000000) : 100 + k;
+        ck_assert(rl_add(rl, t, t + d, k, (uint8_t)k, 0));
+        t += d + (k % 3 == 0 ? 0 : 17);
+    }
+    rl_assert_sound(rl);
+    return rl;
+}
+
+START_TEST(test_runlane_check_detects_damage)
+{
+    static const struct {
+        runlane_corrupt what;
+        size_t at;
+        const char *says;
+    } cases[] = {
+        { RUNLANE_CORRUPT_ORDER, 70, "before run" },
+        { RUNLANE_CORRUPT_PREFIX, 130, "prefix" },
+        { RUNLANE_CORRUPT_PREFIX, 0, "prefix" },
+        { RUNLANE_CORRUPT_BASE, 100, "base" },
+        { RUNLANE_CORRUPT_FLAGS, 0, "clipped" },
+        { RUNLANE_CORRUPT_FLAGS, 2, "clipped" },
+        { RUNLANE_CORRUPT_LONG, 5, "long-run" },
+        { RUNLANE_CORRUPT_TOTAL, 0, "total" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        runlane *rl = rl_victim();
+        ck_assert_msg(runlane_test_corrupt(rl, cases[k].what, cases[k].at), "case %zu", k);
+        char why[256] = "";
+        ck_assert_msg(!runlane_check(rl, why, sizeof why), "case %zu not detected", k);
+        ck_assert_msg(strstr(why, cases[k].says), "case %zu: %s", k, why);
+        runlane_free(rl);
+    }
+    /* Damage that has nothing to act on is refused, not faked. */
+    runlane *rl = rl_victim();
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_ORDER, 0));
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_FLAGS, 1));   /* run 1 touches run 0 */
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_PREFIX, 100000));
+    rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+Suite *
+test_runlane_suite(void)
+{
+    Suite *s = suite_create("runlane");
+    TCase *tc = tcase_create("unit");
+    tcase_add_test(tc, test_runlane_empty);
+    tcase_add_test(tc, test_runlane_single_boundaries);
+    tcase_add_test(tc, test_runlane_zero_length);
+    tcase_add_test(tc, test_runlane_clip_and_drop);
+    tcase_add_test(tc, test_runlane_long_runs);
+    tcase_add_test(tc, test_runlane_chunk_split_on_gap);
+    tcase_add_test(tc, test_runlane_full_chunks);
+    tcase_add_test(tc, test_runlane_near_uint64_max);
+    tcase_add_test(tc, test_runlane_stop_values);
+    tcase_add_test(tc, test_runlane_seal_then_append);
+    tcase_add_test(tc, test_runlane_check_detects_damage);
+    suite_add_tcase(s, tc);
+    TCase *tp = tcase_create("property");
+    tcase_set_timeout(tp, 60);
+    tcase_add_test(tp, test_runlane_matches_brute_force);
+    tcase_add_test(tp, test_runlane_compact);
+    suite_add_tcase(s, tp);
+    return s;
+}

@@ -1,0 +1,354 @@
+/* tests/test_series: sample series — edge cases (empty, equal and out-of-order times,
+ * half-open ranges, extremes), range/at/lower_bound against a brute-force array on
+ * seeded random series spanning many pyramid levels, and the checker catching damage. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "series.h"
+#include "tests.h"
+#include "xalloc.h"
+
+static uint64_t
+se_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static uint64_t
+se_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void
+se_assert_sound(const series *s)
+{
+    char why[256] = "";
+    ck_assert_msg(series_check(s, why, sizeof why), "series_check: %s", why);
+}
+
+/* ---- brute-force model ---- */
+
+typedef struct se_model {
+    series_sample *v;           /* owned */
+    size_t n, cap;
+} se_model;
+
+static void
+se_model_append(se_model *m, uint64_t t, uint64_t value)
+{
+    if (m->n > 0 && t < m->v[m->n - 1].time_ns)
+        t = m->v[m->n - 1].time_ns;
+    if (m->n == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 64;
+        m->v = xreallocarray(m->v, m->cap, sizeof *m->v);
+    }
+    m->v[m->n++] = (series_sample){ t, value };
+}
+
+static bool
+bf_range(const se_model *m, uint64_t t0, uint64_t t1, uint64_t *mn, uint64_t *mx)
+{
+    bool any = false;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->v[i].time_ns < t0 || m->v[i].time_ns >= t1)
+            continue;
+        uint64_t v = m->v[i].value;
+        if (!any || v < *mn)
+            *mn = v;
+        if (!any || v > *mx)
+            *mx = v;
+        any = true;
+    }
+    return any;
+}
+
+static size_t
+bf_lower_bound(const se_model *m, uint64_t t)
+{
+    size_t i = 0;
+    while (i < m->n && m->v[i].time_ns < t)
+        i++;
+    return i;
+}
+
+static size_t
+bf_at(const se_model *m, uint64_t t)
+{
+    size_t k = SIZE_MAX;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i].time_ns <= t)
+            k = i;
+    return k;
+}
+
+static void
+se_random_series(uint64_t seed, size_t n, series *s, se_model *m)
+{
+    uint64_t r = seed * 0xA24BAED4963EE407u + 11;
+    static const uint64_t bases[] = { 0, 1000000, UINT64_MAX - 100000, UINT64_MAX - 50 };
+    uint64_t clock = bases[seed % 4], level = se_rng(&r) % 1000000;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t c = se_rng(&r) % 100, t;
+        if (c < 60)
+            t = se_sat_add(clock, se_rng(&r) % 100);
+        else if (c < 80)
+            t = clock;                                              /* equal times */
+        else if (c < 90)
+            t = clock - (clock < 200 ? clock : se_rng(&r) % 200);   /* out of order */
+        else
+            t = se_sat_add(clock, se_rng(&r) % 10000);
+        uint64_t v = se_rng(&r) % 100;
+        if (v < 5)
+            level = 0;
+        else if (v < 10)
+            level = UINT64_MAX - se_rng(&r) % 3;
+        else if (v < 60)
+            level += se_rng(&r) % 1000;
+        else
+            level = se_rng(&r);
+        series_append(s, t, level);
+        se_model_append(m, t, level);
+        clock = m->v[m->n - 1].time_ns;
+    }
+}
+
+static uint64_t
+se_pick_time(const se_model *m, uint64_t *r)
+{
+    uint64_t c = se_rng(r) % 10;
+    if (m->n == 0 || c == 0)
+        return (uint64_t[]){ 0, 1, UINT64_MAX - 1, UINT64_MAX }[se_rng(r) % 4];
+    uint64_t t = m->v[se_rng(r) % m->n].time_ns;
+    if (c < 8) {
+        int delta = (int)(se_rng(r) % 3) - 1;
+        if (delta < 0 && t > 0)
+            t--;
+        else if (delta > 0 && t < UINT64_MAX)
+            t++;
+        return t;
+    }
+    uint64_t lo = m->v[0].time_ns, hi = m->v[m->n - 1].time_ns;
+    return hi > lo ? lo + se_rng(r) % (hi - lo) : lo;
+}
+
+static void
+se_compare(const series *s, const se_model *m, uint64_t seed, int n_queries)
+{
+    ck_assert_uint_eq(series_count(s), m->n);
+    uint64_t mx = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        series_sample g = series_get(s, i);
+        ck_assert_msg(g.time_ns == m->v[i].time_ns && g.value == m->v[i].value,
+                      "seed %llu sample %zu", (unsigned long long)seed, i);
+        if (m->v[i].value > mx)
+            mx = m->v[i].value;
+    }
+    ck_assert_uint_eq(series_max(s), mx);
+    uint64_t r = seed + 31337;
+    for (int q = 0; q < n_queries; q++) {
+        uint64_t t0 = se_pick_time(m, &r), t1 = se_pick_time(m, &r);
+        if (se_rng(&r) % 4 != 0 && t0 > t1) {
+            uint64_t tmp = t0;
+            t0 = t1;
+            t1 = tmp;
+        }
+        uint64_t gmin = 7, gmax = 7, wmin = 7, wmax = 7;
+        bool got = series_range(s, t0, t1, &gmin, &gmax);
+        bool want = bf_range(m, t0, t1, &wmin, &wmax);
+        ck_assert_msg(got == want && gmin == wmin && gmax == wmax,
+                      "seed %llu range [%llu,%llu): %d %llu..%llu, want %d %llu..%llu",
+                      (unsigned long long)seed, (unsigned long long)t0, (unsigned long long)t1,
+                      got, (unsigned long long)gmin, (unsigned long long)gmax, want,
+                      (unsigned long long)wmin, (unsigned long long)wmax);
+        ck_assert_uint_eq(series_lower_bound(s, t0), bf_lower_bound(m, t0));
+        ck_assert_uint_eq(series_at(s, t0), bf_at(m, t0));
+    }
+}
+
+/* ---- unit tests ---- */
+
+START_TEST(test_series_empty)
+{
+    series *s = series_new();
+    uint64_t mn = 3, mx = 4;
+    ck_assert_uint_eq(series_count(s), 0);
+    ck_assert(!series_range(s, 0, UINT64_MAX, &mn, &mx));
+    ck_assert_uint_eq(mn, 3);                   /* left alone */
+    ck_assert_uint_eq(mx, 4);
+    ck_assert_uint_eq(series_at(s, UINT64_MAX), SIZE_MAX);
+    ck_assert_uint_eq(series_lower_bound(s, 0), 0);
+    ck_assert_uint_eq(series_max(s), 0);
+    ck_assert_uint_eq(series_get(s, 0).time_ns, 0);
+    se_assert_sound(s);
+    series_seal(s);
+    se_assert_sound(s);
+    ck_assert_uint_gt(series_bytes(s), 0);
+    series_free(s);
+    series_free(NULL);
+}
+END_TEST
+
+START_TEST(test_series_boundaries)
+{
+    series *s = series_new();
+    series_append(s, 100, 5);
+    series_append(s, 100, 9);                   /* equal time */
+    series_append(s, 200, 1);
+    series_append(s, 150, 7);                   /* out of order: stored at 200 */
+    series_append(s, 300, 0);
+    ck_assert_uint_eq(series_count(s), 5);
+    ck_assert_uint_eq(series_get(s, 3).time_ns, 200);
+    ck_assert_uint_eq(series_get(s, 3).value, 7);
+    uint64_t mn = 0, mx = 0;
+    ck_assert(series_range(s, 100, 101, &mn, &mx));
+    ck_assert_uint_eq(mn, 5);
+    ck_assert_uint_eq(mx, 9);
+    ck_assert(!series_range(s, 101, 200, &mn, &mx));
+    ck_assert(!series_range(s, 0, 100, &mn, &mx));
+    ck_assert(series_range(s, 200, 300, &mn, &mx));
+    ck_assert_uint_eq(mn, 1);
+    ck_assert_uint_eq(mx, 7);
+    ck_assert(series_range(s, 0, UINT64_MAX, &mn, &mx));
+    ck_assert_uint_eq(mn, 0);
+    ck_assert_uint_eq(mx, 9);
+    ck_assert(!series_range(s, 300, 300, &mn, &mx));
+    ck_assert(!series_range(s, 301, 100, &mn, &mx));
+    ck_assert(series_range(s, 0, 101, NULL, NULL));
+    ck_assert_uint_eq(series_lower_bound(s, 100), 0);
+    ck_assert_uint_eq(series_lower_bound(s, 101), 2);
+    ck_assert_uint_eq(series_lower_bound(s, 301), 5);
+    ck_assert_uint_eq(series_at(s, 99), SIZE_MAX);
+    ck_assert_uint_eq(series_at(s, 100), 1);
+    ck_assert_uint_eq(series_at(s, 250), 3);
+    ck_assert_uint_eq(series_at(s, UINT64_MAX), 4);
+    ck_assert_uint_eq(series_max(s), 9);
+    se_assert_sound(s);
+    series_free(s);
+}
+END_TEST
+
+/* Samples at UINT64_MAX lie beyond every half-open range but are still the value in
+ * force there. */
+START_TEST(test_series_extremes)
+{
+    series *s = series_new();
+    series_append(s, UINT64_MAX - 1, UINT64_MAX);
+    series_append(s, UINT64_MAX, 3);
+    uint64_t mn = 0, mx = 0;
+    ck_assert(series_range(s, 0, UINT64_MAX, &mn, &mx));
+    ck_assert_uint_eq(mn, UINT64_MAX);
+    ck_assert_uint_eq(mx, UINT64_MAX);
+    ck_assert(!series_range(s, UINT64_MAX - 0, UINT64_MAX, &mn, &mx));
+    ck_assert_uint_eq(series_at(s, UINT64_MAX), 1);
+    ck_assert_uint_eq(series_lower_bound(s, UINT64_MAX), 1);
+    ck_assert_uint_eq(series_max(s), UINT64_MAX);
+    se_assert_sound(s);
+    series_free(s);
+}
+END_TEST
+
+/* Ranges whose whole-chunk part is answered by several pyramid levels. */
+START_TEST(test_series_many_chunks)
+{
+    series *s = series_new();
+    size_t n = 64 * 37 + 5;
+    for (size_t i = 0; i < n; i++)
+        series_append(s, 10 * i, (uint64_t)(i * 7919 % 10007));
+    se_assert_sound(s);
+    for (size_t a = 0; a < n; a += 61) {
+        for (size_t b = a + 1; b <= n; b += 67) {
+            uint64_t wmin = UINT64_MAX, wmax = 0;
+            for (size_t i = a; i < b; i++) {
+                uint64_t v = i * 7919 % 10007;
+                wmin = v < wmin ? v : wmin;
+                wmax = v > wmax ? v : wmax;
+            }
+            uint64_t mn = 0, mx = 0;
+            ck_assert(series_range(s, 10 * a, 10 * b - 9, &mn, &mx));
+            ck_assert_msg(mn == wmin && mx == wmax, "[%zu,%zu)", a, b);
+        }
+    }
+    series_free(s);
+}
+END_TEST
+
+START_TEST(test_series_matches_brute_force)
+{
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        series *s = series_new();
+        se_model m = { 0 };
+        se_random_series(seed, seed % 11 == 0 ? seed % 3 : 1 + seed * 53 % 3000, s, &m);
+        se_assert_sound(s);
+        se_compare(s, &m, seed, 120);
+        if (seed % 2 == 0) {
+            series_seal(s);
+            se_assert_sound(s);
+            se_random_series(seed + 500, 100, s, &m);   /* appends after a seal */
+            se_assert_sound(s);
+            se_compare(s, &m, seed, 30);
+        }
+        x_free(m.v);
+        series_free(s);
+    }
+}
+END_TEST
+
+static series *
+se_victim(void)
+{
+    series *s = series_new();
+    for (uint64_t i = 0; i < 64 * 9; i++)
+        series_append(s, 1000 + 3 * i, 50 + (i * 31 % 97));
+    se_assert_sound(s);
+    return s;
+}
+
+START_TEST(test_series_check_detects_damage)
+{
+    static const struct {
+        series_corrupt what;
+        size_t at;
+        const char *says;
+    } cases[] = {
+        { SERIES_CORRUPT_ORDER, 200, "before sample" },
+        { SERIES_CORRUPT_CHUNK_MIN, 300, "level 0" },
+        { SERIES_CORRUPT_TOP_MAX, 0, "level" },
+        { SERIES_CORRUPT_MAX, 0, "max" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        series *s = se_victim();
+        ck_assert(series_test_corrupt(s, cases[k].what, cases[k].at));
+        char why[256] = "";
+        ck_assert_msg(!series_check(s, why, sizeof why), "case %zu not detected", k);
+        ck_assert_msg(strstr(why, cases[k].says), "case %zu: %s", k, why);
+        series_free(s);
+    }
+    series *s = se_victim();
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_ORDER, 0));
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_MAX, 64 * 9));
+    se_assert_sound(s);
+    series_free(s);
+}
+END_TEST
+
+Suite *
+test_series_suite(void)
+{
+    Suite *s = suite_create("series");
+    TCase *tc = tcase_create("unit");
+    tcase_add_test(tc, test_series_empty);
+    tcase_add_test(tc, test_series_boundaries);
+    tcase_add_test(tc, test_series_extremes);
+    tcase_add_test(tc, test_series_many_chunks);
+    tcase_add_test(tc, test_series_check_detects_damage);
+    suite_add_tcase(s, tc);
+    TCase *tp = tcase_create("property");
+    tcase_set_timeout(tp, 60);
+    tcase_add_test(tp, test_series_matches_brute_force);
+    suite_add_tcase(s, tp);
+    return s;
+}
