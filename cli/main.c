@@ -280,10 +280,12 @@ main_index_cmd(const char *file)
     evlog *log = main_open(file);
     diag ending;
     evindex *ix = main_index(log, &ending);
-    size_t runs = 0, phases = 0;
+    size_t runs = 0, phases = 0, run_bytes = 0, phase_bytes = 0;
     for (size_t i = 0; i < evindex_n_caps(ix); i++) {
         runs += runlane_count(evindex_cap_at(ix, i)->runs);
         phases += ivtrack_count(evindex_cap_at(ix, i)->gc);
+        run_bytes += runlane_bytes(evindex_cap_at(ix, i)->runs);
+        phase_bytes += ivtrack_bytes(evindex_cap_at(ix, i)->gc);
     }
     printf("%llu events, %zu bytes; index %zu bytes (%.3f of the file): %zu caps, %zu runs, "
            "%zu GC phases, %zu collections, %zu markers, %zu messages, %zu threads, "
@@ -293,6 +295,11 @@ main_index_cmd(const char *file)
            evindex_n_caps(ix), runs, phases, evindex_n_gcs(ix), evindex_n_markers(ix),
            evindex_n_msgs(ix), threadtab_count(evindex_threads(ix)),
            evseek_n_stretches(evindex_seek(ix)));
+    printf("bytes: runs %zu, GC phases %zu, threads %zu, seek table %zu, other %zu\n",
+           run_bytes, phase_bytes, threadtab_bytes(evindex_threads(ix)),
+           evseek_bytes(evindex_seek(ix)),
+           evindex_bytes(ix) - run_bytes - phase_bytes - threadtab_bytes(evindex_threads(ix)) -
+               evseek_bytes(evindex_seek(ix)));
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
     evlog_close(log);

@@ -4,6 +4,7 @@
  * everything global (markers, series, collections) is sorted or joined afterwards. */
 #include "evindex.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,7 +341,8 @@ on_cap_life(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
     uint16_t cap = pl16(ev, 0);
-    evindex_cap *c = &b->ix->lanes[builder_lane(b, cap)].pub;
+    size_t lane = builder_lane(b, cap);   /* may move b->ix->lanes */
+    evindex_cap *c = &b->ix->lanes[lane].pub;
     switch (ev->type) {
     case EV_CAP_CREATE: c->created_ns = ev->time_ns; break;
     case EV_CAP_DELETE: c->deleted_ns = ev->time_ns; break;
@@ -500,6 +502,14 @@ on_nonmoving(builder *b, size_t li, const evlog_event *ev)
     case EV_CONC_MARK_BEGIN:
     case EV_CONC_SYNC_BEGIN:
     case EV_CONC_SWEEP_BEGIN:
+        /* GHC posts each sync's BEGIN and END twice and runs the final mark rounds
+         * inside it: neither splits the sync (docs/stats-semantics.md §5). */
+        if (b->nm_phase_open && b->nm_phase == EVINDEX_NM_SYNC &&
+            ev->type != EV_CONC_SWEEP_BEGIN) {
+            if (ev->type == EV_CONC_MARK_BEGIN)
+                nm_cycle(b, t)->n_marks++;
+            break;
+        }
         nm_close_phase(b, t, true);
         nm_cycle(b, t);
         b->nm_phase_open = true;
@@ -511,9 +521,10 @@ on_nonmoving(builder *b, size_t li, const evlog_event *ev)
             nm_cycle(b, t)->n_marks++;
         break;
     case EV_CONC_MARK_END:
-        if (b->nm_phase_open && b->nm_phase == EVINDEX_NM_MARK)
+        if (b->nm_phase_open && b->nm_phase != EVINDEX_NM_SWEEP)
             nm_cycle(b, t)->marked_objects += pl32(ev, 0);
-        nm_close_phase(b, t, false);
+        if (!b->nm_phase_open || b->nm_phase != EVINDEX_NM_SYNC)
+            nm_close_phase(b, t, false);
         break;
     case EV_CONC_SYNC_END:
         nm_close_phase(b, t, false);
@@ -526,8 +537,6 @@ on_nonmoving(builder *b, size_t li, const evlog_event *ev)
         evindex_instant *f = EVINDEX_PUSH(ix->nm_flushes, ix->n_nm_flushes, b->cap_flushes);
         f->time_ns = t;
         f->cap = ev->cap;
-        if (b->nm_cycle_open)
-            ix->nm_cycles[ix->n_nm_cycles - 1].n_flushes++;
         break;
     }
     case EV_NONMOVING_HEAP_CENSUS: {
@@ -706,6 +715,32 @@ builder_finish_series(builder *b)
 }
 
 static int
+instant_cmp(const void *a, const void *b)
+{
+    const evindex_instant *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->cap < y->cap ? -1 : x->cap > y->cap;
+}
+
+/* Flushes come from capability blocks, the phases from the global block, which GHC
+ * writes last: sort the flushes and count each cycle's by time, not file order. */
+static void
+builder_finish_flushes(evindex *ix)
+{
+    qsort(ix->nm_flushes, ix->n_nm_flushes, sizeof *ix->nm_flushes, instant_cmp);
+    size_t f = 0;
+    for (size_t i = 0; i < ix->n_nm_cycles; i++) {
+        evindex_nm_cycle *c = &ix->nm_cycles[i];
+        while (f < ix->n_nm_flushes && ix->nm_flushes[f].time_ns < c->start_ns)
+            f++;
+        c->n_flushes = 0;
+        for (size_t k = f; k < ix->n_nm_flushes && ix->nm_flushes[k].time_ns <= c->end_ns; k++)
+            c->n_flushes++;
+    }
+}
+
+static int
 lane_cmp(const void *a, const void *b)
 {
     const evindex_lane *x = a, *y = b;
@@ -725,6 +760,7 @@ builder_finish(builder *b)
             lane_end_gc(b, li, end, true);
     }
     nm_close_phase(b, end, true);
+    builder_finish_flushes(ix);
     if (b->hp_open) {
         evlog_event at = { .time_ns = b->hp_time, .offset = UINT64_MAX };
         builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
@@ -754,6 +790,12 @@ builder_finish(builder *b)
     threadtab_seal(ix->threads);
     evseek_seal(ix->seek);
     evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks);
+    /* The collections' parts now hold everything the spans said. */
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        x_free(ix->lanes[li].spans);
+        ix->lanes[li].spans = NULL;
+        ix->lanes[li].n_spans = ix->lanes[li].cap_spans = 0;
+    }
 }
 
 static void

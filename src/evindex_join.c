@@ -140,11 +140,19 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
     uint64_t prev_end = 0;
     for (size_t a = 0; a < n_spans;) {
         uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
+        /* A span starting at or after the end of the cluster's first GC_STATS-claimed
+         * span belongs to the next collection, even if it overlaps a worker span of
+         * this one: workers post GC_END when released, which can be after the next
+         * collection's first GC_START (threaded-n4). */
+        uint64_t lead_end = ix->lanes[spans[a].lane].spans[spans[a].idx].stats
+                                ? spans[a].end_ns : UINT64_MAX;
         size_t z = a + 1;
-        while (z < n_spans &&
+        while (z < n_spans && spans[z].start_ns < lead_end &&
                (spans[z].start_ns < c_end || (spans[z].start_ns == c_end && c_end == c_start))) {
             if (spans[z].end_ns > c_end)
                 c_end = spans[z].end_ns;
+            if (lead_end == UINT64_MAX && ix->lanes[spans[z].lane].spans[spans[z].idx].stats)
+                lead_end = spans[z].end_ns;
             z++;
         }
         /* The leader: the first span of the cluster that a GC_STATS claimed. */

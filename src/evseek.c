@@ -33,8 +33,6 @@ struct evseek {
     size_t n_st, cap_st;
     evseek_ck *ck;              /* owned; file order */
     size_t n_ck, cap_ck;
-    evlog_iter_mark prev;       /* iterator state after the last recorded event */
-    bool have_prev;
     bool open;                  /* st[n_st - 1] is still being recorded */
     bool sealed;
     uint64_t stride_min_ns;     /* min time of the open stretch's current stride */
@@ -103,7 +101,7 @@ evseek_push_stretch(evseek *s, const evlog_iter_mark *start, uint16_t cap)
 }
 
 static void
-evseek_push_ck(evseek *s, const evseek_stretch *st)
+evseek_push_ck(evseek *s, const evseek_stretch *st, const evlog_iter *it)
 {
     if (s->n_ck == s->cap_ck) {
         s->cap_ck = s->cap_ck ? 2 * s->cap_ck : 64;
@@ -113,7 +111,7 @@ evseek_push_ck(evseek *s, const evseek_stretch *st)
     if (st->n_events >= 2 * EVSEEK_STRIDE)
         s->ck[s->n_ck - 1].suffix_min_ns = s->stride_min_ns;
     evseek_ck *c = &s->ck[s->n_ck++];
-    c->mark = s->prev;
+    evlog_iter_save(it, &c->mark);
     c->prefix_max_ns = st->max_ns;
     c->suffix_min_ns = UINT64_MAX;
     s->stride_min_ns = UINT64_MAX;
@@ -125,11 +123,11 @@ evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
     assert(!s->sealed);
     evseek_stretch *st = s->open ? &s->st[s->n_st - 1] : NULL;
     if (!st || ev->type == EV_BLOCK_MARKER || ev->cap != st->cap) {
-        evlog_iter_mark before = s->prev;
-        if (!s->have_prev) {
-            /* The pass's first event: no block was open before it (evlog_iter_init). */
-            before = (evlog_iter_mark){ .pos = ev->offset, .block_cap = EVLOG_NO_CAP };
-        }
+        /* A stretch starts at a BLOCK_MARKER, which opens its own block, or at an
+         * event the previous block no longer covers (its cap is EVLOG_NO_CAP). Either
+         * way resuming there with no block open gives the same capabilities, so no
+         * iterator state needs saving per event. */
+        evlog_iter_mark before = { .pos = ev->offset, .block_cap = EVLOG_NO_CAP };
         evseek_close(s);
         evseek_push_stretch(s, &before, ev->cap);
         st = &s->st[s->n_st - 1];
@@ -141,10 +139,8 @@ evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
         st->max_ns = ev->time_ns;
     if (ev->time_ns < s->stride_min_ns)
         s->stride_min_ns = ev->time_ns;
-    evlog_iter_save(it, &s->prev);
-    s->have_prev = true;
     if (st->n_events % EVSEEK_STRIDE == 0)
-        evseek_push_ck(s, st);
+        evseek_push_ck(s, st, it);
 }
 
 static int
@@ -163,7 +159,8 @@ evseek_seal(evseek *s)
         return;
     evseek_close(s);
     /* By earliest event, so a query stops at the first stretch starting after it. */
-    qsort(s->st, s->n_st, sizeof *s->st, evseek_stretch_cmp);
+    if (s->n_st > 1)
+        qsort(s->st, s->n_st, sizeof *s->st, evseek_stretch_cmp);
     if (s->n_st && s->n_st < s->cap_st) {
         s->st = xreallocarray(s->st, s->n_st, sizeof *s->st);
         s->cap_st = s->n_st;

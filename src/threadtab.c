@@ -11,6 +11,7 @@
 
 #define THREADTAB_NO_CAP 0xffffu
 #define THREADTAB_MIN_SLOTS 16u
+#define THREADTAB_DENSE_MIN 256u
 
 /* A hash slot: the id and 1 + the index of its record; idx1 == 0 marks an empty slot. */
 typedef struct threadtab_slot {
@@ -23,6 +24,12 @@ struct threadtab {
     size_t n_threads, cap_threads;
     threadtab_slot *slots;      /* owned; n_slots is a power of two, load <= 1/2 */
     size_t n_slots;
+    /* GHC numbers threads 1, 2, 3, ...: ids below dense_len are kept in dense[tid]
+     * (1 + index, 0 = absent) instead of the hash, one cache miss instead of a probe.
+     * dense_len stays below 2 * n_threads + THREADTAB_DENSE_MIN, so memory still
+     * follows the number of threads, not the ids' values. */
+    uint32_t *dense;            /* owned */
+    size_t dense_len;
     bool sealed;                /* threads[] is sorted and no thread was added since */
 };
 
@@ -101,11 +108,29 @@ threadtab_rehash(threadtab *tt, size_t n_slots)
     x_free(tt->slots);
     tt->slots = xcalloc(n_slots, sizeof *tt->slots);   /* owned by tt */
     tt->n_slots = n_slots;
+    size_t dense_len = 2 * tt->n_threads + THREADTAB_DENSE_MIN;
+    x_free(tt->dense);
+    tt->dense = xcalloc(dense_len, sizeof *tt->dense);  /* owned by tt */
+    tt->dense_len = dense_len;
     for (size_t i = 0; i < tt->n_threads; i++) {
-        threadtab_slot *sl = threadtab_probe(tt, tt->threads[i].tid);
-        sl->tid = tt->threads[i].tid;
+        uint32_t tid = tt->threads[i].tid;
+        if (tid < dense_len) {
+            tt->dense[tid] = (uint32_t)(i + 1);
+            continue;
+        }
+        threadtab_slot *sl = threadtab_probe(tt, tid);
+        sl->tid = tid;
         sl->idx1 = (uint32_t)(i + 1);
     }
+}
+
+/* 1 + index of `tid`'s record, or 0. */
+static inline uint32_t
+threadtab_lookup(const threadtab *tt, uint32_t tid)
+{
+    if (tid < tt->dense_len)
+        return tt->dense[tid];
+    return threadtab_probe(tt, tid)->idx1;
 }
 
 threadtab *
@@ -124,19 +149,21 @@ threadtab_free(threadtab *tt)
         return;
     x_free(tt->threads);
     x_free(tt->slots);
+    x_free(tt->dense);
     x_free(tt);
 }
 
 threadtab_thread *
 threadtab_get_or_add(threadtab *tt, uint32_t tid)
 {
-    threadtab_slot *sl = threadtab_probe(tt, tid);
-    if (sl->idx1 != 0)
-        return &tt->threads[sl->idx1 - 1];
+    uint32_t found = threadtab_lookup(tt, tid);
+    if (found)
+        return &tt->threads[found - 1];
+    threadtab_slot *sl = tid < tt->dense_len ? NULL : threadtab_probe(tt, tid);
     /* idx1 is 32-bit: 2^32 - 1 threads would need ~480 GiB, so it cannot overflow. */
     if (2 * (tt->n_threads + 1) > tt->n_slots) {
         threadtab_rehash(tt, 2 * tt->n_slots);
-        sl = threadtab_probe(tt, tid);
+        sl = tid < tt->dense_len ? NULL : threadtab_probe(tt, tid);
     }
     if (tt->n_threads == tt->cap_threads) {
         tt->cap_threads = tt->cap_threads ? 2 * tt->cap_threads : 16;
@@ -151,8 +178,12 @@ threadtab_get_or_add(threadtab *tt, uint32_t tid)
     th->create_ns = THREADTAB_NO_TIME;
     th->first_run_ns = THREADTAB_NO_TIME;
     th->last_end_ns = THREADTAB_NO_TIME;
-    sl->tid = tid;
-    sl->idx1 = (uint32_t)tt->n_threads;
+    if (sl) {
+        sl->tid = tid;
+        sl->idx1 = (uint32_t)tt->n_threads;
+    } else {
+        tt->dense[tid] = (uint32_t)tt->n_threads;
+    }
     if (tt->sealed && tt->n_threads > 1 && tt->threads[tt->n_threads - 2].tid > tid)
         tt->sealed = false;
     return th;
@@ -240,22 +271,22 @@ threadtab_at(const threadtab *tt, size_t i)
 const threadtab_thread *
 threadtab_find(const threadtab *tt, uint32_t tid)
 {
-    const threadtab_slot *sl = threadtab_probe(tt, tid);
-    return sl->idx1 ? &tt->threads[sl->idx1 - 1] : NULL;
+    uint32_t found = threadtab_lookup(tt, tid);
+    return found ? &tt->threads[found - 1] : NULL;
 }
 
 size_t
 threadtab_index_of(const threadtab *tt, uint32_t tid)
 {
-    const threadtab_slot *sl = threadtab_probe(tt, tid);
-    return sl->idx1 ? (size_t)sl->idx1 - 1 : SIZE_MAX;
+    uint32_t found = threadtab_lookup(tt, tid);
+    return found ? (size_t)found - 1 : SIZE_MAX;
 }
 
 size_t
 threadtab_bytes(const threadtab *tt)
 {
     return sizeof *tt + tt->cap_threads * sizeof *tt->threads +
-           tt->n_slots * sizeof *tt->slots;
+           tt->n_slots * sizeof *tt->slots + tt->dense_len * sizeof *tt->dense;
 }
 
 static bool
@@ -284,11 +315,24 @@ threadtab_check(const threadtab *tt, char *why, size_t why_len)
         if (sl->idx1 > tt->n_threads || tt->threads[sl->idx1 - 1].tid != sl->tid)
             return threadtab_fail(why, why_len, "slot points at the wrong record", sl->tid);
     }
-    if (used != tt->n_threads)
+    size_t dense_used = 0;
+    for (size_t i = 0; i < tt->dense_len; i++)
+        dense_used += tt->dense[i] != 0;
+    size_t dense_want = 0;
+    for (size_t i = 0; i < tt->n_threads; i++)
+        dense_want += tt->threads[i].tid < tt->dense_len;
+    if (dense_used != dense_want)
+        return threadtab_fail(why, why_len, "dense table has stray entries", 0);
+    if (used + dense_want != tt->n_threads)
         return threadtab_fail(why, why_len, "slot count differs from thread count", 0);
     for (size_t i = 0; i < tt->n_threads; i++) {
         const threadtab_thread *th = &tt->threads[i];
         /* Probing must reach the record: no empty slot breaks its chain. */
+        if (th->tid >= tt->dense_len && threadtab_probe(tt, th->tid)->idx1 != i + 1)
+            return threadtab_fail(why, why_len, "record not found through the hash", th->tid);
+        if (th->tid < tt->dense_len && tt->dense[th->tid] != i + 1)
+            return threadtab_fail(why, why_len, "dense entry points at the wrong record",
+                                  th->tid);
         if (threadtab_index_of(tt, th->tid) != i)
             return threadtab_fail(why, why_len, "record not found through the hash", th->tid);
         if (tt->sealed && i > 0 && tt->threads[i - 1].tid >= th->tid)
