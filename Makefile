@@ -13,7 +13,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wfor
            -Wno-format-nonliteral
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(OPT) -g $(WARN) \
            -Iinclude -MMD -MP $(EXTRA_CFLAGS)
-LDLIBS  := -lm
+LDLIBS  := -lm -pthread
 
 comma := ,
 ifeq ($(SAN),)

@@ -70,6 +70,8 @@ typedef enum runlane_corrupt {
     RUNLANE_CORRUPT_FLAGS,      /* run i is marked clipped without starting at i-1's end */
     RUNLANE_CORRUPT_LONG,       /* run i's duration escape has no side-table entry */
     RUNLANE_CORRUPT_TOTAL,      /* the lane's total run time is off by one */
+    RUNLANE_CORRUPT_SPLIT,      /* run i's chunk is cut at i without a long gap: queries
+                                 * still work, but chunking is not the canonical one */
 } runlane_corrupt;
 bool runlane_test_corrupt(runlane *rl, runlane_corrupt what, size_t i);
 

@@ -63,7 +63,8 @@ termio_opts termio_default_opts(void);
  * failure return NULL with a message in err (errlen bytes, may be 0). Only one
  * terminal backend may be open at a time. `opts` may be NULL for the defaults.
  * The caller must have called setlocale(LC_ALL, "") first, or UTF-8 will not
- * display (ncursesw) or decode (libtickit). While open, SIGINT/SIGTERM/SIGHUP only
+ * display (ncursesw) or decode (libtickit). The tty is in raw mode: typing C-c, C-z
+ * or C-\ gives keys, not signals. While open, SIGINT/SIGTERM/SIGHUP (from kill) only
  * set a flag that termio_poll turns into TERMIO_EV_QUIT; an atexit hook and a
  * SIGABRT hook put the terminal back if the program ends without termio_close.
  * Caller frees with termio_free. */

@@ -17,10 +17,11 @@
 #define THEME_DEFAULT_COLOUR (-1)
 
 /* The table. Columns: name, then per mode fg, bg, attrs — 256 colours, 8 colours,
- * and monochrome (attributes only). Lane styles (RUNNING .. NM_SWEEP) colour the cell
- * background, so a run drawn with spaces is a solid bar and text on it uses the fg;
- * in monochrome the eight lane styles have pairwise different attributes, and the
- * drawing code also gives them different glyphs. Shorthands in the value columns (defined
+ * and monochrome (attributes only). Lane styles (RUNNING .. NM_SWEEP) colour the
+ * foreground, because lanes are drawn with block glyphs (eighth blocks for partial
+ * occupancy, shades for GC) on the terminal's background; RUN_TEXT colours the
+ * background so a thread id printed on a run reads as part of the bar. The glyphs,
+ * not the colours, tell runs, GC work, GC waiting and idle apart in monochrome. Shorthands in the value columns (defined
  * only where the values are read, ui/theme.c): D = THEME_DEFAULT_COLOUR, B = THEME_BOLD,
  * U = THEME_UNDER, R = THEME_REVERSE. */
 #define THEME_STYLES(X) \
@@ -30,15 +31,15 @@
     X(AXIS_LABEL,          250,   D,   0,        7,  D,  0,    B)     \
     X(LANE_LABEL,          252, 236,   0,        7,  D,  0,    0)     \
     X(LANE_LABEL_SEL,       16, 214,   B,        0,  3,  B,    R|B)   \
-    X(IDLE,                238,   D,   0,        4,  D,  0,    0)     \
-    X(RUNNING,              16,  28,   0,        0,  2,  0,    R)     \
-    X(RUNNING_HL,           16,  46,   B,        0,  6,  B,    R|B|U) \
+    X(IDLE,                238,   D,   0,        D,  D,  0,    0)     \
+    X(RUNNING,              34,   D,   0,        2,  D,  0,    0)     \
+    X(RUNNING_HL,           46,   D,   B,        7,  D,  B,    B)     \
     X(RUN_TEXT,             16,  28,   0,        0,  2,  0,    R)     \
-    X(GC_WORK,              16, 166,   0,        7,  1,  0,    R|B)   \
-    X(GC_WAIT,             223,  94,   0,        0,  3,  0,    U)     \
-    X(NM_MARK,             231,  61,   0,        7,  4,  0,    B|U)   \
-    X(NM_SYNC,             231,  97,   0,        7,  5,  0,    B)     \
-    X(NM_SWEEP,            231,  30,   0,        0,  6,  0,    R|U)   \
+    X(GC_WORK,             202,   D,   B,        1,  D,  B,    B)     \
+    X(GC_WAIT,             180,   D,   0,        3,  D,  0,    U)     \
+    X(NM_MARK,              69,   D,   0,        4,  D,  0,    0)     \
+    X(NM_SYNC,             201,   D,   B,        5,  D,  B,    B)     \
+    X(NM_SWEEP,             37,   D,   0,        6,  D,  0,    0)     \
     X(MARKER,              201,   D,   B,        5,  D,  B,    B)     \
     X(MARKER_TEXT,         219,   D,   0,        5,  D,  0,    U)     \
     X(ACTIVITY,             34,   D,   0,        2,  D,  0,    0)     \

@@ -51,8 +51,8 @@ void timeview_fit(timeview *v);
  * the same column, clamped to the minimum span (1 ns per column) and the whole log. */
 void timeview_zoom(timeview *v, double factor, uint64_t anchor_ns);
 /* Show [a_ns, b_ns) (either order), widened about its middle to the minimum span and
- * clamped to the log (key z on a selection or item). The cursor is kept if still visible,
- * else moved to the new view's start. */
+ * clamped to the log (key z on a selection or item). A cursor left outside is dragged to
+ * the nearer edge of the view. */
 void timeview_zoom_to(timeview *v, uint64_t a_ns, uint64_t b_ns);
 /* Pan by `fraction` of the visible span (+ is later; keys a/d: +-1/8) or by `n_views`
  * whole views (PageUp/PageDown: -1/+1). The cursor moves by the same time (so it keeps its
@@ -98,7 +98,8 @@ void timeview_recenter(timeview *v);
  * on screen widen to the edges of their columns, so the selection covers what is seen. */
 /* Start an active selection at t_ns. */
 void timeview_select_start(timeview *v, uint64_t t_ns);
-/* Make the selection span from the anchor to t_ns (either side). */
+/* Make the selection span from the anchor to t_ns (either side); without a started
+ * selection the anchor is the log start. */
 void timeview_select_extend(timeview *v, uint64_t t_ns);
 /* Stop following the cursor; the range stays. */
 void timeview_select_end(timeview *v);

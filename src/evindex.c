@@ -674,7 +674,8 @@ static void
 builder_finish_series(builder *b)
 {
     evindex *ix = b->ix;
-    qsort(b->samples, b->n_samples, sizeof *b->samples, raw_sample_cmp);
+    if (b->n_samples)           /* qsort(NULL, 0, ...) is undefined */
+        qsort(b->samples, b->n_samples, sizeof *b->samples, raw_sample_cmp);
     uint64_t alloc_sum = 0, spark_sum[3] = { 0, 0, 0 };
     for (size_t i = 0; i < b->n_samples; i++) {
         const raw_sample *s = &b->samples[i];
@@ -728,7 +729,8 @@ instant_cmp(const void *a, const void *b)
 static void
 builder_finish_flushes(evindex *ix)
 {
-    qsort(ix->nm_flushes, ix->n_nm_flushes, sizeof *ix->nm_flushes, instant_cmp);
+    if (ix->n_nm_flushes)
+        qsort(ix->nm_flushes, ix->n_nm_flushes, sizeof *ix->nm_flushes, instant_cmp);
     size_t f = 0;
     for (size_t i = 0; i < ix->n_nm_cycles; i++) {
         evindex_nm_cycle *c = &ix->nm_cycles[i];
@@ -768,7 +770,8 @@ builder_finish(builder *b)
     builder_finish_series(b);
 
     /* Stats refer to lanes by cap, so lanes can be sorted now (ls is no longer needed). */
-    qsort(ix->lanes, ix->n_lanes, sizeof *ix->lanes, lane_cmp);
+    if (ix->n_lanes)
+        qsort(ix->lanes, ix->n_lanes, sizeof *ix->lanes, lane_cmp);
     for (size_t li = 0; li < ix->n_lanes; li++) {
         evindex_lane *lane = &ix->lanes[li];
         runlane_seal(lane->runs);
@@ -778,7 +781,8 @@ builder_finish(builder *b)
     }
     ivtrack_seal(ix->nm);
 
-    qsort(ix->msgs, ix->n_msgs, sizeof *ix->msgs, msg_cmp);
+    if (ix->n_msgs)
+        qsort(ix->msgs, ix->n_msgs, sizeof *ix->msgs, msg_cmp);
     size_t nm = 0;
     for (size_t i = 0; i < ix->n_msgs; i++)
         nm += ix->msgs[i].kind == EVINDEX_MSG_MARKER;

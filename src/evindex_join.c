@@ -241,7 +241,7 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
         if (g->request_cap != EVINDEX_NO_CAP)
             for (size_t li = 0; li < ix->n_lanes; li++) {
                 uint64_t stop = part_stop(&ix->lanes[li], g->request_ns, g->start_ns);
-                if (stop > last_stop || (stop == last_stop && g->slowest_cap == EVINDEX_NO_CAP)) {
+                if (stop > g->request_ns && stop >= last_stop) {
                     last_stop = stop;
                     g->slowest_cap = ix->lanes[li].pub.cap;
                 }

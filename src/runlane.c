@@ -186,7 +186,7 @@ runlane_count_starts(const runlane *rl, uint64_t t, bool inclusive, size_t *chun
     size_t first = rl->chunks[c].first, end = runlane_chunk_end(rl, c);
     uint64_t d = t - rl->chunks[c].base_ns;
     /* Offsets are u32: a distance beyond that range takes the whole chunk. */
-    if (d > UINT32_MAX || (inclusive && d == UINT32_MAX))
+    if (d > UINT32_MAX)
         return end;
     uint32_t d32 = (uint32_t)d;
     size_t a = first, z = end;
@@ -544,6 +544,20 @@ runlane_test_corrupt(runlane *rl, runlane_corrupt what, size_t i)
     case RUNLANE_CORRUPT_TOTAL:
         rl->total_ns++;
         return true;
+    case RUNLANE_CORRUPT_SPLIT: {
+        if (i == first)
+            return false;
+        size_t end = runlane_chunk_end(rl, c);
+        uint64_t prefix = rl->chunks[c].prefix_ns + runlane_sum_dur(rl, first, i);
+        uint32_t shift = rl->off[i];
+        runlane_new_chunk(rl, 0);               /* room for one more */
+        memmove(&rl->chunks[c + 2], &rl->chunks[c + 1],
+                (rl->n_chunks - c - 2) * sizeof *rl->chunks);
+        rl->chunks[c + 1] = (runlane_chunk){ rl->chunks[c].base_ns + shift, prefix, i };
+        for (size_t j = i; j < end; j++)
+            rl->off[j] -= shift;
+        return true;
+    }
     }
     return false;
 }

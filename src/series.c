@@ -28,7 +28,7 @@ struct series {
     size_t n, cap;
     series_level lv[SERIES_MAX_LEVELS];
     unsigned n_levels;          /* levels in use: 1 + the top, whose size is 1 */
-    uint64_t max_value;
+    uint64_t max_value;         /* 0 while empty */
 };
 
 series *
@@ -84,7 +84,7 @@ series_append(series *s, uint64_t time_ns, uint64_t value)
     }
     size_t i = s->n++;
     s->s[i] = (series_sample){ time_ns, value };
-    if (i == 0 || value > s->max_value)
+    if (value > s->max_value)
         s->max_value = value;
     /* Every ancestor of sample i covers it. A level appears when the one below gets
      * its second node; its root then covers both. */
@@ -218,7 +218,7 @@ series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t 
 uint64_t
 series_max(const series *s)
 {
-    return s->n ? s->max_value : 0;
+    return s->max_value;
 }
 
 size_t
@@ -260,7 +260,7 @@ series_check(const series *s, char *why, size_t why_len)
         if (s->s[i].value > mx)
             mx = s->s[i].value;
     }
-    if (s->max_value != mx && s->n > 0)
+    if (s->max_value != mx)
         return series_fail(why, why_len, "max %llu, recount %llu",
                            (unsigned long long)s->max_value, (unsigned long long)mx);
 

@@ -21,11 +21,22 @@ Suite *test_badinput_suite(void);
 Suite *test_truncation_suite(void);
 Suite *test_timefmt_suite(void);
 Suite *test_gcstats_suite(void);
+Suite *test_timeview_suite(void);
+Suite *test_axis_suite(void);
+Suite *test_keymap_suite(void);
 Suite *test_runlane_suite(void);
 Suite *test_ivtrack_suite(void);
 Suite *test_series_suite(void);
 Suite *test_threadtab_suite(void);
 Suite *test_evseek_suite(void);
+Suite *test_evindex_suite(void);
+Suite *test_surface_suite(void);
+Suite *test_termio_suite(void);
+Suite *test_lanes_suite(void);
+Suite *test_detail_suite(void);
+Suite *test_uilist_suite(void);
+Suite *test_eventpane_suite(void);
+Suite *test_helpview_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);

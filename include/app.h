@@ -1,0 +1,54 @@
+/* app: the interactive viewer — its state (view, selected lane, modes, lists, search),
+ * the actions bound to keys and mouse, the frame drawn from that state, and the
+ * event loop that builds the index in the background while the screen stays live.
+ * The state half runs headless (tests, `snapshot`); only app_run touches a terminal. */
+#ifndef ELOG_APP_H
+#define ELOG_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "evindex.h"
+#include "surface.h"
+#include "termio.h"
+#include "timeview.h"
+
+typedef struct app app;
+
+typedef struct app_opts {
+    bool ascii;                 /* no UTF-8 glyphs (terminals without UTF-8) */
+    bool mouse;                 /* report mouse events */
+    bool force_mono;            /* monochrome theme whatever the terminal says */
+} app_opts;
+
+/* A viewer over an index (both borrowed; they outlive the app) on a cols x lines
+ * screen, fitted to the whole log with the cursor at its start. `path` is shown in
+ * the header. Caller frees with app_free. */
+app *app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts *o);
+void app_free(app *a);
+
+void app_resize(app *a, int cols, int lines);
+/* Apply one key (libtickit-style name, see termio.h). */
+void app_key(app *a, const char *key);
+/* Apply one mouse event. */
+void app_mouse(app *a, const termio_event *ev);
+/* The user asked to quit. */
+bool app_quit_requested(const app *a);
+/* The user asked for a full redraw (C-l); reading clears it. */
+bool app_take_redraw(app *a);
+/* Draw the whole frame into `s` (resized to the app's size if needed). */
+void app_draw(app *a, surface *s);
+/* The view, for callers that position it (snapshot --from/--to). */
+timeview *app_view(app *a);
+/* The status line's current text (tests). */
+const char *app_status(const app *a);
+
+/* Run the viewer on `path` in the terminal until the user quits: open the log, show
+ * a progress bar while the index builds on a second thread (keys work, q cancels),
+ * then the timeline. backend is "curses" or "tickit". Returns the exit status; on
+ * failure writes a one-line message (without the program name) into err. The
+ * terminal is always given back. */
+int app_run(const char *path, const char *backend, const app_opts *o, char *err,
+            size_t errlen);
+
+#endif

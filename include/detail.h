@@ -1,0 +1,66 @@
+/* detail: the words behind the timeline — the detail pane's "Key: value" lines for the
+ * item under the cursor (a thread run, a collection, a non-moving phase, a marker) or a
+ * lane's values at the cursor, the statistics of a selected range, and the one-line
+ * status summary. Pure functions of the index: no terminal, no view. */
+#ifndef ELOG_DETAIL_H
+#define ELOG_DETAIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evindex.h"
+#include "lanes.h"
+#include "strbuf.h"
+
+/* Lines of text, each owned by the array. A line is "Key: value" (the app styles the
+ * text before the first ": " as STYLE_DETAIL_KEY); a line that starts with a space
+ * continues the previous one (wrapped text) and has no key. Text from the log is valid
+ * UTF-8 (invalid bytes as U+FFFD) without control characters. */
+typedef struct detail_lines {
+    char **lines;
+    size_t n, cap;
+} detail_lines;
+
+/* Wrapped text lines hold at most this many characters. */
+#define DETAIL_WRAP_COLS 72
+
+/* Start empty (no allocation). Free with detail_lines_free, which leaves it empty and
+ * reusable. */
+void detail_lines_init(detail_lines *d);
+void detail_lines_free(detail_lines *d);
+/* Append one formatted line (copied). */
+void detail_lines_add(detail_lines *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Append the lines describing `it` on lane `l` (it->kind LANE_ITEM_NONE: the lane's
+ * values at the cursor, over [it->start_ns, it->end_ns) where a range is needed — as
+ * lanes_item_at leaves it). Times are shown relative to evindex_first_ns.
+ *  - run: thread, label, HEC, start, duration, why it stopped (the STOP_THREAD event
+ *    re-read for its blocked-on field), the thread's totals;
+ *  - GC: number, generation, pause, request, sync and slowest HEC, each HEC's work and
+ *    idle time and how late it stopped, bytes, parallel balance, flags;
+ *  - non-moving phase: its cycle, the phase, the cycle's phase times, marked objects;
+ *  - marker / message: time, HEC, kind, its whole text wrapped;
+ *  - heap, sparks and activity lanes add their values at the cursor after any item. */
+void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it,
+                 uint64_t cursor_ns);
+
+/* Append the statistics of [a_ns, b_ns) (either order): duration, per-HEC run and GC
+ * shares, mutator and GC time (summed over HECs, and as elapsed pause time), the
+ * collections starting in the range per generation with total / average / max pause and
+ * p50 / p90 / p99 (nearest rank), bytes copied and allocated, largest heap size and
+ * live bytes, markers in the range, productivity (1 - pause time / range length). */
+void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns);
+
+/* Append one line (no newline) summarising the lane, the cursor time and the item, e.g.
+ * "HEC 1 · 1.234567s · thread 12 (worker-5) ran 3.200ms, stopped: heap overflow". */
+void detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it,
+                   uint64_t cursor_ns);
+
+/* Helpers shared with the app. */
+/* "1.5 MiB", "812.0 KiB", "999 B" (binary units, one decimal). */
+void detail_bytes(strbuf *out, uint64_t bytes);
+/* A time relative to the log start in seconds with `decimals` (0..9) digits, truncated:
+ * "1.234567s". Times before the start show as "-0.000001s". */
+void detail_time(strbuf *out, const evindex *ix, uint64_t t_ns, unsigned decimals);
+
+#endif

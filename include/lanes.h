@@ -1,0 +1,133 @@
+/* lanes: the rows of the timeline — which lanes a log has (activity, one per HEC,
+ * non-moving, markers, heap, sparks), how each screen cell of a lane summarises exactly
+ * the time its column covers, and the items (runs, GCs, phases, markers) under a time. */
+#ifndef ELOG_LANES_H
+#define ELOG_LANES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evindex.h"
+#include "surface.h"
+#include "timeview.h"
+
+typedef enum lane_kind {
+    LANE_HEC,                   /* one capability: thread runs and GC phases */
+    LANE_NONMOVING,             /* the non-moving collector's mark / sync / sweep */
+    LANE_MARKERS,               /* traceMarker ticks with names, messages as dots */
+    LANE_ACTIVITY,              /* utilisation over all HECs */
+    LANE_HEAP,                  /* heap size (or live bytes) as a bar graph */
+    LANE_SPARKS,                /* spark pool size (or spark creations) as bars */
+} lane_kind;
+
+typedef struct lane {
+    lane_kind kind;
+    size_t cap_lane;            /* evindex lane index for LANE_HEC, else 0 */
+    char label[16];             /* "HEC 3", "global", "activity", "nonmoving", ... */
+} lane;
+
+/* Columns of the label area, the one-column gap after the label included. Labels longer
+ * than LANES_LABEL_COLS - 1 are cut with an ellipsis. */
+#define LANES_LABEL_COLS 9
+
+/* Write the lanes this log has, in display order, into out[0 .. max) and return how
+ * many there are (which may exceed max: then only max were written). The order is
+ * ThreadScope's: "activity" (if any HEC lane), "HEC 0" .. "HEC n" (the no-capability
+ * lane of old logs, "global", only if it has runs or GC phases), "nonmoving" if the
+ * log has non-moving events, "markers" if it has markers or messages, "heap" if it has
+ * heap size or live samples, "sparks" if a spark was ever created or pooled (spark
+ * counters above zero, or spark events; the all-zero counters every threaded RTS posts
+ * get no lane). */
+size_t lanes_build(const evindex *ix, lane *out, size_t max);
+
+typedef struct lanes_draw_opts {
+    bool ascii;                 /* only ASCII in every cell */
+    size_t selected_lane;       /* index into the lanes array; its label is highlighted */
+    bool highlight;             /* show where thread `highlight_tid` runs */
+    uint32_t highlight_tid;
+} lanes_draw_opts;
+
+/* Draw lanes[first_lane ..] one per line from (col0, line0), at most n_rows of them:
+ * each row is the label area, then the plot's v->width columns from col0 +
+ * LANES_LABEL_COLS, all clipped to `width` columns. Every plot cell summarises exactly
+ * the range timeview_col_range gives for its column, from the index's summaries
+ * (O(log n) a cell, whatever the zoom):
+ *  - HEC: any GC time in the column wins (a lower eighth block of the GC share, at
+ *    least 1/8, in STYLE_GC_WORK if work >= waiting, else STYLE_GC_WAIT); else the
+ *    share of the column spent running as a lower eighth block, at least one eighth
+ *    if any (STYLE_RUNNING, or STYLE_RUNNING_HL where the highlighted thread runs —
+ *    checked only in columns with at most LANES_HL_SCAN runs, so dense columns never
+ *    cost a scan and show no highlight); idle is a space in STYLE_IDLE. A run that
+ *    alone covers at least 4 whole columns carries its thread's label, or its id if the
+ *    label does not fit, in STYLE_RUN_TEXT.
+ *  - non-moving: the phase with most time in the column (sync, the stop-the-world one,
+ *    whenever present), as an eighth block of the phases' share, STYLE_NM_*.
+ *  - markers: ▼ where the column holds a marker (STYLE_MARKER), followed by the first
+ *    such marker's name up to the next tick (STYLE_MARKER_TEXT); a column holding only
+ *    messages shows '·'.
+ *  - activity: run time of all HECs / (column span x number of HECs), eighth blocks.
+ *  - heap: the largest heap size in the column (the value in force at its start
+ *    included, so the graph is continuous) relative to the log's largest, eighth
+ *    blocks in STYLE_HEAP_SIZE; a log with live bytes but no heap size draws those in
+ *    STYLE_HEAP_LIVE. Exact numbers are the detail pane's job.
+ *  - sparks: the spark pool size likewise (STYLE_SPARKS); without spark counters, the
+ *    number of sparks created in each column relative to the busiest visible column.
+ * The cursor's column is restyled STYLE_CURSOR (glyph kept) on every lane; idle cells
+ * inside the selection are STYLE_SELECTION. With o->ascii: runs '#' (>= 1/2) or '+',
+ * GC 'G' (work) or 'g' (waiting), non-moving 'M' 'S' 'W', markers '|', messages '.',
+ * bars " .:-=+*#", and text from the log with every non-ASCII character as '?'. */
+void lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix,
+                const lane *lanes, size_t n_lanes, size_t first_lane, int n_rows,
+                const timeview *v, const lanes_draw_opts *o);
+
+/* Most runs a column may hold for the highlight check to look at them. */
+#define LANES_HL_SCAN 64
+
+/* The level, 0..8 eighths, that lanes_draw gives `part` out of `whole`: rounded to the
+ * nearest eighth, but at least 1 when part > 0 (0 when whole is 0). */
+unsigned lanes_eighths(uint64_t part, uint64_t whole);
+
+/* ---- items: what is under a time, and stepping from one to the next ------------------ */
+
+enum {
+    LANE_ITEM_NONE,
+    LANE_ITEM_RUN,              /* index: run on the lane's runlane; tid set */
+    LANE_ITEM_GC,               /* index: evindex_gc record. On a HEC lane start/end are
+                                 * that capability's part (its GC_START .. GC_END), on
+                                 * other lanes the collection's pause */
+    LANE_ITEM_NM,               /* index: non-moving cycle; start/end: one phase */
+    LANE_ITEM_MARKER,           /* index: evindex_marker_at */
+    LANE_ITEM_MSG,              /* index: evindex_msg_at (a message, not a marker) */
+};
+
+typedef struct lane_item {
+    int kind;                   /* LANE_ITEM_* */
+    uint64_t start_ns, end_ns;  /* the item's time (start == end for instants) */
+    size_t index;
+    uint32_t tid;               /* the thread of a run, else 0 */
+} lane_item;
+
+/* The item under time t on lane l. HEC lanes: a GC phase overlapping [t, t + slack)
+ * first (the column a GC shows in draws as GC), then the run containing t, then the
+ * nearest GC phase or run within slack_ns of t. Non-moving: the phase containing t, else
+ * the nearest within slack. Markers: the nearest marker within slack, else the nearest
+ * message. Activity, heap, sparks: the collection whose pause contains t, else the
+ * nearest within slack. True if found. When nothing is found *out is kind NONE with
+ * start_ns = t and end_ns = t + slack_ns (the cursor's column when t is its start and
+ * slack_ns its width: detail_item reads the lane's values over it). */
+bool lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns,
+                   lane_item *out);
+
+/* The next item on lane l (dir > 0: the first one starting after t) or the previous one
+ * (dir < 0: the last one starting before t): runs and GCs in merged order on HEC lanes
+ * (a run and a GC starting together: the GC first), phases on the non-moving lane,
+ * markers and messages on the markers lane, collections on the activity, heap and
+ * sparks lanes. False (and *out kind NONE) if there is none. O(log n). */
+bool lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item *out);
+
+/* Index of the first message (evindex_msg_at order) with time >= t; evindex_n_msgs if
+ * none. O(log n). */
+size_t lanes_msg_first_from(const evindex *ix, uint64_t t);
+
+#endif

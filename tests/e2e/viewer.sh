@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# End-to-end tests of the interactive viewer: drive the real binary in a private tmux
+# server (send-keys, capture-pane) on real fixtures, with both terminal backends.
+# Prints one line per check and ends with "N passed, N failed"; exit status 1 on failure.
+set -u
+BIN=${ELOG_BIN:-build/elog-tui}
+ROOT=${ELOG_ROOT:-.}
+SOCK="elog-e2e-$$"
+PASS=0
+FAIL=0
+TMP=$(mktemp -d)
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+T() { tmux -L "$SOCK" "$@"; }
+ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+screen() { T capture-pane -p -t e2e; }
+
+# wait_for TEXT [seconds]: until the screen shows TEXT.
+wait_for() {
+    local i
+    for ((i = 0; i < ${2:-10} * 20; i++)); do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+check() {   # check NAME TEXT [seconds]
+    if wait_for "$2" "${3:-5}"; then ok "$1"; else bad "$1 (screen lacks '$2')"; screen | sed 's/^/     | /'; fi
+}
+check_status() {    # check_status NAME TEXT: the last screen line contains TEXT
+    local i
+    for ((i = 0; i < 100; i++)); do
+        screen | tail -n 1 | grep -qF -- "$2" && { ok "$1"; return; }
+        sleep 0.05
+    done
+    bad "$1 (status line: '$(screen | tail -n 1)', wanted '$2')"
+}
+keys() { T send-keys -t e2e "$@"; sleep 0.15; }
+
+# start BACKEND FILE COLSxLINES: the viewer inside sh, which records the terminal
+# state after it exits (stty) so we can check it was given back.
+start() {
+    local backend=$1 file=$2 w=${3%x*} h=${3#*x}
+    T kill-server 2>/dev/null
+    T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
+        "TERM=xterm-256color $BIN --backend $backend $file; echo \"exit=\$?\" > $TMP/exit; stty -a > $TMP/stty; sleep 30"
+    rm -f "$TMP/exit" "$TMP/stty"
+}
+exited() {  # exited NAME: the viewer exited 0 and the terminal is back in cooked mode
+    local i
+    for ((i = 0; i < 100; i++)); do [ -s "$TMP/stty" ] && break; sleep 0.05; done
+    if [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=0" ] && grep -q ' icanon' "$TMP/stty" &&
+        grep -q ' echo ' "$TMP/stty"; then
+        ok "$1"
+    else
+        bad "$1 ($(cat "$TMP/exit" 2>/dev/null || echo 'did not exit'))"
+    fi
+}
+
+for backend in curses tickit; do
+    start $backend "$ROOT/fixtures/threaded-n4.eventlog" 110x32
+    check "$backend: opens with one lane per HEC" "HEC 3"
+    check "$backend: header names the file" "threaded-n4.eventlog"
+    keys ']'
+    check_status "$backend: ] goes to the next GC" "GC"
+    keys '+' '+' '+'
+    keys 'p'
+    check "$backend: p lists collections by pause" "collections by pause"
+    keys Enter
+    keys '?'
+    check "$backend: ? shows the key help" "zoom in 2x"
+    keys Escape
+    keys 'e'
+    check "$backend: e shows the event list" "events near"
+    keys 'e'
+    T resize-window -t e2e -x 20 -y 5; sleep 0.3
+    T resize-window -t e2e -x 1 -y 1; sleep 0.3
+    T resize-window -t e2e -x 110 -y 32
+    check "$backend: survives resizing to 1x1 and back" "HEC 3"
+    keys q
+    exited "$backend: q quits and gives the terminal back"
+
+    start $backend "$ROOT/fixtures/markers.eventlog" 100x30
+    check "$backend: markers fixture opens" "markers"
+    keys n
+    check_status "$backend: n jumps to the first marker" "marker 1/"
+    keys n
+    check_status "$backend: n again to the second" "marker 2/"
+    keys N
+    check_status "$backend: N back to the first" "marker 1/"
+    keys m
+    check "$backend: m lists the markers" "phase:start"
+    keys Escape
+    keys / h e l p e r - b Enter
+    check_status "$backend: / searches marker text" "helper-b"
+    keys C-c
+    exited "$backend: C-c quits and gives the terminal back"
+
+    start $backend "$ROOT/fixtures/sparks.eventlog" 100x30
+    check "$backend: sparks fixture opens" "HEC 1"
+    T run-shell "pkill -TERM -f -- '--backend $backend $ROOT/fixtures/sparks.eventlog'"
+    exited "$backend: SIGTERM restores the terminal"
+done
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]

@@ -1,0 +1,751 @@
+/* tests/test_detail: the detail pane and status text — every collection of threaded-n4
+ * against the golden `elog-tui gc` table, stop reasons with their blocked-on field, open
+ * runs, labels and message text with invalid UTF-8, wrapping of long markers, the range
+ * statistics against the RTS's own numbers, and lane values at the cursor. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detail.h"
+#include "evindex.h"
+#include "evlog.h"
+#include "evwrite.h"
+#include "lanes.h"
+#include "tests.h"
+#include "timefmt.h"
+#include "xalloc.h"
+
+#define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
+
+/* ---- logs ---------------------------------------------------------------------------------- */
+
+typedef struct td_case {
+    char *bytes;                /* open_memstream's buffer (free()), NULL for a file */
+    size_t len;
+    FILE *f;
+    evlog *log;
+    evindex *ix;
+    lane lanes[32];
+    size_t n_lanes;
+} td_case;
+
+static evwrite *
+td_writer(td_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->f = open_memstream(&c->bytes, &c->len);
+    ck_assert_ptr_nonnull(c->f);
+    evwrite *w = evwrite_new(c->f);
+    EW(evwrite_declare_ghc(w));
+    EW(evwrite_begin_data(w));
+    return w;
+}
+
+static void
+td_index(td_case *c)
+{
+    diag ending;
+    c->ix = evindex_build(c->log, NULL, &ending);
+    ck_assert_ptr_nonnull(c->ix);
+    c->n_lanes = lanes_build(c->ix, c->lanes, sizeof c->lanes / sizeof c->lanes[0]);
+}
+
+/* Finish (or truncate, dropping the last event's end) and index. */
+static void
+td_open(td_case *c, evwrite *w, bool truncate)
+{
+    if (truncate)
+        EW(evwrite_finish_truncated(w, SIZE_MAX));
+    else
+        EW(evwrite_finish(w));
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(c->f), 0);
+    diag d;
+    c->log = evlog_open_bytes((const uint8_t *)c->bytes, c->len, &d);
+    ck_assert_msg(c->log != NULL, "evlog_open_bytes: %s", d.msg);
+    td_index(c);
+}
+
+static void
+td_fixture(td_case *c, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    char rel[128];
+    snprintf(rel, sizeof rel, "fixtures/%s", name);
+    char *path = test_path(rel);
+    diag d;
+    c->log = evlog_open(path, &d);
+    ck_assert_msg(c->log != NULL, "%s: %s", path, d.msg);
+    x_free(path);
+    td_index(c);
+}
+
+static void
+td_close(td_case *c)
+{
+    evindex_free(c->ix);
+    evlog_close(c->log);
+    free(c->bytes);
+}
+
+static const lane *
+td_lane(const td_case *c, const char *label)
+{
+    for (size_t i = 0; i < c->n_lanes; i++)
+        if (strcmp(c->lanes[i].label, label) == 0)
+            return &c->lanes[i];
+    ck_abort_msg("no lane %s", label);
+    return NULL;
+}
+
+/* Index of the line equal to `want`, or SIZE_MAX. */
+static size_t
+td_find(const detail_lines *d, const char *want)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (strcmp(d->lines[i], want) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+static void
+td_assert_line(const detail_lines *d, const char *want)
+{
+    if (td_find(d, want) != SIZE_MAX)
+        return;
+    strbuf sb;
+    strbuf_init(&sb);
+    for (size_t i = 0; i < d->n; i++)
+        strbuf_printf(&sb, "  | %s\n", d->lines[i]);
+    ck_abort_msg("no line \"%s\" in:\n%s", want, sb.data);
+    strbuf_free(&sb);
+}
+
+/* Index of the first line starting with `prefix`, or SIZE_MAX. */
+static size_t
+td_find_prefix(const detail_lines *d, const char *prefix)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (strncmp(d->lines[i], prefix, strlen(prefix)) == 0)
+            return i;
+    return SIZE_MAX;
+}
+
+/* A duration as timefmt writes it (static buffer: one use per expression). */
+static const char *
+td_dur(uint64_t ns, char *buf, size_t len)
+{
+    strbuf sb;
+    strbuf_init(&sb);
+    timefmt_append(&sb, ns);
+    snprintf(buf, len, "%s", sb.data);
+    strbuf_free(&sb);
+    return buf;
+}
+
+/* No line holds a control character, and every line is valid UTF-8. */
+static void
+td_assert_clean(const detail_lines *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        const unsigned char *p = (const unsigned char *)d->lines[i];
+        for (size_t k = 0; p[k]; k++)
+            ck_assert_msg(p[k] >= 0x20 && p[k] != 0x7f, "control byte in line %zu: %s", i,
+                          d->lines[i]);
+    }
+}
+
+/* ---- lines and formats ---------------------------------------------------------------------- */
+
+START_TEST(test_detail_lines_basics)
+{
+    detail_lines d;
+    detail_lines_init(&d);
+    ck_assert_uint_eq(d.n, 0);
+    detail_lines_free(&d);                      /* empty: fine */
+    for (int i = 0; i < 100; i++)
+        detail_lines_add(&d, "Line: %d", i);
+    ck_assert_uint_eq(d.n, 100);
+    ck_assert_str_eq(d.lines[42], "Line: 42");
+    char big[5000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    detail_lines_add(&d, "Big: %s", big);
+    ck_assert_uint_eq(strlen(d.lines[100]), 5 + sizeof big - 1);
+    detail_lines_add(&d, "%s", "");
+    ck_assert_str_eq(d.lines[101], "");
+    detail_lines_free(&d);
+    ck_assert_uint_eq(d.n, 0);
+    ck_assert_ptr_null(d.lines);
+    detail_lines_add(&d, "Again: %s", "yes");   /* reusable after free */
+    ck_assert_str_eq(d.lines[0], "Again: yes");
+    detail_lines_free(&d);
+}
+END_TEST
+
+START_TEST(test_detail_formats)
+{
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_bytes(&sb, 999);
+    ck_assert_str_eq(sb.data, "999 B");
+    strbuf_reset(&sb);
+    detail_bytes(&sb, 1536);
+    ck_assert_str_eq(sb.data, "1.5 KiB");
+    strbuf_reset(&sb);
+    detail_bytes(&sb, 347958016);
+    ck_assert_str_eq(sb.data, "331.8 MiB");
+    strbuf_reset(&sb);
+    detail_bytes(&sb, UINT64_MAX);
+    ck_assert_str_eq(sb.data, "16.0 EiB");
+
+    td_case c;
+    evwrite *w = td_writer(&c);
+    EW(evwrite_user_marker(w, 0, 1000, "a"));
+    EW(evwrite_user_marker(w, 0, 1234568789, "b"));
+    td_open(&c, w, false);
+    strbuf_reset(&sb);
+    detail_time(&sb, c.ix, 1234568789, 6);
+    ck_assert_str_eq(sb.data, "1.234567s");             /* truncated, not rounded */
+    strbuf_reset(&sb);
+    detail_time(&sb, c.ix, 1234568789, 9);
+    ck_assert_str_eq(sb.data, "1.234567789s");
+    strbuf_reset(&sb);
+    detail_time(&sb, c.ix, 1234568789, 0);
+    ck_assert_str_eq(sb.data, "1s");
+    strbuf_reset(&sb);
+    detail_time(&sb, c.ix, 0, 6);
+    ck_assert_str_eq(sb.data, "-0.000001s");
+    strbuf_free(&sb);
+    td_close(&c);
+}
+END_TEST
+
+/* ---- collections ----------------------------------------------------------------------------- */
+
+/* Every row of the golden `elog-tui gc` table of threaded-n4 (fixtures/threaded-n4.gc.tsv)
+ * appears in the detail of the matching collection: pause, generation, sync with the
+ * slowest HEC, the requesting HEC, and each listed HEC's work and idle time. */
+START_TEST(test_detail_gc_golden)
+{
+    td_case c;
+    td_fixture(&c, "threaded-n4.eventlog");
+    char *path = test_path("fixtures/threaded-n4.gc.tsv");
+    size_t len;
+    char *tsv = (char *)test_read_file(path, &len);
+    ck_assert_ptr_nonnull(tsv);
+    x_free(path);
+    const lane *act = td_lane(&c, "activity"), *hec0 = td_lane(&c, "HEC 0");
+    size_t row = 0;
+    char *save = NULL;
+    char *line = strtok_r(tsv, "\n", &save);
+    ck_assert_ptr_nonnull(line);                        /* the header */
+    while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+        char *f[16];
+        size_t nf = 0;
+        char *fs = NULL;
+        for (char *tok = strtok_r(line, "\t", &fs); tok && nf < 16; tok = strtok_r(NULL, "\t", &fs))
+            f[nf++] = tok;
+        ck_assert_uint_eq(nf, 16);
+        ck_assert_uint_lt(row, evindex_n_gcs(c.ix));
+        const evindex_gc *g = evindex_gc_at(c.ix, row);
+        ck_assert_uint_eq(g->start_ns, strtoull(f[0], NULL, 10));
+
+        lane_item it = { .kind = LANE_ITEM_GC, .start_ns = g->start_ns, .end_ns = g->end_ns,
+                         .index = row };
+        detail_lines d;
+        detail_lines_init(&d);
+        detail_item(&d, c.ix, act, &it, g->start_ns);
+        char want[256], dur[64], dur2[64];
+        bool major = strstr(f[13], "major") != NULL;
+        snprintf(want, sizeof want, "GC #%zu: gen %s%s, pause %s", row + 1, f[4],
+                 major ? " (major)" : "", td_dur(strtoull(f[1], NULL, 10), dur, sizeof dur));
+        ck_assert_str_eq(d.lines[0], want);
+        /* slowest_cap "-": no HEC was still running at the request. */
+        bool no_slowest = strcmp(f[12], "-") == 0;
+        if (no_slowest)
+            snprintf(want, sizeof want, "Sync: %s (no HEC was running)",
+                     td_dur(strtoull(f[2], NULL, 10), dur, sizeof dur));
+        else
+            snprintf(want, sizeof want, "Sync: %s (slowest: HEC %s)",
+                     td_dur(strtoull(f[2], NULL, 10), dur, sizeof dur), f[12]);
+        td_assert_line(&d, want);
+        snprintf(want, sizeof want, "Request: HEC %s at ", f[11]);
+        ck_assert_uint_ne(td_find_prefix(&d, want), SIZE_MAX);
+        /* work_ns / idle_ns: "cap:ns,cap:ns" in the same order. */
+        char *ws = NULL, *is = NULL;
+        char *wt = strtok_r(f[14], ",", &ws), *itok = strtok_r(f[15], ",", &is);
+        for (; wt && itok; wt = strtok_r(NULL, ",", &ws), itok = strtok_r(NULL, ",", &is)) {
+            unsigned cap = (unsigned)atoi(wt);
+            snprintf(want, sizeof want, "HEC %u: work %s, idle %s", cap,
+                     td_dur(strtoull(strchr(wt, ':') + 1, NULL, 10), dur, sizeof dur),
+                     td_dur(strtoull(strchr(itok, ':') + 1, NULL, 10), dur2, sizeof dur2));
+            size_t at = td_find_prefix(&d, want);
+            ck_assert_msg(at != SIZE_MAX, "gc %zu: no line starting %s", row, want);
+        }
+        td_assert_clean(&d);
+        detail_lines_free(&d);
+
+        /* The status line, on a HEC lane. */
+        strbuf sb, exp;
+        strbuf_init(&sb);
+        strbuf_init(&exp);
+        detail_status(&sb, c.ix, hec0, &it, g->start_ns);
+        strbuf_puts(&exp, "HEC 0 · ");
+        detail_time(&exp, c.ix, g->start_ns, 6);
+        strbuf_printf(&exp, " · GC gen %s%s pause %s sync %s", f[4], major ? " (major)" : "",
+                      td_dur(strtoull(f[1], NULL, 10), dur, sizeof dur),
+                      td_dur(strtoull(f[2], NULL, 10), dur2, sizeof dur2));
+        if (!no_slowest)
+            strbuf_printf(&exp, " (slowest HEC %s)", f[12]);
+        ck_assert_str_eq(sb.data, exp.data);
+        strbuf_free(&sb);
+        strbuf_free(&exp);
+        row++;
+    }
+    ck_assert_uint_eq(row, evindex_n_gcs(c.ix));
+    ck_assert_uint_eq(row, 367);
+    free(tsv);
+    td_close(&c);
+}
+END_TEST
+
+/* The third collection of threaded-n4 in full, as `elog-tui gc` shows it: a major GC
+ * paused 815.693 us, synced in 287.903 us waiting for HEC 2. */
+START_TEST(test_detail_gc_known)
+{
+    td_case c;
+    td_fixture(&c, "threaded-n4.eventlog");
+    const evindex_gc *g = evindex_gc_at(c.ix, 2);
+    ck_assert_uint_eq(g->start_ns, 3986445);
+    lane_item it;
+    ck_assert(lanes_item_at(c.ix, td_lane(&c, "heap"), 3986445 + 100, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+    ck_assert_uint_eq(it.index, 2);
+    detail_lines d;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, td_lane(&c, "heap"), &it, 3986445 + 100);
+    ck_assert_str_eq(d.lines[0], "GC #3: gen 1 (major), pause 815.693us");
+    td_assert_line(&d, "Sync: 287.903us (slowest: HEC 2)");
+    td_assert_line(&d, "Request: HEC 0 at 0.003266074s, parallel");
+    ck_assert_uint_ne(td_find_prefix(&d, "HEC 0: work 630.508us, idle 185.185us (stopped +"),
+                      SIZE_MAX);
+    ck_assert_uint_ne(td_find_prefix(&d, "HEC 3: work 140.389us, idle 1.338ms (stopped +"),
+                      SIZE_MAX);
+    td_assert_line(&d, "Copied: 738.2 KiB, live after: 731.6 KiB, heap after: 6.0 MiB, "
+                       "allocated before: 2.0 MiB");
+    char want[64];
+    snprintf(want, sizeof want, "Parallel: 4 threads, work balance %.1f%%",
+             100.0 * (double)g->par_balanced / (double)g->copied);
+    td_assert_line(&d, want);
+    /* The heap lane adds its values at the cursor. */
+    ck_assert_uint_ne(td_find_prefix(&d, "Heap size: "), SIZE_MAX);
+    ck_assert_uint_ne(td_find_prefix(&d, "Allocated so far: "), SIZE_MAX);
+    detail_lines_free(&d);
+    td_close(&c);
+}
+END_TEST
+
+/* ---- runs ------------------------------------------------------------------------------------ */
+
+/* Thread 3 ("wk" + an invalid byte) blocks on a black hole owned by thread 42; thread 4
+ * overflows its stack; thread 5 is cut off by a run of thread 6 with no stop; thread 6
+ * is still running when the log ends. */
+static void
+td_run_log(td_case *c, bool truncate)
+{
+    evwrite *w = td_writer(c);
+    EW(evwrite_create_thread(w, 0, 0, 3));
+    EW(evwrite_thread_label(w, 0, 0, 3, "wk\xff"));
+    EW(evwrite_run_thread(w, 0, 1000, 3));
+    EW(evwrite_stop_thread(w, 0, 2000, 3, 8, 42));
+    EW(evwrite_run_thread(w, 0, 3000, 4));
+    EW(evwrite_stop_thread(w, 0, 4000, 4, 2, 1024));
+    EW(evwrite_run_thread(w, 0, 5000, 5));
+    EW(evwrite_run_thread(w, 0, 6000, 6));
+    EW(evwrite_user_msg(w, 0, 9000, "end"));
+    td_open(c, w, truncate);
+}
+
+static void
+td_run_detail(const td_case *c, size_t run, detail_lines *d)
+{
+    lane_item it;
+    const lane *l = td_lane(c, "HEC 0");
+    runlane_run r;
+    runlane_get(evindex_cap_at(c->ix, l->cap_lane)->runs, run, &r);
+    ck_assert(lanes_item_at(c->ix, l, r.start_ns, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_RUN);
+    ck_assert_uint_eq(it.index, run);
+    detail_lines_init(d);
+    detail_item(d, c->ix, l, &it, r.start_ns);
+    td_assert_clean(d);
+}
+
+START_TEST(test_detail_runs)
+{
+    td_case c;
+    td_run_log(&c, false);
+    detail_lines d;
+    td_run_detail(&c, 0, &d);
+    ck_assert_str_eq(d.lines[0], "Thread: 3 (wk\xEF\xBF\xBD)");
+    td_assert_line(&d, "HEC: 0");
+    td_assert_line(&d, "Start: 0.000001000s");
+    td_assert_line(&d, "Duration: 1.000us");
+    td_assert_line(&d, "Stopped: blocked on black hole owned by thread 42");
+    td_assert_line(&d, "Thread runs: 1, run time 1.000us (11.1% of the log)");
+    td_assert_line(&d, "Thread stops: blackhole 1");
+    td_assert_line(&d, "Thread created: 0.000000s on HEC 0");
+    detail_lines_free(&d);
+
+    td_run_detail(&c, 1, &d);
+    td_assert_line(&d, "Stopped: stack overflow, size 1024");
+    detail_lines_free(&d);
+    td_run_detail(&c, 2, &d);
+    td_assert_line(&d, "Stopped: no stop event (the next run or a GC began)");
+    detail_lines_free(&d);
+    td_run_detail(&c, 3, &d);
+    td_assert_line(&d, "Stopped: still running at the end of the log");
+    detail_lines_free(&d);
+
+    /* The status line of the first run. */
+    lane_item it;
+    const lane *l = td_lane(&c, "HEC 0");
+    ck_assert(lanes_item_at(c.ix, l, 1500, 0, &it));
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_status(&sb, c.ix, l, &it, 1500);
+    ck_assert_str_eq(sb.data, "HEC 0 · 0.000001s · thread 3 (wk\xEF\xBF\xBD) ran 1.000us, "
+                              "stopped: blocked on black hole owned by thread 42");
+    /* Nothing under the cursor. */
+    ck_assert(!lanes_item_at(c.ix, l, 2500, 100, &it));
+    strbuf_reset(&sb);
+    detail_status(&sb, c.ix, l, &it, 2500);
+    ck_assert_str_eq(sb.data, "HEC 0 · 0.000002s · idle");
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, l, &it, 2500);
+    td_assert_line(&d, "HEC: 0, nothing at the cursor");
+    td_assert_line(&d, "Cursor column: run 0.0%, GC 0.0%");
+    detail_lines_free(&d);
+    memset(&it, 0, sizeof it);
+    it.kind = LANE_ITEM_NONE;
+    it.start_ns = 1500;
+    it.end_ns = 2500;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, l, &it, 1500);
+    td_assert_line(&d, "Cursor column: run 50.0%, GC 0.0%");
+    detail_lines_free(&d);
+    strbuf_free(&sb);
+    td_close(&c);
+
+    /* Cut short: the last run has no stop because the log has no end. */
+    td_run_log(&c, true);
+    ck_assert(evindex_truncated(c.ix));
+    td_run_detail(&c, 3, &d);
+    td_assert_line(&d, "Stopped: no stop event (log cut short)");
+    detail_lines_free(&d);
+    td_close(&c);
+}
+END_TEST
+
+/* ---- markers and messages ---------------------------------------------------------------------- */
+
+/* The 1,100-character marker of markers.eventlog wraps into lines of at most
+ * DETAIL_WRAP_COLS characters that put back together give the text; the UTF-8 marker
+ * comes out whole. */
+START_TEST(test_detail_marker_wrap)
+{
+    td_case c;
+    td_fixture(&c, "markers.eventlog");
+    const lane *mk = td_lane(&c, "markers");
+    size_t long_k = SIZE_MAX, utf_k = SIZE_MAX;
+    for (size_t i = 0; i < evindex_n_markers(c.ix); i++) {
+        const uint8_t *p;
+        size_t n;
+        ck_assert(evindex_msg_text(c.ix, evindex_marker_at(c.ix, i), &p, &n));
+        if (n > 1000)
+            long_k = i;
+        if (n > 14 && memcmp(p, "phase:unicode ", 14) == 0)
+            utf_k = i;
+    }
+    ck_assert_uint_ne(long_k, SIZE_MAX);
+    ck_assert_uint_ne(utf_k, SIZE_MAX);
+
+    const evindex_msg *m = evindex_marker_at(c.ix, long_k);
+    lane_item it;
+    ck_assert(lanes_item_at(c.ix, mk, m->time_ns, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
+    ck_assert_uint_eq(it.index, long_k);
+    detail_lines d;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, mk, &it, m->time_ns);
+    td_assert_clean(&d);
+    char want[128];
+    snprintf(want, sizeof want, "Marker: #%zu of %zu", long_k + 1, evindex_n_markers(c.ix));
+    ck_assert_str_eq(d.lines[0], want);
+    td_assert_line(&d, "Kind: marker (traceMarker)");
+    size_t at = td_find_prefix(&d, "Text: ");
+    ck_assert_uint_ne(at, SIZE_MAX);
+    strbuf joined;
+    strbuf_init(&joined);
+    strbuf_puts(&joined, d.lines[at] + 6);
+    ck_assert_uint_le(strlen(d.lines[at] + 6), DETAIL_WRAP_COLS);
+    size_t n_lines = 1;
+    for (size_t i = at + 1; i < d.n && d.lines[i][0] == ' '; i++, n_lines++) {
+        ck_assert(strncmp(d.lines[i], "  ", 2) == 0);
+        ck_assert_uint_le(strlen(d.lines[i] + 2), DETAIL_WRAP_COLS);   /* ASCII text */
+        ck_assert_ptr_null(strstr(d.lines[i], ": "));
+        strbuf_puts(&joined, d.lines[i] + 2);
+    }
+    const uint8_t *p;
+    size_t n;
+    ck_assert(evindex_msg_text(c.ix, m, &p, &n));
+    ck_assert_uint_ge(n_lines, n / DETAIL_WRAP_COLS);
+    ck_assert_uint_eq(joined.len, n);
+    ck_assert(memcmp(joined.data, p, n) == 0);
+    strbuf_free(&joined);
+    detail_lines_free(&d);
+
+    m = evindex_marker_at(c.ix, utf_k);
+    ck_assert(lanes_item_at(c.ix, mk, m->time_ns, 0, &it));
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, mk, &it, m->time_ns);
+    ck_assert(evindex_msg_text(c.ix, m, &p, &n));
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, "Text: ");
+    strbuf_append(&sb, p, n);
+    td_assert_line(&d, sb.data);
+    strbuf_reset(&sb);
+    detail_status(&sb, c.ix, mk, &it, m->time_ns);
+    ck_assert_ptr_nonnull(strstr(sb.data, " · marker: phase:unicode r\xC3\xA9sum\xC3\xA9"));
+    strbuf_free(&sb);
+    detail_lines_free(&d);
+    td_close(&c);
+}
+END_TEST
+
+/* Invalid UTF-8 and control characters in messages; a binary message. */
+START_TEST(test_detail_message_text)
+{
+    td_case c;
+    evwrite *w = td_writer(&c);
+    static const char text[] = "a\xff" "b\tc\nd";
+    EW(evwrite_text(w, 0, EV_USER_MSG, 1000, text, sizeof text - 1));
+    static const uint8_t bin[] = { 'h', 0x00, 0xff };
+    EW(evwrite_event(w, 0, EV_USER_BINARY_MSG, 2000, bin, sizeof bin));
+    td_open(&c, w, false);
+    const lane *mk = td_lane(&c, "markers");
+    lane_item it;
+    ck_assert(lanes_item_at(c.ix, mk, 1000, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_MSG);
+    detail_lines d;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, mk, &it, 1000);
+    td_assert_clean(&d);
+    ck_assert_str_eq(d.lines[0], "Message: #1 of 2");
+    td_assert_line(&d, "Kind: user message (traceEvent)");
+    size_t at = td_find(&d, "Text: a\xEF\xBF\xBD" "b c");
+    ck_assert_uint_ne(at, SIZE_MAX);
+    ck_assert_uint_lt(at + 1, d.n);
+    ck_assert_str_eq(d.lines[at + 1], "  d");
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_status(&sb, c.ix, mk, &it, 1000);
+    ck_assert_str_eq(sb.data, "markers · 0.000000s · message: a\xEF\xBF\xBD" "b c d");
+    detail_lines_free(&d);
+
+    ck_assert(lanes_next_item(c.ix, mk, 1000, 1, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_MSG);
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, mk, &it, 2000);
+    td_assert_clean(&d);
+    td_assert_line(&d, "Kind: binary message");
+    td_assert_line(&d, "Bytes: 3");
+    td_assert_line(&d, "Text: h..");
+    detail_lines_free(&d);
+    strbuf_free(&sb);
+    td_close(&c);
+}
+END_TEST
+
+/* ---- ranges ------------------------------------------------------------------------------------ */
+
+/* Over the whole log the range counts every collection; threaded-n4's numbers are the
+ * RTS's own (`+RTS -s` and `elog-tui stats`). */
+START_TEST(test_detail_range_whole)
+{
+    static const char *const files[] = {
+        "threaded-n4.eventlog", "threaded-n2.eventlog", "nonmoving.eventlog", "sparks.eventlog",
+        "demo.eventlog", "markers.eventlog", "killed.eventlog", "heapprof-hc.eventlog",
+    };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        td_case c;
+        td_fixture(&c, files[f]);
+        detail_lines d;
+        detail_lines_init(&d);
+        detail_range(&d, c.ix, evindex_first_ns(c.ix), evindex_last_ns(c.ix) + 1);
+        td_assert_clean(&d);
+        size_t at = td_find_prefix(&d, "Collections: ");
+        ck_assert_uint_ne(at, SIZE_MAX);
+        ck_assert_uint_eq(strtoull(d.lines[at] + 13, NULL, 10), evindex_n_gcs(c.ix));
+        if (f == 0) {
+            ck_assert_str_eq(d.lines[at],
+                             "Collections: 367 starting in the range, gen 0: 306, gen 1: 61");
+            ck_assert_uint_ne(td_find_prefix(&d, "Gen 0: 306, pause total 61.546ms, "), SIZE_MAX);
+            td_assert_line(&d, "Gen 0: 306, pause total 61.546ms, avg 201.129us, max 5.058ms; "
+                               "p50 162.031us, p90 275.520us, p99 528.547us");
+            td_assert_line(&d, "Gen 1: 61, pause total 17.092ms, avg 280.194us, max 994.760us; "
+                               "p50 227.048us, p90 464.772us, p99 994.760us");
+            td_assert_line(&d, "Copied: 331.8 MiB by 367 collections (366 parallel)");
+            td_assert_line(&d, "Max live bytes: 1.2 MiB");
+            td_assert_line(&d, "Max heap size: 8.0 MiB");
+            ck_assert_uint_ne(td_find_prefix(&d, "Allocated: 493.3 MiB ("), SIZE_MAX);
+            td_assert_line(&d, "Markers: 5, messages: 16; first: phase:start");
+            ck_assert_uint_ne(td_find_prefix(&d, "HEC 3: run "), SIZE_MAX);
+        }
+        detail_lines_free(&d);
+        td_close(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_detail_range_parts)
+{
+    td_case c;
+    td_fixture(&c, "threaded-n4.eventlog");
+    const evindex_gc *g = evindex_gc_at(c.ix, 12);       /* the 5 ms pause */
+    detail_lines d;
+    detail_lines_init(&d);
+    /* Inside one pause: no mutator time elapsed, one collection if it starts inside. */
+    detail_range(&d, c.ix, g->start_ns + 10, g->end_ns - 10);
+    td_assert_line(&d, "Productivity: 0.0% (1 - GC pause time / range)");
+    td_assert_line(&d, "Collections: 0 starting in the range");
+    detail_lines_free(&d);
+    detail_range(&d, c.ix, g->end_ns, g->start_ns);       /* either order */
+    td_assert_line(&d, "Productivity: 0.0% (1 - GC pause time / range)");
+    td_assert_line(&d, "Collections: 1 starting in the range, gen 0: 1");
+    detail_lines_free(&d);
+    /* Between two pauses: all mutator. */
+    const evindex_gc *h = evindex_gc_at(c.ix, 13);
+    detail_range(&d, c.ix, g->end_ns, h->start_ns);
+    td_assert_line(&d, "Productivity: 100.0% (1 - GC pause time / range)");
+    td_assert_line(&d, "Collections: 0 starting in the range");
+    detail_lines_free(&d);
+    /* Half in the pause, half after it (the next collection is 383 us later). */
+    ck_assert_uint_gt(h->start_ns, g->end_ns + 100000);
+    detail_range(&d, c.ix, g->end_ns - 100000, g->end_ns + 100000);
+    td_assert_line(&d, "Productivity: 50.0% (1 - GC pause time / range)");
+    detail_lines_free(&d);
+    /* Empty. */
+    detail_range(&d, c.ix, 5000, 5000);
+    ck_assert_uint_eq(d.n, 1);
+    ck_assert(strncmp(d.lines[0], "Range: ", 7) == 0);
+    detail_lines_free(&d);
+    td_close(&c);
+}
+END_TEST
+
+/* ---- lanes at the cursor ------------------------------------------------------------------------ */
+
+START_TEST(test_detail_lane_values)
+{
+    td_case c;
+    evwrite *w = td_writer(&c);
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 0, 0, 3u << 20));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_ALLOCATED, 0, 0, 1000));
+    EW(evwrite_run_thread(w, 0, 0, 1));
+    EW(evwrite_stop_thread(w, 0, 1000, 1, 5, 0));
+    EW(evwrite_run_thread(w, 1, 0, 2));
+    EW(evwrite_stop_thread(w, 1, 500, 2, 5, 0));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 1500, 0, 5u << 20));
+    EW(evwrite_user_msg(w, 0, 2000, "end"));
+    td_open(&c, w, false);
+    const lane *heap = td_lane(&c, "heap"), *act = td_lane(&c, "activity");
+    lane_item it;
+    ck_assert(!lanes_item_at(c.ix, heap, 1000, 0, &it));
+    detail_lines d;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, heap, &it, 1000);
+    td_assert_line(&d, "Heap size: 3.0 MiB (largest 5.0 MiB)");
+    td_assert_line(&d, "Allocated so far: 1000 B");
+    detail_lines_free(&d);
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_status(&sb, c.ix, heap, &it, 1600);
+    ck_assert_str_eq(sb.data, "heap · 0.000001s · heap 5.0 MiB");
+
+    ck_assert(!lanes_item_at(c.ix, act, 250, 500, &it));     /* [250, 750) */
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, act, &it, 250);
+    td_assert_line(&d, "At cursor: 2 of 2 HECs running, 0 in GC");
+    td_assert_line(&d, "Utilisation: 75.0% over the cursor column (500ns)");
+    detail_lines_free(&d);
+    strbuf_reset(&sb);
+    detail_status(&sb, c.ix, act, &it, 700);
+    ck_assert_str_eq(sb.data, "activity · 0.000000s · 1 of 2 HECs running");
+    strbuf_free(&sb);
+    td_close(&c);
+}
+END_TEST
+
+/* Non-moving phases of the nonmoving fixture: the detail names the phase and repeats
+ * the cycle's own numbers. */
+START_TEST(test_detail_nonmoving)
+{
+    td_case c;
+    td_fixture(&c, "nonmoving.eventlog");
+    const lane *nm = td_lane(&c, "nonmoving");
+    lane_item it;
+    ck_assert(lanes_next_item(c.ix, nm, 0, 1, &it));
+    size_t seen_sync = 0, steps = 0;
+    do {
+        ck_assert_int_eq(it.kind, LANE_ITEM_NM);
+        const evindex_nm_cycle *cy = evindex_nm_cycle_at(c.ix, it.index);
+        const ivtrack *tr = evindex_nm_track(c.ix);
+        const ivtrack_iv *iv = ivtrack_get(tr, ivtrack_last_starting_by(tr, it.start_ns));
+        detail_lines d;
+        detail_lines_init(&d);
+        detail_item(&d, c.ix, nm, &it, it.start_ns);
+        char want[256], a[64], b[64], s3[64];
+        static const char *const names[] = { "mark", "sync", "sweep" };
+        snprintf(want, sizeof want, "Non-moving: cycle #%zu, %s phase (%s)", it.index + 1,
+                 names[iv->kind], iv->kind == EVINDEX_NM_SYNC ? "stop-the-world" : "concurrent");
+        ck_assert_str_eq(d.lines[0], want);
+        snprintf(want, sizeof want, "Mark: %s in %u round%s, sync %s, sweep %s",
+                 td_dur(cy->mark_ns, a, sizeof a), (unsigned)cy->n_marks,
+                 cy->n_marks == 1 ? "" : "s", td_dur(cy->sync_ns, b, sizeof b),
+                 td_dur(cy->sweep_ns, s3, sizeof s3));
+        td_assert_line(&d, want);
+        snprintf(want, sizeof want, "Marked objects: %llu, remembered-set flushes: %u",
+                 (unsigned long long)cy->marked_objects, (unsigned)cy->n_flushes);
+        td_assert_line(&d, want);
+        seen_sync += iv->kind == EVINDEX_NM_SYNC;
+        detail_lines_free(&d);
+        steps++;
+    } while (steps < 40 && lanes_next_item(c.ix, nm, it.start_ns, 1, &it));
+    ck_assert_uint_gt(seen_sync, 0);
+    td_close(&c);
+}
+END_TEST
+
+Suite *
+test_detail_suite(void)
+{
+    Suite *s = suite_create("detail");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_detail_lines_basics);
+    tcase_add_test(tc, test_detail_formats);
+    tcase_add_test(tc, test_detail_gc_golden);
+    tcase_add_test(tc, test_detail_gc_known);
+    tcase_add_test(tc, test_detail_runs);
+    tcase_add_test(tc, test_detail_marker_wrap);
+    tcase_add_test(tc, test_detail_message_text);
+    tcase_add_test(tc, test_detail_range_whole);
+    tcase_add_test(tc, test_detail_range_parts);
+    tcase_add_test(tc, test_detail_lane_values);
+    tcase_add_test(tc, test_detail_nonmoving);
+    suite_add_tcase(s, tc);
+    return s;
+}

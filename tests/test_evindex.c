@@ -1,0 +1,1899 @@
+/* tests/test_evindex: the timeline index. Hand-built logs with known answers (a
+ * parallel GC, a non-threaded GC, truncation, messages, labels, non-moving cycles,
+ * sparks, series); cross-checks against gcstats, threadtab and a brute-force scan on
+ * every fixture and corpus log; a seeded property test against a brute-force replay
+ * of random multi-cap logs; golden `gc`/`markers`/`threads` tables and a JSON check. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evindex.h"
+#include "evlog.h"
+#include "evwrite.h"
+#include "gcstats.h"
+#include "merge.h"
+#include "reports.h"
+#include "tests.h"
+#include "xalloc.h"
+
+#define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
+
+static uint64_t
+ei_rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A number in [0, n); 0 when n is 0. */
+static uint64_t
+ei_below(uint64_t *s, uint64_t n)
+{
+    return n ? ei_rng(s) % n : 0;
+}
+
+static uint64_t
+ei_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Length of [a, b) ∩ [lo, hi). */
+static uint64_t
+ei_overlap(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
+{
+    uint64_t s = a > lo ? a : lo, e = b < hi ? b : hi;
+    return e > s ? e - s : 0;
+}
+
+/* ---- logs in memory and their index ------------------------------------------------ */
+
+typedef struct ei_mem {
+    char *data;                 /* open_memstream's buffer: free() */
+    size_t len;
+    FILE *f;
+    uint64_t n_events;          /* evwrite_events at the end */
+} ei_mem;
+
+static evwrite *
+ei_writer(ei_mem *m)
+{
+    m->data = NULL;
+    m->len = 0;
+    m->f = open_memstream(&m->data, &m->len);
+    ck_assert_ptr_nonnull(m->f);
+    evwrite *w = evwrite_new(m->f);
+    EW(evwrite_declare_ghc(w));
+    EW(evwrite_begin_data(w));
+    return w;
+}
+
+/* End the log (or leave it truncated, keeping `keep` bytes of the last event). */
+static void
+ei_finish(ei_mem *m, evwrite *w, bool truncate, size_t keep)
+{
+    if (truncate)
+        EW(evwrite_finish_truncated(w, keep));
+    else
+        EW(evwrite_finish(w));
+    m->n_events = evwrite_events(w);
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(m->f), 0);
+}
+
+typedef struct ei_case {
+    char *bytes;                /* owned (free()), NULL for a file */
+    evlog *log;
+    evindex *ix;
+    diag ending;
+} ei_case;
+
+static void
+ei_assert_check(const evindex *ix, const char *what)
+{
+    char why[256] = "";
+    ck_assert_msg(evindex_check(ix, why, sizeof why), "%s: evindex_check: %s", what, why);
+}
+
+/* Index the bytes of `m` (taking them over). */
+static void
+ei_open_mem(ei_case *c, ei_mem *m)
+{
+    memset(c, 0, sizeof *c);
+    c->bytes = m->data;
+    m->data = NULL;
+    diag d;
+    c->log = evlog_open_bytes((const uint8_t *)c->bytes, m->len, &d);
+    ck_assert_msg(c->log != NULL, "evlog_open_bytes: %s", d.msg);
+    c->ix = evindex_build(c->log, NULL, &c->ending);
+    ck_assert_ptr_nonnull(c->ix);
+    ei_assert_check(c->ix, "synthetic log");
+}
+
+static void
+ei_close(ei_case *c)
+{
+    evindex_free(c->ix);
+    evlog_close(c->log);
+    free(c->bytes);
+}
+
+static const evindex_cap *
+ei_lane(const evindex *ix, uint16_t cap)
+{
+    size_t l = evindex_lane_of(ix, cap);
+    ck_assert_msg(l != SIZE_MAX, "no lane for cap %u", cap);
+    return evindex_cap_at(ix, l);
+}
+
+static void
+ei_assert_run(const evindex *ix, uint16_t cap, size_t i, uint64_t start, uint64_t end,
+              uint32_t tid, uint8_t stop, uint8_t flags)
+{
+    const runlane *rl = ei_lane(ix, cap)->runs;
+    ck_assert_uint_gt(runlane_count(rl), i);
+    runlane_run r;
+    runlane_get(rl, i, &r);
+    ck_assert_msg(r.start_ns == start && r.end_ns == end && r.tid == tid && r.stop == stop &&
+                      r.flags == flags,
+                  "cap %u run %zu: got %llu..%llu tid %u stop %u flags %u, want %llu..%llu "
+                  "tid %u stop %u flags %u", cap, i, (unsigned long long)r.start_ns,
+                  (unsigned long long)r.end_ns, r.tid, r.stop, r.flags,
+                  (unsigned long long)start, (unsigned long long)end, tid, stop, flags);
+}
+
+static void
+ei_assert_iv(const ivtrack *tr, size_t i, uint64_t start, uint64_t end, uint8_t kind,
+             uint32_t ref)
+{
+    ck_assert_uint_gt(ivtrack_count(tr), i);
+    const ivtrack_iv *iv = ivtrack_get(tr, i);
+    ck_assert_msg(iv->start_ns == start && iv->end_ns == end && iv->kind == kind &&
+                      iv->ref == ref,
+                  "interval %zu: got %llu..%llu kind %u ref %u, want %llu..%llu kind %u ref %u",
+                  i, (unsigned long long)iv->start_ns, (unsigned long long)iv->end_ns,
+                  iv->kind, iv->ref, (unsigned long long)start, (unsigned long long)end, kind,
+                  ref);
+}
+
+static void
+ei_stats(evwrite *w, uint16_t cap, uint64_t t, uint16_t gen, uint64_t copied, uint32_t par)
+{
+    evwrite_gc_stats s = { .gen = gen, .copied_bytes = copied, .slop_bytes = 11,
+                           .frag_bytes = 22, .par_threads = par,
+                           .par_max_copied_bytes = copied / 2,
+                           .par_tot_copied_bytes = copied,
+                           .par_balanced_copied_bytes = copied / 4 };
+    EW(evwrite_gc_stats_write(w, cap, t, &s));
+}
+
+/* Events of `type` in the log (BLOCK_MARKERs are events to the index, not to evwrite). */
+static uint64_t
+ei_count_type(const evlog *log, uint16_t type)
+{
+    evlog_iter it;
+    evlog_event ev;
+    uint64_t n = 0;
+    evlog_iter_init(&it, log);
+    while (evlog_iter_next(&it, &ev))
+        n += ev.type == type;
+    return n;
+}
+
+static bool
+ei_text_is(const evindex *ix, const evindex_msg *m, const char *want)
+{
+    const uint8_t *p;
+    size_t n;
+    return evindex_msg_text(ix, m, &p, &n) && n == strlen(want) && memcmp(p, want, n) == 0;
+}
+
+/* ---- 1. hand-built logs -------------------------------------------------------------- */
+
+/* Two caps, one parallel GC in GHC 9.0's file order. Cap 1 runs thread 2 until 4.9 us,
+ * requests a parallel GC at 5 us and leads it (GC_START 5.6 us, GC_STATS written before
+ * its GC_END, which is stamped 8.7 us). Cap 0 runs thread 1 until 5.2 us (so it is the
+ * one the GC waits for), then works in the GC 6..9 us. */
+static void
+ei_par_gc_log(ei_mem *m)
+{
+    evwrite *w = ei_writer(m);
+    EW(evwrite_heap_info(w, 0, 100, 0, 2, 0, 1u << 20, 1u << 20, 4096));
+    EW(evwrite_create_thread(w, 0, 900, 1));
+    EW(evwrite_run_thread(w, 0, 1000, 1));
+    EW(evwrite_stop_thread(w, 0, 5200, 1, 3, 0));
+    EW(evwrite_empty(w, 0, EV_GC_START, 6000));
+    EW(evwrite_empty(w, 0, EV_GC_WORK, 6100));
+    EW(evwrite_empty(w, 0, EV_GC_IDLE, 8000));
+    EW(evwrite_empty(w, 0, EV_GC_DONE, 8100));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_ALLOCATED, 8600, 0, 40000));
+    EW(evwrite_empty(w, 0, EV_GC_END, 9000));
+    EW(evwrite_run_thread(w, 0, 9500, 1));
+    EW(evwrite_stop_thread(w, 0, 12000, 1, 5, 0));
+
+    EW(evwrite_create_thread(w, 1, 400, 2));
+    EW(evwrite_run_thread(w, 1, 500, 2));
+    EW(evwrite_stop_thread(w, 1, 4900, 2, 1, 0));
+    EW(evwrite_empty(w, 1, EV_REQUEST_PAR_GC, 5000));
+    EW(evwrite_empty(w, 1, EV_GC_START, 5600));
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 6200));
+    EW(evwrite_empty(w, 1, EV_GC_IDLE, 7500));
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 7600));
+    EW(evwrite_empty(w, 1, EV_GC_DONE, 8500));
+    EW(evwrite_heap_bytes(w, 1, EV_HEAP_ALLOCATED, 8610, 0, 60000));
+    EW(evwrite_empty(w, 1, EV_GC_GLOBAL_SYNC, 8750));
+    ei_stats(w, 1, 8800, 1, 4096, 2);
+    EW(evwrite_empty(w, 1, EV_GC_END, 8700));
+    EW(evwrite_heap_bytes(w, 1, EV_HEAP_LIVE, 8850, 0, 3000));
+    EW(evwrite_heap_bytes(w, 1, EV_HEAP_SIZE, 8900, 0, 1u << 20));
+    EW(evwrite_run_thread(w, 1, 9100, 2));
+    EW(evwrite_stop_thread(w, 1, 11000, 2, 7, 0));
+    ei_finish(m, w, false, 0);
+}
+
+START_TEST(test_evindex_parallel_gc)
+{
+    ei_mem m;
+    ei_par_gc_log(&m);
+    uint64_t n_events = m.n_events;
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+    ck_assert_int_eq(c.ending.code, DIAG_OK);
+    ck_assert(!evindex_truncated(ix));
+    ck_assert_uint_eq(ei_count_type(c.log, EV_BLOCK_MARKER), 2);
+    ck_assert_uint_eq(evindex_n_events(ix), n_events + 2);
+    ck_assert_uint_eq(evindex_first_ns(ix), 100);
+    ck_assert_uint_eq(evindex_last_ns(ix), 12000);
+    ck_assert_uint_eq(evindex_n_gens(ix), 2);
+    ck_assert_uint_eq(evindex_n_caps(ix), 2);
+    ck_assert_uint_eq(evindex_cap_at(ix, 0)->cap, 0);
+    ck_assert_uint_eq(evindex_cap_at(ix, 1)->cap, 1);
+    ck_assert_uint_eq(evindex_lane_of(ix, 1), 1);
+    ck_assert_uint_eq(evindex_lane_of(ix, 2), SIZE_MAX);
+
+    ck_assert_uint_eq(evindex_n_gcs(ix), 1);
+    const evindex_gc *g = evindex_gc_at(ix, 0);
+    ck_assert_uint_eq(g->start_ns, 5600);       /* the leader's own span */
+    ck_assert_uint_eq(g->end_ns, 8700);
+    ck_assert_uint_eq(g->leader_cap, 1);
+    ck_assert_uint_eq(g->request_ns, 5000);
+    ck_assert_uint_eq(g->request_cap, 1);
+    ck_assert_uint_eq(g->sync_ns, 200);         /* cap 0 stopped at 5.2 us */
+    ck_assert_uint_eq(g->slowest_cap, 0);
+    ck_assert_uint_eq(g->global_sync_ns, 8750);
+    ck_assert_uint_eq(g->gen, 1);
+    ck_assert_uint_eq(g->copied, 4096);
+    ck_assert_uint_eq(g->slop, 11);
+    ck_assert_uint_eq(g->frag, 22);
+    ck_assert_uint_eq(g->par_threads, 2);
+    ck_assert_uint_eq(g->par_max_copied, 2048);
+    ck_assert_uint_eq(g->par_tot_copied, 4096);
+    ck_assert_uint_eq(g->par_balanced, 1024);
+    ck_assert_uint_eq(g->flags, EVINDEX_GC_F_PAR_REQUEST | EVINDEX_GC_F_MAJOR |
+                                    EVINDEX_GC_F_HAS_BALANCE);
+    ck_assert_uint_eq(g->heap_after, 1u << 20);
+    ck_assert_uint_eq(g->live_after, 3000);
+    ck_assert_uint_eq(g->allocated_before, 100000);
+
+    /* Parts in start order: the leader (5.6 us) then the worker (6 us). */
+    ck_assert_uint_eq(g->n_parts, 2);
+    const evindex_gc_part *p1 = evindex_gc_part_at(ix, g->first_part);
+    const evindex_gc_part *p0 = evindex_gc_part_at(ix, g->first_part + 1);
+    ck_assert_uint_eq(p1->cap, 1);
+    ck_assert_uint_eq(p1->start_ns, 5600);
+    ck_assert_uint_eq(p1->end_ns, 8700);
+    ck_assert_uint_eq(p1->stop_ns, 5000);       /* idle at the request */
+    ck_assert_uint_eq(p1->work_ns, 1300 + 900);
+    ck_assert_uint_eq(p1->wait_ns, 600 + 100 + 200);
+    ck_assert_uint_eq(p0->cap, 0);
+    ck_assert_uint_eq(p0->start_ns, 6000);
+    ck_assert_uint_eq(p0->end_ns, 9000);
+    ck_assert_uint_eq(p0->stop_ns, 5200);
+    ck_assert_uint_eq(p0->work_ns, 1900);
+    ck_assert_uint_eq(p0->wait_ns, 100 + 100 + 900);
+
+    /* The GC phases on each capability's track, all pointing at collection 0. */
+    const ivtrack *t0 = ei_lane(ix, 0)->gc, *t1 = ei_lane(ix, 1)->gc;
+    ck_assert_uint_eq(ivtrack_count(t0), 4);
+    ei_assert_iv(t0, 0, 6000, 6100, EVINDEX_GC_WAIT, 0);
+    ei_assert_iv(t0, 1, 6100, 8000, EVINDEX_GC_WORK, 0);
+    ei_assert_iv(t0, 2, 8000, 8100, EVINDEX_GC_WAIT, 0);
+    ei_assert_iv(t0, 3, 8100, 9000, EVINDEX_GC_WAIT, 0);
+    ck_assert_uint_eq(ivtrack_count(t1), 5);
+    ei_assert_iv(t1, 0, 5600, 6200, EVINDEX_GC_WAIT, 0);
+    ei_assert_iv(t1, 1, 6200, 7500, EVINDEX_GC_WORK, 0);
+    ei_assert_iv(t1, 2, 7500, 7600, EVINDEX_GC_WAIT, 0);
+    ei_assert_iv(t1, 3, 7600, 8500, EVINDEX_GC_WORK, 0);
+    ei_assert_iv(t1, 4, 8500, 8700, EVINDEX_GC_WAIT, 0);
+    ck_assert_uint_eq(ivtrack_kind_ns(t1, EVINDEX_GC_WORK, 0, UINT64_MAX), 2200);
+    ck_assert_uint_eq(ivtrack_kind_ns(t0, EVINDEX_GC_WAIT, 7000, 8500), 100 + 400);
+
+    /* Thread runs with their stop statuses. */
+    ck_assert_uint_eq(runlane_count(ei_lane(ix, 0)->runs), 2);
+    ei_assert_run(ix, 0, 0, 1000, 5200, 1, 3, 0);
+    ei_assert_run(ix, 0, 1, 9500, 12000, 1, 5, 0);
+    ck_assert_uint_eq(runlane_count(ei_lane(ix, 1)->runs), 2);
+    ei_assert_run(ix, 1, 0, 500, 4900, 2, 1, 0);
+    ei_assert_run(ix, 1, 1, 9100, 11000, 2, 7, 0);
+    const threadtab *tt = evindex_threads(ix);
+    ck_assert_uint_eq(threadtab_count(tt), 2);
+    ck_assert_uint_eq(threadtab_find(tt, 1)->run_ns, 4200 + 2500);
+    ck_assert_uint_eq(threadtab_find(tt, 2)->run_ns, 4400 + 1900);
+    ck_assert_uint_eq(threadtab_find(tt, 2)->create_ns, 400);
+    ck_assert_uint_eq(threadtab_find(tt, 2)->stops[THREADTAB_STOP_HEAP_OVERFLOW], 1);
+    ck_assert_uint_eq(threadtab_find(tt, 2)->stops[THREADTAB_STOP_MVAR], 1);
+
+    /* Lookups by time. */
+    ck_assert_uint_eq(evindex_gc_containing(ix, 5600), 0);
+    ck_assert_uint_eq(evindex_gc_containing(ix, 8699), 0);
+    ck_assert_uint_eq(evindex_gc_containing(ix, 8700), SIZE_MAX);
+    ck_assert_uint_eq(evindex_gc_containing(ix, 5599), SIZE_MAX);
+    ck_assert_uint_eq(evindex_gc_first_from(ix, 5600), 0);
+    ck_assert_uint_eq(evindex_gc_first_from(ix, 5601), 1);
+
+    /* Allocation: both caps' HEAP_ALLOCATED summed. */
+    const series *al = evindex_series(ix, EVINDEX_S_ALLOCATED);
+    ck_assert_uint_eq(series_count(al), 2);
+    ck_assert_uint_eq(series_get(al, 0).value, 40000);
+    ck_assert_uint_eq(series_get(al, 1).value, 100000);
+    ck_assert_uint_eq(series_get(al, 1).time_ns, 8610);
+
+    /* The `gc` table row for it. */
+    strbuf out;
+    strbuf_init(&out);
+    reports_opts o = { 0 };
+    reports_gc(&out, ix, &o);
+    const char *nl = strchr(out.data, '\n');
+    ck_assert_ptr_nonnull(nl);
+    ck_assert_str_eq(nl + 1, "5600\t3100\t200\t5000\t1\t2\t4096\t3000\t1048576\t100000\t1\t1\t0\t"
+                             "par-request,major\t1:2200,0:1900\t1:900,0:1100\n");
+    strbuf_free(&out);
+    ei_close(&c);
+}
+END_TEST
+
+/* A non-threaded RTS: GC_START .. GC_END with no sub-phases, no request. */
+START_TEST(test_evindex_nonthreaded_gc)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_run_thread(w, 0, 100, 1));
+    EW(evwrite_stop_thread(w, 0, 200, 1, 1, 0));
+    EW(evwrite_empty(w, 0, EV_GC_START, 300));
+    EW(evwrite_empty(w, 0, EV_GC_END, 700));
+    ei_stats(w, 0, 720, 0, 100, 1);
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 730, 0, 4u << 20));
+    EW(evwrite_run_thread(w, 0, 800, 1));
+    EW(evwrite_stop_thread(w, 0, 900, 1, 5, 0));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+    ck_assert_uint_eq(evindex_n_gcs(ix), 1);
+    const evindex_gc *g = evindex_gc_at(ix, 0);
+    ck_assert_uint_eq(g->start_ns, 300);
+    ck_assert_uint_eq(g->end_ns, 700);
+    ck_assert_uint_eq(g->request_ns, 300);
+    ck_assert_uint_eq(g->request_cap, EVINDEX_NO_CAP);
+    ck_assert_uint_eq(g->slowest_cap, EVINDEX_NO_CAP);
+    ck_assert_uint_eq(g->sync_ns, 0);
+    ck_assert_uint_eq(g->gen, 0);
+    ck_assert_uint_eq(g->flags, EVINDEX_GC_F_HAS_BALANCE);
+    ck_assert_uint_eq(g->live_after, EVINDEX_NO_TIME);
+    ck_assert_uint_eq(g->heap_after, 4u << 20);
+    ck_assert_uint_eq(g->allocated_before, EVINDEX_NO_TIME);
+    ck_assert_uint_eq(g->n_parts, 1);
+    const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part);
+    ck_assert_uint_eq(p->work_ns, 400);
+    ck_assert_uint_eq(p->wait_ns, 0);
+    ck_assert_uint_eq(p->stop_ns, 300);
+    const ivtrack *tr = ei_lane(ix, 0)->gc;
+    ck_assert_uint_eq(ivtrack_count(tr), 1);
+    ei_assert_iv(tr, 0, 300, 700, EVINDEX_GC_WORK, 0);
+    ei_assert_run(ix, 0, 0, 100, 200, 1, 1, 0);
+    ei_assert_run(ix, 0, 1, 800, 900, 1, 5, 0);
+    ei_close(&c);
+}
+END_TEST
+
+/* A log cut off while cap 0 runs a thread and cap 1 is inside a GC. */
+START_TEST(test_evindex_truncated)
+{
+    for (int cut_event = 0; cut_event < 2; cut_event++) {
+        ei_mem m;
+        evwrite *w = ei_writer(&m);
+        EW(evwrite_run_thread(w, 0, 100, 3));
+        EW(evwrite_user_msg(w, 0, 500, "still running"));
+        EW(evwrite_empty(w, 1, EV_GC_START, 200));
+        EW(evwrite_empty(w, 1, EV_GC_WORK, 250));
+        EW(evwrite_heap_bytes(w, 1, EV_HEAP_SIZE, 300, 0, 1u << 20));
+        /* The last event (cap 1's HEAP_SIZE) is kept whole, or cut after 3 bytes. */
+        ei_finish(&m, w, true, cut_event ? 3 : SIZE_MAX);
+        uint64_t n_events = m.n_events;
+        ei_case c;
+        ei_open_mem(&c, &m);
+        const evindex *ix = c.ix;
+        ck_assert(evindex_truncated(ix));
+        ck_assert_int_eq(c.ending.code, DIAG_TRUNCATED);
+        ck_assert_uint_eq(evindex_n_events(ix),
+                          n_events + ei_count_type(c.log, EV_BLOCK_MARKER));
+        ck_assert_uint_eq(n_events, cut_event ? 4 : 5);
+        ck_assert_uint_eq(evindex_last_ns(ix), 500);
+        /* The run with no STOP ends at the last timestamp, flagged open. */
+        ck_assert_uint_eq(runlane_count(ei_lane(ix, 0)->runs), 1);
+        ei_assert_run(ix, 0, 0, 100, 500, 3, 0, RUNLANE_F_OPEN);
+        ck_assert_uint_eq(threadtab_find(evindex_threads(ix), 3)->run_ns, 400);
+        /* So does the GC: one cut-short collection without statistics. */
+        ck_assert_uint_eq(evindex_n_gcs(ix), 1);
+        const evindex_gc *g = evindex_gc_at(ix, 0);
+        ck_assert_uint_eq(g->start_ns, 200);
+        ck_assert_uint_eq(g->end_ns, 500);
+        ck_assert_uint_eq(g->flags, EVINDEX_GC_F_OPEN | EVINDEX_GC_F_NO_STATS);
+        ck_assert_uint_eq(g->gen, EVINDEX_GEN_UNKNOWN);
+        const ivtrack *tr = ei_lane(ix, 1)->gc;
+        ck_assert_uint_eq(ivtrack_count(tr), 2);
+        ei_assert_iv(tr, 0, 200, 250, EVINDEX_GC_WAIT, 0);
+        ei_assert_iv(tr, 1, 250, 500, EVINDEX_GC_WORK, 0);
+        ck_assert_uint_eq(series_count(evindex_series(ix, EVINDEX_S_HEAP_SIZE)),
+                          cut_event ? 0 : 1);
+        ei_close(&c);
+    }
+}
+END_TEST
+
+/* Markers and messages from two caps and the global block, out of time order in the
+ * file: sorted by time (ties in file order), with their text. */
+START_TEST(test_evindex_messages)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_user_marker(w, 0, 100, "alpha"));
+    EW(evwrite_user_msg(w, 0, 250, "hello\tworld"));
+    EW(evwrite_user_marker(w, 0, 400, "r\xc3\xa9sum\xc3\xa9 \xf0\x9f\x9a\x80"));
+    EW(evwrite_log_msg(w, 1, 150, "rts says"));
+    EW(evwrite_user_marker(w, 1, 200, "beta"));
+    EW(evwrite_user_marker(w, 1, 400, "tie"));
+    static const uint8_t bin[] = { 0x00, 0xff, 0x41 };
+    EW(evwrite_event(w, EVLOG_NO_CAP, EV_USER_BINARY_MSG, 50, bin, sizeof bin));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+
+    ck_assert_uint_eq(evindex_n_msgs(ix), 7);
+    static const struct { uint64_t t; uint16_t cap; uint8_t kind; const char *text; } want[] = {
+        { 50, EVLOG_NO_CAP, EVINDEX_MSG_BINARY, "\x00\xff" "A" },
+        { 100, 0, EVINDEX_MSG_MARKER, "alpha" },
+        { 150, 1, EVINDEX_MSG_LOG, "rts says" },
+        { 200, 1, EVINDEX_MSG_MARKER, "beta" },
+        { 250, 0, EVINDEX_MSG_USER, "hello\tworld" },
+        { 400, 0, EVINDEX_MSG_MARKER, "r\xc3\xa9sum\xc3\xa9 \xf0\x9f\x9a\x80" },
+        { 400, 1, EVINDEX_MSG_MARKER, "tie" },
+    };
+    for (size_t i = 0; i < 7; i++) {
+        const evindex_msg *msg = evindex_msg_at(ix, i);
+        ck_assert_uint_eq(msg->time_ns, want[i].t);
+        ck_assert_uint_eq(msg->cap, want[i].cap);
+        ck_assert_uint_eq(msg->kind, want[i].kind);
+        if (i == 0) {
+            const uint8_t *p;
+            size_t n;
+            ck_assert(evindex_msg_text(ix, msg, &p, &n));
+            ck_assert_uint_eq(n, 3);
+            ck_assert_mem_eq(p, bin, 3);
+        } else {
+            ck_assert_msg(ei_text_is(ix, msg, want[i].text), "message %zu text", i);
+        }
+    }
+    ck_assert_uint_eq(evindex_n_markers(ix), 4);
+    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 0), "alpha"));
+    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 1), "beta"));
+    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 3), "tie"));
+    ck_assert_uint_eq(evindex_marker_first_from(ix, 0), 0);
+    ck_assert_uint_eq(evindex_marker_first_from(ix, 101), 1);
+    ck_assert_uint_eq(evindex_marker_first_from(ix, 400), 2);
+    ck_assert_uint_eq(evindex_marker_first_from(ix, 401), 4);
+
+    strbuf out;
+    strbuf_init(&out);
+    reports_opts o = { .messages = true };
+    reports_markers(&out, ix, &o);
+    ck_assert_str_eq(out.data, "time_ns\tcap\tkind\ttext\n"
+                               "50\t-\tbinary\t00ff41\n"
+                               "100\t0\tmarker\talpha\n"
+                               "150\t1\tlog\trts says\n"
+                               "200\t1\tmarker\tbeta\n"
+                               "250\t0\tmessage\thello\\tworld\n"
+                               "400\t0\tmarker\tr\xc3\xa9sum\xc3\xa9 \xf0\x9f\x9a\x80\n"
+                               "400\t1\tmarker\ttie\n");
+    strbuf_free(&out);
+    ei_close(&c);
+}
+END_TEST
+
+START_TEST(test_evindex_thread_labels)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_create_thread(w, 0, 10, 7));
+    EW(evwrite_thread_label(w, 0, 20, 7, "first"));
+    EW(evwrite_thread_label(w, 0, 30, 7, "worker-\xce\xbb"));
+    EW(evwrite_create_thread(w, 0, 35, 8));
+    EW(evwrite_run_thread(w, 0, 40, 7));
+    EW(evwrite_stop_thread(w, 0, 90, 7, 5, 0));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const threadtab *tt = evindex_threads(c.ix);
+    ck_assert_uint_eq(threadtab_count(tt), 2);
+    const uint8_t *p;
+    size_t n;
+    ck_assert(evindex_thread_label(c.ix, threadtab_find(tt, 7), &p, &n));
+    ck_assert_uint_eq(n, strlen("worker-\xce\xbb"));      /* the latest label */
+    ck_assert_mem_eq(p, "worker-\xce\xbb", n);
+    ck_assert(!evindex_thread_label(c.ix, threadtab_find(tt, 8), &p, &n));
+    ck_assert_uint_eq(threadtab_find(tt, 7)->stops[THREADTAB_STOP_FINISHED], 1);
+    ei_close(&c);
+}
+END_TEST
+
+/* Non-moving cycles: (1) two mark rounds and a sweep; (2) GHC 9.0's shape, where the
+ * post-mark sync posts BEGIN and END twice and final mark rounds run inside it. */
+START_TEST(test_evindex_nonmoving)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    const uint16_t G = EVLOG_NO_CAP;
+    EW(evwrite_empty(w, G, EV_CONC_MARK_BEGIN, 1000));
+    EW(evwrite_conc_mark_end(w, G, 2000, 10));
+    EW(evwrite_conc_upd_rem_set_flush(w, 0, 2200, 0));
+    EW(evwrite_empty(w, G, EV_CONC_MARK_BEGIN, 2500));
+    EW(evwrite_conc_mark_end(w, G, 3000, 5));
+    EW(evwrite_empty(w, G, EV_CONC_SWEEP_BEGIN, 3500));
+    EW(evwrite_empty(w, G, EV_CONC_SWEEP_END, 4500));
+    EW(evwrite_nonmoving_heap_census(w, G, 4600, 4, 10, 20, 30));
+
+    EW(evwrite_empty(w, G, EV_CONC_MARK_BEGIN, 6000));
+    EW(evwrite_conc_mark_end(w, G, 6500, 7));
+    EW(evwrite_empty(w, G, EV_CONC_SYNC_BEGIN, 6600));
+    EW(evwrite_empty(w, G, EV_CONC_SYNC_BEGIN, 6650));
+    EW(evwrite_empty(w, G, EV_CONC_MARK_BEGIN, 6700));
+    EW(evwrite_conc_mark_end(w, G, 6720, 1));
+    EW(evwrite_empty(w, G, EV_CONC_SYNC_END, 6800));
+    EW(evwrite_empty(w, G, EV_CONC_SYNC_END, 6850));
+    EW(evwrite_empty(w, G, EV_CONC_SWEEP_BEGIN, 7000));
+    EW(evwrite_empty(w, G, EV_CONC_SWEEP_END, 7100));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+
+    ck_assert_uint_eq(evindex_n_nm_cycles(ix), 2);
+    const evindex_nm_cycle *c0 = evindex_nm_cycle_at(ix, 0);
+    ck_assert_uint_eq(c0->start_ns, 1000);
+    ck_assert_uint_eq(c0->end_ns, 4500);
+    ck_assert_uint_eq(c0->n_marks, 2);
+    ck_assert_uint_eq(c0->marked_objects, 15);
+    ck_assert_uint_eq(c0->mark_ns, 1500);
+    ck_assert_uint_eq(c0->sync_ns, 0);
+    ck_assert_uint_eq(c0->sweep_ns, 1000);
+    ck_assert_uint_eq(c0->n_flushes, 1);
+    ck_assert_uint_eq(c0->flags, 0);
+    const ivtrack *tr = evindex_nm_track(ix);
+    ei_assert_iv(tr, 0, 1000, 2000, EVINDEX_NM_MARK, 0);
+    ei_assert_iv(tr, 1, 2500, 3000, EVINDEX_NM_MARK, 0);
+    ei_assert_iv(tr, 2, 3500, 4500, EVINDEX_NM_SWEEP, 0);
+
+    /* One sync from the first BEGIN to the first END (docs/stats-semantics.md §5); the
+     * duplicates and the mark round inside it neither split nor cut it short. */
+    const evindex_nm_cycle *c1 = evindex_nm_cycle_at(ix, 1);
+    ck_assert_uint_eq(c1->start_ns, 6000);
+    ck_assert_uint_eq(c1->end_ns, 7100);
+    ck_assert_uint_eq(c1->n_marks, 2);
+    ck_assert_uint_eq(c1->marked_objects, 8);
+    ck_assert_uint_eq(c1->mark_ns, 500);
+    ck_assert_uint_eq(c1->sync_ns, 200);
+    ck_assert_uint_eq(c1->sweep_ns, 100);
+    ck_assert_uint_eq(c1->flags, 0);
+    ck_assert_uint_eq(ivtrack_count(tr), 6);
+    ei_assert_iv(tr, 3, 6000, 6500, EVINDEX_NM_MARK, 1);
+    ei_assert_iv(tr, 4, 6600, 6800, EVINDEX_NM_SYNC, 1);
+    ei_assert_iv(tr, 5, 7000, 7100, EVINDEX_NM_SWEEP, 1);
+    ck_assert_uint_eq(ivtrack_get(tr, 4)->flags, 0);
+    ck_assert_uint_eq(ivtrack_kind_ns(tr, EVINDEX_NM_SYNC, 0, UINT64_MAX), 200);
+
+    ck_assert_uint_eq(evindex_n_nm_flushes(ix), 1);
+    ck_assert_uint_eq(evindex_nm_flush_at(ix, 0)->time_ns, 2200);
+    ck_assert_uint_eq(evindex_nm_flush_at(ix, 0)->cap, 0);
+    ck_assert_uint_eq(evindex_n_nm_census(ix), 1);
+    const evindex_nm_census *ce = evindex_nm_census_at(ix, 0);
+    ck_assert_uint_eq(ce->blk_size, 16);
+    ck_assert_uint_eq(ce->active, 10);
+    ck_assert_uint_eq(ce->filled, 20);
+    ck_assert_uint_eq(ce->live, 30);
+    ei_close(&c);
+}
+END_TEST
+
+/* Per-spark events counted by time; spark counters and heap series summed over caps. */
+START_TEST(test_evindex_sparks_and_series)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_empty(w, 0, EV_SPARK_CREATE, 10));
+    EW(evwrite_empty(w, 0, EV_SPARK_CREATE, 20));
+    EW(evwrite_empty(w, 0, EV_SPARK_RUN, 25));
+    EW(evwrite_empty(w, 0, EV_SPARK_CREATE, 30));
+    evwrite_spark_counters sc = { .created = 5, .converted = 2, .remaining = 3 };
+    EW(evwrite_spark_counters_write(w, 0, 100, &sc));
+    sc = (evwrite_spark_counters){ .created = 9, .converted = 3, .remaining = 0 };
+    EW(evwrite_spark_counters_write(w, 0, 200, &sc));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_ALLOCATED, 1000, 0, 100));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 1000, 0, 1u << 20));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_ALLOCATED, 2000, 0, 300));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 2000, 0, 2u << 20));
+    EW(evwrite_mem_return(w, 0, 2100, 0, 5, 4, 1));
+
+    EW(evwrite_empty(w, 1, EV_SPARK_DUD, 15));
+    EW(evwrite_empty(w, 1, EV_SPARK_OVERFLOW, 16));
+    EW(evwrite_spark_steal(w, 1, 22, 0));
+    EW(evwrite_empty(w, 1, EV_SPARK_FIZZLE, 40));
+    EW(evwrite_empty(w, 1, EV_SPARK_GC, 50));
+    sc = (evwrite_spark_counters){ .created = 7, .converted = 1, .remaining = 4 };
+    EW(evwrite_spark_counters_write(w, 1, 110, &sc));
+    EW(evwrite_heap_bytes(w, 1, EV_HEAP_ALLOCATED, 1500, 0, 50));
+    EW(evwrite_heap_bytes(w, 1, EV_HEAP_ALLOCATED, 2500, 0, 80));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+
+    ck_assert_uint_eq(evindex_spark_total(ix, EVINDEX_SPARK_CREATE), 3);
+    ck_assert_uint_eq(evindex_spark_count(ix, EVINDEX_SPARK_CREATE, 0, 21), 2);
+    ck_assert_uint_eq(evindex_spark_count(ix, EVINDEX_SPARK_CREATE, 20, 31), 2);
+    ck_assert_uint_eq(evindex_spark_count(ix, EVINDEX_SPARK_CREATE, 31, 20), 0);
+    ck_assert_uint_eq(evindex_spark_count(ix, EVINDEX_SPARK_STEAL, 22, 23), 1);
+    ck_assert_uint_eq(evindex_spark_count(ix, EVINDEX_SPARK_STEAL, 0, 22), 0);
+    static const enum evindex_spark_kind one[] = { EVINDEX_SPARK_DUD, EVINDEX_SPARK_OVERFLOW,
+                                                   EVINDEX_SPARK_RUN, EVINDEX_SPARK_STEAL,
+                                                   EVINDEX_SPARK_FIZZLE, EVINDEX_SPARK_GC };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
+        ck_assert_uint_eq(evindex_spark_total(ix, one[i]), 1);
+        ck_assert_uint_eq(evindex_spark_count(ix, one[i], 0, UINT64_MAX), 1);
+    }
+    ck_assert_uint_eq(evindex_spark_count(ix, EVINDEX_SPARK_GC, 50, 51), 1);
+    ck_assert_uint_eq(evindex_spark_count(ix, EVINDEX_SPARK_GC, 51, 100), 0);
+
+    /* Summed counters: each cap's latest value, added up at every sample. */
+    const series *cr = evindex_series(ix, EVINDEX_S_SPARKS_CREATED);
+    const series *pool = evindex_series(ix, EVINDEX_S_SPARK_POOL);
+    const series *conv = evindex_series(ix, EVINDEX_S_SPARKS_CONVERTED);
+    ck_assert_uint_eq(series_count(cr), 3);
+    static const uint64_t cr_want[] = { 5, 12, 16 }, pool_want[] = { 3, 7, 4 },
+                          conv_want[] = { 2, 3, 4 }, t_want[] = { 100, 110, 200 };
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_uint_eq(series_get(cr, i).time_ns, t_want[i]);
+        ck_assert_uint_eq(series_get(cr, i).value, cr_want[i]);
+        ck_assert_uint_eq(series_get(pool, i).value, pool_want[i]);
+        ck_assert_uint_eq(series_get(conv, i).value, conv_want[i]);
+    }
+    const series *al = evindex_series(ix, EVINDEX_S_ALLOCATED);
+    static const uint64_t al_t[] = { 1000, 1500, 2000, 2500 }, al_v[] = { 100, 150, 350, 380 };
+    ck_assert_uint_eq(series_count(al), 4);
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_uint_eq(series_get(al, i).time_ns, al_t[i]);
+        ck_assert_uint_eq(series_get(al, i).value, al_v[i]);
+    }
+    const series *hs = evindex_series(ix, EVINDEX_S_HEAP_SIZE);
+    ck_assert_uint_eq(series_count(hs), 2);
+    ck_assert_uint_eq(series_get(hs, 1).value, 2u << 20);
+    ck_assert_uint_eq(series_max(hs), 2u << 20);
+    ck_assert_uint_eq(series_get(evindex_series(ix, EVINDEX_S_MEM_CURRENT), 0).value, 5);
+    ck_assert_uint_eq(series_get(evindex_series(ix, EVINDEX_S_MEM_NEEDED), 0).value, 4);
+    ck_assert_uint_eq(series_get(evindex_series(ix, EVINDEX_S_MEM_RETURNED), 0).value, 1);
+    ck_assert_uint_eq(series_count(evindex_series(ix, EVINDEX_S_HEAP_LIVE)), 0);
+    ck_assert_str_eq(evindex_series_name(EVINDEX_S_HEAP_SIZE), "heap size");
+    ei_close(&c);
+}
+END_TEST
+
+/* ---- 2. cross-checks on real logs -------------------------------------------------------- */
+
+/* What a brute-force walk over the file finds. */
+typedef struct ei_scan {
+    uint64_t n_events, first_ns, last_ns;
+    uint64_t n_markers, n_msgs, n_stats, n_gc_starts;
+    uint64_t sparks[EVINDEX_N_SPARK_KINDS];
+    bool nonmoving;
+    uint64_t *times;            /* every event's time, file order */
+    uint64_t flush_times[256];  /* CONC_UPD_REM_SET_FLUSH (the first 256) */
+    size_t n_flushes;
+} ei_scan;
+
+static void
+ei_scan_log(const evlog *log, ei_scan *s)
+{
+    memset(s, 0, sizeof *s);
+    size_t cap_times = 1024;
+    s->times = xmalloc(cap_times * sizeof *s->times);
+    evlog_iter it;
+    evlog_iter_init(&it, log);
+    evlog_event ev;
+    while (evlog_iter_next(&it, &ev)) {
+        if (s->n_events == cap_times) {
+            cap_times *= 2;
+            s->times = xreallocarray(s->times, cap_times, sizeof *s->times);
+        }
+        s->times[s->n_events] = ev.time_ns;
+        if (!s->n_events || ev.time_ns < s->first_ns)
+            s->first_ns = ev.time_ns;
+        if (ev.time_ns > s->last_ns)
+            s->last_ns = ev.time_ns;
+        s->n_events++;
+        switch (ev.type) {
+        case EV_USER_MARKER: s->n_markers++; s->n_msgs++; break;
+        case EV_USER_MSG: case EV_LOG_MSG: case EV_USER_BINARY_MSG: s->n_msgs++; break;
+        case EV_GC_STATS_GHC: s->n_stats++; break;
+        case EV_GC_START: s->n_gc_starts++; break;
+        case EV_CONC_SYNC_BEGIN: case EV_CONC_MARK_BEGIN: s->nonmoving = true; break;
+        case EV_CONC_UPD_REM_SET_FLUSH:
+            if (s->n_flushes < sizeof s->flush_times / sizeof s->flush_times[0])
+                s->flush_times[s->n_flushes] = ev.time_ns;
+            s->n_flushes++;
+            break;
+        default:
+            if (ev.type >= EV_SPARK_CREATE && ev.type <= EV_SPARK_GC)
+                s->sparks[ev.type - EV_SPARK_CREATE]++;
+            break;
+        }
+    }
+}
+
+/* Every check that needs no expected values, on one log file. */
+static void
+ei_cross_check(const char *path, const char *name, bool must_open)
+{
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    if (!log) {
+        ck_assert_msg(!must_open, "%s: %s", name, d.msg);
+        return;
+    }
+    diag ending;
+    evindex *ix = evindex_build(log, NULL, &ending);
+    ck_assert_ptr_nonnull(ix);
+    ei_assert_check(ix, name);
+    ei_scan s;
+    ei_scan_log(log, &s);
+    ck_assert_msg(evindex_n_events(ix) == s.n_events, "%s: %llu events, scan %llu", name,
+                  (unsigned long long)evindex_n_events(ix), (unsigned long long)s.n_events);
+    ck_assert_uint_eq(evindex_first_ns(ix), s.first_ns);
+    ck_assert_uint_eq(evindex_last_ns(ix), s.last_ns);
+    ck_assert_msg(evindex_n_markers(ix) == s.n_markers, "%s: markers", name);
+    ck_assert_msg(evindex_n_msgs(ix) == s.n_msgs, "%s: messages", name);
+    for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        ck_assert_msg(evindex_spark_total(ix, k) == s.sparks[k], "%s: spark kind %u", name, k);
+
+    /* Runs: the lanes' total equals the threads' total. */
+    uint64_t lane_run_ns = 0, thread_run_ns = 0;
+    for (size_t l = 0; l < evindex_n_caps(ix); l++) {
+        const runlane *rl = evindex_cap_at(ix, l)->runs;
+        lane_run_ns += runlane_prefix_ns(rl, runlane_count(rl));
+        ck_assert_uint_eq(runlane_prefix_ns(rl, runlane_count(rl)),
+                          runlane_busy_ns(rl, 0, UINT64_MAX));
+    }
+    const threadtab *tt = evindex_threads(ix);
+    for (size_t i = 0; i < threadtab_count(tt); i++)
+        thread_run_ns += threadtab_at(tt, i)->run_ns;
+    ck_assert_msg(lane_run_ns == thread_run_ns, "%s: lanes run %llu ns, threads %llu ns", name,
+                  (unsigned long long)lane_run_ns, (unsigned long long)thread_run_ns);
+
+    /* Collections: every GC_START is one part of exactly one collection; every phase
+     * interval points at a collection with a part on its cap that holds it; the parts'
+     * work/wait add up to the tracks'. */
+    uint64_t n_parts = 0, part_work = 0, part_wait = 0, track_work = 0, track_wait = 0;
+    for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
+        const evindex_gc *g = evindex_gc_at(ix, i);
+        n_parts += g->n_parts;
+        bool leader_part = false;
+        for (uint32_t k = 0; k < g->n_parts; k++) {
+            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+            part_work += p->work_ns;
+            part_wait += p->wait_ns;
+            ck_assert_uint_eq(p->work_ns + p->wait_ns, p->end_ns - p->start_ns);
+            leader_part |= p->cap == g->leader_cap && p->start_ns == g->start_ns &&
+                           p->end_ns == g->end_ns;
+        }
+        ck_assert_msg(leader_part || (g->flags & (EVINDEX_GC_F_NO_START | EVINDEX_GC_F_NO_STATS)),
+                      "%s: GC %zu has no part for its leader", name, i);
+        if (!(g->flags & EVINDEX_GC_F_NO_START))
+            ck_assert_uint_eq(evindex_gc_containing(ix, g->start_ns), i);
+    }
+    ck_assert_msg(n_parts == s.n_gc_starts, "%s: %llu parts for %llu GC_STARTs", name,
+                  (unsigned long long)n_parts, (unsigned long long)s.n_gc_starts);
+    for (size_t l = 0; l < evindex_n_caps(ix); l++) {
+        const evindex_cap *lc = evindex_cap_at(ix, l);
+        track_work += ivtrack_kind_ns(lc->gc, EVINDEX_GC_WORK, 0, UINT64_MAX);
+        track_wait += ivtrack_kind_ns(lc->gc, EVINDEX_GC_WAIT, 0, UINT64_MAX);
+        for (size_t j = 0; j < ivtrack_count(lc->gc); j++) {
+            const ivtrack_iv *iv = ivtrack_get(lc->gc, j);
+            ck_assert_msg(iv->ref < evindex_n_gcs(ix), "%s: cap %u phase %zu has no GC", name,
+                          lc->cap, j);
+            const evindex_gc *g = evindex_gc_at(ix, iv->ref);
+            bool held = false;
+            for (uint32_t k = 0; k < g->n_parts && !held; k++) {
+                const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+                held = p->cap == lc->cap && p->start_ns <= iv->start_ns &&
+                       iv->end_ns <= p->end_ns;
+            }
+            ck_assert_msg(held, "%s: cap %u phase %zu not inside a part of GC %u", name,
+                          lc->cap, j, iv->ref);
+        }
+    }
+    ck_assert_uint_eq(track_work, part_work);
+    ck_assert_uint_eq(track_wait, part_wait);
+
+    /* Against gcstats (the +RTS -s model, fed in time order). */
+    merge *mg = merge_new(log, &ending);
+    gcstats *gs = gcstats_new(NULL);
+    evlog_event ev;
+    while (merge_next(mg, &ev))
+        gcstats_add(gs, &ev);
+    gcstats_report r;
+    gcstats_finish(gs, ending.code != DIAG_OK, &r);
+    gcstats_free(gs);
+    merge_free(mg);
+    if (s.n_stats) {
+        uint64_t colls = r.n_gcs_bad_gen, with_stats = 0, no_stats = 0;
+        for (unsigned gi = 0; gi < r.n_gens; gi++)
+            colls += r.gens[gi].colls;
+        for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
+            if (evindex_gc_at(ix, i)->flags & EVINDEX_GC_F_NO_STATS)
+                no_stats++;
+            else
+                with_stats++;
+        }
+        ck_assert_msg(with_stats == colls && colls == s.n_stats,
+                      "%s: %llu collections with stats, gcstats %llu, GC_STATS %llu", name,
+                      (unsigned long long)with_stats, (unsigned long long)colls,
+                      (unsigned long long)s.n_stats);
+        ck_assert_msg(no_stats == r.n_gcs_cut, "%s: %llu collections without stats, cut %llu",
+                      name, (unsigned long long)no_stats, (unsigned long long)r.n_gcs_cut);
+        for (unsigned gi = 0; gi < r.n_gens; gi++) {
+            uint64_t sum = 0, max = 0, open = 0;
+            for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
+                const evindex_gc *g = evindex_gc_at(ix, i);
+                if (g->gen != gi || (g->flags & (EVINDEX_GC_F_NO_START | EVINDEX_GC_F_NO_STATS)))
+                    continue;
+                if (g->flags & EVINDEX_GC_F_OPEN) {
+                    open++;
+                    continue;
+                }
+                sum += g->end_ns - g->start_ns;
+                max = ei_max(max, g->end_ns - g->start_ns);
+            }
+            /* gcstats closes a collection still open at the end at the last timestamp
+             * and counts it; the index flags it OPEN. There is none in these logs. */
+            ck_assert_msg(open == r.gens[gi].n_closed_at_end && open == 0,
+                          "%s gen %u: %llu open collections, gcstats closed %llu at the end",
+                          name, gi, (unsigned long long)open,
+                          (unsigned long long)r.gens[gi].n_closed_at_end);
+            ck_assert_msg(sum == r.gens[gi].elapsed_ns && max == r.gens[gi].max_pause_ns,
+                          "%s gen %u: index pauses sum %llu max %llu, gcstats %llu max %llu",
+                          name, gi, (unsigned long long)sum, (unsigned long long)max,
+                          (unsigned long long)r.gens[gi].elapsed_ns,
+                          (unsigned long long)r.gens[gi].max_pause_ns);
+        }
+    }
+    /* Non-moving post-mark syncs: the track's SYNC time is gcstats' sync total. */
+    if (s.nonmoving) {
+        uint64_t sync = ivtrack_kind_ns(evindex_nm_track(ix), EVINDEX_NM_SYNC, 0, UINT64_MAX);
+        ck_assert_msg(sync == r.sync_elapsed_ns, "%s: nonmoving sync %llu ns, gcstats %llu",
+                      name, (unsigned long long)sync, (unsigned long long)r.sync_elapsed_ns);
+        for (size_t i = 0; i < evindex_n_nm_cycles(ix); i++)
+            ck_assert_msg(!(evindex_nm_cycle_at(ix, i)->flags & EVINDEX_GC_F_OPEN) ||
+                              (evindex_truncated(ix) && i + 1 == evindex_n_nm_cycles(ix)),
+                          "%s: nonmoving cycle %zu flagged open", name, i);
+    }
+    /* Remembered-set flushes: in time order, and each cycle's counted by time. */
+    ck_assert_uint_eq(evindex_n_nm_flushes(ix), s.n_flushes);
+    for (size_t i = 1; i < evindex_n_nm_flushes(ix); i++)
+        ck_assert(evindex_nm_flush_at(ix, i - 1)->time_ns <= evindex_nm_flush_at(ix, i)->time_ns);
+    if (s.n_flushes <= sizeof s.flush_times / sizeof s.flush_times[0]) {
+        for (size_t i = 0; i < evindex_n_nm_cycles(ix); i++) {
+            const evindex_nm_cycle *cy = evindex_nm_cycle_at(ix, i);
+            uint32_t want = 0;
+            for (size_t k = 0; k < s.n_flushes; k++)
+                want += s.flush_times[k] >= cy->start_ns && s.flush_times[k] <= cy->end_ns;
+            ck_assert_msg(cy->n_flushes == want, "%s: nonmoving cycle %zu has %u flushes, %u "
+                          "by time", name, i, cy->n_flushes, want);
+        }
+    }
+
+    /* Events by time: the whole range, and a few windows against the scan. */
+    size_t max = (size_t)s.n_events + 1;
+    evseek_hit *hits = xmalloc(max * sizeof *hits);
+    bool more = true;
+    size_t got = evseek_range(evindex_seek(ix), log, s.first_ns, s.last_ns + 1, hits, max, &more);
+    ck_assert_msg(got == s.n_events && !more, "%s: whole range has %zu of %llu events", name,
+                  got, (unsigned long long)s.n_events);
+    uint64_t rs = 0x1234567u + s.n_events;
+    for (int k = 0; k < 8 && s.n_events; k++) {
+        uint64_t span = s.last_ns - s.first_ns + 1;
+        uint64_t t0 = s.first_ns + ei_below(&rs, span), t1 = t0 + 1 + ei_below(&rs, span / 8 + 1);
+        size_t want = 0;
+        for (uint64_t i = 0; i < s.n_events; i++)
+            want += s.times[i] >= t0 && s.times[i] < t1;
+        got = evseek_range(evindex_seek(ix), log, t0, t1, hits, max, &more);
+        ck_assert_msg(got == want, "%s: [%llu, %llu) has %zu events, scan %zu", name,
+                      (unsigned long long)t0, (unsigned long long)t1, got, want);
+        for (size_t i = 1; i < got; i++)
+            ck_assert(hits[i - 1].time_ns <= hits[i].time_ns);
+    }
+    x_free(hits);
+    x_free(s.times);
+    evindex_free(ix);
+    evlog_close(log);
+}
+
+START_TEST(test_evindex_fixtures_cross)
+{
+    char *dir = test_path("fixtures");
+    size_t n;
+    char **names = test_list_dir(dir, ".eventlog", &n);
+    ck_assert_uint_ge(n, 10);
+    for (size_t i = 0; i < n; i++) {
+        strbuf p;
+        strbuf_init(&p);
+        strbuf_printf(&p, "%s/%s", dir, names[i]);
+        ei_cross_check(p.data, names[i], true);
+        strbuf_free(&p);
+    }
+    test_free_names(names, n);
+    x_free(dir);
+}
+END_TEST
+
+START_TEST(test_evindex_corpus_cross)
+{
+    char *dir = test_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "evindex: corpus not found, corpus cross-checks SKIPPED\n");
+        return;
+    }
+    size_t n;
+    char **names = test_list_dir(dir, ".eventlog", &n);
+    for (size_t i = 0; i < n; i++) {
+        strbuf p;
+        strbuf_init(&p);
+        strbuf_printf(&p, "%s/%s", dir, names[i]);
+        ei_cross_check(p.data, names[i], false);
+        strbuf_free(&p);
+    }
+    test_free_names(names, n);
+    x_free(dir);
+}
+END_TEST
+
+/* ---- 3. property test: random logs against a brute-force replay --------------------- */
+
+#define PG_MAX_CAPS 5
+
+/* One generated collection (what the index must find in a complete log). */
+typedef struct pg_gc {
+    uint64_t request_ns, start_ns, end_ns;
+    uint16_t leader, gen;
+    bool par;
+} pg_gc;
+
+typedef struct pg {
+    evwrite *w;                 /* NULL: dry run (only the clock advances) */
+    uint64_t cut;               /* events later than this are not written */
+    uint64_t end_ns;            /* latest time generated */
+    pg_gc gcs[64];
+    size_t n_gcs;
+} pg;
+
+static void
+pg_note(pg *g, uint64_t t)
+{
+    g->end_ns = ei_max(g->end_ns, t);
+}
+
+static void
+pg_empty(pg *g, uint16_t cap, uint16_t type, uint64_t t)
+{
+    pg_note(g, t);
+    if (g->w && t <= g->cut)
+        EW(evwrite_empty(g->w, cap, type, t));
+}
+
+static void
+pg_run(pg *g, uint16_t cap, uint64_t t, uint32_t tid)
+{
+    pg_note(g, t);
+    if (g->w && t <= g->cut)
+        EW(evwrite_run_thread(g->w, cap, t, tid));
+}
+
+static void
+pg_stop(pg *g, uint16_t cap, uint64_t t, uint32_t tid, uint16_t status)
+{
+    pg_note(g, t);
+    if (g->w && t <= g->cut)
+        EW(evwrite_stop_thread(g->w, cap, t, tid, status, 0));
+}
+
+static void
+pg_gc_stats(pg *g, uint16_t cap, uint64_t t, uint16_t gen, uint32_t par)
+{
+    pg_note(g, t);
+    if (g->w && t <= g->cut)
+        ei_stats(g->w, cap, t, gen, 1000 + t % 1000, par);
+}
+
+/* GC_START and sub-phases of one capability from `start`; returns the time of its last
+ * sub-phase event (or start). */
+static uint64_t
+pg_phases(pg *g, uint64_t *s, uint16_t cap, uint64_t start)
+{
+    pg_empty(g, cap, EV_GC_START, start);
+    uint64_t x = start;
+    if (ei_below(s, 6) == 0)
+        return x;               /* no sub-phase events at all */
+    x += ei_below(s, 200);
+    pg_empty(g, cap, EV_GC_WORK, x);
+    for (uint64_t k = ei_below(s, 3); k > 0; k--) {
+        x += 1 + ei_below(s, 800);
+        pg_empty(g, cap, EV_GC_IDLE, x);
+        x += 1 + ei_below(s, 100);
+        pg_empty(g, cap, EV_GC_WORK, x);
+    }
+    x += 1 + ei_below(s, 1000);
+    pg_empty(g, cap, EV_GC_DONE, x);
+    for (uint64_t k = ei_below(s, 3); k > 0; k--) {
+        x += 1 + ei_below(s, 50);
+        pg_empty(g, cap, EV_GC_IDLE, x);
+        x += ei_below(s, 20);
+        pg_empty(g, cap, EV_GC_DONE, x);
+    }
+    return x;
+}
+
+/* Generate the log of `seed` into g (a dry run when g->w is NULL). Each epoch is a
+ * mutator stretch (runs with random tids and statuses, some without STOP_THREAD) and
+ * then a collection: a request, every capability stopped, the participants' GC_START
+ * at random offsets (workers before or after the leader), sub-phases, the leader's
+ * GC_STATS before its earlier-stamped GC_END, workers ending after the leader; now and
+ * then a worker posts its GC_END only after the next collection was requested (as in
+ * threaded-n4), so its span overlaps the next collection's first spans. */
+static void
+pg_generate(pg *g, uint64_t seed)
+{
+    uint64_t s = seed * 0x9e3779b97f4a7c15u + 12345;
+    unsigned n_caps = 2 + (unsigned)ei_below(&s, PG_MAX_CAPS - 1);
+    uint64_t clock[PG_MAX_CAPS] = { 0 };
+    uint64_t t = 1000;
+    int stale = -1;
+    unsigned n_epochs = 1 + (unsigned)ei_below(&s, 10);
+    g->n_gcs = 0;
+    g->end_ns = 0;
+    for (unsigned e = 0; e <= n_epochs; e++) {
+        uint64_t dur = 2000 + ei_below(&s, 20000);
+        for (unsigned c = 0; c < n_caps; c++) {
+            if ((int)c == stale)
+                continue;
+            uint64_t tc = ei_max(t, clock[c]) + 1 + ei_below(&s, 300);
+            while (tc < t + dur) {
+                uint32_t tid = 1 + (uint32_t)ei_below(&s, 30);
+                pg_run(g, (uint16_t)c, tc, tid);
+                clock[c] = tc;
+                uint64_t end = tc + 1 + ei_below(&s, 3000);
+                if (ei_below(&s, 10) == 0) {    /* no STOP_THREAD */
+                    tc = end;
+                    continue;
+                }
+                pg_stop(g, (uint16_t)c, end, tid, (uint16_t)(1 + ei_below(&s, 20)));
+                clock[c] = end;
+                tc = end + 1 + ei_below(&s, 400);
+            }
+        }
+        if (e == n_epochs)
+            break;
+
+        unsigned lead;
+        do
+            lead = (unsigned)ei_below(&s, n_caps);
+        while ((int)lead == stale);
+        bool par = ei_below(&s, 4) != 0;
+        uint64_t q = ei_max(t + dur, clock[lead] + 1);
+        pg_empty(g, (uint16_t)lead, par ? EV_REQUEST_PAR_GC : EV_REQUEST_SEQ_GC, q);
+        clock[lead] = q;
+        bool part[PG_MAX_CAPS] = { false };
+        uint64_t all_stopped = q;
+        for (unsigned c = 0; c < n_caps; c++) {
+            if ((int)c == stale)
+                continue;
+            part[c] = c == lead || (par && ei_below(&s, 4) != 0);
+            all_stopped = ei_max(all_stopped, clock[c]);
+        }
+        /* The leader starts once every capability has stopped. */
+        uint64_t lead_start = all_stopped + 1 + ei_below(&s, 400);
+        uint64_t lead_last = pg_phases(g, &s, (uint16_t)lead, lead_start);
+        uint64_t lead_end = lead_last + 1 + ei_below(&s, 300);
+        if (stale >= 0) {       /* last collection's late worker: GC_END after the request */
+            uint64_t te = q + 1 + ei_below(&s, lead_start - q);
+            pg_empty(g, (uint16_t)stale, EV_GC_END, te);
+            clock[stale] = te;
+            stale = -1;
+        }
+        for (unsigned c = 0; c < n_caps; c++) {
+            if (!part[c] || c == lead)
+                continue;
+            uint64_t lo = ei_max(clock[c], q) + 1;
+            uint64_t start = lo + ei_below(&s, lead_end - lo);
+            uint64_t last = pg_phases(g, &s, (uint16_t)c, start);
+            uint64_t end = ei_max(last + 1, lead_start + 1) + ei_below(&s, 2000);
+            if (stale < 0 && n_caps >= 3 && ei_below(&s, 4) == 0) {
+                stale = (int)c;
+                clock[c] = last;
+                continue;
+            }
+            pg_empty(g, (uint16_t)c, EV_GC_END, end);
+            clock[c] = end;
+        }
+        uint16_t gen = (uint16_t)ei_below(&s, 2);
+        if (ei_below(&s, 2))
+            pg_empty(g, (uint16_t)lead, EV_GC_GLOBAL_SYNC, lead_end + 10);
+        pg_gc_stats(g, (uint16_t)lead, lead_end + 30, gen, par ? 2 : 1);
+        pg_empty(g, (uint16_t)lead, EV_GC_END, lead_end);
+        clock[lead] = lead_end + 30;
+        if (g->n_gcs < sizeof g->gcs / sizeof g->gcs[0])
+            g->gcs[g->n_gcs++] = (pg_gc){ q, lead_start, lead_end, (uint16_t)lead, gen, par };
+        t = 0;
+        for (unsigned c = 0; c < n_caps; c++)
+            t = ei_max(t, clock[c]);
+        t += 1;
+    }
+    if (stale >= 0)
+        pg_empty(g, (uint16_t)stale, EV_GC_END, ei_max(t, clock[stale] + 1));
+}
+
+/* The brute-force model: each capability's events replayed in file order. */
+typedef struct pm_run {
+    uint64_t start, end;
+    uint32_t tid;
+    uint16_t stop;
+    uint8_t flags;
+} pm_run;
+
+typedef struct pm_iv {
+    uint64_t start, end;
+    uint8_t kind;
+} pm_iv;
+
+typedef struct pm_span {
+    uint64_t start, end, work, wait;
+    uint16_t cap;
+} pm_span;
+
+typedef struct pm_lane {
+    bool used;
+    pm_run *runs;
+    size_t n_runs;
+    pm_iv *ivs;
+    size_t n_ivs;
+    bool run_open, in_gc, any_sub;
+    uint32_t tid;
+    uint64_t run_start, ph_start;
+    uint8_t kind;
+    size_t span;
+} pm_lane;
+
+typedef struct pm_model {
+    pm_lane lanes[PG_MAX_CAPS];
+    pm_span *spans;
+    size_t n_spans;
+    uint64_t last_ns;
+} pm_model;
+
+static void
+pm_add_run(pm_lane *l, uint64_t end, uint16_t stop, uint8_t flags)
+{
+    l->runs = xreallocarray(l->runs, l->n_runs + 1, sizeof *l->runs);
+    l->runs[l->n_runs++] = (pm_run){ l->run_start, end, l->tid, stop, flags };
+    l->run_open = false;
+}
+
+static void
+pm_phase(pm_model *m, pm_lane *l, uint64_t t, uint8_t next)
+{
+    if (t > l->ph_start) {
+        l->ivs = xreallocarray(l->ivs, l->n_ivs + 1, sizeof *l->ivs);
+        l->ivs[l->n_ivs++] = (pm_iv){ l->ph_start, t, l->kind };
+        if (l->kind == EVINDEX_GC_WORK)
+            m->spans[l->span].work += t - l->ph_start;
+        else
+            m->spans[l->span].wait += t - l->ph_start;
+        l->ph_start = t;
+    }
+    l->kind = next;
+}
+
+static void
+pm_end_gc(pm_model *m, pm_lane *l, uint64_t t)
+{
+    if (!l->any_sub)
+        l->kind = EVINDEX_GC_WORK;
+    pm_phase(m, l, t, EVINDEX_GC_WAIT);
+    m->spans[l->span].end = t;
+    l->in_gc = false;
+}
+
+static void
+pm_replay(pm_model *m, const evlog *log)
+{
+    memset(m, 0, sizeof *m);
+    evlog_iter it;
+    evlog_event ev;
+    evlog_iter_init(&it, log);
+    while (evlog_iter_next(&it, &ev))
+        m->last_ns = ei_max(m->last_ns, ev.time_ns);
+    evlog_iter_init(&it, log);
+    while (evlog_iter_next(&it, &ev)) {
+        if (ev.cap >= PG_MAX_CAPS)
+            continue;
+        pm_lane *l = &m->lanes[ev.cap];
+        uint64_t t = ev.time_ns;
+        switch (ev.type) {
+        case EV_RUN_THREAD:
+            if (l->run_open)
+                pm_add_run(l, t, 0, RUNLANE_F_OPEN);
+            l->run_open = true;
+            l->run_start = t;
+            l->tid = (uint32_t)ev.payload[0] << 24 | (uint32_t)ev.payload[1] << 16 |
+                     (uint32_t)ev.payload[2] << 8 | ev.payload[3];
+            break;
+        case EV_STOP_THREAD:
+            if (l->run_open)
+                pm_add_run(l, t, (uint16_t)(ev.payload[4] << 8 | ev.payload[5]), 0);
+            break;
+        case EV_GC_START:
+            if (l->run_open)
+                pm_add_run(l, t, 0, RUNLANE_F_OPEN);
+            if (l->in_gc)
+                pm_end_gc(m, l, t);
+            m->spans = xreallocarray(m->spans, m->n_spans + 1, sizeof *m->spans);
+            m->spans[m->n_spans] = (pm_span){ t, t, 0, 0, ev.cap };
+            l->span = m->n_spans++;
+            l->in_gc = true;
+            l->any_sub = false;
+            l->kind = EVINDEX_GC_WAIT;
+            l->ph_start = t;
+            break;
+        case EV_GC_WORK:
+        case EV_GC_IDLE:
+        case EV_GC_DONE:
+            if (l->in_gc) {
+                l->any_sub = true;
+                pm_phase(m, l, t, ev.type == EV_GC_WORK ? EVINDEX_GC_WORK : EVINDEX_GC_WAIT);
+            }
+            break;
+        case EV_GC_END:
+            if (l->in_gc)
+                pm_end_gc(m, l, t);
+            break;
+        default:
+            break;
+        }
+        if (ev.type == EV_RUN_THREAD || ev.type == EV_STOP_THREAD || ev.type == EV_GC_START ||
+            ev.type == EV_GC_END || ev.type == EV_GC_WORK || ev.type == EV_GC_IDLE ||
+            ev.type == EV_GC_DONE || ev.type == EV_GC_STATS_GHC ||
+            ev.type == EV_REQUEST_PAR_GC || ev.type == EV_REQUEST_SEQ_GC ||
+            ev.type == EV_GC_GLOBAL_SYNC)
+            l->used = true;
+    }
+    for (unsigned c = 0; c < PG_MAX_CAPS; c++) {
+        pm_lane *l = &m->lanes[c];
+        if (l->run_open)
+            pm_add_run(l, m->last_ns, 0, RUNLANE_F_OPEN);
+        if (l->in_gc)
+            pm_end_gc(m, l, m->last_ns);
+    }
+}
+
+static void
+pm_free(pm_model *m)
+{
+    for (unsigned c = 0; c < PG_MAX_CAPS; c++) {
+        x_free(m->lanes[c].runs);
+        x_free(m->lanes[c].ivs);
+    }
+    x_free(m->spans);
+}
+
+static uint64_t
+pm_busy(const pm_lane *l, uint64_t t0, uint64_t t1)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < l->n_runs; i++)
+        sum += ei_overlap(l->runs[i].start, l->runs[i].end, t0, t1);
+    return sum;
+}
+
+static uint64_t
+pm_kind(const pm_lane *l, uint8_t kind, uint64_t t0, uint64_t t1)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < l->n_ivs; i++)
+        if (l->ivs[i].kind == kind)
+            sum += ei_overlap(l->ivs[i].start, l->ivs[i].end, t0, t1);
+    return sum;
+}
+
+/* When a lane stopped for a collection requested at q whose leader started at start:
+ * the end of its last run begun by then, if that run was still going at q. */
+static uint64_t
+pm_stop(const pm_lane *l, uint64_t q, uint64_t start)
+{
+    const pm_run *r = NULL;
+    for (size_t i = 0; i < l->n_runs; i++)
+        if (l->runs[i].start <= start)
+            r = &l->runs[i];
+    if (!r || r->end <= q)
+        return q;
+    return r->end < start ? r->end : start;
+}
+
+static int
+pm_span_cmp(const void *a, const void *b)
+{
+    const pm_span *x = a, *y = b;
+    if (x->cap != y->cap)
+        return x->cap < y->cap ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void
+pg_check_one(uint64_t seed)
+{
+    uint64_t s = seed * 31 + 7;
+    pg g = { .w = NULL, .cut = UINT64_MAX };
+    pg_generate(&g, seed);
+    bool truncate = ei_below(&s, 4) == 0, cut_time = truncate && ei_below(&s, 3) != 0;
+    size_t keep = ei_below(&s, 3) == 0 ? (size_t)ei_below(&s, 30) : SIZE_MAX;
+    if (cut_time)
+        g.cut = 1000 + ei_below(&s, g.end_ns - 1000);
+
+    ei_mem mem;
+    g.w = ei_writer(&mem);
+    if (ei_below(&s, 3) == 0)
+        EW(evwrite_set_block_bytes(g.w, 200 + ei_below(&s, 3000)));
+    pg_generate(&g, seed);
+    ei_finish(&mem, g.w, truncate, keep);
+    uint64_t written = mem.n_events;
+    ei_case c;
+    ei_open_mem(&c, &mem);
+    const evindex *ix = c.ix;
+    ck_assert_msg(evindex_truncated(ix) == truncate, "seed %llu: truncated",
+                  (unsigned long long)seed);
+    ck_assert_uint_eq(evindex_n_events(ix), written + ei_count_type(c.log, EV_BLOCK_MARKER));
+
+    pm_model m;
+    pm_replay(&m, c.log);
+    ck_assert_uint_eq(evindex_last_ns(ix), m.last_ns);
+    size_t n_used = 0;
+    for (unsigned cap = 0; cap < PG_MAX_CAPS; cap++)
+        n_used += m.lanes[cap].used;
+    ck_assert_uint_eq(evindex_n_caps(ix), n_used);
+
+    uint64_t span_end = m.last_ns + 500;
+    for (unsigned cap = 0; cap < PG_MAX_CAPS; cap++) {
+        const pm_lane *l = &m.lanes[cap];
+        if (!l->used)
+            continue;
+        const evindex_cap *lc = ei_lane(ix, (uint16_t)cap);
+        ck_assert_msg(runlane_count(lc->runs) == l->n_runs, "seed %llu cap %u: %zu runs, model %zu",
+                      (unsigned long long)seed, cap, runlane_count(lc->runs), l->n_runs);
+        for (size_t i = 0; i < l->n_runs; i++) {
+            const pm_run *r = &l->runs[i];
+            ei_assert_run(ix, (uint16_t)cap, i, r->start, r->end, r->tid,
+                          (uint8_t)(r->stop > 255 ? 255 : r->stop), r->flags);
+        }
+        ck_assert_msg(ivtrack_count(lc->gc) == l->n_ivs, "seed %llu cap %u: %zu phases, model %zu",
+                      (unsigned long long)seed, cap, ivtrack_count(lc->gc), l->n_ivs);
+        for (size_t i = 0; i < l->n_ivs; i++) {
+            const ivtrack_iv *iv = ivtrack_get(lc->gc, i);
+            ck_assert_msg(iv->start_ns == l->ivs[i].start && iv->end_ns == l->ivs[i].end &&
+                              iv->kind == l->ivs[i].kind,
+                          "seed %llu cap %u phase %zu", (unsigned long long)seed, cap, i);
+        }
+        for (int k = -1; k < 40; k++) {
+            uint64_t t0 = 0, t1 = UINT64_MAX;
+            if (k >= 0) {
+                t0 = ei_below(&s, span_end);
+                t1 = t0 + ei_below(&s, k < 20 ? 3000 : span_end);
+            }
+            ck_assert_msg(runlane_busy_ns(lc->runs, t0, t1) == pm_busy(l, t0, t1),
+                          "seed %llu cap %u busy [%llu, %llu): %llu, model %llu",
+                          (unsigned long long)seed, cap, (unsigned long long)t0,
+                          (unsigned long long)t1,
+                          (unsigned long long)runlane_busy_ns(lc->runs, t0, t1),
+                          (unsigned long long)pm_busy(l, t0, t1));
+            for (uint8_t kind = EVINDEX_GC_WORK; kind <= EVINDEX_GC_WAIT; kind++)
+                ck_assert_msg(ivtrack_kind_ns(lc->gc, kind, t0, t1) == pm_kind(l, kind, t0, t1),
+                              "seed %llu cap %u kind %u [%llu, %llu): %llu, model %llu",
+                              (unsigned long long)seed, cap, kind, (unsigned long long)t0,
+                              (unsigned long long)t1,
+                              (unsigned long long)ivtrack_kind_ns(lc->gc, kind, t0, t1),
+                              (unsigned long long)pm_kind(l, kind, t0, t1));
+        }
+    }
+
+    /* Every span is a part of exactly one collection, with its work and wait. */
+    pm_span *parts = xmalloc((m.n_spans + 1) * sizeof *parts);
+    size_t n_parts = 0;
+    for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
+        const evindex_gc *gc = evindex_gc_at(ix, i);
+        for (uint32_t k = 0; k < gc->n_parts; k++) {
+            const evindex_gc_part *p = evindex_gc_part_at(ix, gc->first_part + k);
+            ck_assert_uint_lt(n_parts, m.n_spans);
+            parts[n_parts++] = (pm_span){ p->start_ns, p->end_ns, p->work_ns, p->wait_ns, p->cap };
+        }
+    }
+    ck_assert_uint_eq(n_parts, m.n_spans);
+    if (n_parts) {
+        qsort(parts, n_parts, sizeof *parts, pm_span_cmp);
+        qsort(m.spans, m.n_spans, sizeof *m.spans, pm_span_cmp);
+    }
+    for (size_t i = 0; i < n_parts; i++)
+        ck_assert_msg(parts[i].cap == m.spans[i].cap && parts[i].start == m.spans[i].start &&
+                          parts[i].end == m.spans[i].end && parts[i].work == m.spans[i].work &&
+                          parts[i].wait == m.spans[i].wait,
+                      "seed %llu: part %zu differs", (unsigned long long)seed, i);
+    x_free(parts);
+
+    /* A complete log: exactly the collections generated, with their request and sync. */
+    if (!truncate) {
+        ck_assert_msg(evindex_n_gcs(ix) == g.n_gcs, "seed %llu: %zu collections, generated %zu",
+                      (unsigned long long)seed, evindex_n_gcs(ix), g.n_gcs);
+        for (size_t i = 0; i < g.n_gcs; i++) {
+            const evindex_gc *gc = evindex_gc_at(ix, i);
+            const pg_gc *w = &g.gcs[i];
+            ck_assert_msg(gc->start_ns == w->start_ns && gc->end_ns == w->end_ns &&
+                              gc->leader_cap == w->leader && gc->gen == w->gen &&
+                              gc->request_ns == w->request_ns && gc->request_cap == w->leader,
+                          "seed %llu GC %zu: %llu..%llu leader %u gen %u request %llu on %u; "
+                          "want %llu..%llu leader %u gen %u request %llu",
+                          (unsigned long long)seed, i, (unsigned long long)gc->start_ns,
+                          (unsigned long long)gc->end_ns, gc->leader_cap, gc->gen,
+                          (unsigned long long)gc->request_ns, gc->request_cap,
+                          (unsigned long long)w->start_ns, (unsigned long long)w->end_ns,
+                          w->leader, w->gen, (unsigned long long)w->request_ns);
+            uint8_t flags = EVINDEX_GC_F_HAS_BALANCE | (w->par ? EVINDEX_GC_F_PAR_REQUEST : 0) |
+                            (w->gen == 1 ? EVINDEX_GC_F_MAJOR : 0);
+            ck_assert_uint_eq(gc->flags, flags);
+            uint64_t last = w->request_ns;
+            uint16_t slowest = EVINDEX_NO_CAP;
+            for (unsigned cap = 0; cap < PG_MAX_CAPS; cap++) {
+                if (!m.lanes[cap].used)
+                    continue;
+                uint64_t st = pm_stop(&m.lanes[cap], w->request_ns, w->start_ns);
+                /* Only a cap that was still running after the request is slow. */
+                if (st > w->request_ns && st >= last) {
+                    last = st;
+                    slowest = (uint16_t)cap;
+                }
+            }
+            ck_assert_msg(gc->sync_ns == last - w->request_ns && gc->slowest_cap == slowest,
+                          "seed %llu GC %zu: sync %llu slowest %u, model %llu on %u",
+                          (unsigned long long)seed, i, (unsigned long long)gc->sync_ns,
+                          gc->slowest_cap, (unsigned long long)(last - w->request_ns), slowest);
+        }
+    }
+    pm_free(&m);
+    ei_close(&c);
+}
+
+START_TEST(test_evindex_property)
+{
+    for (uint64_t seed = 1; seed <= 100; seed++)
+        pg_check_one(seed);
+}
+END_TEST
+
+/* ---- 4. golden tables and JSON ----------------------------------------------------------- */
+
+/* A tiny JSON syntax checker (RFC 8259): objects, arrays, strings with escapes and
+ * valid UTF-8, numbers, literals. */
+typedef struct js {
+    const unsigned char *p, *end;
+    int depth;
+} js;
+
+static void
+js_ws(js *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        j->p++;
+}
+
+static bool
+js_lit(js *j, const char *lit)
+{
+    size_t n = strlen(lit);
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, lit, n) != 0)
+        return false;
+    j->p += n;
+    return true;
+}
+
+static bool
+js_digits(js *j)
+{
+    const unsigned char *s = j->p;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+        j->p++;
+    return j->p > s;
+}
+
+static bool
+js_number(js *j)
+{
+    if (j->p < j->end && *j->p == '-')
+        j->p++;
+    if (j->p < j->end && *j->p == '0')
+        j->p++;
+    else if (!(j->p < j->end && *j->p >= '1' && *j->p <= '9') || !js_digits(j))
+        return false;
+    if (j->p < j->end && *j->p == '.') {
+        j->p++;
+        if (!js_digits(j))
+            return false;
+    }
+    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+        j->p++;
+        if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+            j->p++;
+        if (!js_digits(j))
+            return false;
+    }
+    return true;
+}
+
+/* One UTF-8 sequence (no overlongs, no surrogates, <= U+10FFFF). */
+static bool
+js_utf8(js *j)
+{
+    unsigned char c = *j->p;
+    int n;
+    uint32_t cp;
+    if (c < 0x80) {
+        j->p++;
+        return true;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+        n = 1;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 2;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 3;
+        cp = c & 0x07;
+    } else {
+        return false;
+    }
+    if (j->end - j->p <= n)
+        return false;
+    for (int i = 1; i <= n; i++) {
+        if ((j->p[i] & 0xc0) != 0x80)
+            return false;
+        cp = cp << 6 | (j->p[i] & 0x3f);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return false;
+    j->p += n + 1;
+    return true;
+}
+
+static bool
+js_string(js *j)
+{
+    if (j->p >= j->end || *j->p != '"')
+        return false;
+    j->p++;
+    while (j->p < j->end) {
+        unsigned char c = *j->p;
+        if (c == '"') {
+            j->p++;
+            return true;
+        }
+        if (c < 0x20)
+            return false;
+        if (c == '\\') {
+            j->p++;
+            if (j->p >= j->end)
+                return false;
+            c = *j->p++;
+            if (c == 'u') {
+                for (int i = 0; i < 4; i++, j->p++)
+                    if (j->p >= j->end || !strchr("0123456789abcdefABCDEF", *j->p) || !*j->p)
+                        return false;
+            } else if (!c || !strchr("\"\\/bfnrt", c)) {
+                return false;
+            }
+            continue;
+        }
+        if (!js_utf8(j))
+            return false;
+    }
+    return false;
+}
+
+static bool js_value(js *j);
+
+static bool
+js_container(js *j, bool object)
+{
+    j->p++;
+    js_ws(j);
+    if (j->p < j->end && *j->p == (object ? '}' : ']')) {
+        j->p++;
+        return true;
+    }
+    for (;;) {
+        js_ws(j);
+        if (object) {
+            if (!js_string(j))
+                return false;
+            js_ws(j);
+            if (j->p >= j->end || *j->p != ':')
+                return false;
+            j->p++;
+        }
+        if (!js_value(j))
+            return false;
+        js_ws(j);
+        if (j->p >= j->end)
+            return false;
+        if (*j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (*j->p != (object ? '}' : ']'))
+            return false;
+        j->p++;
+        return true;
+    }
+}
+
+static bool
+js_value(js *j)
+{
+    js_ws(j);
+    if (j->p >= j->end || ++j->depth > 64)
+        return false;
+    bool ok;
+    switch (*j->p) {
+    case '{': ok = js_container(j, true); break;
+    case '[': ok = js_container(j, false); break;
+    case '"': ok = js_string(j); break;
+    case 't': ok = js_lit(j, "true"); break;
+    case 'f': ok = js_lit(j, "false"); break;
+    case 'n': ok = js_lit(j, "null"); break;
+    default: ok = js_number(j); break;
+    }
+    j->depth--;
+    return ok;
+}
+
+static bool
+js_valid(const char *text, size_t len)
+{
+    js j = { (const unsigned char *)text, (const unsigned char *)text + len, 0 };
+    if (!js_value(&j))
+        return false;
+    js_ws(&j);
+    return j.p == j.end;
+}
+
+START_TEST(test_evindex_json_checker)
+{
+    static const char *const good[] = {
+        "[]", "{}", " [1, -2.5e+3, 0, \"a\\\"b\\\\\\u00e9\\n\", null, true, false] ",
+        "{\"a\":{\"b\":[{}]},\"c\":\"\xc3\xa9\xf0\x9f\x9a\x80\"}", "-0.0E1",
+    };
+    static const char *const bad[] = {
+        "", "[1,]", "{\"a\":}", "{\"a\" 1}", "[01]", "nul", "\"a\tb\"", "\"\\x41\"",
+        "\"\\u12\"", "[1] 2", "{1:2}", "\"\xff\"", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"", "[-]",
+        "1.", "[\"unterminated]", "{\"a\":1,}", "+1",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        ck_assert_msg(js_valid(good[i], strlen(good[i])), "valid JSON rejected: %s", good[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(!js_valid(bad[i], strlen(bad[i])), "invalid JSON accepted: %s", bad[i]);
+}
+END_TEST
+
+/* Open and index a fixture; caller closes with ei_close. */
+static void
+ei_open_fixture(ei_case *c, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    strbuf rel;
+    strbuf_init(&rel);
+    strbuf_printf(&rel, "fixtures/%s", name);
+    char *path = test_path(rel.data);
+    diag d;
+    c->log = evlog_open(path, &d);
+    ck_assert_msg(c->log != NULL, "%s: %s", path, d.msg);
+    c->ix = evindex_build(c->log, NULL, &c->ending);
+    ck_assert_ptr_nonnull(c->ix);
+    x_free(path);
+    strbuf_free(&rel);
+}
+
+/* Compare a table with fixtures/<golden>, naming the first differing line. */
+static void
+ei_golden(const strbuf *got, const char *golden)
+{
+    strbuf rel;
+    strbuf_init(&rel);
+    strbuf_printf(&rel, "fixtures/%s", golden);
+    char *path = test_path(rel.data);
+    size_t len;
+    uint8_t *want = test_read_file(path, &len);
+    ck_assert_msg(want != NULL, "%s is missing (see fixtures/regen.sh)", path);
+    size_t line = 1, i = 0;
+    while (i < len && i < got->len && want[i] == (uint8_t)got->data[i]) {
+        line += want[i] == '\n';
+        i++;
+    }
+    ck_assert_msg(i == len && i == got->len, "%s differs at line %zu (byte %zu; %zu vs %zu bytes)",
+                  golden, line, i, got->len, len);
+    x_free(want);
+    x_free(path);
+    strbuf_free(&rel);
+}
+
+START_TEST(test_evindex_golden_tables)
+{
+    ei_case c;
+    strbuf out;
+    reports_opts o;
+
+    ei_open_fixture(&c, "threaded-n4.eventlog");
+    strbuf_init(&out);
+    o = (reports_opts){ 0 };
+    reports_gc(&out, c.ix, &o);
+    ei_golden(&out, "threaded-n4.gc.tsv");
+    strbuf_reset(&out);
+    reports_threads(&out, c.ix, &o);
+    ei_golden(&out, "threaded-n4.threads.tsv");
+    for (int which = 0; which < 2; which++) {
+        strbuf_reset(&out);
+        o = (reports_opts){ .json = true };
+        if (which)
+            reports_threads(&out, c.ix, &o);
+        else
+            reports_gc(&out, c.ix, &o);
+        ck_assert_msg(js_valid(out.data, out.len), "threaded-n4 %s --json is not JSON",
+                      which ? "threads" : "gc");
+    }
+    /* --sort pause: the same rows, longest pause first. */
+    strbuf_reset(&out);
+    o = (reports_opts){ .json = true, .sort_by_pause = true, .limit = 3 };
+    reports_gc(&out, c.ix, &o);
+    ck_assert(js_valid(out.data, out.len));
+    uint64_t longest = 0;
+    for (size_t i = 0; i < evindex_n_gcs(c.ix); i++) {
+        const evindex_gc *g = evindex_gc_at(c.ix, i);
+        longest = ei_max(longest, g->end_ns - g->start_ns);
+    }
+    char key[64];
+    snprintf(key, sizeof key, "\"pause_ns\":%llu,", (unsigned long long)longest);
+    ck_assert_ptr_nonnull(strstr(out.data, key));
+    ck_assert_ptr_eq(strstr(out.data, key), strstr(out.data, "\"pause_ns\""));
+    strbuf_free(&out);
+    ei_close(&c);
+
+    ei_open_fixture(&c, "markers.eventlog");
+    strbuf_init(&out);
+    o = (reports_opts){ 0 };
+    reports_markers(&out, c.ix, &o);
+    ei_golden(&out, "markers.markers.tsv");
+    strbuf_reset(&out);
+    o = (reports_opts){ .json = true, .messages = true };
+    reports_markers(&out, c.ix, &o);
+    ei_golden(&out, "markers.messages.json");
+    ck_assert(js_valid(out.data, out.len));
+    strbuf_reset(&out);
+    o = (reports_opts){ .json = true };
+    reports_markers(&out, c.ix, &o);
+    ck_assert(js_valid(out.data, out.len));
+    strbuf_reset(&out);
+    reports_threads(&out, c.ix, &o);
+    ck_assert(js_valid(out.data, out.len));
+    strbuf_free(&out);
+    ei_close(&c);
+}
+END_TEST
+
+/* Log text that needs escaping still gives valid JSON, and safe TSV cells. */
+START_TEST(test_evindex_json_escaping)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    static const char nasty[] = "q\"b\\s/\x01\x1f\x7f\tt\nn\rr \xff\xc3 \xed\xa0\x80 \xe2\x82";
+    EW(evwrite_text(w, 0, EV_USER_MARKER, 10, nasty, sizeof nasty - 1));
+    EW(evwrite_text(w, 0, EV_USER_MSG, 20, "", 0));
+    EW(evwrite_thread_label(w, 0, 30, 5, "lab\"el\x02"));
+    EW(evwrite_run_thread(w, 0, 40, 5));
+    EW(evwrite_stop_thread(w, 0, 50, 5, 99, 0));
+    static const uint8_t bin[] = { 0x22, 0x5c, 0x00 };
+    EW(evwrite_event(w, 0, EV_USER_BINARY_MSG, 60, bin, sizeof bin));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    strbuf out;
+    strbuf_init(&out);
+    for (int k = 0; k < 4; k++) {
+        reports_opts o = { .json = true, .messages = k == 1 };
+        strbuf_reset(&out);
+        if (k < 2)
+            reports_markers(&out, c.ix, &o);
+        else if (k == 2)
+            reports_threads(&out, c.ix, &o);
+        else
+            reports_gc(&out, c.ix, &o);
+        ck_assert_msg(js_valid(out.data, out.len), "case %d: not JSON:\n%s", k, out.data);
+    }
+    reports_opts o = { 0 };
+    strbuf_reset(&out);
+    reports_markers(&out, c.ix, &o);
+    /* Escapes for controls; U+FFFD for each invalid byte (a lone lead, a surrogate's
+     * three bytes, a cut-short sequence's two). */
+#define FFFD "\xef\xbf\xbd"
+    ck_assert_str_eq(out.data, "time_ns\tcap\tname\n"
+                               "10\t0\tq\"b\\\\s/\\x01\\x1f\\x7f\\tt\\nn\\rr "
+                               FFFD FFFD " " FFFD FFFD FFFD " " FFFD FFFD "\n");
+#undef FFFD
+    strbuf_free(&out);
+    ei_close(&c);
+}
+END_TEST
+
+Suite *
+test_evindex_suite(void)
+{
+    Suite *s = suite_create("evindex");
+    TCase *tc = tcase_create("hand-built");
+    tcase_add_test(tc, test_evindex_parallel_gc);
+    tcase_add_test(tc, test_evindex_nonthreaded_gc);
+    tcase_add_test(tc, test_evindex_truncated);
+    tcase_add_test(tc, test_evindex_messages);
+    tcase_add_test(tc, test_evindex_thread_labels);
+    tcase_add_test(tc, test_evindex_nonmoving);
+    tcase_add_test(tc, test_evindex_sparks_and_series);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("real logs");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_evindex_fixtures_cross);
+    tcase_add_test(tc, test_evindex_corpus_cross);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("property");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_evindex_property);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("tables");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_evindex_json_checker);
+    tcase_add_test(tc, test_evindex_golden_tables);
+    tcase_add_test(tc, test_evindex_json_escaping);
+    suite_add_tcase(s, tc);
+    return s;
+}

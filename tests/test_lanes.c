@@ -1,0 +1,1083 @@
+/* tests/test_lanes: the timeline's lanes — which lanes each fixture gets, cell glyphs and
+ * styles on small hand-made logs (a tiny GC in a busy column, eighth blocks, thread names
+ * in runs, cursor and selection, markers, non-moving phases, activity, heap, sparks),
+ * ASCII mode, a brute-force property test of every HEC cell on random views, and the
+ * item lookups and next/previous walks against the index's own records. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evindex.h"
+#include "evlog.h"
+#include "evwrite.h"
+#include "lanes.h"
+#include "surface.h"
+#include "tests.h"
+#include "timeview.h"
+#include "xalloc.h"
+
+#define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
+
+/* ---- logs and their index ------------------------------------------------------------- */
+
+typedef struct tl_mem {
+    char *data;                 /* open_memstream's buffer: free() */
+    size_t len;
+    FILE *f;
+} tl_mem;
+
+typedef struct tl_case {
+    char *bytes;                /* owned (free()), NULL for a file */
+    evlog *log;
+    evindex *ix;
+    lane lanes[32];
+    size_t n_lanes;
+} tl_case;
+
+static evwrite *
+tl_writer(tl_mem *m)
+{
+    m->data = NULL;
+    m->len = 0;
+    m->f = open_memstream(&m->data, &m->len);
+    ck_assert_ptr_nonnull(m->f);
+    evwrite *w = evwrite_new(m->f);
+    EW(evwrite_declare_ghc(w));
+    return w;
+}
+
+static void
+tl_index(tl_case *c)
+{
+    diag ending;
+    c->ix = evindex_build(c->log, NULL, &ending);
+    ck_assert_ptr_nonnull(c->ix);
+    char why[256] = "";
+    ck_assert_msg(evindex_check(c->ix, why, sizeof why), "evindex_check: %s", why);
+    c->n_lanes = lanes_build(c->ix, c->lanes, sizeof c->lanes / sizeof c->lanes[0]);
+    ck_assert_uint_le(c->n_lanes, sizeof c->lanes / sizeof c->lanes[0]);
+}
+
+/* Finish the writer and index the log (taking over the bytes). */
+static void
+tl_open_mem(tl_case *c, tl_mem *m, evwrite *w)
+{
+    EW(evwrite_finish(w));
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(m->f), 0);
+    memset(c, 0, sizeof *c);
+    c->bytes = m->data;
+    diag d;
+    c->log = evlog_open_bytes((const uint8_t *)c->bytes, m->len, &d);
+    ck_assert_msg(c->log != NULL, "evlog_open_bytes: %s", d.msg);
+    tl_index(c);
+}
+
+static void
+tl_open_fixture(tl_case *c, const char *name)
+{
+    memset(c, 0, sizeof *c);
+    char rel[128];
+    snprintf(rel, sizeof rel, "fixtures/%s", name);
+    char *path = test_path(rel);
+    diag d;
+    c->log = evlog_open(path, &d);
+    ck_assert_msg(c->log != NULL, "%s: %s", path, d.msg);
+    x_free(path);
+    tl_index(c);
+}
+
+static void
+tl_close(tl_case *c)
+{
+    evindex_free(c->ix);
+    evlog_close(c->log);
+    free(c->bytes);
+}
+
+/* The lane with this label. */
+static const lane *
+tl_lane(const tl_case *c, const char *label)
+{
+    for (size_t i = 0; i < c->n_lanes; i++)
+        if (strcmp(c->lanes[i].label, label) == 0)
+            return &c->lanes[i];
+    ck_abort_msg("no lane %s", label);
+    return NULL;
+}
+
+static size_t
+tl_lane_index(const tl_case *c, const char *label)
+{
+    return (size_t)(tl_lane(c, label) - c->lanes);
+}
+
+/* Draw every lane of c over a view into a fresh surface (caller frees). */
+static surface *
+tl_draw(const tl_case *c, const timeview *v, const lanes_draw_opts *o)
+{
+    int cols = LANES_LABEL_COLS + v->width;
+    surface *s = surface_new(cols, (int)c->n_lanes);
+    lanes_draw(s, 0, 0, cols, c->ix, c->lanes, c->n_lanes, 0, (int)c->n_lanes, v, o);
+    return s;
+}
+
+/* Cell of plot column col on row `row`. */
+static surface_cell
+tl_cell(const surface *s, size_t row, int col)
+{
+    return surface_get(s, LANES_LABEL_COLS + col, (int)row);
+}
+
+static void
+tl_assert_cell(const surface *s, size_t row, int col, uint32_t cp, uint8_t style)
+{
+    surface_cell c = tl_cell(s, row, col);
+    ck_assert_msg(c.cp == cp && c.style == style,
+                  "row %zu col %d: got U+%04X style %s, want U+%04X style %s", row, col,
+                  (unsigned)c.cp, theme_style_name(c.style), (unsigned)cp,
+                  theme_style_name(style));
+}
+
+static const lanes_draw_opts tl_plain = { .ascii = false, .selected_lane = SIZE_MAX };
+
+#define BLOCK(k) ((uint32_t)(0x2580 + (k)))    /* lower k/8 block, k = 1..8 */
+
+/* ---- lanes_build ------------------------------------------------------------------------ */
+
+static void
+tl_assert_lanes(const char *fixture, const char *want)
+{
+    tl_case c;
+    tl_open_fixture(&c, fixture);
+    strbuf sb;
+    strbuf_init(&sb);
+    for (size_t i = 0; i < c.n_lanes; i++)
+        strbuf_printf(&sb, "%s%s", i ? "," : "", c.lanes[i].label);
+    ck_assert_msg(strcmp(sb.data, want) == 0, "%s: lanes %s, want %s", fixture, sb.data, want);
+    /* Kinds agree with labels; HEC lanes point at their capability. */
+    for (size_t i = 0; i < c.n_lanes; i++) {
+        const lane *l = &c.lanes[i];
+        if (strncmp(l->label, "HEC ", 4) == 0) {
+            ck_assert_int_eq(l->kind, LANE_HEC);
+            ck_assert_uint_eq(evindex_cap_at(c.ix, l->cap_lane)->cap,
+                              (unsigned)atoi(l->label + 4));
+        }
+    }
+    /* A short array gets the first lanes and the full count. */
+    lane two[2];
+    ck_assert_uint_eq(lanes_build(c.ix, two, 2), c.n_lanes);
+    ck_assert_str_eq(two[0].label, c.lanes[0].label);
+    ck_assert_str_eq(two[1].label, c.lanes[1].label);
+    ck_assert_uint_eq(lanes_build(c.ix, NULL, 0), c.n_lanes);
+    strbuf_free(&sb);
+    tl_close(&c);
+}
+
+START_TEST(test_lanes_build_fixtures)
+{
+    tl_assert_lanes("threaded-n4.eventlog", "activity,HEC 0,HEC 1,HEC 2,HEC 3,markers,heap");
+    tl_assert_lanes("threaded-n2.eventlog", "activity,HEC 0,HEC 1,markers,heap");
+    tl_assert_lanes("nonmoving.eventlog", "activity,HEC 0,HEC 1,nonmoving,markers,heap");
+    tl_assert_lanes("sparks.eventlog", "activity,HEC 0,HEC 1,markers,heap,sparks");
+    tl_assert_lanes("demo.eventlog", "activity,HEC 0,HEC 1,HEC 2,HEC 3,markers,heap,sparks");
+    tl_assert_lanes("markers.eventlog", "activity,HEC 0,markers,heap");
+    tl_assert_lanes("killed.eventlog", "activity,HEC 0,markers,heap");
+    tl_assert_lanes("heapprof-hT.eventlog", "activity,HEC 0,markers,heap");
+}
+END_TEST
+
+/* An old-style log without blocks: runs have no capability, the lane is "global". */
+START_TEST(test_lanes_build_global)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_set_blocks(w, false));
+    EW(evwrite_begin_data(w));
+    EW(evwrite_run_thread(w, 0, 100, 1));
+    EW(evwrite_stop_thread(w, 0, 200, 1, 5, 0));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    ck_assert_uint_eq(c.n_lanes, 2);
+    ck_assert_str_eq(c.lanes[0].label, "activity");
+    ck_assert_int_eq(c.lanes[0].kind, LANE_ACTIVITY);
+    ck_assert_str_eq(c.lanes[1].label, "global");
+    ck_assert_int_eq(c.lanes[1].kind, LANE_HEC);
+    ck_assert_uint_eq(evindex_cap_at(c.ix, c.lanes[1].cap_lane)->cap, EVINDEX_NO_CAP);
+    tl_close(&c);
+}
+END_TEST
+
+START_TEST(test_lanes_eighths)
+{
+    ck_assert_uint_eq(lanes_eighths(0, 1000), 0);
+    ck_assert_uint_eq(lanes_eighths(5, 0), 0);
+    ck_assert_uint_eq(lanes_eighths(1, 1000000), 1);       /* anything shows */
+    ck_assert_uint_eq(lanes_eighths(62, 1000), 1);         /* 0.496 eighths */
+    ck_assert_uint_eq(lanes_eighths(187, 1000), 1);        /* 1.496 */
+    ck_assert_uint_eq(lanes_eighths(188, 1000), 2);        /* 1.504 */
+    ck_assert_uint_eq(lanes_eighths(500, 1000), 4);
+    ck_assert_uint_eq(lanes_eighths(999, 1000), 8);
+    ck_assert_uint_eq(lanes_eighths(1000, 1000), 8);
+    ck_assert_uint_eq(lanes_eighths(2000, 1000), 8);
+    ck_assert_uint_eq(lanes_eighths(UINT64_MAX / 2, UINT64_MAX), 4);
+    ck_assert_uint_eq(lanes_eighths(UINT64_MAX - 1, UINT64_MAX), 8);
+}
+END_TEST
+
+/* ---- HEC cells --------------------------------------------------------------------------- */
+
+static void
+tl_gc(evwrite *w, uint16_t cap, uint64_t start, uint64_t work, uint64_t done, uint64_t end,
+      uint16_t gen)
+{
+    evwrite_gc_phases ph = { .start_ns = start, .work_ns = work, .done_ns = done };
+    EW(evwrite_gc_phases_write(w, cap, &ph));
+    evwrite_gc_stats st = { .gen = gen, .copied_bytes = 4096, .par_threads = 1 };
+    EW(evwrite_gc_stats_write(w, cap, end, &st));
+    EW(evwrite_empty(w, cap, EV_GC_END, end));
+}
+
+/* Thread 1 runs all of [0, 1 ms) except a 1 us GC at 500 us. */
+START_TEST(test_lanes_tiny_gc_wins)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_run_thread(w, 0, 0, 1));
+    EW(evwrite_stop_thread(w, 0, 500000, 1, 1, 0));
+    tl_gc(w, 0, 500000, 500000, 501000, 501000, 0);
+    EW(evwrite_run_thread(w, 0, 501000, 1));
+    EW(evwrite_stop_thread(w, 0, 1000000, 1, 5, 0));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    timeview v;
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 10);
+    timeview_set_cursor(&v, 0);
+    surface *s = tl_draw(&c, &v, &tl_plain);
+    size_t hec = tl_lane_index(&c, "HEC 0");
+    int gc_col = timeview_col_of(&v, 500000);
+    ck_assert_int_gt(gc_col, 0);
+    ck_assert_int_lt(gc_col, 9);
+    /* 1 us out of 100 us: the smallest block, never hidden by the 99 us of running. */
+    tl_assert_cell(s, hec, gc_col, BLOCK(1), STYLE_GC_WORK);
+    for (int col = 1; col < 10; col++)
+        if (col != gc_col)
+            tl_assert_cell(s, hec, col, BLOCK(8), STYLE_RUNNING);
+    /* The activity lane counts only running: 99% rounds to a full block. */
+    tl_assert_cell(s, tl_lane_index(&c, "activity"), gc_col, BLOCK(8), STYLE_ACTIVITY);
+    surface_free(s);
+
+    /* Waiting dominates: GC_WAIT style. */
+    tl_close(&c);
+    w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_run_thread(w, 0, 0, 1));
+    EW(evwrite_stop_thread(w, 0, 500000, 1, 1, 0));
+    tl_gc(w, 0, 500000, 500900, 501000, 501000, 0);     /* 900 ns waiting, 100 working */
+    EW(evwrite_run_thread(w, 0, 501000, 1));
+    EW(evwrite_stop_thread(w, 0, 1000000, 1, 5, 0));
+    tl_open_mem(&c, &m, w);
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 10);
+    s = tl_draw(&c, &v, &tl_plain);
+    tl_assert_cell(s, tl_lane_index(&c, "HEC 0"), gc_col, BLOCK(1), STYLE_GC_WAIT);
+    surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* Runs filling 1/2, 1/4 and 1/1000 of three 1000 ns columns, then idle; a marker ends
+ * the log at 3999 so the view is exactly [0, 4000) over 4 columns. */
+static void
+tl_fraction_log(tl_case *c)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_thread_label(w, 0, 0, 1, "one"));
+    EW(evwrite_run_thread(w, 0, 0, 1));
+    EW(evwrite_stop_thread(w, 0, 500, 1, 1, 0));
+    EW(evwrite_run_thread(w, 0, 1000, 2));
+    EW(evwrite_stop_thread(w, 0, 1250, 2, 3, 0));
+    EW(evwrite_run_thread(w, 0, 2000, 3));
+    EW(evwrite_stop_thread(w, 0, 2001, 3, 5, 0));
+    EW(evwrite_user_marker(w, 0, 3999, "end"));
+    tl_open_mem(c, &m, w);
+}
+
+START_TEST(test_lanes_fractions)
+{
+    tl_case c;
+    tl_fraction_log(&c);
+    timeview v;
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 4);
+    for (int col = 0; col < 4; col++) {
+        uint64_t a, b;
+        ck_assert(timeview_col_range(&v, col, &a, &b));
+        ck_assert_uint_eq(a, (uint64_t)col * 1000);
+        ck_assert_uint_eq(b, (uint64_t)col * 1000 + 1000);
+    }
+    timeview_set_cursor(&v, 3999);
+    surface *s = tl_draw(&c, &v, &tl_plain);
+    size_t hec = tl_lane_index(&c, "HEC 0");
+    tl_assert_cell(s, hec, 0, BLOCK(4), STYLE_RUNNING);        /* ▄ half busy */
+    tl_assert_cell(s, hec, 1, BLOCK(2), STYLE_RUNNING);        /* ▂ a quarter */
+    tl_assert_cell(s, hec, 2, BLOCK(1), STYLE_RUNNING);        /* ▁ 1 ns still shows */
+    tl_assert_cell(s, hec, 3, ' ', STYLE_CURSOR);              /* idle, under the cursor */
+    /* Labels: the plain one, and the separator column. */
+    surface_cell lab = surface_get(s, 0, (int)hec);
+    ck_assert_uint_eq(lab.cp, 'H');
+    ck_assert_uint_eq(lab.style, STYLE_LANE_LABEL);
+    ck_assert_uint_eq(surface_get(s, LANES_LABEL_COLS - 1, (int)hec).style, STYLE_DEFAULT);
+    surface_free(s);
+
+    /* ASCII: '#' from half busy up, '+' below. */
+    lanes_draw_opts o = tl_plain;
+    o.ascii = true;
+    o.selected_lane = hec;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, hec, 0, '#', STYLE_RUNNING);
+    tl_assert_cell(s, hec, 1, '+', STYLE_RUNNING);
+    tl_assert_cell(s, hec, 2, '+', STYLE_RUNNING);
+    ck_assert_uint_eq(surface_get(s, 0, (int)hec).style, STYLE_LANE_LABEL_SEL);
+    ck_assert_uint_eq(surface_get(s, 0, 0).style, STYLE_LANE_LABEL);
+    surface_free(s);
+
+    /* Highlighting thread 2 marks only the column it runs in. */
+    o = tl_plain;
+    o.highlight = true;
+    o.highlight_tid = 2;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, hec, 0, BLOCK(4), STYLE_RUNNING);
+    tl_assert_cell(s, hec, 1, BLOCK(2), STYLE_RUNNING_HL);
+    tl_assert_cell(s, hec, 2, BLOCK(1), STYLE_RUNNING);
+    surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* Cursor and selection: the cursor column keeps its glyphs on every lane; idle cells of
+ * the selection change style, busy ones do not. */
+START_TEST(test_lanes_cursor_selection)
+{
+    tl_case c;
+    tl_fraction_log(&c);
+    timeview v;
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 4);
+    timeview_select_cols(&v, 2, 3);
+    timeview_set_cursor(&v, 1500);
+    surface *s = tl_draw(&c, &v, &tl_plain);
+    size_t hec = tl_lane_index(&c, "HEC 0"), act = tl_lane_index(&c, "activity");
+    size_t mk = tl_lane_index(&c, "markers");
+    tl_assert_cell(s, hec, 1, BLOCK(2), STYLE_CURSOR);
+    tl_assert_cell(s, act, 1, BLOCK(2), STYLE_CURSOR);
+    tl_assert_cell(s, mk, 1, ' ', STYLE_CURSOR);
+    tl_assert_cell(s, hec, 0, BLOCK(4), STYLE_RUNNING);        /* outside the selection */
+    tl_assert_cell(s, hec, 2, BLOCK(1), STYLE_RUNNING);        /* busy inside it */
+    tl_assert_cell(s, hec, 3, ' ', STYLE_SELECTION);           /* idle inside it */
+    tl_assert_cell(s, mk, 2, ' ', STYLE_SELECTION);
+    tl_assert_cell(s, mk, 3, 0x25BC, STYLE_MARKER);            /* the marker at 3999 */
+    /* Nothing is drawn past the plot or into other lines. */
+    ck_assert_int_eq(surface_cols(s), LANES_LABEL_COLS + 4);
+    surface_free(s);
+
+    /* Clipped to a narrower width: the plot stops at the edge. */
+    s = surface_new(LANES_LABEL_COLS + 10, (int)c.n_lanes);
+    surface_fill_rect(s, 0, 0, LANES_LABEL_COLS + 10, (int)c.n_lanes, 'x', STYLE_DEFAULT);
+    lanes_draw(s, 0, 0, LANES_LABEL_COLS + 2, c.ix, c.lanes, c.n_lanes, 0, (int)c.n_lanes, &v,
+               &tl_plain);
+    for (size_t r = 0; r < c.n_lanes; r++) {
+        ck_assert_uint_ne(surface_get(s, LANES_LABEL_COLS + 1, (int)r).cp, 'x');
+        ck_assert_uint_eq(surface_get(s, LANES_LABEL_COLS + 2, (int)r).cp, 'x');
+    }
+    /* Rows from first_lane on, n_rows of them. */
+    surface_fill_rect(s, 0, 0, LANES_LABEL_COLS + 10, (int)c.n_lanes, 'x', STYLE_DEFAULT);
+    lanes_draw(s, 0, 0, LANES_LABEL_COLS + 4, c.ix, c.lanes, c.n_lanes, hec, 1, &v, &tl_plain);
+    ck_assert_uint_eq(surface_get(s, 0, 0).cp, 'H');
+    ck_assert_uint_eq(surface_get(s, 0, 1).cp, 'x');
+    surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* Thread 7 ("worker") runs 10 whole columns, thread 42 (a label too long) 4: the first
+ * is named, the second shows its id; partly covered columns keep their blocks. */
+START_TEST(test_lanes_run_text)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_thread_label(w, 0, 0, 7, "worker"));
+    EW(evwrite_thread_label(w, 0, 0, 42, "a-very-long-label"));
+    EW(evwrite_run_thread(w, 0, 0, 7));
+    EW(evwrite_stop_thread(w, 0, 100000, 7, 3, 0));
+    EW(evwrite_run_thread(w, 0, 100000, 42));
+    EW(evwrite_stop_thread(w, 0, 140000, 42, 3, 0));
+    EW(evwrite_run_thread(w, 0, 150000, 9));
+    EW(evwrite_stop_thread(w, 0, 175000, 9, 3, 0));     /* 2.5 columns: too short */
+    EW(evwrite_user_marker(w, 0, 199999, "end"));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    timeview v;
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 20);
+    timeview_set_cursor(&v, 199999);
+    lanes_draw_opts o = tl_plain;
+    o.highlight = true;
+    o.highlight_tid = 42;
+    surface *s = tl_draw(&c, &v, &o);
+    size_t hec = tl_lane_index(&c, "HEC 0");
+    const char *want = "worker";
+    for (int col = 0; col < 6; col++)
+        tl_assert_cell(s, hec, col, (uint32_t)want[col], STYLE_RUN_TEXT);
+    for (int col = 6; col < 10; col++)
+        tl_assert_cell(s, hec, col, BLOCK(8), STYLE_RUNNING);
+    tl_assert_cell(s, hec, 10, '4', STYLE_RUN_TEXT);
+    tl_assert_cell(s, hec, 11, '2', STYLE_RUN_TEXT);
+    tl_assert_cell(s, hec, 12, BLOCK(8), STYLE_RUNNING_HL);
+    tl_assert_cell(s, hec, 13, BLOCK(8), STYLE_RUNNING_HL);
+    tl_assert_cell(s, hec, 14, ' ', STYLE_IDLE);
+    tl_assert_cell(s, hec, 15, BLOCK(8), STYLE_RUNNING);
+    tl_assert_cell(s, hec, 16, BLOCK(8), STYLE_RUNNING);
+    tl_assert_cell(s, hec, 17, BLOCK(4), STYLE_RUNNING);
+    surface_free(s);
+
+    /* Zoomed out to 2 columns, no run covers 4: no text at all. */
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 2);
+    s = tl_draw(&c, &v, &tl_plain);
+    for (int col = 0; col < 2; col++)
+        ck_assert_uint_ne(tl_cell(s, hec, col).style, STYLE_RUN_TEXT);
+    surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* ---- other lanes ------------------------------------------------------------------------- */
+
+/* Markers "alpha" (col 0) and "beta" (col 6), messages in cols 5 and 8, 10 columns of
+ * 1000 ns. */
+START_TEST(test_lanes_markers)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_user_marker(w, 0, 0, "alpha"));
+    EW(evwrite_user_msg(w, 0, 5500, "hello"));
+    EW(evwrite_user_marker(w, 0, 6500, "beta\n"));
+    EW(evwrite_user_msg(w, 0, 8500, "again"));
+    EW(evwrite_user_msg(w, 0, 9999, "last"));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    ck_assert_uint_eq(evindex_first_ns(c.ix), 0);
+    ck_assert_uint_eq(evindex_last_ns(c.ix), 9999);
+    timeview v;
+    timeview_init(&v, 0, 9999, 10);
+    timeview_set_cursor(&v, 9999);
+    surface *s = tl_draw(&c, &v, &tl_plain);
+    size_t mk = tl_lane_index(&c, "markers");
+    tl_assert_cell(s, mk, 0, 0x25BC, STYLE_MARKER);
+    const char *alph = "alph";             /* up to one column before the next tick */
+    for (int col = 1; col <= 4; col++)
+        tl_assert_cell(s, mk, col, (uint32_t)alph[col - 1], STYLE_MARKER_TEXT);
+    tl_assert_cell(s, mk, 5, 0x00B7, STYLE_MARKER_TEXT);       /* a message only */
+    tl_assert_cell(s, mk, 6, 0x25BC, STYLE_MARKER);
+    tl_assert_cell(s, mk, 7, 'b', STYLE_MARKER_TEXT);
+    tl_assert_cell(s, mk, 8, 'e', STYLE_MARKER_TEXT);          /* the name covers a dot */
+    tl_assert_cell(s, mk, 9, 't', STYLE_CURSOR);
+    surface_free(s);
+
+    lanes_draw_opts o = tl_plain;
+    o.ascii = true;
+    timeview_set_cursor(&v, 0);
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, mk, 0, '|', STYLE_CURSOR);
+    tl_assert_cell(s, mk, 5, '.', STYLE_MARKER_TEXT);
+    tl_assert_cell(s, mk, 6, '|', STYLE_MARKER);
+    surface_free(s);
+
+    /* Wide enough for the whole name; the control character is a space. */
+    timeview_init(&v, 0, 9999, 40);
+    timeview_set_cursor(&v, 9999);
+    s = tl_draw(&c, &v, &tl_plain);
+    int bc = timeview_col_of(&v, 6500);
+    const char *beta = "beta ";
+    for (int k = 0; k < 5; k++)
+        tl_assert_cell(s, mk, bc + 1 + k, (uint32_t)beta[k], STYLE_MARKER_TEXT);
+    surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* A non-moving cycle: mark 0..900, sync 900..950, sweep 950..1800; then mark 2000..2600. */
+START_TEST(test_lanes_nonmoving)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    const uint16_t G = EVLOG_NO_CAP;
+    EW(evwrite_empty(w, G, EV_CONC_MARK_BEGIN, 0));
+    EW(evwrite_conc_mark_end(w, G, 900, 10));
+    EW(evwrite_empty(w, G, EV_CONC_SYNC_BEGIN, 900));
+    EW(evwrite_empty(w, G, EV_CONC_SYNC_END, 950));
+    EW(evwrite_empty(w, G, EV_CONC_SWEEP_BEGIN, 950));
+    EW(evwrite_empty(w, G, EV_CONC_SWEEP_END, 1800));
+    EW(evwrite_empty(w, G, EV_CONC_MARK_BEGIN, 2000));
+    EW(evwrite_conc_mark_end(w, G, 2600, 10));
+    EW(evwrite_user_marker(w, 0, 3999, "end"));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    timeview v;
+    timeview_init(&v, 0, 3999, 4);
+    timeview_set_cursor(&v, 3999);
+    surface *s = tl_draw(&c, &v, &tl_plain);
+    size_t nm = tl_lane_index(&c, "nonmoving");
+    tl_assert_cell(s, nm, 0, BLOCK(8), STYLE_NM_SYNC);     /* 50 ns of sync wins */
+    tl_assert_cell(s, nm, 1, BLOCK(6), STYLE_NM_SWEEP);    /* 800 / 1000 */
+    tl_assert_cell(s, nm, 2, BLOCK(5), STYLE_NM_MARK);     /* 600 / 1000 */
+    tl_assert_cell(s, nm, 3, ' ', STYLE_CURSOR);
+    /* The label is cut with an ellipsis. */
+    ck_assert_uint_eq(surface_get(s, LANES_LABEL_COLS - 2, (int)nm).cp, 0x2026);
+    surface_free(s);
+    lanes_draw_opts o = tl_plain;
+    o.ascii = true;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, nm, 0, 'S', STYLE_NM_SYNC);
+    tl_assert_cell(s, nm, 1, 'W', STYLE_NM_SWEEP);
+    tl_assert_cell(s, nm, 2, 'M', STYLE_NM_MARK);
+    ck_assert_uint_eq(surface_get(s, LANES_LABEL_COLS - 2, (int)nm).cp, '~');
+    surface_free(s);
+
+    /* Items: the phase under a time, then stepping through all four. */
+    const lane *l = tl_lane(&c, "nonmoving");
+    lane_item it;
+    ck_assert(lanes_item_at(c.ix, l, 920, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_NM);
+    ck_assert_uint_eq(it.start_ns, 900);
+    ck_assert_uint_eq(it.index, 0);
+    ck_assert(lanes_item_at(c.ix, l, 1950, 100, &it));     /* the gap: nearest within 100 */
+    ck_assert_uint_eq(it.start_ns, 2000);
+    ck_assert_uint_eq(it.index, 1);
+    ck_assert(!lanes_item_at(c.ix, l, 1900, 50, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_NONE);
+    ck_assert_uint_eq(it.start_ns, 1900);
+    ck_assert_uint_eq(it.end_ns, 1950);
+    uint64_t starts[] = { 0, 900, 950, 2000 };
+    ck_assert(lanes_item_at(c.ix, l, 0, 0, &it));
+    for (size_t k = 1; k < 4; k++) {
+        ck_assert(lanes_next_item(c.ix, l, it.start_ns, 1, &it));
+        ck_assert_uint_eq(it.start_ns, starts[k]);
+    }
+    ck_assert(!lanes_next_item(c.ix, l, it.start_ns, 1, &it));
+    ck_assert(lanes_next_item(c.ix, l, 2000, -1, &it));
+    ck_assert_uint_eq(it.start_ns, 950);
+    tl_close(&c);
+}
+END_TEST
+
+/* Two caps: cap 0 busy throughout, cap 1 a 1 ns run; heap size 100 then 400 at 2500;
+ * six spark creations (4 in col 0, 2 in col 1) and no spark counters. */
+START_TEST(test_lanes_activity_heap_sparks)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 0, 0, 100));
+    EW(evwrite_run_thread(w, 0, 0, 1));
+    for (uint64_t t = 100; t < 500; t += 100)
+        EW(evwrite_empty(w, 0, EV_SPARK_CREATE, t));
+    EW(evwrite_empty(w, 0, EV_SPARK_CREATE, 1100));
+    EW(evwrite_empty(w, 0, EV_SPARK_CREATE, 1200));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 2500, 0, 400));
+    EW(evwrite_stop_thread(w, 0, 3999, 1, 5, 0));
+    EW(evwrite_run_thread(w, 1, 0, 2));
+    EW(evwrite_stop_thread(w, 1, 1, 2, 5, 0));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    timeview v;
+    timeview_init(&v, 0, 3999, 4);
+    timeview_set_cursor(&v, 3999);
+    surface *s = tl_draw(&c, &v, &tl_plain);
+    size_t act = tl_lane_index(&c, "activity"), heap = tl_lane_index(&c, "heap");
+    size_t sp = tl_lane_index(&c, "sparks");
+    tl_assert_cell(s, act, 0, BLOCK(4), STYLE_ACTIVITY);       /* 1001 / 2000 */
+    tl_assert_cell(s, act, 1, BLOCK(4), STYLE_ACTIVITY);
+    tl_assert_cell(s, heap, 0, BLOCK(2), STYLE_HEAP_SIZE);     /* 100 / 400 */
+    tl_assert_cell(s, heap, 1, BLOCK(2), STYLE_HEAP_SIZE);     /* carried: no sample here */
+    tl_assert_cell(s, heap, 2, BLOCK(8), STYLE_HEAP_SIZE);
+    tl_assert_cell(s, heap, 3, BLOCK(8), STYLE_CURSOR);
+    tl_assert_cell(s, sp, 0, BLOCK(8), STYLE_SPARKS);
+    tl_assert_cell(s, sp, 1, BLOCK(4), STYLE_SPARKS);
+    tl_assert_cell(s, sp, 2, ' ', STYLE_IDLE);
+    surface_free(s);
+    lanes_draw_opts o = tl_plain;
+    o.ascii = true;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, heap, 0, ':', STYLE_HEAP_SIZE);
+    tl_assert_cell(s, heap, 2, '#', STYLE_HEAP_SIZE);
+    tl_assert_cell(s, act, 0, '=', STYLE_ACTIVITY);
+    surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* ---- fixtures: ASCII, brute force ---------------------------------------------------------- */
+
+static uint64_t
+tl_rng(uint64_t *st)
+{
+    *st ^= *st << 13;
+    *st ^= *st >> 7;
+    *st ^= *st << 17;
+    return *st;
+}
+
+static uint64_t
+tl_overlap(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
+{
+    uint64_t s = a > lo ? a : lo, e = b < hi ? b : hi;
+    return e > s ? e - s : 0;
+}
+
+/* A random view of the log: whole, or zoomed to a random range down to a few ns a column. */
+static void
+tl_random_view(const evindex *ix, uint64_t *rng, timeview *v)
+{
+    uint64_t t0 = evindex_first_ns(ix), t1 = evindex_last_ns(ix);
+    int width = 1 + (int)(tl_rng(rng) % 160);
+    timeview_init(v, t0, t1, width);
+    if (tl_rng(rng) % 4 == 0)
+        return;
+    uint64_t len = t1 - t0 + 1;
+    uint64_t span = len >> (tl_rng(rng) % 24);
+    if (span < (uint64_t)width)
+        span = (uint64_t)width;
+    uint64_t a = t0 + tl_rng(rng) % len;
+    timeview_zoom_to(v, a, a + span);
+}
+
+static const char *const tl_fixtures[] = {
+    "threaded-n4.eventlog", "threaded-n2.eventlog", "nonmoving.eventlog", "sparks.eventlog",
+    "demo.eventlog", "markers.eventlog", "killed.eventlog", "heapprof-hT.eventlog",
+};
+#define TL_N_FIXTURES (sizeof tl_fixtures / sizeof tl_fixtures[0])
+
+/* Every cell of every lane, for each fixture at whole-log and random zooms, is ASCII. */
+START_TEST(test_lanes_ascii_only)
+{
+    uint64_t rng = 0x9e3779b97f4a7c15u;
+    lanes_draw_opts o = { .ascii = true, .selected_lane = 1, .highlight = true,
+                          .highlight_tid = 3 };
+    for (size_t f = 0; f < TL_N_FIXTURES; f++) {
+        tl_case c;
+        tl_open_fixture(&c, tl_fixtures[f]);
+        for (int k = 0; k < 12; k++) {
+            timeview v;
+            tl_random_view(c.ix, &rng, &v);
+            if (k == 0)
+                timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 150);
+            if (k == 1)
+                timeview_select_cols(&v, 0, v.width / 2);
+            surface *s = tl_draw(&c, &v, &o);
+            for (int line = 0; line < surface_lines(s); line++)
+                for (int col = 0; col < surface_cols(s); col++) {
+                    surface_cell cell = surface_get(s, col, line);
+                    ck_assert_msg(cell.cp >= 0x20 && cell.cp < 0x7f,
+                                  "%s view %d: U+%04X at %d,%d", tl_fixtures[f], k,
+                                  (unsigned)cell.cp, col, line);
+                }
+            surface_free(s);
+        }
+        tl_close(&c);
+    }
+}
+END_TEST
+
+/* The markers fixture's UTF-8 marker, zoomed onto it: in ASCII its text has '?' for
+ * every non-ASCII character, in UTF-8 mode the accented letters survive. */
+START_TEST(test_lanes_marker_text_utf8)
+{
+    tl_case c;
+    tl_open_fixture(&c, "markers.eventlog");
+    size_t k = SIZE_MAX;
+    for (size_t i = 0; i < evindex_n_markers(c.ix) && k == SIZE_MAX; i++) {
+        const uint8_t *p;
+        size_t n;
+        ck_assert(evindex_msg_text(c.ix, evindex_marker_at(c.ix, i), &p, &n));
+        if (n > 14 && memcmp(p, "phase:unicode ", 14) == 0)
+            k = i;
+    }
+    ck_assert_uint_ne(k, SIZE_MAX);
+    uint64_t t = evindex_marker_at(c.ix, k)->time_ns;
+    timeview v;
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 60);
+    timeview_zoom_to(&v, t, t + 60);
+    timeview_set_cursor(&v, t + 59);
+    size_t mk = tl_lane_index(&c, "markers");
+    int col = timeview_col_of(&v, t);
+    surface *s = tl_draw(&c, &v, &tl_plain);
+    tl_assert_cell(s, mk, col, 0x25BC, STYLE_MARKER);
+    tl_assert_cell(s, mk, col + 1 + 14 + 1, 0x00E9, STYLE_MARKER_TEXT);     /* é */
+    surface_free(s);
+    lanes_draw_opts o = tl_plain;
+    o.ascii = true;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, mk, col + 1 + 14, 'r', STYLE_MARKER_TEXT);
+    tl_assert_cell(s, mk, col + 1 + 14 + 1, '?', STYLE_MARKER_TEXT);
+    surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* Brute force: every HEC cell equals what a naive sum over all runs and GC phases of its
+ * column says (GC first, then the run share), and every activity cell likewise. */
+START_TEST(test_lanes_property_brute_force)
+{
+    static const char *const files[] = { "threaded-n4.eventlog", "nonmoving.eventlog",
+                                         "demo.eventlog", "markers.eventlog" };
+    uint64_t rng = 0x2545f4914f6cdd1du;
+    size_t cells = 0, text_cells = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        tl_case c;
+        tl_open_fixture(&c, files[f]);
+        for (int k = 0; k < 10; k++) {
+            timeview v;
+            tl_random_view(c.ix, &rng, &v);
+            surface *s = tl_draw(&c, &v, &tl_plain);
+            int cursor = timeview_col_of(&v, v.cursor_ns);
+            size_t act = tl_lane_index(&c, "activity");
+            uint64_t *act_busy = xcalloc((size_t)v.width, sizeof *act_busy);
+            size_t n_hec = 0;
+            for (size_t li = 0; li < c.n_lanes; li++) {
+                if (c.lanes[li].kind != LANE_HEC)
+                    continue;
+                n_hec++;
+                const evindex_cap *cap = evindex_cap_at(c.ix, c.lanes[li].cap_lane);
+                size_t nr = runlane_count(cap->runs), ng = ivtrack_count(cap->gc);
+                for (int col = 0; col < v.width; col++) {
+                    uint64_t a, b, busy = 0, work = 0, wait = 0;
+                    ck_assert(timeview_col_range(&v, col, &a, &b));
+                    for (size_t i = 0; i < nr; i++) {
+                        runlane_run r;
+                        runlane_get(cap->runs, i, &r);
+                        busy += tl_overlap(r.start_ns, r.end_ns, a, b);
+                    }
+                    for (size_t j = 0; j < ng; j++) {
+                        const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+                        uint64_t o = tl_overlap(iv->start_ns, iv->end_ns, a, b);
+                        if (iv->kind == EVINDEX_GC_WORK)
+                            work += o;
+                        else
+                            wait += o;
+                    }
+                    act_busy[col] += busy;
+                    surface_cell got = tl_cell(s, li, col);
+                    if (col == cursor) {
+                        ck_assert_uint_eq(got.style, STYLE_CURSOR);
+                        continue;
+                    }
+                    cells++;
+                    if (work + wait > 0) {
+                        tl_assert_cell(s, li, col, BLOCK(lanes_eighths(work + wait, b - a)),
+                                       work >= wait ? STYLE_GC_WORK : STYLE_GC_WAIT);
+                    } else if (got.style == STYLE_RUN_TEXT) {
+                        ck_assert_uint_eq(busy, b - a);     /* names only on whole runs */
+                        text_cells++;
+                    } else if (busy == 0) {
+                        tl_assert_cell(s, li, col, ' ', STYLE_IDLE);
+                    } else {
+                        tl_assert_cell(s, li, col, BLOCK(lanes_eighths(busy, b - a)),
+                                       STYLE_RUNNING);
+                    }
+                }
+            }
+            for (int col = 0; col < v.width; col++) {
+                if (col == cursor)
+                    continue;
+                uint64_t a, b;
+                timeview_col_range(&v, col, &a, &b);
+                unsigned lv = 0;
+                if (act_busy[col]) {
+                    double frac = (double)act_busy[col] / ((double)(b - a) * (double)n_hec);
+                    lv = (unsigned)(frac * 8.0 + 0.5);
+                    lv = lv < 1 ? 1 : lv > 8 ? 8 : lv;
+                }
+                if (lv)
+                    tl_assert_cell(s, act, col, BLOCK(lv), STYLE_ACTIVITY);
+                else
+                    tl_assert_cell(s, act, col, ' ', STYLE_IDLE);
+            }
+            x_free(act_busy);
+            surface_free(s);
+        }
+        tl_close(&c);
+    }
+    ck_assert_uint_gt(cells, 5000);
+    ck_assert_uint_gt(text_cells, 0);
+}
+END_TEST
+
+/* ---- items ---------------------------------------------------------------------------------- */
+
+/* On the activity lane '.' and ',' visit every collection in order, both ways; the
+ * collection containing a time is found with no slack. */
+START_TEST(test_lanes_walk_gcs)
+{
+    static const char *const files[] = { "threaded-n4.eventlog", "nonmoving.eventlog",
+                                         "killed.eventlog", "markers.eventlog" };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        tl_case c;
+        tl_open_fixture(&c, files[f]);
+        const evindex *ix = c.ix;
+        size_t n = evindex_n_gcs(ix);
+        ck_assert_uint_gt(n, 0);
+        ck_assert_uint_gt(evindex_gc_at(ix, 0)->start_ns, 0);
+        for (size_t li = 0; li < c.n_lanes; li++) {
+            const lane *l = &c.lanes[li];
+            if (l->kind != LANE_ACTIVITY && l->kind != LANE_HEAP && l->kind != LANE_SPARKS)
+                continue;
+            lane_item it;
+            uint64_t t = 0;
+            for (size_t i = 0; i < n; i++) {
+                ck_assert_msg(lanes_next_item(ix, l, t, 1, &it), "%s: gc %zu", files[f], i);
+                const evindex_gc *g = evindex_gc_at(ix, i);
+                ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+                ck_assert_uint_eq(it.index, i);
+                ck_assert_uint_eq(it.start_ns, g->start_ns);
+                ck_assert_uint_eq(it.end_ns, g->end_ns);
+                t = it.start_ns;
+            }
+            ck_assert(!lanes_next_item(ix, l, t, 1, &it));
+            ck_assert_int_eq(it.kind, LANE_ITEM_NONE);
+            t = evindex_last_ns(ix) + 1;
+            for (size_t i = n; i-- > 0;) {
+                ck_assert(lanes_next_item(ix, l, t, -1, &it));
+                ck_assert_uint_eq(it.index, i);
+                t = it.start_ns;
+            }
+            ck_assert(!lanes_next_item(ix, l, t, -1, &it));
+        }
+        const lane *act = tl_lane(&c, "activity");
+        for (size_t i = 0; i < n; i++) {
+            const evindex_gc *g = evindex_gc_at(ix, i);
+            if (g->end_ns <= g->start_ns)
+                continue;
+            lane_item it;
+            ck_assert(lanes_item_at(ix, act, g->start_ns + (g->end_ns - g->start_ns) / 2, 0,
+                                    &it));
+            ck_assert_uint_eq(it.index, i);
+        }
+        tl_close(&c);
+    }
+}
+END_TEST
+
+/* A capability's GC parts, in order. */
+static size_t
+tl_cap_gcs(const evindex *ix, uint16_t cap, size_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
+        const evindex_gc *g = evindex_gc_at(ix, i);
+        for (uint32_t k = 0; k < g->n_parts; k++) {
+            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+            if (p->cap == cap && p->end_ns > p->start_ns)
+                out[n++] = i;
+        }
+    }
+    return n;
+}
+
+/* On each HEC lane of threaded-n4, '.' visits runs and GCs in start order: every run and
+ * every GC part of that capability exactly once; ',' retraces the walk. A click on the
+ * column of any GC finds a GC there, however small. */
+START_TEST(test_lanes_walk_hec)
+{
+    tl_case c;
+    tl_open_fixture(&c, "threaded-n4.eventlog");
+    const evindex *ix = c.ix;
+    size_t *want = xmalloc((evindex_n_gcs(ix) + 1) * sizeof *want);
+    timeview v;
+    timeview_init(&v, evindex_first_ns(ix), evindex_last_ns(ix), 80);
+    for (size_t li = 0; li < c.n_lanes; li++) {
+        const lane *l = &c.lanes[li];
+        if (l->kind != LANE_HEC)
+            continue;
+        const evindex_cap *cap = evindex_cap_at(ix, l->cap_lane);
+        size_t n_want = tl_cap_gcs(ix, cap->cap, want);
+        size_t n_runs = runlane_count(cap->runs);
+        size_t steps = 0, n_gc = 0, n_run = 0, cap_items = n_want + n_runs + 1;
+        uint64_t *starts = xmalloc(cap_items * sizeof *starts);
+        lane_item it;
+        uint64_t t = 0;
+        bool first = lanes_item_at(ix, l, 0, 0, &it) && it.start_ns == 0;
+        if (first) {
+            starts[steps++] = 0;
+            n_run += it.kind == LANE_ITEM_RUN;
+        }
+        while (lanes_next_item(ix, l, t, 1, &it)) {
+            ck_assert_uint_gt(it.start_ns, t);
+            ck_assert_uint_lt(steps, cap_items);
+            starts[steps++] = it.start_ns;
+            if (it.kind == LANE_ITEM_GC) {
+                ck_assert_uint_lt(n_gc, n_want);
+                ck_assert_uint_eq(it.index, want[n_gc]);
+                n_gc++;
+            } else {
+                ck_assert_int_eq(it.kind, LANE_ITEM_RUN);
+                runlane_run r;
+                runlane_get(cap->runs, it.index, &r);
+                ck_assert_uint_eq(r.start_ns, it.start_ns);
+                ck_assert_uint_eq(r.tid, it.tid);
+                n_run++;
+            }
+            t = it.start_ns;
+        }
+        ck_assert_uint_eq(n_gc, n_want);
+        ck_assert_uint_eq(n_run, n_runs);
+        /* Backwards gives the same starts in reverse. */
+        t = evindex_last_ns(ix) + 1;
+        for (size_t k = steps; k-- > 0;) {
+            ck_assert(lanes_next_item(ix, l, t, -1, &it));
+            ck_assert_uint_eq(it.start_ns, starts[k]);
+            t = it.start_ns;
+        }
+        x_free(starts);
+        /* Whole-log zoom: a GC's column, clicked at its start with one column of slack. */
+        for (size_t k = 0; k < n_want; k++) {
+            const evindex_gc *g = evindex_gc_at(ix, want[k]);
+            int col = timeview_col_of(&v, g->start_ns);
+            uint64_t a, b;
+            if (!timeview_col_range(&v, col, &a, &b))
+                continue;
+            ck_assert(lanes_item_at(ix, l, a, b - a, &it));
+            ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+            ck_assert(it.end_ns > a && it.start_ns < b);
+        }
+    }
+    x_free(want);
+    tl_close(&c);
+}
+END_TEST
+
+/* Items under a time on a HEC lane: a GC in the column beats the run at its start; a run
+ * containing t; the nearest within slack; nothing. */
+START_TEST(test_lanes_item_at_hec)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_run_thread(w, 0, 100, 5));
+    EW(evwrite_stop_thread(w, 0, 500, 5, 1, 0));
+    tl_gc(w, 0, 500, 510, 520, 520, 0);
+    EW(evwrite_run_thread(w, 0, 1000, 6));
+    EW(evwrite_stop_thread(w, 0, 2000, 6, 5, 0));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    const lane *l = tl_lane(&c, "HEC 0");
+    lane_item it;
+    ck_assert(lanes_item_at(c.ix, l, 300, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_RUN);
+    ck_assert_uint_eq(it.tid, 5);
+    ck_assert_uint_eq(it.index, 0);
+    ck_assert(lanes_item_at(c.ix, l, 450, 100, &it));      /* the GC at 500 is in [450, 550) */
+    ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+    ck_assert_uint_eq(it.index, 0);
+    ck_assert_uint_eq(it.start_ns, 500);
+    ck_assert_uint_eq(it.end_ns, 520);
+    ck_assert(lanes_item_at(c.ix, l, 515, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+    ck_assert(lanes_item_at(c.ix, l, 900, 150, &it));      /* nearest: the run at 1000 */
+    ck_assert_int_eq(it.kind, LANE_ITEM_RUN);
+    ck_assert_uint_eq(it.tid, 6);
+    ck_assert(lanes_item_at(c.ix, l, 560, 50, &it));       /* nearest: the GC ending 520 */
+    ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+    ck_assert(!lanes_item_at(c.ix, l, 700, 100, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_NONE);
+    ck_assert_uint_eq(it.start_ns, 700);
+    ck_assert_uint_eq(it.end_ns, 800);
+    /* Merged order: run 5, GC, run 6. */
+    ck_assert(lanes_next_item(c.ix, l, 100, 1, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+    ck_assert(lanes_next_item(c.ix, l, 500, 1, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_RUN);
+    ck_assert_uint_eq(it.tid, 6);
+    ck_assert(lanes_next_item(c.ix, l, 1000, -1, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_GC);
+    ck_assert(lanes_next_item(c.ix, l, 500, -1, &it));
+    ck_assert_uint_eq(it.tid, 5);
+    ck_assert(!lanes_next_item(c.ix, l, 100, -1, &it));
+    ck_assert(!lanes_next_item(c.ix, l, 1000, 1, &it));
+    ck_assert(!lanes_next_item(c.ix, l, 1000, 0, &it));
+    tl_close(&c);
+}
+END_TEST
+
+/* The markers lane walks every message of killed.eventlog (13,070 markers and as many
+ * messages) and tells markers from messages; nearest lookups prefer markers. */
+START_TEST(test_lanes_walk_markers)
+{
+    tl_case c;
+    tl_open_fixture(&c, "killed.eventlog");
+    const evindex *ix = c.ix;
+    const lane *l = tl_lane(&c, "markers");
+    size_t n = evindex_n_msgs(ix), seen = 0, markers = 0;
+    lane_item it;
+    uint64_t t = 0;
+    ck_assert_uint_gt(evindex_msg_at(ix, 0)->time_ns, 0);
+    size_t i = 0;
+    while (lanes_next_item(ix, l, t, 1, &it)) {
+        /* Skip messages sharing a timestamp: "after t" steps over them. */
+        while (i < n && evindex_msg_at(ix, i)->time_ns <= t)
+            i++;
+        ck_assert_uint_lt(i, n);
+        const evindex_msg *m = evindex_msg_at(ix, i);
+        ck_assert_uint_eq(it.start_ns, m->time_ns);
+        if (m->kind == EVINDEX_MSG_MARKER) {
+            ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
+            ck_assert_uint_eq(evindex_marker_at(ix, it.index)->offset, m->offset);
+            markers++;
+        } else {
+            ck_assert_int_eq(it.kind, LANE_ITEM_MSG);
+            ck_assert_uint_eq(it.index, i);
+        }
+        seen++;
+        t = it.start_ns;
+    }
+    ck_assert_uint_gt(seen, n * 9 / 10);
+    ck_assert_uint_gt(markers, evindex_n_markers(ix) * 9 / 10);
+    /* Lookups: a marker exactly; a time between a marker and a message. */
+    const evindex_msg *mk = evindex_marker_at(ix, 10);
+    ck_assert(lanes_item_at(ix, l, mk->time_ns, 0, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
+    ck_assert_uint_eq(it.index, 10);
+    ck_assert(lanes_item_at(ix, l, mk->time_ns + 1, 1000000000, &it));
+    ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
+    tl_close(&c);
+}
+END_TEST
+
+Suite *
+test_lanes_suite(void)
+{
+    Suite *s = suite_create("lanes");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_lanes_build_fixtures);
+    tcase_add_test(tc, test_lanes_build_global);
+    tcase_add_test(tc, test_lanes_eighths);
+    tcase_add_test(tc, test_lanes_tiny_gc_wins);
+    tcase_add_test(tc, test_lanes_fractions);
+    tcase_add_test(tc, test_lanes_cursor_selection);
+    tcase_add_test(tc, test_lanes_run_text);
+    tcase_add_test(tc, test_lanes_markers);
+    tcase_add_test(tc, test_lanes_nonmoving);
+    tcase_add_test(tc, test_lanes_activity_heap_sparks);
+    tcase_add_test(tc, test_lanes_ascii_only);
+    tcase_add_test(tc, test_lanes_marker_text_utf8);
+    tcase_add_test(tc, test_lanes_property_brute_force);
+    tcase_add_test(tc, test_lanes_walk_gcs);
+    tcase_add_test(tc, test_lanes_walk_hec);
+    tcase_add_test(tc, test_lanes_item_at_hec);
+    tcase_add_test(tc, test_lanes_walk_markers);
+    suite_add_tcase(s, tc);
+    return s;
+}

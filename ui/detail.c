@@ -1,0 +1,1189 @@
+/* detail: text for the detail pane and the status line, built only from the index (and,
+ * for a run's stop reason, the one STOP_THREAD event re-read through the seek table).
+ * Every number is computed here from the index's records and range summaries. */
+#include "detail.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "evseek.h"
+#include "render.h"
+#include "textfmt.h"
+#include "timefmt.h"
+#include "xalloc.h"
+
+/* Events at one timestamp looked at when searching for a run's STOP_THREAD. */
+#define DETAIL_STOP_SCAN 64
+/* Characters of log text in the one-line status. */
+#define DETAIL_STATUS_TEXT 60
+/* Characters of a thread label in the status line. */
+#define DETAIL_STATUS_LABEL 24
+
+/* ---- lines -------------------------------------------------------------------------- */
+
+void
+detail_lines_init(detail_lines *d)
+{
+    d->lines = NULL;
+    d->n = d->cap = 0;
+}
+
+void
+detail_lines_free(detail_lines *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        x_free(d->lines[i]);
+    x_free(d->lines);
+    detail_lines_init(d);
+}
+
+/* Append `s`, which the array takes over. */
+static void
+detail_push(detail_lines *d, char *s)
+{
+    if (d->n == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 16;
+        d->lines = xreallocarray(d->lines, d->cap, sizeof *d->lines);
+    }
+    d->lines[d->n++] = s;
+}
+
+void
+detail_lines_add(detail_lines *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf sb;
+    strbuf_init(&sb);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n > 0) {
+        strbuf_reserve(&sb, (size_t)n + 1);
+        vsnprintf(sb.data, (size_t)n + 1, fmt, ap);
+        sb.len = (size_t)n;
+    } else {
+        strbuf_reserve(&sb, 1);
+        sb.data[0] = '\0';
+    }
+    va_end(ap);
+    detail_push(d, sb.data);        /* the array owns it now */
+}
+
+/* Append the text of `sb` as one line. */
+static void
+detail_add_sb(detail_lines *d, const strbuf *sb)
+{
+    detail_push(d, xstrdup(sb->data ? sb->data : ""));
+}
+
+/* ---- formatting helpers ---------------------------------------------------------------- */
+
+void
+detail_bytes(strbuf *out, uint64_t bytes)
+{
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    if (bytes < 1024) {
+        strbuf_printf(out, "%llu B", (unsigned long long)bytes);
+        return;
+    }
+    double v = (double)bytes / 1024.0;
+    size_t u = 0;
+    while (v >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1024.0;
+        u++;
+    }
+    strbuf_printf(out, "%.1f %s", v, units[u]);
+}
+
+void
+detail_time(strbuf *out, const evindex *ix, uint64_t t_ns, unsigned decimals)
+{
+    uint64_t first = evindex_first_ns(ix);
+    uint64_t rel = t_ns >= first ? t_ns - first : first - t_ns;
+    if (decimals > 9)
+        decimals = 9;
+    uint64_t div = 1;
+    for (unsigned k = decimals; k < 9; k++)
+        div *= 10;
+    if (t_ns < first)
+        strbuf_putc(out, '-');
+    strbuf_printf(out, "%llu", (unsigned long long)(rel / 1000000000u));
+    if (decimals)
+        strbuf_printf(out, ".%0*llu", (int)decimals,
+                      (unsigned long long)(rel % 1000000000u / div));
+    strbuf_putc(out, 's');
+}
+
+static void
+detail_dur(strbuf *out, uint64_t ns)
+{
+    timefmt_append(out, ns);
+}
+
+static void
+detail_pct(strbuf *out, uint64_t part, uint64_t whole)
+{
+    strbuf_printf(out, "%.1f%%", whole ? 100.0 * (double)part / (double)whole : 0.0);
+}
+
+static void
+detail_cap(strbuf *out, uint16_t cap)
+{
+    if (cap == EVINDEX_NO_CAP)
+        strbuf_puts(out, "none");
+    else
+        strbuf_printf(out, "%u", (unsigned)cap);
+}
+
+/* Log text on one line: invalid UTF-8 as U+FFFD, controls as spaces, at most `max`
+ * characters (then "…"). */
+static void
+detail_one_line(strbuf *out, const uint8_t *p, size_t n, size_t max)
+{
+    size_t i = 0, chars = 0;
+    while (i < n) {
+        if (chars == max) {
+            textfmt_append_cp(out, 0x2026);
+            return;
+        }
+        int32_t cp = textfmt_utf8_next(p, n, &i);
+        if (cp < 0)
+            cp = 0xFFFD;
+        else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+            cp = ' ';
+        textfmt_append_cp(out, (uint32_t)cp);
+        chars++;
+    }
+}
+
+/* "Key: text" over as many lines as it takes: DETAIL_WRAP_COLS characters a line, broken
+ * at a space where there is one, a line feed starting a new line; continuation lines
+ * start with two spaces. */
+static void
+detail_wrap(detail_lines *out, const char *key, const uint8_t *p, size_t n)
+{
+    /* Decode once into code points with controls cleaned; '\n' kept as a break. */
+    uint32_t *cps = xmalloc((n + 1) * sizeof *cps);      /* freed below */
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+        int32_t cp = textfmt_utf8_next(p, n, &i);
+        if (cp < 0)
+            cp = 0xFFFD;
+        else if (cp == '\n')
+            cp = '\n';
+        else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+            cp = ' ';
+        cps[m++] = (uint32_t)cp;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_printf(&sb, "%s: ", key);
+    if (m == 0) {
+        strbuf_puts(&sb, "(empty)");
+        detail_add_sb(out, &sb);
+    }
+    size_t pos = 0;
+    bool first = true;
+    while (pos < m) {
+        size_t end = pos, lim = pos + DETAIL_WRAP_COLS;
+        while (end < m && end < lim && cps[end] != '\n')
+            end++;
+        size_t next = end;
+        if (end < m && cps[end] == '\n') {
+            next = end + 1;
+        } else if (end < m) {
+            /* Break after the last space of the line, if any. */
+            size_t sp = end;
+            while (sp > pos && cps[sp - 1] != ' ')
+                sp--;
+            if (sp > pos) {
+                end = sp;
+                next = sp;
+            }
+        }
+        if (!first) {
+            strbuf_reset(&sb);
+            strbuf_puts(&sb, "  ");
+        }
+        for (size_t k = pos; k < end; k++)
+            textfmt_append_cp(&sb, cps[k]);
+        detail_add_sb(out, &sb);
+        first = false;
+        pos = next;
+    }
+    strbuf_free(&sb);
+    x_free(cps);
+}
+
+/* ---- threads and runs ------------------------------------------------------------------ */
+
+/* Thread id with its label: "12 (worker-5)". */
+static void
+detail_thread_name(strbuf *out, const evindex *ix, uint32_t tid, size_t max_label)
+{
+    strbuf_printf(out, "%u", (unsigned)tid);
+    const threadtab_thread *th = threadtab_find(evindex_threads(ix), tid);
+    const uint8_t *p;
+    size_t n;
+    if (th && evindex_thread_label(ix, th, &p, &n) && n > 0) {
+        strbuf_puts(out, " (");
+        detail_one_line(out, p, n, max_label);
+        strbuf_putc(out, ')');
+    }
+}
+
+/* The STOP_THREAD event that ended run r on `cap`: its status and blocked-on info. */
+static bool
+detail_stop_event(const evindex *ix, uint16_t cap, const runlane_run *r, uint16_t *status,
+                  uint32_t *info)
+{
+    evseek_hit hits[DETAIL_STOP_SCAN];
+    uint64_t t1 = r->end_ns == UINT64_MAX ? UINT64_MAX : r->end_ns + 1;
+    size_t n = evseek_range(evindex_seek(ix), evindex_log(ix), r->end_ns, t1, hits,
+                            DETAIL_STOP_SCAN, NULL);
+    for (size_t i = 0; i < n; i++) {
+        if (hits[i].cap != cap)
+            continue;
+        evlog_event ev;
+        if (!evlog_event_at(evindex_log(ix), hits[i].offset, hits[i].cap, &ev) ||
+            ev.type != EV_STOP_THREAD)
+            continue;
+        evdecoded dec;
+        decode_event(&ev, &dec);
+        if (dec.n_present < 2 || dec.f[0].u != r->tid)
+            continue;
+        *status = (uint16_t)dec.f[1].u;
+        *info = dec.n_present >= 3 ? (uint32_t)dec.f[2].u : 0;
+        return true;
+    }
+    return false;
+}
+
+/* Why run r ended, as ghc-events words it. */
+static void
+detail_stop_text(strbuf *out, const evindex *ix, uint16_t cap, const runlane_run *r)
+{
+    if (r->flags & RUNLANE_F_OPEN) {
+        if (r->end_ns >= evindex_last_ns(ix))
+            strbuf_puts(out, evindex_truncated(ix) ? "no stop event (log cut short)"
+                                                   : "still running at the end of the log");
+        else
+            strbuf_puts(out, "no stop event (the next run or a GC began)");
+        return;
+    }
+    uint16_t status;
+    uint32_t info;
+    if (detail_stop_event(ix, cap, r, &status, &info)) {
+        render_stop_status(out, status, info);
+    } else if (r->stop == 2) {
+        strbuf_puts(out, "stack overflow");
+    } else if (r->stop == 8) {
+        strbuf_puts(out, "blocked on black hole");
+    } else {
+        render_stop_status(out, r->stop, 0);
+    }
+}
+
+static bool
+detail_get_run(const evindex *ix, const lane *l, const lane_item *it, const evindex_cap **cap,
+               runlane_run *r)
+{
+    if (l->kind != LANE_HEC || l->cap_lane >= evindex_n_caps(ix))
+        return false;
+    *cap = evindex_cap_at(ix, l->cap_lane);
+    if (it->index >= runlane_count((*cap)->runs))
+        return false;
+    runlane_get((*cap)->runs, it->index, r);
+    return true;
+}
+
+static void
+detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it)
+{
+    const evindex_cap *cap;
+    runlane_run r;
+    if (!detail_get_run(ix, l, it, &cap, &r)) {
+        detail_lines_add(out, "Run: not on this lane");
+        return;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, "Thread: ");
+    detail_thread_name(&sb, ix, r.tid, SIZE_MAX);
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "HEC: ");
+    detail_cap(&sb, cap->cap);
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Start: ");
+    detail_time(&sb, ix, r.start_ns, 9);
+    if (r.flags & RUNLANE_F_CLIPPED)
+        strbuf_puts(&sb, " (moved to the previous run's end)");
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Duration: ");
+    detail_dur(&sb, r.end_ns - r.start_ns);
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Stopped: ");
+    detail_stop_text(&sb, ix, cap->cap, &r);
+    detail_add_sb(out, &sb);
+
+    const threadtab_thread *th = threadtab_find(evindex_threads(ix), r.tid);
+    if (th) {
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "Thread runs: %u, run time ", (unsigned)th->n_runs);
+        detail_dur(&sb, th->run_ns);
+        uint64_t len = evindex_last_ns(ix) - evindex_first_ns(ix);
+        if (len) {
+            strbuf_puts(&sb, " (");
+            detail_pct(&sb, th->run_ns, len);
+            strbuf_puts(&sb, " of the log)");
+        }
+        detail_add_sb(out, &sb);
+
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Thread stops:");
+        bool any = false;
+        for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++) {
+            if (!th->stops[c])
+                continue;
+            strbuf_printf(&sb, "%s %s %u", any ? "," : "",
+                          threadtab_stop_class_name((enum threadtab_stop_class)c),
+                          (unsigned)th->stops[c]);
+            any = true;
+        }
+        if (!any)
+            strbuf_puts(&sb, " none");
+        detail_add_sb(out, &sb);
+
+        if (th->create_ns != THREADTAB_NO_TIME) {
+            strbuf_reset(&sb);
+            strbuf_puts(&sb, "Thread created: ");
+            detail_time(&sb, ix, th->create_ns, 6);
+            strbuf_puts(&sb, " on HEC ");
+            detail_cap(&sb, th->create_cap);
+            detail_add_sb(out, &sb);
+        }
+        detail_lines_add(out, "Migrations: %u, wakeups: %u", (unsigned)th->n_migrations,
+                         (unsigned)th->n_wakeups);
+    }
+    strbuf_free(&sb);
+}
+
+/* ---- collections ---------------------------------------------------------------------------- */
+
+static void
+detail_gc_head(strbuf *sb, const evindex_gc *g)
+{
+    if (g->gen == EVINDEX_GEN_UNKNOWN)
+        strbuf_puts(sb, "gen ?");
+    else
+        strbuf_printf(sb, "gen %u", (unsigned)g->gen);
+    if (g->flags & EVINDEX_GC_F_MAJOR)
+        strbuf_puts(sb, " (major)");
+}
+
+static void
+detail_gc(detail_lines *out, const evindex *ix, size_t gi)
+{
+    if (gi >= evindex_n_gcs(ix)) {
+        detail_lines_add(out, "GC: a GC phase with no collection record");
+        return;
+    }
+    const evindex_gc *g = evindex_gc_at(ix, gi);
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_printf(&sb, "GC #%zu: ", gi + 1);
+    detail_gc_head(&sb, g);
+    strbuf_puts(&sb, ", pause ");
+    detail_dur(&sb, g->end_ns - g->start_ns);
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Pause: ");
+    detail_time(&sb, ix, g->start_ns, 9);
+    strbuf_puts(&sb, " .. ");
+    detail_time(&sb, ix, g->end_ns, 9);
+    strbuf_puts(&sb, ", leader HEC ");
+    detail_cap(&sb, g->leader_cap);
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Request: ");
+    if (g->request_cap == EVINDEX_NO_CAP) {
+        strbuf_puts(&sb, "none seen");
+    } else {
+        strbuf_puts(&sb, "HEC ");
+        detail_cap(&sb, g->request_cap);
+        strbuf_puts(&sb, " at ");
+        detail_time(&sb, ix, g->request_ns, 9);
+        strbuf_puts(&sb, g->flags & EVINDEX_GC_F_PAR_REQUEST ? ", parallel" : ", sequential");
+    }
+    detail_add_sb(out, &sb);
+
+    if (g->request_cap != EVINDEX_NO_CAP) {
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Sync: ");
+        detail_dur(&sb, g->sync_ns);
+        if (g->slowest_cap != EVINDEX_NO_CAP)
+            strbuf_printf(&sb, " (slowest: HEC %u)", (unsigned)g->slowest_cap);
+        else if (g->sync_ns == 0)
+            strbuf_puts(&sb, " (no HEC was running)");
+        else
+            strbuf_puts(&sb, " (slowest: unknown)");
+        detail_add_sb(out, &sb);
+    }
+
+    for (uint32_t k = 0; k < g->n_parts; k++) {
+        const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "HEC ");
+        detail_cap(&sb, p->cap);
+        strbuf_puts(&sb, ": work ");
+        detail_dur(&sb, p->work_ns);
+        strbuf_puts(&sb, ", idle ");
+        detail_dur(&sb, p->wait_ns);
+        if (g->request_cap != EVINDEX_NO_CAP && p->stop_ns >= g->request_ns) {
+            strbuf_puts(&sb, " (stopped +");
+            detail_dur(&sb, p->stop_ns - g->request_ns);
+            strbuf_putc(&sb, ')');
+        }
+        detail_add_sb(out, &sb);
+    }
+
+    if (!(g->flags & EVINDEX_GC_F_NO_STATS)) {
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Copied: ");
+        detail_bytes(&sb, g->copied);
+        if (g->live_after != EVINDEX_NO_TIME) {
+            strbuf_puts(&sb, ", live after: ");
+            detail_bytes(&sb, g->live_after);
+        }
+        if (g->heap_after != EVINDEX_NO_TIME) {
+            strbuf_puts(&sb, ", heap after: ");
+            detail_bytes(&sb, g->heap_after);
+        }
+        if (g->allocated_before != EVINDEX_NO_TIME) {
+            strbuf_puts(&sb, ", allocated before: ");
+            detail_bytes(&sb, g->allocated_before);
+        }
+        detail_add_sb(out, &sb);
+
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "Parallel: %u thread%s", (unsigned)g->par_threads,
+                      g->par_threads == 1 ? "" : "s");
+        if ((g->flags & EVINDEX_GC_F_HAS_BALANCE) && g->par_threads > 1 && g->copied > 0) {
+            strbuf_puts(&sb, ", work balance ");
+            detail_pct(&sb, g->par_balanced, g->copied);
+        }
+        detail_add_sb(out, &sb);
+
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Slop: ");
+        if (g->slop > INT64_MAX) {      /* the RTS's slop can be negative */
+            strbuf_putc(&sb, '-');
+            detail_bytes(&sb, (uint64_t)0 - g->slop);
+        } else {
+            detail_bytes(&sb, g->slop);
+        }
+        strbuf_puts(&sb, ", fragmentation: ");
+        detail_bytes(&sb, g->frag);
+        detail_add_sb(out, &sb);
+    }
+
+    if (g->flags & (EVINDEX_GC_F_OPEN | EVINDEX_GC_F_NO_STATS | EVINDEX_GC_F_NO_START)) {
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Flags:");
+        const char *sep = " ";
+        if (g->flags & EVINDEX_GC_F_OPEN) {
+            strbuf_printf(&sb, "%scut short (no GC_END; closed at the log's end)", sep);
+            sep = ", ";
+        }
+        if (g->flags & EVINDEX_GC_F_NO_STATS) {
+            strbuf_printf(&sb, "%sno GC_STATS (generation and bytes unknown)", sep);
+            sep = ", ";
+        }
+        if (g->flags & EVINDEX_GC_F_NO_START)
+            strbuf_printf(&sb, "%sno GC_START (no pause)", sep);
+        detail_add_sb(out, &sb);
+    }
+    strbuf_free(&sb);
+}
+
+/* ---- non-moving ------------------------------------------------------------------------------ */
+
+static const char *
+detail_nm_phase_name(unsigned kind)
+{
+    return kind == EVINDEX_NM_MARK ? "mark" : kind == EVINDEX_NM_SYNC ? "sync" : "sweep";
+}
+
+/* The phase kind of the non-moving interval starting at `start`. */
+static unsigned
+detail_nm_kind_at(const evindex *ix, uint64_t start)
+{
+    const ivtrack *tr = evindex_nm_track(ix);
+    size_t j = ivtrack_last_starting_by(tr, start);
+    return j == SIZE_MAX ? EVINDEX_NM_MARK : ivtrack_get(tr, j)->kind;
+}
+
+static void
+detail_nm(detail_lines *out, const evindex *ix, const lane_item *it)
+{
+    if (it->index >= evindex_n_nm_cycles(ix)) {
+        detail_lines_add(out, "Non-moving: a phase with no cycle record");
+        return;
+    }
+    const evindex_nm_cycle *c = evindex_nm_cycle_at(ix, it->index);
+    unsigned kind = detail_nm_kind_at(ix, it->start_ns);
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_lines_add(out, "Non-moving: cycle #%zu, %s phase%s", it->index + 1,
+                     detail_nm_phase_name(kind),
+                     kind == EVINDEX_NM_SYNC ? " (stop-the-world)" : " (concurrent)");
+
+    strbuf_puts(&sb, "Phase: ");
+    detail_time(&sb, ix, it->start_ns, 9);
+    strbuf_puts(&sb, " .. ");
+    detail_time(&sb, ix, it->end_ns, 9);
+    strbuf_puts(&sb, " (");
+    detail_dur(&sb, it->end_ns - it->start_ns);
+    strbuf_putc(&sb, ')');
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Cycle: ");
+    detail_time(&sb, ix, c->start_ns, 6);
+    strbuf_puts(&sb, " .. ");
+    detail_time(&sb, ix, c->end_ns, 6);
+    strbuf_puts(&sb, " (");
+    detail_dur(&sb, c->end_ns - c->start_ns);
+    strbuf_putc(&sb, ')');
+    detail_add_sb(out, &sb);
+
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Mark: ");
+    detail_dur(&sb, c->mark_ns);
+    strbuf_printf(&sb, " in %u round%s, sync ", (unsigned)c->n_marks, c->n_marks == 1 ? "" : "s");
+    detail_dur(&sb, c->sync_ns);
+    strbuf_puts(&sb, ", sweep ");
+    detail_dur(&sb, c->sweep_ns);
+    detail_add_sb(out, &sb);
+
+    detail_lines_add(out, "Marked objects: %llu, remembered-set flushes: %u",
+                     (unsigned long long)c->marked_objects, (unsigned)c->n_flushes);
+    if (c->flags & EVINDEX_GC_F_OPEN)
+        detail_lines_add(out, "Flags: cut short (a phase has no end event)");
+    strbuf_free(&sb);
+}
+
+/* ---- markers and messages ----------------------------------------------------------------- */
+
+static const char *
+detail_msg_kind(uint8_t kind)
+{
+    switch (kind) {
+    case EVINDEX_MSG_MARKER: return "marker (traceMarker)";
+    case EVINDEX_MSG_USER: return "user message (traceEvent)";
+    case EVINDEX_MSG_LOG: return "RTS log message";
+    default: return "binary message";
+    }
+}
+
+static const evindex_msg *
+detail_item_msg(const evindex *ix, const lane_item *it)
+{
+    if (it->kind == LANE_ITEM_MARKER)
+        return it->index < evindex_n_markers(ix) ? evindex_marker_at(ix, it->index) : NULL;
+    return it->index < evindex_n_msgs(ix) ? evindex_msg_at(ix, it->index) : NULL;
+}
+
+static void
+detail_msg(detail_lines *out, const evindex *ix, const lane_item *it)
+{
+    const evindex_msg *m = detail_item_msg(ix, it);
+    if (!m) {
+        detail_lines_add(out, "Message: none");
+        return;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    if (it->kind == LANE_ITEM_MARKER)
+        detail_lines_add(out, "Marker: #%zu of %zu", it->index + 1, evindex_n_markers(ix));
+    else
+        detail_lines_add(out, "Message: #%zu of %zu", it->index + 1, evindex_n_msgs(ix));
+    strbuf_puts(&sb, "Time: ");
+    detail_time(&sb, ix, m->time_ns, 9);
+    strbuf_puts(&sb, ", HEC ");
+    detail_cap(&sb, m->cap);
+    detail_add_sb(out, &sb);
+    detail_lines_add(out, "Kind: %s", detail_msg_kind(m->kind));
+    const uint8_t *p;
+    size_t n;
+    if (!evindex_msg_text(ix, m, &p, &n)) {
+        detail_lines_add(out, "Text: (cannot be re-read from the file)");
+    } else if (m->kind == EVINDEX_MSG_BINARY) {
+        strbuf_reset(&sb);
+        textfmt_append_binary(&sb, p, n);
+        detail_lines_add(out, "Bytes: %zu", n);
+        detail_wrap(out, "Text", (const uint8_t *)sb.data, sb.len);
+    } else {
+        detail_wrap(out, "Text", p, n);
+    }
+    strbuf_free(&sb);
+}
+
+/* ---- lane values at the cursor ------------------------------------------------------------ */
+
+/* The value of series `id` in force at t; false before its first sample. */
+static bool
+detail_series_at(const evindex *ix, enum evindex_series_id id, uint64_t t, uint64_t *v)
+{
+    const series *s = evindex_series(ix, id);
+    size_t i = series_at(s, t);
+    if (i == SIZE_MAX)
+        return false;
+    *v = series_get(s, i).value;
+    return true;
+}
+
+/* HEC lanes as lanes_build lists them. */
+static bool
+detail_cap_shown(const evindex *ix, size_t i)
+{
+    const evindex_cap *c = evindex_cap_at(ix, i);
+    return c->cap != EVINDEX_NO_CAP || runlane_count(c->runs) > 0 || ivtrack_count(c->gc) > 0;
+}
+
+static bool
+detail_running_at(const runlane *rl, uint64_t t)
+{
+    size_t i = runlane_last_starting_by(rl, t);
+    if (i == SIZE_MAX)
+        return false;
+    runlane_run r;
+    runlane_get(rl, i, &r);
+    return r.end_ns > t;
+}
+
+static void
+detail_activity(detail_lines *out, const evindex *ix, const lane_item *it, uint64_t cursor_ns)
+{
+    size_t n_hec = 0, running = 0, in_gc = 0;
+    uint64_t busy = 0;
+    bool col = it->kind == LANE_ITEM_NONE && it->end_ns > it->start_ns;
+    for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+        if (!detail_cap_shown(ix, i))
+            continue;
+        const evindex_cap *c = evindex_cap_at(ix, i);
+        n_hec++;
+        running += detail_running_at(c->runs, cursor_ns);
+        in_gc += ivtrack_count_in(c->gc, cursor_ns, cursor_ns + 1) > 0;
+        if (col)
+            busy += runlane_busy_ns(c->runs, it->start_ns, it->end_ns);
+    }
+    detail_lines_add(out, "At cursor: %zu of %zu HECs running, %zu in GC", running, n_hec,
+                     in_gc);
+    if (col && n_hec) {
+        strbuf sb;
+        strbuf_init(&sb);
+        strbuf_puts(&sb, "Utilisation: ");
+        double frac = (double)busy / ((double)(it->end_ns - it->start_ns) * (double)n_hec);
+        strbuf_printf(&sb, "%.1f%% over the cursor column (", 100.0 * frac);
+        detail_dur(&sb, it->end_ns - it->start_ns);
+        strbuf_putc(&sb, ')');
+        detail_add_sb(out, &sb);
+        strbuf_free(&sb);
+    }
+}
+
+static void
+detail_heap(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
+{
+    static const struct { enum evindex_series_id id; const char *key; } rows[] = {
+        { EVINDEX_S_HEAP_SIZE, "Heap size" },
+        { EVINDEX_S_HEAP_LIVE, "Live bytes" },
+        { EVINDEX_S_BLOCKS_SIZE, "Blocks size" },
+        { EVINDEX_S_ALLOCATED, "Allocated so far" },
+    };
+    strbuf sb;
+    strbuf_init(&sb);
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        uint64_t v;
+        if (series_count(evindex_series(ix, rows[k].id)) == 0)
+            continue;
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "%s: ", rows[k].key);
+        if (detail_series_at(ix, rows[k].id, cursor_ns, &v))
+            detail_bytes(&sb, v);
+        else
+            strbuf_puts(&sb, "no sample yet");
+        if (k == 0) {
+            strbuf_puts(&sb, " (largest ");
+            detail_bytes(&sb, series_max(evindex_series(ix, rows[k].id)));
+            strbuf_putc(&sb, ')');
+        }
+        detail_add_sb(out, &sb);
+    }
+    strbuf_free(&sb);
+}
+
+static void
+detail_sparks(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
+{
+    static const struct { enum evindex_series_id id; const char *key; } rows[] = {
+        { EVINDEX_S_SPARK_POOL, "Spark pool" },
+        { EVINDEX_S_SPARKS_CREATED, "Sparks created so far" },
+        { EVINDEX_S_SPARKS_CONVERTED, "Sparks converted so far" },
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        uint64_t v;
+        if (detail_series_at(ix, rows[k].id, cursor_ns, &v))
+            detail_lines_add(out, "%s: %llu", rows[k].key, (unsigned long long)v);
+    }
+    static const char *const names[EVINDEX_N_SPARK_KINDS] = {
+        "created", "dud", "overflowed", "run", "stolen", "fizzled", "GCed",
+    };
+    strbuf sb;
+    strbuf_init(&sb);
+    bool any = false;
+    for (int k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
+        uint64_t n = evindex_spark_total(ix, (enum evindex_spark_kind)k);
+        if (!n)
+            continue;
+        strbuf_printf(&sb, "%s%s %llu", any ? ", " : "Spark events: ", names[k],
+                      (unsigned long long)n);
+        any = true;
+    }
+    if (any)
+        detail_add_sb(out, &sb);
+    strbuf_free(&sb);
+}
+
+static void
+detail_lane_none(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it)
+{
+    if (l->kind == LANE_HEC && l->cap_lane < evindex_n_caps(ix)) {
+        const evindex_cap *c = evindex_cap_at(ix, l->cap_lane);
+        strbuf sb;
+        strbuf_init(&sb);
+        strbuf_puts(&sb, "HEC: ");
+        detail_cap(&sb, c->cap);
+        strbuf_puts(&sb, ", nothing at the cursor");
+        detail_add_sb(out, &sb);
+        if (it->end_ns > it->start_ns) {
+            uint64_t span = it->end_ns - it->start_ns;
+            strbuf_reset(&sb);
+            strbuf_puts(&sb, "Cursor column: run ");
+            detail_pct(&sb, runlane_busy_ns(c->runs, it->start_ns, it->end_ns), span);
+            strbuf_puts(&sb, ", GC ");
+            detail_pct(&sb, ivtrack_kind_ns(c->gc, EVINDEX_GC_WORK, it->start_ns, it->end_ns) +
+                                ivtrack_kind_ns(c->gc, EVINDEX_GC_WAIT, it->start_ns,
+                                                it->end_ns), span);
+            detail_add_sb(out, &sb);
+        }
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "Lane: %zu runs, run time ", runlane_count(c->runs));
+        detail_dur(&sb, runlane_prefix_ns(c->runs, runlane_count(c->runs)));
+        detail_add_sb(out, &sb);
+        strbuf_free(&sb);
+    } else if (l->kind == LANE_NONMOVING) {
+        detail_lines_add(out, "Non-moving: no phase at the cursor (%zu cycles in the log)",
+                         evindex_n_nm_cycles(ix));
+    } else if (l->kind == LANE_MARKERS) {
+        detail_lines_add(out, "Markers: none at the cursor (%zu markers, %zu messages in all)",
+                         evindex_n_markers(ix), evindex_n_msgs(ix) - evindex_n_markers(ix));
+    }
+}
+
+void
+detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it,
+            uint64_t cursor_ns)
+{
+    switch (it->kind) {
+    case LANE_ITEM_RUN: detail_run(out, ix, l, it); break;
+    case LANE_ITEM_GC: detail_gc(out, ix, it->index); break;
+    case LANE_ITEM_NM: detail_nm(out, ix, it); break;
+    case LANE_ITEM_MARKER: case LANE_ITEM_MSG: detail_msg(out, ix, it); break;
+    default: detail_lane_none(out, ix, l, it); break;
+    }
+    switch (l->kind) {
+    case LANE_ACTIVITY: detail_activity(out, ix, it, cursor_ns); break;
+    case LANE_HEAP: detail_heap(out, ix, cursor_ns); break;
+    case LANE_SPARKS: detail_sparks(out, ix, cursor_ns); break;
+    default: break;
+    }
+}
+
+/* ---- ranges -------------------------------------------------------------------------------- */
+
+typedef struct detail_pause {
+    uint16_t gen;
+    uint64_t pause_ns;
+} detail_pause;
+
+static int
+detail_pause_cmp(const void *a, const void *b)
+{
+    const detail_pause *x = a, *y = b;
+    if (x->gen != y->gen)
+        return x->gen < y->gen ? -1 : 1;
+    return x->pause_ns < y->pause_ns ? -1 : x->pause_ns > y->pause_ns;
+}
+
+/* Nearest-rank percentile of n sorted values. */
+static uint64_t
+detail_rank(const detail_pause *p, size_t n, unsigned pct)
+{
+    size_t r = (n * pct + 99) / 100;
+    return p[(r ? r : 1) - 1].pause_ns;
+}
+
+/* Largest value of series `id` over [a, b), counting the value in force at a. */
+static bool
+detail_series_max_in(const evindex *ix, enum evindex_series_id id, uint64_t a, uint64_t b,
+                     uint64_t *out)
+{
+    const series *s = evindex_series(ix, id);
+    bool any = false;
+    uint64_t mx = 0, lo, hi;
+    size_t i = series_at(s, a);
+    if (i != SIZE_MAX) {
+        mx = series_get(s, i).value;
+        any = true;
+    }
+    if (series_range(s, a, b, &lo, &hi)) {
+        if (!any || hi > mx)
+            mx = hi;
+        any = true;
+    }
+    *out = mx;
+    return any;
+}
+
+/* The value of a cumulative series just before t (0 before its first sample). */
+static uint64_t
+detail_series_before(const series *s, uint64_t t)
+{
+    if (t == 0)
+        return 0;
+    size_t i = series_at(s, t - 1);
+    return i == SIZE_MAX ? 0 : series_get(s, i).value;
+}
+
+static void
+detail_range_gcs(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
+{
+    size_t i0 = evindex_gc_first_from(ix, a), i1 = evindex_gc_first_from(ix, b);
+    size_t n = i1 > i0 ? i1 - i0 : 0;
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_pause *p = xmalloc((n + 1) * sizeof *p);      /* freed below */
+    size_t np = 0;
+    uint64_t copied = 0;
+    size_t n_par = 0;
+    for (size_t i = i0; i < i1; i++) {
+        const evindex_gc *g = evindex_gc_at(ix, i);
+        copied += g->copied;
+        n_par += g->par_threads > 1;
+        p[np].gen = g->gen;
+        p[np].pause_ns = g->end_ns - g->start_ns;
+        np++;
+    }
+    qsort(p, np, sizeof *p, detail_pause_cmp);
+    strbuf_printf(&sb, "Collections: %zu starting in the range", n);
+    for (size_t s = 0; s < np;) {
+        size_t e = s;
+        while (e < np && p[e].gen == p[s].gen)
+            e++;
+        if (p[s].gen == EVINDEX_GEN_UNKNOWN)
+            strbuf_printf(&sb, ", gen ?: %zu", e - s);
+        else
+            strbuf_printf(&sb, ", gen %u: %zu", (unsigned)p[s].gen, e - s);
+        s = e;
+    }
+    detail_add_sb(out, &sb);
+    for (size_t s = 0; s < np;) {
+        size_t e = s;
+        uint64_t total = 0;
+        while (e < np && p[e].gen == p[s].gen)
+            total += p[e++].pause_ns;
+        size_t k = e - s;
+        strbuf_reset(&sb);
+        if (p[s].gen == EVINDEX_GEN_UNKNOWN)
+            strbuf_puts(&sb, "Gen ?: ");
+        else
+            strbuf_printf(&sb, "Gen %u: ", (unsigned)p[s].gen);
+        strbuf_printf(&sb, "%zu, pause total ", k);
+        detail_dur(&sb, total);
+        strbuf_puts(&sb, ", avg ");
+        detail_dur(&sb, total / k);
+        strbuf_puts(&sb, ", max ");
+        detail_dur(&sb, p[e - 1].pause_ns);
+        strbuf_puts(&sb, "; p50 ");
+        detail_dur(&sb, detail_rank(p + s, k, 50));
+        strbuf_puts(&sb, ", p90 ");
+        detail_dur(&sb, detail_rank(p + s, k, 90));
+        strbuf_puts(&sb, ", p99 ");
+        detail_dur(&sb, detail_rank(p + s, k, 99));
+        detail_add_sb(out, &sb);
+        s = e;
+    }
+    if (n) {
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "Copied: ");
+        detail_bytes(&sb, copied);
+        strbuf_printf(&sb, " by %zu collections (%zu parallel)", n, n_par);
+        detail_add_sb(out, &sb);
+    }
+    x_free(p);
+    strbuf_free(&sb);
+}
+
+/* Elapsed pause time inside [a, b), every collection's pause clipped to the range. */
+static uint64_t
+detail_pause_in(const evindex *ix, uint64_t a, uint64_t b)
+{
+    size_t i = evindex_gc_first_from(ix, a);
+    if (i > 0)
+        i--;                    /* the one before may run into the range */
+    uint64_t total = 0;
+    for (; i < evindex_n_gcs(ix); i++) {
+        const evindex_gc *g = evindex_gc_at(ix, i);
+        if (g->start_ns >= b)
+            break;
+        uint64_t s = g->start_ns > a ? g->start_ns : a, e = g->end_ns < b ? g->end_ns : b;
+        if (e > s)
+            total += e - s;
+    }
+    return total;
+}
+
+void
+detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
+{
+    uint64_t a = a_ns < b_ns ? a_ns : b_ns, b = a_ns < b_ns ? b_ns : a_ns;
+    uint64_t len = b - a;
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, "Range: ");
+    detail_time(&sb, ix, a, 6);
+    strbuf_puts(&sb, " .. ");
+    detail_time(&sb, ix, b, 6);
+    strbuf_puts(&sb, " (");
+    detail_dur(&sb, len);
+    strbuf_putc(&sb, ')');
+    detail_add_sb(out, &sb);
+    if (len == 0) {
+        strbuf_free(&sb);
+        return;
+    }
+
+    uint64_t run_total = 0, gc_total = 0;
+    size_t n_hec = 0;
+    for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+        if (!detail_cap_shown(ix, i))
+            continue;
+        const evindex_cap *c = evindex_cap_at(ix, i);
+        uint64_t run = runlane_busy_ns(c->runs, a, b);
+        uint64_t gc = ivtrack_kind_ns(c->gc, EVINDEX_GC_WORK, a, b) +
+                      ivtrack_kind_ns(c->gc, EVINDEX_GC_WAIT, a, b);
+        run_total += run;
+        gc_total += gc;
+        n_hec++;
+        strbuf_reset(&sb);
+        if (c->cap == EVINDEX_NO_CAP)
+            strbuf_puts(&sb, "global: run ");
+        else
+            strbuf_printf(&sb, "HEC %u: run ", (unsigned)c->cap);
+        detail_pct(&sb, run, len);
+        strbuf_puts(&sb, ", GC ");
+        detail_pct(&sb, gc, len);
+        detail_add_sb(out, &sb);
+    }
+    if (n_hec) {
+        double cap_time = (double)len * (double)n_hec;
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Mutator (all HECs): ");
+        detail_dur(&sb, run_total);
+        strbuf_printf(&sb, " (%.1f%% of %zu HECs' time)", 100.0 * (double)run_total / cap_time,
+                      n_hec);
+        detail_add_sb(out, &sb);
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "GC (all HECs): ");
+        detail_dur(&sb, gc_total);
+        strbuf_printf(&sb, " (%.1f%%)", 100.0 * (double)gc_total / cap_time);
+        detail_add_sb(out, &sb);
+    }
+    uint64_t pause = detail_pause_in(ix, a, b);
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Elapsed: mutator ");
+    detail_dur(&sb, len - pause);
+    strbuf_puts(&sb, ", GC pauses ");
+    detail_dur(&sb, pause);
+    detail_add_sb(out, &sb);
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Productivity: ");
+    detail_pct(&sb, len - pause, len);
+    strbuf_puts(&sb, " (1 - GC pause time / range)");
+    detail_add_sb(out, &sb);
+
+    detail_range_gcs(out, ix, a, b);
+
+    const series *alloc = evindex_series(ix, EVINDEX_S_ALLOCATED);
+    if (series_count(alloc)) {
+        uint64_t at_a = detail_series_before(alloc, a), at_b = detail_series_before(alloc, b);
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Allocated: ");
+        detail_bytes(&sb, at_b > at_a ? at_b - at_a : 0);
+        double secs = (double)len / 1e9;
+        if (secs > 0 && at_b > at_a) {
+            strbuf_puts(&sb, " (");
+            detail_bytes(&sb, (uint64_t)((double)(at_b - at_a) / secs));
+            strbuf_puts(&sb, "/s)");
+        }
+        detail_add_sb(out, &sb);
+    }
+    uint64_t v;
+    if (detail_series_max_in(ix, EVINDEX_S_HEAP_SIZE, a, b, &v)) {
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Max heap size: ");
+        detail_bytes(&sb, v);
+        detail_add_sb(out, &sb);
+    }
+    if (detail_series_max_in(ix, EVINDEX_S_HEAP_LIVE, a, b, &v)) {
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Max live bytes: ");
+        detail_bytes(&sb, v);
+        detail_add_sb(out, &sb);
+    }
+
+    size_t m0 = evindex_marker_first_from(ix, a), m1 = evindex_marker_first_from(ix, b);
+    size_t g0 = lanes_msg_first_from(ix, a), g1 = lanes_msg_first_from(ix, b);
+    size_t n_markers = m1 > m0 ? m1 - m0 : 0, n_msgs = g1 > g0 ? g1 - g0 : 0;
+    if (evindex_n_msgs(ix)) {
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "Markers: %zu, messages: %zu", n_markers, n_msgs - n_markers);
+        if (n_markers) {
+            const uint8_t *p;
+            size_t n;
+            if (evindex_msg_text(ix, evindex_marker_at(ix, m0), &p, &n)) {
+                strbuf_puts(&sb, "; first: ");
+                detail_one_line(&sb, p, n, 40);
+            }
+        }
+        detail_add_sb(out, &sb);
+    }
+    if (evindex_spark_total(ix, EVINDEX_SPARK_CREATE) > 0)
+        detail_lines_add(out, "Sparks created: %llu",
+                         (unsigned long long)evindex_spark_count(ix, EVINDEX_SPARK_CREATE, a, b));
+    strbuf_free(&sb);
+}
+
+/* ---- status line ----------------------------------------------------------------------------- */
+
+void
+detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it,
+              uint64_t cursor_ns)
+{
+    strbuf_puts(out, l->label);
+    strbuf_puts(out, " · ");
+    detail_time(out, ix, cursor_ns, 6);
+    strbuf_puts(out, " · ");
+    switch (it->kind) {
+    case LANE_ITEM_RUN: {
+        const evindex_cap *cap;
+        runlane_run r;
+        if (!detail_get_run(ix, l, it, &cap, &r)) {
+            strbuf_puts(out, "run not on this lane");
+            break;
+        }
+        strbuf_puts(out, "thread ");
+        detail_thread_name(out, ix, r.tid, DETAIL_STATUS_LABEL);
+        strbuf_puts(out, " ran ");
+        detail_dur(out, r.end_ns - r.start_ns);
+        strbuf_puts(out, ", stopped: ");
+        detail_stop_text(out, ix, cap->cap, &r);
+        break;
+    }
+    case LANE_ITEM_GC: {
+        if (it->index >= evindex_n_gcs(ix)) {
+            strbuf_puts(out, "GC phase");
+            break;
+        }
+        const evindex_gc *g = evindex_gc_at(ix, it->index);
+        strbuf_puts(out, "GC ");
+        detail_gc_head(out, g);
+        strbuf_puts(out, " pause ");
+        detail_dur(out, g->end_ns - g->start_ns);
+        if (g->request_cap != EVINDEX_NO_CAP) {
+            strbuf_puts(out, " sync ");
+            detail_dur(out, g->sync_ns);
+            if (g->slowest_cap != EVINDEX_NO_CAP)
+                strbuf_printf(out, " (slowest HEC %u)", (unsigned)g->slowest_cap);
+        }
+        break;
+    }
+    case LANE_ITEM_NM: {
+        unsigned kind = detail_nm_kind_at(ix, it->start_ns);
+        strbuf_printf(out, "non-moving cycle %zu %s ", it->index + 1, detail_nm_phase_name(kind));
+        detail_dur(out, it->end_ns - it->start_ns);
+        break;
+    }
+    case LANE_ITEM_MARKER:
+    case LANE_ITEM_MSG: {
+        const evindex_msg *m = detail_item_msg(ix, it);
+        strbuf_puts(out, it->kind == LANE_ITEM_MARKER ? "marker: " : "message: ");
+        const uint8_t *p;
+        size_t n;
+        if (m && m->kind != EVINDEX_MSG_BINARY && evindex_msg_text(ix, m, &p, &n))
+            detail_one_line(out, p, n, DETAIL_STATUS_TEXT);
+        else if (m)
+            strbuf_puts(out, detail_msg_kind(m->kind));
+        break;
+    }
+    default:
+        if (l->kind == LANE_HEAP) {
+            uint64_t v;
+            if (detail_series_at(ix, EVINDEX_S_HEAP_SIZE, cursor_ns, &v)) {
+                strbuf_puts(out, "heap ");
+                detail_bytes(out, v);
+            } else if (detail_series_at(ix, EVINDEX_S_HEAP_LIVE, cursor_ns, &v)) {
+                strbuf_puts(out, "live ");
+                detail_bytes(out, v);
+            } else {
+                strbuf_puts(out, "no heap sample yet");
+            }
+        } else if (l->kind == LANE_SPARKS) {
+            uint64_t v;
+            if (detail_series_at(ix, EVINDEX_S_SPARK_POOL, cursor_ns, &v))
+                strbuf_printf(out, "spark pool %llu", (unsigned long long)v);
+            else
+                strbuf_printf(out, "%llu sparks created in all", (unsigned long long)
+                              evindex_spark_total(ix, EVINDEX_SPARK_CREATE));
+        } else if (l->kind == LANE_ACTIVITY) {
+            size_t n_hec = 0, running = 0;
+            for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+                if (!detail_cap_shown(ix, i))
+                    continue;
+                n_hec++;
+                running += detail_running_at(evindex_cap_at(ix, i)->runs, cursor_ns);
+            }
+            strbuf_printf(out, "%zu of %zu HECs running", running, n_hec);
+        } else {
+            strbuf_puts(out, l->kind == LANE_HEC ? "idle" : "nothing here");
+        }
+        break;
+    }
+}

@@ -1,0 +1,614 @@
+/* eventpane: a sliding window of events in (time, file offset) order — the order
+ * `show` prints — fetched with evseek_range over time windows that double until they
+ * hold enough events, trimmed to a few screens around the selection. */
+#include "eventpane.h"
+
+#include <string.h>
+
+#include "render.h"
+#include "timefmt.h"
+#include "uibox.h"
+#include "xalloc.h"
+
+/* At most this many events per body row stay loaded. */
+#define EVENTPANE_KEEP_PER_ROW 4
+/* The largest single query. It bounds the work for a crowd of events sharing one
+ * timestamp; a crowd larger than this may be shown incompletely. */
+#define EVENTPANE_MAX_HITS ((size_t)1 << 16)
+/* Enough for 64 doublings of a window plus a 64-step bisection and query growth. */
+#define EVENTPANE_MAX_STEPS 200
+#define EVENTPANE_DEFAULT_ROWS 20
+
+/* A position between events: (time, file offset), ordered like evseek hits. */
+typedef struct eventpane_pos {
+    uint64_t t, off;
+} eventpane_pos;
+
+struct eventpane {
+    const evindex *ix;          /* borrowed */
+    const evlog *log;           /* borrowed (the index's) */
+    const evseek *seek;         /* borrowed (the index's) */
+    render *r;                  /* owned */
+    evseek_hit *hits;           /* owned: loaded events, ascending, contiguous in the log */
+    size_t n, cap;
+    evseek_hit *q;              /* owned: query results */
+    size_t q_cap;
+    evseek_hit *batch;          /* owned: a fetched batch before it joins hits */
+    size_t batch_cap;
+    bool at_start, at_end;      /* hits[0] / hits[n - 1] is the log's first / last event */
+    size_t sel;                 /* selected hit (< n when n > 0) */
+    bool has_cursor;            /* cursor_hit is the first event at or after cursor_ns */
+    evseek_hit cursor_hit;
+    uint64_t cursor_ns;
+    int rows;
+    bool synced;
+    size_t top;                 /* first hit on screen */
+    bool recentre;              /* the next draw centres the cursor event */
+    uint64_t ns_per_event;      /* average spacing: the first window's size */
+};
+
+static int
+eventpane_cmp(const evseek_hit *h, eventpane_pos p)
+{
+    if (h->time_ns != p.t)
+        return h->time_ns < p.t ? -1 : 1;
+    return h->offset < p.off ? -1 : h->offset > p.off;
+}
+
+static eventpane_pos
+eventpane_pos_of(const evseek_hit *h)
+{
+    return (eventpane_pos){ h->time_ns, h->offset };
+}
+
+static uint64_t
+eventpane_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t
+eventpane_sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static void
+eventpane_grow(evseek_hit **a, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    *a = xreallocarray(*a, c, sizeof **a);     /* owned by the pane */
+    *cap = c;
+}
+
+eventpane *
+eventpane_new(const evindex *ix)
+{
+    eventpane *p = xcalloc(1, sizeof *p);       /* caller frees: eventpane_free */
+    p->ix = ix;
+    p->log = evindex_log(ix);
+    p->seek = evindex_seek(ix);
+    p->r = render_new();
+    p->rows = EVENTPANE_DEFAULT_ROWS;
+    p->at_start = p->at_end = true;
+    uint64_t n = evindex_n_events(ix);
+    uint64_t span = evindex_last_ns(ix) - evindex_first_ns(ix);
+    p->ns_per_event = n ? span / n : 1;
+    if (p->ns_per_event == 0)
+        p->ns_per_event = 1;
+    return p;
+}
+
+void
+eventpane_free(eventpane *p)
+{
+    if (!p)
+        return;
+    render_free(p->r);
+    x_free(p->hits);
+    x_free(p->q);
+    x_free(p->batch);
+    x_free(p);
+}
+
+/* Events of [t0, t1) into p->q, the earliest `max`; *more if there were others. */
+static size_t
+eventpane_query(eventpane *p, uint64_t t0, uint64_t t1, size_t max, bool *more)
+{
+    eventpane_grow(&p->q, &p->q_cap, max);
+    return evseek_range(p->seek, p->log, t0, t1, p->q, max, more);
+}
+
+/* A first window likely to hold k events. */
+static uint64_t
+eventpane_window(const eventpane *p, size_t k)
+{
+    uint64_t w = eventpane_sat_mul(p->ns_per_event, eventpane_sat_mul(k, 2));
+    return w ? w : 1;
+}
+
+/* Number of q[0..n) before `pos` (they come first: q is ascending). */
+static size_t
+eventpane_count_before(const evseek_hit *q, size_t n, eventpane_pos pos)
+{
+    while (n > 0 && eventpane_cmp(&q[n - 1], pos) >= 0)
+        n--;
+    return n;
+}
+
+/* The first k events after `pos`, ascending, into out[] (room for k). Returns how many;
+ * fewer than k only at the end of the log. */
+static size_t
+eventpane_fetch_after(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+{
+    uint64_t last = evindex_last_ns(p->ix);
+    if (k == 0 || evindex_n_events(p->ix) == 0 || pos.t > last)
+        return 0;
+    uint64_t w = eventpane_window(p, k);
+    size_t m = k + 64;          /* room for events at pos.t that are not after pos */
+    size_t got = 0, skip = 0;
+    for (int step = 0; step < EVENTPANE_MAX_STEPS; step++) {
+        uint64_t t1 = eventpane_sat_add(pos.t, w);
+        bool whole = t1 > last;
+        if (whole)
+            t1 = eventpane_sat_add(last, 1);
+        bool more;
+        size_t n = eventpane_query(p, pos.t, t1, m, &more);
+        for (skip = 0; skip < n && eventpane_cmp(&p->q[skip], pos) <= 0; skip++)
+            ;
+        got = n - skip;
+        if (got >= k || (whole && !more) || (more && m >= EVENTPANE_MAX_HITS))
+            break;
+        if (more)
+            m = 2 * m < EVENTPANE_MAX_HITS ? 2 * m : EVENTPANE_MAX_HITS;
+        else
+            w = eventpane_sat_mul(w, 2);
+    }
+    if (got > k)
+        got = k;
+    memcpy(out, p->q + skip, got * sizeof *out);
+    return got;
+}
+
+static void
+eventpane_reverse(evseek_hit *a, size_t n)
+{
+    for (size_t i = 0; i < n / 2; i++) {
+        evseek_hit t = a[i];
+        a[i] = a[n - 1 - i];
+        a[n - 1 - i] = t;
+    }
+}
+
+/* a[0..n) becomes a[k..n) ++ a[0..k), in place. */
+static void
+eventpane_rotate(evseek_hit *a, size_t k, size_t n)
+{
+    eventpane_reverse(a, k);
+    eventpane_reverse(a + k, n - k);
+    eventpane_reverse(a, n);
+}
+
+/* The last `want` events at time t that are before `pos`, ascending, into out[].
+ * Reads the whole run of events at t (up to EVENTPANE_MAX_HITS). */
+static size_t
+eventpane_last_at(eventpane *p, uint64_t t, eventpane_pos pos, size_t want, evseek_hit *out)
+{
+    size_t m = want + 64, n;
+    bool more;
+    for (;;) {
+        n = eventpane_query(p, t, eventpane_sat_add(t, 1), m, &more);
+        if (!more || m >= EVENTPANE_MAX_HITS)
+            break;
+        m = 2 * m < EVENTPANE_MAX_HITS ? 2 * m : EVENTPANE_MAX_HITS;
+    }
+    size_t before = eventpane_count_before(p->q, n, pos);
+    size_t c = before < want ? before : want;
+    memcpy(out, p->q + before - c, c * sizeof *out);
+    return c;
+}
+
+/* The last k events with time < hi (and >= first), ascending, into out[]. */
+static size_t
+eventpane_last_before_time(eventpane *p, uint64_t hi, size_t k, evseek_hit *out)
+{
+    uint64_t first = evindex_first_ns(p->ix);
+    if (k == 0 || hi <= first)
+        return 0;
+    eventpane_pos all = { hi, 0 };
+    size_t m = 2 * k + 64;
+    uint64_t w = eventpane_window(p, k);
+    /* Widen [lo, hi) by doubling until it holds k events. When it holds more than m the
+     * kept hits are the earliest, not the ones wanted: bisect lo between lo_bad (too
+     * many) and lo_ok (fewer than k) instead. */
+    uint64_t lo_ok = hi, lo_bad = 0;
+    bool have_bad = false;
+    for (int step = 0; step < EVENTPANE_MAX_STEPS; step++) {
+        uint64_t lo;
+        if (!have_bad) {
+            lo = w >= hi - first ? first : hi - w;
+        } else {
+            if (lo_ok - lo_bad <= 1)
+                break;
+            lo = lo_bad + (lo_ok - lo_bad) / 2;
+        }
+        bool more;
+        size_t n = eventpane_query(p, lo, hi, m, &more);
+        if (more) {
+            lo_bad = lo;
+            have_bad = true;
+            continue;
+        }
+        if (n >= k || lo == first) {
+            size_t take = n < k ? n : k;
+            memcpy(out, p->q + n - take, take * sizeof *out);
+            return take;
+        }
+        lo_ok = lo;
+        if (!have_bad)
+            w = eventpane_sat_mul(w, 2);
+    }
+    if (!have_bad)
+        return 0;   /* not reached: the doubling meets `first` well within the steps */
+    /* A run of more than m events at time lo_bad: [lo_ok, hi) holds the latest few, the
+     * end of the run the rest. */
+    bool more;
+    size_t n = eventpane_query(p, lo_ok, hi, m, &more);
+    size_t tail = n < k ? n : k;
+    memcpy(out, p->q + n - tail, tail * sizeof *out);
+    size_t c = eventpane_last_at(p, lo_bad, all, k - tail, out + tail);
+    eventpane_rotate(out, tail, tail + c);      /* the run's events come first */
+    return c + tail;
+}
+
+/* The last k events before `pos`, ascending, into out[] (room for k). Returns how many;
+ * fewer than k only at the start of the log. Events at pos.t itself are taken apart, so
+ * that a run of equal times at pos (before or after it) never crowds the search. */
+static size_t
+eventpane_fetch_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+{
+    if (k == 0 || evindex_n_events(p->ix) == 0 || pos.t < evindex_first_ns(p->ix))
+        return 0;
+    size_t a = eventpane_last_at(p, pos.t, pos, k, out);
+    if (a == k)
+        return a;
+    /* out = (events before pos.t) ++ (the a at pos.t) */
+    memmove(out + (k - a), out, a * sizeof *out);
+    size_t b = eventpane_last_before_time(p, pos.t, k - a, out);
+    memmove(out + b, out + (k - a), a * sizeof *out);
+    return b + a;
+}
+
+/* Append up to k events after the loaded ones; returns how many came. */
+static size_t
+eventpane_extend_after(eventpane *p, size_t k)
+{
+    if (p->n == 0 || p->at_end)
+        return 0;
+    eventpane_grow(&p->batch, &p->batch_cap, k);
+    size_t got = eventpane_fetch_after(p, eventpane_pos_of(&p->hits[p->n - 1]), k, p->batch);
+    eventpane_grow(&p->hits, &p->cap, p->n + got);
+    memcpy(p->hits + p->n, p->batch, got * sizeof *p->hits);
+    p->n += got;
+    if (got < k)
+        p->at_end = true;
+    return got;
+}
+
+/* Prepend up to k events before the loaded ones; returns how many came. */
+static size_t
+eventpane_extend_before(eventpane *p, size_t k)
+{
+    if (p->n == 0 || p->at_start)
+        return 0;
+    eventpane_grow(&p->batch, &p->batch_cap, k);
+    size_t got = eventpane_fetch_before(p, eventpane_pos_of(&p->hits[0]), k, p->batch);
+    eventpane_grow(&p->hits, &p->cap, p->n + got);
+    memmove(p->hits + got, p->hits, p->n * sizeof *p->hits);
+    memcpy(p->hits, p->batch, got * sizeof *p->hits);
+    p->n += got;
+    p->sel += got;
+    p->top += got;
+    if (got < k)
+        p->at_start = true;
+    return got;
+}
+
+static size_t
+eventpane_rows(const eventpane *p)
+{
+    return (size_t)p->rows;
+}
+
+/* Keep at most KEEP_PER_ROW * rows events: drop from the ends, the larger surplus (events
+ * more than `rows` away from the selection) first. */
+static void
+eventpane_trim(eventpane *p)
+{
+    size_t rows = eventpane_rows(p), keep = EVENTPANE_KEEP_PER_ROW * rows;
+    if (p->n <= keep)
+        return;
+    size_t e = p->n - keep;
+    size_t a = p->sel > rows ? p->sel - rows : 0;
+    size_t after = p->n - 1 - p->sel;
+    size_t b = after > rows ? after - rows : 0;
+    size_t df = 0, db = 0;
+    if (a >= b) {
+        df = e < a - b ? e : a - b;
+    } else {
+        db = e < b - a ? e : b - a;
+    }
+    e -= df + db;
+    df += e - e / 2;
+    db += e / 2;
+    /* keep >= 2 * rows + 1, so the surpluses cover the excess; clamp regardless. */
+    if (df > a)
+        df = a;
+    if (db > b)
+        db = b;
+    if (df) {
+        memmove(p->hits, p->hits + df, (p->n - df) * sizeof *p->hits);
+        p->n -= df;
+        p->sel -= df;
+        p->top = p->top > df ? p->top - df : 0;
+        p->at_start = false;
+    }
+    if (db) {
+        p->n -= db;
+        p->at_end = false;
+    }
+}
+
+/* Have `rows` events loaded on each side of the selection where the log has them. */
+static void
+eventpane_margins(eventpane *p)
+{
+    size_t rows = eventpane_rows(p);
+    if (p->n == 0)
+        return;
+    if (!p->at_start && p->sel < rows)
+        eventpane_extend_before(p, rows);
+    if (!p->at_end && p->n - 1 - p->sel < rows)
+        eventpane_extend_after(p, rows);
+    eventpane_trim(p);
+}
+
+static void
+eventpane_set_rows(eventpane *p, int rows)
+{
+    p->rows = rows < 1 ? 1 : rows;
+}
+
+void
+eventpane_sync(eventpane *p, uint64_t cursor_ns, int rows)
+{
+    if (rows < 1)
+        rows = 1;
+    if (p->synced && cursor_ns == p->cursor_ns && rows == p->rows)
+        return;
+    bool keep_sel = p->n > 0 && p->hits[p->sel].time_ns == cursor_ns;
+    uint64_t keep_off = keep_sel ? p->hits[p->sel].offset : 0;
+    eventpane_set_rows(p, rows);
+    p->cursor_ns = cursor_ns;
+    p->synced = true;
+
+    size_t k = eventpane_rows(p);
+    eventpane_pos at = { cursor_ns, 0 };    /* no event has offset 0: "at or after" */
+    eventpane_grow(&p->hits, &p->cap, 2 * k);
+    eventpane_grow(&p->batch, &p->batch_cap, k);
+    size_t before = eventpane_fetch_before(p, at, k, p->hits);
+    size_t after = eventpane_fetch_after(p, at, k, p->batch);
+    memcpy(p->hits + before, p->batch, after * sizeof *p->hits);
+    p->n = before + after;
+    p->at_start = before < k;
+    p->at_end = after < k;
+    p->has_cursor = after > 0;
+    if (after)
+        p->cursor_hit = p->hits[before];
+    p->sel = after ? before : before ? before - 1 : 0;
+    for (size_t i = before; keep_sel && i < p->n && p->hits[i].time_ns == cursor_ns; i++) {
+        if (p->hits[i].offset == keep_off) {
+            p->sel = i;
+            break;
+        }
+    }
+    p->top = 0;
+    p->recentre = true;
+}
+
+void
+eventpane_scroll(eventpane *p, int delta)
+{
+    if (p->n == 0)
+        return;
+    size_t chunk = 2 * eventpane_rows(p);
+    long long d = delta;
+    while (d > 0) {
+        size_t room = p->n - 1 - p->sel;
+        if (room == 0) {
+            if (eventpane_extend_after(p, chunk) == 0)
+                break;
+            eventpane_trim(p);
+            continue;
+        }
+        size_t step = (unsigned long long)d < room ? (size_t)d : room;
+        p->sel += step;
+        d -= (long long)step;
+    }
+    while (d < 0) {
+        if (p->sel == 0) {
+            if (eventpane_extend_before(p, chunk) == 0)
+                break;
+            eventpane_trim(p);
+            continue;
+        }
+        size_t step = (unsigned long long)-d < p->sel ? (size_t)-d : p->sel;
+        p->sel -= step;
+        d += (long long)step;
+    }
+    eventpane_margins(p);
+}
+
+void
+eventpane_first(eventpane *p)
+{
+    size_t k = 2 * eventpane_rows(p);
+    eventpane_grow(&p->hits, &p->cap, k);
+    p->n = eventpane_fetch_after(p, (eventpane_pos){ 0, 0 }, k, p->hits);
+    p->at_start = true;
+    p->at_end = p->n < k;
+    p->sel = 0;
+    p->top = 0;
+    p->recentre = false;
+}
+
+void
+eventpane_last(eventpane *p)
+{
+    size_t k = 2 * eventpane_rows(p);
+    eventpane_grow(&p->hits, &p->cap, k);
+    eventpane_pos end = { evindex_last_ns(p->ix), UINT64_MAX };
+    p->n = eventpane_fetch_before(p, end, k, p->hits);
+    p->at_start = p->n < k;
+    p->at_end = true;
+    p->sel = p->n ? p->n - 1 : 0;
+    p->top = p->sel;
+    p->recentre = false;
+}
+
+bool
+eventpane_selected_time(const eventpane *p, uint64_t *t_ns)
+{
+    if (p->n == 0)
+        return false;
+    *t_ns = p->hits[p->sel].time_ns;
+    return true;
+}
+
+bool
+eventpane_selected(const eventpane *p, evseek_hit *hit)
+{
+    if (p->n == 0)
+        return false;
+    *hit = p->hits[p->sel];
+    return true;
+}
+
+size_t
+eventpane_n_loaded(const eventpane *p)
+{
+    return p->n;
+}
+
+size_t
+eventpane_selected_index(const eventpane *p)
+{
+    return p->n ? p->sel : SIZE_MAX;
+}
+
+size_t
+eventpane_cursor_index(const eventpane *p)
+{
+    if (!p->has_cursor || p->n == 0)
+        return SIZE_MAX;
+    eventpane_pos c = eventpane_pos_of(&p->cursor_hit);
+    if (eventpane_cmp(&p->hits[0], c) > 0 || eventpane_cmp(&p->hits[p->n - 1], c) < 0)
+        return SIZE_MAX;
+    size_t lo = 0, hi = p->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (eventpane_cmp(&p->hits[mid], c) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->n && eventpane_cmp(&p->hits[lo], c) == 0 ? lo : SIZE_MAX;
+}
+
+bool
+eventpane_hit_at(const eventpane *p, size_t i, evseek_hit *hit)
+{
+    if (i >= p->n)
+        return false;
+    *hit = p->hits[i];
+    return true;
+}
+
+bool
+eventpane_line(const eventpane *p, size_t i, strbuf *sb)
+{
+    if (i >= p->n)
+        return false;
+    const evseek_hit *h = &p->hits[i];
+    evlog_event ev;
+    size_t start = sb->len;
+    if (evlog_event_at(p->log, h->offset, h->cap, &ev)) {
+        render_show_line(p->r, sb, &ev);
+    } else {
+        strbuf_u64(sb, h->time_ns);
+        if (h->cap != EVLOG_NO_CAP)
+            strbuf_printf(sb, ": cap %u", (unsigned)h->cap);
+        strbuf_puts(sb, ": (unreadable event)");
+    }
+    /* Some texts end in a newline of their own (the block marker's): one line each. */
+    while (sb->len > start && sb->data[sb->len - 1] == '\n')
+        sb->data[--sb->len] = '\0';
+    return true;
+}
+
+/* Pick the first hit on screen for `rows` body rows. */
+static void
+eventpane_place(eventpane *p, size_t rows)
+{
+    if (p->recentre) {
+        size_t c = eventpane_cursor_index(p);
+        size_t anchor = c != SIZE_MAX ? c : p->sel;
+        p->top = anchor > rows / 2 ? anchor - rows / 2 : 0;
+        p->recentre = false;
+    }
+    if (p->sel < p->top)
+        p->top = p->sel;
+    else if (p->sel >= p->top + rows)
+        p->top = p->sel - rows + 1;
+    if (p->top + rows > p->n)
+        p->top = p->n > rows ? p->n - rows : 0;
+}
+
+void
+eventpane_draw(eventpane *p, surface *s, int col, int line, int cols, int lines, bool focused)
+{
+    if (cols <= 0 || lines <= 0)
+        return;
+    surface_fill_rect(s, col, line, cols, lines, ' ', STYLE_EVENT_LIST);
+    surface_fill(s, col, line, cols, ' ', STYLE_POPUP_TITLE);
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, " events near ");
+    timefmt_append(&sb, p->cursor_ns);
+    uibox_text(s, col, line, sb.data, STYLE_POPUP_TITLE, cols);
+    int rows = lines - 1;
+    if (rows > 0 && p->n == 0)
+        uibox_text(s, col, line + 1, " no events", STYLE_EVENT_LIST, cols);
+    if (rows <= 0 || p->n == 0) {
+        strbuf_free(&sb);
+        return;
+    }
+    eventpane_place(p, (size_t)rows);
+    size_t cursor = eventpane_cursor_index(p);
+    for (int r = 0; r < rows && p->top + (size_t)r < p->n; r++) {
+        size_t i = p->top + (size_t)r;
+        uint8_t style = focused && i == p->sel ? STYLE_POPUP_SEL
+                        : i == cursor          ? STYLE_CURSOR
+                                               : STYLE_EVENT_LIST;
+        if (style != STYLE_EVENT_LIST)
+            surface_fill(s, col, line + 1 + r, cols, ' ', style);
+        strbuf_reset(&sb);
+        eventpane_line(p, i, &sb);
+        surface_textn(s, col, line + 1 + r, sb.data, sb.len, style, cols);
+    }
+    strbuf_free(&sb);
+}

@@ -1,0 +1,954 @@
+/* lanes: the timeline's rows. Each plot cell is computed from the index's range summaries
+ * (runlane_busy_ns, ivtrack_kind_ns, series_range, counts by binary search) over exactly
+ * its column's time range, so what a cell shows is true at every zoom. */
+#include "lanes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "textfmt.h"
+#include "theme.h"
+#include "xalloc.h"
+
+/* Lower eighth blocks, index = eighths (0 is a space). */
+static const uint32_t lanes_blocks[9] = {
+    ' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588,
+};
+/* The same levels in ASCII: eighths 1..8 onto the seven steps of " .:-=+*#". */
+static const char lanes_ascii_bars[9] = { ' ', '.', ':', '-', '=', '+', '*', '#', '#' };
+
+#define LANES_TICK      0x25BCu     /* ▼ */
+#define LANES_DOT       0x00B7u     /* · */
+#define LANES_ELLIPSIS  0x2026u     /* … */
+/* A run needs this many whole columns to itself before its thread is named in it. */
+#define LANES_TEXT_MIN_COLS 4
+
+/* ---- small helpers --------------------------------------------------------------------- */
+
+static uint64_t
+lanes_min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* Distance from t to [a, b] (0 inside). */
+static uint64_t
+lanes_dist(uint64_t t, uint64_t a, uint64_t b)
+{
+    return t < a ? a - t : t > b ? t - b : 0;
+}
+
+unsigned
+lanes_eighths(uint64_t part, uint64_t whole)
+{
+    if (whole == 0 || part == 0)
+        return 0;
+    if (part >= whole)
+        return 8;
+    /* part < whole; keep part * 16 + whole in range. */
+    while (whole > (UINT64_C(1) << 59)) {
+        part >>= 1;
+        whole >>= 1;
+    }
+    uint64_t k = (part * 16 + whole) / (2 * whole);
+    return k < 1 ? 1 : k > 8 ? 8 : (unsigned)k;
+}
+
+/* Whether lane i of the index is drawn as a HEC lane (the no-capability lane of an
+ * old log only when it has something on it). */
+static bool
+lanes_cap_shown(const evindex *ix, size_t i)
+{
+    const evindex_cap *c = evindex_cap_at(ix, i);
+    return c->cap != EVINDEX_NO_CAP || runlane_count(c->runs) > 0 || ivtrack_count(c->gc) > 0;
+}
+
+static bool
+lanes_has_nonmoving(const evindex *ix)
+{
+    return ivtrack_count(evindex_nm_track(ix)) > 0 || evindex_n_nm_cycles(ix) > 0 ||
+           evindex_n_nm_flushes(ix) > 0 || evindex_n_nm_census(ix) > 0;
+}
+
+static bool
+lanes_has_spark_events(const evindex *ix)
+{
+    for (int k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        if (evindex_spark_total(ix, (enum evindex_spark_kind)k) > 0)
+            return true;
+    return false;
+}
+
+static void
+lanes_push(lane *out, size_t max, size_t *n, lane_kind kind, size_t cap_lane, const char *label)
+{
+    if (*n < max) {
+        lane *l = &out[*n];
+        memset(l, 0, sizeof *l);
+        l->kind = kind;
+        l->cap_lane = cap_lane;
+        snprintf(l->label, sizeof l->label, "%s", label);
+    }
+    (*n)++;
+}
+
+size_t
+lanes_build(const evindex *ix, lane *out, size_t max)
+{
+    size_t n = 0, n_hec = 0;
+    for (size_t i = 0; i < evindex_n_caps(ix); i++)
+        n_hec += lanes_cap_shown(ix, i);
+    if (n_hec)
+        lanes_push(out, max, &n, LANE_ACTIVITY, 0, "activity");
+    for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+        if (!lanes_cap_shown(ix, i))
+            continue;
+        const evindex_cap *c = evindex_cap_at(ix, i);
+        char label[16];
+        if (c->cap == EVINDEX_NO_CAP)
+            snprintf(label, sizeof label, "global");
+        else
+            snprintf(label, sizeof label, "HEC %u", (unsigned)c->cap);
+        lanes_push(out, max, &n, LANE_HEC, i, label);
+    }
+    if (lanes_has_nonmoving(ix))
+        lanes_push(out, max, &n, LANE_NONMOVING, 0, "nonmoving");
+    if (evindex_n_msgs(ix) > 0)
+        lanes_push(out, max, &n, LANE_MARKERS, 0, "markers");
+    if (series_count(evindex_series(ix, EVINDEX_S_HEAP_SIZE)) > 0 ||
+        series_count(evindex_series(ix, EVINDEX_S_HEAP_LIVE)) > 0)
+        lanes_push(out, max, &n, LANE_HEAP, 0, "heap");
+    /* Every threaded RTS posts spark counters; a log where no spark was ever created or
+     * pooled gets no lane of zeros. */
+    if (series_max(evindex_series(ix, EVINDEX_S_SPARK_POOL)) > 0 ||
+        series_max(evindex_series(ix, EVINDEX_S_SPARKS_CREATED)) > 0 || lanes_has_spark_events(ix))
+        lanes_push(out, max, &n, LANE_SPARKS, 0, "sparks");
+    return n;
+}
+
+size_t
+lanes_msg_first_from(const evindex *ix, uint64_t t)
+{
+    size_t lo = 0, hi = evindex_n_msgs(ix);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (evindex_msg_at(ix, mid)->time_ns < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Log text made fit for cells: invalid UTF-8 as U+FFFD, controls as spaces, and with
+ * `ascii` every non-ASCII character as '?'. Appends to sb. */
+static void
+lanes_clean_text(strbuf *sb, const uint8_t *p, size_t n, bool ascii)
+{
+    size_t i = 0;
+    while (i < n) {
+        int32_t cp = textfmt_utf8_next(p, n, &i);
+        if (cp < 0)
+            cp = ascii ? '?' : 0xFFFD;
+        else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+            cp = ' ';
+        else if (ascii && cp >= 0x80)
+            cp = '?';
+        textfmt_append_cp(sb, (uint32_t)cp);
+    }
+}
+
+/* ---- drawing ---------------------------------------------------------------------------- */
+
+/* One draw call's shared state. */
+typedef struct lanes_ctx {
+    surface *s;
+    const evindex *ix;
+    const lanes_draw_opts *o;
+    int x0;                     /* surface column of plot column 0 */
+    int ncols;                  /* plot columns drawn */
+    uint64_t *col_a;            /* [ncols + 1] column boundaries: column c is
+                                 * [col_a[c], col_a[c + 1]) */
+    surface_cell *row;          /* [ncols] the row being built */
+    size_t *scratch;            /* [ncols] per-column indexes */
+    uint64_t *scratch_u;        /* [ncols] per-column values */
+    size_t *hec;                /* evindex lanes drawn as HECs (activity lane) */
+    size_t n_hec;
+    strbuf text;
+} lanes_ctx;
+
+static surface_cell
+lanes_cell(uint32_t cp, uint8_t style)
+{
+    surface_cell c = { cp, style };
+    return c;
+}
+
+/* A bar of `level` eighths in `style` (ASCII: the bar ladder). */
+static surface_cell
+lanes_bar(const lanes_ctx *x, unsigned level, uint8_t style)
+{
+    if (level == 0)
+        return lanes_cell(' ', STYLE_IDLE);
+    return lanes_cell(x->o->ascii ? (uint32_t)lanes_ascii_bars[level] : lanes_blocks[level],
+                      style);
+}
+
+/* Whether thread `tid` runs in [a, b) on `rl`, looking at no more than LANES_HL_SCAN runs. */
+static bool
+lanes_tid_runs_in(const runlane *rl, uint64_t a, uint64_t b, uint32_t tid)
+{
+    size_t n = runlane_count_in(rl, a, b);
+    if (n == 0 || n > LANES_HL_SCAN)
+        return false;
+    size_t i = runlane_first_after(rl, a);
+    for (size_t k = 0; k < n && i + k < runlane_count(rl); k++) {
+        runlane_run r;
+        runlane_get(rl, i + k, &r);
+        if (r.start_ns >= b)
+            break;
+        if (r.tid == tid)
+            return true;
+    }
+    return false;
+}
+
+/* Write text from plot column c over at most max_cols cells in `style`. */
+static void
+lanes_row_text(lanes_ctx *x, int c, int max_cols, const char *utf8, uint8_t style)
+{
+    size_t len = strlen(utf8), off = 0;
+    for (int k = 0; k < max_cols && c + k < x->ncols && off < len; k++) {
+        uint32_t cp;
+        off += surface_utf8_decode(utf8 + off, len - off, &cp);
+        x->row[c + k] = lanes_cell(cp, style);
+    }
+}
+
+/* Name the runs that cover LANES_TEXT_MIN_COLS whole columns or more; scratch[c] holds
+ * the run covering column c entirely, or SIZE_MAX. */
+static void
+lanes_hec_text(lanes_ctx *x, const runlane *rl)
+{
+    const threadtab *tt = evindex_threads(x->ix);
+    for (int c = 0; c < x->ncols;) {
+        size_t r = x->scratch[c];
+        int e = c + 1;
+        while (e < x->ncols && x->scratch[e] == r)
+            e++;
+        int seg = e - c;
+        if (r != SIZE_MAX && seg >= LANES_TEXT_MIN_COLS) {
+            runlane_run run;
+            runlane_get(rl, r, &run);
+            strbuf_reset(&x->text);
+            const threadtab_thread *th = threadtab_find(tt, run.tid);
+            const uint8_t *p;
+            size_t n;
+            if (th && evindex_thread_label(x->ix, th, &p, &n) && n > 0) {
+                lanes_clean_text(&x->text, p, n, x->o->ascii);
+                if (surface_text_cols(x->text.data) > seg)
+                    strbuf_reset(&x->text);
+            }
+            if (x->text.len == 0)
+                strbuf_printf(&x->text, "%u", (unsigned)run.tid);
+            if (surface_text_cols(x->text.data) <= seg)
+                lanes_row_text(x, c, seg, x->text.data, STYLE_RUN_TEXT);
+        }
+        c = e;
+    }
+}
+
+static void
+lanes_row_hec(lanes_ctx *x, const lane *l)
+{
+    if (l->cap_lane >= evindex_n_caps(x->ix))
+        return;
+    const evindex_cap *cap = evindex_cap_at(x->ix, l->cap_lane);
+    bool ascii = x->o->ascii;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
+        x->scratch[c] = SIZE_MAX;
+        uint64_t work = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WORK, a, b);
+        uint64_t wait = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WAIT, a, b);
+        if (work + wait > 0) {
+            bool w = work >= wait;
+            uint8_t st = w ? STYLE_GC_WORK : STYLE_GC_WAIT;
+            x->row[c] = ascii ? lanes_cell(w ? 'G' : 'g', st)
+                              : lanes_cell(lanes_blocks[lanes_eighths(work + wait, span)], st);
+            continue;
+        }
+        uint64_t busy = runlane_busy_ns(cap->runs, a, b);
+        if (busy == 0)
+            continue;
+        uint8_t st = STYLE_RUNNING;
+        if (x->o->highlight && lanes_tid_runs_in(cap->runs, a, b, x->o->highlight_tid))
+            st = STYLE_RUNNING_HL;
+        x->row[c] = ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', st)
+                          : lanes_cell(lanes_blocks[lanes_eighths(busy, span)], st);
+        if (busy == span) {
+            /* One run covering the whole column (not several back to back)? */
+            size_t i = runlane_first_after(cap->runs, a);
+            runlane_run r;
+            runlane_get(cap->runs, i, &r);      /* all zero past the end */
+            if (i < runlane_count(cap->runs) && r.start_ns <= a && r.end_ns >= b)
+                x->scratch[c] = i;
+        }
+    }
+    lanes_hec_text(x, cap->runs);
+}
+
+static void
+lanes_row_nonmoving(lanes_ctx *x)
+{
+    static const uint8_t styles[3] = { STYLE_NM_MARK, STYLE_NM_SYNC, STYLE_NM_SWEEP };
+    static const char ascii_glyph[3] = { 'M', 'S', 'W' };
+    const ivtrack *tr = evindex_nm_track(x->ix);
+    if (ivtrack_count(tr) == 0)
+        return;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t a = x->col_a[c], b = x->col_a[c + 1];
+        uint64_t ns[3], total = 0;
+        for (unsigned k = 0; k < 3; k++)
+            total += ns[k] = ivtrack_kind_ns(tr, k, a, b);
+        if (total == 0)
+            continue;
+        unsigned ph = ns[EVINDEX_NM_SYNC] > 0 ? EVINDEX_NM_SYNC
+                      : ns[EVINDEX_NM_MARK] >= ns[EVINDEX_NM_SWEEP] ? EVINDEX_NM_MARK
+                                                                    : EVINDEX_NM_SWEEP;
+        x->row[c] = x->o->ascii ? lanes_cell((uint32_t)ascii_glyph[ph], styles[ph])
+                                : lanes_cell(lanes_blocks[lanes_eighths(total, b - a)],
+                                             styles[ph]);
+    }
+}
+
+static void
+lanes_row_markers(lanes_ctx *x)
+{
+    const evindex *ix = x->ix;
+    size_t n_markers = evindex_n_markers(ix), n_msgs = evindex_n_msgs(ix);
+    bool ascii = x->o->ascii;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t a = x->col_a[c], b = x->col_a[c + 1];
+        x->scratch[c] = SIZE_MAX;
+        size_t k = evindex_marker_first_from(ix, a);
+        if (k < n_markers && evindex_marker_at(ix, k)->time_ns < b) {
+            x->scratch[c] = k;
+            x->row[c] = lanes_cell(ascii ? '|' : LANES_TICK, STYLE_MARKER);
+            continue;
+        }
+        size_t m = lanes_msg_first_from(ix, a);
+        if (m < n_msgs && evindex_msg_at(ix, m)->time_ns < b)
+            x->row[c] = lanes_cell(ascii ? '.' : LANES_DOT, STYLE_MARKER_TEXT);
+    }
+    /* Names after the ticks, up to one column before the next tick. */
+    for (int c = 0; c < x->ncols; c++) {
+        if (x->scratch[c] == SIZE_MAX)
+            continue;
+        int next = c + 1;
+        while (next < x->ncols && x->scratch[next] == SIZE_MAX)
+            next++;
+        int room = next < x->ncols ? next - c - 2 : x->ncols - c - 1;
+        if (room <= 0)
+            continue;
+        const uint8_t *p;
+        size_t n;
+        if (!evindex_msg_text(ix, evindex_marker_at(ix, x->scratch[c]), &p, &n))
+            continue;
+        strbuf_reset(&x->text);
+        lanes_clean_text(&x->text, p, n, ascii);
+        if (x->text.len)
+            lanes_row_text(x, c + 1, room, x->text.data, STYLE_MARKER_TEXT);
+    }
+}
+
+static void
+lanes_row_activity(lanes_ctx *x)
+{
+    if (x->n_hec == 0)
+        return;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t a = x->col_a[c], b = x->col_a[c + 1];
+        uint64_t busy = 0;
+        for (size_t i = 0; i < x->n_hec; i++)
+            busy += runlane_busy_ns(evindex_cap_at(x->ix, x->hec[i])->runs, a, b);
+        if (busy == 0)
+            continue;
+        /* span * n_hec can exceed 64 bits for a long column and many caps. */
+        double frac = (double)busy / ((double)(b - a) * (double)x->n_hec);
+        unsigned level = (unsigned)(frac * 8.0 + 0.5);
+        level = level < 1 ? 1 : level > 8 ? 8 : level;
+        x->row[c] = lanes_bar(x, level, STYLE_ACTIVITY);
+    }
+}
+
+/* The largest value of `s` in [a, b), counting the value in force at a. False before the
+ * first sample. */
+static bool
+lanes_series_col_max(const series *s, uint64_t a, uint64_t b, uint64_t *out)
+{
+    bool any = false;
+    uint64_t mx = 0;
+    size_t i = series_at(s, a);
+    if (i != SIZE_MAX) {
+        mx = series_get(s, i).value;
+        any = true;
+    }
+    uint64_t lo, hi;
+    if (series_range(s, a, b, &lo, &hi)) {
+        if (!any || hi > mx)
+            mx = hi;
+        any = true;
+    }
+    *out = mx;
+    return any;
+}
+
+static void
+lanes_row_series(lanes_ctx *x, const series *s, uint8_t style)
+{
+    uint64_t top = series_max(s);
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t v;
+        if (lanes_series_col_max(s, x->col_a[c], x->col_a[c + 1], &v))
+            x->row[c] = lanes_bar(x, lanes_eighths(v, top), style);
+    }
+}
+
+static void
+lanes_row_heap(lanes_ctx *x)
+{
+    const series *size = evindex_series(x->ix, EVINDEX_S_HEAP_SIZE);
+    if (series_count(size) > 0)
+        lanes_row_series(x, size, STYLE_HEAP_SIZE);
+    else
+        lanes_row_series(x, evindex_series(x->ix, EVINDEX_S_HEAP_LIVE), STYLE_HEAP_LIVE);
+}
+
+static void
+lanes_row_sparks(lanes_ctx *x)
+{
+    const series *pool = evindex_series(x->ix, EVINDEX_S_SPARK_POOL);
+    if (series_count(pool) > 0) {
+        lanes_row_series(x, pool, STYLE_SPARKS);
+        return;
+    }
+    uint64_t top = 0;
+    for (int c = 0; c < x->ncols; c++) {
+        x->scratch_u[c] = evindex_spark_count(x->ix, EVINDEX_SPARK_CREATE, x->col_a[c],
+                                              x->col_a[c + 1]);
+        if (x->scratch_u[c] > top)
+            top = x->scratch_u[c];
+    }
+    for (int c = 0; c < x->ncols; c++)
+        if (x->scratch_u[c])
+            x->row[c] = lanes_bar(x, lanes_eighths(x->scratch_u[c], top), STYLE_SPARKS);
+}
+
+static void
+lanes_draw_label(lanes_ctx *x, int col0, int line, int width, const lane *l, bool selected)
+{
+    uint8_t st = selected ? STYLE_LANE_LABEL_SEL : STYLE_LANE_LABEL;
+    int text_cols = LANES_LABEL_COLS - 1;
+    if (width < text_cols)
+        text_cols = width < 0 ? 0 : width;
+    surface_fill(x->s, col0, line, text_cols, ' ', st);
+    int n = surface_text_cols(l->label);
+    if (n <= LANES_LABEL_COLS - 1) {
+        surface_text(x->s, col0, line, l->label, st, text_cols);
+    } else {
+        surface_text(x->s, col0, line, l->label, st, text_cols < LANES_LABEL_COLS - 2
+                                                          ? text_cols : LANES_LABEL_COLS - 2);
+        if (text_cols == LANES_LABEL_COLS - 1)
+            surface_put(x->s, col0 + LANES_LABEL_COLS - 2, line,
+                        x->o->ascii ? '~' : LANES_ELLIPSIS, st);
+    }
+    if (width >= LANES_LABEL_COLS)
+        surface_put(x->s, col0 + LANES_LABEL_COLS - 1, line, ' ', STYLE_DEFAULT);
+}
+
+void
+lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const lane *lanes,
+           size_t n_lanes, size_t first_lane, int n_rows, const timeview *v,
+           const lanes_draw_opts *o)
+{
+    lanes_ctx x = { .s = s, .ix = ix, .o = o, .x0 = col0 + LANES_LABEL_COLS };
+    int plot = width - LANES_LABEL_COLS;
+    x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
+    size_t nc = (size_t)x.ncols;
+    x.col_a = xmalloc((nc + 1) * sizeof *x.col_a);          /* freed below */
+    x.row = xmalloc((nc + 1) * sizeof *x.row);              /* freed below */
+    x.scratch = xmalloc((nc + 1) * sizeof *x.scratch);      /* freed below */
+    x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
+    x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
+    strbuf_init(&x.text);
+    for (int c = 0; c < x.ncols; c++)
+        timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
+    for (size_t i = 0; i < evindex_n_caps(ix); i++)
+        if (lanes_cap_shown(ix, i))
+            x.hec[x.n_hec++] = i;
+
+    bool has_sel = timeview_has_selection(v);
+    int cursor = timeview_col_of(v, v->cursor_ns);
+    for (int r = 0; r < n_rows && first_lane + (size_t)r < n_lanes; r++) {
+        size_t li = first_lane + (size_t)r;
+        const lane *l = &lanes[li];
+        int line = line0 + r;
+        lanes_draw_label(&x, col0, line, width, l, li == o->selected_lane);
+        for (int c = 0; c < x.ncols; c++)
+            x.row[c] = lanes_cell(' ', STYLE_IDLE);
+        switch (l->kind) {
+        case LANE_HEC: lanes_row_hec(&x, l); break;
+        case LANE_NONMOVING: lanes_row_nonmoving(&x); break;
+        case LANE_MARKERS: lanes_row_markers(&x); break;
+        case LANE_ACTIVITY: lanes_row_activity(&x); break;
+        case LANE_HEAP: lanes_row_heap(&x); break;
+        case LANE_SPARKS: lanes_row_sparks(&x); break;
+        }
+        for (int c = 0; c < x.ncols; c++) {
+            surface_cell cell = x.row[c];
+            if (has_sel && cell.style == STYLE_IDLE && cell.cp == ' ' &&
+                x.col_a[c] < v->sel.b_ns && x.col_a[c + 1] > v->sel.a_ns)
+                cell.style = STYLE_SELECTION;
+            if (c == cursor)
+                cell.style = STYLE_CURSOR;
+            surface_put(s, x.x0 + c, line, cell.cp, cell.style);
+        }
+    }
+    strbuf_free(&x.text);
+    x_free(x.hec);
+    x_free(x.scratch_u);
+    x_free(x.scratch);
+    x_free(x.row);
+    x_free(x.col_a);
+}
+
+/* ---- items ------------------------------------------------------------------------------ */
+
+static void
+lanes_item_none(lane_item *out, uint64_t t, uint64_t slack_ns)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_NONE;
+    out->start_ns = t;
+    out->end_ns = t + slack_ns < t ? UINT64_MAX : t + slack_ns;
+}
+
+static void
+lanes_item_run(const runlane *rl, size_t i, lane_item *out)
+{
+    runlane_run r;
+    runlane_get(rl, i, &r);
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_RUN;
+    out->start_ns = r.start_ns;
+    out->end_ns = r.end_ns;
+    out->index = i;
+    out->tid = r.tid;
+}
+
+static void
+lanes_item_gc(const evindex *ix, size_t i, lane_item *out)
+{
+    const evindex_gc *g = evindex_gc_at(ix, i);
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_GC;
+    out->start_ns = g->start_ns;
+    out->end_ns = g->end_ns;
+    out->index = i;
+}
+
+/* The GC item of interval j of a capability's GC track: the capability's part of the
+ * collection the interval belongs to (the interval alone if it has no record). */
+static void
+lanes_item_cap_gc(const evindex *ix, const evindex_cap *cap, size_t j, lane_item *out)
+{
+    const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_GC;
+    out->start_ns = iv->start_ns;
+    out->end_ns = iv->end_ns;
+    out->index = SIZE_MAX;
+    if (iv->ref >= evindex_n_gcs(ix))
+        return;
+    out->index = iv->ref;
+    const evindex_gc *g = evindex_gc_at(ix, iv->ref);
+    for (uint32_t k = 0; k < g->n_parts; k++) {
+        const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+        if (p->cap == cap->cap) {
+            out->start_ns = lanes_min_u64(p->start_ns, iv->start_ns);
+            out->end_ns = p->end_ns > iv->end_ns ? p->end_ns : iv->end_ns;
+            return;
+        }
+    }
+}
+
+static void
+lanes_item_nm(const ivtrack *tr, size_t j, lane_item *out)
+{
+    const ivtrack_iv *iv = ivtrack_get(tr, j);
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_NM;
+    out->start_ns = iv->start_ns;
+    out->end_ns = iv->end_ns;
+    out->index = iv->ref;
+}
+
+/* The marker index of message i, which is a marker. */
+static size_t
+lanes_marker_of_msg(const evindex *ix, const evindex_msg *m)
+{
+    size_t n = evindex_n_markers(ix);
+    for (size_t k = evindex_marker_first_from(ix, m->time_ns);
+         k < n && evindex_marker_at(ix, k)->time_ns == m->time_ns; k++)
+        if (evindex_marker_at(ix, k)->offset == m->offset)
+            return k;
+    return SIZE_MAX;
+}
+
+static void
+lanes_item_msg(const evindex *ix, size_t i, lane_item *out)
+{
+    const evindex_msg *m = evindex_msg_at(ix, i);
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_MSG;
+    out->start_ns = out->end_ns = m->time_ns;
+    out->index = i;
+    if (m->kind == EVINDEX_MSG_MARKER) {
+        size_t k = lanes_marker_of_msg(ix, m);
+        if (k != SIZE_MAX) {
+            out->kind = LANE_ITEM_MARKER;
+            out->index = k;
+        }
+    }
+}
+
+static void
+lanes_item_marker(const evindex *ix, size_t k, lane_item *out)
+{
+    const evindex_msg *m = evindex_marker_at(ix, k);
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_MARKER;
+    out->start_ns = out->end_ns = m->time_ns;
+    out->index = k;
+}
+
+/* Candidate tracking for "nearest within slack". */
+typedef struct lanes_best {
+    bool found;
+    uint64_t dist;
+    lane_item item;
+} lanes_best;
+
+static void
+lanes_offer(lanes_best *b, uint64_t t, uint64_t slack, const lane_item *it)
+{
+    uint64_t d = lanes_dist(t, it->start_ns, it->end_ns);
+    if (d > slack || (b->found && d >= b->dist))
+        return;
+    b->found = true;
+    b->dist = d;
+    b->item = *it;
+}
+
+static bool
+lanes_at_hec(const evindex *ix, const lane *l, uint64_t t, uint64_t slack, lane_item *out)
+{
+    if (l->cap_lane >= evindex_n_caps(ix))
+        return false;
+    const evindex_cap *cap = evindex_cap_at(ix, l->cap_lane);
+    size_t ngc = ivtrack_count(cap->gc), nrun = runlane_count(cap->runs);
+    uint64_t t_end = t + slack < t ? UINT64_MAX : t + slack;
+    /* A GC phase overlapping [t, t + slack) (or containing t). */
+    size_t j = ivtrack_first_after(cap->gc, t);
+    if (j < ngc) {
+        const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+        if (iv->start_ns <= t || iv->start_ns < t_end) {
+            lanes_item_cap_gc(ix, cap, j, out);
+            return true;
+        }
+    }
+    /* The run containing t. */
+    size_t i = runlane_last_starting_by(cap->runs, t);
+    if (i != SIZE_MAX) {
+        runlane_run r;
+        runlane_get(cap->runs, i, &r);
+        if (r.end_ns > t || r.start_ns == t) {
+            lanes_item_run(cap->runs, i, out);
+            return true;
+        }
+    }
+    /* The nearest of the neighbours on either side. */
+    lanes_best best = { 0 };
+    lane_item it;
+    if (j > 0 && j - 1 < ngc) {
+        lanes_item_cap_gc(ix, cap, j - 1, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (j < ngc) {
+        lanes_item_cap_gc(ix, cap, j, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (i != SIZE_MAX) {
+        lanes_item_run(cap->runs, i, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    size_t nx = i == SIZE_MAX ? 0 : i + 1;
+    if (nx < nrun) {
+        lanes_item_run(cap->runs, nx, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (best.found)
+        *out = best.item;
+    return best.found;
+}
+
+static bool
+lanes_at_nm(const evindex *ix, uint64_t t, uint64_t slack, lane_item *out)
+{
+    const ivtrack *tr = evindex_nm_track(ix);
+    size_t n = ivtrack_count(tr);
+    size_t j = ivtrack_last_starting_by(tr, t);
+    lanes_best best = { 0 };
+    lane_item it;
+    if (j != SIZE_MAX) {
+        const ivtrack_iv *iv = ivtrack_get(tr, j);
+        if (iv->end_ns > t) {
+            lanes_item_nm(tr, j, out);
+            return true;
+        }
+        lanes_item_nm(tr, j, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    size_t nx = j == SIZE_MAX ? 0 : j + 1;
+    if (nx < n) {
+        lanes_item_nm(tr, nx, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (best.found)
+        *out = best.item;
+    return best.found;
+}
+
+static bool
+lanes_at_markers(const evindex *ix, uint64_t t, uint64_t slack, lane_item *out)
+{
+    lanes_best best = { 0 };
+    lane_item it;
+    size_t n = evindex_n_markers(ix);
+    size_t k = evindex_marker_first_from(ix, t);
+    if (k < n) {
+        lanes_item_marker(ix, k, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (k > 0 && k - 1 < n) {
+        lanes_item_marker(ix, k - 1, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (!best.found) {
+        /* No marker within slack: every message within it is a plain message. */
+        size_t nm = evindex_n_msgs(ix);
+        size_t m = lanes_msg_first_from(ix, t);
+        if (m < nm) {
+            lanes_item_msg(ix, m, &it);
+            lanes_offer(&best, t, slack, &it);
+        }
+        if (m > 0 && m - 1 < nm) {
+            lanes_item_msg(ix, m - 1, &it);
+            lanes_offer(&best, t, slack, &it);
+        }
+    }
+    if (best.found)
+        *out = best.item;
+    return best.found;
+}
+
+static bool
+lanes_at_gc(const evindex *ix, uint64_t t, uint64_t slack, lane_item *out)
+{
+    size_t g = evindex_gc_containing(ix, t);
+    if (g != SIZE_MAX) {
+        lanes_item_gc(ix, g, out);
+        return true;
+    }
+    lanes_best best = { 0 };
+    lane_item it;
+    size_t n = evindex_n_gcs(ix);
+    size_t i = evindex_gc_first_from(ix, t);
+    if (i < n) {
+        lanes_item_gc(ix, i, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (i > 0 && i - 1 < n) {
+        lanes_item_gc(ix, i - 1, &it);
+        lanes_offer(&best, t, slack, &it);
+    }
+    if (best.found)
+        *out = best.item;
+    return best.found;
+}
+
+bool
+lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns, lane_item *out)
+{
+    bool found = false;
+    switch (l->kind) {
+    case LANE_HEC: found = lanes_at_hec(ix, l, t, slack_ns, out); break;
+    case LANE_NONMOVING: found = lanes_at_nm(ix, t, slack_ns, out); break;
+    case LANE_MARKERS: found = lanes_at_markers(ix, t, slack_ns, out); break;
+    case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
+        found = lanes_at_gc(ix, t, slack_ns, out);
+        break;
+    }
+    if (!found)
+        lanes_item_none(out, t, slack_ns);
+    return found;
+}
+
+/* Next (dir > 0) or previous GC item on a capability's GC track. */
+static bool
+lanes_step_cap_gc(const evindex *ix, const evindex_cap *cap, uint64_t t, int dir, lane_item *out)
+{
+    size_t n = ivtrack_count(cap->gc);
+    if (dir < 0) {
+        if (t == 0)
+            return false;
+        size_t j = ivtrack_last_starting_by(cap->gc, t - 1);
+        if (j == SIZE_MAX)
+            return false;
+        lanes_item_cap_gc(ix, cap, j, out);
+        return true;
+    }
+    for (size_t j = ivtrack_first_after(cap->gc, t); j < n;) {
+        lanes_item_cap_gc(ix, cap, j, out);
+        if (out->start_ns > t)
+            return true;
+        /* Skip the rest of this collection's phases. */
+        size_t nj = ivtrack_first_after(cap->gc, out->end_ns);
+        j = nj > j ? nj : j + 1;
+    }
+    return false;
+}
+
+static bool
+lanes_step_run(const runlane *rl, uint64_t t, int dir, lane_item *out)
+{
+    size_t n = runlane_count(rl);
+    if (dir < 0) {
+        if (t == 0)
+            return false;
+        size_t i = runlane_last_starting_by(rl, t - 1);
+        if (i == SIZE_MAX)
+            return false;
+        lanes_item_run(rl, i, out);
+        return true;
+    }
+    size_t i = runlane_last_starting_by(rl, t);
+    i = i == SIZE_MAX ? 0 : i + 1;
+    if (i >= n)
+        return false;
+    lanes_item_run(rl, i, out);
+    return true;
+}
+
+static bool
+lanes_step_hec(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item *out)
+{
+    if (l->cap_lane >= evindex_n_caps(ix))
+        return false;
+    const evindex_cap *cap = evindex_cap_at(ix, l->cap_lane);
+    lane_item g, r;
+    bool has_g = lanes_step_cap_gc(ix, cap, t, dir, &g);
+    bool has_r = lanes_step_run(cap->runs, t, dir, &r);
+    if (!has_g && !has_r)
+        return false;
+    if (has_g && has_r)
+        *out = (dir > 0 ? g.start_ns <= r.start_ns : g.start_ns > r.start_ns) ? g : r;
+    else
+        *out = has_g ? g : r;
+    return true;
+}
+
+static bool
+lanes_step_nm(const evindex *ix, uint64_t t, int dir, lane_item *out)
+{
+    const ivtrack *tr = evindex_nm_track(ix);
+    size_t n = ivtrack_count(tr);
+    if (dir < 0) {
+        if (t == 0)
+            return false;
+        size_t j = ivtrack_last_starting_by(tr, t - 1);
+        if (j == SIZE_MAX)
+            return false;
+        lanes_item_nm(tr, j, out);
+        return true;
+    }
+    size_t j = ivtrack_last_starting_by(tr, t);
+    j = j == SIZE_MAX ? 0 : j + 1;
+    if (j >= n)
+        return false;
+    lanes_item_nm(tr, j, out);
+    return true;
+}
+
+static bool
+lanes_step_msg(const evindex *ix, uint64_t t, int dir, lane_item *out)
+{
+    size_t n = evindex_n_msgs(ix);
+    if (dir < 0) {
+        size_t m = lanes_msg_first_from(ix, t);
+        if (m == 0)
+            return false;
+        lanes_item_msg(ix, m - 1, out);
+        return true;
+    }
+    if (t == UINT64_MAX)
+        return false;
+    size_t m = lanes_msg_first_from(ix, t + 1);
+    if (m >= n)
+        return false;
+    lanes_item_msg(ix, m, out);
+    return true;
+}
+
+static bool
+lanes_step_gc(const evindex *ix, uint64_t t, int dir, lane_item *out)
+{
+    size_t n = evindex_n_gcs(ix);
+    if (dir < 0) {
+        size_t i = evindex_gc_first_from(ix, t);
+        if (i == 0)
+            return false;
+        lanes_item_gc(ix, i - 1, out);
+        return true;
+    }
+    if (t == UINT64_MAX)
+        return false;
+    size_t i = evindex_gc_first_from(ix, t + 1);
+    if (i >= n)
+        return false;
+    lanes_item_gc(ix, i, out);
+    return true;
+}
+
+bool
+lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item *out)
+{
+    bool found = false;
+    lane_item it;
+    if (dir != 0) {
+        switch (l->kind) {
+        case LANE_HEC: found = lanes_step_hec(ix, l, t, dir, &it); break;
+        case LANE_NONMOVING: found = lanes_step_nm(ix, t, dir, &it); break;
+        case LANE_MARKERS: found = lanes_step_msg(ix, t, dir, &it); break;
+        case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
+            found = lanes_step_gc(ix, t, dir, &it);
+            break;
+        }
+    }
+    if (found)
+        *out = it;
+    else
+        lanes_item_none(out, t, 0);
+    return found;
+}

@@ -1,0 +1,386 @@
+/* termio_curses: the ncursesw backend. Changed runs become cchar_t arrays written with
+ * mvadd_wchnstr (no wrap, safe in the bottom-right cell); keys and mouse reports are
+ * renamed to the libtickit names the tickit backend produces, so keymaps are shared. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "termio_int.h"
+#include "xalloc.h"
+
+typedef struct cu_impl {
+    SCREEN *scr;                    /* owned; freed with delscreen */
+    bool started;                   /* between newterm and endwin */
+    bool mouse;
+    bool mouse_drag_pending;        /* 1002h not yet sent (see cu_end) */
+    attr_t attrs[STYLE_COUNT];
+    short pairs[STYLE_COUNT];
+    cchar_t *run;                   /* owned; cells of the run being drawn */
+    size_t run_cap;
+    int held_button;                /* for reporting motion as DRAG; 0 none */
+} cu_impl;
+
+static cu_impl *
+cu_of(const termio *t)
+{
+    return t->impl;
+}
+
+static void
+cu_push_key(termio *t, const char *name, int mods)
+{
+    termio_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TERMIO_EV_KEY;
+    ev.mods = mods;
+    termio_set_key(&ev, name);
+    termio_push(t, &ev);
+}
+
+/* "M-" "C-" "S-" in libtickit's order, then `base`. */
+static void
+cu_push_modkey(termio *t, const char *base, int mods)
+{
+    char name[TERMIO_KEY_MAX];
+    snprintf(name, sizeof name, "%s%s%s%s", (mods & TERMIO_MOD_ALT) ? "M-" : "",
+             (mods & TERMIO_MOD_CTRL) ? "C-" : "", (mods & TERMIO_MOD_SHIFT) ? "S-" : "",
+             base);
+    cu_push_key(t, name, mods);
+}
+
+/* A character (not a function key) as a key event; `alt` when it followed ESC. */
+static void
+cu_char_key(termio *t, wint_t wc, bool alt)
+{
+    int mods = alt ? TERMIO_MOD_ALT : 0;
+    char base[8];
+    switch (wc) {
+    case 13:
+        cu_push_modkey(t, "Enter", mods);
+        return;
+    case 9:
+        cu_push_modkey(t, "Tab", mods);
+        return;
+    case 27:
+        cu_push_modkey(t, "Escape", mods);
+        return;
+    case 127:
+        cu_push_modkey(t, "Backspace", mods);
+        return;
+    case 32:
+        cu_push_modkey(t, "Space", mods);
+        return;
+    case 0:
+        cu_push_modkey(t, "Space", mods | TERMIO_MOD_CTRL);
+        return;
+    default:
+        break;
+    }
+    if (wc < 32) {
+        base[0] = wc <= 26 ? (char)('a' + wc - 1) : "\\]^_"[wc - 28];
+        base[1] = '\0';
+        cu_push_modkey(t, base, mods | TERMIO_MOD_CTRL);
+        return;
+    }
+    size_t n = surface_utf8_encode((uint32_t)wc, base);
+    base[n] = '\0';
+    cu_push_modkey(t, base, mods);
+}
+
+static const struct {
+    const char *cap;  /* ncurses extended key name stem, e.g. "kLFT" in "kLFT5" */
+    const char *name;
+} cu_ext_keys[] = {
+    { "kUP", "Up" }, { "kDN", "Down" }, { "kLFT", "Left" }, { "kRIT", "Right" },
+    { "kHOM", "Home" }, { "kEND", "End" }, { "kPRV", "PageUp" }, { "kNXT", "PageDown" },
+    { "kDC", "Delete" }, { "kIC", "Insert" },
+};
+
+/* Modified keys ncurses only knows by terminfo extension name ("kLFT5" = C-Left):
+ * the digit is xterm's modifier parameter, 1 + (shift | alt << 1 | ctrl << 2). */
+static void
+cu_ext_key(termio *t, int code)
+{
+    const char *kn = keyname(code);
+    if (!kn)
+        return;
+    for (size_t i = 0; i < sizeof cu_ext_keys / sizeof cu_ext_keys[0]; i++) {
+        size_t n = strlen(cu_ext_keys[i].cap);
+        if (strncmp(kn, cu_ext_keys[i].cap, n) != 0 || kn[n] < '2' || kn[n] > '8' ||
+            kn[n + 1] != '\0')
+            continue;
+        int bits = kn[n] - '1';
+        int mods = ((bits & 1) ? TERMIO_MOD_SHIFT : 0) | ((bits & 2) ? TERMIO_MOD_ALT : 0) |
+                   ((bits & 4) ? TERMIO_MOD_CTRL : 0);
+        cu_push_modkey(t, cu_ext_keys[i].name, mods);
+        return;
+    }
+}
+
+static void
+cu_mouse(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    MEVENT me;
+    if (getmouse(&me) != OK)
+        return;
+    termio_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TERMIO_EV_MOUSE;
+    ev.col = me.x;
+    ev.line = me.y;
+    mmask_t b = me.bstate;
+    ev.mods = ((b & BUTTON_SHIFT) ? TERMIO_MOD_SHIFT : 0) |
+              ((b & BUTTON_ALT) ? TERMIO_MOD_ALT : 0) | ((b & BUTTON_CTRL) ? TERMIO_MOD_CTRL : 0);
+    if (b & BUTTON4_PRESSED) {
+        ev.action = TERMIO_MOUSE_WHEEL_UP;
+#ifdef BUTTON5_PRESSED
+    } else if (b & BUTTON5_PRESSED) {
+        ev.action = TERMIO_MOUSE_WHEEL_DOWN;
+#endif
+    } else if (b & (BUTTON1_PRESSED | BUTTON2_PRESSED | BUTTON3_PRESSED)) {
+        ev.action = TERMIO_MOUSE_PRESS;
+        ev.button = (b & BUTTON1_PRESSED) ? 1 : (b & BUTTON2_PRESSED) ? 2 : 3;
+        k->held_button = ev.button;
+    } else if (b & (BUTTON1_RELEASED | BUTTON2_RELEASED | BUTTON3_RELEASED)) {
+        ev.action = TERMIO_MOUSE_RELEASE;
+        ev.button = (b & BUTTON1_RELEASED) ? 1 : (b & BUTTON2_RELEASED) ? 2 : 3;
+        k->held_button = 0;
+    } else if ((b & REPORT_MOUSE_POSITION) && k->held_button) {
+        ev.action = TERMIO_MOUSE_DRAG;
+        ev.button = k->held_button;
+    } else {
+        return;
+    }
+    termio_push(t, &ev);
+}
+
+static void
+cu_function_key(termio *t, int code)
+{
+    static const struct {
+        int code;
+        const char *name;
+    } keys[] = {
+        { KEY_UP, "Up" }, { KEY_DOWN, "Down" }, { KEY_LEFT, "Left" }, { KEY_RIGHT, "Right" },
+        { KEY_PPAGE, "PageUp" }, { KEY_NPAGE, "PageDown" }, { KEY_HOME, "Home" },
+        { KEY_END, "End" }, { KEY_IC, "Insert" }, { KEY_DC, "Delete" },
+        { KEY_BACKSPACE, "Backspace" }, { KEY_ENTER, "Enter" }, { KEY_BTAB, "S-Tab" },
+        { KEY_SLEFT, "S-Left" }, { KEY_SRIGHT, "S-Right" }, { KEY_SR, "S-Up" },
+        { KEY_SF, "S-Down" }, { KEY_SHOME, "S-Home" }, { KEY_SEND, "S-End" },
+        { KEY_SDC, "S-Delete" }, { KEY_SIC, "S-Insert" }, { KEY_SNEXT, "S-PageDown" },
+        { KEY_SPREVIOUS, "S-PageUp" },
+    };
+    if (code == KEY_RESIZE) {
+        int lines, cols;
+        getmaxyx(stdscr, lines, cols);
+        termio_resized(t, cols, lines);
+        return;
+    }
+    if (code == KEY_MOUSE) {
+        cu_mouse(t);
+        return;
+    }
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (keys[i].code == code) {
+            cu_push_key(t, keys[i].name,
+                        strncmp(keys[i].name, "S-", 2) == 0 ? TERMIO_MOD_SHIFT : 0);
+            return;
+        }
+    }
+    if (code >= KEY_F(1) && code <= KEY_F(60)) {
+        /* Terminfo numbers shifted function keys F13..F24, control F25.., and so on. */
+        static const int group_mods[] = {
+            0, TERMIO_MOD_SHIFT, TERMIO_MOD_CTRL, TERMIO_MOD_CTRL | TERMIO_MOD_SHIFT,
+            TERMIO_MOD_ALT,
+        };
+        int n = code - KEY_F(0) - 1;
+        char base[8];
+        snprintf(base, sizeof base, "F%d", n % 12 + 1);
+        cu_push_modkey(t, base, group_mods[n / 12]);
+        return;
+    }
+    cu_ext_key(t, code);
+}
+
+static void
+cu_begin(termio *t, bool full, bool hard)
+{
+    (void)t;
+    if (full)
+        werase(stdscr);
+    if (hard)
+        clearok(curscr, TRUE);
+}
+
+static void
+cu_draw(termio *t, const surface *s, int col, int line, int n, uint8_t style)
+{
+    cu_impl *k = cu_of(t);
+    if ((size_t)n > k->run_cap) {
+        k->run = xreallocarray(k->run, (size_t)n, sizeof *k->run);  /* owned by k */
+        k->run_cap = (size_t)n;
+    }
+    int st = style < STYLE_COUNT ? style : STYLE_DEFAULT;
+    for (int i = 0; i < n; i++) {
+        wchar_t w[2] = { (wchar_t)surface_get(s, col + i, line).cp, L'\0' };
+        setcchar(&k->run[i], w, k->attrs[st], k->pairs[st], NULL);
+    }
+    mvadd_wchnstr(line, col, k->run, n);
+}
+
+static void
+cu_end(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    wnoutrefresh(stdscr);
+    doupdate();
+    if (k->mouse_drag_pending) {
+        /* Button-event tracking, so drags are reported. ncurses queues its own mouse
+         * mode (1000) for the first update; sending ours earlier would be undone. */
+        fputs("\033[?1002h", stdout);
+        fflush(stdout);
+        k->mouse_drag_pending = false;
+    }
+}
+
+static bool
+cu_wait(termio *t, int timeout_ms)
+{
+    wtimeout(stdscr, timeout_ms);
+    wint_t wc;
+    int r = wget_wch(stdscr, &wc);
+    if (r == KEY_CODE_YES) {
+        cu_function_key(t, (int)wc);
+    } else if (r == OK && wc == 27) {
+        /* ESC then a character at once is Alt+character. */
+        wtimeout(stdscr, 0);
+        wint_t wc2;
+        int r2 = wget_wch(stdscr, &wc2);
+        if (r2 == OK && wc2 >= 32 && wc2 != 127) {
+            cu_char_key(t, wc2, true);
+        } else {
+            cu_char_key(t, 27, false);
+            if (r2 == OK)
+                cu_char_key(t, wc2, false);
+            else if (r2 == KEY_CODE_YES)
+                cu_function_key(t, (int)wc2);
+        }
+    } else if (r == OK) {
+        cu_char_key(t, wc, false);
+    }
+    return true;
+}
+
+static void
+cu_close(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    if (!k->started)
+        return;
+    if (k->mouse) {
+        fputs("\033[?1002l", stdout);
+        fflush(stdout);
+        mousemask(0, NULL);
+    }
+    curs_set(1);
+    endwin();
+    fflush(stdout);
+    k->started = false;
+}
+
+static void
+cu_destroy(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    if (k->scr)
+        delscreen(k->scr);
+    x_free(k->run);
+    x_free(k);
+}
+
+static const termio_ops cu_ops = {
+    "curses", cu_begin, cu_draw, cu_end, cu_wait, cu_close, cu_destroy,
+};
+
+static void
+cu_setup_styles(termio *t, cu_impl *k)
+{
+    bool default_colours = use_default_colors() == OK;
+    for (int i = 0; i < STYLE_COUNT; i++) {
+        theme_look look = theme_get(t->mode, (unsigned)i);
+        attr_t a = A_NORMAL;
+        if (look.attrs & THEME_BOLD)
+            a |= A_BOLD;
+        if (look.attrs & THEME_UNDER)
+            a |= A_UNDERLINE;
+        if (look.attrs & THEME_REVERSE)
+            a |= A_REVERSE;
+        k->attrs[i] = a;
+        k->pairs[i] = 0;
+        if (t->mode == THEME_MONO)
+            continue;
+        int fg = look.fg, bg = look.bg;
+        if (fg < 0 && !default_colours)
+            fg = COLOR_WHITE;
+        if (bg < 0 && !default_colours)
+            bg = COLOR_BLACK;
+        if (init_pair((short)(i + 1), (short)fg, (short)bg) == OK)
+            k->pairs[i] = (short)(i + 1);
+    }
+}
+
+termio *
+termio_open_curses(const termio_opts *opts, char *err, size_t errlen)
+{
+    termio_opts o = opts ? *opts : termio_default_opts();
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        termio_errf(err, errlen, "stdin and stdout must be a terminal");
+        return NULL;
+    }
+    cu_impl *k = xcalloc(1, sizeof *k);          /* owned by t from here on */
+    /* termio_new installs the quit-signal handlers before newterm, so ncurses keeps
+     * its hands off SIGINT/SIGTERM. */
+    termio *t = termio_new(&cu_ops, k, THEME_MONO, 0, 0);
+    if (!termio_claim_terminal(t, STDIN_FILENO, STDOUT_FILENO, err, errlen)) {
+        termio_free(t);
+        return NULL;
+    }
+    k->scr = newterm(NULL, stdout, stdin);
+    if (!k->scr) {
+        const char *term = getenv("TERM");
+        termio_errf(err, errlen, "ncurses cannot drive TERM=%s", term ? term : "(unset)");
+        termio_free(t);
+        return NULL;
+    }
+    set_term(k->scr);
+    k->started = true;
+    raw();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, TRUE);
+    leaveok(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+
+    int colours = 0;
+    if (has_colors() && start_color() == OK)
+        colours = COLORS;
+    t->mode = termio_pick_mode(&o, colours);
+    cu_setup_styles(t, k);
+
+    if (o.mouse) {
+        k->mouse = true;
+        mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
+        mouseinterval(0);
+        k->mouse_drag_pending = true;
+    }
+    getmaxyx(stdscr, t->lines, t->cols);
+    return t;
+}
