@@ -1,9 +1,12 @@
 /* elog-tui command line: parses arguments, runs a subcommand, and is the only
  * place that reports errors to the user and chooses the exit status. */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "app.h"
 #include "decode.h"
 #include "diag.h"
 #include "evindex.h"
@@ -12,6 +15,7 @@
 #include "merge.h"
 #include "reports.h"
 #include "show.h"
+#include "snapshot.h"
 #include "statsfmt.h"
 #include "strbuf.h"
 #include "timefmt.h"
@@ -32,7 +36,12 @@ static const char main_usage[] =
     "                                 its runs stopped\n"
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
-    "       elog-tui FILE             (until the viewer lands: same as show)\n"
+    "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
+    "                                 the interactive timeline viewer (? lists the keys)\n"
+    "       elog-tui snapshot FILE [--size WxH] [--from T] [--to T] [--keys 'K ...']\n"
+    "                         [--color] [--ascii]\n"
+    "                                 draw the viewer's screen once to stdout (after the\n"
+    "                                 given key presses, e.g. --keys ']  ]  z')\n"
     "       elog-tui --help\n";
 
 static void
@@ -306,6 +315,139 @@ main_index_cmd(const char *file)
     return main_ending(file, &ending, n_events);
 }
 
+static bool
+main_parse_size(const char *arg, int *cols, int *lines)
+{
+    char *end;
+    long w = strtol(arg, &end, 10);
+    if (*end != 'x' || w < 1 || w > 4096)
+        return false;
+    long h = strtol(end + 1, &end, 10);
+    if (*end || h < 1 || h > 4096)
+        return false;
+    *cols = (int)w;
+    *lines = (int)h;
+    return true;
+}
+
+static int
+main_snapshot(int argc, char **argv)
+{
+    const char *file = NULL, *from = NULL, *to = NULL, *keys = NULL;
+    int cols = 120, lines = 40;
+    bool color = false;
+    app_opts ao = { .mouse = false };
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_arg = i + 1 < argc;
+        if (strcmp(a, "--size") == 0 && has_arg) {
+            if (!main_parse_size(argv[++i], &cols, &lines)) {
+                fprintf(stderr, "elog-tui: --size wants COLSxLINES, e.g. 120x40\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--from") == 0 && has_arg) {
+            from = argv[++i];
+        } else if (strcmp(a, "--to") == 0 && has_arg) {
+            to = argv[++i];
+        } else if (strcmp(a, "--keys") == 0 && has_arg) {
+            keys = argv[++i];
+        } else if (strcmp(a, "--color") == 0) {
+            color = true;
+        } else if (strcmp(a, "--ascii") == 0) {
+            ao.ascii = true;
+        } else if (a[0] != '-' && !file) {
+            file = a;
+        } else {
+            fputs(main_usage, stderr);
+            return 2;
+        }
+    }
+    if (!file) {
+        fputs(main_usage, stderr);
+        return 2;
+    }
+    evlog *log = main_open(file);
+    diag ending;
+    evindex *ix = main_index(log, &ending);
+    app *a = app_new(ix, file, cols, lines, &ao);
+    if (from || to) {
+        timeview *v = app_view(a);
+        uint64_t f = from ? main_bound(log, file, "--from", from) : 0;
+        uint64_t t = to ? main_bound(log, file, "--to", to) : v->log_end_ns - v->log_start_ns;
+        if (t <= f) {
+            fprintf(stderr, "elog-tui: %s: --to must be later than --from\n", file);
+            return 1;
+        }
+        /* Like the axis, times count from the log's first event. */
+        timeview_zoom_to(v, v->log_start_ns + f, v->log_start_ns + t);
+        timeview_set_cursor(v, v->log_start_ns + f);
+    }
+    if (keys) {
+        char *copy = strdup(keys);
+        char *save = NULL;
+        for (char *k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save))
+            app_key(a, k);
+        free(copy);
+    }
+    surface *s = surface_new(cols, lines);
+    app_draw(a, s);
+    strbuf out;
+    strbuf_init(&out);
+    snapshot_write(&out, s, color);
+    bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
+    strbuf_free(&out);
+    surface_free(s);
+    app_free(a);
+    size_t n_events = evindex_n_events(ix);
+    evindex_free(ix);
+    evlog_close(log);
+    if (!ok) {
+        fprintf(stderr, "elog-tui: error writing output\n");
+        return 1;
+    }
+    return main_ending(file, &ending, n_events);
+}
+
+static int
+main_view(int argc, char **argv)
+{
+    const char *file = NULL, *backend = "curses";
+    app_opts ao = { .mouse = true };
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--backend") == 0 && i + 1 < argc &&
+            (strcmp(argv[i + 1], "curses") == 0 || strcmp(argv[i + 1], "tickit") == 0)) {
+            backend = argv[++i];
+        } else if (strcmp(a, "--ascii") == 0) {
+            ao.ascii = true;
+        } else if (strcmp(a, "--mono") == 0) {
+            ao.force_mono = true;
+        } else if (strcmp(a, "--no-mouse") == 0) {
+            ao.mouse = false;
+        } else if (a[0] != '-' && !file) {
+            file = a;
+        } else {
+            fputs(main_usage, stderr);
+            return 2;
+        }
+    }
+    if (!file) {
+        fputs(main_usage, stderr);
+        return 2;
+    }
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "elog-tui: %s: the viewer needs a terminal; `elog-tui show %s` lists "
+                "the events and `elog-tui snapshot %s` draws the screen as text\n",
+                file, file, file);
+        return 1;
+    }
+    char err[1024] = "";
+    int status = app_run(file, backend, &ao, err, sizeof err);
+    if (err[0])
+        fprintf(stderr, "elog-tui: %s\n", err);
+    return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -324,8 +466,14 @@ main(int argc, char **argv)
         return main_index_cmd(argv[2]);
     if (argc == 3 && strcmp(argv[1], "scan") == 0)
         return main_scan(argv[2]);
-    if (argc == 2 && argv[1][0] != '-')
-        return main_show(argv[1]);
+    if (argc >= 2 && strcmp(argv[1], "snapshot") == 0)
+        return main_snapshot(argc - 2, argv + 2);
+    if (argc >= 2 && (argv[1][0] != '-' || strcmp(argv[1], "--backend") == 0 ||
+                      strcmp(argv[1], "--ascii") == 0 || strcmp(argv[1], "--mono") == 0 ||
+                      strcmp(argv[1], "--no-mouse") == 0)) {
+        setlocale(LC_ALL, "");
+        return main_view(argc - 1, argv + 1);
+    }
     fputs(main_usage, stderr);
     return 2;
 }

@@ -40,6 +40,9 @@ typedef struct lane {
  * counters above zero, or spark events; the all-zero counters every threaded RTS posts
  * get no lane). */
 size_t lanes_build(const evindex *ix, lane *out, size_t max);
+/* Whether evindex lane i is shown as a HEC lane (the no-capability lane only when it
+ * has runs or GC phases); the activity lane and range statistics sum over these. */
+bool lanes_cap_shown(const evindex *ix, size_t i);
 
 typedef struct lanes_draw_opts {
     bool ascii;                 /* only ASCII in every cell */
@@ -64,8 +67,8 @@ typedef struct lanes_draw_opts {
  *  - non-moving: the phase with most time in the column (sync, the stop-the-world one,
  *    whenever present), as an eighth block of the phases' share, STYLE_NM_*.
  *  - markers: ▼ where the column holds a marker (STYLE_MARKER), followed by the first
- *    such marker's name up to the next tick (STYLE_MARKER_TEXT); a column holding only
- *    messages shows '·'.
+ *    such marker's name up to one column before the next tick (STYLE_MARKER_TEXT, over
+ *    any message dots there); a column holding only messages shows '·'.
  *  - activity: run time of all HECs / (column span x number of HECs), eighth blocks.
  *  - heap: the largest heap size in the column (the value in force at its start
  *    included, so the graph is continuous) relative to the log's largest, eighth
@@ -76,7 +79,8 @@ typedef struct lanes_draw_opts {
  * The cursor's column is restyled STYLE_CURSOR (glyph kept) on every lane; idle cells
  * inside the selection are STYLE_SELECTION. With o->ascii: runs '#' (>= 1/2) or '+',
  * GC 'G' (work) or 'g' (waiting), non-moving 'M' 'S' 'W', markers '|', messages '.',
- * bars " .:-=+*#", and text from the log with every non-ASCII character as '?'. */
+ * bars " .:-=+*#", and text from the log with every non-ASCII character as '?'.
+ * `o` may be NULL (UTF-8, no lane selected, no highlight). Allocates O(width) scratch. */
 void lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix,
                 const lane *lanes, size_t n_lanes, size_t first_lane, int n_rows,
                 const timeview *v, const lanes_draw_opts *o);

@@ -10,14 +10,16 @@
 #include "evindex.h"
 #include "evlog.h"
 #include "evwrite.h"
+#include "gcstats.h"
 #include "lanes.h"
+#include "merge.h"
 #include "tests.h"
 #include "timefmt.h"
 #include "xalloc.h"
 
 #define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
 
-/* ---- logs ---------------------------------------------------------------------------------- */
+/* ---- logs ------------------------------------------------------------------------------- */
 
 typedef struct td_case {
     char *bytes;                /* open_memstream's buffer (free()), NULL for a file */
@@ -155,7 +157,7 @@ td_assert_clean(const detail_lines *d)
     }
 }
 
-/* ---- lines and formats ---------------------------------------------------------------------- */
+/* ---- lines and formats ------------------------------------------------------------------ */
 
 START_TEST(test_detail_lines_basics)
 {
@@ -221,7 +223,7 @@ START_TEST(test_detail_formats)
 }
 END_TEST
 
-/* ---- collections ----------------------------------------------------------------------------- */
+/* ---- collections ------------------------------------------------------------------------ */
 
 /* Every row of the golden `elog-tui gc` table of threaded-n4 (fixtures/threaded-n4.gc.tsv)
  * appears in the detail of the matching collection: pause, generation, sync with the
@@ -346,7 +348,7 @@ START_TEST(test_detail_gc_known)
 }
 END_TEST
 
-/* ---- runs ------------------------------------------------------------------------------------ */
+/* ---- runs ------------------------------------------------------------------------------- */
 
 /* Thread 3 ("wk" + an invalid byte) blocks on a black hole owned by thread 42; thread 4
  * overflows its stack; thread 5 is cut off by a run of thread 6 with no stop; thread 6
@@ -448,7 +450,7 @@ START_TEST(test_detail_runs)
 }
 END_TEST
 
-/* ---- markers and messages ---------------------------------------------------------------------- */
+/* ---- markers and messages --------------------------------------------------------------- */
 
 /* The 1,100-character marker of markers.eventlog wraps into lines of at most
  * DETAIL_WRAP_COLS characters that put back together give the text; the UTF-8 marker
@@ -525,6 +527,52 @@ START_TEST(test_detail_marker_wrap)
 }
 END_TEST
 
+/* Words wrap at spaces, greedily, keeping every character: each line but the last ends
+ * in the space it broke after; a word longer than a line is cut. */
+START_TEST(test_detail_wrap_words)
+{
+    td_case c;
+    evwrite *w = td_writer(&c);
+    strbuf text;
+    strbuf_init(&text);
+    for (int i = 0; i < 40; i++)
+        strbuf_printf(&text, "word%d ", i * 37 % 1000);
+    for (int i = 0; i < 100; i++)
+        strbuf_putc(&text, (char)('a' + i % 26));
+    EW(evwrite_user_marker(w, 0, 1000, text.data));
+    td_open(&c, w, false);
+    lane_item it;
+    ck_assert(lanes_item_at(c.ix, td_lane(&c, "markers"), 1000, 0, &it));
+    detail_lines d;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, td_lane(&c, "markers"), &it, 1000);
+    size_t at = td_find_prefix(&d, "Text: ");
+    ck_assert_uint_ne(at, SIZE_MAX);
+    strbuf joined;
+    strbuf_init(&joined);
+    size_t n_lines = d.n - at;
+    for (size_t i = at; i < d.n; i++) {
+        const char *body = d.lines[i] + (i == at ? 6 : 2);
+        size_t len = strlen(body);
+        ck_assert_uint_le(len, DETAIL_WRAP_COLS);
+        /* Greedy: the next line's first word would not have fitted. */
+        if (i + 1 < d.n && strchr(d.lines[i + 1] + 2, ' ')) {
+            ck_assert_msg(body[len - 1] == ' ', "line %zu does not break at a space: %s", i,
+                          body);
+            size_t next_word = (size_t)(strchr(d.lines[i + 1] + 2, ' ') - (d.lines[i + 1] + 2));
+            ck_assert_uint_gt(len + next_word, DETAIL_WRAP_COLS);
+        }
+        strbuf_puts(&joined, body);
+    }
+    ck_assert_str_eq(joined.data, text.data);
+    ck_assert_uint_ge(n_lines, text.len / DETAIL_WRAP_COLS + 1);
+    strbuf_free(&joined);
+    strbuf_free(&text);
+    detail_lines_free(&d);
+    td_close(&c);
+}
+END_TEST
+
 /* Invalid UTF-8 and control characters in messages; a binary message. */
 START_TEST(test_detail_message_text)
 {
@@ -569,7 +617,7 @@ START_TEST(test_detail_message_text)
 }
 END_TEST
 
-/* ---- ranges ------------------------------------------------------------------------------------ */
+/* ---- ranges ----------------------------------------------------------------------------- */
 
 /* Over the whole log the range counts every collection; threaded-n4's numbers are the
  * RTS's own (`+RTS -s` and `elog-tui stats`). */
@@ -646,7 +694,67 @@ START_TEST(test_detail_range_parts)
 }
 END_TEST
 
-/* ---- lanes at the cursor ------------------------------------------------------------------------ */
+/* Windows of threaded-n4 against gcstats, which reads the events themselves: the number
+ * of collections starting in the window, each generation's percentiles and maximum,
+ * and the bytes allocated (HEAP_ALLOCATED before the end minus before the start). */
+START_TEST(test_detail_range_vs_gcstats)
+{
+    td_case c;
+    td_fixture(&c, "threaded-n4.eventlog");
+    size_t n = evindex_n_gcs(c.ix);
+    const size_t cuts[][2] = { { 5, 200 }, { 0, 50 }, { 100, 101 }, { 300, 366 } };
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        ck_assert_uint_lt(cuts[k][1], n);
+        uint64_t a = evindex_gc_at(c.ix, cuts[k][0])->start_ns - 1000;
+        uint64_t b = evindex_gc_at(c.ix, cuts[k][1])->start_ns + 1000;
+        gcstats_window win = { a, b };
+        diag ending;
+        merge *m = merge_new(c.log, &ending);
+        gcstats *g = gcstats_new(&win);
+        evlog_event ev;
+        while (merge_next(m, &ev))
+            gcstats_add(g, &ev);
+        gcstats_report r;
+        gcstats_finish(g, ending.code != DIAG_OK, &r);
+        gcstats_free(g);
+        merge_free(m);
+
+        detail_lines d;
+        detail_lines_init(&d);
+        detail_range(&d, c.ix, a, b);
+        size_t at = td_find_prefix(&d, "Collections: ");
+        ck_assert_uint_ne(at, SIZE_MAX);
+        ck_assert_uint_eq(strtoull(d.lines[at] + 13, NULL, 10), r.n_gcs);
+        ck_assert_uint_eq(r.n_gcs, cuts[k][1] - cuts[k][0] + 1);
+        for (unsigned gen = 0; gen < r.n_gens; gen++) {
+            const gcstats_gen *gg = &r.gens[gen];
+            if (!gg->colls)
+                continue;
+            char want[256], a1[32], a2[32], a3[32], a4[32];
+            snprintf(want, sizeof want, "Gen %u: %llu, pause total %s", gen,
+                     (unsigned long long)gg->colls, td_dur(gg->elapsed_ns, a1, sizeof a1));
+            at = td_find_prefix(&d, want);
+            ck_assert_msg(at != SIZE_MAX, "window %zu: no line starting %s", k, want);
+            snprintf(want, sizeof want, "max %s; p50 %s, p90 %s, p99 %s",
+                     td_dur(gg->max_pause_ns, a1, sizeof a1), td_dur(gg->p50_ns, a2, sizeof a2),
+                     td_dur(gg->p90_ns, a3, sizeof a3), td_dur(gg->p99_ns, a4, sizeof a4));
+            ck_assert_msg(strstr(d.lines[at], want), "window %zu: %s lacks %s", k, d.lines[at],
+                          want);
+        }
+        strbuf sb;
+        strbuf_init(&sb);
+        strbuf_puts(&sb, "Allocated: ");
+        detail_bytes(&sb, r.bytes_allocated);
+        ck_assert_uint_gt(r.bytes_allocated, 0);
+        ck_assert_msg(td_find_prefix(&d, sb.data) != SIZE_MAX, "window %zu: no %s", k, sb.data);
+        strbuf_free(&sb);
+        detail_lines_free(&d);
+    }
+    td_close(&c);
+}
+END_TEST
+
+/* ---- lanes at the cursor ---------------------------------------------------------------- */
 
 START_TEST(test_detail_lane_values)
 {
@@ -741,9 +849,11 @@ test_detail_suite(void)
     tcase_add_test(tc, test_detail_gc_known);
     tcase_add_test(tc, test_detail_runs);
     tcase_add_test(tc, test_detail_marker_wrap);
+    tcase_add_test(tc, test_detail_wrap_words);
     tcase_add_test(tc, test_detail_message_text);
     tcase_add_test(tc, test_detail_range_whole);
     tcase_add_test(tc, test_detail_range_parts);
+    tcase_add_test(tc, test_detail_range_vs_gcstats);
     tcase_add_test(tc, test_detail_lane_values);
     tcase_add_test(tc, test_detail_nonmoving);
     suite_add_tcase(s, tc);

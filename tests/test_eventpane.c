@@ -169,10 +169,10 @@ ep_close(ep_case *c)
 static const char *
 ep_line(const eventpane *p, size_t i)
 {
-    static strbuf sb;
+    static strbuf sb;       /* reused: stays reachable until exit */
     strbuf_reset(&sb);
-    ck_assert(eventpane_line(p, i, &sb));
-    strbuf_putc(&sb, '\0');
+    if (!eventpane_line(p, i, &sb))
+        ck_abort_msg("no line %zu", i);
     return sb.data;
 }
 
@@ -192,24 +192,30 @@ ep_first_from(const ep_case *c, uint64_t t)
 static size_t
 ep_assert_contiguous(const ep_case *c, const eventpane *p)
 {
+    /* Check records every ck_assert (a write per call), so this hot loop only calls it
+     * on failure. */
     size_t n = eventpane_n_loaded(p);
-    ck_assert_uint_gt(n, 0);
     evseek_hit h;
-    ck_assert(eventpane_hit_at(p, 0, &h));
+    if (n == 0 || !eventpane_hit_at(p, 0, &h))
+        ck_abort_msg("no events loaded");
     size_t g0 = 0;
     while (g0 < c->n && c->golden_off[g0] != h.offset)
         g0++;
-    ck_assert_msg(g0 < c->n, "loaded event 0 (offset %llu) is not in the log",
-                  (unsigned long long)h.offset);
-    ck_assert_uint_le(g0 + n, c->n);
+    if (g0 >= c->n || g0 + n > c->n)
+        ck_abort_msg("loaded event 0 (offset %llu) is not in the log, or %zu events overrun",
+                     (unsigned long long)h.offset, n);
     for (size_t i = 0; i < n; i++) {
-        ck_assert(eventpane_hit_at(p, i, &h));
-        ck_assert_uint_eq(h.offset, c->golden_off[g0 + i]);
-        ck_assert_uint_eq(h.time_ns, c->golden_ns[g0 + i]);
-        if (i == 0 || i == n - 1 || i == eventpane_selected_index(p))
-            ck_assert_str_eq(ep_line(p, i), c->golden[g0 + i]);
+        if (!eventpane_hit_at(p, i, &h) || h.offset != c->golden_off[g0 + i] ||
+            h.time_ns != c->golden_ns[g0 + i])
+            ck_abort_msg("loaded event %zu is not the log's event %zu", i, g0 + i);
+        if (i == 0 || i == n - 1 || i == eventpane_selected_index(p)) {
+            const char *line = ep_line(p, i);
+            if (strcmp(line, c->golden[g0 + i]) != 0)
+                ck_abort_msg("line %zu \"%s\", want \"%s\"", i, line, c->golden[g0 + i]);
+        }
     }
-    ck_assert(!eventpane_hit_at(p, n, &h));
+    if (eventpane_hit_at(p, n, &h))
+        ck_abort_msg("eventpane_hit_at past the end");
     return g0;
 }
 
@@ -328,16 +334,17 @@ ep_walk(const ep_case *c, int rows, int step)
     size_t want = 0, guard = 0;
     for (;;) {
         size_t got = ep_selected_golden(c, p);
-        ck_assert_msg(got == want, "rows %d step %d: at %zu, want %zu", rows, step, got, want);
-        ck_assert_uint_le(eventpane_n_loaded(p), 4 * (size_t)rows);
-        uint64_t t;
-        ck_assert(eventpane_selected_time(p, &t));
-        ck_assert_uint_eq(t, c->golden_ns[want]);
+        uint64_t t = UINT64_MAX;
+        if (got != want || eventpane_n_loaded(p) > 4 * (size_t)rows ||
+            !eventpane_selected_time(p, &t) || t != c->golden_ns[want])
+            ck_abort_msg("rows %d step %d: at %zu (time %llu), want %zu, %zu loaded", rows,
+                         step, got, (unsigned long long)t, want, eventpane_n_loaded(p));
         if (want == c->n - 1)
             break;
         eventpane_scroll(p, step);
         want = want + (size_t)step < c->n ? want + (size_t)step : c->n - 1;
-        ck_assert_uint_lt(guard++, c->n + 10);
+        if (guard++ > c->n + 10)
+            ck_abort_msg("walk does not end");
     }
     /* At the end: further scrolling stays there. */
     eventpane_scroll(p, 1);
@@ -346,8 +353,9 @@ ep_walk(const ep_case *c, int rows, int step)
         eventpane_scroll(p, -step);
         want = want >= (size_t)step ? want - (size_t)step : 0;
         size_t got = ep_selected_golden(c, p);
-        ck_assert_msg(got == want, "rows %d step -%d: at %zu, want %zu", rows, step, got, want);
-        ck_assert_uint_le(eventpane_n_loaded(p), 4 * (size_t)rows);
+        if (got != want || eventpane_n_loaded(p) > 4 * (size_t)rows)
+            ck_abort_msg("rows %d step -%d: at %zu, want %zu, %zu loaded", rows, step, got,
+                         want, eventpane_n_loaded(p));
         if (want == 0)
             break;
     }

@@ -18,7 +18,7 @@
 
 #define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
 
-/* ---- logs and their index ------------------------------------------------------------- */
+/* ---- logs and their index --------------------------------------------------------------- */
 
 typedef struct tl_mem {
     char *data;                 /* open_memstream's buffer: free() */
@@ -225,7 +225,7 @@ START_TEST(test_lanes_eighths)
 }
 END_TEST
 
-/* ---- HEC cells --------------------------------------------------------------------------- */
+/* ---- HEC cells -------------------------------------------------------------------------- */
 
 static void
 tl_gc(evwrite *w, uint16_t cap, uint64_t start, uint64_t work, uint64_t done, uint64_t end,
@@ -329,6 +329,12 @@ START_TEST(test_lanes_fractions)
     ck_assert_uint_eq(lab.cp, 'H');
     ck_assert_uint_eq(lab.style, STYLE_LANE_LABEL);
     ck_assert_uint_eq(surface_get(s, LANES_LABEL_COLS - 1, (int)hec).style, STYLE_DEFAULT);
+    /* No options: the same picture. */
+    surface *s2 = surface_new(surface_cols(s), surface_lines(s));
+    lanes_draw(s2, 0, 0, surface_cols(s), c.ix, c.lanes, c.n_lanes, 0, (int)c.n_lanes, &v, NULL);
+    for (int line = 0; line < surface_lines(s); line++)
+        ck_assert(surface_row_equal(s, s2, line));
+    surface_free(s2);
     surface_free(s);
 
     /* ASCII: '#' from half busy up, '+' below. */
@@ -451,7 +457,7 @@ START_TEST(test_lanes_run_text)
 }
 END_TEST
 
-/* ---- other lanes ------------------------------------------------------------------------- */
+/* ---- other lanes ------------------------------------------------------------------------ */
 
 /* Markers "alpha" (col 0) and "beta" (col 6), messages in cols 5 and 8, 10 columns of
  * 1000 ns. */
@@ -619,7 +625,7 @@ START_TEST(test_lanes_activity_heap_sparks)
 }
 END_TEST
 
-/* ---- fixtures: ASCII, brute force ---------------------------------------------------------- */
+/* ---- fixtures: ASCII, brute force ------------------------------------------------------- */
 
 static uint64_t
 tl_rng(uint64_t *st)
@@ -815,7 +821,7 @@ START_TEST(test_lanes_property_brute_force)
 }
 END_TEST
 
-/* ---- items ---------------------------------------------------------------------------------- */
+/* ---- items ------------------------------------------------------------------------------ */
 
 /* On the activity lane '.' and ',' visit every collection in order, both ways; the
  * collection containing a time is found with no slack. */

@@ -22,7 +22,7 @@
 /* Characters of a thread label in the status line. */
 #define DETAIL_STATUS_LABEL 24
 
-/* ---- lines -------------------------------------------------------------------------- */
+/* ---- lines ------------------------------------------------------------------------------ */
 
 void
 detail_lines_init(detail_lines *d)
@@ -81,7 +81,7 @@ detail_add_sb(detail_lines *d, const strbuf *sb)
     detail_push(d, xstrdup(sb->data ? sb->data : ""));
 }
 
-/* ---- formatting helpers ---------------------------------------------------------------- */
+/* ---- formatting helpers ----------------------------------------------------------------- */
 
 void
 detail_bytes(strbuf *out, uint64_t bytes)
@@ -220,7 +220,7 @@ detail_wrap(detail_lines *out, const char *key, const uint8_t *p, size_t n)
     x_free(cps);
 }
 
-/* ---- threads and runs ------------------------------------------------------------------ */
+/* ---- threads and runs ------------------------------------------------------------------- */
 
 /* Thread id with its label: "12 (worker-5)". */
 static void
@@ -381,7 +381,7 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
     strbuf_free(&sb);
 }
 
-/* ---- collections ---------------------------------------------------------------------------- */
+/* ---- collections ------------------------------------------------------------------------ */
 
 static void
 detail_gc_head(strbuf *sb, const evindex_gc *g)
@@ -521,7 +521,7 @@ detail_gc(detail_lines *out, const evindex *ix, size_t gi)
     strbuf_free(&sb);
 }
 
-/* ---- non-moving ------------------------------------------------------------------------------ */
+/* ---- non-moving ------------------------------------------------------------------------- */
 
 static const char *
 detail_nm_phase_name(unsigned kind)
@@ -588,7 +588,7 @@ detail_nm(detail_lines *out, const evindex *ix, const lane_item *it)
     strbuf_free(&sb);
 }
 
-/* ---- markers and messages ----------------------------------------------------------------- */
+/* ---- markers and messages --------------------------------------------------------------- */
 
 static const char *
 detail_msg_kind(uint8_t kind)
@@ -644,7 +644,7 @@ detail_msg(detail_lines *out, const evindex *ix, const lane_item *it)
     strbuf_free(&sb);
 }
 
-/* ---- lane values at the cursor ------------------------------------------------------------ */
+/* ---- lane values at the cursor ---------------------------------------------------------- */
 
 /* The value of series `id` in force at t; false before its first sample. */
 static bool
@@ -656,14 +656,6 @@ detail_series_at(const evindex *ix, enum evindex_series_id id, uint64_t t, uint6
         return false;
     *v = series_get(s, i).value;
     return true;
-}
-
-/* HEC lanes as lanes_build lists them. */
-static bool
-detail_cap_shown(const evindex *ix, size_t i)
-{
-    const evindex_cap *c = evindex_cap_at(ix, i);
-    return c->cap != EVINDEX_NO_CAP || runlane_count(c->runs) > 0 || ivtrack_count(c->gc) > 0;
 }
 
 static bool
@@ -684,7 +676,7 @@ detail_activity(detail_lines *out, const evindex *ix, const lane_item *it, uint6
     uint64_t busy = 0;
     bool col = it->kind == LANE_ITEM_NONE && it->end_ns > it->start_ns;
     for (size_t i = 0; i < evindex_n_caps(ix); i++) {
-        if (!detail_cap_shown(ix, i))
+        if (!lanes_cap_shown(ix, i))
             continue;
         const evindex_cap *c = evindex_cap_at(ix, i);
         n_hec++;
@@ -826,7 +818,7 @@ detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item
     }
 }
 
-/* ---- ranges -------------------------------------------------------------------------------- */
+/* ---- ranges ----------------------------------------------------------------------------- */
 
 typedef struct detail_pause {
     uint16_t gen;
@@ -993,7 +985,7 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
     uint64_t run_total = 0, gc_total = 0;
     size_t n_hec = 0;
     for (size_t i = 0; i < evindex_n_caps(ix); i++) {
-        if (!detail_cap_shown(ix, i))
+        if (!lanes_cap_shown(ix, i))
             continue;
         const evindex_cap *c = evindex_cap_at(ix, i);
         uint64_t run = runlane_busy_ns(c->runs, a, b);
@@ -1091,7 +1083,7 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
     strbuf_free(&sb);
 }
 
-/* ---- status line ----------------------------------------------------------------------------- */
+/* ---- status line ------------------------------------------------------------------------ */
 
 void
 detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it,
@@ -1175,7 +1167,7 @@ detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it
         } else if (l->kind == LANE_ACTIVITY) {
             size_t n_hec = 0, running = 0;
             for (size_t i = 0; i < evindex_n_caps(ix); i++) {
-                if (!detail_cap_shown(ix, i))
+                if (!lanes_cap_shown(ix, i))
                     continue;
                 n_hec++;
                 running += detail_running_at(evindex_cap_at(ix, i)->runs, cursor_ns);

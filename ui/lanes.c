@@ -24,7 +24,7 @@ static const char lanes_ascii_bars[9] = { ' ', '.', ':', '-', '=', '+', '*', '#'
 /* A run needs this many whole columns to itself before its thread is named in it. */
 #define LANES_TEXT_MIN_COLS 4
 
-/* ---- small helpers --------------------------------------------------------------------- */
+/* ---- small helpers ---------------------------------------------------------------------- */
 
 static uint64_t
 lanes_min_u64(uint64_t a, uint64_t b)
@@ -55,9 +55,7 @@ lanes_eighths(uint64_t part, uint64_t whole)
     return k < 1 ? 1 : k > 8 ? 8 : (unsigned)k;
 }
 
-/* Whether lane i of the index is drawn as a HEC lane (the no-capability lane of an
- * old log only when it has something on it). */
-static bool
+bool
 lanes_cap_shown(const evindex *ix, size_t i)
 {
     const evindex_cap *c = evindex_cap_at(ix, i);
@@ -472,7 +470,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
            size_t n_lanes, size_t first_lane, int n_rows, const timeview *v,
            const lanes_draw_opts *o)
 {
-    lanes_ctx x = { .s = s, .ix = ix, .o = o, .x0 = col0 + LANES_LABEL_COLS };
+    static const lanes_draw_opts defaults = { .selected_lane = SIZE_MAX };
+    lanes_ctx x = { .s = s, .ix = ix, .o = o ? o : &defaults, .x0 = col0 + LANES_LABEL_COLS };
     int plot = width - LANES_LABEL_COLS;
     x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
     size_t nc = (size_t)x.ncols;
@@ -494,7 +493,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
         size_t li = first_lane + (size_t)r;
         const lane *l = &lanes[li];
         int line = line0 + r;
-        lanes_draw_label(&x, col0, line, width, l, li == o->selected_lane);
+        lanes_draw_label(&x, col0, line, width, l, li == x.o->selected_lane);
         for (int c = 0; c < x.ncols; c++)
             x.row[c] = lanes_cell(' ', STYLE_IDLE);
         switch (l->kind) {

@@ -14,7 +14,7 @@ trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 T() { tmux -L "$SOCK" "$@"; }
 ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
 bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t e2e; }
+screen() { T capture-pane -p -t e2e 2>/dev/null; }
 
 # wait_for TEXT [seconds]: until the screen shows TEXT.
 wait_for() {
@@ -42,10 +42,17 @@ keys() { T send-keys -t e2e "$@"; sleep 0.15; }
 # state after it exits (stty) so we can check it was given back.
 start() {
     local backend=$1 file=$2 w=${3%x*} h=${3#*x}
+    local i
     T kill-server 2>/dev/null
-    T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
-        "TERM=xterm-256color $BIN --backend $backend $file; echo \"exit=\$?\" > $TMP/exit; stty -a > $TMP/stty; sleep 30"
+    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
     rm -f "$TMP/exit" "$TMP/stty"
+    for ((i = 0; i < 3; i++)); do
+        T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
+            "TERM=xterm-256color $BIN --backend $backend $file; echo \"exit=\$?\" > $TMP/exit; stty -a > $TMP/stty; sleep 60" \
+            2>/dev/null && T has-session -t e2e 2>/dev/null && return
+        sleep 0.2
+    done
+    echo "could not start tmux" >&2
 }
 exited() {  # exited NAME: the viewer exited 0 and the terminal is back in cooked mode
     local i
@@ -82,7 +89,7 @@ for backend in curses tickit; do
     exited "$backend: q quits and gives the terminal back"
 
     start $backend "$ROOT/fixtures/markers.eventlog" 100x30
-    check "$backend: markers fixture opens" "markers"
+    check "$backend: markers fixture opens" "HEC 0"
     keys n
     check_status "$backend: n jumps to the first marker" "marker 1/"
     keys n
@@ -99,7 +106,7 @@ for backend in curses tickit; do
 
     start $backend "$ROOT/fixtures/sparks.eventlog" 100x30
     check "$backend: sparks fixture opens" "HEC 1"
-    T run-shell "pkill -TERM -f -- '--backend $backend $ROOT/fixtures/sparks.eventlog'"
+    pkill -TERM -f "^$BIN --backend $backend $ROOT/fixtures/sparks.eventlog"
     exited "$backend: SIGTERM restores the terminal"
 done
 

@@ -1,0 +1,46 @@
+/* tests/test_e2e: the interactive viewer end to end — tests/e2e/viewer.sh drives the
+ * real binary in a private tmux server with both backends (opening, GC and marker
+ * jumps, lists, search, help, event pane, resizing to 1x1, quitting by key and by
+ * SIGTERM with the terminal given back). One Check test wraps the script. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests.h"
+
+START_TEST(test_e2e_viewer)
+{
+    const char *bin = getenv("ELOG_BIN");
+    ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
+    ck_assert_msg(system("command -v tmux >/dev/null 2>&1") == 0,
+                  "tmux is needed for the end-to-end tests (sh tools/deps.sh installs it)");
+    char *script = test_path("tests/e2e/viewer.sh");
+    char *log = test_path("build/e2e.log");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "ELOG_BIN='%s' bash '%s' > '%s' 2>&1", bin, script, log);
+    int rc = system(cmd);
+    if (rc != 0) {
+        /* Show the script's report in the test output. */
+        snprintf(cmd, sizeof cmd, "grep -v '^ok' '%s' >&2", log);
+        if (system(cmd) != 0)
+            fprintf(stderr, "(no report at %s)\n", log);
+    }
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0,
+                  "end-to-end viewer tests failed; report in %s", log);
+    free(script);
+    free(log);
+}
+END_TEST
+
+Suite *
+test_e2e_suite(void)
+{
+    Suite *s = suite_create("e2e");
+    TCase *tc = tcase_create("viewer");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_e2e_viewer);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,897 @@
+/* app: viewer state and actions. Input (a key name or a mouse event) becomes an
+ * action through the keymap tables; the action's handler changes the state; the
+ * frame is then drawn from the state alone. No terminal is touched here except in
+ * app_loop.c. */
+#include "app.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_int.h"
+#include "axis.h"
+#include "detail.h"
+#include "eventpane.h"
+#include "helpview.h"
+#include "keymap.h"
+#include "lanes.h"
+#include "strbuf.h"
+#include "textfmt.h"
+#include "theme.h"
+#include "timefmt.h"
+#include "uilist.h"
+#include "xalloc.h"
+
+/* ---- small helpers --------------------------------------------------------------- */
+
+static void
+app_msg(app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+app_msg(app *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    va_end(ap);
+    a->msg_sticky = true;
+}
+
+/* Time relative to the log's first event, as the axis shows it. */
+static void
+app_fmt_time(const app *a, strbuf *sb, uint64_t t)
+{
+    uint64_t rel = t >= a->v.log_start_ns ? t - a->v.log_start_ns : 0;
+    axis_format_cursor(sb, rel, timeview_ns_per_col(&a->v));
+}
+
+static const lane *
+app_lane(const app *a)
+{
+    return a->n_lanes ? &a->lanes[a->lane_sel] : NULL;
+}
+
+/* Select the HEC lane of capability `cap`, if there is one. */
+static void
+app_select_cap(app *a, uint16_t cap)
+{
+    size_t li = evindex_lane_of(a->ix, cap);
+    for (size_t i = 0; li != SIZE_MAX && i < a->n_lanes; i++)
+        if (a->lanes[i].kind == LANE_HEC && a->lanes[i].cap_lane == li) {
+            a->lane_sel = i;
+            return;
+        }
+}
+
+static void
+app_jump(app *a, uint64_t t)
+{
+    timeview_center_on(&a->v, t);
+}
+
+/* ---- layout ------------------------------------------------------------------------ */
+
+/* Rows of each part of the screen for the current size and panes. */
+void
+app_relayout(app *a)
+{
+    int h = a->lines;
+    a->lay.header = 0;
+    a->lay.axis = 1;
+    int top = h >= 6 ? 3 : h >= 3 ? 1 : 0;     /* header + 2 axis rows, or one */
+    int avail = h - top - 1;                      /* minus the status line */
+    if (avail < 0)
+        avail = 0;
+    int pane = 0;
+    if (a->events_on)
+        pane = avail >= 12 ? avail * 2 / 5 : avail >= 6 ? avail / 2 : 0;
+    else
+        pane = avail >= 18 ? 9 : avail >= 12 ? 6 : avail >= 8 ? 3 : 0;
+    int lanes_rows = avail - pane;
+    if (lanes_rows > (int)a->n_lanes) {
+        pane += lanes_rows - (int)a->n_lanes;
+        lanes_rows = (int)a->n_lanes;
+    }
+    a->lay.top = top;
+    a->lay.lanes_line = top;
+    a->lay.lanes_rows = lanes_rows;
+    a->lay.pane_line = top + lanes_rows;
+    a->lay.pane_rows = pane;
+    a->lay.status_line = h - 1;
+    /* Keep the selected lane on screen. */
+    if (lanes_rows > 0) {
+        if (a->lane_sel < a->first_lane)
+            a->first_lane = a->lane_sel;
+        if (a->lane_sel >= a->first_lane + (size_t)lanes_rows)
+            a->first_lane = a->lane_sel - (size_t)lanes_rows + 1;
+    }
+    int plot = a->cols - LANES_LABEL_COLS;
+    timeview_set_width(&a->v, plot > 0 ? plot : 1);
+}
+
+/* ---- lists ---------------------------------------------------------------------------- */
+
+static void
+app_close_list(app *a)
+{
+    uilist_free(a->list);
+    a->list = NULL;
+    a->mode = MODE_TIMELINE;
+}
+
+static void
+app_open_list(app *a, uilist *l, enum app_list_kind kind)
+{
+    uilist_free(a->list);
+    uilist_set_ascii(l, a->opts.ascii);
+    a->list = l;
+    a->list_kind = kind;
+    a->mode = MODE_LIST;
+}
+
+/* The marker list: time, capability, name. */
+static void
+app_marker_list(app *a)
+{
+    uilist *l = uilist_new("markers");
+    uilist_set_columns_header(l, "time          cap  name");
+    strbuf sb;
+    strbuf_init(&sb);
+    size_t sel = evindex_marker_first_from(a->ix, a->v.cursor_ns);
+    for (size_t i = 0; i < evindex_n_markers(a->ix); i++) {
+        const evindex_msg *m = evindex_marker_at(a->ix, i);
+        strbuf_reset(&sb);
+        timefmt_append(&sb, m->time_ns - a->v.log_start_ns);
+        while (sb.len < 13)
+            strbuf_putc(&sb, ' ');
+        if (m->cap == EVINDEX_NO_CAP)
+            strbuf_puts(&sb, " -   ");
+        else
+            strbuf_printf(&sb, " %-4u", m->cap);
+        strbuf_putc(&sb, ' ');
+        const uint8_t *p;
+        size_t n;
+        if (evindex_msg_text(a->ix, m, &p, &n))
+            textfmt_append_utf8(&sb, p, n);
+        strbuf_putc(&sb, '\0');
+        uilist_add(l, sb.data, i);
+    }
+    strbuf_free(&sb);
+    if (sel < evindex_n_markers(a->ix))
+        uilist_move(l, (long)sel);
+    app_open_list(a, l, APP_LIST_MARKERS);
+}
+
+typedef struct gc_key {
+    uint64_t pause;
+    size_t idx;
+} gc_key;
+
+static int
+gc_key_cmp(const void *x, const void *y)
+{
+    const gc_key *p = x, *q = y;
+    if (p->pause != q->pause)
+        return p->pause > q->pause ? -1 : 1;
+    return p->idx < q->idx ? -1 : p->idx > q->idx;
+}
+
+/* Every collection, longest pause first. */
+static void
+app_gc_list(app *a)
+{
+    size_t n = evindex_n_gcs(a->ix);
+    gc_key *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+    for (size_t i = 0; i < n; i++) {
+        const evindex_gc *g = evindex_gc_at(a->ix, i);
+        keys[i] = (gc_key){ g->end_ns - g->start_ns, i };
+    }
+    qsort(keys, n, sizeof *keys, gc_key_cmp);
+    uilist *l = uilist_new("collections by pause");
+    uilist_set_columns_header(l, "pause      start        gen  sync       slowest  copied");
+    strbuf sb, t;
+    strbuf_init(&sb);
+    strbuf_init(&t);
+    for (size_t k = 0; k < n; k++) {
+        const evindex_gc *g = evindex_gc_at(a->ix, keys[k].idx);
+        strbuf_reset(&sb);
+        strbuf_reset(&t);
+        timefmt_append(&t, g->end_ns - g->start_ns);
+        strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
+        strbuf_reset(&t);
+        timefmt_append(&t, g->start_ns - a->v.log_start_ns);
+        strbuf_printf(&sb, "%-12.*s ", (int)t.len, t.data);
+        if (g->gen == EVINDEX_GEN_UNKNOWN)
+            strbuf_puts(&sb, "?    ");
+        else
+            strbuf_printf(&sb, "%-4u ", g->gen);
+        strbuf_reset(&t);
+        timefmt_append(&t, g->sync_ns);
+        strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
+        if (g->slowest_cap == EVINDEX_NO_CAP)
+            strbuf_puts(&sb, "-        ");
+        else
+            strbuf_printf(&sb, "HEC %-4u ", g->slowest_cap);
+        if (g->flags & EVINDEX_GC_F_NO_STATS)
+            strbuf_puts(&sb, "-");
+        else
+            strbuf_printf(&sb, "%llu", (unsigned long long)g->copied);
+        strbuf_putc(&sb, '\0');
+        uilist_add(l, sb.data, keys[k].idx);
+    }
+    strbuf_free(&sb);
+    strbuf_free(&t);
+    x_free(keys);
+    app_open_list(a, l, APP_LIST_GCS);
+}
+
+typedef struct th_key {
+    uint64_t run_ns;
+    size_t idx;
+} th_key;
+
+static int
+th_key_cmp(const void *x, const void *y)
+{
+    const th_key *p = x, *q = y;
+    if (p->run_ns != q->run_ns)
+        return p->run_ns > q->run_ns ? -1 : 1;
+    return p->idx < q->idx ? -1 : p->idx > q->idx;
+}
+
+/* Every thread, most run time first. */
+static void
+app_thread_list(app *a)
+{
+    const threadtab *tt = evindex_threads(a->ix);
+    size_t n = threadtab_count(tt);
+    th_key *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (th_key){ threadtab_at(tt, i)->run_ns, i };
+    qsort(keys, n, sizeof *keys, th_key_cmp);
+    uilist *l = uilist_new("threads by run time");
+    uilist_set_columns_header(l, "thread   run time    runs     label");
+    strbuf sb, t;
+    strbuf_init(&sb);
+    strbuf_init(&t);
+    for (size_t k = 0; k < n; k++) {
+        const threadtab_thread *th = threadtab_at(tt, keys[k].idx);
+        strbuf_reset(&sb);
+        strbuf_reset(&t);
+        timefmt_append(&t, th->run_ns);
+        strbuf_printf(&sb, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data, th->n_runs);
+        const uint8_t *p;
+        size_t len;
+        if (evindex_thread_label(a->ix, th, &p, &len))
+            textfmt_append_utf8(&sb, p, len);
+        strbuf_putc(&sb, '\0');
+        uilist_add(l, sb.data, th->tid);
+    }
+    strbuf_free(&sb);
+    strbuf_free(&t);
+    x_free(keys);
+    app_open_list(a, l, APP_LIST_THREADS);
+}
+
+static void
+app_list_choose(app *a)
+{
+    uint64_t payload;
+    if (!a->list || !uilist_selected(a->list, &payload)) {
+        app_close_list(a);
+        return;
+    }
+    enum app_list_kind kind = a->list_kind;
+    app_close_list(a);
+    strbuf sb;
+    strbuf_init(&sb);
+    if (kind == APP_LIST_MARKERS && payload < evindex_n_markers(a->ix)) {
+        const evindex_msg *m = evindex_marker_at(a->ix, payload);
+        app_jump(a, m->time_ns);
+        a->lane_sel = a->markers_lane != SIZE_MAX ? a->markers_lane : a->lane_sel;
+    } else if (kind == APP_LIST_GCS && payload < evindex_n_gcs(a->ix)) {
+        const evindex_gc *g = evindex_gc_at(a->ix, payload);
+        app_jump(a, g->start_ns);
+        app_select_cap(a, g->leader_cap);
+    } else if (kind == APP_LIST_THREADS) {
+        a->highlight = true;
+        a->highlight_tid = (uint32_t)payload;
+        app_msg(a, "highlighting thread %u on every HEC (Esc clears)", a->highlight_tid);
+    } else if (kind == APP_LIST_MATCHES && payload < a->n_matches) {
+        a->match_pos = payload;
+        app_jump(a, a->matches[payload].time_ns);
+    }
+    strbuf_free(&sb);
+}
+
+/* ---- search ------------------------------------------------------------------------------ */
+
+/* ASCII-case-insensitive substring test over UTF-8 bytes. */
+static bool
+app_contains(const uint8_t *hay, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    if (m == 0)
+        return true;
+    for (size_t i = 0; i + m <= n; i++) {
+        size_t j = 0;
+        while (j < m) {
+            uint8_t x = hay[i + j], y = (uint8_t)needle[j];
+            if (x >= 'A' && x <= 'Z')
+                x = (uint8_t)(x + 32);
+            if (y >= 'A' && y <= 'Z')
+                y = (uint8_t)(y + 32);
+            if (x != y)
+                break;
+            j++;
+        }
+        if (j == m)
+            return true;
+    }
+    return false;
+}
+
+static int
+match_cmp(const void *x, const void *y)
+{
+    const app_match *p = x, *q = y;
+    return p->time_ns < q->time_ns ? -1 : p->time_ns > q->time_ns;
+}
+
+/* Markers, messages and thread labels containing the query. */
+static void
+app_run_search(app *a)
+{
+    x_free(a->matches);
+    a->matches = NULL;
+    a->n_matches = 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < evindex_n_msgs(a->ix); i++) {
+        const evindex_msg *m = evindex_msg_at(a->ix, i);
+        const uint8_t *p;
+        size_t n;
+        if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
+            !app_contains(p, n, a->query))
+            continue;
+        if (a->n_matches == cap) {
+            cap = cap ? cap * 2 : 64;
+            a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
+        }
+        a->matches[a->n_matches++] = (app_match){ m->time_ns, i, false };
+    }
+    const threadtab *tt = evindex_threads(a->ix);
+    for (size_t i = 0; i < threadtab_count(tt); i++) {
+        const threadtab_thread *th = threadtab_at(tt, i);
+        const uint8_t *p;
+        size_t n;
+        if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, a->query))
+            continue;
+        uint64_t t = th->first_run_ns != THREADTAB_NO_TIME ? th->first_run_ns
+                     : th->create_ns != THREADTAB_NO_TIME ? th->create_ns
+                                                          : a->v.log_start_ns;
+        if (a->n_matches == cap) {
+            cap = cap ? cap * 2 : 64;
+            a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
+        }
+        a->matches[a->n_matches++] = (app_match){ t, th->tid, true };
+    }
+    qsort(a->matches, a->n_matches, sizeof *a->matches, match_cmp);
+    a->search_on = a->n_matches > 0;
+    a->match_pos = SIZE_MAX;
+    if (!a->n_matches)
+        app_msg(a, "no marker, message or thread label contains \"%s\"", a->query);
+    else
+        app_msg(a, "%zu matches for \"%s\": n/N step through them, Esc ends the search",
+                a->n_matches, a->query);
+}
+
+static void
+app_match_text(const app *a, const app_match *m, strbuf *sb)
+{
+    const uint8_t *p = NULL;
+    size_t n = 0;
+    if (m->is_thread) {
+        const threadtab_thread *th = threadtab_find(evindex_threads(a->ix), (uint32_t)m->index);
+        if (th && evindex_thread_label(a->ix, th, &p, &n)) {
+            strbuf_printf(sb, "thread %u ", th->tid);
+            textfmt_append_utf8(sb, p, n);
+        }
+    } else if (evindex_msg_text(a->ix, evindex_msg_at(a->ix, m->index), &p, &n)) {
+        textfmt_append_utf8(sb, p, n);
+    }
+}
+
+static void
+app_step_match(app *a, int dir)
+{
+    if (!a->n_matches)
+        return;
+    size_t i;
+    if (dir > 0) {
+        i = 0;
+        while (i < a->n_matches && a->matches[i].time_ns <= a->v.cursor_ns)
+            i++;
+        if (i == a->n_matches) {
+            app_msg(a, "no more matches after the cursor");
+            return;
+        }
+    } else {
+        i = a->n_matches;
+        while (i > 0 && a->matches[i - 1].time_ns >= a->v.cursor_ns)
+            i--;
+        if (i == 0) {
+            app_msg(a, "no more matches before the cursor");
+            return;
+        }
+        i--;
+    }
+    a->match_pos = i;
+    app_jump(a, a->matches[i].time_ns);
+    strbuf sb, t;
+    strbuf_init(&sb);
+    strbuf_init(&t);
+    app_fmt_time(a, &t, a->matches[i].time_ns);
+    app_match_text(a, &a->matches[i], &sb);
+    app_msg(a, "match %zu/%zu at %.*s: %.*s", i + 1, a->n_matches, (int)t.len, t.data,
+            (int)sb.len, sb.data);
+    strbuf_free(&sb);
+    strbuf_free(&t);
+}
+
+/* ---- markers, GCs, items ----------------------------------------------------------------- */
+
+static void
+app_step_marker(app *a, int dir)
+{
+    size_t n = evindex_n_markers(a->ix), i;
+    if (dir > 0) {
+        i = evindex_marker_first_from(a->ix, a->v.cursor_ns + 1);
+        if (i >= n) {
+            app_msg(a, n ? "no marker after the cursor" : "this log has no markers");
+            return;
+        }
+    } else {
+        i = evindex_marker_first_from(a->ix, a->v.cursor_ns);
+        if (i == 0) {
+            app_msg(a, n ? "no marker before the cursor" : "this log has no markers");
+            return;
+        }
+        i--;
+    }
+    const evindex_msg *m = evindex_marker_at(a->ix, i);
+    app_jump(a, m->time_ns);
+    if (a->markers_lane != SIZE_MAX)
+        a->lane_sel = a->markers_lane;
+    strbuf sb, t;
+    strbuf_init(&sb);
+    strbuf_init(&t);
+    app_fmt_time(a, &t, m->time_ns);
+    const uint8_t *p;
+    size_t len;
+    if (evindex_msg_text(a->ix, m, &p, &len))
+        textfmt_append_utf8(&sb, p, len);
+    app_msg(a, "marker %zu/%zu at %.*s: %.*s", i + 1, n, (int)t.len, t.data, (int)sb.len,
+            sb.data);
+    strbuf_free(&sb);
+    strbuf_free(&t);
+}
+
+static void
+app_step_gc(app *a, int dir)
+{
+    size_t n = evindex_n_gcs(a->ix), i;
+    if (dir > 0) {
+        i = evindex_gc_first_from(a->ix, a->v.cursor_ns + 1);
+        if (i >= n) {
+            app_msg(a, n ? "no collection after the cursor" : "this log has no collections");
+            return;
+        }
+    } else {
+        i = evindex_gc_first_from(a->ix, a->v.cursor_ns);
+        if (i == 0) {
+            app_msg(a, n ? "no collection before the cursor" : "this log has no collections");
+            return;
+        }
+        i--;
+    }
+    const evindex_gc *g = evindex_gc_at(a->ix, i);
+    app_jump(a, g->start_ns);
+    app_select_cap(a, g->leader_cap);
+    a->msg_sticky = false;      /* the status line describes the GC under the cursor */
+}
+
+static void
+app_step_item(app *a, int dir)
+{
+    const lane *l = app_lane(a);
+    lane_item it;
+    if (!l || !lanes_next_item(a->ix, l, a->v.cursor_ns, dir, &it)) {
+        app_msg(a, "no %s item on %s", dir > 0 ? "later" : "earlier", l ? l->label : "-");
+        return;
+    }
+    app_jump(a, it.start_ns);
+}
+
+/* The item under the cursor on the selected lane (slack: one column). */
+static bool
+app_item(const app *a, lane_item *it)
+{
+    const lane *l = app_lane(a);
+    uint64_t slack = (uint64_t)timeview_ns_per_col(&a->v);
+    return l && lanes_item_at(a->ix, l, a->v.cursor_ns, slack, it);
+}
+
+static void
+app_zoom_selection(app *a)
+{
+    if (timeview_has_selection(&a->v)) {
+        timeview_zoom_to(&a->v, a->v.sel.a_ns, a->v.sel.b_ns);
+        return;
+    }
+    lane_item it;
+    if (app_item(a, &it) && it.end_ns > it.start_ns) {
+        uint64_t len = it.end_ns - it.start_ns;
+        uint64_t pad = len / 4 + 1;
+        uint64_t a0 = it.start_ns > pad ? it.start_ns - pad : 0;
+        timeview_zoom_to(&a->v, a0, it.end_ns + pad);
+        timeview_set_cursor(&a->v, it.start_ns);
+    } else {
+        app_msg(a, "nothing to zoom to: select a range with Space, or put the cursor on an item");
+    }
+}
+
+/* ---- actions ------------------------------------------------------------------------------ */
+
+static void
+app_timeline_action(app *a, enum keymap_action act)
+{
+    timeview *v = &a->v;
+    switch (act) {
+    case ACTION_PAN_LEFT: timeview_pan_fraction(v, -0.125); break;
+    case ACTION_PAN_RIGHT: timeview_pan_fraction(v, 0.125); break;
+    case ACTION_PAGE_LEFT: timeview_pan_views(v, -1); break;
+    case ACTION_PAGE_RIGHT: timeview_pan_views(v, 1); break;
+    case ACTION_CURSOR_LEFT: timeview_cursor_move(v, -1); break;
+    case ACTION_CURSOR_RIGHT: timeview_cursor_move(v, 1); break;
+    case ACTION_GO_START: timeview_home(v); break;
+    case ACTION_GO_END: timeview_end(v); break;
+    case ACTION_ZOOM_IN: timeview_zoom(v, 0.5, v->cursor_ns); break;
+    case ACTION_ZOOM_OUT: timeview_zoom(v, 2.0, v->cursor_ns); break;
+    case ACTION_ZOOM_FIT: timeview_fit(v); break;
+    case ACTION_ZOOM_SELECTION: app_zoom_selection(a); break;
+    case ACTION_CENTER: timeview_recenter(v); break;
+    case ACTION_LANE_UP:
+        if (a->lane_sel > 0)
+            a->lane_sel--;
+        break;
+    case ACTION_LANE_DOWN:
+        if (a->lane_sel + 1 < a->n_lanes)
+            a->lane_sel++;
+        break;
+    case ACTION_NEXT_ITEM: app_step_item(a, 1); break;
+    case ACTION_PREV_ITEM: app_step_item(a, -1); break;
+    case ACTION_NEXT_MARKER:
+        if (a->search_on)
+            app_step_match(a, 1);
+        else
+            app_step_marker(a, 1);
+        break;
+    case ACTION_PREV_MARKER:
+        if (a->search_on)
+            app_step_match(a, -1);
+        else
+            app_step_marker(a, -1);
+        break;
+    case ACTION_MARKER_LIST: app_marker_list(a); break;
+    case ACTION_NEXT_GC: app_step_gc(a, 1); break;
+    case ACTION_PREV_GC: app_step_gc(a, -1); break;
+    case ACTION_GC_LIST: app_gc_list(a); break;
+    case ACTION_THREAD_LIST: app_thread_list(a); break;
+    case ACTION_SEARCH:
+        a->mode = MODE_SEARCH;
+        a->query[0] = '\0';
+        break;
+    case ACTION_SELECT:
+        if (!v->sel.active) {
+            timeview_select_start(v, v->cursor_ns);
+            app_msg(a, "selecting: move the cursor, Space again ends the selection");
+        } else if (a->selecting) {
+            timeview_select_end(v);
+            a->msg_sticky = false;
+        } else {
+            timeview_select_start(v, v->cursor_ns);
+        }
+        a->selecting = v->sel.active && !a->selecting;
+        break;
+    case ACTION_CANCEL:
+        timeview_select_clear(v);
+        a->selecting = false;
+        a->search_on = false;
+        a->highlight = false;
+        a->msg_sticky = false;
+        break;
+    case ACTION_TOGGLE_EVENTS:
+        a->events_on = !a->events_on;
+        if (!a->events_on && a->mode == MODE_EVENTS)
+            a->mode = MODE_TIMELINE;
+        break;
+    case ACTION_FOCUS_NEXT:
+        if (a->events_on)
+            a->mode = a->mode == MODE_EVENTS ? MODE_TIMELINE : MODE_EVENTS;
+        break;
+    case ACTION_HELP:
+        a->mode = MODE_HELP;
+        a->help_scroll = 0;
+        break;
+    case ACTION_REDRAW: a->redraw = true; break;
+    case ACTION_QUIT: a->quit = true; break;
+    default: break;
+    }
+}
+
+static void
+app_list_action(app *a, enum keymap_action act, const char *key)
+{
+    int page = a->list_rows > 3 ? a->list_rows - 3 : 1;
+    switch (act) {
+    case ACTION_LINE_UP: uilist_move(a->list, -1); break;
+    case ACTION_LINE_DOWN: uilist_move(a->list, 1); break;
+    case ACTION_PAGE_UP: uilist_page(a->list, -1, page); break;
+    case ACTION_PAGE_DOWN: uilist_page(a->list, 1, page); break;
+    case ACTION_FIRST: uilist_first(a->list); break;
+    case ACTION_LAST: uilist_last(a->list); break;
+    case ACTION_CHOOSE: app_list_choose(a); break;
+    case ACTION_ERASE_CHAR: uilist_filter_erase_char(a->list); break;
+    case ACTION_ERASE_LINE: uilist_filter_clear(a->list); break;
+    case ACTION_CLOSE: app_close_list(a); break;
+    case ACTION_REDRAW: a->redraw = true; break;
+    case ACTION_QUIT: a->quit = true; break;
+    case ACTION_NONE:
+        /* Printable text filters the list. */
+        if (strcmp(key, "Space") == 0)
+            uilist_filter_append(a->list, " ");
+        else if (key[0] && (unsigned char)key[0] >= 0x20 && !strchr(key + 1, '-'))
+            uilist_filter_append(a->list, key);
+        break;
+    default: break;
+    }
+}
+
+static void
+app_search_action(app *a, enum keymap_action act, const char *key)
+{
+    size_t len = strlen(a->query);
+    switch (act) {
+    case ACTION_ACCEPT:
+        a->mode = MODE_TIMELINE;
+        if (len) {
+            app_run_search(a);
+            if (a->n_matches)
+                app_step_match(a, 1);
+        }
+        break;
+    case ACTION_ERASE_CHAR:
+        while (len > 0 && ((unsigned char)a->query[len - 1] & 0xc0) == 0x80)
+            len--;
+        if (len > 0)
+            len--;
+        a->query[len] = '\0';
+        break;
+    case ACTION_ERASE_LINE: a->query[0] = '\0'; break;
+    case ACTION_CLOSE: a->mode = MODE_TIMELINE; break;
+    case ACTION_REDRAW: a->redraw = true; break;
+    case ACTION_QUIT: a->quit = true; break;
+    case ACTION_NONE: {
+        const char *text = strcmp(key, "Space") == 0 ? " " : key;
+        size_t k = strlen(text);
+        if ((unsigned char)text[0] >= 0x20 && (k == 1 || (unsigned char)text[0] >= 0x80) &&
+            len + k < sizeof a->query) {
+            memcpy(a->query + len, text, k + 1);
+        }
+        break;
+    }
+    default: break;
+    }
+}
+
+static void
+app_events_action(app *a, enum keymap_action act)
+{
+    int page = a->lay.pane_rows > 3 ? a->lay.pane_rows - 2 : 1;
+    uint64_t t;
+    switch (act) {
+    case ACTION_LINE_UP: eventpane_scroll(a->events, -1); break;
+    case ACTION_LINE_DOWN: eventpane_scroll(a->events, 1); break;
+    case ACTION_PAGE_UP: eventpane_scroll(a->events, -page); break;
+    case ACTION_PAGE_DOWN: eventpane_scroll(a->events, page); break;
+    case ACTION_GOTO_EVENT:
+    case ACTION_CHOOSE:
+        if (eventpane_selected_time(a->events, &t)) {
+            timeview_set_cursor(&a->v, t);
+            a->events_follow = true;
+        }
+        break;
+    case ACTION_FOCUS_NEXT:
+    case ACTION_CLOSE: a->mode = MODE_TIMELINE; break;
+    case ACTION_TOGGLE_EVENTS:
+        a->events_on = false;
+        a->mode = MODE_TIMELINE;
+        break;
+    case ACTION_REDRAW: a->redraw = true; break;
+    case ACTION_QUIT: a->quit = true; break;
+    case ACTION_HELP:
+        a->mode = MODE_HELP;
+        a->help_scroll = 0;
+        break;
+    default: break;
+    }
+}
+
+void
+app_key(app *a, const char *key)
+{
+    enum keymap_mode mode = a->mode;
+    enum keymap_action act = keymap_lookup(mode, key);
+    if (mode == MODE_TIMELINE && act != ACTION_NEXT_MARKER && act != ACTION_PREV_MARKER &&
+        act != ACTION_NONE)
+        a->msg_sticky = false;
+    switch (mode) {
+    case MODE_TIMELINE: app_timeline_action(a, act); break;
+    case MODE_LIST: app_list_action(a, act, key); break;
+    case MODE_SEARCH: app_search_action(a, act, key); break;
+    case MODE_EVENTS:
+        app_events_action(a, act);
+        break;
+    case MODE_HELP:
+        if (act == ACTION_LINE_DOWN)
+            a->help_scroll++;
+        else if (act == ACTION_LINE_UP && a->help_scroll > 0)
+            a->help_scroll--;
+        else if (act == ACTION_PAGE_DOWN)
+            a->help_scroll += a->lines > 4 ? a->lines - 4 : 1;
+        else if (act == ACTION_PAGE_UP)
+            a->help_scroll = a->help_scroll > a->lines - 4 ? a->help_scroll - (a->lines - 4) : 0;
+        else if (act == ACTION_QUIT)
+            a->quit = true;
+        else if (act == ACTION_REDRAW)
+            a->redraw = true;
+        else if (act != ACTION_NONE)
+            a->mode = MODE_TIMELINE;
+        break;
+    default: a->mode = MODE_TIMELINE; break;
+    }
+    /* While a selection follows the cursor, every cursor move extends it. */
+    if (a->selecting && a->v.sel.active)
+        timeview_select_extend(&a->v, a->v.cursor_ns);
+    if (a->mode != MODE_EVENTS)
+        a->events_follow = true;
+}
+
+/* Which lane a screen line shows, or SIZE_MAX. */
+static size_t
+app_lane_at_line(const app *a, int line)
+{
+    int r = line - a->lay.lanes_line;
+    if (r < 0 || r >= a->lay.lanes_rows)
+        return SIZE_MAX;
+    size_t li = a->first_lane + (size_t)r;
+    return li < a->n_lanes ? li : SIZE_MAX;
+}
+
+void
+app_mouse(app *a, const termio_event *ev)
+{
+    if (a->mode != MODE_TIMELINE)
+        return;
+    int col = ev->col - LANES_LABEL_COLS;
+    bool in_plot = col >= 0 && col < a->v.width && ev->line >= a->lay.axis &&
+                   ev->line < a->lay.pane_line;
+    switch (ev->action) {
+    case TERMIO_MOUSE_WHEEL_UP:
+    case TERMIO_MOUSE_WHEEL_DOWN: {
+        uint64_t at = in_plot ? timeview_hit_test(&a->v, col) : a->v.cursor_ns;
+        timeview_zoom(&a->v, ev->action == TERMIO_MOUSE_WHEEL_UP ? 0.5 : 2.0, at);
+        break;
+    }
+    case TERMIO_MOUSE_PRESS:
+        if (!in_plot || ev->button != 1)
+            break;
+        timeview_set_cursor(&a->v, timeview_hit_test(&a->v, col));
+        size_t li = app_lane_at_line(a, ev->line);
+        if (li != SIZE_MAX)
+            a->lane_sel = li;
+        a->drag_col = col;
+        a->dragging = true;
+        a->msg_sticky = false;
+        break;
+    case TERMIO_MOUSE_DRAG:
+        if (!a->dragging)
+            break;
+        if (col < 0)
+            col = 0;
+        if (col >= a->v.width)
+            col = a->v.width - 1;
+        if (col != a->drag_col) {
+            timeview_select_cols(&a->v, a->drag_col, col);
+            a->selecting = false;
+        }
+        break;
+    case TERMIO_MOUSE_RELEASE:
+        a->dragging = false;
+        break;
+    default: break;
+    }
+}
+
+/* ---- lifecycle ------------------------------------------------------------------------------- */
+
+app *
+app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts *o)
+{
+    app *a = xcalloc(1, sizeof *a);   /* caller frees: app_free */
+    a->ix = ix;
+    if (o)
+        a->opts = *o;
+    const char *base = strrchr(path, '/');
+    snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : path);
+    a->cols = cols;
+    a->lines = lines;
+    a->mode = MODE_TIMELINE;
+    size_t max = evindex_n_caps(ix) + 8;
+    a->lanes = xmalloc(max * sizeof *a->lanes);
+    a->n_lanes = lanes_build(ix, a->lanes, max);
+    a->markers_lane = SIZE_MAX;
+    for (size_t i = 0; i < a->n_lanes; i++) {
+        if (a->lanes[i].kind == LANE_MARKERS)
+            a->markers_lane = i;
+        if (a->lanes[i].kind == LANE_HEC && a->lane_sel == 0 && a->lanes[0].kind != LANE_HEC)
+            a->lane_sel = i;    /* start on the first HEC */
+    }
+    uint64_t first = evindex_first_ns(ix), last = evindex_last_ns(ix);
+    int plot = cols - LANES_LABEL_COLS;
+    timeview_init(&a->v, first, last > first ? last : first, plot > 0 ? plot : 1);
+    a->events = eventpane_new(ix);
+    a->events_follow = true;
+    strbuf_init(&a->status);
+    app_relayout(a);
+    return a;
+}
+
+void
+app_free(app *a)
+{
+    if (!a)
+        return;
+    uilist_free(a->list);
+    eventpane_free(a->events);
+    x_free(a->lanes);
+    x_free(a->matches);
+    strbuf_free(&a->status);
+    x_free(a);
+}
+
+void
+app_resize(app *a, int cols, int lines)
+{
+    a->cols = cols > 0 ? cols : 1;
+    a->lines = lines > 0 ? lines : 1;
+    app_relayout(a);
+}
+
+bool app_quit_requested(const app *a) { return a->quit; }
+timeview *app_view(app *a) { return &a->v; }
+
+bool
+app_take_redraw(app *a)
+{
+    bool r = a->redraw;
+    a->redraw = false;
+    return r;
+}
+
+const char *
+app_status(const app *a)
+{
+    return a->status.len ? a->status.data : "";
+}

@@ -1,0 +1,221 @@
+/* app_draw: the frame — header, time axis, lanes, the detail or event pane, the status
+ * line, and the popup (list, help, search prompt) on top — drawn from the app's
+ * state into a surface. The same frame serves the terminal and `snapshot`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app_int.h"
+#include "axis.h"
+#include "detail.h"
+#include "helpview.h"
+#include "textfmt.h"
+#include "theme.h"
+#include "timefmt.h"
+
+#define APP_MAX_TICKS 256
+
+static void
+draw_header(const app *a, surface *s)
+{
+    surface_fill(s, 0, a->lay.header, a->cols, ' ', STYLE_STATUS);
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_printf(&sb, " %s  ", a->name);
+    uint64_t span = evindex_last_ns(a->ix) - evindex_first_ns(a->ix);
+    timefmt_append(&sb, span);
+    strbuf_printf(&sb, ", %llu events, %zu HEC%s, %zu GCs, %zu markers",
+                  (unsigned long long)evindex_n_events(a->ix), evindex_n_caps(a->ix),
+                  evindex_n_caps(a->ix) == 1 ? "" : "s", evindex_n_gcs(a->ix),
+                  evindex_n_markers(a->ix));
+    strbuf_putc(&sb, '\0');
+    int used = surface_text(s, 0, a->lay.header, sb.data, STYLE_STATUS, a->cols);
+    if (evindex_truncated(a->ix)) {
+        const diag *d = evindex_ending(a->ix);
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, " log cut short at byte %llu ", (unsigned long long)d->offset);
+        strbuf_putc(&sb, '\0');
+        surface_text(s, used + 1, a->lay.header, sb.data, STYLE_STATUS_WARN, a->cols - used - 1);
+    } else {
+        const char *help = " ? help ";
+        int w = (int)strlen(help);
+        if (a->cols - used > w + 1)
+            surface_text(s, a->cols - w, a->lay.header, help, STYLE_STATUS, w);
+    }
+    strbuf_free(&sb);
+}
+
+/* Two rows: labels, then tick marks with the cursor and the selection. */
+static void
+draw_axis(const app *a, surface *s)
+{
+    int x0 = LANES_LABEL_COLS;
+    int label_line = a->lay.top >= 3 ? 1 : -1;
+    int tick_line = a->lay.top >= 3 ? 2 : a->lay.top >= 1 ? 0 : -1;
+    if (tick_line < 0)
+        return;
+    const timeview *v = &a->v;
+    bool ascii = a->opts.ascii;
+    surface_fill(s, 0, tick_line, a->cols, ' ', STYLE_AXIS);
+    if (label_line >= 0)
+        surface_fill(s, 0, label_line, a->cols, ' ', STYLE_AXIS);
+    surface_fill(s, x0, tick_line, v->width, ascii ? '-' : 0x2500, STYLE_AXIS);
+    if (v->sel.active) {
+        int ca = timeview_col_of(v, v->sel.a_ns), cb = timeview_col_of(v, v->sel.b_ns);
+        if (cb > ca) {
+            if (ca < 0)
+                ca = 0;
+            if (cb > v->width)
+                cb = v->width;
+            surface_fill(s, x0 + ca, tick_line, cb - ca, ascii ? '=' : 0x2550, STYLE_SELECTION);
+        }
+    }
+    axis_tick ticks[APP_MAX_TICKS];
+    size_t n = axis_ticks(v->t0_ns, v->t1_ns, v->width, v->log_start_ns,
+                          ascii ? AXIS_ASCII : 0, ticks, sizeof ticks / sizeof ticks[0], NULL);
+    for (size_t i = 0; i < n; i++) {
+        surface_put(s, x0 + ticks[i].col, tick_line, ascii ? '+' : 0x252c, STYLE_AXIS);
+        if (label_line >= 0 && ticks[i].label_cols)
+            surface_text(s, x0 + ticks[i].col, label_line, ticks[i].label, STYLE_AXIS_LABEL,
+                         v->width - ticks[i].col);
+    }
+    int cc = timeview_col_of(v, v->cursor_ns);
+    if (cc >= 0 && cc < v->width)
+        surface_put(s, x0 + cc, tick_line, ascii ? 'v' : 0x25bc, STYLE_CURSOR);
+    /* The label column of the axis rows says what the numbers are. */
+    strbuf sb;
+    strbuf_init(&sb);
+    timefmt_append(&sb, (uint64_t)(timeview_ns_per_col(v) + 0.5));
+    strbuf_puts(&sb, "/c");
+    strbuf_putc(&sb, '\0');
+    surface_text(s, 0, tick_line, sb.data, STYLE_AXIS, LANES_LABEL_COLS - 1);
+    strbuf_free(&sb);
+}
+
+/* "Key: value" lines with the key styled. */
+static void
+draw_lines(surface *s, int col, int line, int cols, int rows, const detail_lines *dl)
+{
+    for (int r = 0; r < rows && (size_t)r < dl->n; r++) {
+        const char *txt = dl->lines[r];
+        const char *colon = strstr(txt, ": ");
+        int used = 0;
+        if (colon && colon - txt < 28) {
+            used = surface_textn(s, col + 1, line + r, txt, (size_t)(colon - txt + 1),
+                                 STYLE_DETAIL_KEY, cols - 1);
+            txt = colon + 1;
+        }
+        surface_text(s, col + 1 + used, line + r, txt, STYLE_DETAIL, cols - 1 - used);
+    }
+}
+
+static void
+draw_pane(app *a, surface *s)
+{
+    int line = a->lay.pane_line, rows = a->lay.pane_rows;
+    if (rows <= 0)
+        return;
+    surface_fill_rect(s, 0, line, a->cols, rows, ' ', STYLE_DETAIL);
+    if (a->events_on) {
+        if (a->events_follow)
+            eventpane_sync(a->events, a->v.cursor_ns, rows - 1);
+        if (a->mode == MODE_EVENTS)
+            a->events_follow = false;
+        eventpane_draw(a->events, s, 0, line, a->cols, rows, a->mode == MODE_EVENTS);
+        return;
+    }
+    detail_lines dl;
+    detail_lines_init(&dl);
+    if (a->v.sel.active && a->v.sel.b_ns > a->v.sel.a_ns) {
+        detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
+    } else {
+        lane_item it;
+        const lane *l = a->n_lanes ? &a->lanes[a->lane_sel] : NULL;
+        uint64_t slack = (uint64_t)timeview_ns_per_col(&a->v);
+        if (!l || !lanes_item_at(a->ix, l, a->v.cursor_ns, slack, &it))
+            it.kind = LANE_ITEM_NONE;
+        if (l)
+            detail_item(&dl, a->ix, l, &it, a->v.cursor_ns);
+    }
+    draw_lines(s, 0, line, a->cols, rows, &dl);
+    detail_lines_free(&dl);
+}
+
+static void
+draw_status(app *a, surface *s)
+{
+    int line = a->lay.status_line;
+    if (line < 0)
+        return;
+    strbuf_reset(&a->status);
+    if (a->mode == MODE_SEARCH) {
+        strbuf_printf(&a->status, "/%s", a->query);
+    } else if (a->msg_sticky && a->msg[0]) {
+        strbuf_puts(&a->status, a->msg);
+    } else {
+        const lane *l = a->n_lanes ? &a->lanes[a->lane_sel] : NULL;
+        lane_item it;
+        uint64_t slack = (uint64_t)timeview_ns_per_col(&a->v);
+        if (!l || !lanes_item_at(a->ix, l, a->v.cursor_ns, slack, &it))
+            it.kind = LANE_ITEM_NONE;
+        if (l)
+            detail_status(&a->status, a->ix, l, &it, a->v.cursor_ns);
+        if (a->v.sel.active && a->v.sel.b_ns > a->v.sel.a_ns) {
+            strbuf_puts(&a->status, "  [selection ");
+            timefmt_append(&a->status, a->v.sel.b_ns - a->v.sel.a_ns);
+            strbuf_puts(&a->status, a->selecting ? ", Space ends it]" : ", z zooms, Esc clears]");
+        }
+    }
+    strbuf_putc(&a->status, '\0');
+    a->status.len--;
+    surface_fill(s, 0, line, a->cols, ' ', STYLE_STATUS);
+    surface_text(s, 0, line, a->status.data, STYLE_STATUS, a->cols);
+}
+
+/* A centred box for popups. */
+static void
+popup_box(const app *a, int *col, int *line, int *cols, int *lines)
+{
+    int w = a->cols > 100 ? 96 : a->cols - 4;
+    int h = a->lines - 4;
+    if (w < 10)
+        w = a->cols;
+    if (h < 3)
+        h = a->lines;
+    *col = (a->cols - w) / 2;
+    *line = (a->lines - h) / 2;
+    *cols = w;
+    *lines = h;
+}
+
+void
+app_draw(app *a, surface *s)
+{
+    if (surface_cols(s) != a->cols || surface_lines(s) != a->lines)
+        surface_resize(s, a->cols, a->lines);
+    app_relayout(a);
+    surface_clear(s, STYLE_DEFAULT);
+    if (a->lay.top >= 3)
+        draw_header(a, s);
+    draw_axis(a, s);
+    lanes_draw_opts lo = {
+        .ascii = a->opts.ascii,
+        .selected_lane = a->lane_sel,
+        .highlight = a->highlight,
+        .highlight_tid = a->highlight_tid,
+    };
+    if (a->lay.lanes_rows > 0)
+        lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,
+                   a->first_lane, a->lay.lanes_rows, &a->v, &lo);
+    draw_pane(a, s);
+    draw_status(a, s);
+    int col, line, cols, lines;
+    popup_box(a, &col, &line, &cols, &lines);
+    if (a->mode == MODE_LIST && a->list) {
+        a->list_rows = lines - 3;
+        uilist_draw(a->list, s, col, line, cols, lines);
+    } else if (a->mode == MODE_HELP) {
+        int n = helpview_draw(s, col, line, cols, lines, a->help_scroll, a->opts.ascii);
+        if (a->help_scroll > n)
+            a->help_scroll = n;
+    }
+}

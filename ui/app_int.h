@@ -1,0 +1,71 @@
+/* app_int: the viewer's state, shared by its actions (app.c), its frame (app_draw.c)
+ * and its terminal loop (app_loop.c). Not part of the public contract. */
+#ifndef ELOG_APP_INT_H
+#define ELOG_APP_INT_H
+
+#include "app.h"
+#include "eventpane.h"
+#include "keymap.h"
+#include "lanes.h"
+#include "strbuf.h"
+#include "uilist.h"
+
+enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_MATCHES };
+
+/* One search hit: a message (index into evindex_msg_at) or a thread label (tid). */
+typedef struct app_match {
+    uint64_t time_ns;
+    size_t index;
+    bool is_thread;
+} app_match;
+
+/* Screen rows of each part, recomputed on every resize and pane change. */
+typedef struct app_rows {
+    int header, axis, top;
+    int lanes_line, lanes_rows;
+    int pane_line, pane_rows;
+    int status_line;
+} app_rows;
+
+struct app {
+    const evindex *ix;
+    app_opts opts;
+    char name[256];
+    int cols, lines;
+    app_rows lay;
+
+    timeview v;
+    lane *lanes;                /* owned */
+    size_t n_lanes, lane_sel, first_lane, markers_lane;
+    enum keymap_mode mode;
+
+    uilist *list;               /* owned; the open popup list in MODE_LIST */
+    enum app_list_kind list_kind;
+    int list_rows;              /* rows the list showed last frame (paging) */
+
+    char query[128];            /* search being typed, then the last query */
+    bool search_on;             /* n/N step through matches */
+    app_match *matches;         /* owned */
+    size_t n_matches, match_pos;
+
+    bool selecting;             /* the selection follows the cursor */
+    bool highlight;
+    uint32_t highlight_tid;
+    bool dragging;
+    int drag_col;
+
+    bool events_on;             /* the event pane replaces the detail pane */
+    bool events_follow;         /* the pane re-centres on the cursor */
+    eventpane *events;          /* owned */
+    int help_scroll;
+
+    char msg[512];              /* a message for the status line */
+    bool msg_sticky;            /* show msg instead of the description of the cursor */
+    strbuf status;              /* the status line as last drawn */
+    bool quit, redraw;
+};
+
+/* Recompute the rows of each part for the size and panes (app.c). */
+void app_relayout(app *a);
+
+#endif
