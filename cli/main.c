@@ -369,6 +369,7 @@ main_snapshot(int argc, char **argv)
     evlog *log = main_open(file);
     diag ending;
     evindex *ix = main_index(log, &ending);
+    ao.mono = !color;
     app *a = app_new(ix, file, cols, lines, &ao);
     if (from || to) {
         timeview *v = app_view(a);

@@ -19,6 +19,8 @@ typedef struct app_opts {
     bool ascii;                 /* no UTF-8 glyphs (terminals without UTF-8) */
     bool mouse;                 /* report mouse events */
     bool force_mono;            /* monochrome theme whatever the terminal says */
+    bool mono;                  /* draw for a monochrome screen (set by app_run from the
+                                 * terminal's theme; snapshot sets it without --color) */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines

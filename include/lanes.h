@@ -46,10 +46,18 @@ bool lanes_cap_shown(const evindex *ix, size_t i);
 
 typedef struct lanes_draw_opts {
     bool ascii;                 /* only ASCII in every cell */
+    bool mono;                  /* no colours: GC and non-moving phases get shade glyphs of
+                                 * their own (GC work ▓, waiting ░; mark ▒, sync █, sweep ░)
+                                 * so that glyphs alone tell them from runs */
     size_t selected_lane;       /* index into the lanes array; its label is highlighted */
+    bool hec_split;             /* HEC lanes take two rows: runs above, GC below, so both
+                                 * show at any zoom (otherwise GC wins a shared cell) */
     bool highlight;             /* show where thread `highlight_tid` runs */
     uint32_t highlight_tid;
 } lanes_draw_opts;
+
+/* Screen rows lane `l` takes (2 for a HEC lane when o->hec_split, else 1). */
+int lanes_rows(const lane *l, const lanes_draw_opts *o);
 
 /* Draw lanes[first_lane ..] one per line from (col0, line0), at most n_rows of them:
  * each row is the label area, then the plot's v->width columns from col0 +

@@ -72,7 +72,19 @@ app_jump(app *a, uint64_t t)
 
 /* ---- layout ------------------------------------------------------------------------ */
 
-/* Rows of each part of the screen for the current size and panes. */
+/* Screen rows the lanes [from, to) take. */
+static int
+app_lane_rows(const app *a, size_t from, size_t to)
+{
+    lanes_draw_opts o = { .hec_split = a->hec_split };
+    int rows = 0;
+    for (size_t i = from; i < to && i < a->n_lanes; i++)
+        rows += lanes_rows(&a->lanes[i], &o);
+    return rows;
+}
+
+/* Rows of each part of the screen for the current size and panes. HEC lanes get two
+ * rows (runs, GC) when that still leaves the detail pane room. */
 void
 app_relayout(app *a)
 {
@@ -88,10 +100,16 @@ app_relayout(app *a)
         pane = avail >= 12 ? avail * 2 / 5 : avail >= 6 ? avail / 2 : 0;
     else
         pane = avail >= 18 ? 9 : avail >= 12 ? 6 : avail >= 8 ? 3 : 0;
+    a->hec_split = false;
+    int one = app_lane_rows(a, 0, a->n_lanes);
+    a->hec_split = true;
+    int two = app_lane_rows(a, 0, a->n_lanes);
+    a->hec_split = two > one && avail - pane >= two;
+    int need = a->hec_split ? two : one;
     int lanes_rows = avail - pane;
-    if (lanes_rows > (int)a->n_lanes) {
-        pane += lanes_rows - (int)a->n_lanes;
-        lanes_rows = (int)a->n_lanes;
+    if (lanes_rows > need) {
+        pane += lanes_rows - need;
+        lanes_rows = need;
     }
     a->lay.top = top;
     a->lay.lanes_line = top;
@@ -103,8 +121,9 @@ app_relayout(app *a)
     if (lanes_rows > 0) {
         if (a->lane_sel < a->first_lane)
             a->first_lane = a->lane_sel;
-        if (a->lane_sel >= a->first_lane + (size_t)lanes_rows)
-            a->first_lane = a->lane_sel - (size_t)lanes_rows + 1;
+        while (a->first_lane < a->lane_sel &&
+               app_lane_rows(a, a->first_lane, a->lane_sel + 1) > lanes_rows)
+            a->first_lane++;
     }
     int plot = a->cols - LANES_LABEL_COLS;
     timeview_set_width(&a->v, plot > 0 ? plot : 1);
@@ -775,8 +794,13 @@ app_lane_at_line(const app *a, int line)
     int r = line - a->lay.lanes_line;
     if (r < 0 || r >= a->lay.lanes_rows)
         return SIZE_MAX;
-    size_t li = a->first_lane + (size_t)r;
-    return li < a->n_lanes ? li : SIZE_MAX;
+    lanes_draw_opts o = { .hec_split = a->hec_split };
+    for (size_t li = a->first_lane; li < a->n_lanes; li++) {
+        r -= lanes_rows(&a->lanes[li], &o);
+        if (r < 0)
+            return li;
+    }
+    return SIZE_MAX;
 }
 
 void

@@ -99,7 +99,7 @@ draw_lines(surface *s, int col, int line, int cols, int rows, const detail_lines
         const char *txt = dl->lines[r];
         const char *colon = strstr(txt, ": ");
         int used = 0;
-        if (colon && colon - txt < 28) {
+        if (colon && colon - txt < 28 && txt[0] != ' ') {
             used = surface_textn(s, col + 1, line + r, txt, (size_t)(colon - txt + 1),
                                  STYLE_DETAIL_KEY, cols - 1);
             txt = colon + 1;
@@ -199,6 +199,8 @@ app_draw(app *a, surface *s)
     draw_axis(a, s);
     lanes_draw_opts lo = {
         .ascii = a->opts.ascii,
+        .mono = a->opts.mono,
+        .hec_split = a->hec_split,
         .selected_lane = a->lane_sel,
         .highlight = a->highlight,
         .highlight_tid = a->highlight_tid,

@@ -37,6 +37,7 @@ struct app {
     timeview v;
     lane *lanes;                /* owned */
     size_t n_lanes, lane_sel, first_lane, markers_lane;
+    bool hec_split;             /* HEC lanes drawn in two rows (runs, GC) */
     enum keymap_mode mode;
 
     uilist *list;               /* owned; the open popup list in MODE_LIST */

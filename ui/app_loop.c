@@ -127,7 +127,9 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
     evindex *ix = app_wait_index(t, s, &b, path, evlog_size(log), o->ascii);
     int status = 0;
     if (ix) {
-        app *a = app_new(ix, path, cols, lines, o);
+        app_opts ao = *o;
+        ao.mono = termio_theme_mode(t) == THEME_MONO;
+        app *a = app_new(ix, path, cols, lines, &ao);
         while (!app_quit_requested(a)) {
             app_draw(a, s);
             if (app_take_redraw(a))

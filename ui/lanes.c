@@ -257,8 +257,12 @@ lanes_hec_text(lanes_ctx *x, const runlane *rl)
     }
 }
 
+/* What a HEC row shows: runs and GC in one row (GC wins a shared cell), or only one
+ * of them (the two rows of a split lane). */
+enum lanes_hec_part { LANES_HEC_BOTH, LANES_HEC_RUNS, LANES_HEC_GC };
+
 static void
-lanes_row_hec(lanes_ctx *x, const lane *l)
+lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
 {
     if (l->cap_lane >= evindex_n_caps(x->ix))
         return;
@@ -267,15 +271,21 @@ lanes_row_hec(lanes_ctx *x, const lane *l)
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
-        uint64_t work = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WORK, a, b);
-        uint64_t wait = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WAIT, a, b);
+        uint64_t work = 0, wait = 0;
+        if (part != LANES_HEC_RUNS) {
+            work = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WORK, a, b);
+            wait = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WAIT, a, b);
+        }
         if (work + wait > 0) {
             bool w = work >= wait;
             uint8_t st = w ? STYLE_GC_WORK : STYLE_GC_WAIT;
-            x->row[c] = ascii ? lanes_cell(w ? 'G' : 'g', st)
-                              : lanes_cell(lanes_blocks[lanes_eighths(work + wait, span)], st);
+            x->row[c] = ascii        ? lanes_cell(w ? 'G' : 'g', st)
+                        : x->o->mono ? lanes_cell(w ? 0x2593 : 0x2591, st)
+                                     : lanes_cell(lanes_blocks[lanes_eighths(work + wait, span)], st);
             continue;
         }
+        if (part == LANES_HEC_GC)
+            continue;
         uint64_t busy = runlane_busy_ns(cap->runs, a, b);
         if (busy == 0)
             continue;
@@ -293,7 +303,14 @@ lanes_row_hec(lanes_ctx *x, const lane *l)
                 x->scratch[c] = i;
         }
     }
-    lanes_hec_text(x, cap->runs);
+    if (part != LANES_HEC_GC)
+        lanes_hec_text(x, cap->runs);
+}
+
+int
+lanes_rows(const lane *l, const lanes_draw_opts *o)
+{
+    return l->kind == LANE_HEC && o && o->hec_split ? 2 : 1;
 }
 
 static void
@@ -301,6 +318,7 @@ lanes_row_nonmoving(lanes_ctx *x)
 {
     static const uint8_t styles[3] = { STYLE_NM_MARK, STYLE_NM_SYNC, STYLE_NM_SWEEP };
     static const char ascii_glyph[3] = { 'M', 'S', 'W' };
+    static const uint32_t mono_glyph[3] = { 0x2592, 0x2588, 0x2591 };
     const ivtrack *tr = evindex_nm_track(x->ix);
     if (ivtrack_count(tr) == 0)
         return;
@@ -314,9 +332,10 @@ lanes_row_nonmoving(lanes_ctx *x)
         unsigned ph = ns[EVINDEX_NM_SYNC] > 0 ? EVINDEX_NM_SYNC
                       : ns[EVINDEX_NM_MARK] >= ns[EVINDEX_NM_SWEEP] ? EVINDEX_NM_MARK
                                                                     : EVINDEX_NM_SWEEP;
-        x->row[c] = x->o->ascii ? lanes_cell((uint32_t)ascii_glyph[ph], styles[ph])
-                                : lanes_cell(lanes_blocks[lanes_eighths(total, b - a)],
-                                             styles[ph]);
+        x->row[c] = x->o->ascii  ? lanes_cell((uint32_t)ascii_glyph[ph], styles[ph])
+                    : x->o->mono ? lanes_cell(mono_glyph[ph], styles[ph])
+                                 : lanes_cell(lanes_blocks[lanes_eighths(total, b - a)],
+                                              styles[ph]);
     }
 }
 
@@ -489,29 +508,41 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
 
     bool has_sel = timeview_has_selection(v);
     int cursor = timeview_col_of(v, v->cursor_ns);
-    for (int r = 0; r < n_rows && first_lane + (size_t)r < n_lanes; r++) {
-        size_t li = first_lane + (size_t)r;
+    int r = 0;
+    for (size_t li = first_lane; li < n_lanes && r < n_rows; li++) {
         const lane *l = &lanes[li];
-        int line = line0 + r;
-        lanes_draw_label(&x, col0, line, width, l, li == x.o->selected_lane);
-        for (int c = 0; c < x.ncols; c++)
-            x.row[c] = lanes_cell(' ', STYLE_IDLE);
-        switch (l->kind) {
-        case LANE_HEC: lanes_row_hec(&x, l); break;
-        case LANE_NONMOVING: lanes_row_nonmoving(&x); break;
-        case LANE_MARKERS: lanes_row_markers(&x); break;
-        case LANE_ACTIVITY: lanes_row_activity(&x); break;
-        case LANE_HEAP: lanes_row_heap(&x); break;
-        case LANE_SPARKS: lanes_row_sparks(&x); break;
-        }
-        for (int c = 0; c < x.ncols; c++) {
-            surface_cell cell = x.row[c];
-            if (has_sel && cell.style == STYLE_IDLE && cell.cp == ' ' &&
-                x.col_a[c] < v->sel.b_ns && x.col_a[c + 1] > v->sel.a_ns)
-                cell.style = STYLE_SELECTION;
-            if (c == cursor)
-                cell.style = STYLE_CURSOR;
-            surface_put(s, x.x0 + c, line, cell.cp, cell.style);
+        int rows = lanes_rows(l, x.o);
+        for (int part = 0; part < rows && r < n_rows; part++, r++) {
+            int line = line0 + r;
+            if (part == 0) {
+                lanes_draw_label(&x, col0, line, width, l, li == x.o->selected_lane);
+            } else {
+                surface_fill(s, col0, line, LANES_LABEL_COLS, ' ', STYLE_LANE_LABEL);
+                surface_text(s, col0, line, x.o->ascii ? "  gc" : "  gc", STYLE_LANE_LABEL,
+                             LANES_LABEL_COLS - 1);
+            }
+            for (int c = 0; c < x.ncols; c++)
+                x.row[c] = lanes_cell(' ', STYLE_IDLE);
+            switch (l->kind) {
+            case LANE_HEC:
+                lanes_row_hec(&x, l, rows == 1 ? LANES_HEC_BOTH
+                                     : part == 0 ? LANES_HEC_RUNS : LANES_HEC_GC);
+                break;
+            case LANE_NONMOVING: lanes_row_nonmoving(&x); break;
+            case LANE_MARKERS: lanes_row_markers(&x); break;
+            case LANE_ACTIVITY: lanes_row_activity(&x); break;
+            case LANE_HEAP: lanes_row_heap(&x); break;
+            case LANE_SPARKS: lanes_row_sparks(&x); break;
+            }
+            for (int c = 0; c < x.ncols; c++) {
+                surface_cell cell = x.row[c];
+                if (has_sel && cell.style == STYLE_IDLE && cell.cp == ' ' &&
+                    x.col_a[c] < v->sel.b_ns && x.col_a[c + 1] > v->sel.a_ns)
+                    cell.style = STYLE_SELECTION;
+                if (c == cursor)
+                    cell.style = STYLE_CURSOR;
+                surface_put(s, x.x0 + c, line, cell.cp, cell.style);
+            }
         }
     }
     strbuf_free(&x.text);
