@@ -7,7 +7,6 @@
 
 #include "timefmt.h"
 
-#define NA "n/a"
 
 void
 statsfmt_commas(strbuf *sb, uint64_t v)
@@ -110,24 +109,29 @@ statsfmt_gc_rows(strbuf *sb, const gcstats_report *r)
         strbuf_free(&num);
     }
     statsfmt_bytes_row(sb, r->max_slop, "bytes maximum slop");
-    strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use (" NA
-                  " MB lost due to fragmentation)\n\n", r->total_mem_mib);
-    strbuf_printf(sb, "%37s%s\n", "", "Tot time (elapsed)  Avg pause  Max pause");
+    /* Fragmentation needs the block high-water mark, which is never logged (§2). */
+    strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use\n\n", r->total_mem_mib);
+    strbuf_printf(sb, "%37s%s\n", "", "Elapsed   Avg pause  Max pause");
     for (unsigned g = 0; g < r->n_gens; g++) {
         const gcstats_gen *row = &r->gens[g];
-        strbuf_printf(sb, "  Gen %2u     %5" PRIu64 " colls, %5" PRIu64 " par  %8s %7.3fs"
-                      "     %3.4fs    %3.4fs\n", g, row->colls, row->par_colls, NA,
+        strbuf_printf(sb, "  Gen %2u     %5" PRIu64 " colls, %5" PRIu64 " par  %7.3fs"
+                      "     %3.4fs    %3.4fs\n", g, row->colls, row->par_colls,
                       statsfmt_sec(row->elapsed_ns), statsfmt_sec(row->avg_pause_ns),
                       statsfmt_sec(row->max_pause_ns));
     }
     if (r->nonmoving) {
         /* The RTS prints the number of major collections as the sync count (§5). */
         uint64_t k = r->n_gens ? r->gens[r->n_gens - 1].colls : 0;
-        strbuf_printf(sb, "  Gen  1     %5" PRIu64 " syncs,%28.3fs"
+        strbuf_printf(sb, "  Gen  1     %5" PRIu64 " syncs,%19.3fs"
                       "     %3.4fs    %3.4fs\n", k, statsfmt_sec(r->sync_elapsed_ns),
                       statsfmt_sec(k ? r->sync_elapsed_ns / k : 0),
                       statsfmt_sec(r->sync_max_ns));
-        strbuf_printf(sb, "  Gen  1      concurrent,%20s%9s%12s%11s\n", NA, NA, NA, NA);
+        /* Wall clock of the concurrent cycles (first mark .. sweep end), §5. */
+        uint64_t c = r->conc_cycles;
+        strbuf_printf(sb, "  Gen  1      concurrent,%19.3fs     %3.4fs    %3.4fs\n",
+                      statsfmt_sec(r->conc_wall_ns), statsfmt_sec(c ? r->conc_wall_ns / c : 0),
+                      statsfmt_sec(r->conc_wall_max_ns));
+        strbuf_puts(sb, "  (concurrent: wall clock of each cycle, first mark to end of sweep)\n");
     }
     strbuf_puts(sb, "\n");
 }
@@ -150,7 +154,7 @@ statsfmt_threaded_rows(strbuf *sb, const gcstats_report *r)
 static void
 statsfmt_phase(strbuf *sb, const char *name, uint64_t ns)
 {
-    strbuf_printf(sb, "  %-7s time  %8s  (%7.3fs elapsed)\n", name, NA, statsfmt_sec(ns));
+    strbuf_printf(sb, "  %-7s time %8.3fs elapsed\n", name, statsfmt_sec(ns));
 }
 
 static void
@@ -161,7 +165,7 @@ statsfmt_phases(strbuf *sb, const gcstats_report *r)
     if (r->has_gc_events)
         statsfmt_phase(sb, "GC", r->gc_ns);
     if (r->nonmoving)
-        strbuf_printf(sb, "  CONC GC time  %8s  (%7s elapsed)\n", NA, NA);
+        strbuf_printf(sb, "  CONC GC time %8.3fs elapsed\n", statsfmt_sec(r->conc_wall_ns));
     if (r->profiled) {
         statsfmt_phase(sb, "RP", 0);
         statsfmt_phase(sb, "PROF", r->prof_ns);
@@ -169,15 +173,14 @@ statsfmt_phases(strbuf *sb, const gcstats_report *r)
     statsfmt_phase(sb, "EXIT", r->exit_ns);
     statsfmt_phase(sb, "Total", r->total_ns);
     strbuf_puts(sb, "\n");
-    /* The RTS divides two integer Times here, so it prints 0.0% unless GC >= Total;
-     * we print what it prints (§4). */
-    if (!r->threaded)
-        strbuf_printf(sb, "  %%GC     time     %6s  (%.1f%% elapsed)\n\n", NA,
-                      r->total_ns && r->gc_ns >= r->total_ns ? 100.0 : 0.0);
-    strbuf_printf(sb, "  Alloc rate    %s bytes per MUT second (CPU time is not in the log)\n\n",
-                  NA);
-    strbuf_printf(sb, "  Productivity  %s of total user, %.1f%% of total elapsed\n", NA,
-                  r->productivity * 100);
+    /* The RTS's alloc rate is per MUT CPU second, which the log cannot know: ours is
+     * per elapsed MUT second, and says so. */
+    if (r->mut_ns > 0) {
+        strbuf_puts(sb, "  Alloc rate    ");
+        statsfmt_commas(sb, (uint64_t)((double)r->bytes_allocated / statsfmt_sec(r->mut_ns)));
+        strbuf_puts(sb, " bytes per elapsed MUT second\n\n");
+    }
+    strbuf_printf(sb, "  Productivity  %.1f%% of total elapsed\n", r->productivity * 100);
 }
 
 static void
