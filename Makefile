@@ -1,8 +1,10 @@
 # elog-tui build: one flat Makefile. Output goes under build/ (or build/san-* for SAN=...).
 #   make            build elog-tui and the synthetic log writer
 #   make check      build and run every test (Check unit tests + end-to-end scripts)
-#   make bench      performance benchmark (ratios against a bare-scan floor)
+#   make bench      performance benchmark (ratios against a bare-scan floor; builds
+#                   build/elog-bench, the in-process timer it runs)
 #   make SAN=address,undefined check   the same suite under ASan/UBSan
+#   make fuzz       libFuzzer targets (clang), each run FUZZ_SECONDS (default 60)
 
 CC      ?= cc
 SAN     ?=
@@ -41,11 +43,12 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 BIN      := $(BUILD)/elog-tui
 SYNTH    := $(BUILD)/elog-synth
+BENCHBIN := $(BUILD)/elog-bench
 TESTBIN  := $(BUILD)/elog-tests
 
-.PHONY: all check bench layers headers clean demo deps
+.PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps
 
-all: $(BIN) $(SYNTH) layers
+all: $(BIN) $(SYNTH) $(BENCHBIN) layers
 
 $(BUILD)/libelog.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -73,6 +76,9 @@ $(BIN): $(CLI_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
 $(SYNTH): $(BUILD)/tools/elog-synth.o $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(BENCHBIN): $(BUILD)/tools/elog-bench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
+
 $(TESTBIN): $(TEST_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $(TEST_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a $(CHECK_LIBS) $(UI_LIBS) $(LDLIBS) -o $@
 
@@ -92,17 +98,70 @@ headers:
 check: $(BIN) $(SYNTH) $(TESTBIN) layers headers
 	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) $(TESTBIN)
 
-bench: $(BIN) $(SYNTH)
+bench: $(BIN) $(SYNTH) $(BENCHBIN)
 	BUILD=$(BUILD) bash bench/run.sh
 
 deps:
 	sh tools/deps.sh
 
-# Until the timeline viewer lands, the demo is the event listing in a pager.
+# Fuzzing: the fuzz/ targets built with clang's libFuzzer, ASan and UBSan under
+# build/fuzz/ (its own objects of src/ and ui/), then each run for FUZZ_SECONDS seeded
+# from fixtures/, the ghc-events corpus and tests/regress/ (tools/fuzz.sh). Not part of
+# `check` or CI. Needs clang and libclang-rt-14-dev (`make fuzz-deps`).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build/fuzz
+FUZZ_TARGETS := header decode_show index
+FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude \
+                -MMD -MP -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+                -fno-sanitize-recover=all
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+FUZZ_CORE    := $(CORE_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_UI      := $(UI_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+$(FUZZ_BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/ui/%.o: ui/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(UI_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz/%.o: fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/libelog.a: $(FUZZ_CORE)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/libelogui.a: $(FUZZ_UI)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_header $(FUZZ_BUILD)/fuzz_decode_show: $(FUZZ_BUILD)/fuzz_%: \
+		$(FUZZ_BUILD)/fuzz/fuzz_%.o $(FUZZ_BUILD)/libelog.a
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(FUZZ_BUILD)/fuzz_index: $(FUZZ_BUILD)/fuzz/fuzz_index.o $(FUZZ_BUILD)/libelogui.a \
+		$(FUZZ_BUILD)/libelog.a
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
+
+fuzz-deps:
+	sh tools/deps.sh clang libclang-rt-14-dev
+
+fuzz-build: fuzz-deps
+	$(MAKE) $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	sh tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The viewer on the bundled demo log (q quits).
 demo: $(BIN)
-	$(BIN) show fixtures/demo.eventlog | $${PAGER:-more}
+	$(BIN) fixtures/demo.eventlog
 
 clean:
 	rm -rf build
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tools/elog-synth.d
+-include $(wildcard $(FUZZ_BUILD)/*/*.d) \
+	$(BUILD)/tools/elog-bench.d
