@@ -81,11 +81,19 @@ draw_axis(const app *a, surface *s)
     int cc = timeview_col_of(v, v->cursor_ns);
     if (cc >= 0 && cc < v->width)
         surface_put(s, x0 + cc, tick_line, ascii ? 'v' : 0x25bc, STYLE_CURSOR);
-    /* The label column of the axis rows says what the numbers are. */
+    /* The label column of the axis rows: one column's width of time. */
     strbuf sb;
     strbuf_init(&sb);
-    timefmt_append(&sb, (uint64_t)(timeview_ns_per_col(v) + 0.5));
-    strbuf_puts(&sb, "/c");
+    double npc = timeview_ns_per_col(v);
+    const char *us = ascii ? "us" : "\xc2\xb5s";
+    if (npc < 1e3)
+        strbuf_printf(&sb, "%.3gns/c", npc);
+    else if (npc < 1e6)
+        strbuf_printf(&sb, "%.3g%s/c", npc / 1e3, us);
+    else if (npc < 1e9)
+        strbuf_printf(&sb, "%.3gms/c", npc / 1e6);
+    else
+        strbuf_printf(&sb, "%.3gs/c", npc / 1e9);
     strbuf_putc(&sb, '\0');
     surface_text(s, 0, tick_line, sb.data, STYLE_AXIS, LANES_LABEL_COLS - 1);
     strbuf_free(&sb);
