@@ -66,6 +66,20 @@ main_open(const char *file)
     return log;
 }
 
+/* If the file shrank while we read it (see evlog_changed), say so: what was printed
+ * from the lost bytes on is not the file's. Returns whether it did; call before
+ * evlog_close. */
+static bool
+main_changed(const char *file, const evlog *log)
+{
+    uint64_t off;
+    if (!evlog_changed(log, &off))
+        return false;
+    fprintf(stderr, "elog-tui: warning: %s changed while being read (data from byte %llu is "
+            "gone)\n", file, (unsigned long long)off);
+    return true;
+}
+
 /* Report how the data ended; returns the exit status it implies. */
 static int
 main_ending(const char *file, const diag *ending, size_t n_events)
@@ -90,12 +104,13 @@ main_show(const char *file)
     diag ending;
     show_stats st;
     bool ok = show_write(log, stdout, &ending, &st);
+    bool changed = main_changed(file, log);
     evlog_close(log);
     if (!ok) {
         fprintf(stderr, "elog-tui: error writing output\n");
         return 1;
     }
-    return main_ending(file, &ending, st.n_events);
+    return changed ? 1 : main_ending(file, &ending, st.n_events);
 }
 
 static int
@@ -116,8 +131,9 @@ main_scan(const char *file)
            (unsigned long long)checksum);
     diag ending;
     evlog_iter_ending(&it, &ending);
+    bool changed = main_changed(file, log);
     evlog_close(log);
-    return main_ending(file, &ending, n);
+    return changed ? 1 : main_ending(file, &ending, n);
 }
 
 /* A --from/--to bound that names a USER_MARKER: the first one in time order (ties in
@@ -201,12 +217,13 @@ main_stats(int argc, char **argv)
     statsfmt_report(&out, &r);
     bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
     strbuf_free(&out);
+    bool changed = main_changed(file, log);
     evlog_close(log);
     if (!ok) {
         fprintf(stderr, "elog-tui: error writing output\n");
         return 1;
     }
-    return main_ending(file, &ending, n_events);
+    return changed ? 1 : main_ending(file, &ending, n_events);
 }
 
 /* Parse `FILE [options]` for the table commands; false on a usage error. */
@@ -275,12 +292,13 @@ main_table(int argc, char **argv, const char *cmd)
     strbuf_free(&out);
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
+    bool changed = main_changed(file, log);
     evlog_close(log);
     if (!ok) {
         fprintf(stderr, "elog-tui: error writing output\n");
         return 1;
     }
-    return main_ending(file, &ending, n_events);
+    return changed ? 1 : main_ending(file, &ending, n_events);
 }
 
 static int
@@ -311,8 +329,9 @@ main_index_cmd(const char *file)
                evseek_bytes(evindex_seek(ix)));
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
+    bool changed = main_changed(file, log);
     evlog_close(log);
-    return main_ending(file, &ending, n_events);
+    return changed ? 1 : main_ending(file, &ending, n_events);
 }
 
 static bool
@@ -401,12 +420,13 @@ main_snapshot(int argc, char **argv)
     app_free(a);
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
+    bool changed = main_changed(file, log);
     evlog_close(log);
     if (!ok) {
         fprintf(stderr, "elog-tui: error writing output\n");
         return 1;
     }
-    return main_ending(file, &ending, n_events);
+    return changed ? 1 : main_ending(file, &ending, n_events);
 }
 
 static int

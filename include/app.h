@@ -44,6 +44,13 @@ void app_draw(app *a, surface *s);
 timeview *app_view(app *a);
 /* The status line's current text (tests). */
 const char *app_status(const app *a);
+/* Ask whether the log's file changed on disk since it was opened (shrank under the
+ * mapping, grew, was modified or replaced: evlog_changed, evlog_stale) and if so put
+ * a warning in the header; the view keeps showing what was indexed. An fstat and a
+ * stat; the loop calls it when idle. Returns true when the warning changed (redraw). */
+bool app_poll_disk(app *a);
+/* The header's warning about the file ("" when none), for tests. */
+const char *app_disk_warning(const app *a);
 
 /* Run the viewer on `path` in the terminal until the user quits: open the log, show
  * a progress bar while the index builds on a second thread (keys work, q cancels),

@@ -42,6 +42,13 @@ size_t evlog_size(const evlog *log);
 uint64_t evlog_data_start(const evlog *log);
 /* Hint that the whole file will now be read front to back. */
 void evlog_advise_sequential(const evlog *log);
+/* The mapped file shrank while open (see mapfile_changed): bytes from *first_bad_offset
+ * on are not the file's any more (0xff bytes, read as the end of the data). Always
+ * false for a log opened over caller bytes. */
+bool evlog_changed(const evlog *log, uint64_t *first_bad_offset);
+/* The file on disk differs from what was mapped: changed as above, grew, modified or
+ * replaced (see mapfile_stale). False over caller bytes. */
+bool evlog_stale(const evlog *log);
 
 /* One event as found in the file. */
 typedef struct evlog_event {

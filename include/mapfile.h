@@ -1,8 +1,12 @@
 /* mapfile: a read-only memory mapping of a whole file. The eventlog is never
- * copied; every reader borrows bytes from this mapping. */
+ * copied; every reader borrows bytes from this mapping. A file truncated while mapped
+ * does not kill the process: pages past its new end read as 0xff bytes (see
+ * mapfile.c: a SIGBUS handler, installed with the first mapping) and the loss is
+ * reported by mapfile_changed. */
 #ifndef ELOG_MAPFILE_H
 #define ELOG_MAPFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,6 +23,15 @@ const uint8_t *mapfile_data(const mapfile *m);
 size_t mapfile_size(const mapfile *m);
 /* Tell the kernel we will read sequentially from here on (a hint only). */
 void mapfile_advise_sequential(const mapfile *m);
+/* True when bytes of the mapping are gone: the file shrank below the mapped size (the
+ * pages past its end were replaced by 0xff bytes when touched; the rest of the last
+ * page reads as zeros). *first_bad_offset (may be NULL) gets the lowest offset whose
+ * bytes are no longer the file's. One fstat. Safe to call from any thread. */
+bool mapfile_changed(const mapfile *m, uint64_t *first_bad_offset);
+/* True when the file on disk is no longer what was mapped: changed as above, grew,
+ * was modified (mtime), or another file (or none) is now at its path. An fstat and a
+ * stat: cheap enough to poll. */
+bool mapfile_stale(const mapfile *m);
 /* Unmap and free; NULL is a no-op. */
 void mapfile_close(mapfile *m);
 

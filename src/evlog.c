@@ -195,6 +195,18 @@ evlog_advise_sequential(const evlog *log)
         mapfile_advise_sequential(log->map);
 }
 
+bool
+evlog_changed(const evlog *log, uint64_t *first_bad_offset)
+{
+    return log->map && mapfile_changed(log->map, first_bad_offset);
+}
+
+bool
+evlog_stale(const evlog *log)
+{
+    return log->map && mapfile_stale(log->map);
+}
+
 void
 evlog_iter_init(evlog_iter *it, const evlog *log)
 {

@@ -177,7 +177,9 @@ statsfmt_phases(strbuf *sb, const gcstats_report *r)
      * per elapsed MUT second, and says so. */
     if (r->mut_ns > 0) {
         strbuf_puts(sb, "  Alloc rate    ");
-        statsfmt_commas(sb, (uint64_t)((double)r->bytes_allocated / statsfmt_sec(r->mut_ns)));
+        /* A corrupt log can claim more than a u64 per second: saturate. */
+        double rate = (double)r->bytes_allocated / statsfmt_sec(r->mut_ns);
+        statsfmt_commas(sb, rate < 18446744073709551615.0 ? (uint64_t)rate : UINT64_MAX);
         strbuf_puts(sb, " bytes per elapsed MUT second\n\n");
     }
     strbuf_printf(sb, "  Productivity  %.1f%% of total elapsed\n", r->productivity * 100);

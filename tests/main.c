@@ -35,6 +35,7 @@ main(void)
     srunner_add_suite(sr, test_uilist_suite());
     srunner_add_suite(sr, test_eventpane_suite());
     srunner_add_suite(sr, test_helpview_suite());
+    srunner_add_suite(sr, test_app_suite());
     srunner_add_suite(sr, test_e2e_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -22,6 +22,7 @@ Suite *test_truncation_suite(void);
 Suite *test_timefmt_suite(void);
 Suite *test_gcstats_suite(void);
 Suite *test_e2e_suite(void);
+Suite *test_app_suite(void);
 Suite *test_timeview_suite(void);
 Suite *test_axis_suite(void);
 Suite *test_keymap_suite(void);

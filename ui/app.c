@@ -395,7 +395,8 @@ app_run_search(app *a)
         }
         a->matches[a->n_matches++] = (app_match){ t, th->tid, true };
     }
-    qsort(a->matches, a->n_matches, sizeof *a->matches, match_cmp);
+    if (a->n_matches > 1)
+        qsort(a->matches, a->n_matches, sizeof *a->matches, match_cmp);
     a->search_on = a->n_matches > 0;
     a->match_pos = SIZE_MAX;
     if (!a->n_matches)
@@ -545,6 +546,7 @@ static void
 app_zoom_selection(app *a)
 {
     if (timeview_has_selection(&a->v)) {
+        timeview_select_end(&a->v);
         timeview_zoom_to(&a->v, a->v.sel.a_ns, a->v.sel.b_ns);
         return;
     }
@@ -612,20 +614,17 @@ app_timeline_action(app *a, enum keymap_action act)
         a->query[0] = '\0';
         break;
     case ACTION_SELECT:
-        if (!v->sel.active) {
-            timeview_select_start(v, v->cursor_ns);
-            app_msg(a, "selecting: move the cursor, Space again ends the selection");
-        } else if (a->selecting) {
+        /* sel.active: the selection follows the cursor; the range stays after. */
+        if (v->sel.active) {
             timeview_select_end(v);
             a->msg_sticky = false;
         } else {
             timeview_select_start(v, v->cursor_ns);
+            app_msg(a, "selecting: move the cursor, Space again ends the selection");
         }
-        a->selecting = v->sel.active && !a->selecting;
         break;
     case ACTION_CANCEL:
         timeview_select_clear(v);
-        a->selecting = false;
         a->search_on = false;
         a->highlight = false;
         a->msg_sticky = false;
@@ -781,7 +780,7 @@ app_key(app *a, const char *key)
     default: a->mode = MODE_TIMELINE; break;
     }
     /* While a selection follows the cursor, every cursor move extends it. */
-    if (a->selecting && a->v.sel.active)
+    if (a->v.sel.active)
         timeview_select_extend(&a->v, a->v.cursor_ns);
     if (a->mode != MODE_EVENTS)
         a->events_follow = true;
@@ -836,12 +835,12 @@ app_mouse(app *a, const termio_event *ev)
             col = 0;
         if (col >= a->v.width)
             col = a->v.width - 1;
-        if (col != a->drag_col) {
+        if (col != a->drag_col)
             timeview_select_cols(&a->v, a->drag_col, col);
-            a->selecting = false;
-        }
         break;
     case TERMIO_MOUSE_RELEASE:
+        if (a->dragging && a->v.sel.active)
+            timeview_select_end(&a->v);
         a->dragging = false;
         break;
     default: break;

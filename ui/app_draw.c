@@ -29,7 +29,16 @@ draw_header(const app *a, surface *s)
                   evindex_n_markers(a->ix));
     strbuf_putc(&sb, '\0');
     int used = surface_text(s, 0, a->lay.header, sb.data, STYLE_STATUS, a->cols);
-    if (evindex_truncated(a->ix)) {
+    if (a->disk_warning[0]) {
+        /* Over the counts if need be: the warning matters more (app_disk.c). */
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, " %s ", a->disk_warning);
+        strbuf_putc(&sb, '\0');
+        int w = surface_text_cols(sb.data), name = surface_text_cols(a->name) + 2;
+        int col = a->cols - w < used + 1 ? a->cols - w : used + 1;
+        surface_text(s, col > name ? col : name, a->lay.header, sb.data, STYLE_STATUS_WARN,
+                     a->cols);
+    } else if (evindex_truncated(a->ix)) {
         const diag *d = evindex_ending(a->ix);
         strbuf_reset(&sb);
         strbuf_printf(&sb, " log cut short at byte %llu ", (unsigned long long)d->offset);
@@ -59,7 +68,7 @@ draw_axis(const app *a, surface *s)
     if (label_line >= 0)
         surface_fill(s, 0, label_line, a->cols, ' ', STYLE_AXIS);
     surface_fill(s, x0, tick_line, v->width, ascii ? '-' : 0x2500, STYLE_AXIS);
-    if (v->sel.active) {
+    if (timeview_has_selection(v)) {
         int ca = timeview_col_of(v, v->sel.a_ns), cb = timeview_col_of(v, v->sel.b_ns);
         if (cb > ca) {
             if (ca < 0)
@@ -133,7 +142,7 @@ draw_pane(app *a, surface *s)
     }
     detail_lines dl;
     detail_lines_init(&dl);
-    if (a->v.sel.active && a->v.sel.b_ns > a->v.sel.a_ns) {
+    if (timeview_has_selection(&a->v)) {
         detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
     } else {
         lane_item it;
@@ -167,10 +176,10 @@ draw_status(app *a, surface *s)
             it.kind = LANE_ITEM_NONE;
         if (l)
             detail_status(&a->status, a->ix, l, &it, a->v.cursor_ns);
-        if (a->v.sel.active && a->v.sel.b_ns > a->v.sel.a_ns) {
+        if (timeview_has_selection(&a->v)) {
             strbuf_puts(&a->status, "  [selection ");
             timefmt_append(&a->status, a->v.sel.b_ns - a->v.sel.a_ns);
-            strbuf_puts(&a->status, a->selecting ? ", Space ends it]" : ", z zooms, Esc clears]");
+            strbuf_puts(&a->status, a->v.sel.active ? ", Space ends it]" : ", z zooms, Esc clears]");
         }
     }
     strbuf_putc(&a->status, '\0');
@@ -193,6 +202,30 @@ popup_box(const app *a, int *col, int *line, int *cols, int *lines)
     *line = (a->lines - h) / 2;
     *cols = w;
     *lines = h;
+}
+
+/* An ASCII stand-in for a character (--ascii: the terminal cannot show UTF-8; text
+ * from the log, marker names for instance, can hold anything). */
+static uint32_t
+ascii_fold(uint32_t cp)
+{
+    static const struct {
+        uint32_t from;
+        char to;
+    } table[] = {
+        { 0x00b7, '.' }, { 0x2026, '~' }, { 0x00b5, 'u' }, { 0x2500, '-' }, { 0x2502, '|' },
+        { 0x2550, '=' }, { 0x25bc, 'v' }, { 0x2014, '-' }, { 0x2013, '-' }, { 0xfffd, '?' },
+    };
+    if (cp < 128)
+        return cp;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].from == cp)
+            return (uint32_t)table[i].to;
+    if (cp >= 0x2500 && cp <= 0x257f)
+        return '+';             /* other box drawing: corners and tees */
+    if (cp >= 0x2580 && cp <= 0x259f)
+        return '#';             /* blocks and shades */
+    return '?';
 }
 
 void
@@ -228,4 +261,11 @@ app_draw(app *a, surface *s)
         if (a->help_scroll > n)
             a->help_scroll = n;
     }
+    if (a->opts.ascii)
+        for (int y = 0; y < a->lines; y++)
+            for (int x = 0; x < a->cols; x++) {
+                surface_cell c = surface_get(s, x, y);
+                if (c.cp >= 128)
+                    surface_put(s, x, y, ascii_fold(c.cp), c.style);
+            }
 }

@@ -49,7 +49,6 @@ struct app {
     app_match *matches;         /* owned */
     size_t n_matches, match_pos;
 
-    bool selecting;             /* the selection follows the cursor */
     bool highlight;
     uint32_t highlight_tid;
     bool dragging;
@@ -64,6 +63,8 @@ struct app {
     bool msg_sticky;            /* show msg instead of the description of the cursor */
     strbuf status;              /* the status line as last drawn */
     bool quit, redraw;
+    char disk_warning[160];     /* the file changed on disk (app_disk.c), "" if not */
+    bool disk_gone;             /* ... and lost bytes we mapped: the warning is final */
 };
 
 /* Recompute the rows of each part for the size and panes (app.c). */

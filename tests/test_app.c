@@ -1,0 +1,274 @@
+/* tests/test_app: the viewer's state and frame, headless — actions driven by key
+ * names on real fixtures (GC and marker jumps, zoom, lists, search, selection, event
+ * pane, help, resizing to nothing) and the frame rendered through a TickitMockTerm,
+ * asserting cell text and pens. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ui/termio_mock.h"
+#include "app.h"
+#include "evindex.h"
+#include "evlog.h"
+#include "surface.h"
+#include "tests.h"
+#include "theme.h"
+
+typedef struct app_fx {
+    evlog *log;
+    evindex *ix;
+    app *a;
+    surface *s;
+} app_fx;
+
+static void
+fx_open(app_fx *f, const char *fixture, int cols, int lines, bool ascii)
+{
+    char *path = test_path(fixture);
+    diag d;
+    diag_clear(&d);
+    f->log = evlog_open(path, &d);
+    ck_assert_msg(f->log != NULL, "cannot open %s", path);
+    f->ix = evindex_build(f->log, NULL, &d);
+    ck_assert_ptr_nonnull(f->ix);
+    app_opts o = { .ascii = ascii };
+    f->a = app_new(f->ix, path, cols, lines, &o);
+    f->s = surface_new(cols, lines);
+    app_draw(f->a, f->s);
+    free(path);
+}
+
+static void
+fx_close(app_fx *f)
+{
+    surface_free(f->s);
+    app_free(f->a);
+    evindex_free(f->ix);
+    evlog_close(f->log);
+}
+
+/* Press keys (space-separated names), then draw. */
+static void
+fx_keys(app_fx *f, const char *keys)
+{
+    char *copy = strdup(keys), *save = NULL;
+    for (char *k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save))
+        app_key(f->a, k);
+    free(copy);
+    app_draw(f->a, f->s);
+}
+
+static bool
+fx_screen_has(app_fx *f, const char *text)
+{
+    char *dump = surface_dump(f->s);
+    bool has = strstr(dump, text) != NULL;
+    free(dump);
+    return has;
+}
+
+START_TEST(test_app_gc_navigation)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/threaded-n4.eventlog", 120, 40, false);
+    fx_keys(&f, "]");
+    const evindex_gc *g0 = evindex_gc_at(f.ix, 0);
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, g0->start_ns);
+    ck_assert_msg(strstr(app_status(f.a), "GC gen 0") != NULL, "status: %s", app_status(f.a));
+    fx_keys(&f, "] ]");
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_at(f.ix, 2)->start_ns);
+    fx_keys(&f, "[");
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_at(f.ix, 1)->start_ns);
+    /* The detail pane breaks the GC down. */
+    ck_assert(fx_screen_has(&f, "Sync:"));
+    ck_assert(fx_screen_has(&f, "Copied:"));
+    /* p lists every GC by pause; Enter jumps to the longest. */
+    fx_keys(&f, "p");
+    ck_assert(fx_screen_has(&f, "collections by pause"));
+    fx_keys(&f, "Enter");
+    size_t longest = 0;
+    for (size_t i = 1; i < evindex_n_gcs(f.ix); i++) {
+        const evindex_gc *a = evindex_gc_at(f.ix, i), *b = evindex_gc_at(f.ix, longest);
+        if (a->end_ns - a->start_ns > b->end_ns - b->start_ns)
+            longest = i;
+    }
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_at(f.ix, longest)->start_ns);
+    ck_assert(!fx_screen_has(&f, "collections by pause"));
+    fx_close(&f);
+}
+END_TEST
+
+START_TEST(test_app_markers_and_search)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/markers.eventlog", 100, 30, false);
+    fx_keys(&f, "n");
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_marker_at(f.ix, 0)->time_ns);
+    ck_assert_msg(strstr(app_status(f.a), "marker 1/125") != NULL, "%s", app_status(f.a));
+    ck_assert_msg(strstr(app_status(f.a), "phase:start") != NULL, "%s", app_status(f.a));
+    fx_keys(&f, "n n N");
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_marker_at(f.ix, 1)->time_ns);
+    /* Search: matches become what n/N step through; Escape gives n back to markers. */
+    fx_keys(&f, "/ h e l p e r - b : t i c k Space 2 Enter");
+    ck_assert_msg(strstr(app_status(f.a), "helper-b:tick 2") != NULL, "%s", app_status(f.a));
+    uint64_t at = app_view(f.a)->cursor_ns;
+    fx_keys(&f, "Escape n");
+    ck_assert(app_view(f.a)->cursor_ns > at);
+    ck_assert_msg(strstr(app_status(f.a), "marker ") != NULL, "%s", app_status(f.a));
+    /* The marker list filters as you type (UTF-8 too) and Enter jumps. */
+    fx_keys(&f, "m");
+    ck_assert(fx_screen_has(&f, "markers"));
+    fx_keys(&f, "λ Enter");
+    const uint8_t *p;
+    size_t len;
+    size_t mi = evindex_marker_first_from(f.ix, app_view(f.a)->cursor_ns);
+    ck_assert(mi < evindex_n_markers(f.ix));
+    ck_assert(evindex_msg_text(f.ix, evindex_marker_at(f.ix, mi), &p, &len));
+    bool has_lambda = false;
+    for (size_t i = 0; i + 1 < len; i++)
+        has_lambda |= p[i] == 0xce && p[i + 1] == 0xbb;
+    ck_assert_msg(has_lambda, "jumped to a marker without λ");
+    fx_close(&f);
+}
+END_TEST
+
+START_TEST(test_app_zoom_and_select)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/demo.eventlog", 120, 40, false);
+    timeview *v = app_view(f.a);
+    uint64_t span = v->t1_ns - v->t0_ns;
+    fx_keys(&f, "+");
+    ck_assert(v->t1_ns - v->t0_ns < span * 6 / 10 && v->t1_ns - v->t0_ns > span * 4 / 10);
+    fx_keys(&f, "- 0");
+    ck_assert_uint_eq(v->t1_ns - v->t0_ns, span);
+    /* A selection over the first GC's neighbourhood shows range statistics. */
+    fx_keys(&f, "] Space > > > > Space");
+    ck_assert(!v->sel.active && timeview_has_selection(v));
+    ck_assert(fx_screen_has(&f, "Collections"));
+    fx_keys(&f, "z");
+    ck_assert(v->t1_ns - v->t0_ns < span);
+    fx_keys(&f, "Escape");
+    ck_assert(!timeview_has_selection(v));
+    /* Events pane and help open and close. */
+    fx_keys(&f, "e");
+    ck_assert(fx_screen_has(&f, "events near"));
+    fx_keys(&f, "e ?");
+    ck_assert(fx_screen_has(&f, "zoom in 2x"));
+    fx_keys(&f, "Escape t");
+    ck_assert(fx_screen_has(&f, "threads by run time"));
+    fx_keys(&f, "Enter");
+    ck_assert_msg(strstr(app_status(f.a), "highlighting thread") != NULL, "%s",
+                  app_status(f.a));
+    fx_keys(&f, "q");
+    ck_assert(app_quit_requested(f.a));
+    fx_close(&f);
+}
+END_TEST
+
+/* Every size from nothing up, with every pane: never a crash, nothing outside. */
+START_TEST(test_app_tiny_sizes)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/threaded-n2.eventlog", 80, 24, false);
+    static const char *const modes[] = { "", "e", "?", "p", "m", "/" };
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        fx_keys(&f, "Escape");
+        if (modes[m][0])
+            fx_keys(&f, modes[m]);
+        for (int w = 0; w <= 12; w++)
+            for (int h = 0; h <= 8; h++) {
+                app_resize(f.a, w, h);
+                app_draw(f.a, f.s);
+                ck_assert(surface_cols(f.s) <= 12 && surface_lines(f.s) <= 8);
+            }
+    }
+    fx_keys(&f, "Escape Escape");
+    app_resize(f.a, 80, 24);
+    app_draw(f.a, f.s);
+    ck_assert(fx_screen_has(&f, "HEC 1"));
+    fx_close(&f);
+}
+END_TEST
+
+/* --ascii: not one byte outside ASCII anywhere on the screen, in any mode. */
+START_TEST(test_app_ascii_only)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/markers.eventlog", 100, 30, true);
+    static const char *const keys[] = { "", "n", "e", "? Escape", "m", "Escape p", "Escape t",
+                                        "Escape ] Space > >" };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        fx_keys(&f, keys[k]);
+        for (int y = 0; y < surface_lines(f.s); y++)
+            for (int x = 0; x < surface_cols(f.s); x++)
+                ck_assert_msg(surface_get(f.s, x, y).cp < 128,
+                              "non-ASCII U+%04X at %d,%d after \"%s\"",
+                              surface_get(f.s, x, y).cp, x, y, keys[k]);
+    }
+    fx_close(&f);
+}
+END_TEST
+
+/* The frame through the tickit mock terminal: lane labels as text, GC cells with the
+ * GC pen, the status line's pen. */
+START_TEST(test_app_mock_terminal)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/threaded-n4.eventlog", 100, 30, false);
+    termio_opts o = termio_default_opts();
+    o.force_theme = true;
+    o.theme = THEME_256;
+    termio *t = termio_open_mock(100, 30, &o);
+    TickitMockTerm *mt = termio_mock_term(t);
+    termio_present(t, f.s);
+    /* Find the HEC 0 row and its GC row on the screen. */
+    int hec_line = -1;
+    char buf[128];
+    for (int y = 0; y < 30 && hec_line < 0; y++) {
+        tickit_mockterm_get_display_text(mt, buf, sizeof buf - 1, y, 0, 8);
+        if (strncmp(buf, "HEC 0", 5) == 0)
+            hec_line = y;
+    }
+    ck_assert_int_ge(hec_line, 0);
+    tickit_mockterm_get_display_text(mt, buf, sizeof buf - 1, hec_line + 1, 0, 8);
+    ck_assert_msg(strstr(buf, "gc") != NULL, "no GC row under HEC 0: \"%s\"", buf);
+    int gc_cells = 0;
+    theme_look work = theme_get(THEME_256, STYLE_GC_WORK);
+    theme_look wait = theme_get(THEME_256, STYLE_GC_WAIT);
+    for (int x = 9; x < 100; x++) {
+        surface_cell c = surface_get(f.s, x, hec_line + 1);
+        if (c.style != STYLE_GC_WORK && c.style != STYLE_GC_WAIT)
+            continue;
+        TickitPen *pen = tickit_mockterm_get_display_pen(mt, hec_line + 1, x);
+        int fg = tickit_pen_get_colour_attr(pen, TICKIT_PEN_FG);
+        ck_assert_int_eq(fg, c.style == STYLE_GC_WORK ? work.fg : wait.fg);
+        gc_cells++;
+    }
+    ck_assert_int_gt(gc_cells, 10);
+    TickitPen *st = tickit_mockterm_get_display_pen(mt, 29, 0);
+    ck_assert_int_eq(tickit_pen_get_colour_attr(st, TICKIT_PEN_BG),
+                     theme_get(THEME_256, STYLE_STATUS).bg);
+    /* A pan sends only what changed, less than the whole screen. */
+    fx_keys(&f, "l");
+    termio_present(t, f.s);
+    ck_assert_uint_lt(termio_cells_sent(t), 100 * 30);
+    termio_free(t);
+    fx_close(&f);
+}
+END_TEST
+
+Suite *
+test_app_suite(void)
+{
+    Suite *s = suite_create("app");
+    TCase *tc = tcase_create("viewer");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_app_gc_navigation);
+    tcase_add_test(tc, test_app_markers_and_search);
+    tcase_add_test(tc, test_app_zoom_and_select);
+    tcase_add_test(tc, test_app_tiny_sizes);
+    tcase_add_test(tc, test_app_ascii_only);
+    tcase_add_test(tc, test_app_mock_terminal);
+    suite_add_tcase(s, tc);
+    return s;
+}
