@@ -250,6 +250,9 @@ app_draw(app *a, surface *s)
         lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,
                    a->first_lane, a->lay.lanes_rows, &a->v, &lo);
     draw_pane(a, s);
+    if (evindex_n_events(a->ix) == 0 && a->lay.top < a->lay.status_line)
+        surface_text(s, 1, a->lay.top, "this log has no events: the program wrote only the header",
+                     STYLE_STATUS_WARN, a->cols - 1);
     draw_status(a, s);
     int col, line, cols, lines;
     popup_box(a, &col, &line, &cols, &lines);

@@ -110,5 +110,45 @@ for backend in curses tickit; do
     exited "$backend: SIGTERM restores the terminal"
 done
 
+# Edge cases: 64 capabilities, a log with no events, one capability with huge
+# payloads, a truncated log.
+SYNTH=${ELOG_SYNTH:-build/elog-synth}
+if [ -x "$SYNTH" ]; then
+    "$SYNTH" --caps 64 --size 1M --seed 7 --labels -o "$TMP/c64.eventlog" 2>/dev/null
+    start curses "$TMP/c64.eventlog" 100x30
+    check "64 caps: opens" "HEC 0"
+    for ((i = 0; i < 64; i++)); do T send-keys -t e2e j; done
+    check "64 caps: the lanes scroll to HEC 63" "HEC 63"
+    keys q
+    exited "64 caps: quits cleanly"
+    "$SYNTH" --caps 1 --size 300K --seed 8 --labels --max-payload -o "$TMP/one.eventlog" 2>/dev/null
+    start tickit "$TMP/one.eventlog" 90x25
+    check "one cap, 64 KB payloads: opens" "HEC 0"
+    keys n
+    check_status "one cap: n names the marker" "marker 1/"
+    keys m
+    keys Escape
+    sleep 0.3
+    keys q
+    exited "one cap: quits cleanly"
+fi
+head -c "$(grep -abo datb "$ROOT/fixtures/markers.eventlog" | head -1 | cut -d: -f1)" \
+    "$ROOT/fixtures/markers.eventlog" > "$TMP/empty.eventlog"
+printf 'datb\377\377' >> "$TMP/empty.eventlog"
+start curses "$TMP/empty.eventlog" 80x20
+check "a log with no events says so" "no events"
+keys ']' n p
+keys Escape
+sleep 0.3
+keys e '?'
+keys Escape
+sleep 0.3
+keys q
+exited "no events: keys do nothing harmful, q quits"
+start curses "$ROOT/fixtures/killed.eventlog" 100x30
+check "a killed program's log opens with a warning" "log cut short"
+keys q
+exited "killed log: quits cleanly"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
