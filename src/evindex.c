@@ -43,6 +43,9 @@ typedef struct lane_state {
     size_t span;                /* index of the open span */
 
     uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
+    /* This cap's per-spark events by kind, in its own (time) order; merged at the end. */
+    uint64_t *spark_t[EVINDEX_N_SPARK_KINDS];
+    size_t n_spark_t[EVINDEX_N_SPARK_KINDS], cap_spark_t[EVINDEX_N_SPARK_KINDS];
 } lane_state;
 
 /* A sample of a summed or plain series, sorted by time before it is stored. */
@@ -55,10 +58,6 @@ typedef struct raw_sample {
 enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES, RAW_SPARK_CREATED, RAW_SPARK_CONVERTED,
        RAW_SPARK_POOL };
 
-typedef struct spark_raw {
-    uint64_t time_ns;
-    uint8_t kind;
-} spark_raw;
 
 typedef struct builder {
     evindex *ix;
@@ -72,8 +71,6 @@ typedef struct builder {
     size_t n_marks, cap_marks;
     raw_sample *samples;
     size_t n_samples, cap_samples;
-    spark_raw *sparks;
-    size_t n_sparks, cap_sparks;
     size_t cap_msgs, cap_census, cap_flushes, cap_cycles;
 
     /* Non-moving state. */
@@ -417,10 +414,9 @@ on_spark_counters(builder *b, size_t li, const evlog_event *ev)
 static void
 on_spark(builder *b, size_t li, const evlog_event *ev)
 {
-    (void)li;
-    spark_raw *s = EVINDEX_PUSH(b->sparks, b->n_sparks, b->cap_sparks);
-    s->time_ns = ev->time_ns;
-    s->kind = (uint8_t)(ev->type - EV_SPARK_CREATE);
+    lane_state *l = &b->ls[li];
+    unsigned k = (unsigned)(ev->type - EV_SPARK_CREATE);
+    *EVINDEX_PUSH(l->spark_t[k], l->n_spark_t[k], l->cap_spark_t[k]) = ev->time_ns;
 }
 
 static void
@@ -636,6 +632,8 @@ evindex_needs_lane(uint16_t type)
     case EV_GC_START: case EV_GC_END: case EV_GC_WORK: case EV_GC_IDLE: case EV_GC_DONE:
     case EV_GC_STATS_GHC: case EV_REQUEST_SEQ_GC: case EV_REQUEST_PAR_GC:
     case EV_GC_GLOBAL_SYNC: case EV_HEAP_ALLOCATED: case EV_SPARK_COUNTERS:
+    case EV_SPARK_CREATE: case EV_SPARK_DUD: case EV_SPARK_OVERFLOW: case EV_SPARK_RUN:
+    case EV_SPARK_STEAL: case EV_SPARK_FIZZLE: case EV_SPARK_GC:
         return true;
     default:
         return false;
@@ -700,19 +698,41 @@ builder_finish_series(builder *b)
         series_seal(ix->series[i]);
     series_seal(ix->nm_pruned);
 
-    size_t n[EVINDEX_N_SPARK_KINDS] = { 0 };
-    for (size_t i = 0; i < b->n_sparks; i++)
-        n[b->sparks[i].kind]++;
+    /* Each cap's spark times are in its own order (nearly always sorted already); merge
+     * the caps into one compact list per kind. */
+    size_t n_lanes = ix->n_lanes;
+    size_t *pos = xcalloc(n_lanes + 1, sizeof *pos);   /* freed below */
     for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
-        ix->spark_times[k] = xmalloc(n[k] * sizeof(uint64_t));
-        ix->n_spark_times[k] = 0;
+        for (size_t li = 0; li < n_lanes; li++) {
+            lane_state *l = &b->ls[li];
+            pos[li] = 0;
+            size_t n = l->n_spark_t[k];
+            bool sorted = true;
+            for (size_t i = 1; i < n && sorted; i++)
+                sorted = l->spark_t[k][i - 1] <= l->spark_t[k][i];
+            if (!sorted)
+                qsort(l->spark_t[k], n, sizeof(uint64_t), u64_cmp);
+        }
+        for (;;) {
+            size_t best = SIZE_MAX;
+            for (size_t li = 0; li < n_lanes; li++) {
+                lane_state *l = &b->ls[li];
+                if (pos[li] < l->n_spark_t[k] &&
+                    (best == SIZE_MAX ||
+                     l->spark_t[k][pos[li]] < b->ls[best].spark_t[k][pos[best]]))
+                    best = li;
+            }
+            if (best == SIZE_MAX)
+                break;
+            timelist_append(ix->spark_times[k], b->ls[best].spark_t[k][pos[best]++]);
+        }
+        timelist_seal(ix->spark_times[k]);
+        for (size_t li = 0; li < n_lanes; li++) {
+            x_free(b->ls[li].spark_t[k]);
+            b->ls[li].spark_t[k] = NULL;
+        }
     }
-    for (size_t i = 0; i < b->n_sparks; i++) {
-        unsigned k = b->sparks[i].kind;
-        ix->spark_times[k][ix->n_spark_times[k]++] = b->sparks[i].time_ns;
-    }
-    for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        qsort(ix->spark_times[k], ix->n_spark_times[k], sizeof(uint64_t), u64_cmp);
+    x_free(pos);
 }
 
 static int
@@ -810,7 +830,9 @@ builder_free(builder *b)
     x_free(b->stats);
     x_free(b->marks);
     x_free(b->samples);
-    x_free(b->sparks);
+    for (size_t li = 0; li < b->ix->n_lanes && b->ls; li++)
+        for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+            x_free(b->ls[li].spark_t[k]);
 }
 
 static evindex *
@@ -825,6 +847,8 @@ evindex_alloc(const evlog *log)
     ix->seek = evseek_new();
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         ix->series[i] = series_new();
+    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        ix->spark_times[k] = timelist_new();
     return ix;
 }
 
@@ -916,7 +940,7 @@ evindex_free(evindex *ix)
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         series_free(ix->series[i]);
     for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        x_free(ix->spark_times[k]);
+        timelist_free(ix->spark_times[k]);
     evseek_free(ix->seek);
     x_free(ix);
 }
@@ -947,7 +971,7 @@ evindex_bytes(const evindex *ix)
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         n += series_bytes(ix->series[i]);
     for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        n += ix->n_spark_times[k] * sizeof(uint64_t);
+        n += timelist_bytes(ix->spark_times[k]);
     return n;
 }
 
@@ -1042,6 +1066,15 @@ evindex_text_field(const evindex *ix, uint64_t offset, unsigned field, const uin
     decode_event(&ev, &d);
     if (!d.desc || d.n_present <= field)
         return false;
+    /* The file may have changed since it was indexed: another event can be there now,
+     * and an integer field has no slice (decode's fast path leaves p and len unset). */
+    switch ((enum evfield_kind)d.desc->fields[field]) {
+    case EVF_TEXT_REST: case EVF_LATIN1_REST: case EVF_LATIN1_BUT4: case EVF_CSTR:
+    case EVF_BYTES_REST:
+        break;
+    default:
+        return false;
+    }
     *text = d.f[field].p;
     *len = d.f[field].len;
     return *text != NULL || *len == 0;
@@ -1087,34 +1120,18 @@ evindex_series_name(enum evindex_series_id id)
     return id < EVINDEX_N_SERIES ? names[id] : "?";
 }
 
-static size_t
-u64_lower_bound(const uint64_t *a, size_t n, uint64_t t)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 uint64_t
 evindex_spark_count(const evindex *ix, enum evindex_spark_kind kind, uint64_t t0, uint64_t t1)
 {
-    if (kind >= EVINDEX_N_SPARK_KINDS || t0 >= t1)
+    if (kind >= EVINDEX_N_SPARK_KINDS)
         return 0;
-    const uint64_t *a = ix->spark_times[kind];
-    size_t n = ix->n_spark_times[kind];
-    return u64_lower_bound(a, n, t1) - u64_lower_bound(a, n, t0);
+    return timelist_count_in(ix->spark_times[kind], t0, t1);
 }
 
 uint64_t
 evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind)
 {
-    return kind < EVINDEX_N_SPARK_KINDS ? ix->n_spark_times[kind] : 0;
+    return kind < EVINDEX_N_SPARK_KINDS ? timelist_count(ix->spark_times[kind]) : 0;
 }
 
 const evindex_program *evindex_program_info(const evindex *ix) { return &ix->program; }
@@ -1173,6 +1190,9 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
         return false;
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         if (!series_check(ix->series[i], why, why_len))
+            return false;
+    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        if (!timelist_check(ix->spark_times[k], why, why_len))
             return false;
     return true;
 }

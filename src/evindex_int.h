@@ -5,6 +5,7 @@
 #define ELOG_EVINDEX_INT_H
 
 #include "evindex.h"
+#include "timelist.h"
 
 /* One capability's GC_START .. GC_END. */
 typedef struct evindex_span {
@@ -70,8 +71,7 @@ struct evindex {
 
     threadtab *threads;
     series *series[EVINDEX_N_SERIES];
-    uint64_t *spark_times[EVINDEX_N_SPARK_KINDS];   /* sorted */
-    size_t n_spark_times[EVINDEX_N_SPARK_KINDS];
+    timelist *spark_times[EVINDEX_N_SPARK_KINDS];
     evindex_program program;
     evseek *seek;
 };

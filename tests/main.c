@@ -17,6 +17,8 @@ main(void)
     srunner_add_suite(sr, test_fixtures_suite());
     srunner_add_suite(sr, test_badinput_suite());
     srunner_add_suite(sr, test_truncation_suite());
+    srunner_add_suite(sr, test_corrupt_suite());
+    srunner_add_suite(sr, test_mapfile_suite());
     srunner_add_suite(sr, test_timefmt_suite());
     srunner_add_suite(sr, test_gcstats_suite());
     srunner_add_suite(sr, test_timeview_suite());
@@ -35,6 +37,7 @@ main(void)
     srunner_add_suite(sr, test_uilist_suite());
     srunner_add_suite(sr, test_eventpane_suite());
     srunner_add_suite(sr, test_helpview_suite());
+    srunner_add_suite(sr, test_timelist_suite());
     srunner_add_suite(sr, test_app_suite());
     srunner_add_suite(sr, test_e2e_suite());
     srunner_run_all(sr, CK_NORMAL);

@@ -173,8 +173,39 @@ typedef struct lanes_ctx {
     uint64_t *scratch_u;        /* [ncols] per-column values */
     size_t *hec;                /* evindex lanes drawn as HECs (activity lane) */
     size_t n_hec;
+    /* Per index lane, its run / GC work / GC waiting time in every column, computed
+     * once per frame on first use (the activity row and the HEC rows share them):
+     * [lane * ncols + c]. From cumulative sums at the column boundaries, so each
+     * boundary is searched once, not twice. */
+    uint64_t *busy, *gc_work, *gc_wait;
+    bool *have_sums;
     strbuf text;
 } lanes_ctx;
+
+/* Fill the per-column sums of index lane `li` (once per frame). */
+static void
+lanes_sums(lanes_ctx *x, size_t li)
+{
+    if (x->have_sums[li])
+        return;
+    x->have_sums[li] = true;
+    const evindex_cap *cap = evindex_cap_at(x->ix, li);
+    uint64_t origin = x->ncols ? x->col_a[0] : 0;
+    uint64_t pb = 0, pw = 0, pi = 0;
+    for (int c = 0; c <= x->ncols; c++) {
+        uint64_t t = x->col_a[c];
+        uint64_t b = runlane_busy_ns(cap->runs, origin, t);
+        uint64_t w = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WORK, origin, t);
+        uint64_t i = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WAIT, origin, t);
+        if (c > 0) {
+            size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
+            x->busy[k] = b - pb;
+            x->gc_work[k] = w - pw;
+            x->gc_wait[k] = i - pi;
+        }
+        pb = b, pw = w, pi = i;
+    }
+}
 
 static surface_cell
 lanes_cell(uint32_t cp, uint8_t style)
@@ -268,13 +299,15 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
         return;
     const evindex_cap *cap = evindex_cap_at(x->ix, l->cap_lane);
     bool ascii = x->o->ascii;
+    lanes_sums(x, l->cap_lane);
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
+        size_t k = l->cap_lane * (size_t)x->ncols + (size_t)c;
         uint64_t work = 0, wait = 0;
         if (part != LANES_HEC_RUNS) {
-            work = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WORK, a, b);
-            wait = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WAIT, a, b);
+            work = x->gc_work[k];
+            wait = x->gc_wait[k];
         }
         if (work + wait > 0) {
             bool w = work >= wait;
@@ -286,7 +319,7 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
         }
         if (part == LANES_HEC_GC)
             continue;
-        uint64_t busy = runlane_busy_ns(cap->runs, a, b);
+        uint64_t busy = x->busy[k];
         if (busy == 0)
             continue;
         uint8_t st = STYLE_RUNNING;
@@ -387,8 +420,10 @@ lanes_row_activity(lanes_ctx *x)
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1];
         uint64_t busy = 0;
-        for (size_t i = 0; i < x->n_hec; i++)
-            busy += runlane_busy_ns(evindex_cap_at(x->ix, x->hec[i])->runs, a, b);
+        for (size_t i = 0; i < x->n_hec; i++) {
+            lanes_sums(x, x->hec[i]);
+            busy += x->busy[x->hec[i] * (size_t)x->ncols + (size_t)c];
+        }
         if (busy == 0)
             continue;
         /* span * n_hec can exceed 64 bits for a long column and many caps. */
@@ -499,6 +534,11 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.scratch = xmalloc((nc + 1) * sizeof *x.scratch);      /* freed below */
     x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
     x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
+    size_t cells = evindex_n_caps(ix) * nc + 1;
+    x.busy = xmalloc(cells * sizeof *x.busy);                 /* freed below */
+    x.gc_work = xmalloc(cells * sizeof *x.gc_work);           /* freed below */
+    x.gc_wait = xmalloc(cells * sizeof *x.gc_wait);           /* freed below */
+    x.have_sums = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_sums);   /* freed below */
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
         timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
@@ -546,6 +586,10 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
         }
     }
     strbuf_free(&x.text);
+    x_free(x.have_sums);
+    x_free(x.gc_wait);
+    x_free(x.gc_work);
+    x_free(x.busy);
     x_free(x.hec);
     x_free(x.scratch_u);
     x_free(x.scratch);
