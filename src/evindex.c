@@ -702,6 +702,7 @@ builder_finish_series(builder *b)
      * the caps into one compact list per kind. */
     size_t n_lanes = ix->n_lanes;
     size_t *pos = xcalloc(n_lanes + 1, sizeof *pos);   /* freed below */
+    uint64_t *head = xcalloc(n_lanes + 1, sizeof *head);   /* freed below */
     for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
         for (size_t li = 0; li < n_lanes; li++) {
             lane_state *l = &b->ls[li];
@@ -713,18 +714,22 @@ builder_finish_series(builder *b)
             if (!sorted)
                 qsort(l->spark_t[k], n, sizeof(uint64_t), u64_cmp);
         }
-        for (;;) {
-            size_t best = SIZE_MAX;
-            for (size_t li = 0; li < n_lanes; li++) {
-                lane_state *l = &b->ls[li];
-                if (pos[li] < l->n_spark_t[k] &&
-                    (best == SIZE_MAX ||
-                     l->spark_t[k][pos[li]] < b->ls[best].spark_t[k][pos[best]]))
+        /* Heads in one small array: the scan for the smallest stays in cache. */
+        size_t left = 0;
+        for (size_t li = 0; li < n_lanes; li++) {
+            left += b->ls[li].n_spark_t[k];
+            head[li] = b->ls[li].n_spark_t[k] ? b->ls[li].spark_t[k][0] : UINT64_MAX;
+        }
+        while (left--) {
+            size_t best = 0;
+            for (size_t li = 1; li < n_lanes; li++)
+                if (head[li] < head[best])
                     best = li;
-            }
-            if (best == SIZE_MAX)
-                break;
-            timelist_append(ix->spark_times[k], b->ls[best].spark_t[k][pos[best]++]);
+            const lane_state *l = &b->ls[best];
+            timelist_append(ix->spark_times[k], head[best]);
+            size_t p = ++pos[best];
+            /* A time of UINT64_MAX itself is fine: `left` counts what remains. */
+            head[best] = p < l->n_spark_t[k] ? l->spark_t[k][p] : UINT64_MAX;
         }
         timelist_seal(ix->spark_times[k]);
         for (size_t li = 0; li < n_lanes; li++) {
@@ -733,6 +738,7 @@ builder_finish_series(builder *b)
         }
     }
     x_free(pos);
+    x_free(head);
 }
 
 static int
