@@ -27,12 +27,18 @@ typedef struct evindex evindex;
 
 /* Build options; every field may be NULL. */
 typedef struct evindex_opts {
-    /* Bytes of the file walked so far, stored now and then (for a progress bar read
-     * by another thread while the build runs). */
+    /* Bytes of the file walked so far, added to now and then (for a progress bar read
+     * by another thread while the build runs; reset to 0 when the build starts). */
     _Atomic uint64_t *progress_bytes;
     /* When another thread sets it non-zero the build stops early; evindex_build then
      * returns NULL. */
     _Atomic int *cancel;
+    /* Threads to build with: 0 chooses (one per core for logs of 8 MB and more), 1 is
+     * the serial build. Capabilities are shared out between threads, each walking
+     * its caps' blocks in file order; the results are merged, and equal the serial
+     * build's. Logs whose blocks cannot be laid out cleanly (cut short, corrupt,
+     * no blocks) are built serially. */
+    unsigned threads;
 } evindex_opts;
 
 /* Index `log` (borrowed: it must outlive the index). Always returns an index of
@@ -51,6 +57,8 @@ const diag *evindex_ending(const evindex *ix);
 uint64_t evindex_first_ns(const evindex *ix);
 uint64_t evindex_last_ns(const evindex *ix);
 uint64_t evindex_n_events(const evindex *ix);
+/* Threads the build used (1: the serial build). */
+unsigned evindex_threads_used(const evindex *ix);
 /* Heap bytes the index owns (bench: compared with the file size). */
 size_t evindex_bytes(const evindex *ix);
 

@@ -64,6 +64,10 @@ void threadtab_run(threadtab *tt, uint32_t tid, uint64_t start_ns, uint64_t end_
 void threadtab_migrated(threadtab *tt, uint32_t tid);
 void threadtab_woken(threadtab *tt, uint32_t tid);
 void threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset);
+/* Add everything `src` recorded into `dst` (src is left as it was): counts and run
+ * time add up, the earliest creation and first run and the latest run end win, the
+ * label recorded latest in the file wins. For builds that split the log. */
+void threadtab_merge(threadtab *dst, const threadtab *src);
 /* Done adding: threads are then listed in ascending tid order. */
 void threadtab_seal(threadtab *tt);
 

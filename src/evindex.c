@@ -4,9 +4,11 @@
  * everything global (markers, series, collections) is sorted or joined afterwards. */
 #include "evindex.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cursor.h"
 #include "decode.h"
@@ -59,6 +61,11 @@ enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES, RAW_SPARK_CREATED, RAW_SPARK_CONVERTED,
        RAW_SPARK_POOL };
 
 
+typedef struct evindex_caplife {
+    uint64_t time_ns;
+    uint16_t cap, type;
+} evindex_caplife;
+
 typedef struct builder {
     evindex *ix;
     uint32_t *lane_of;          /* 65536 entries: 1 + lane index, 0 = none yet */
@@ -72,6 +79,10 @@ typedef struct builder {
     raw_sample *samples;
     size_t n_samples, cap_samples;
     size_t cap_msgs, cap_census, cap_flushes, cap_cycles;
+    /* CAP_CREATE/DELETE/DISABLE/ENABLE, applied to the lanes when the build finishes
+     * (a global event must not create lanes: parallel builders own disjoint caps). */
+    evindex_caplife *caplife;
+    size_t n_caplife, cap_caplife;
 
     /* Non-moving state. */
     bool nm_cycle_open, nm_phase_open;
@@ -337,14 +348,25 @@ static void
 on_cap_life(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    uint16_t cap = pl16(ev, 0);
-    size_t lane = builder_lane(b, cap);   /* may move b->ix->lanes */
-    evindex_cap *c = &b->ix->lanes[lane].pub;
-    switch (ev->type) {
-    case EV_CAP_CREATE: c->created_ns = ev->time_ns; break;
-    case EV_CAP_DELETE: c->deleted_ns = ev->time_ns; break;
-    case EV_CAP_DISABLE: c->n_disable++; break;
-    default: c->n_enable++; break;
+    evindex_caplife *c = EVINDEX_PUSH(b->caplife, b->n_caplife, b->cap_caplife);
+    c->time_ns = ev->time_ns;
+    c->cap = pl16(ev, 0);
+    c->type = ev->type;
+}
+
+static void
+builder_apply_caplife(builder *b)
+{
+    for (size_t i = 0; i < b->n_caplife; i++) {
+        const evindex_caplife *l = &b->caplife[i];
+        size_t lane = builder_lane(b, l->cap);   /* may move b->ix->lanes */
+        evindex_cap *c = &b->ix->lanes[lane].pub;
+        switch (l->type) {
+        case EV_CAP_CREATE: c->created_ns = l->time_ns; break;
+        case EV_CAP_DELETE: c->deleted_ns = l->time_ns; break;
+        case EV_CAP_DISABLE: c->n_disable++; break;
+        default: c->n_enable++; break;
+        }
     }
 }
 
@@ -778,6 +800,7 @@ lane_cmp(const void *a, const void *b)
 static void
 builder_finish(builder *b)
 {
+    builder_apply_caplife(b);
     evindex *ix = b->ix;
     uint64_t end = ix->last_ns;
     /* Close what the data left open (a truncated log, or a run still going at exit). */
@@ -831,14 +854,15 @@ builder_finish(builder *b)
 static void
 builder_free(builder *b)
 {
+    for (size_t li = 0; li < b->ix->n_lanes && b->ls; li++)
+        for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+            x_free(b->ls[li].spark_t[k]);
     x_free(b->lane_of);
     x_free(b->ls);
     x_free(b->stats);
     x_free(b->marks);
     x_free(b->samples);
-    for (size_t li = 0; li < b->ix->n_lanes && b->ls; li++)
-        for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-            x_free(b->ls[li].spark_t[k]);
+    x_free(b->caplife);
 }
 
 static evindex *
@@ -858,68 +882,359 @@ evindex_alloc(const evlog *log)
     return ix;
 }
 
+/* What one walk over (part of) the file saw. */
+typedef struct walk {
+    uint64_t first, last, n;
+    bool have_first;
+    bool cancelled;
+} walk;
+
+/* Index the events from `it` on while they start before end_pos (UINT64_MAX: to the
+ * end of the data). Progress is added to opts->progress_bytes as bytes walked since
+ * the last report. */
+static void
+builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *opts, walk *w)
+{
+    evlog_event ev;
+    uint64_t reported = it->pos, next_report = it->pos + (1u << 20);
+    while (it->pos < end_pos && evlog_iter_next(it, &ev)) {
+        evseek_note(b->ix->seek, it, &ev);
+        w->n++;
+        if (!w->have_first || ev.time_ns < w->first)
+            w->first = ev.time_ns;
+        w->have_first = true;
+        if (ev.time_ns > w->last)
+            w->last = ev.time_ns;
+        evindex_handler h = ev.type < 256 ? evindex_handlers[ev.type] : NULL;
+        if (h) {
+            size_t li = evindex_needs_lane(ev.type) ? builder_lane(b, ev.cap) : SIZE_MAX;
+            h(b, li, &ev);
+        }
+        if (it->pos >= next_report) {
+            if (opts->progress_bytes)
+                atomic_fetch_add(opts->progress_bytes, it->pos - reported);
+            reported = it->pos;
+            if (opts->cancel && atomic_load(opts->cancel)) {
+                w->cancelled = true;
+                return;
+            }
+            next_report = it->pos + (1u << 20);
+        }
+    }
+    if (opts->progress_bytes && it->pos > reported)
+        atomic_fetch_add(opts->progress_bytes, it->pos - reported);
+}
+
+static builder *
+builder_new(const evlog *log)
+{
+    builder *b = xcalloc(1, sizeof *b);         /* caller frees: builder_destroy */
+    b->ix = evindex_alloc(log);
+    b->lane_of = xcalloc(65536, sizeof *b->lane_of);
+    return b;
+}
+
+/* Free a builder and the index it holds (an abandoned build). */
+static void
+builder_destroy(builder *b)
+{
+    if (!b)
+        return;
+    builder_free(b);
+    evindex_free(b->ix);
+    x_free(b);
+}
+
+/* Give the finished index to the caller and free the rest of the builder. */
+static evindex *
+builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *ending)
+{
+    evindex *ix = b->ix;
+    ix->first_ns = w->have_first ? w->first : 0;
+    ix->last_ns = w->last;
+    ix->n_events = w->n;
+    builder_finish(b);
+    builder_free(b);
+    x_free(b);
+    if (opts->progress_bytes)
+        atomic_store(opts->progress_bytes, evlog_size(ix->log));
+    if (ending)
+        *ending = ix->ending;
+    return ix;
+}
+
+static evindex *
+evindex_build_serial(const evlog *log, const evindex_opts *opts, diag *ending)
+{
+    builder *b = builder_new(log);
+    evlog_iter it;
+    evlog_iter_init(&it, log);
+    walk w = { 0 };
+    builder_walk(b, &it, UINT64_MAX, opts, &w);
+    if (w.cancelled) {
+        builder_destroy(b);
+        return NULL;
+    }
+    evlog_iter_ending(&it, &b->ix->ending);
+    b->ix->truncated = it.state != EVLOG_ITER_END;
+    b->ix->threads_used = 1;
+    return builder_finish_take(b, &w, opts, ending);
+}
+
+/* ---- the parallel build ---------------------------------------------------------------- */
+
+/* A stretch of the file for one worker: a capability block (from its marker) or a run
+ * of events outside any block. */
+typedef struct par_seg {
+    uint64_t start, end;
+    uint16_t cap;
+} par_seg;
+
+/* Cut the data into blocks by hopping from marker to marker (block sizes are in the
+ * markers), O(blocks). False when the layout is anything but clean — a partial event,
+ * a block running past the file or an undeclared type — so the serial build, which
+ * reports such things exactly, takes over. */
+static bool
+par_plan(const evlog *log, par_seg **out, size_t *n_out)
+{
+    size_t n = 0, cap = 0;
+    par_seg *segs = NULL;
+    uint64_t pos = evlog_data_start(log), size = evlog_size(log);
+    const uint8_t *data = evlog_bytes(log);
+    bool ok = false;
+    for (;;) {
+        if (pos + 2 <= size && cursor_be16(data + pos) == EVLOG_DATA_END) {
+            ok = true;
+            break;
+        }
+        evlog_event ev;
+        if (!evlog_event_at(log, pos, EVLOG_NO_CAP, &ev))
+            break;
+        if (ev.type == EV_BLOCK_MARKER && ev.et->size != EVLOG_VARIABLE_SIZE &&
+            ev.payload_len >= 14) {
+            uint64_t end = pos + cursor_be32(ev.payload);
+            if (end < pos + ev.size || end > size)
+                break;
+            par_seg *sg = EVINDEX_PUSH(segs, n, cap);
+            *sg = (par_seg){ pos, end, cursor_be16(ev.payload + 12) };
+            pos = end;
+        } else {
+            if (n && segs[n - 1].cap == EVLOG_NO_CAP && segs[n - 1].end == pos)
+                segs[n - 1].end = pos + ev.size;
+            else
+                *EVINDEX_PUSH(segs, n, cap) = (par_seg){ pos, pos + ev.size, EVLOG_NO_CAP };
+            pos += ev.size;
+        }
+    }
+    size_t blocks = 0;
+    for (size_t i = 0; i < n; i++)
+        blocks += segs[i].cap != EVLOG_NO_CAP;
+    if (!ok || blocks == 0) {   /* no blocks (old GHC): nothing to share out */
+        x_free(segs);
+        return false;
+    }
+    *out = segs;
+    *n_out = n;
+    return true;
+}
+
+typedef struct par_worker {
+    const evlog *log;
+    const evindex_opts *opts;
+    const par_seg *segs;
+    size_t n_segs;
+    unsigned id, n_workers;
+    builder *b;
+    walk w;
+    bool clean;                 /* every segment was walked to its end */
+} par_worker;
+
+static unsigned
+par_owner(const par_seg *sg, unsigned n_workers)
+{
+    return sg->cap == EVLOG_NO_CAP ? 0 : sg->cap % n_workers;
+}
+
+static void *
+par_worker_main(void *arg)
+{
+    par_worker *pw = arg;
+    pw->clean = true;
+    for (size_t i = 0; i < pw->n_segs && !pw->w.cancelled; i++) {
+        const par_seg *sg = &pw->segs[i];
+        if (par_owner(sg, pw->n_workers) != pw->id)
+            continue;
+        evlog_iter it;
+        evlog_iter_init_at(&it, pw->log, sg->start);
+        builder_walk(pw->b, &it, sg->end, pw->opts, &pw->w);
+        if (it.pos != sg->end)
+            pw->clean = false;
+    }
+    return NULL;
+}
+
+/* Move worker `src`'s results into `dst` (both unfinished builders). False if src
+ * holds something only one builder may build (non-moving cycles, heap-profile
+ * censuses: GHC writes them in the global block, which worker 0 owns). */
+static bool
+par_merge(builder *dst, builder *src)
+{
+    evindex *d = dst->ix, *s = src->ix;
+    if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
+        src->nm_phase_open || src->nm_cycle_open)
+        return false;
+    for (size_t i = 0; i < src->n_samples; i++)
+        if (src->samples[i].id == EVINDEX_S_HEAP_PROF)
+            return false;
+    size_t lane0 = d->n_lanes;
+    uint32_t stats0 = (uint32_t)dst->n_stats;
+    for (size_t li = 0; li < s->n_lanes; li++) {
+        evindex_lane *sl = &s->lanes[li];
+        if (dst->lane_of[sl->pub.cap])
+            return false;       /* both built this cap: cannot happen with disjoint caps */
+        for (size_t k = 0; k < sl->n_spans; k++)
+            if (sl->spans[k].stats)
+                sl->spans[k].stats += stats0;
+        size_t at = d->n_lanes;
+        *EVINDEX_PUSH(d->lanes, d->n_lanes, dst->cap_lanes) = *sl;
+        dst->ls = xreallocarray(dst->ls, dst->cap_lanes, sizeof *dst->ls);
+        dst->ls[at] = src->ls[li];
+        dst->lane_of[sl->pub.cap] = (uint32_t)at + 1;
+    }
+    s->n_lanes = 0;             /* moved: src frees none of them */
+    for (size_t i = 0; i < src->n_stats; i++)
+        *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
+    for (size_t i = 0; i < src->n_marks; i++)
+        *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
+    for (size_t i = 0; i < src->n_samples; i++) {
+        raw_sample *r = EVINDEX_PUSH(dst->samples, dst->n_samples, dst->cap_samples);
+        *r = src->samples[i];
+        r->lane += (uint32_t)lane0;
+    }
+    for (size_t i = 0; i < src->n_caplife; i++)
+        *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
+    for (size_t i = 0; i < s->n_msgs; i++)
+        *EVINDEX_PUSH(d->msgs, d->n_msgs, dst->cap_msgs) = s->msgs[i];
+    for (size_t i = 0; i < s->n_nm_flushes; i++)
+        *EVINDEX_PUSH(d->nm_flushes, d->n_nm_flushes, dst->cap_flushes) = s->nm_flushes[i];
+    threadtab_merge(d->threads, s->threads);
+    evseek_merge(d->seek, s->seek);
+    evindex_program *dp = &d->program;
+    const evindex_program *sp = &s->program;
+    if (sp->rts_id_offset)
+        dp->rts_id_offset = sp->rts_id_offset;
+    if (sp->args_offset)
+        dp->args_offset = sp->args_offset;
+    if (sp->env_offset)
+        dp->env_offset = sp->env_offset;
+    if (sp->pid)
+        dp->pid = sp->pid;
+    if (sp->ppid)
+        dp->ppid = sp->ppid;
+    if (sp->wall_sec || sp->wall_nsec) {
+        dp->wall_sec = sp->wall_sec;
+        dp->wall_nsec = sp->wall_nsec;
+        dp->wall_time_ns = sp->wall_time_ns;
+    }
+    dp->n_capsets += sp->n_capsets;
+    dp->n_tasks += sp->n_tasks;
+    dp->hp_censuses += sp->hp_censuses;
+    dp->hp_cost_centres += sp->hp_cost_centres;
+    if (s->n_gens != 2)
+        d->n_gens = s->n_gens;
+    return true;
+}
+
+/* Below this size the serial build is as fast as starting threads. */
+#define EVINDEX_PAR_MIN_BYTES (8u << 20)
+#define EVINDEX_PAR_MAX_WORKERS 8
+
+/* NULL with *fallback set when the serial build must do it; NULL without it when
+ * cancelled. */
+static evindex *
+evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_workers,
+                       diag *ending, bool *fallback)
+{
+    *fallback = true;
+    par_seg *segs;
+    size_t n_segs;
+    if (!par_plan(log, &segs, &n_segs)) {
+        return NULL;
+    }
+    par_worker pw[EVINDEX_PAR_MAX_WORKERS];
+    pthread_t th[EVINDEX_PAR_MAX_WORKERS];
+    bool started[EVINDEX_PAR_MAX_WORKERS] = { false };
+    for (unsigned i = 0; i < n_workers; i++) {
+        pw[i] = (par_worker){ .log = log, .opts = opts, .segs = segs, .n_segs = n_segs,
+                              .id = i, .n_workers = n_workers, .b = builder_new(log) };
+        if (i > 0)
+            started[i] = pthread_create(&th[i], NULL, par_worker_main, &pw[i]) == 0;
+    }
+    par_worker_main(&pw[0]);
+    for (unsigned i = 1; i < n_workers; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            par_worker_main(&pw[i]);    /* no thread: do its share here */
+    }
+    x_free(segs);
+    bool cancelled = false, ok = true;
+    for (unsigned i = 0; i < n_workers; i++) {
+        cancelled |= pw[i].w.cancelled;
+        ok &= pw[i].clean;
+    }
+    builder *b = pw[0].b;
+    walk w = pw[0].w;
+    for (unsigned i = 1; i < n_workers && ok && !cancelled; i++) {
+        ok = par_merge(b, pw[i].b);
+        if (pw[i].w.have_first) {
+            if (!w.have_first || pw[i].w.first < w.first)
+                w.first = pw[i].w.first;
+            w.have_first = true;
+        }
+        if (pw[i].w.last > w.last)
+            w.last = pw[i].w.last;
+        w.n += pw[i].w.n;
+    }
+    for (unsigned i = 1; i < n_workers; i++)
+        builder_destroy(pw[i].b);
+    if (cancelled || !ok) {
+        builder_destroy(b);
+        *fallback = !cancelled;
+        if (*fallback && opts->progress_bytes)
+            atomic_store(opts->progress_bytes, 0);
+        return NULL;
+    }
+    *fallback = false;
+    diag_clear(&b->ix->ending);
+    b->ix->truncated = false;
+    b->ix->threads_used = n_workers;
+    return builder_finish_take(b, &w, opts, ending);
+}
+
 evindex *
 evindex_build(const evlog *log, const evindex_opts *opts, diag *ending)
 {
     evindex_opts none = { 0 };
     if (!opts)
         opts = &none;
-    evindex *ix = evindex_alloc(log);
-    builder b = { .ix = ix };
-    b.lane_of = xcalloc(65536, sizeof *b.lane_of);
-
-    evlog_advise_sequential(log);
-    evlog_iter it;
-    evlog_iter_init(&it, log);
-    evlog_event ev;
-    uint64_t first = UINT64_MAX, last = 0, n = 0;
-    uint64_t next_report = 1u << 20;
-    bool have_first = false;
-    while (evlog_iter_next(&it, &ev)) {
-        evseek_note(ix->seek, &it, &ev);
-        n++;
-        if (!have_first) {
-            first = ev.time_ns;
-            have_first = true;
-        }
-        if (ev.time_ns < first)
-            first = ev.time_ns;
-        if (ev.time_ns > last)
-            last = ev.time_ns;
-        evindex_handler h = ev.type < 256 ? evindex_handlers[ev.type] : NULL;
-        if (h) {
-            size_t li = evindex_needs_lane(ev.type) ? builder_lane(&b, ev.cap) : SIZE_MAX;
-            h(&b, li, &ev);
-        }
-        if (it.pos >= next_report) {
-            if (opts->progress_bytes)
-                atomic_store(opts->progress_bytes, it.pos);
-            if (opts->cancel && atomic_load(opts->cancel)) {
-                builder_free(&b);
-                for (size_t i = 0; i < ix->n_lanes; i++) {
-                    runlane_free(ix->lanes[i].runs);
-                    ivtrack_free(ix->lanes[i].gc);
-                    x_free(ix->lanes[i].spans);
-                }
-                ix->n_lanes = 0;
-                evindex_free(ix);
-                return NULL;
-            }
-            next_report = it.pos + (1u << 20);
-        }
-    }
-    evlog_iter_ending(&it, &ix->ending);
-    ix->truncated = it.state != EVLOG_ITER_END;
-    ix->first_ns = have_first ? first : 0;
-    ix->last_ns = last;
-    ix->n_events = n;
-    builder_finish(&b);
-    builder_free(&b);
     if (opts->progress_bytes)
-        atomic_store(opts->progress_bytes, evlog_size(log));
-    if (ending)
-        *ending = ix->ending;
-    return ix;
+        atomic_store(opts->progress_bytes, 0);
+    evlog_advise_sequential(log);
+    unsigned n = opts->threads;
+    if (n == 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        n = evlog_size(log) >= EVINDEX_PAR_MIN_BYTES && cores > 1 ? (unsigned)cores : 1;
+    }
+    if (n > EVINDEX_PAR_MAX_WORKERS)
+        n = EVINDEX_PAR_MAX_WORKERS;
+    if (n > 1) {
+        bool fallback;
+        evindex *ix = evindex_build_parallel(log, opts, n, ending, &fallback);
+        if (ix || !fallback)
+            return ix;
+    }
+    return evindex_build_serial(log, opts, ending);
 }
 
 void
@@ -959,6 +1274,7 @@ const diag *evindex_ending(const evindex *ix) { return &ix->ending; }
 uint64_t evindex_first_ns(const evindex *ix) { return ix->first_ns; }
 uint64_t evindex_last_ns(const evindex *ix) { return ix->last_ns; }
 uint64_t evindex_n_events(const evindex *ix) { return ix->n_events; }
+unsigned evindex_threads_used(const evindex *ix) { return ix->threads_used; }
 unsigned evindex_n_gens(const evindex *ix) { return ix->n_gens; }
 
 size_t

@@ -46,6 +46,7 @@ struct evindex {
     bool truncated;
     uint64_t first_ns, last_ns, n_events;
     unsigned n_gens;
+    unsigned threads_used;
 
     evindex_lane *lanes;        /* ascending cap */
     size_t n_lanes;

@@ -153,6 +153,30 @@ evseek_stretch_cmp(const void *a, const void *b)
 }
 
 void
+evseek_merge(evseek *dst, evseek *src)
+{
+    assert(!dst->sealed && !src->sealed);
+    evseek_close(dst);
+    evseek_close(src);
+    if (dst->n_st + src->n_st > dst->cap_st) {
+        dst->cap_st = dst->n_st + src->n_st;
+        dst->st = xreallocarray(dst->st, dst->cap_st, sizeof *dst->st);  /* owned by dst */
+    }
+    for (size_t i = 0; i < src->n_st; i++) {
+        dst->st[dst->n_st] = src->st[i];
+        dst->st[dst->n_st++].first_ck += dst->n_ck;
+    }
+    if (dst->n_ck + src->n_ck > dst->cap_ck) {
+        dst->cap_ck = dst->n_ck + src->n_ck;
+        dst->ck = xreallocarray(dst->ck, dst->cap_ck, sizeof *dst->ck);  /* owned by dst */
+    }
+    if (src->n_ck)
+        memcpy(dst->ck + dst->n_ck, src->ck, src->n_ck * sizeof *src->ck);
+    dst->n_ck += src->n_ck;
+    src->n_st = src->n_ck = 0;
+}
+
+void
 evseek_seal(evseek *s)
 {
     if (s->sealed)

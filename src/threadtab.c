@@ -235,6 +235,35 @@ threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset)
     threadtab_get_or_add(tt, tid)->label_offset = label_offset;
 }
 
+void
+threadtab_merge(threadtab *dst, const threadtab *src)
+{
+    for (size_t i = 0; i < src->n_threads; i++) {
+        const threadtab_thread *s = &src->threads[i];
+        threadtab_thread *d = threadtab_get_or_add(dst, s->tid);
+        if (s->create_ns != THREADTAB_NO_TIME &&
+            (d->create_ns == THREADTAB_NO_TIME || s->create_ns < d->create_ns)) {
+            d->create_ns = s->create_ns;
+            d->create_cap = s->create_cap;
+        }
+        if (s->first_run_ns < d->first_run_ns)
+            d->first_run_ns = s->first_run_ns;
+        if (s->last_end_ns != THREADTAB_NO_TIME &&
+            (d->last_end_ns == THREADTAB_NO_TIME || s->last_end_ns >= d->last_end_ns)) {
+            d->last_end_ns = s->last_end_ns;
+            d->last_cap = s->last_cap;
+        }
+        d->run_ns += s->run_ns;
+        d->n_runs += s->n_runs;
+        d->n_migrations += s->n_migrations;
+        d->n_wakeups += s->n_wakeups;
+        if (s->label_offset > d->label_offset)
+            d->label_offset = s->label_offset;
+        for (size_t c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
+            d->stops[c] += s->stops[c];
+    }
+}
+
 static int
 threadtab_cmp_tid(const void *a, const void *b)
 {
