@@ -246,6 +246,8 @@ enum evindex_spark_kind {
 uint64_t evindex_spark_count(const evindex *ix, enum evindex_spark_kind kind, uint64_t t0,
                              uint64_t t1);
 uint64_t evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind);
+/* Heap bytes holding the spark event times (bench breakdown). */
+size_t evindex_spark_bytes(const evindex *ix);
 
 /* --- program, capsets, heap profile -------------------------------------------------- */
 

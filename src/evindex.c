@@ -1450,6 +1450,15 @@ evindex_spark_count(const evindex *ix, enum evindex_spark_kind kind, uint64_t t0
     return timelist_count_in(ix->spark_times[kind], t0, t1);
 }
 
+size_t
+evindex_spark_bytes(const evindex *ix)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        n += timelist_bytes(ix->spark_times[k]);
+    return n;
+}
+
 uint64_t
 evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind)
 {
