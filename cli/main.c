@@ -390,6 +390,7 @@ main_snapshot(int argc, char **argv)
     evindex *ix = main_index(log, &ending);
     ao.mono = !color;
     app *a = app_new(ix, file, cols, lines, &ao);
+    app_poll_disk(a);
     if (from || to) {
         timeview *v = app_view(a);
         uint64_t f = from ? main_bound(log, file, "--from", from) : 0;

@@ -39,6 +39,7 @@ test_e2e_suite(void)
 {
     Suite *s = suite_create("e2e");
     TCase *tc = tcase_create("viewer");
+    tcase_set_tags(tc, "e2e");      /* CK_EXCLUDE_TAGS=e2e leaves it out (valgrind) */
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_e2e_viewer);
     suite_add_tcase(s, tc);

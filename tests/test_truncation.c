@@ -463,7 +463,7 @@ trunc_check_any(const char *what, const uint8_t *data, size_t len, bool twice)
     trunc_run r;
     trunc_show(data, len, &r);
     double dt = trunc_now() - t0;
-    TRUNC_CHECK(dt < TRUNC_CASE_SECONDS, "%s: show took %.2f s on %zu bytes", what, dt, len);
+    TRUNC_CHECK(dt < TRUNC_CASE_SECONDS * test_time_scale(), "%s: show took %.2f s on %zu bytes", what, dt, len);
     if (!r.parsed) {
         TRUNC_CHECK(r.open.code == DIAG_NOT_EVENTLOG || r.open.code == DIAG_BAD_HEADER,
                     "%s: open error code %d (%s)", what, r.open.code, r.open.msg);

@@ -52,6 +52,9 @@ char *test_corpus_dir(void);
  * Caller frees with test_free_names. An unreadable directory gives none. */
 char **test_list_dir(const char *dir, const char *suffix, size_t *n);
 void test_free_names(char **names, size_t n);
+/* Factor for the suite's own time limits: CK_TIMEOUT_MULTIPLIER when set (e.g. 20
+ * under valgrind), else 1. */
+double test_time_scale(void);
 /* Whole file into *len bytes; NULL if unreadable. Caller frees. */
 uint8_t *test_read_file(const char *path, size_t *len);
 /* Run `show` over bytes in memory; returns the output (caller frees) and fills

@@ -74,6 +74,14 @@ test_free_names(char **names, size_t n)
     x_free(names);
 }
 
+double
+test_time_scale(void)
+{
+    const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
+    double f = m ? strtod(m, NULL) : 1.0;
+    return f >= 1.0 ? f : 1.0;
+}
+
 uint8_t *
 test_read_file(const char *path, size_t *len)
 {

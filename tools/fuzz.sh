@@ -29,7 +29,7 @@ for t in "$@"; do
         start=$(date +%s)
         log=$build/fuzz_$t.log
         touch "$build/.fuzz-mark-$t"
-        "$bin" -max_total_time="$left" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+        "$bin" -max_total_time="$left" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
             -dict="$root/fuzz/eventlog.dict" -print_final_stats=1 \
             -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1
         rc=$?

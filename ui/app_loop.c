@@ -13,6 +13,8 @@
 #include "termio.h"
 #include "theme.h"
 
+#define APP_DISK_POLL_MS 1000     /* idle wake-ups to check the file on disk */
+
 typedef struct app_build {
     const evlog *log;
     evindex *ix;                /* the result, owned by the caller once done */
@@ -130,16 +132,23 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
         app_opts ao = *o;
         ao.mono = termio_theme_mode(t) == THEME_MONO;
         app *a = app_new(ix, path, cols, lines, &ao);
+        app_poll_disk(a);
+        bool dirty = true;
         while (!app_quit_requested(a)) {
-            app_draw(a, s);
-            if (app_take_redraw(a))
-                termio_force_redraw(t);
-            termio_present(t, s);
-            /* Take every pending event, then draw once. */
+            if (dirty) {
+                app_draw(a, s);
+                if (app_take_redraw(a))
+                    termio_force_redraw(t);
+                termio_present(t, s);
+            }
+            /* Take every pending event, then draw once; when idle, look at the file
+             * on disk now and then (app_disk.c). */
             termio_event ev;
-            int timeout = -1;
+            int timeout = APP_DISK_POLL_MS;
+            dirty = false;
             while (!app_quit_requested(a) && termio_poll(t, timeout, &ev)) {
                 timeout = 0;
+                dirty = true;
                 if (ev.kind == TERMIO_EV_QUIT) {
                     app_key(a, "C-c");
                 } else if (ev.kind == TERMIO_EV_RESIZE) {
@@ -150,12 +159,19 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
                     app_key(a, ev.key);
                 }
             }
+            if (app_poll_disk(a))
+                dirty = true;
         }
         app_free(a);
     }
     surface_free(s);
     termio_free(t);
-    if (ix && b.ending.code != DIAG_OK && b.ending.code != DIAG_TRUNCATED) {
+    uint64_t gone;
+    if (evlog_changed(log, &gone)) {
+        /* How the data ended says nothing once the file lost bytes under us. */
+        snprintf(err, errlen, "warning: %s changed while being read (data from byte %llu is "
+                 "gone)", path, (unsigned long long)gone);
+    } else if (ix && b.ending.code != DIAG_OK && b.ending.code != DIAG_TRUNCATED) {
         diag_format(&b.ending, path, err, errlen);
         status = 0;     /* the viewer showed what was readable; main reports it */
     }

@@ -529,7 +529,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     int plot = width - LANES_LABEL_COLS;
     x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
     size_t nc = (size_t)x.ncols;
-    x.col_a = xmalloc((nc + 1) * sizeof *x.col_a);          /* freed below */
+    x.col_a = xcalloc(nc + 1, sizeof *x.col_a);              /* freed below */
     x.row = xmalloc((nc + 1) * sizeof *x.row);              /* freed below */
     x.scratch = xmalloc((nc + 1) * sizeof *x.scratch);      /* freed below */
     x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
