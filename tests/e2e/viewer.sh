@@ -104,10 +104,12 @@ for backend in curses tickit; do
     keys C-c
     exited "$backend: C-c quits and gives the terminal back"
 
-    start $backend "$ROOT/fixtures/sparks.eventlog" 100x30
-    check "$backend: sparks fixture opens" "HEC 1"
-    pkill -TERM -f "^$BIN --backend $backend $ROOT/fixtures/sparks.eventlog"
-    exited "$backend: SIGTERM restores the terminal"
+    for sig in TERM INT HUP; do
+        start $backend "$ROOT/fixtures/sparks.eventlog" 100x30
+        check "$backend: sparks fixture opens (SIG$sig next)" "HEC 1"
+        pkill -$sig -f "^$BIN --backend $backend $ROOT/fixtures/sparks.eventlog"
+        exited "$backend: SIG$sig restores the terminal"
+    done
 done
 
 # Edge cases: 64 capabilities, a log with no events, one capability with huge
