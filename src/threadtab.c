@@ -264,10 +264,16 @@ threadtab_merge(threadtab *dst, const threadtab *src)
     }
 }
 
+/* Sort key: records are large, so sorting moves (tid, index) pairs, then the records
+ * once each. */
+typedef struct threadtab_key {
+    uint32_t tid, idx;
+} threadtab_key;
+
 static int
-threadtab_cmp_tid(const void *a, const void *b)
+threadtab_cmp_key(const void *a, const void *b)
 {
-    const threadtab_thread *x = a, *y = b;
+    const threadtab_key *x = a, *y = b;
     return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
@@ -275,7 +281,18 @@ void
 threadtab_seal(threadtab *tt)
 {
     if (!tt->sealed) {
-        qsort(tt->threads, tt->n_threads, sizeof *tt->threads, threadtab_cmp_tid);
+        size_t n = tt->n_threads;
+        threadtab_key *keys = xmalloc((n + 1) * sizeof *keys);             /* freed below */
+        for (size_t i = 0; i < n; i++)
+            keys[i] = (threadtab_key){ tt->threads[i].tid, (uint32_t)i };
+        qsort(keys, n, sizeof *keys, threadtab_cmp_key);
+        threadtab_thread *sorted = xmalloc((n + 1) * sizeof *sorted);      /* owned by tt */
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = tt->threads[keys[i].idx];
+        x_free(keys);
+        x_free(tt->threads);
+        tt->threads = sorted;
+        tt->cap_threads = n + 1;
         threadtab_rehash(tt, tt->n_slots);
         tt->sealed = true;
     }
