@@ -171,6 +171,23 @@ main_bound(const evlog *log, const char *file, const char *opt, const char *arg)
     exit(1);
 }
 
+/* The end of every command that prints a report: write `out` (consumed), close the
+ * log, and turn how it went into the exit status — a write error, the file changing
+ * under us, or how the data ended. */
+static int
+main_emit(const char *file, evlog *log, strbuf *out, const diag *ending, size_t n_events)
+{
+    bool ok = fwrite(out->data, 1, out->len, stdout) == out->len && fflush(stdout) == 0;
+    strbuf_free(out);
+    bool changed = main_changed(file, log);
+    evlog_close(log);
+    if (!ok) {
+        fprintf(stderr, "elog-tui: error writing output\n");
+        return 1;
+    }
+    return changed ? 1 : main_ending(file, ending, n_events);
+}
+
 static int
 main_stats(int argc, char **argv)
 {
@@ -215,15 +232,7 @@ main_stats(int argc, char **argv)
     strbuf out;
     strbuf_init(&out);
     statsfmt_report(&out, &r);
-    bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
-    strbuf_free(&out);
-    bool changed = main_changed(file, log);
-    evlog_close(log);
-    if (!ok) {
-        fprintf(stderr, "elog-tui: error writing output\n");
-        return 1;
-    }
-    return changed ? 1 : main_ending(file, &ending, n_events);
+    return main_emit(file, log, &out, &ending, n_events);
 }
 
 /* Parse `FILE [options]` for the table commands; false on a usage error. */
@@ -288,17 +297,9 @@ main_table(int argc, char **argv, const char *cmd)
         reports_markers(&out, ix, &o);
     else
         reports_threads(&out, ix, &o);
-    bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
-    strbuf_free(&out);
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
-    bool changed = main_changed(file, log);
-    evlog_close(log);
-    if (!ok) {
-        fprintf(stderr, "elog-tui: error writing output\n");
-        return 1;
-    }
-    return changed ? 1 : main_ending(file, &ending, n_events);
+    return main_emit(file, log, &out, &ending, n_events);
 }
 
 static int
@@ -415,19 +416,11 @@ main_snapshot(int argc, char **argv)
     strbuf out;
     strbuf_init(&out);
     snapshot_write(&out, s, color);
-    bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
-    strbuf_free(&out);
     surface_free(s);
     app_free(a);
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
-    bool changed = main_changed(file, log);
-    evlog_close(log);
-    if (!ok) {
-        fprintf(stderr, "elog-tui: error writing output\n");
-        return 1;
-    }
-    return changed ? 1 : main_ending(file, &ending, n_events);
+    return main_emit(file, log, &out, &ending, n_events);
 }
 
 static int

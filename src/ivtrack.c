@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checkfail.h"
 #include "xalloc.h"
 
 #define IVTRACK_FLAG_MASK (IVTRACK_F_OPEN | IVTRACK_F_CLIPPED)
@@ -161,56 +162,40 @@ ivtrack_bytes(const ivtrack *tr)
     return sizeof *tr + tr->cap * (sizeof *tr->iv + sizeof *tr->cum);
 }
 
-static bool
-ivtrack_fail(char *why, size_t why_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool
-ivtrack_fail(char *why, size_t why_len, const char *fmt, ...)
-{
-    if (why && why_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, why_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 bool
 ivtrack_check(const ivtrack *tr, char *why, size_t why_len)
 {
     if (tr->n > tr->cap)
-        return ivtrack_fail(why, why_len, "count %zu beyond capacity %zu", tr->n, tr->cap);
+        return checkfail(why, why_len, "count %zu beyond capacity %zu", tr->n, tr->cap);
     ivtrack_cum sum;
     memset(&sum, 0, sizeof sum);
     for (size_t i = 0; i < tr->n; i++) {
         const ivtrack_iv *v = &tr->iv[i];
         if (v->end_ns < v->start_ns)
-            return ivtrack_fail(why, why_len, "interval %zu: ends before it starts", i);
+            return checkfail(why, why_len, "interval %zu: ends before it starts", i);
         if (i > 0 && v->start_ns < tr->iv[i - 1].end_ns)
-            return ivtrack_fail(why, why_len, "interval %zu: starts at %llu before interval"
+            return checkfail(why, why_len, "interval %zu: starts at %llu before interval"
                                 " %zu ends at %llu", i, (unsigned long long)v->start_ns, i - 1,
                                 (unsigned long long)tr->iv[i - 1].end_ns);
         if (v->kind >= IVTRACK_KINDS)
-            return ivtrack_fail(why, why_len, "interval %zu: kind %u", i, (unsigned)v->kind);
+            return checkfail(why, why_len, "interval %zu: kind %u", i, (unsigned)v->kind);
         if (v->flags & ~(unsigned)IVTRACK_FLAG_MASK)
-            return ivtrack_fail(why, why_len, "interval %zu: unknown flags %#x", i,
+            return checkfail(why, why_len, "interval %zu: unknown flags %#x", i,
                                 (unsigned)v->flags);
         if ((v->flags & IVTRACK_F_CLIPPED) &&
             (i == 0 || v->start_ns != tr->iv[i - 1].end_ns))
-            return ivtrack_fail(why, why_len, "interval %zu: clipped but does not start at"
+            return checkfail(why, why_len, "interval %zu: clipped but does not start at"
                                 " the previous interval's end", i);
         for (unsigned k = 0; k < IVTRACK_KINDS; k++)
             if (tr->cum[i].ns[k] != sum.ns[k])
-                return ivtrack_fail(why, why_len, "interval %zu: kind %u prefix %llu, recount"
+                return checkfail(why, why_len, "interval %zu: kind %u prefix %llu, recount"
                                     " %llu", i, k, (unsigned long long)tr->cum[i].ns[k],
                                     (unsigned long long)sum.ns[k]);
         sum.ns[v->kind] += v->end_ns - v->start_ns;
     }
     for (unsigned k = 0; k < IVTRACK_KINDS; k++)
         if (tr->total.ns[k] != sum.ns[k])
-            return ivtrack_fail(why, why_len, "kind %u total %llu, recount %llu", k,
+            return checkfail(why, why_len, "kind %u total %llu, recount %llu", k,
                                 (unsigned long long)tr->total.ns[k],
                                 (unsigned long long)sum.ns[k]);
     return true;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checkfail.h"
 #include "xalloc.h"
 
 /* A duration field of RUNLANE_DUR_ESC means "look it up in the long-run table". */
@@ -387,22 +388,6 @@ runlane_bytes(const runlane *rl)
            rl->stops.cap * sizeof *rl->stops.e;
 }
 
-static bool
-runlane_fail(char *why, size_t why_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool
-runlane_fail(char *why, size_t why_len, const char *fmt, ...)
-{
-    if (why && why_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, why_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 /* A side table is sorted, in range, marked by `esc` in its runs and holds only
  * values that need it. */
 static bool
@@ -410,30 +395,30 @@ runlane_check_side(const runlane *rl, const runlane_sidetab *t, const char *name
                    bool is_long, char *why, size_t why_len)
 {
     if (t->n > t->cap)
-        return runlane_fail(why, why_len, "%s table: n %zu > cap %zu", name, t->n, t->cap);
+        return checkfail(why, why_len, "%s table: n %zu > cap %zu", name, t->n, t->cap);
     size_t marked = 0;
     for (size_t i = 0; i < rl->n; i++)
         marked += is_long ? rl->dur[i] == RUNLANE_DUR_ESC
                           : (rl->sf[i] & RUNLANE_STOP_ESC) == RUNLANE_STOP_ESC;
     if (marked != t->n)
-        return runlane_fail(why, why_len, "%s table: %zu entries but %zu escaped runs", name,
+        return checkfail(why, why_len, "%s table: %zu entries but %zu escaped runs", name,
                             t->n, marked);
     for (size_t k = 0; k < t->n; k++) {
         const runlane_side *e = &t->e[k];
         if (e->idx >= rl->n)
-            return runlane_fail(why, why_len, "%s table entry %zu: run %zu out of range",
+            return checkfail(why, why_len, "%s table entry %zu: run %zu out of range",
                                 name, k, e->idx);
         if (k > 0 && e->idx <= t->e[k - 1].idx)
-            return runlane_fail(why, why_len, "%s table entry %zu: not sorted", name, k);
+            return checkfail(why, why_len, "%s table entry %zu: not sorted", name, k);
         bool esc = is_long ? rl->dur[e->idx] == RUNLANE_DUR_ESC
                            : (rl->sf[e->idx] & RUNLANE_STOP_ESC) == RUNLANE_STOP_ESC;
         if (!esc)
-            return runlane_fail(why, why_len, "%s table entry %zu: run %zu is not escaped",
+            return checkfail(why, why_len, "%s table entry %zu: run %zu is not escaped",
                                 name, k, e->idx);
         bool fits = is_long ? e->val >= RUNLANE_DUR_ESC
                             : e->val >= RUNLANE_STOP_ESC && e->val <= UINT8_MAX;
         if (!fits)
-            return runlane_fail(why, why_len, "%s table entry %zu: value %llu out of range",
+            return checkfail(why, why_len, "%s table entry %zu: value %llu out of range",
                                 name, k, (unsigned long long)e->val);
     }
     return true;
@@ -443,9 +428,9 @@ bool
 runlane_check(const runlane *rl, char *why, size_t why_len)
 {
     if (rl->n > rl->cap || rl->n_chunks > rl->cap_chunks)
-        return runlane_fail(why, why_len, "count beyond capacity");
+        return checkfail(why, why_len, "count beyond capacity");
     if ((rl->n == 0) != (rl->n_chunks == 0))
-        return runlane_fail(why, why_len, "%zu runs in %zu chunks", rl->n, rl->n_chunks);
+        return checkfail(why, why_len, "%zu runs in %zu chunks", rl->n, rl->n_chunks);
     if (!runlane_check_side(rl, &rl->longs, "long-run", true, why, why_len) ||
         !runlane_check_side(rl, &rl->stops, "stop", false, why, why_len))
         return false;
@@ -455,53 +440,53 @@ runlane_check(const runlane *rl, char *why, size_t why_len)
         const runlane_chunk *ck = &rl->chunks[c];
         size_t end = runlane_chunk_end(rl, c);
         if (c == 0 && ck->first != 0)
-            return runlane_fail(why, why_len, "chunk 0 starts at run %zu", ck->first);
+            return checkfail(why, why_len, "chunk 0 starts at run %zu", ck->first);
         /* Chunk c-1 was checked to end after it starts, so this also orders firsts. */
         if (end > rl->n)
-            return runlane_fail(why, why_len, "chunk %zu: ends at run %zu of %zu", c, end,
+            return checkfail(why, why_len, "chunk %zu: ends at run %zu of %zu", c, end,
                                 rl->n);
         if (end <= ck->first || end - ck->first > RUNLANE_CHUNK)
-            return runlane_fail(why, why_len, "chunk %zu: %zu runs", c,
+            return checkfail(why, why_len, "chunk %zu: %zu runs", c,
                                 end > ck->first ? end - ck->first : 0);
         if (rl->off[ck->first] != 0)
-            return runlane_fail(why, why_len, "chunk %zu: base %llu is not run %zu's start",
+            return checkfail(why, why_len, "chunk %zu: base %llu is not run %zu's start",
                                 c, (unsigned long long)ck->base_ns, ck->first);
         if (ck->prefix_ns != sum)
-            return runlane_fail(why, why_len, "chunk %zu: prefix %llu, recount %llu", c,
+            return checkfail(why, why_len, "chunk %zu: prefix %llu, recount %llu", c,
                                 (unsigned long long)ck->prefix_ns, (unsigned long long)sum);
         if (c > 0) {
             /* A chunk ends early only when its next start is out of u32 offset range. */
             const runlane_chunk *pk = &rl->chunks[c - 1];
             if (ck->first - pk->first < RUNLANE_CHUNK &&
                 ck->base_ns - pk->base_ns <= UINT32_MAX)
-                return runlane_fail(why, why_len, "chunk %zu: split early without cause", c);
+                return checkfail(why, why_len, "chunk %zu: split early without cause", c);
         }
         for (size_t i = ck->first; i < end; i++) {
             if (ck->base_ns > UINT64_MAX - rl->off[i])
-                return runlane_fail(why, why_len, "run %zu: start overflows", i);
+                return checkfail(why, why_len, "run %zu: start overflows", i);
             uint64_t start = ck->base_ns + rl->off[i];
             uint64_t dur = runlane_dur(rl, i);
             if (start > UINT64_MAX - dur)
-                return runlane_fail(why, why_len, "run %zu: end overflows", i);
+                return checkfail(why, why_len, "run %zu: end overflows", i);
             if (i > 0 && start < prev_end)
-                return runlane_fail(why, why_len, "run %zu: starts at %llu before run %zu ends"
+                return checkfail(why, why_len, "run %zu: starts at %llu before run %zu ends"
                                     " at %llu", i, (unsigned long long)start, i - 1,
                                     (unsigned long long)prev_end);
             unsigned flags = rl->sf[i] >> RUNLANE_STOP_BITS;
             if (flags & ~(unsigned)RUNLANE_FLAG_MASK)
-                return runlane_fail(why, why_len, "run %zu: unknown flags %#x", i, flags);
+                return checkfail(why, why_len, "run %zu: unknown flags %#x", i, flags);
             if ((flags & RUNLANE_F_CLIPPED) && (i == 0 || start != prev_end))
-                return runlane_fail(why, why_len, "run %zu: clipped but does not start at"
+                return checkfail(why, why_len, "run %zu: clipped but does not start at"
                                     " the previous run's end", i);
             sum += dur;
             prev_end = start + dur;
         }
     }
     if (rl->total_ns != sum)
-        return runlane_fail(why, why_len, "total %llu, recount %llu",
+        return checkfail(why, why_len, "total %llu, recount %llu",
                             (unsigned long long)rl->total_ns, (unsigned long long)sum);
     if (rl->n > 0 && rl->last_end_ns != prev_end)
-        return runlane_fail(why, why_len, "last end %llu, recount %llu",
+        return checkfail(why, why_len, "last end %llu, recount %llu",
                             (unsigned long long)rl->last_end_ns, (unsigned long long)prev_end);
     return true;
 }

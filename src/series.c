@@ -3,10 +3,10 @@
  * at most two partial chunks and O(log n) pyramid nodes. */
 #include "series.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "checkfail.h"
 #include "xalloc.h"
 
 #define SERIES_CHUNK_SHIFT 6
@@ -230,38 +230,22 @@ series_bytes(const series *s)
     return b;
 }
 
-static bool
-series_fail(char *why, size_t why_len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static bool
-series_fail(char *why, size_t why_len, const char *fmt, ...)
-{
-    if (why && why_len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, why_len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
 bool
 series_check(const series *s, char *why, size_t why_len)
 {
     if (s->n > s->cap)
-        return series_fail(why, why_len, "count %zu beyond capacity %zu", s->n, s->cap);
+        return checkfail(why, why_len, "count %zu beyond capacity %zu", s->n, s->cap);
     uint64_t mx = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (i > 0 && s->s[i].time_ns < s->s[i - 1].time_ns)
-            return series_fail(why, why_len, "sample %zu: time %llu before sample %zu's %llu",
+            return checkfail(why, why_len, "sample %zu: time %llu before sample %zu's %llu",
                                i, (unsigned long long)s->s[i].time_ns, i - 1,
                                (unsigned long long)s->s[i - 1].time_ns);
         if (s->s[i].value > mx)
             mx = s->s[i].value;
     }
     if (s->max_value != mx)
-        return series_fail(why, why_len, "max %llu, recount %llu",
+        return checkfail(why, why_len, "max %llu, recount %llu",
                            (unsigned long long)s->max_value, (unsigned long long)mx);
 
     /* Recount every pyramid node straight from the samples it covers. */
@@ -272,10 +256,10 @@ series_check(const series *s, char *why, size_t why_len)
         bool used = l == 0 ? want > 0 : s->lv[l - 1].n > 1;
         size_t expect = used ? want : 0;
         if (lv->n != expect)
-            return series_fail(why, why_len, "level %u: %zu nodes, want %zu", l, lv->n,
+            return checkfail(why, why_len, "level %u: %zu nodes, want %zu", l, lv->n,
                                expect);
         if (lv->n > lv->cap)
-            return series_fail(why, why_len, "level %u: beyond capacity", l);
+            return checkfail(why, why_len, "level %u: beyond capacity", l);
         if (!used)
             break;
         levels = l + 1;
@@ -287,7 +271,7 @@ series_check(const series *s, char *why, size_t why_len)
             series_mm r = { UINT64_MAX, 0 };
             series_fold_samples(s, from, to, &r);
             if (lv->mm[j].min != r.min || lv->mm[j].max != r.max)
-                return series_fail(why, why_len, "level %u node %zu: min/max %llu/%llu,"
+                return checkfail(why, why_len, "level %u node %zu: min/max %llu/%llu,"
                                    " recount %llu/%llu", l, j,
                                    (unsigned long long)lv->mm[j].min,
                                    (unsigned long long)lv->mm[j].max,
@@ -296,7 +280,7 @@ series_check(const series *s, char *why, size_t why_len)
         want = (want + 1) / 2;
     }
     if (s->n_levels != levels)
-        return series_fail(why, why_len, "%u levels, recount %u", s->n_levels, levels);
+        return checkfail(why, why_len, "%u levels, recount %u", s->n_levels, levels);
     return true;
 }
 
