@@ -29,7 +29,7 @@ typedef struct lane {
 
 /* Columns of the label area, the one-column gap after the label included. Labels longer
  * than LANES_LABEL_COLS - 1 are cut with an ellipsis. */
-#define LANES_LABEL_COLS 9
+#define LANES_LABEL_COLS 10
 
 /* Write the lanes this log has, in display order, into out[0 .. max) and return how
  * many there are (which may exceed max: then only max were written). The order is
