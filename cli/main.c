@@ -268,15 +268,6 @@ main_table_args(int argc, char **argv, const char *cmd, const char **file, repor
     return *file != NULL;
 }
 
-/* Build the index of `log` or exit 1 on an error (truncation is only warned about by
- * main_ending, after the output). Caller frees. */
-static evindex *
-main_index(evlog *log, diag *ending)
-{
-    evindex *ix = evindex_build(log, NULL, ending);
-    return ix;
-}
-
 static int
 main_table(int argc, char **argv, const char *cmd)
 {
@@ -288,7 +279,7 @@ main_table(int argc, char **argv, const char *cmd)
     }
     evlog *log = main_open(file);
     diag ending;
-    evindex *ix = main_index(log, &ending);
+    evindex *ix = evindex_build(log, NULL, &ending);
     strbuf out;
     strbuf_init(&out);
     if (strcmp(cmd, "gc") == 0)
@@ -307,7 +298,7 @@ main_index_cmd(const char *file)
 {
     evlog *log = main_open(file);
     diag ending;
-    evindex *ix = main_index(log, &ending);
+    evindex *ix = evindex_build(log, NULL, &ending);
     size_t runs = 0, phases = 0, run_bytes = 0, phase_bytes = 0;
     for (size_t i = 0; i < evindex_n_caps(ix); i++) {
         runs += runlane_count(evindex_cap_at(ix, i)->runs);
@@ -388,7 +379,7 @@ main_snapshot(int argc, char **argv)
     }
     evlog *log = main_open(file);
     diag ending;
-    evindex *ix = main_index(log, &ending);
+    evindex *ix = evindex_build(log, NULL, &ending);
     ao.mono = !color;
     app *a = app_new(ix, file, cols, lines, &ao);
     app_poll_disk(a);

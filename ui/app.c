@@ -182,17 +182,18 @@ app_marker_list(app *a)
     app_open_list(a, l, APP_LIST_MARKERS);
 }
 
-typedef struct gc_key {
-    uint64_t pause;
+/* A list row's rank: largest key first, ties in index order. */
+typedef struct app_rank {
+    uint64_t key;
     size_t idx;
-} gc_key;
+} app_rank;
 
 static int
-gc_key_cmp(const void *x, const void *y)
+app_rank_cmp(const void *x, const void *y)
 {
-    const gc_key *p = x, *q = y;
-    if (p->pause != q->pause)
-        return p->pause > q->pause ? -1 : 1;
+    const app_rank *p = x, *q = y;
+    if (p->key != q->key)
+        return p->key > q->key ? -1 : 1;
     return p->idx < q->idx ? -1 : p->idx > q->idx;
 }
 
@@ -201,12 +202,12 @@ static void
 app_gc_list(app *a)
 {
     size_t n = evindex_n_gcs(a->ix);
-    gc_key *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+    app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
     for (size_t i = 0; i < n; i++) {
         const evindex_gc *g = evindex_gc_at(a->ix, i);
-        keys[i] = (gc_key){ g->end_ns - g->start_ns, i };
+        keys[i] = (app_rank){ g->end_ns - g->start_ns, i };
     }
-    qsort(keys, n, sizeof *keys, gc_key_cmp);
+    qsort(keys, n, sizeof *keys, app_rank_cmp);
     uilist *l = uilist_new("collections by pause");
     uilist_set_columns_header(l, "pause      start        gen  sync       slowest  copied");
     strbuf sb, t;
@@ -245,30 +246,16 @@ app_gc_list(app *a)
     app_open_list(a, l, APP_LIST_GCS);
 }
 
-typedef struct th_key {
-    uint64_t run_ns;
-    size_t idx;
-} th_key;
-
-static int
-th_key_cmp(const void *x, const void *y)
-{
-    const th_key *p = x, *q = y;
-    if (p->run_ns != q->run_ns)
-        return p->run_ns > q->run_ns ? -1 : 1;
-    return p->idx < q->idx ? -1 : p->idx > q->idx;
-}
-
 /* Every thread, most run time first. */
 static void
 app_thread_list(app *a)
 {
     const threadtab *tt = evindex_threads(a->ix);
     size_t n = threadtab_count(tt);
-    th_key *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+    app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
     for (size_t i = 0; i < n; i++)
-        keys[i] = (th_key){ threadtab_at(tt, i)->run_ns, i };
-    qsort(keys, n, sizeof *keys, th_key_cmp);
+        keys[i] = (app_rank){ threadtab_at(tt, i)->run_ns, i };
+    qsort(keys, n, sizeof *keys, app_rank_cmp);
     uilist *l = uilist_new("threads by run time");
     uilist_set_columns_header(l, "thread   run time    runs     label");
     strbuf sb, t;
@@ -303,8 +290,6 @@ app_list_choose(app *a)
     }
     enum app_list_kind kind = a->list_kind;
     app_close_list(a);
-    strbuf sb;
-    strbuf_init(&sb);
     if (kind == APP_LIST_MARKERS && payload < evindex_n_markers(a->ix)) {
         const evindex_msg *m = evindex_marker_at(a->ix, payload);
         app_jump(a, m->time_ns);
@@ -317,11 +302,7 @@ app_list_choose(app *a)
         a->highlight = true;
         a->highlight_tid = (uint32_t)payload;
         app_msg(a, "highlighting thread %u on every HEC (Esc clears)", a->highlight_tid);
-    } else if (kind == APP_LIST_MATCHES && payload < a->n_matches) {
-        a->match_pos = payload;
-        app_jump(a, a->matches[payload].time_ns);
     }
-    strbuf_free(&sb);
 }
 
 /* ---- search ------------------------------------------------------------------------------ */
@@ -398,7 +379,6 @@ app_run_search(app *a)
     if (a->n_matches > 1)
         qsort(a->matches, a->n_matches, sizeof *a->matches, match_cmp);
     a->search_on = a->n_matches > 0;
-    a->match_pos = SIZE_MAX;
     if (!a->n_matches)
         app_msg(a, "no marker, message or thread label contains \"%s\"", a->query);
     else
@@ -446,7 +426,6 @@ app_step_match(app *a, int dir)
         }
         i--;
     }
-    a->match_pos = i;
     app_jump(a, a->matches[i].time_ns);
     strbuf sb, t;
     strbuf_init(&sb);
@@ -533,13 +512,15 @@ app_step_item(app *a, int dir)
     app_jump(a, it.start_ns);
 }
 
-/* The item under the cursor on the selected lane (slack: one column). */
-static bool
+bool
 app_item(const app *a, lane_item *it)
 {
     const lane *l = app_lane(a);
     uint64_t slack = (uint64_t)timeview_ns_per_col(&a->v);
-    return l && lanes_item_at(a->ix, l, a->v.cursor_ns, slack, it);
+    if (l && lanes_item_at(a->ix, l, a->v.cursor_ns, slack, it))
+        return true;
+    it->kind = LANE_ITEM_NONE;
+    return false;
 }
 
 static void

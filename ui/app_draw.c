@@ -126,7 +126,7 @@ draw_lines(surface *s, int col, int line, int cols, int rows, const detail_lines
 }
 
 static void
-draw_pane(app *a, surface *s)
+draw_pane(app *a, surface *s, const lane_item *it)
 {
     int line = a->lay.pane_line, rows = a->lay.pane_rows;
     if (rows <= 0)
@@ -144,21 +144,15 @@ draw_pane(app *a, surface *s)
     detail_lines_init(&dl);
     if (timeview_has_selection(&a->v)) {
         detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
-    } else {
-        lane_item it;
-        const lane *l = a->n_lanes ? &a->lanes[a->lane_sel] : NULL;
-        uint64_t slack = (uint64_t)timeview_ns_per_col(&a->v);
-        if (!l || !lanes_item_at(a->ix, l, a->v.cursor_ns, slack, &it))
-            it.kind = LANE_ITEM_NONE;
-        if (l)
-            detail_item(&dl, a->ix, l, &it, a->v.cursor_ns);
+    } else if (a->n_lanes) {
+        detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns);
     }
     draw_lines(s, 0, line, a->cols, rows, &dl);
     detail_lines_free(&dl);
 }
 
 static void
-draw_status(app *a, surface *s)
+draw_status(app *a, surface *s, const lane_item *it)
 {
     int line = a->lay.status_line;
     if (line < 0)
@@ -169,13 +163,8 @@ draw_status(app *a, surface *s)
     } else if (a->msg_sticky && a->msg[0]) {
         strbuf_puts(&a->status, a->msg);
     } else {
-        const lane *l = a->n_lanes ? &a->lanes[a->lane_sel] : NULL;
-        lane_item it;
-        uint64_t slack = (uint64_t)timeview_ns_per_col(&a->v);
-        if (!l || !lanes_item_at(a->ix, l, a->v.cursor_ns, slack, &it))
-            it.kind = LANE_ITEM_NONE;
-        if (l)
-            detail_status(&a->status, a->ix, l, &it, a->v.cursor_ns);
+        if (a->n_lanes)
+            detail_status(&a->status, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns);
         if (timeview_has_selection(&a->v)) {
             strbuf_puts(&a->status, "  [selection ");
             timefmt_append(&a->status, a->v.sel.b_ns - a->v.sel.a_ns);
@@ -249,11 +238,14 @@ app_draw(app *a, surface *s)
     if (a->lay.lanes_rows > 0)
         lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,
                    a->first_lane, a->lay.lanes_rows, &a->v, &lo);
-    draw_pane(a, s);
+    /* What is under the cursor, found once for the pane and the status line. */
+    lane_item it;
+    app_item(a, &it);
+    draw_pane(a, s, &it);
     if (evindex_n_events(a->ix) == 0 && a->lay.top < a->lay.status_line)
         surface_text(s, 1, a->lay.top, "this log has no events: the program wrote only the header",
                      STYLE_STATUS_WARN, a->cols - 1);
-    draw_status(a, s);
+    draw_status(a, s, &it);
     int col, line, cols, lines;
     popup_box(a, &col, &line, &cols, &lines);
     if (a->mode == MODE_LIST && a->list) {

@@ -10,7 +10,7 @@
 #include "strbuf.h"
 #include "uilist.h"
 
-enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_MATCHES };
+enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS };
 
 /* One search hit: a message (index into evindex_msg_at) or a thread label (tid). */
 typedef struct app_match {
@@ -47,7 +47,7 @@ struct app {
     char query[128];            /* search being typed, then the last query */
     bool search_on;             /* n/N step through matches */
     app_match *matches;         /* owned */
-    size_t n_matches, match_pos;
+    size_t n_matches;
 
     bool highlight;
     uint32_t highlight_tid;
@@ -67,6 +67,9 @@ struct app {
     bool disk_gone;             /* ... and lost bytes we mapped: the warning is final */
 };
 
+/* The item under the cursor on the selected lane, one column of slack; kind
+ * LANE_ITEM_NONE (and false) when there is none (app.c). */
+bool app_item(const app *a, lane_item *it);
 /* Recompute the rows of each part for the size and panes (app.c). */
 void app_relayout(app *a);
 
