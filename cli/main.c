@@ -34,6 +34,10 @@ static const char main_usage[] =
     "       elog-tui threads FILE [--sort runtime] [--top N] [--json]\n"
     "                                 every thread: label, creation, run time, runs, why\n"
     "                                 its runs stopped\n"
+    "       elog-tui heap FILE [--censuses] [--top N] [--json]\n"
+    "                                 the heap profile (+RTS -hT, -hc, -hy...): each band\n"
+    "                                 (cost-centre stack or closure description) by peak\n"
+    "                                 bytes, or with --censuses every census's bytes per band\n"
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
@@ -247,6 +251,8 @@ main_table_args(int argc, char **argv, const char *cmd, const char **file, repor
             o->json = true;
         } else if (strcmp(a, "--messages") == 0 && strcmp(cmd, "markers") == 0) {
             o->messages = true;
+        } else if (strcmp(a, "--censuses") == 0 && strcmp(cmd, "heap") == 0) {
+            o->censuses = true;
         } else if (strcmp(a, "--sort") == 0 && i + 1 < argc && strcmp(cmd, "gc") == 0 &&
                    (strcmp(argv[i + 1], "pause") == 0 || strcmp(argv[i + 1], "start") == 0)) {
             o->sort_by_pause = strcmp(argv[++i], "pause") == 0;
@@ -286,6 +292,8 @@ main_table(int argc, char **argv, const char *cmd)
         reports_gc(&out, ix, &o);
     else if (strcmp(cmd, "markers") == 0)
         reports_markers(&out, ix, &o);
+    else if (strcmp(cmd, "heap") == 0)
+        reports_heap(&out, ix, &o);
     else
         reports_threads(&out, ix, &o);
     size_t n_events = evindex_n_events(ix);
@@ -466,7 +474,7 @@ main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "stats") == 0)
         return main_stats(argc - 2, argv + 2);
     if (argc >= 2 && (strcmp(argv[1], "gc") == 0 || strcmp(argv[1], "markers") == 0 ||
-                      strcmp(argv[1], "threads") == 0))
+                      strcmp(argv[1], "threads") == 0 || strcmp(argv[1], "heap") == 0))
         return main_table(argc - 2, argv + 2, argv[1]);
     if (argc == 3 && strcmp(argv[1], "index") == 0)
         return main_index_cmd(argv[2]);

@@ -5,12 +5,14 @@
 #ifndef ELOG_DETAIL_H
 #define ELOG_DETAIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "evindex.h"
 #include "lanes.h"
 #include "strbuf.h"
+#include "threadstats.h"
 
 /* Lines of text, each owned by the array. A line is "Key: value" (the app styles the
  * text before the first ": " as STYLE_DETAIL_KEY); a line that starts with a space
@@ -31,18 +33,28 @@ void detail_lines_free(detail_lines *d);
 /* Append one formatted line (copied). */
 void detail_lines_add(detail_lines *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A run's thread totals, kept between frames by the caller: threadstats_of reads
+ * every run of the log, so it runs again only when the thread changes. Start with
+ * valid = false, and set it so again when the index changes. */
+typedef struct detail_thread_memo {
+    bool valid;
+    uint32_t tid;
+    threadstats_row row;
+} detail_thread_memo;
+
 /* Append the lines describing `it` on lane `l` (it->kind LANE_ITEM_NONE: the lane's
  * values at the cursor, over [it->start_ns, it->end_ns) where a range is needed — as
  * lanes_item_at leaves it). Times are shown relative to evindex_first_ns.
  *  - run: thread, label, HEC, start, duration, why it stopped (the STOP_THREAD event
- *    re-read for its blocked-on field), the thread's totals;
+ *    re-read for its blocked-on field), the thread's totals (through `memo`, which
+ *    may be NULL: then computed afresh);
  *  - GC: number, generation, pause, request, sync and slowest HEC, each HEC's work and
  *    idle time and how late it stopped, bytes, parallel balance, flags;
  *  - non-moving phase: its cycle, the phase, the cycle's phase times, marked objects;
  *  - marker / message: time, HEC, kind, its whole text wrapped;
  *  - heap, sparks and activity lanes add their values at the cursor after any item. */
 void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it,
-                 uint64_t cursor_ns);
+                 uint64_t cursor_ns, detail_thread_memo *memo);
 
 /* Append the statistics of [a_ns, b_ns) (either order): duration, per-HEC run and GC
  * shares, mutator and GC time (summed over HECs, and as elapsed pause time), the

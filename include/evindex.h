@@ -16,6 +16,7 @@
 #include "evlog.h"
 #include "evseek.h"
 #include "ivtrack.h"
+#include "heapprof.h"
 #include "runlane.h"
 #include "series.h"
 #include "threadtab.h"
@@ -178,6 +179,12 @@ size_t evindex_n_nm_flushes(const evindex *ix);
 const evindex_instant *evindex_nm_flush_at(const evindex *ix, size_t i);
 /* NONMOVING_PRUNED_SEGMENTS: series of pruned segment counts (may be empty). */
 const series *evindex_nm_pruned(const evindex *ix);
+
+/* --- heap profile (+RTS -h...) ------------------------------------------------------- */
+
+/* Censuses broken down by cost-centre stack or description (see heapprof.h); empty
+ * when the program was not heap-profiled. Borrowed. */
+const heapprof *evindex_heap_profile(const evindex *ix);
 
 /* --- markers and messages ---------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* reports: the index's tables for scripts — one row per collection (`gc`), per marker
- * or message (`markers`), per thread (`threads`) — as TSV with a header line or as
- * JSON. Text from the log is made safe for each format (TSV escapes, JSON strings,
+ * or message (`markers`), per thread (`threads`), per heap-profile band or census entry
+ * (`heap`) — as TSV with a header line or as JSON. Text from the log is made safe for each format (TSV escapes, JSON strings,
  * invalid UTF-8 as U+FFFD). */
 #ifndef ELOG_REPORTS_H
 #define ELOG_REPORTS_H
@@ -16,6 +16,7 @@ typedef struct reports_opts {
     bool sort_by_pause;         /* gc: longest pause first (ties: earlier first) */
     bool sort_by_run;           /* threads: most run time first (ties: lower id) */
     bool messages;              /* markers: also USER_MSG, LOG_MSG, binary messages */
+    bool censuses;              /* heap: one row per band per census instead of per band */
     size_t limit;               /* at most this many rows; 0 = all */
 } reports_opts;
 
@@ -23,6 +24,11 @@ typedef struct reports_opts {
 void reports_gc(strbuf *out, const evindex *ix, const reports_opts *o);
 void reports_markers(strbuf *out, const evindex *ix, const reports_opts *o);
 void reports_threads(strbuf *out, const evindex *ix, const reports_opts *o);
+/* Heap-profile bands, largest peak first (ties: first seen first): name, kind (stack or
+ * string), peak bytes and its census time, mean bytes over all censuses, bytes in the
+ * last census, censuses it appears in. With o->censuses: time, band, bytes per census
+ * entry in time order (limit: the first N censuses). */
+void reports_heap(strbuf *out, const evindex *ix, const reports_opts *o);
 
 /* Text of a log string for one TSV cell: UTF-8 with invalid bytes as U+FFFD, and
  * backslash, tab, CR, LF and other controls escaped (\\ \t \r \n \xHH). */

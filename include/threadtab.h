@@ -1,6 +1,7 @@
 /* threadtab: the log's Haskell threads keyed by thread id — creation, label,
- * migrations and wakeups, total run time, number of runs and why runs stopped —
- * in a hash table (thread ids come from untrusted input; no array indexed by id). */
+ * migrations and wakeups: what the runs cannot tell (run time, run counts and stop
+ * reasons are derived from the capabilities' runs by threadstats) — found through a
+ * dense array for small ids and a hash for the rest (ids come from untrusted input). */
 #ifndef ELOG_THREADTAB_H
 #define ELOG_THREADTAB_H
 
@@ -36,14 +37,9 @@ const char *threadtab_stop_class_name(enum threadtab_stop_class c);
 typedef struct threadtab_thread {
     uint32_t tid;
     uint16_t create_cap;        /* EVLOG_NO_CAP (0xffff) if no CREATE_THREAD was seen */
-    uint16_t last_cap;          /* cap of the latest run, 0xffff if it never ran */
+    uint32_t n_migrations, n_wakeups;
     uint64_t create_ns;         /* THREADTAB_NO_TIME if no CREATE_THREAD */
-    uint64_t first_run_ns;      /* THREADTAB_NO_TIME if it never ran */
-    uint64_t last_end_ns;       /* end of the latest run */
-    uint64_t run_ns;            /* total time running */
     uint64_t label_offset;      /* file offset of its latest THREAD_LABEL event, 0 if none */
-    uint32_t n_runs, n_migrations, n_wakeups;
-    uint32_t stops[THREADTAB_N_STOP_CLASSES];
 } threadtab_thread;
 
 typedef struct threadtab threadtab;
@@ -52,23 +48,23 @@ typedef struct threadtab threadtab;
 threadtab *threadtab_new(void);
 void threadtab_free(threadtab *tt);
 
-/* The record of `tid`, created (all zero counts, times THREADTAB_NO_TIME, caps
- * 0xffff) on first mention. Borrowed: valid until the next threadtab_get_or_add. */
+/* The record of `tid`, created (zero counts, no creation time, cap 0xffff) on first
+ * mention: a thread that only runs still gets a record. Borrowed: valid until the
+ * next threadtab_get_or_add. Adding a thread with a smaller id than the last one
+ * unseals the table. */
 threadtab_thread *threadtab_get_or_add(threadtab *tt, uint32_t tid);
 /* Events, in the order they happen on each capability. A thread created twice keeps
- * its earliest creation; the latest run (last_end_ns, last_cap) is the one ending last.
- * Adding a thread with a smaller id than the last one unseals the table. */
+ * its earliest creation. */
 void threadtab_created(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap);
-void threadtab_run(threadtab *tt, uint32_t tid, uint64_t start_ns, uint64_t end_ns,
-                   uint16_t cap, uint16_t stop_status);
 void threadtab_migrated(threadtab *tt, uint32_t tid);
 void threadtab_woken(threadtab *tt, uint32_t tid);
 void threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset);
-/* Add everything `src` recorded into `dst` (src is left as it was): counts and run
- * time add up, the earliest creation and first run and the latest run end win, the
- * label recorded latest in the file wins. For builds that split the log. */
+/* Add everything `src` recorded into `dst` (src is left as it was): counts add up,
+ * the earliest creation wins, the label recorded latest in the file wins. For builds
+ * that split the log. */
 void threadtab_merge(threadtab *dst, const threadtab *src);
-/* Done adding: threads are then listed in ascending tid order. */
+/* Done adding: threads are then listed in ascending tid order, and spare capacity
+ * is given back. */
 void threadtab_seal(threadtab *tt);
 
 size_t threadtab_count(const threadtab *tt);

@@ -35,6 +35,7 @@ enum evindex_phase { PH_WAIT, PH_WORK };
 /* Per-lane state while building. */
 typedef struct lane_state {
     bool run_open;
+    bool run_any;               /* run_tid holds a thread already in the thread table */
     uint32_t run_tid;
     uint64_t run_start;
 
@@ -164,7 +165,6 @@ lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t 
         .flags = flags,
     };
     runlane_append(lane->runs, &r);
-    threadtab_run(b->ix->threads, s->run_tid, r.start_ns, r.end_ns, lane->pub.cap, status);
     s->run_open = false;
 }
 
@@ -174,8 +174,14 @@ on_run(builder *b, size_t li, const evlog_event *ev)
     lane_state *s = &b->ls[li];
     if (s->run_open)
         lane_close_run(b, li, ev->time_ns, 0, RUNLANE_F_OPEN);
+    uint32_t tid = pl32(ev, 0);
+    /* Every thread that runs gets a record, found again only when the lane switches
+     * threads (its run totals come from the runs themselves: threadstats). */
+    if (!s->run_any || tid != s->run_tid)
+        threadtab_get_or_add(b->ix->threads, tid);
+    s->run_any = true;
     s->run_open = true;
-    s->run_tid = pl32(ev, 0);
+    s->run_tid = tid;
     s->run_start = ev->time_ns;
 }
 
@@ -388,7 +394,21 @@ on_program(builder *b, size_t li, const evlog_event *ev)
         break;
     case EV_CAPSET_CREATE: p->n_capsets++; break;
     case EV_TASK_CREATE: p->n_tasks++; break;
-    case EV_HEAP_PROF_COST_CENTRE: p->hp_cost_centres++; break;
+    case EV_HEAP_PROF_COST_CENTRE: {
+        p->hp_cost_centres++;
+        cursor c;
+        cursor_init(&c, ev->payload, ev->payload_len);
+        uint32_t id = cursor_u32(&c);
+        const uint8_t *label = NULL, *module = NULL, *srcloc = NULL;
+        size_t nl = 0, nm = 0, ns = 0;
+        if (cursor_cstr(&c, &label, &nl) && cursor_cstr(&c, &module, &nm) &&
+            cursor_cstr(&c, &srcloc, &ns)) {
+            uint8_t flags = cursor_u8(&c);
+            heapprof_cost_centre(b->ix->heap, id, label, nl, module, nm, srcloc, ns,
+                                 !c.failed && (flags & 1));
+        }
+        break;
+    }
     default: break;
     }
 }
@@ -454,12 +474,34 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         b->hp_open = true;
         b->hp_time = ev->time_ns;
         b->hp_total = 0;
+        heapprof_census_begin(b->ix->heap, ev->time_ns);
         break;
     case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
-    case EV_HEAP_PROF_SAMPLE_STRING:
-        if (b->hp_open)
-            b->hp_total += pl64(ev, 1);
+    case EV_HEAP_PROF_SAMPLE_STRING: {
+        if (!b->hp_open)
+            break;
+        cursor c;
+        cursor_init(&c, ev->payload, ev->payload_len);
+        (void)cursor_u8(&c);                            /* profile id: reserved */
+        uint64_t bytes = cursor_u64(&c);
+        if (c.failed)
+            break;
+        b->hp_total += bytes;
+        if (ev->type == EV_HEAP_PROF_SAMPLE_STRING) {
+            const uint8_t *text;
+            size_t n;
+            if (cursor_cstr(&c, &text, &n))
+                heapprof_sample_string(b->ix->heap, text, n, bytes);
+            break;
+        }
+        uint32_t stack[255];
+        size_t depth = cursor_u8(&c);
+        for (size_t i = 0; i < depth; i++)
+            stack[i] = cursor_u32(&c);
+        if (!c.failed)
+            heapprof_sample_stack(b->ix->heap, stack, depth, bytes);
         break;
+    }
     default:                    /* SAMPLE_END */
         if (b->hp_open) {
             evlog_event at = *ev;
@@ -467,6 +509,7 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
             builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
             b->hp_open = false;
         }
+        heapprof_census_end(b->ix->heap);
         break;
     }
 }
@@ -719,6 +762,7 @@ builder_finish_series(builder *b)
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         series_seal(ix->series[i]);
     series_seal(ix->nm_pruned);
+    heapprof_seal(ix->heap);
 
     /* Each cap's spark times are in its own order (nearly always sorted already); merge
      * the caps into one compact list per kind. */
@@ -874,6 +918,7 @@ evindex_alloc(const evlog *log)
     ix->threads = threadtab_new();
     ix->nm = ivtrack_new();
     ix->nm_pruned = series_new();
+    ix->heap = heapprof_new();
     ix->seek = evseek_new();
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         ix->series[i] = series_new();
@@ -1081,6 +1126,7 @@ par_merge(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
     if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
+        heapprof_n_censuses(s->heap) || heapprof_n_cost_centres(s->heap) ||
         src->nm_phase_open || src->nm_cycle_open)
         return false;
     for (size_t i = 0; i < src->n_samples; i++)
@@ -1255,6 +1301,7 @@ evindex_free(evindex *ix)
     x_free(ix->nm_census);
     x_free(ix->nm_flushes);
     series_free(ix->nm_pruned);
+    heapprof_free(ix->heap);
     x_free(ix->msgs);
     x_free(ix->markers);
     threadtab_free(ix->threads);
@@ -1287,7 +1334,7 @@ evindex_bytes(const evindex *ix)
     n += ix->n_gcs * sizeof *ix->gcs + ix->n_parts * sizeof *ix->parts;
     n += ivtrack_bytes(ix->nm) + ix->n_nm_cycles * sizeof *ix->nm_cycles +
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
-         series_bytes(ix->nm_pruned);
+         series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap);
     n += (ix->n_msgs + ix->n_markers) * sizeof *ix->msgs;
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
@@ -1356,6 +1403,7 @@ const evindex_nm_census *evindex_nm_census_at(const evindex *ix, size_t i) { ret
 size_t evindex_n_nm_flushes(const evindex *ix) { return ix->n_nm_flushes; }
 const evindex_instant *evindex_nm_flush_at(const evindex *ix, size_t i) { return &ix->nm_flushes[i]; }
 const series *evindex_nm_pruned(const evindex *ix) { return ix->nm_pruned; }
+const heapprof *evindex_heap_profile(const evindex *ix) { return ix->heap; }
 
 size_t evindex_n_markers(const evindex *ix) { return ix->n_markers; }
 const evindex_msg *evindex_marker_at(const evindex *ix, size_t i) { return &ix->markers[i]; }
@@ -1478,6 +1526,8 @@ const evseek *evindex_seek(const evindex *ix) { return ix->seek; }
 bool
 evindex_check(const evindex *ix, char *why, size_t why_len)
 {
+    if (!heapprof_check(ix->heap, why, why_len))
+        return false;
     for (size_t i = 0; i < ix->n_lanes; i++) {
         const evindex_lane *l = &ix->lanes[i];
         if (i && ix->lanes[i - 1].pub.cap >= l->pub.cap) {

@@ -5,6 +5,7 @@
 #define ELOG_EVINDEX_INT_H
 
 #include "evindex.h"
+#include "heapprof.h"
 #include "timelist.h"
 
 /* One capability's GC_START .. GC_END. */
@@ -64,6 +65,7 @@ struct evindex {
     evindex_instant *nm_flushes;
     size_t n_nm_flushes;
     series *nm_pruned;
+    heapprof *heap;             /* heap-profile bands and censuses */
 
     evindex_msg *msgs;          /* all, time order */
     size_t n_msgs;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "textfmt.h"
+#include "threadstats.h"
 #include "xalloc.h"
 
 void
@@ -312,7 +313,8 @@ reports_markers(strbuf *out, const evindex *ix, const reports_opts *o)
 /* ---- threads -------------------------------------------------------------------------------- */
 
 static void
-rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t, bool json)
+rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t,
+               const threadstats_row *st, bool json)
 {
     const uint8_t *label = NULL;
     size_t label_len = 0;
@@ -328,13 +330,13 @@ rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t, bool j
         strbuf_puts(out, ",\"create_cap\":");
         rep_cap(out, true, t->create_cap);
         strbuf_puts(out, ",\"first_run_ns\":");
-        rep_u64(out, true, t->first_run_ns, t->first_run_ns != THREADTAB_NO_TIME);
+        rep_u64(out, true, st->first_run_ns, st->first_run_ns != THREADTAB_NO_TIME);
         strbuf_printf(out, ",\"run_ns\":%llu,\"runs\":%u,\"migrations\":%u,\"wakeups\":%u,"
                       "\"stops\":{",
-                      (unsigned long long)t->run_ns, t->n_runs, t->n_migrations, t->n_wakeups);
+                      (unsigned long long)st->run_ns, st->n_runs, t->n_migrations, t->n_wakeups);
         for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
             strbuf_printf(out, "%s\"%s\":%u", c ? "," : "",
-                          threadtab_stop_class_name((enum threadtab_stop_class)c), t->stops[c]);
+                          threadtab_stop_class_name((enum threadtab_stop_class)c), st->stops[c]);
         strbuf_puts(out, "}}");
         return;
     }
@@ -348,11 +350,11 @@ rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t, bool j
     strbuf_putc(out, '\t');
     rep_cap(out, false, t->create_cap);
     strbuf_putc(out, '\t');
-    rep_u64(out, false, t->first_run_ns, t->first_run_ns != THREADTAB_NO_TIME);
-    strbuf_printf(out, "\t%llu\t%u\t%u\t%u", (unsigned long long)t->run_ns, t->n_runs,
+    rep_u64(out, false, st->first_run_ns, st->first_run_ns != THREADTAB_NO_TIME);
+    strbuf_printf(out, "\t%llu\t%u\t%u\t%u", (unsigned long long)st->run_ns, st->n_runs,
                   t->n_migrations, t->n_wakeups);
     for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
-        strbuf_printf(out, "\t%u", t->stops[c]);
+        strbuf_printf(out, "\t%u", st->stops[c]);
 }
 
 void
@@ -360,13 +362,12 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
 {
     const threadtab *tt = evindex_threads(ix);
     size_t n = threadtab_count(tt);
+    threadstats_row *st = threadstats_all(ix);     /* freed below */
     rep_key *keys = NULL;
     if (o->sort_by_run) {
         keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
-        for (size_t i = 0; i < n; i++) {
-            const threadtab_thread *t = threadtab_at(tt, i);
-            keys[i] = (rep_key){ t->run_ns, t->tid, i };
-        }
+        for (size_t i = 0; i < n; i++)
+            keys[i] = (rep_key){ st[i].run_ns, threadtab_at(tt, i)->tid, i };
     }
     size_t *order = rep_order(n, keys);
     size_t rows = rep_rows(n, o);
@@ -381,11 +382,107 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
         strbuf_putc(out, '\n');
     }
     for (size_t r = 0; r < rows; r++) {
-        rep_thread_row(out, ix, threadtab_at(tt, order[r]), o->json);
+        rep_thread_row(out, ix, threadtab_at(tt, order[r]), &st[order[r]], o->json);
         strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
     }
     if (o->json)
         strbuf_puts(out, "]\n");
     x_free(order);
     x_free(keys);
+    x_free(st);
+}
+
+/* ---- heap profile ----------------------------------------------------------------------------- */
+
+static void
+rep_band_name(strbuf *out, const heapprof *hp, size_t b, bool json, strbuf *tmp)
+{
+    strbuf_reset(tmp);
+    heapprof_band_name(hp, b, tmp);
+    if (json)
+        reports_json_text(out, (const uint8_t *)tmp->data, tmp->len);
+    else
+        reports_tsv_text(out, (const uint8_t *)tmp->data, tmp->len);
+}
+
+static void
+rep_heap_censuses(strbuf *out, const heapprof *hp, const reports_opts *o, strbuf *tmp)
+{
+    size_t n = heapprof_n_censuses(hp);
+    if (o->limit && o->limit < n)
+        n = o->limit;
+    strbuf_puts(out, o->json ? "[\n" : "time_ns\tband\tbytes\n");
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        const heapprof_census *c = heapprof_census_at(hp, i);
+        for (size_t k = 0; k < c->n_entries; k++) {
+            uint32_t band;
+            uint64_t bytes;
+            heapprof_entry(hp, i, k, &band, &bytes);
+            if (o->json) {
+                strbuf_puts(out, first ? "" : ",\n");
+                strbuf_printf(out, "{\"time_ns\":%llu,\"band\":", (unsigned long long)c->time_ns);
+                rep_band_name(out, hp, band, true, tmp);
+                strbuf_printf(out, ",\"bytes\":%llu}", (unsigned long long)bytes);
+            } else {
+                strbuf_printf(out, "%llu\t", (unsigned long long)c->time_ns);
+                rep_band_name(out, hp, band, false, tmp);
+                strbuf_printf(out, "\t%llu\n", (unsigned long long)bytes);
+            }
+            first = false;
+        }
+    }
+    if (o->json)
+        strbuf_puts(out, first ? "]\n" : "\n]\n");
+}
+
+void
+reports_heap(strbuf *out, const evindex *ix, const reports_opts *o)
+{
+    const heapprof *hp = evindex_heap_profile(ix);
+    strbuf tmp;
+    strbuf_init(&tmp);
+    if (o->censuses) {
+        rep_heap_censuses(out, hp, o, &tmp);
+        strbuf_free(&tmp);
+        return;
+    }
+    size_t n = heapprof_n_bands(hp);
+    size_t n_census = heapprof_n_censuses(hp);
+    rep_key *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+    for (size_t b = 0; b < n; b++)
+        keys[b] = (rep_key){ heapprof_band_at(hp, b)->peak_bytes, (uint32_t)b, b };
+    size_t *order = rep_order(n, keys);
+    size_t rows = rep_rows(n, o);
+    if (o->json)
+        strbuf_puts(out, "[\n");
+    else
+        strbuf_puts(out, "band\tkind\tpeak_bytes\tpeak_ns\tmean_bytes\tlast_bytes\tcensuses\n");
+    for (size_t r = 0; r < rows; r++) {
+        size_t b = order[r];
+        const heapprof_band *band = heapprof_band_at(hp, b);
+        const char *kind = band->kind == HEAPPROF_BAND_STACK ? "stack" : "string";
+        unsigned long long mean = n_census ? band->sum_bytes / n_census : 0;
+        if (o->json) {
+            strbuf_puts(out, "{\"band\":");
+            rep_band_name(out, hp, b, true, &tmp);
+            strbuf_printf(out, ",\"kind\":\"%s\",\"peak_bytes\":%llu,\"peak_ns\":%llu,"
+                          "\"mean_bytes\":%llu,\"last_bytes\":%llu,\"censuses\":%u}%s\n",
+                          kind, (unsigned long long)band->peak_bytes,
+                          (unsigned long long)band->peak_time_ns, mean,
+                          (unsigned long long)band->last_bytes, band->n_censuses,
+                          r + 1 < rows ? "," : "");
+        } else {
+            rep_band_name(out, hp, b, false, &tmp);
+            strbuf_printf(out, "\t%s\t%llu\t%llu\t%llu\t%llu\t%u\n", kind,
+                          (unsigned long long)band->peak_bytes,
+                          (unsigned long long)band->peak_time_ns, mean,
+                          (unsigned long long)band->last_bytes, band->n_censuses);
+        }
+    }
+    if (o->json)
+        strbuf_puts(out, "]\n");
+    x_free(order);
+    x_free(keys);
+    strbuf_free(&tmp);
 }

@@ -1,6 +1,7 @@
-/* threadtab: per-thread records in a growable array, found by thread id through an
- * open-addressing (linear probing) hash of 8-byte slots. Memory is proportional to
- * the number of distinct ids, never to an id's value. */
+/* threadtab: 32-byte per-thread records in a growable array, found by thread id
+ * through a dense array for small ids and an open-addressing (linear probing) hash of
+ * 8-byte slots for the rest. Memory is proportional to the number of distinct ids,
+ * never to an id's value. */
 #include "threadtab.h"
 
 #include <stdio.h>
@@ -22,11 +23,11 @@ typedef struct threadtab_slot {
 struct threadtab {
     threadtab_thread *threads;  /* owned; insertion order, ascending tid once sealed */
     size_t n_threads, cap_threads;
-    threadtab_slot *slots;      /* owned; n_slots is a power of two, load <= 1/2 */
-    size_t n_slots;
+    threadtab_slot *slots;      /* owned; ids >= dense_len; a power of two, load <= 1/2 */
+    size_t n_slots, n_hashed;
     /* GHC numbers threads 1, 2, 3, ...: ids below dense_len are kept in dense[tid]
      * (1 + index, 0 = absent) instead of the hash, one cache miss instead of a probe.
-     * dense_len stays below 2 * n_threads + THREADTAB_DENSE_MIN, so memory still
+     * dense_len is at most 2 * n_threads + THREADTAB_DENSE_MIN, so memory still
      * follows the number of threads, not the ids' values. */
     uint32_t *dense;            /* owned */
     size_t dense_len;
@@ -101,17 +102,31 @@ threadtab_probe(const threadtab *tt, uint32_t tid)
     }
 }
 
-/* Rebuild the hash with `n_slots` slots from threads[] (after growth or a sort). */
-static void
-threadtab_rehash(threadtab *tt, size_t n_slots)
+/* Smallest power of two >= 2 * n_hashed (and >= THREADTAB_MIN_SLOTS). */
+static size_t
+threadtab_slots_for(size_t n_hashed)
 {
-    x_free(tt->slots);
-    tt->slots = xcalloc(n_slots, sizeof *tt->slots);   /* owned by tt */
-    tt->n_slots = n_slots;
-    size_t dense_len = 2 * tt->n_threads + THREADTAB_DENSE_MIN;
+    size_t n = THREADTAB_MIN_SLOTS;
+    while (n < 2 * n_hashed)
+        n *= 2;
+    return n;
+}
+
+/* Rebuild the dense array (`dense_len` entries) and the hash from threads[], after
+ * growth or a sort. The hash gets as many slots as the ids beyond the dense array need. */
+static void
+threadtab_rehash(threadtab *tt, size_t dense_len)
+{
     x_free(tt->dense);
     tt->dense = xcalloc(dense_len, sizeof *tt->dense);  /* owned by tt */
     tt->dense_len = dense_len;
+    size_t n_hashed = 0;
+    for (size_t i = 0; i < tt->n_threads; i++)
+        n_hashed += tt->threads[i].tid >= dense_len;
+    x_free(tt->slots);
+    tt->n_slots = threadtab_slots_for(n_hashed);
+    tt->slots = xcalloc(tt->n_slots, sizeof *tt->slots);   /* owned by tt */
+    tt->n_hashed = n_hashed;
     for (size_t i = 0; i < tt->n_threads; i++) {
         uint32_t tid = tt->threads[i].tid;
         if (tid < dense_len) {
@@ -137,7 +152,7 @@ threadtab *
 threadtab_new(void)
 {
     threadtab *tt = xcalloc(1, sizeof *tt);             /* caller frees: threadtab_free */
-    threadtab_rehash(tt, THREADTAB_MIN_SLOTS);
+    threadtab_rehash(tt, THREADTAB_DENSE_MIN);
     tt->sealed = true;                                  /* empty is sorted */
     return tt;
 }
@@ -159,30 +174,32 @@ threadtab_get_or_add(threadtab *tt, uint32_t tid)
     uint32_t found = threadtab_lookup(tt, tid);
     if (found)
         return &tt->threads[found - 1];
-    threadtab_slot *sl = tid < tt->dense_len ? NULL : threadtab_probe(tt, tid);
-    /* idx1 is 32-bit: 2^32 - 1 threads would need ~480 GiB, so it cannot overflow. */
-    if (2 * (tt->n_threads + 1) > tt->n_slots) {
-        threadtab_rehash(tt, 2 * tt->n_slots);
-        sl = tid < tt->dense_len ? NULL : threadtab_probe(tt, tid);
-    }
     if (tt->n_threads == tt->cap_threads) {
         tt->cap_threads = tt->cap_threads ? 2 * tt->cap_threads : 16;
         /* owned by tt */
         tt->threads = xreallocarray(tt->threads, tt->cap_threads, sizeof *tt->threads);
     }
+    /* idx1 is 32-bit: 2^32 - 1 threads would need ~128 GiB, so it cannot overflow. */
     threadtab_thread *th = &tt->threads[tt->n_threads++];
     memset(th, 0, sizeof *th);
     th->tid = tid;
     th->create_cap = THREADTAB_NO_CAP;
-    th->last_cap = THREADTAB_NO_CAP;
     th->create_ns = THREADTAB_NO_TIME;
-    th->first_run_ns = THREADTAB_NO_TIME;
-    th->last_end_ns = THREADTAB_NO_TIME;
-    if (sl) {
+    size_t dense_want = 2 * tt->n_threads + THREADTAB_DENSE_MIN;
+    if (tid < tt->dense_len) {
+        tt->dense[tid] = (uint32_t)tt->n_threads;
+    } else if ((tid < dense_want && dense_want >= 2 * tt->dense_len) ||
+               2 * (tt->n_hashed + 1) > tt->n_slots) {
+        /* Rebuild around the new record: a dense array twice as long or more when the
+         * ids so far are dense enough, else a hash with room to spare. Both grow
+         * geometrically, so any order of ids costs amortised O(log n) a thread. */
+        bool longer = tid < dense_want && dense_want >= 2 * tt->dense_len;
+        threadtab_rehash(tt, longer ? dense_want : tt->dense_len);
+    } else {
+        threadtab_slot *sl = threadtab_probe(tt, tid);
         sl->tid = tid;
         sl->idx1 = (uint32_t)tt->n_threads;
-    } else {
-        tt->dense[tid] = (uint32_t)tt->n_threads;
+        tt->n_hashed++;
     }
     if (tt->sealed && tt->n_threads > 1 && tt->threads[tt->n_threads - 2].tid > tid)
         tt->sealed = false;
@@ -197,23 +214,6 @@ threadtab_created(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap)
     if (th->create_ns == THREADTAB_NO_TIME || time_ns < th->create_ns) {
         th->create_ns = time_ns;
         th->create_cap = cap;
-    }
-}
-
-/* The latest run is the one that ends last (ties: the one reported last). */
-void
-threadtab_run(threadtab *tt, uint32_t tid, uint64_t start_ns, uint64_t end_ns, uint16_t cap,
-              uint16_t stop_status)
-{
-    threadtab_thread *th = threadtab_get_or_add(tt, tid);
-    th->run_ns += end_ns > start_ns ? end_ns - start_ns : 0;
-    th->n_runs++;
-    th->stops[threadtab_stop_class(stop_status)]++;
-    if (start_ns < th->first_run_ns)
-        th->first_run_ns = start_ns;
-    if (th->last_end_ns == THREADTAB_NO_TIME || end_ns >= th->last_end_ns) {
-        th->last_end_ns = end_ns;
-        th->last_cap = cap;
     }
 }
 
@@ -246,26 +246,14 @@ threadtab_merge(threadtab *dst, const threadtab *src)
             d->create_ns = s->create_ns;
             d->create_cap = s->create_cap;
         }
-        if (s->first_run_ns < d->first_run_ns)
-            d->first_run_ns = s->first_run_ns;
-        if (s->last_end_ns != THREADTAB_NO_TIME &&
-            (d->last_end_ns == THREADTAB_NO_TIME || s->last_end_ns >= d->last_end_ns)) {
-            d->last_end_ns = s->last_end_ns;
-            d->last_cap = s->last_cap;
-        }
-        d->run_ns += s->run_ns;
-        d->n_runs += s->n_runs;
         d->n_migrations += s->n_migrations;
         d->n_wakeups += s->n_wakeups;
         if (s->label_offset > d->label_offset)
             d->label_offset = s->label_offset;
-        for (size_t c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
-            d->stops[c] += s->stops[c];
     }
 }
 
-/* Sort key: records are large, so sorting moves (tid, index) pairs, then the records
- * once each. */
+/* Sort key: sorting moves (tid, index) pairs, then the records once each. */
 typedef struct threadtab_key {
     uint32_t tid, idx;
 } threadtab_key;
@@ -293,13 +281,13 @@ threadtab_seal(threadtab *tt)
         x_free(tt->threads);
         tt->threads = sorted;
         tt->cap_threads = n + 1;
-        threadtab_rehash(tt, tt->n_slots);
         tt->sealed = true;
     }
     if (tt->cap_threads > tt->n_threads && tt->n_threads > 0) {
         tt->threads = xreallocarray(tt->threads, tt->n_threads, sizeof *tt->threads);
         tt->cap_threads = tt->n_threads;
     }
+    threadtab_rehash(tt, tt->dense_len);    /* new indices; the hash sized to fit */
 }
 
 size_t
@@ -350,8 +338,10 @@ threadtab_check(const threadtab *tt, char *why, size_t why_len)
         return threadtab_fail(why, why_len, "slot count is not a power of two", 0);
     if (tt->n_threads > tt->cap_threads && tt->n_threads > 0)
         return threadtab_fail(why, why_len, "more threads than capacity", 0);
-    if (2 * tt->n_threads > tt->n_slots)
+    if (2 * tt->n_hashed > tt->n_slots)
         return threadtab_fail(why, why_len, "hash more than half full", 0);
+    if (tt->dense_len > 2 * tt->n_threads + THREADTAB_DENSE_MIN)
+        return threadtab_fail(why, why_len, "dense array longer than the ids need", 0);
     size_t used = 0;
     for (size_t i = 0; i < tt->n_slots; i++) {
         const threadtab_slot *sl = &tt->slots[i];
@@ -369,7 +359,7 @@ threadtab_check(const threadtab *tt, char *why, size_t why_len)
         dense_want += tt->threads[i].tid < tt->dense_len;
     if (dense_used != dense_want)
         return threadtab_fail(why, why_len, "dense table has stray entries", 0);
-    if (used + dense_want != tt->n_threads)
+    if (used + dense_want != tt->n_threads || used != tt->n_hashed)
         return threadtab_fail(why, why_len, "slot count differs from thread count", 0);
     for (size_t i = 0; i < tt->n_threads; i++) {
         const threadtab_thread *th = &tt->threads[i];
@@ -384,16 +374,6 @@ threadtab_check(const threadtab *tt, char *why, size_t why_len)
         if (tt->sealed && i > 0 && tt->threads[i - 1].tid >= th->tid)
             return threadtab_fail(why, why_len, "sealed table not in ascending tid order",
                                   th->tid);
-        uint64_t stops = 0;
-        for (size_t c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
-            stops += th->stops[c];
-        if (stops != th->n_runs)
-            return threadtab_fail(why, why_len, "stop counts do not add up to runs", th->tid);
-        /* Only this direction: a run may legitimately carry the time UINT64_MAX. */
-        if (th->n_runs == 0 && (th->first_run_ns != THREADTAB_NO_TIME ||
-                                th->last_end_ns != THREADTAB_NO_TIME ||
-                                th->last_cap != THREADTAB_NO_CAP || th->run_ns != 0))
-            return threadtab_fail(why, why_len, "never ran but has run data", th->tid);
     }
     return true;
 }

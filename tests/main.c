@@ -28,6 +28,7 @@ main(void)
     srunner_add_suite(sr, test_ivtrack_suite());
     srunner_add_suite(sr, test_series_suite());
     srunner_add_suite(sr, test_threadtab_suite());
+    srunner_add_suite(sr, test_heapprof_suite());
     srunner_add_suite(sr, test_evseek_suite());
     srunner_add_suite(sr, test_evindex_suite());
     srunner_add_suite(sr, test_surface_suite());

@@ -257,7 +257,7 @@ START_TEST(test_detail_gc_golden)
                          .index = row };
         detail_lines d;
         detail_lines_init(&d);
-        detail_item(&d, c.ix, act, &it, g->start_ns);
+        detail_item(&d, c.ix, act, &it, g->start_ns, NULL);
         char want[256], dur[64], dur2[64];
         bool major = strstr(f[13], "major") != NULL;
         snprintf(want, sizeof want, "GC #%zu: gen %s%s, pause %s", row + 1, f[4],
@@ -326,7 +326,7 @@ START_TEST(test_detail_gc_known)
     ck_assert_uint_eq(it.index, 2);
     detail_lines d;
     detail_lines_init(&d);
-    detail_item(&d, c.ix, td_lane(&c, "heap"), &it, 3986445 + 100);
+    detail_item(&d, c.ix, td_lane(&c, "heap"), &it, 3986445 + 100, NULL);
     ck_assert_str_eq(d.lines[0], "GC #3: gen 1 (major), pause 815.693us");
     td_assert_line(&d, "Sync: 287.903us (slowest: HEC 2)");
     td_assert_line(&d, "Request: HEC 0 at 0.003266074s, parallel");
@@ -380,7 +380,7 @@ td_run_detail(const td_case *c, size_t run, detail_lines *d)
     ck_assert_int_eq(it.kind, LANE_ITEM_RUN);
     ck_assert_uint_eq(it.index, run);
     detail_lines_init(d);
-    detail_item(d, c->ix, l, &it, r.start_ns);
+    detail_item(d, c->ix, l, &it, r.start_ns, NULL);
     td_assert_clean(d);
 }
 
@@ -425,7 +425,7 @@ START_TEST(test_detail_runs)
     detail_status(&sb, c.ix, l, &it, 2500);
     ck_assert_str_eq(sb.data, "HEC 0 · 0.000002s · idle");
     detail_lines_init(&d);
-    detail_item(&d, c.ix, l, &it, 2500);
+    detail_item(&d, c.ix, l, &it, 2500, NULL);
     td_assert_line(&d, "HEC: 0, nothing at the cursor");
     td_assert_line(&d, "Cursor column: run 0.0%, GC 0.0%");
     detail_lines_free(&d);
@@ -434,7 +434,7 @@ START_TEST(test_detail_runs)
     it.start_ns = 1500;
     it.end_ns = 2500;
     detail_lines_init(&d);
-    detail_item(&d, c.ix, l, &it, 1500);
+    detail_item(&d, c.ix, l, &it, 1500, NULL);
     td_assert_line(&d, "Cursor column: run 50.0%, GC 0.0%");
     detail_lines_free(&d);
     strbuf_free(&sb);
@@ -480,7 +480,7 @@ START_TEST(test_detail_marker_wrap)
     ck_assert_uint_eq(it.index, long_k);
     detail_lines d;
     detail_lines_init(&d);
-    detail_item(&d, c.ix, mk, &it, m->time_ns);
+    detail_item(&d, c.ix, mk, &it, m->time_ns, NULL);
     td_assert_clean(&d);
     char want[128];
     snprintf(want, sizeof want, "Marker: #%zu of %zu", long_k + 1, evindex_n_markers(c.ix));
@@ -511,7 +511,7 @@ START_TEST(test_detail_marker_wrap)
     m = evindex_marker_at(c.ix, utf_k);
     ck_assert(lanes_item_at(c.ix, mk, m->time_ns, 0, &it));
     detail_lines_init(&d);
-    detail_item(&d, c.ix, mk, &it, m->time_ns);
+    detail_item(&d, c.ix, mk, &it, m->time_ns, NULL);
     ck_assert(evindex_msg_text(c.ix, m, &p, &n));
     strbuf sb;
     strbuf_init(&sb);
@@ -545,7 +545,7 @@ START_TEST(test_detail_wrap_words)
     ck_assert(lanes_item_at(c.ix, td_lane(&c, "markers"), 1000, 0, &it));
     detail_lines d;
     detail_lines_init(&d);
-    detail_item(&d, c.ix, td_lane(&c, "markers"), &it, 1000);
+    detail_item(&d, c.ix, td_lane(&c, "markers"), &it, 1000, NULL);
     size_t at = td_find_prefix(&d, "Text: ");
     ck_assert_uint_ne(at, SIZE_MAX);
     strbuf joined;
@@ -589,7 +589,7 @@ START_TEST(test_detail_message_text)
     ck_assert_int_eq(it.kind, LANE_ITEM_MSG);
     detail_lines d;
     detail_lines_init(&d);
-    detail_item(&d, c.ix, mk, &it, 1000);
+    detail_item(&d, c.ix, mk, &it, 1000, NULL);
     td_assert_clean(&d);
     ck_assert_str_eq(d.lines[0], "Message: #1 of 2");
     td_assert_line(&d, "Kind: user message (traceEvent)");
@@ -606,7 +606,7 @@ START_TEST(test_detail_message_text)
     ck_assert(lanes_next_item(c.ix, mk, 1000, 1, &it));
     ck_assert_int_eq(it.kind, LANE_ITEM_MSG);
     detail_lines_init(&d);
-    detail_item(&d, c.ix, mk, &it, 2000);
+    detail_item(&d, c.ix, mk, &it, 2000, NULL);
     td_assert_clean(&d);
     td_assert_line(&d, "Kind: binary message");
     td_assert_line(&d, "Bytes: 3");
@@ -774,7 +774,7 @@ START_TEST(test_detail_lane_values)
     ck_assert(!lanes_item_at(c.ix, heap, 1000, 0, &it));
     detail_lines d;
     detail_lines_init(&d);
-    detail_item(&d, c.ix, heap, &it, 1000);
+    detail_item(&d, c.ix, heap, &it, 1000, NULL);
     td_assert_line(&d, "Heap size: 3.0 MiB (largest 5.0 MiB)");
     td_assert_line(&d, "Allocated so far: 1000 B");
     detail_lines_free(&d);
@@ -785,7 +785,7 @@ START_TEST(test_detail_lane_values)
 
     ck_assert(!lanes_item_at(c.ix, act, 250, 500, &it));     /* [250, 750) */
     detail_lines_init(&d);
-    detail_item(&d, c.ix, act, &it, 250);
+    detail_item(&d, c.ix, act, &it, 250, NULL);
     td_assert_line(&d, "At cursor: 2 of 2 HECs running, 0 in GC");
     td_assert_line(&d, "Utilisation: 75.0% over the cursor column (500ns)");
     detail_lines_free(&d);
@@ -814,7 +814,7 @@ START_TEST(test_detail_nonmoving)
         const ivtrack_iv *iv = ivtrack_get(tr, ivtrack_last_starting_by(tr, it.start_ns));
         detail_lines d;
         detail_lines_init(&d);
-        detail_item(&d, c.ix, nm, &it, it.start_ns);
+        detail_item(&d, c.ix, nm, &it, it.start_ns, NULL);
         char want[256], a[64], b[64], s3[64];
         static const char *const names[] = { "mark", "sync", "sweep" };
         snprintf(want, sizeof want, "Non-moving: cycle #%zu, %s phase (%s)", it.index + 1,

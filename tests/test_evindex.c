@@ -14,6 +14,7 @@
 #include "merge.h"
 #include "reports.h"
 #include "tests.h"
+#include "threadstats.h"
 #include "xalloc.h"
 
 #define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
@@ -320,11 +321,19 @@ START_TEST(test_evindex_parallel_gc)
     ei_assert_run(ix, 1, 1, 9100, 11000, 2, 7, 0);
     const threadtab *tt = evindex_threads(ix);
     ck_assert_uint_eq(threadtab_count(tt), 2);
-    ck_assert_uint_eq(threadtab_find(tt, 1)->run_ns, 4200 + 2500);
-    ck_assert_uint_eq(threadtab_find(tt, 2)->run_ns, 4400 + 1900);
+    threadstats_row st1, st2;
+    threadstats_of(ix, 1, &st1);
+    threadstats_of(ix, 2, &st2);
+    ck_assert_uint_eq(st1.run_ns, 4200 + 2500);
+    ck_assert_uint_eq(st2.run_ns, 4400 + 1900);
+    ck_assert_uint_eq(st2.n_runs, 2);
+    ck_assert_uint_eq(st2.first_run_ns, 500);
+    ck_assert_uint_eq(st2.last_end_ns, 11000);
+    ck_assert_uint_eq(st2.last_cap, evindex_cap_at(ix, 1)->cap);
     ck_assert_uint_eq(threadtab_find(tt, 2)->create_ns, 400);
-    ck_assert_uint_eq(threadtab_find(tt, 2)->stops[THREADTAB_STOP_HEAP_OVERFLOW], 1);
-    ck_assert_uint_eq(threadtab_find(tt, 2)->stops[THREADTAB_STOP_MVAR], 1);
+    ck_assert_uint_eq(st2.stops[THREADTAB_STOP_HEAP_OVERFLOW], 1);
+    ck_assert_uint_eq(st2.stops[THREADTAB_STOP_MVAR], 1);
+    ck_assert_uint_eq(st2.stops[THREADTAB_STOP_YIELD], 0);
 
     /* Lookups by time. */
     ck_assert_uint_eq(evindex_gc_containing(ix, 5600), 0);
@@ -425,7 +434,10 @@ START_TEST(test_evindex_truncated)
         /* The run with no STOP ends at the last timestamp, flagged open. */
         ck_assert_uint_eq(runlane_count(ei_lane(ix, 0)->runs), 1);
         ei_assert_run(ix, 0, 0, 100, 500, 3, 0, RUNLANE_F_OPEN);
-        ck_assert_uint_eq(threadtab_find(evindex_threads(ix), 3)->run_ns, 400);
+        threadstats_row st;
+        threadstats_of(ix, 3, &st);
+        ck_assert_uint_eq(st.run_ns, 400);
+        ck_assert_uint_eq(st.stops[THREADTAB_STOP_OTHER], 1);   /* open: cut short */
         /* So does the GC: one cut-short collection without statistics. */
         ck_assert_uint_eq(evindex_n_gcs(ix), 1);
         const evindex_gc *g = evindex_gc_at(ix, 0);
@@ -535,7 +547,9 @@ START_TEST(test_evindex_thread_labels)
     ck_assert_uint_eq(n, strlen("worker-\xce\xbb"));      /* the latest label */
     ck_assert_mem_eq(p, "worker-\xce\xbb", n);
     ck_assert(!evindex_thread_label(c.ix, threadtab_find(tt, 8), &p, &n));
-    ck_assert_uint_eq(threadtab_find(tt, 7)->stops[THREADTAB_STOP_FINISHED], 1);
+    threadstats_row st7;
+    threadstats_of(c.ix, 7, &st7);
+    ck_assert_uint_eq(st7.stops[THREADTAB_STOP_FINISHED], 1);
     ei_close(&c);
 }
 END_TEST
@@ -777,19 +791,43 @@ ei_cross_check(const char *path, const char *name, bool must_open)
     for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
         ck_assert_msg(evindex_spark_total(ix, k) == s.sparks[k], "%s: spark kind %u", name, k);
 
-    /* Runs: the lanes' total equals the threads' total. */
-    uint64_t lane_run_ns = 0, thread_run_ns = 0;
+    /* Runs: the lanes' total equals the threads' total; every run's thread is in the
+     * table; each thread's totals alone equal its row of the whole table. */
+    uint64_t lane_run_ns = 0, thread_run_ns = 0, lane_runs = 0, thread_runs = 0;
+    const threadtab *tt = evindex_threads(ix);
     for (size_t l = 0; l < evindex_n_caps(ix); l++) {
         const runlane *rl = evindex_cap_at(ix, l)->runs;
         lane_run_ns += runlane_prefix_ns(rl, runlane_count(rl));
+        lane_runs += runlane_count(rl);
         ck_assert_uint_eq(runlane_prefix_ns(rl, runlane_count(rl)),
                           runlane_busy_ns(rl, 0, UINT64_MAX));
+        for (size_t i = 0; i < runlane_count(rl); i += 1 + runlane_count(rl) / 64) {
+            runlane_run r;
+            runlane_get(rl, i, &r);
+            ck_assert_msg(threadtab_find(tt, r.tid), "%s: run of thread %u, not in the table",
+                          name, r.tid);
+        }
     }
-    const threadtab *tt = evindex_threads(ix);
-    for (size_t i = 0; i < threadtab_count(tt); i++)
-        thread_run_ns += threadtab_at(tt, i)->run_ns;
+    threadstats_row *rows = threadstats_all(ix);
+    for (size_t i = 0; i < threadtab_count(tt); i++) {
+        thread_run_ns += rows[i].run_ns;
+        thread_runs += rows[i].n_runs;
+        uint64_t stops = 0;
+        for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
+            stops += rows[i].stops[c];
+        ck_assert_uint_eq(stops, rows[i].n_runs);
+        if (i % (1 + threadtab_count(tt) / 32) == 0) {
+            threadstats_row one;
+            threadstats_of(ix, threadtab_at(tt, i)->tid, &one);
+            ck_assert_msg(memcmp(&one, &rows[i], sizeof one) == 0, "%s: thread %u: alone "
+                          "differs from the table", name, threadtab_at(tt, i)->tid);
+        }
+    }
+    x_free(rows);
     ck_assert_msg(lane_run_ns == thread_run_ns, "%s: lanes run %llu ns, threads %llu ns", name,
                   (unsigned long long)lane_run_ns, (unsigned long long)thread_run_ns);
+    ck_assert_msg(lane_runs == thread_runs, "%s: lanes have %llu runs, threads %llu", name,
+                  (unsigned long long)lane_runs, (unsigned long long)thread_runs);
 
     /* Collections: every GC_START is one part of exactly one collection; every phase
      * interval points at a collection with a part on its cap that holds it; the parts'
@@ -1760,6 +1798,57 @@ ei_golden(const strbuf *got, const char *golden)
     strbuf_free(&rel);
 }
 
+/* The heap profiles of the -hT and -hc fixtures: golden band tables, valid JSON, and
+ * each census's total equal to the heap-profile series built by the other path. */
+START_TEST(test_evindex_heap_profile)
+{
+    static const char *const names[] = { "heapprof-hT", "heapprof-hc" };
+    for (size_t f = 0; f < 2; f++) {
+        ei_case c;
+        strbuf out, rel;
+        strbuf_init(&out);
+        strbuf_init(&rel);
+        strbuf_printf(&rel, "%s.eventlog", names[f]);
+        ei_open_fixture(&c, rel.data);
+        reports_opts o = { 0 };
+        reports_heap(&out, c.ix, &o);
+        strbuf_reset(&rel);
+        strbuf_printf(&rel, "%s.heap.tsv", names[f]);
+        ei_golden(&out, rel.data);
+        for (int censuses = 0; censuses < 2; censuses++) {
+            strbuf_reset(&out);
+            o = (reports_opts){ .json = true, .censuses = censuses };
+            reports_heap(&out, c.ix, &o);
+            ck_assert_msg(js_valid(out.data, out.len), "%s heap --json is not JSON", names[f]);
+        }
+        const heapprof *hp = evindex_heap_profile(c.ix);
+        const series *sr = evindex_series(c.ix, EVINDEX_S_HEAP_PROF);
+        ck_assert_uint_gt(heapprof_n_censuses(hp), 10);
+        ck_assert_uint_eq(heapprof_n_censuses(hp), evindex_program_info(c.ix)->hp_censuses);
+        ck_assert_uint_eq(heapprof_n_censuses(hp), series_count(sr));
+        for (size_t i = 0; i < heapprof_n_censuses(hp); i++) {
+            series_sample smp = series_get(sr, i);
+            ck_assert_uint_eq(heapprof_census_at(hp, i)->total_bytes, smp.value);
+            ck_assert_uint_eq(heapprof_census_at(hp, i)->time_ns, smp.time_ns);
+        }
+        /* -hc names bands by cost centres, all of them defined in the log. */
+        if (f == 1) {
+            ck_assert_uint_gt(heapprof_n_cost_centres(hp), 5);
+            for (size_t b = 0; b < heapprof_n_bands(hp); b++) {
+                ck_assert_int_eq(heapprof_band_at(hp, b)->kind, HEAPPROF_BAND_STACK);
+                strbuf_reset(&out);
+                heapprof_band_name(hp, b, &out);
+                ck_assert_msg(out.len > 0 && memchr(out.data, '#', out.len) == NULL,
+                              "band %zu: %.*s", b, (int)out.len, out.data);
+            }
+        }
+        strbuf_free(&out);
+        strbuf_free(&rel);
+        ei_close(&c);
+    }
+}
+END_TEST
+
 START_TEST(test_evindex_golden_tables)
 {
     ei_case c;
@@ -1893,6 +1982,7 @@ test_evindex_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_evindex_json_checker);
     tcase_add_test(tc, test_evindex_golden_tables);
+    tcase_add_test(tc, test_evindex_heap_profile);
     tcase_add_test(tc, test_evindex_json_escaping);
     suite_add_tcase(s, tc);
     return s;

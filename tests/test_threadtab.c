@@ -1,6 +1,6 @@
 /* tests/test_threadtab: the thread table — stop-status classes, per-thread counters,
- * extreme and colliding ids, and 100k random operations against a brute-force model
- * (sorted operation list aggregated by tid). */
+ * extreme, colliding and strided ids, memory per thread, and 100k random operations
+ * against a brute-force model (sorted operation list aggregated by tid). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,18 +64,13 @@ START_TEST(test_threadtab_counters)
     threadtab_thread *fresh = threadtab_get_or_add(tt, 42);
     ck_assert_uint_eq(fresh->tid, 42);
     ck_assert_uint_eq(fresh->create_cap, 0xffff);
-    ck_assert_uint_eq(fresh->last_cap, 0xffff);
     ck_assert_uint_eq(fresh->create_ns, THREADTAB_NO_TIME);
-    ck_assert_uint_eq(fresh->first_run_ns, THREADTAB_NO_TIME);
-    ck_assert_uint_eq(fresh->n_runs, 0);
+    ck_assert_uint_eq(fresh->n_wakeups, 0);
+    ck_assert_uint_eq(fresh->label_offset, 0);
 
     threadtab_created(tt, 7, 500, 2);
     threadtab_created(tt, 7, 300, 1);           /* earlier report from another cap wins */
     threadtab_created(tt, 7, 900, 3);
-    threadtab_run(tt, 7, 1000, 1400, 1, 3);     /* 400 ns, yield */
-    threadtab_run(tt, 7, 2000, 2100, 0, 8);     /* 100 ns, black hole */
-    threadtab_run(tt, 7, 600, 700, 3, 7);       /* earlier start, ends before 2100 */
-    threadtab_run(tt, 7, 3000, 2500, 2, 5);     /* end < start: no time, still a run */
     threadtab_migrated(tt, 7);
     threadtab_migrated(tt, 7);
     threadtab_woken(tt, 7);
@@ -89,16 +84,6 @@ START_TEST(test_threadtab_counters)
     ck_assert_ptr_nonnull(t);
     ck_assert_uint_eq(t->create_ns, 300);
     ck_assert_uint_eq(t->create_cap, 1);
-    ck_assert_uint_eq(t->run_ns, 600);
-    ck_assert_uint_eq(t->n_runs, 4);
-    ck_assert_uint_eq(t->first_run_ns, 600);
-    ck_assert_uint_eq(t->last_end_ns, 2500);
-    ck_assert_uint_eq(t->last_cap, 2);
-    ck_assert_uint_eq(t->stops[THREADTAB_STOP_YIELD], 1);
-    ck_assert_uint_eq(t->stops[THREADTAB_STOP_BLACKHOLE], 1);
-    ck_assert_uint_eq(t->stops[THREADTAB_STOP_MVAR], 1);
-    ck_assert_uint_eq(t->stops[THREADTAB_STOP_FINISHED], 1);
-    ck_assert_uint_eq(t->stops[THREADTAB_STOP_OTHER], 0);
     ck_assert_uint_eq(t->n_migrations, 2);
     ck_assert_uint_eq(t->n_wakeups, 1);
     ck_assert_uint_eq(t->label_offset, 5678);
@@ -111,14 +96,6 @@ START_TEST(test_threadtab_counters)
     ck_assert_ptr_eq(threadtab_find(tt, 42), threadtab_at(tt, 1));
     ck_assert_ptr_null(threadtab_find(tt, 8));
     threadtab_free(tt);
-
-    /* Two runs ending at the same time: the one reported last is the latest. */
-    tt = threadtab_new();
-    threadtab_run(tt, 9, 10, 50, 4, 1);
-    threadtab_run(tt, 9, 20, 50, 5, 1);
-    ck_assert_uint_eq(threadtab_find(tt, 9)->last_cap, 5);
-    ck_assert_uint_eq(threadtab_find(tt, 9)->stops[THREADTAB_STOP_HEAP_OVERFLOW], 2);
-    threadtab_free(tt);
 }
 END_TEST
 
@@ -127,9 +104,9 @@ START_TEST(test_threadtab_extreme_ids)
     threadtab *tt = threadtab_new();
     static const uint32_t ids[] = { 0xffffffffu, 0, 0x80000000u, 1, 0xfffffffeu };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-        threadtab_run(tt, ids[i], 10 * i, 10 * i + 5, (uint16_t)i, 1);
-    /* A run at the end of time: no overflow, no sentinel confusion in the checker. */
-    threadtab_run(tt, 0xffffffffu, UINT64_MAX - 1, UINT64_MAX, 9, 2);
+        threadtab_created(tt, ids[i], 10 * i, (uint16_t)i);
+    /* A creation at the end of time: no sentinel confusion. */
+    threadtab_created(tt, 0xffffffffu, UINT64_MAX - 1, 9);
     threadtab_seal(tt);
     tt_assert_ok(tt);
     ck_assert_uint_eq(threadtab_count(tt), 5);
@@ -139,14 +116,49 @@ START_TEST(test_threadtab_extreme_ids)
         ck_assert_uint_eq(threadtab_index_of(tt, sorted[i]), i);
     }
     ck_assert_ptr_null(threadtab_at(tt, 5));
-    const threadtab_thread *top = threadtab_find(tt, 0xffffffffu);
-    ck_assert_uint_eq(top->n_runs, 2);
-    ck_assert_uint_eq(top->run_ns, 6);
-    ck_assert_uint_eq(top->last_end_ns, UINT64_MAX);
-    ck_assert_uint_eq(top->last_cap, 9);
-    ck_assert_uint_eq(top->stops[THREADTAB_STOP_STACK_OVERFLOW], 1);
+    ck_assert_uint_eq(threadtab_find(tt, 0xffffffffu)->create_ns, 0);
     /* Memory follows the number of threads, not the id values. */
     ck_assert_uint_lt(threadtab_bytes(tt), 4096);
+    threadtab_free(tt);
+}
+END_TEST
+
+/* GHC numbers threads 1, 2, 3, ...: a million of them cost about 40 bytes each (the
+ * record and the dense array; no hash slots). Ids in strides, sparse or descending,
+ * stay correct and bounded too. */
+START_TEST(test_threadtab_memory_per_thread)
+{
+    enum { N = 1000000 };
+    threadtab *tt = threadtab_new();
+    for (uint32_t tid = 1; tid <= N; tid++)
+        threadtab_created(tt, tid, tid, 0);
+    threadtab_seal(tt);
+    tt_assert_ok(tt);
+    ck_assert_uint_eq(threadtab_count(tt), N);
+    ck_assert_uint_le(threadtab_bytes(tt), (size_t)42 * N);
+    threadtab_free(tt);
+
+    /* Stride 2 from the end of the dense array: each id lands just past it. */
+    static const uint32_t strides[] = { 2, 3, 1000 };
+    for (size_t k = 0; k < sizeof strides / sizeof strides[0]; k++) {
+        tt = threadtab_new();
+        for (uint32_t i = 0; i < 200000; i++)
+            threadtab_woken(tt, 256 + strides[k] * i);
+        threadtab_seal(tt);
+        tt_assert_ok(tt);
+        ck_assert_uint_eq(threadtab_count(tt), 200000);
+        for (uint32_t i = 0; i < 200000; i += 997)
+            ck_assert_uint_eq(threadtab_index_of(tt, 256 + strides[k] * i), i);
+        ck_assert_uint_le(threadtab_bytes(tt), (size_t)80 * 200000);
+        threadtab_free(tt);
+    }
+    tt = threadtab_new();
+    for (uint32_t i = 300000; i > 0; i--)
+        threadtab_woken(tt, i);
+    threadtab_seal(tt);
+    tt_assert_ok(tt);
+    ck_assert_uint_eq(threadtab_at(tt, 0)->tid, 1);
+    ck_assert_uint_le(threadtab_bytes(tt), (size_t)80 * 300000);
     threadtab_free(tt);
 }
 END_TEST
@@ -169,7 +181,7 @@ START_TEST(test_threadtab_colliding_ids)
             ck_abort_msg("thread #%u: tid %u, %u wakeups", i, t->tid, t->n_wakeups);
     }
     ck_assert_ptr_null(threadtab_find(tt, 0x6));
-    ck_assert_uint_lt(threadtab_bytes(tt), 4096 * 160);
+    ck_assert_uint_lt(threadtab_bytes(tt), 4096 * 64);
     threadtab_free(tt);
 }
 END_TEST
@@ -200,7 +212,7 @@ END_TEST
 typedef struct tt_op {
     uint32_t tid;
     uint32_t seq;               /* keeps per-tid order for "latest" fields */
-    uint8_t kind;               /* 0 create, 1 run, 2 migrate, 3 wake, 4 label */
+    uint8_t kind;               /* 0 create, 1 mention, 2 migrate, 3 wake, 4 label */
     uint16_t cap, status;
     uint64_t a, b;
 } tt_op;
@@ -218,16 +230,9 @@ tt_op_cmp(const void *x, const void *y)
 static bool
 tt_same(const threadtab_thread *x, const threadtab_thread *y)
 {
-    if (x->tid != y->tid || x->create_cap != y->create_cap || x->last_cap != y->last_cap ||
-        x->create_ns != y->create_ns || x->first_run_ns != y->first_run_ns ||
-        x->last_end_ns != y->last_end_ns || x->run_ns != y->run_ns ||
-        x->label_offset != y->label_offset || x->n_runs != y->n_runs ||
-        x->n_migrations != y->n_migrations || x->n_wakeups != y->n_wakeups)
-        return false;
-    for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
-        if (x->stops[c] != y->stops[c])
-            return false;
-    return true;
+    return x->tid == y->tid && x->create_cap == y->create_cap &&
+           x->create_ns == y->create_ns && x->label_offset == y->label_offset &&
+           x->n_migrations == y->n_migrations && x->n_wakeups == y->n_wakeups;
 }
 
 START_TEST(test_threadtab_random_vs_model)
@@ -249,7 +254,7 @@ START_TEST(test_threadtab_random_vs_model)
         o->b = tt_rng(&s) % 1000000;
         switch (o->kind) {
         case 0: threadtab_created(tt, o->tid, o->a, o->cap); break;
-        case 1: threadtab_run(tt, o->tid, o->a, o->b, o->cap, o->status); break;
+        case 1: threadtab_get_or_add(tt, o->tid); break;
         case 2: threadtab_migrated(tt, o->tid); break;
         case 3: threadtab_woken(tt, o->tid); break;
         default: threadtab_labelled(tt, o->tid, o->a + 1); break;
@@ -266,8 +271,8 @@ START_TEST(test_threadtab_random_vs_model)
         threadtab_thread m;
         memset(&m, 0, sizeof m);
         m.tid = ops[i].tid;
-        m.create_cap = m.last_cap = 0xffff;
-        m.create_ns = m.first_run_ns = m.last_end_ns = THREADTAB_NO_TIME;
+        m.create_cap = 0xffff;
+        m.create_ns = THREADTAB_NO_TIME;
         for (; i < N_OPS && ops[i].tid == m.tid; i++) {
             const tt_op *o = &ops[i];
             switch (o->kind) {
@@ -277,17 +282,7 @@ START_TEST(test_threadtab_random_vs_model)
                     m.create_cap = o->cap;
                 }
                 break;
-            case 1:
-                m.run_ns += o->b > o->a ? o->b - o->a : 0;
-                m.n_runs++;
-                m.stops[threadtab_stop_class(o->status)]++;
-                if (m.first_run_ns == THREADTAB_NO_TIME || o->a < m.first_run_ns)
-                    m.first_run_ns = o->a;
-                if (m.last_end_ns == THREADTAB_NO_TIME || o->b >= m.last_end_ns) {
-                    m.last_end_ns = o->b;
-                    m.last_cap = o->cap;
-                }
-                break;
+            case 1: break;
             case 2: m.n_migrations++; break;
             case 3: m.n_wakeups++; break;
             default: m.label_offset = o->a + 1; break;
@@ -319,8 +314,9 @@ START_TEST(test_threadtab_random_vs_model)
         if ((threadtab_find(tt, tid) != NULL) != present)
             ck_abort_msg("tid %u: found %d, want %d", tid, !present, present);
     }
-    /* Compact: at most ~300 bytes per thread (record 112 + hash slots). */
-    ck_assert_uint_lt(threadtab_bytes(tt), 300 * n_threads);
+    /* Compact: the record (32 bytes), hash slots at most 4 per sparse id, and the
+     * dense array. */
+    ck_assert_uint_lt(threadtab_bytes(tt), 80 * n_threads);
     threadtab_free(tt);
     x_free(ops);
 }
@@ -335,6 +331,7 @@ test_threadtab_suite(void)
     tcase_add_test(tc, test_threadtab_stop_classes);
     tcase_add_test(tc, test_threadtab_counters);
     tcase_add_test(tc, test_threadtab_extreme_ids);
+    tcase_add_test(tc, test_threadtab_memory_per_thread);
     tcase_add_test(tc, test_threadtab_colliding_ids);
     tcase_add_test(tc, test_threadtab_add_after_seal);
     tcase_add_test(tc, test_threadtab_random_vs_model);

@@ -34,6 +34,7 @@ Suite *test_runlane_suite(void);
 Suite *test_ivtrack_suite(void);
 Suite *test_series_suite(void);
 Suite *test_threadtab_suite(void);
+Suite *test_heapprof_suite(void);
 Suite *test_evseek_suite(void);
 Suite *test_evindex_suite(void);
 Suite *test_surface_suite(void);

@@ -19,6 +19,7 @@
 #include "strbuf.h"
 #include "textfmt.h"
 #include "theme.h"
+#include "threadstats.h"
 #include "timefmt.h"
 #include "uilist.h"
 #include "xalloc.h"
@@ -252,9 +253,10 @@ app_thread_list(app *a)
 {
     const threadtab *tt = evindex_threads(a->ix);
     size_t n = threadtab_count(tt);
+    threadstats_row *st = threadstats_all(a->ix);      /* freed below */
     app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
     for (size_t i = 0; i < n; i++)
-        keys[i] = (app_rank){ threadtab_at(tt, i)->run_ns, i };
+        keys[i] = (app_rank){ st[i].run_ns, i };
     qsort(keys, n, sizeof *keys, app_rank_cmp);
     uilist *l = uilist_new("threads by run time");
     uilist_set_columns_header(l, "thread   run time    runs     label");
@@ -265,8 +267,9 @@ app_thread_list(app *a)
         const threadtab_thread *th = threadtab_at(tt, keys[k].idx);
         strbuf_reset(&sb);
         strbuf_reset(&t);
-        timefmt_append(&t, th->run_ns);
-        strbuf_printf(&sb, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data, th->n_runs);
+        timefmt_append(&t, st[keys[k].idx].run_ns);
+        strbuf_printf(&sb, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data,
+                      st[keys[k].idx].n_runs);
         const uint8_t *p;
         size_t len;
         if (evindex_thread_label(a->ix, th, &p, &len))
@@ -277,6 +280,7 @@ app_thread_list(app *a)
     strbuf_free(&sb);
     strbuf_free(&t);
     x_free(keys);
+    x_free(st);
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
@@ -361,21 +365,29 @@ app_run_search(app *a)
         a->matches[a->n_matches++] = (app_match){ m->time_ns, i, false };
     }
     const threadtab *tt = evindex_threads(a->ix);
+    threadstats_row *st = NULL;     /* run totals, made once if a match needs them */
     for (size_t i = 0; i < threadtab_count(tt); i++) {
         const threadtab_thread *th = threadtab_at(tt, i);
         const uint8_t *p;
         size_t n;
         if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, a->query))
             continue;
-        uint64_t t = th->first_run_ns != THREADTAB_NO_TIME ? th->first_run_ns
-                     : th->create_ns != THREADTAB_NO_TIME ? th->create_ns
-                                                          : a->v.log_start_ns;
+        /* A thread is found at its creation; one created before the log began, at its
+         * first run. */
+        uint64_t t = th->create_ns;
+        if (t == THREADTAB_NO_TIME) {
+            if (!st)
+                st = threadstats_all(a->ix);
+            t = st[i].first_run_ns != THREADTAB_NO_TIME ? st[i].first_run_ns
+                                                        : a->v.log_start_ns;
+        }
         if (a->n_matches == cap) {
             cap = cap ? cap * 2 : 64;
             a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
         }
         a->matches[a->n_matches++] = (app_match){ t, th->tid, true };
     }
+    x_free(st);
     if (a->n_matches > 1)
         qsort(a->matches, a->n_matches, sizeof *a->matches, match_cmp);
     a->search_on = a->n_matches > 0;

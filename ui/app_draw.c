@@ -145,7 +145,7 @@ draw_pane(app *a, surface *s, const lane_item *it)
     if (timeview_has_selection(&a->v)) {
         detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
     } else if (a->n_lanes) {
-        detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns);
+        detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns, &a->thread_memo);
     }
     draw_lines(s, 0, line, a->cols, rows, &dl);
     detail_lines_free(&dl);

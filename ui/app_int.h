@@ -4,6 +4,7 @@
 #define ELOG_APP_INT_H
 
 #include "app.h"
+#include "detail.h"
 #include "eventpane.h"
 #include "keymap.h"
 #include "lanes.h"
@@ -51,6 +52,7 @@ struct app {
 
     bool highlight;
     uint32_t highlight_tid;
+    detail_thread_memo thread_memo;     /* the cursor run's thread totals */
     bool dragging;
     int drag_col;
 

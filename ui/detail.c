@@ -21,6 +21,8 @@
 #define DETAIL_STATUS_TEXT 60
 /* Characters of a thread label in the status line. */
 #define DETAIL_STATUS_LABEL 24
+/* Largest bands of a heap-profile census listed at the cursor. */
+#define DETAIL_HEAP_TOP 5
 
 /* ---- lines ------------------------------------------------------------------------------ */
 
@@ -303,7 +305,8 @@ detail_get_run(const evindex *ix, const lane *l, const lane_item *it, const evin
 }
 
 static void
-detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it)
+detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it,
+           detail_thread_memo *memo)
 {
     const evindex_cap *cap;
     runlane_run r;
@@ -341,13 +344,22 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
 
     const threadtab_thread *th = threadtab_find(evindex_threads(ix), r.tid);
     if (th) {
+        detail_thread_memo fresh = { false, 0, { 0 } };
+        if (!memo)
+            memo = &fresh;
+        if (!memo->valid || memo->tid != r.tid) {
+            threadstats_of(ix, r.tid, &memo->row);
+            memo->tid = r.tid;
+            memo->valid = true;
+        }
+        const threadstats_row *st = &memo->row;
         strbuf_reset(&sb);
-        strbuf_printf(&sb, "Thread runs: %u, run time ", (unsigned)th->n_runs);
-        detail_dur(&sb, th->run_ns);
+        strbuf_printf(&sb, "Thread runs: %u, run time ", (unsigned)st->n_runs);
+        detail_dur(&sb, st->run_ns);
         uint64_t len = evindex_last_ns(ix) - evindex_first_ns(ix);
         if (len) {
             strbuf_puts(&sb, " (");
-            detail_pct(&sb, th->run_ns, len);
+            detail_pct(&sb, st->run_ns, len);
             strbuf_puts(&sb, " of the log)");
         }
         detail_add_sb(out, &sb);
@@ -356,11 +368,11 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
         strbuf_puts(&sb, "Thread stops:");
         bool any = false;
         for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++) {
-            if (!th->stops[c])
+            if (!st->stops[c])
                 continue;
             strbuf_printf(&sb, "%s %s %u", any ? "," : "",
                           threadtab_stop_class_name((enum threadtab_stop_class)c),
-                          (unsigned)th->stops[c]);
+                          (unsigned)st->stops[c]);
             any = true;
         }
         if (!any)
@@ -700,6 +712,62 @@ detail_activity(detail_lines *out, const evindex *ix, const lane_item *it, uint6
     }
 }
 
+typedef struct detail_band {
+    uint64_t bytes;
+    uint32_t band;
+} detail_band;
+
+static int
+detail_band_cmp(const void *a, const void *b)
+{
+    const detail_band *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return x->band < y->band ? -1 : x->band > y->band;
+}
+
+/* The heap-profile census in force at the cursor and its largest bands. */
+static void
+detail_heap_census(detail_lines *out, const evindex *ix, uint64_t cursor_ns, strbuf *sb)
+{
+    const heapprof *hp = evindex_heap_profile(ix);
+    size_t ci = heapprof_census_by(hp, cursor_ns);
+    if (heapprof_n_censuses(hp) == 0)
+        return;
+    if (ci == SIZE_MAX) {
+        detail_lines_add(out, "Heap profile: no census yet (%zu in all)",
+                         heapprof_n_censuses(hp));
+        return;
+    }
+    const heapprof_census *c = heapprof_census_at(hp, ci);
+    strbuf_reset(sb);
+    strbuf_printf(sb, "Heap profile census %zu of %zu at ", ci + 1, heapprof_n_censuses(hp));
+    detail_time(sb, ix, c->time_ns, 6);
+    strbuf_puts(sb, ": ");
+    detail_bytes(sb, c->total_bytes);
+    strbuf_printf(sb, " in %u bands", c->n_entries);
+    detail_add_sb(out, sb);
+    detail_band *top = xmalloc((c->n_entries + 1) * sizeof *top);  /* freed below */
+    for (size_t k = 0; k < c->n_entries; k++)
+        heapprof_entry(hp, ci, k, &top[k].band, &top[k].bytes);
+    qsort(top, c->n_entries, sizeof *top, detail_band_cmp);
+    for (size_t k = 0; k < c->n_entries && k < DETAIL_HEAP_TOP; k++) {
+        strbuf_reset(sb);
+        strbuf_puts(sb, "  ");
+        detail_bytes(sb, top[k].bytes);
+        strbuf_puts(sb, " (");
+        detail_pct(sb, top[k].bytes, c->total_bytes);
+        strbuf_puts(sb, ") ");
+        strbuf name;
+        strbuf_init(&name);
+        heapprof_band_name(hp, top[k].band, &name);
+        textfmt_append_utf8(sb, (const uint8_t *)name.data, name.len);
+        strbuf_free(&name);
+        detail_add_sb(out, sb);
+    }
+    x_free(top);
+}
+
 static void
 detail_heap(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
 {
@@ -728,6 +796,7 @@ detail_heap(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
         }
         detail_add_sb(out, &sb);
     }
+    detail_heap_census(out, ix, cursor_ns, &sb);
     strbuf_free(&sb);
 }
 
@@ -801,10 +870,10 @@ detail_lane_none(detail_lines *out, const evindex *ix, const lane *l, const lane
 
 void
 detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it,
-            uint64_t cursor_ns)
+            uint64_t cursor_ns, detail_thread_memo *memo)
 {
     switch (it->kind) {
-    case LANE_ITEM_RUN: detail_run(out, ix, l, it); break;
+    case LANE_ITEM_RUN: detail_run(out, ix, l, it, memo); break;
     case LANE_ITEM_GC: detail_gc(out, ix, it->index); break;
     case LANE_ITEM_NM: detail_nm(out, ix, it); break;
     case LANE_ITEM_MARKER: case LANE_ITEM_MSG: detail_msg(out, ix, it); break;

@@ -1,0 +1,85 @@
+/* heapprof: the heap profile's censuses broken down by band, as `+RTS -h` writes them
+ * to the eventlog — a band is a cost-centre stack (-hc, -hm... with
+ * HEAP_PROF_SAMPLE_COST_CENTRE) or a description string (-hT, -hd, -hy, -hi... with
+ * HEAP_PROF_SAMPLE_STRING) — with each band's peak and mean residency, the cost-centre
+ * definitions, and the bytes of every band in every census. */
+#ifndef ELOG_HEAPPROF_H
+#define ELOG_HEAPPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+
+typedef enum heapprof_band_kind {
+    HEAPPROF_BAND_STACK,        /* a cost-centre stack, innermost first */
+    HEAPPROF_BAND_STRING,       /* a closure / type / module description */
+} heapprof_band_kind;
+
+typedef struct heapprof_band {
+    heapprof_band_kind kind;
+    uint64_t peak_bytes;        /* largest residency in one census */
+    uint64_t peak_time_ns;      /* that census's time (the first such) */
+    uint64_t sum_bytes;         /* over all censuses: mean = sum / censuses */
+    uint64_t last_bytes;        /* in the last census (0 if absent from it) */
+    uint32_t n_censuses;        /* censuses it appears in */
+} heapprof_band;
+
+typedef struct heapprof_census {
+    uint64_t time_ns;           /* HEAP_PROF_SAMPLE_BEGIN's time */
+    uint64_t total_bytes;       /* sum of its bands */
+    uint32_t first_entry, n_entries;    /* its (band, bytes) entries */
+} heapprof_census;
+
+typedef struct heapprof heapprof;
+
+/* Empty profile. Caller frees with heapprof_free. */
+heapprof *heapprof_new(void);
+void heapprof_free(heapprof *hp);
+
+/* Building, in file order. Texts are copied (they are few: one per cost centre and
+ * one per distinct string band). */
+void heapprof_cost_centre(heapprof *hp, uint32_t id, const uint8_t *label, size_t label_len,
+                          const uint8_t *module, size_t module_len, const uint8_t *srcloc,
+                          size_t srcloc_len, bool is_caf);
+/* Opens a census (closing one left open). One earlier than the last census is placed at
+ * the last census's time: censuses stay sorted. */
+void heapprof_census_begin(heapprof *hp, uint64_t time_ns);
+/* A band's bytes in the open census (ignored when none is open). A band named twice
+ * in one census adds up. depth may be 0 (the empty stack). */
+void heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t bytes);
+void heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t bytes);
+void heapprof_census_end(heapprof *hp);
+/* Done: closes an open census and trims spare capacity. */
+void heapprof_seal(heapprof *hp);
+
+size_t heapprof_n_censuses(const heapprof *hp);
+/* Census i (< count), borrowed. */
+const heapprof_census *heapprof_census_at(const heapprof *hp, size_t i);
+/* Entry k (< n_entries) of census i: its band and bytes. */
+void heapprof_entry(const heapprof *hp, size_t i, size_t k, uint32_t *band, uint64_t *bytes);
+/* The last census at or before t, or SIZE_MAX. */
+size_t heapprof_census_by(const heapprof *hp, uint64_t t);
+
+size_t heapprof_n_bands(const heapprof *hp);
+/* Band b (< count), borrowed. */
+const heapprof_band *heapprof_band_at(const heapprof *hp, size_t b);
+/* Append band b's name: the string, or the stack's cost-centre labels innermost first
+ * joined by '/' (as hp2ps names them; "MAIN" for the empty stack, "#id" for an id
+ * with no definition). Raw bytes from the log: escape them for the output. */
+void heapprof_band_name(const heapprof *hp, size_t b, strbuf *out);
+/* Band b's stack: cost-centre ids innermost first (NULL and 0 for a string band). */
+const uint32_t *heapprof_band_stack(const heapprof *hp, size_t b, size_t *depth);
+
+size_t heapprof_n_cost_centres(const heapprof *hp);
+/* Cost centre `id`'s definition; false if none was seen. Texts borrowed. */
+bool heapprof_cost_centre_find(const heapprof *hp, uint32_t id, const char **label,
+                               const char **module, const char **srcloc, bool *is_caf);
+
+size_t heapprof_bytes(const heapprof *hp);
+/* Invariant checker (tests): censuses in time order with totals equal to their entries,
+ * entries naming bands, band peaks, sums and counts equal to a recount. */
+bool heapprof_check(const heapprof *hp, char *why, size_t why_len);
+
+#endif

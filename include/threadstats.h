@@ -1,0 +1,36 @@
+/* threadstats: what a thread's runs say about it — run time, number of runs, first run,
+ * latest run and why its runs stopped — derived on demand from the index's
+ * per-capability runs, so the index keeps each run once (in the runlanes) and the
+ * thread table only what the runs cannot tell. */
+#ifndef ELOG_THREADSTATS_H
+#define ELOG_THREADSTATS_H
+
+#include <stdint.h>
+
+#include "evindex.h"
+#include "threadtab.h"
+
+typedef struct threadstats_row {
+    uint64_t run_ns;            /* total time running */
+    uint64_t first_run_ns;      /* THREADTAB_NO_TIME if it never ran */
+    uint64_t last_end_ns;       /* end of the latest run, THREADTAB_NO_TIME if none */
+    uint32_t n_runs;
+    uint16_t last_cap;          /* cap of the latest run (ending last; ties: higher
+                                 * lane), 0xffff if it never ran */
+    uint32_t stops[THREADTAB_N_STOP_CLASSES];   /* runs by stop class; an open run
+                                                 * (cut by the log's end) is "other" */
+} threadstats_row;
+
+/* The row of a thread that never ran. */
+void threadstats_init(threadstats_row *row);
+
+/* Rows for every thread of the index, in thread-table order (row i is
+ * threadtab_at(evindex_threads(ix), i)). One pass over all runs. Caller frees with
+ * x_free; NULL when the log has no threads. */
+threadstats_row *threadstats_all(const evindex *ix);
+
+/* The row of thread `tid` (the row of a thread that never ran if it is unknown). One
+ * pass over the runs. */
+void threadstats_of(const evindex *ix, uint32_t tid, threadstats_row *out);
+
+#endif

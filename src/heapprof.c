@@ -1,0 +1,531 @@
+/* heapprof: heap-profile bands interned in a hash (strings and cost-centre stacks as
+ * keys, their texts and ids copied into small pools), censuses as runs of (band, bytes)
+ * entries, and cost-centre definitions sorted by id at seal. */
+#include "heapprof.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkfail.h"
+#include "xalloc.h"
+
+#define HEAPPROF_MIN_SLOTS 64u
+#define HEAPPROF_NONE UINT32_MAX
+
+typedef struct heapprof_key {
+    uint32_t first, len;        /* STRING: bytes in the text pool; STACK: ids in the stack pool */
+    uint32_t census;            /* last census it had an entry in (HEAPPROF_NONE: none) */
+    uint32_t entry;             /* that entry's index */
+} heapprof_key;
+
+typedef struct heapprof_cc {
+    uint32_t id;
+    uint32_t label, module, srcloc;     /* NUL-terminated texts in the text pool */
+    uint32_t order;                     /* definition order: the latest wins */
+    bool is_caf;
+} heapprof_cc;
+
+struct heapprof {
+    char *text;                 /* owned; the text pool */
+    size_t n_text, cap_text;
+    uint32_t *stk;              /* owned; the stack pool */
+    size_t n_stk, cap_stk;
+    heapprof_band *bands;       /* owned */
+    heapprof_key *keys;         /* owned; parallel to bands */
+    size_t n_bands, cap_bands;
+    uint32_t *slots;            /* owned; 1 + band index, 0 = empty; power of two, load <= 1/2 */
+    size_t n_slots;
+    heapprof_census *census;    /* owned */
+    size_t n_census, cap_census;
+    uint32_t *ent_band;         /* owned; entries of all censuses, in census order */
+    uint64_t *ent_bytes;        /* owned */
+    size_t n_ent, cap_ent;
+    heapprof_cc *ccs;           /* owned; sorted by id and unique once sealed */
+    size_t n_ccs, cap_ccs;
+    bool open;                  /* census n_census - 1 is taking entries */
+    bool sealed;
+};
+
+heapprof *
+heapprof_new(void)
+{
+    heapprof *hp = xcalloc(1, sizeof *hp);         /* caller frees: heapprof_free */
+    hp->n_slots = HEAPPROF_MIN_SLOTS;
+    hp->slots = xcalloc(hp->n_slots, sizeof *hp->slots);   /* owned by hp */
+    return hp;
+}
+
+void
+heapprof_free(heapprof *hp)
+{
+    if (!hp)
+        return;
+    x_free(hp->text);
+    x_free(hp->stk);
+    x_free(hp->bands);
+    x_free(hp->keys);
+    x_free(hp->slots);
+    x_free(hp->census);
+    x_free(hp->ent_band);
+    x_free(hp->ent_bytes);
+    x_free(hp->ccs);
+    x_free(hp);
+}
+
+/* Grow *arr (of *cap elements of `size` bytes) to hold n + more. */
+static void
+heapprof_reserve(void **arr, size_t *cap, size_t n, size_t more, size_t size)
+{
+    if (n + more <= *cap)
+        return;
+    size_t c = *cap ? *cap : 16;
+    while (c < n + more)
+        c *= 2;
+    *arr = xreallocarray(*arr, c, size);   /* owned by the heapprof */
+    *cap = c;
+}
+
+/* Copy n bytes into the text pool, NUL-terminated; their offset. */
+static uint32_t
+heapprof_text_add(heapprof *hp, const uint8_t *p, size_t n)
+{
+    heapprof_reserve((void **)&hp->text, &hp->cap_text, hp->n_text, n + 1, 1);
+    uint32_t at = (uint32_t)hp->n_text;
+    if (n)
+        memcpy(hp->text + at, p, n);
+    hp->text[at + n] = '\0';
+    hp->n_text += n + 1;
+    return at;
+}
+
+void
+heapprof_cost_centre(heapprof *hp, uint32_t id, const uint8_t *label, size_t label_len,
+                     const uint8_t *module, size_t module_len, const uint8_t *srcloc,
+                     size_t srcloc_len, bool is_caf)
+{
+    heapprof_reserve((void **)&hp->ccs, &hp->cap_ccs, hp->n_ccs, 1, sizeof *hp->ccs);
+    heapprof_cc *cc = &hp->ccs[hp->n_ccs];
+    cc->id = id;
+    cc->label = heapprof_text_add(hp, label, label_len);
+    cc->module = heapprof_text_add(hp, module, module_len);
+    cc->srcloc = heapprof_text_add(hp, srcloc, srcloc_len);
+    cc->order = (uint32_t)hp->n_ccs;
+    cc->is_caf = is_caf;
+    hp->n_ccs++;
+    hp->sealed = false;
+}
+
+static uint32_t
+heapprof_hash(heapprof_band_kind kind, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    uint32_t h = 2166136261u ^ (uint32_t)kind;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 16777619u;
+    }
+    return h ^ (h >> 15);
+}
+
+static bool
+heapprof_key_is(const heapprof *hp, size_t b, heapprof_band_kind kind, const void *p,
+                size_t n)
+{
+    const heapprof_key *k = &hp->keys[b];
+    if (hp->bands[b].kind != kind)
+        return false;
+    if (kind == HEAPPROF_BAND_STRING)
+        return k->len == n && memcmp(hp->text + k->first, p, n) == 0;
+    return (size_t)k->len * sizeof(uint32_t) == n && memcmp(hp->stk + k->first, p, n) == 0;
+}
+
+static uint32_t *
+heapprof_probe(const heapprof *hp, heapprof_band_kind kind, const void *p, size_t n)
+{
+    size_t mask = hp->n_slots - 1;
+    for (size_t i = heapprof_hash(kind, p, n) & mask;; i = (i + 1) & mask) {
+        uint32_t *sl = &hp->slots[i];
+        if (*sl == 0 || heapprof_key_is(hp, *sl - 1, kind, p, n))
+            return sl;
+    }
+}
+
+static const void *
+heapprof_key_bytes(const heapprof *hp, size_t b, size_t *n)
+{
+    const heapprof_key *k = &hp->keys[b];
+    if (hp->bands[b].kind == HEAPPROF_BAND_STRING) {
+        *n = k->len;
+        return hp->text + k->first;
+    }
+    *n = (size_t)k->len * sizeof(uint32_t);
+    return hp->stk + k->first;
+}
+
+/* The band with this key, added if new. */
+static size_t
+heapprof_band_get(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n)
+{
+    uint32_t *sl = heapprof_probe(hp, kind, p, n);
+    if (*sl)
+        return *sl - 1;
+    if (2 * (hp->n_bands + 1) > hp->n_slots) {
+        x_free(hp->slots);
+        hp->n_slots *= 2;
+        hp->slots = xcalloc(hp->n_slots, sizeof *hp->slots);  /* owned by hp */
+        for (size_t b = 0; b < hp->n_bands; b++) {
+            size_t kn;
+            const void *kp = heapprof_key_bytes(hp, b, &kn);
+            *heapprof_probe(hp, hp->bands[b].kind, kp, kn) = (uint32_t)(b + 1);
+        }
+        sl = heapprof_probe(hp, kind, p, n);
+    }
+    heapprof_reserve((void **)&hp->bands, &hp->cap_bands, hp->n_bands, 1, sizeof *hp->bands);
+    hp->keys = xreallocarray(hp->keys, hp->cap_bands, sizeof *hp->keys);  /* owned by hp */
+    size_t b = hp->n_bands++;
+    memset(&hp->bands[b], 0, sizeof hp->bands[b]);
+    hp->bands[b].kind = kind;
+    heapprof_key *k = &hp->keys[b];
+    k->census = HEAPPROF_NONE;
+    k->entry = 0;
+    if (kind == HEAPPROF_BAND_STRING) {
+        k->first = heapprof_text_add(hp, p, n);
+        k->len = (uint32_t)n;
+    } else {
+        size_t depth = n / sizeof(uint32_t);
+        heapprof_reserve((void **)&hp->stk, &hp->cap_stk, hp->n_stk, depth, sizeof *hp->stk);
+        if (depth)
+            memcpy(hp->stk + hp->n_stk, p, n);
+        k->first = (uint32_t)hp->n_stk;
+        k->len = (uint32_t)depth;
+        hp->n_stk += depth;
+    }
+    *sl = (uint32_t)(b + 1);
+    return b;
+}
+
+void
+heapprof_census_begin(heapprof *hp, uint64_t time_ns)
+{
+    if (hp->open)
+        heapprof_census_end(hp);
+    heapprof_reserve((void **)&hp->census, &hp->cap_census, hp->n_census, 1,
+                     sizeof *hp->census);
+    if (hp->n_census && time_ns < hp->census[hp->n_census - 1].time_ns)
+        time_ns = hp->census[hp->n_census - 1].time_ns;    /* stay sorted */
+    hp->census[hp->n_census++] = (heapprof_census){ time_ns, 0, (uint32_t)hp->n_ent, 0 };
+    hp->open = true;
+    hp->sealed = false;
+}
+
+static void
+heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, uint64_t bytes)
+{
+    if (!hp->open)
+        return;
+    size_t b = heapprof_band_get(hp, kind, p, n);
+    heapprof_key *k = &hp->keys[b];
+    uint32_t ci = (uint32_t)(hp->n_census - 1);
+    heapprof_census *c = &hp->census[ci];
+    c->total_bytes += bytes;
+    if (k->census == ci) {
+        hp->ent_bytes[k->entry] += bytes;
+        return;
+    }
+    if (hp->n_ent == hp->cap_ent) {
+        hp->cap_ent = hp->cap_ent ? 2 * hp->cap_ent : 256;
+        hp->ent_band = xreallocarray(hp->ent_band, hp->cap_ent, sizeof *hp->ent_band);
+        hp->ent_bytes = xreallocarray(hp->ent_bytes, hp->cap_ent, sizeof *hp->ent_bytes);
+    }
+    k->census = ci;
+    k->entry = (uint32_t)hp->n_ent;
+    hp->ent_band[hp->n_ent] = (uint32_t)b;
+    hp->ent_bytes[hp->n_ent] = bytes;
+    hp->n_ent++;
+    c->n_entries++;
+}
+
+void
+heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t bytes)
+{
+    heapprof_sample(hp, HEAPPROF_BAND_STACK, ccs, depth * sizeof *ccs, bytes);
+}
+
+void
+heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t bytes)
+{
+    heapprof_sample(hp, HEAPPROF_BAND_STRING, text, len, bytes);
+}
+
+void
+heapprof_census_end(heapprof *hp)
+{
+    if (!hp->open)
+        return;
+    hp->open = false;
+    const heapprof_census *c = &hp->census[hp->n_census - 1];
+    for (size_t e = c->first_entry; e < (size_t)c->first_entry + c->n_entries; e++) {
+        heapprof_band *b = &hp->bands[hp->ent_band[e]];
+        uint64_t bytes = hp->ent_bytes[e];
+        b->sum_bytes += bytes;
+        b->n_censuses++;
+        if (b->n_censuses == 1 || bytes > b->peak_bytes) {
+            b->peak_bytes = bytes;
+            b->peak_time_ns = c->time_ns;
+        }
+    }
+}
+
+static int
+heapprof_cc_cmp(const void *a, const void *b)
+{
+    const heapprof_cc *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void
+heapprof_seal(heapprof *hp)
+{
+    heapprof_census_end(hp);
+    if (hp->n_ccs > 1) {
+        qsort(hp->ccs, hp->n_ccs, sizeof *hp->ccs, heapprof_cc_cmp);
+        size_t w = 0;           /* keep each id's latest definition */
+        for (size_t i = 0; i < hp->n_ccs; i++) {
+            if (w > 0 && hp->ccs[w - 1].id == hp->ccs[i].id)
+                w--;
+            hp->ccs[w++] = hp->ccs[i];
+        }
+        hp->n_ccs = w;
+    }
+    for (size_t b = 0; b < hp->n_bands; b++)
+        hp->bands[b].last_bytes = 0;
+    if (hp->n_census) {
+        const heapprof_census *c = &hp->census[hp->n_census - 1];
+        for (size_t e = c->first_entry; e < (size_t)c->first_entry + c->n_entries; e++)
+            hp->bands[hp->ent_band[e]].last_bytes = hp->ent_bytes[e];
+    }
+    hp->sealed = true;
+}
+
+size_t
+heapprof_n_censuses(const heapprof *hp)
+{
+    return hp->n_census;
+}
+
+const heapprof_census *
+heapprof_census_at(const heapprof *hp, size_t i)
+{
+    return i < hp->n_census ? &hp->census[i] : NULL;
+}
+
+void
+heapprof_entry(const heapprof *hp, size_t i, size_t k, uint32_t *band, uint64_t *bytes)
+{
+    *band = HEAPPROF_NONE;
+    *bytes = 0;
+    if (i >= hp->n_census || k >= hp->census[i].n_entries)
+        return;
+    size_t e = hp->census[i].first_entry + k;
+    *band = hp->ent_band[e];
+    *bytes = hp->ent_bytes[e];
+}
+
+size_t
+heapprof_census_by(const heapprof *hp, uint64_t t)
+{
+    size_t lo = 0, hi = hp->n_census;       /* count censuses with time <= t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (hp->census[mid].time_ns <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo ? lo - 1 : SIZE_MAX;
+}
+
+size_t
+heapprof_n_bands(const heapprof *hp)
+{
+    return hp->n_bands;
+}
+
+const heapprof_band *
+heapprof_band_at(const heapprof *hp, size_t b)
+{
+    return b < hp->n_bands ? &hp->bands[b] : NULL;
+}
+
+const uint32_t *
+heapprof_band_stack(const heapprof *hp, size_t b, size_t *depth)
+{
+    *depth = 0;
+    if (b >= hp->n_bands || hp->bands[b].kind != HEAPPROF_BAND_STACK)
+        return NULL;
+    *depth = hp->keys[b].len;
+    return hp->stk + hp->keys[b].first;
+}
+
+static const heapprof_cc *
+heapprof_cc_lookup(const heapprof *hp, uint32_t id)
+{
+    size_t lo = 0, hi = hp->n_ccs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (hp->ccs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* Unsealed, the array may be unsorted: fall back to a scan (latest wins). */
+    if (!hp->sealed) {
+        const heapprof_cc *found = NULL;
+        for (size_t i = 0; i < hp->n_ccs; i++)
+            if (hp->ccs[i].id == id)
+                found = &hp->ccs[i];
+        return found;
+    }
+    return lo < hp->n_ccs && hp->ccs[lo].id == id ? &hp->ccs[lo] : NULL;
+}
+
+void
+heapprof_band_name(const heapprof *hp, size_t b, strbuf *out)
+{
+    if (b >= hp->n_bands)
+        return;
+    const heapprof_key *k = &hp->keys[b];
+    if (hp->bands[b].kind == HEAPPROF_BAND_STRING) {
+        strbuf_append(out, hp->text + k->first, k->len);
+        return;
+    }
+    if (k->len == 0) {
+        strbuf_puts(out, "MAIN");
+        return;
+    }
+    for (size_t i = 0; i < k->len; i++) {
+        uint32_t id = hp->stk[k->first + i];
+        const heapprof_cc *cc = heapprof_cc_lookup(hp, id);
+        if (i)
+            strbuf_putc(out, '/');
+        if (cc)
+            strbuf_puts(out, hp->text + cc->label);
+        else
+            strbuf_printf(out, "#%u", id);
+    }
+}
+
+size_t
+heapprof_n_cost_centres(const heapprof *hp)
+{
+    return hp->n_ccs;
+}
+
+bool
+heapprof_cost_centre_find(const heapprof *hp, uint32_t id, const char **label,
+                          const char **module, const char **srcloc, bool *is_caf)
+{
+    const heapprof_cc *cc = heapprof_cc_lookup(hp, id);
+    if (!cc)
+        return false;
+    *label = hp->text + cc->label;
+    *module = hp->text + cc->module;
+    *srcloc = hp->text + cc->srcloc;
+    *is_caf = cc->is_caf;
+    return true;
+}
+
+size_t
+heapprof_bytes(const heapprof *hp)
+{
+    return sizeof *hp + hp->cap_text + hp->cap_stk * sizeof *hp->stk +
+           hp->cap_bands * (sizeof *hp->bands + sizeof *hp->keys) +
+           hp->n_slots * sizeof *hp->slots + hp->cap_census * sizeof *hp->census +
+           hp->cap_ent * (sizeof *hp->ent_band + sizeof *hp->ent_bytes) +
+           hp->cap_ccs * sizeof *hp->ccs;
+}
+
+bool
+heapprof_check(const heapprof *hp, char *why, size_t why_len)
+{
+    /* Recount every band from the entries of closed censuses in one pass. */
+    heapprof_band *want = xcalloc(hp->n_bands + 1, sizeof *want);     /* freed below */
+    uint32_t *seen = xmalloc((hp->n_bands + 1) * sizeof *seen);       /* freed below */
+    for (size_t b = 0; b < hp->n_bands; b++)
+        seen[b] = HEAPPROF_NONE;
+    bool ok = false;
+    size_t n_ent = 0, closed = hp->n_census - (hp->open ? 1 : 0);
+    for (size_t i = 0; i < hp->n_census; i++) {
+        const heapprof_census *c = &hp->census[i];
+        if (i > 0 && c->time_ns < hp->census[i - 1].time_ns) {
+            checkfail(why, why_len, "census %zu: earlier than census %zu", i, i - 1);
+            goto out;
+        }
+        if (c->first_entry != n_ent || c->n_entries > hp->n_ent - n_ent) {
+            checkfail(why, why_len, "census %zu: entries %u+%u, expected from %zu of %zu", i,
+                      c->first_entry, c->n_entries, n_ent, hp->n_ent);
+            goto out;
+        }
+        n_ent += c->n_entries;
+        uint64_t total = 0;
+        for (size_t e = c->first_entry; e < n_ent; e++) {
+            uint32_t b = hp->ent_band[e];
+            if (b >= hp->n_bands) {
+                checkfail(why, why_len, "entry %zu: band %u of %zu", e, b, hp->n_bands);
+                goto out;
+            }
+            if (seen[b] == i) {
+                checkfail(why, why_len, "census %zu: band %u twice", i, b);
+                goto out;
+            }
+            seen[b] = (uint32_t)i;
+            total += hp->ent_bytes[e];
+            if (i >= closed)
+                continue;
+            heapprof_band *w = &want[b];
+            w->sum_bytes += hp->ent_bytes[e];
+            w->n_censuses++;
+            if (w->n_censuses == 1 || hp->ent_bytes[e] > w->peak_bytes) {
+                w->peak_bytes = hp->ent_bytes[e];
+                w->peak_time_ns = c->time_ns;
+            }
+        }
+        if (total != c->total_bytes) {
+            checkfail(why, why_len, "census %zu: total %llu, entries add to %llu", i,
+                      (unsigned long long)c->total_bytes, (unsigned long long)total);
+            goto out;
+        }
+    }
+    if (n_ent != hp->n_ent) {
+        checkfail(why, why_len, "%zu entries, censuses hold %zu", hp->n_ent, n_ent);
+        goto out;
+    }
+    for (size_t b = 0; b < hp->n_bands; b++) {
+        const heapprof_band *have = &hp->bands[b], *w = &want[b];
+        if (have->sum_bytes != w->sum_bytes || have->n_censuses != w->n_censuses ||
+            have->peak_bytes != w->peak_bytes || have->peak_time_ns != w->peak_time_ns) {
+            checkfail(why, why_len, "band %zu: peak/sum/count differ from a recount", b);
+            goto out;
+        }
+        size_t kn;
+        const void *kp = heapprof_key_bytes(hp, b, &kn);
+        if (*heapprof_probe(hp, have->kind, kp, kn) != b + 1) {
+            checkfail(why, why_len, "band %zu: not found through the hash", b);
+            goto out;
+        }
+    }
+    if (hp->sealed)
+        for (size_t i = 1; i < hp->n_ccs; i++)
+            if (hp->ccs[i].id <= hp->ccs[i - 1].id) {
+                checkfail(why, why_len, "cost centre %zu: ids not ascending", i);
+                goto out;
+            }
+    ok = true;
+out:
+    x_free(want);
+    x_free(seen);
+    return ok;
+}
