@@ -1,7 +1,8 @@
 /* ivtrack: a time-sorted array of non-overlapping intervals, each of a small kind
  * (GC work / GC waiting on a capability; mark / sync / sweep of the non-moving
- * collector) and carrying a reference number, with prefix sums per kind so the time
- * of each kind inside any [t0, t1) is answered in O(log n). */
+ * collector) and carrying a reference number. A header every IVTRACK_CHUNK intervals
+ * keeps per-kind prefix sums, so the time of each kind inside any [t0, t1) is answered
+ * in O(log n + IVTRACK_CHUNK). */
 #ifndef ELOG_IVTRACK_H
 #define ELOG_IVTRACK_H
 
@@ -10,6 +11,9 @@
 #include <stdint.h>
 
 #define IVTRACK_KINDS 4
+/* Intervals per chunk (a power of two); each chunk's header holds its first start and
+ * the time of each kind before it. Public only so tests can size tracks around chunk edges. */
+#define IVTRACK_CHUNK 32
 
 typedef struct ivtrack_iv {
     uint64_t start_ns;
@@ -46,11 +50,12 @@ void ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref);
 size_t ivtrack_first_after(const ivtrack *tr, uint64_t t);
 /* Index of the last interval with start_ns <= t, or SIZE_MAX. */
 size_t ivtrack_last_starting_by(const ivtrack *tr, uint64_t t);
-/* Time of `kind` inside [t0, t1), in ns. O(log n). */
+/* Time of `kind` inside [t0, t1), in ns. O(log n + IVTRACK_CHUNK). */
 uint64_t ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t t1);
 /* Number of intervals (any kind) overlapping [t0, t1); zero-length ones count at t. */
 size_t ivtrack_count_in(const ivtrack *tr, uint64_t t0, uint64_t t1);
 
+/* Bytes the track holds: handle, intervals and chunk headers, at capacity. */
 size_t ivtrack_bytes(const ivtrack *tr);
 /* Invariant checker (tests), as runlane_check. */
 bool ivtrack_check(const ivtrack *tr, char *why, size_t why_len);
@@ -61,7 +66,9 @@ typedef enum ivtrack_corrupt {
     IVTRACK_CORRUPT_ORDER,      /* interval i starts before interval i-1 ends */
     IVTRACK_CORRUPT_KIND,       /* interval i's kind is out of range */
     IVTRACK_CORRUPT_FLAGS,      /* interval i carries an unknown flag bit */
-    IVTRACK_CORRUPT_PREFIX,     /* the per-kind prefix sum before interval i is off by one */
+    IVTRACK_CORRUPT_PREFIX,     /* the prefix sum of interval i's kind kept in the header
+                                 * of i's chunk (IVTRACK_CHUNK intervals) is off by one */
+    IVTRACK_CORRUPT_CHUNK_START, /* that header's copy of its first start has bit 0 flipped */
 } ivtrack_corrupt;
 bool ivtrack_test_corrupt(ivtrack *tr, ivtrack_corrupt what, size_t i);
 

@@ -1,6 +1,6 @@
 /* runlane: one capability's thread runs as a compact, time-sorted array of
- * non-overlapping intervals (about 13 bytes a run), with per-chunk prefix sums so
- * the busy time inside any [t0, t1) is answered in O(log n) plus one chunk scan. */
+ * non-overlapping intervals (bit-packed per chunk, about 8 bytes a run), with per-chunk
+ * prefix sums so the busy time inside any [t0, t1) is O(log n) plus one chunk scan. */
 #ifndef ELOG_RUNLANE_H
 #define ELOG_RUNLANE_H
 
@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Runs per summary chunk: the most entries a partial-chunk scan touches. */
+/* Runs per packed chunk (each with its own bit widths, prefix sum and in-chunk
+ * checkpoints): a partial-chunk scan touches at most a few of its runs. */
 #define RUNLANE_CHUNK 64
 
 /* One run as handed in and out (a plain value). */
@@ -36,7 +37,8 @@ void runlane_free(runlane *rl);
  * end < start is dropped. Returns false if dropped. Of the caller's flags only
  * RUNLANE_F_OPEN is kept: RUNLANE_F_CLIPPED is set exactly when this call clipped. */
 bool runlane_append(runlane *rl, const runlane_run *run);
-/* Done appending: trims spare capacity. Queries are valid before and after. */
+/* Done appending: packs the last runs and trims spare capacity. Queries are valid before
+ * and after; appending after seal is allowed (it unpacks the last short chunk). */
 void runlane_seal(runlane *rl);
 
 size_t runlane_count(const runlane *rl);
@@ -57,7 +59,8 @@ uint64_t runlane_prefix_ns(const runlane *rl, size_t i);
 
 /* Heap bytes owned by the lane. */
 size_t runlane_bytes(const runlane *rl);
-/* Invariant checker (tests): sorted, non-overlapping, summaries equal to a recount.
+/* Invariant checker (tests): sorted, non-overlapping, summaries equal to a recount,
+ * chunk headers consistent with their packed columns (canonical widths, base, tid_min).
  * Returns true if sound; else writes the first violation into why. */
 bool runlane_check(const runlane *rl, char *why, size_t why_len);
 
@@ -65,13 +68,18 @@ bool runlane_check(const runlane *rl, char *why, size_t why_len);
  * that runlane_check notices. False if the lane has nothing there to damage. */
 typedef enum runlane_corrupt {
     RUNLANE_CORRUPT_ORDER,      /* run i starts before run i-1 ends */
-    RUNLANE_CORRUPT_PREFIX,     /* the prefix sum of run i's chunk is off by one */
-    RUNLANE_CORRUPT_BASE,       /* run i's chunk base is not its first run's start */
+    RUNLANE_CORRUPT_PREFIX,     /* the prefix sum of run i's chunk (or the open chunk's)
+                                 * is off by one */
+    RUNLANE_CORRUPT_BASE,       /* run i's packed chunk base is not its first run's start */
     RUNLANE_CORRUPT_FLAGS,      /* run i is marked clipped without starting at i-1's end */
-    RUNLANE_CORRUPT_LONG,       /* run i's duration escape has no side-table entry */
     RUNLANE_CORRUPT_TOTAL,      /* the lane's total run time is off by one */
-    RUNLANE_CORRUPT_SPLIT,      /* run i's chunk is cut at i without a long gap: queries
-                                 * still work, but chunking is not the canonical one */
+    RUNLANE_CORRUPT_WIDTH,      /* run i's packed chunk header says its duration column is
+                                 * one bit narrower than the words it holds */
+    RUNLANE_CORRUPT_CHECKPOINT, /* the first busy-time checkpoint of run i's packed chunk is
+                                 * off by one */
+    RUNLANE_CORRUPT_TIDMIN,     /* run i's packed chunk has tid_min one below its smallest
+                                 * tid: queries still work, but the packing is not the
+                                 * canonical one */
 } runlane_corrupt;
 bool runlane_test_corrupt(runlane *rl, runlane_corrupt what, size_t i);
 

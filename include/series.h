@@ -1,6 +1,7 @@
 /* series: a time series of (time, u64 value) samples in time order — heap size, live
- * bytes, total allocation, spark pool sizes — with per-chunk min/max so a screen
- * column's range of values is answered in O(log n) at any zoom. */
+ * bytes, total allocation, spark pool sizes — bit-packed in chunks of 64 (about 6 bytes
+ * a sample), with per-chunk min/max so a screen column's range of values is answered in
+ * O(log n) at any zoom. */
 #ifndef ELOG_SERIES_H
 #define ELOG_SERIES_H
 
@@ -20,12 +21,14 @@ series *series_new(void);
 void series_free(series *s);
 
 /* Append a sample. A sample earlier than the last one is stored at the last one's
- * time (series stay sorted; out-of-order input is rare and off by ns). */
+ * time (series stay sorted; out-of-order input is rare and off by ns). Every query is
+ * valid before and after series_seal; appending after a seal is allowed. */
 void series_append(series *s, uint64_t time_ns, uint64_t value);
 void series_seal(series *s);
 
 size_t series_count(const series *s);
-/* Sample i (< count); an out-of-range i gives an all-zero sample. */
+/* Sample i (< count); an out-of-range i gives an all-zero sample. O(64): it may decode
+ * a chunk prefix. */
 series_sample series_get(const series *s, size_t i);
 /* Index of the first sample with time_ns >= t (count if none). */
 size_t series_lower_bound(const series *s, uint64_t t);
@@ -45,9 +48,11 @@ bool series_check(const series *s, char *why, size_t why_len);
  * series_check notices. False if the series has nothing there to damage. */
 typedef enum series_corrupt {
     SERIES_CORRUPT_ORDER,       /* sample i is earlier than sample i-1 */
-    SERIES_CORRUPT_CHUNK_MIN,   /* the min of sample i's chunk is wrong */
+    SERIES_CORRUPT_CHUNK_MIN,   /* the min of sample i's packed chunk is wrong */
     SERIES_CORRUPT_TOP_MAX,     /* the top of the min/max pyramid has the wrong max */
     SERIES_CORRUPT_MAX,         /* the cached largest value is wrong */
+    SERIES_CORRUPT_WIDTH,       /* the value field width of sample i's packed chunk is wrong */
+    SERIES_CORRUPT_SLACK,       /* a bit past the end of the packed data is set */
 } series_corrupt;
 bool series_test_corrupt(series *s, series_corrupt what, size_t i);
 

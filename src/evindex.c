@@ -46,9 +46,6 @@ typedef struct lane_state {
     size_t span;                /* index of the open span */
 
     uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
-    /* This cap's per-spark events by kind, in its own (time) order; merged at the end. */
-    uint64_t *spark_t[EVINDEX_N_SPARK_KINDS];
-    size_t n_spark_t[EVINDEX_N_SPARK_KINDS], cap_spark_t[EVINDEX_N_SPARK_KINDS];
 } lane_state;
 
 /* A sample of a summed or plain series, sorted by time before it is stored. */
@@ -128,6 +125,8 @@ builder_lane(builder *b, uint16_t cap)
     evindex_lane *lane = EVINDEX_PUSH(ix->lanes, ix->n_lanes, b->cap_lanes);
     memset(lane, 0, sizeof *lane);
     lane->runs = runlane_new();
+    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+        lane->sparks[k] = timelist_new();
     lane->gc = ivtrack_new();
     lane->pub.cap = cap;
     lane->pub.created_ns = EVINDEX_NO_TIME;
@@ -456,9 +455,8 @@ on_spark_counters(builder *b, size_t li, const evlog_event *ev)
 static void
 on_spark(builder *b, size_t li, const evlog_event *ev)
 {
-    lane_state *l = &b->ls[li];
     unsigned k = (unsigned)(ev->type - EV_SPARK_CREATE);
-    *EVINDEX_PUSH(l->spark_t[k], l->n_spark_t[k], l->cap_spark_t[k]) = ev->time_ns;
+    timelist_append(b->ix->lanes[li].sparks[k], ev->time_ns);
 }
 
 static void
@@ -708,15 +706,6 @@ evindex_needs_lane(uint16_t type)
 /* ---- finishing ------------------------------------------------------------------------------ */
 
 static int
-raw_sample_cmp(const void *a, const void *b)
-{
-    const raw_sample *x = a, *y = b;
-    if (x->time_ns != y->time_ns)
-        return x->time_ns < y->time_ns ? -1 : 1;
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-static int
 msg_cmp(const void *a, const void *b)
 {
     const evindex_msg *x = a, *y = b;
@@ -725,11 +714,46 @@ msg_cmp(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static int
-u64_cmp(const void *a, const void *b)
+/* Sort samples by (time, offset): they come in file (offset) order, so a stable LSD
+ * radix sort on time alone does it — a few sequential passes instead of a comparison
+ * sort, on the serial end of the build. */
+static void
+raw_sample_sort(raw_sample *a, size_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
+    if (n < 2)
+        return;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        lo = a[i].time_ns < lo ? a[i].time_ns : lo;
+        hi = a[i].time_ns > hi ? a[i].time_ns : hi;
+    }
+    uint64_t span = hi - lo;
+    if (span == 0)
+        return;
+    raw_sample *tmp = xmalloc(n * sizeof *tmp);            /* freed below */
+    size_t *count = xmalloc(RADIX * sizeof *count);        /* freed below */
+    raw_sample *src = a, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIX_BITS) {
+        memset(count, 0, RADIX * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < RADIX; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++] = src[i];
+        raw_sample *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    x_free(count);
+    x_free(tmp);
 }
 
 /* Series in time order; summed series keep each lane's latest value. */
@@ -737,8 +761,7 @@ static void
 builder_finish_series(builder *b)
 {
     evindex *ix = b->ix;
-    if (b->n_samples)           /* qsort(NULL, 0, ...) is undefined */
-        qsort(b->samples, b->n_samples, sizeof *b->samples, raw_sample_cmp);
+    raw_sample_sort(b->samples, b->n_samples);
     uint64_t alloc_sum = 0, spark_sum[3] = { 0, 0, 0 };
     for (size_t i = 0; i < b->n_samples; i++) {
         const raw_sample *s = &b->samples[i];
@@ -764,47 +787,6 @@ builder_finish_series(builder *b)
     series_seal(ix->nm_pruned);
     heapprof_seal(ix->heap);
 
-    /* Each cap's spark times are in its own order (nearly always sorted already); merge
-     * the caps into one compact list per kind. */
-    size_t n_lanes = ix->n_lanes;
-    size_t *pos = xcalloc(n_lanes + 1, sizeof *pos);   /* freed below */
-    uint64_t *head = xcalloc(n_lanes + 1, sizeof *head);   /* freed below */
-    for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
-        for (size_t li = 0; li < n_lanes; li++) {
-            lane_state *l = &b->ls[li];
-            pos[li] = 0;
-            size_t n = l->n_spark_t[k];
-            bool sorted = true;
-            for (size_t i = 1; i < n && sorted; i++)
-                sorted = l->spark_t[k][i - 1] <= l->spark_t[k][i];
-            if (!sorted)
-                qsort(l->spark_t[k], n, sizeof(uint64_t), u64_cmp);
-        }
-        /* Heads in one small array: the scan for the smallest stays in cache. */
-        size_t left = 0;
-        for (size_t li = 0; li < n_lanes; li++) {
-            left += b->ls[li].n_spark_t[k];
-            head[li] = b->ls[li].n_spark_t[k] ? b->ls[li].spark_t[k][0] : UINT64_MAX;
-        }
-        while (left--) {
-            size_t best = 0;
-            for (size_t li = 1; li < n_lanes; li++)
-                if (head[li] < head[best])
-                    best = li;
-            const lane_state *l = &b->ls[best];
-            timelist_append(ix->spark_times[k], head[best]);
-            size_t p = ++pos[best];
-            /* A time of UINT64_MAX itself is fine: `left` counts what remains. */
-            head[best] = p < l->n_spark_t[k] ? l->spark_t[k][p] : UINT64_MAX;
-        }
-        timelist_seal(ix->spark_times[k]);
-        for (size_t li = 0; li < n_lanes; li++) {
-            x_free(b->ls[li].spark_t[k]);
-            b->ls[li].spark_t[k] = NULL;
-        }
-    }
-    x_free(pos);
-    x_free(head);
 }
 
 static int
@@ -841,6 +823,16 @@ lane_cmp(const void *a, const void *b)
     return x->pub.cap < y->pub.cap ? -1 : x->pub.cap > y->pub.cap;
 }
 
+/* Logs with fewer events seal their thread table on the building thread. */
+#define EVINDEX_SIDE_SEAL_EVENTS 1000000
+
+static void *
+builder_seal_threads(void *tt)
+{
+    threadtab_seal(tt);
+    return NULL;
+}
+
 static void
 builder_finish(builder *b)
 {
@@ -860,7 +852,15 @@ builder_finish(builder *b)
         evlog_event at = { .time_ns = b->hp_time, .offset = UINT64_MAX };
         builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
     }
+    /* The thread table's sort runs beside the series (they share nothing). */
+    pthread_t sealer;
+    bool sealer_on = ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS &&
+                     pthread_create(&sealer, NULL, builder_seal_threads, ix->threads) == 0;
+    if (!sealer_on)
+        threadtab_seal(ix->threads);
     builder_finish_series(b);
+    if (sealer_on)
+        pthread_join(sealer, NULL);
 
     /* Stats refer to lanes by cap, so lanes can be sorted now (ls is no longer needed). */
     if (ix->n_lanes)
@@ -868,6 +868,8 @@ builder_finish(builder *b)
     for (size_t li = 0; li < ix->n_lanes; li++) {
         evindex_lane *lane = &ix->lanes[li];
         runlane_seal(lane->runs);
+        for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+            timelist_seal(lane->sparks[k]);
         ivtrack_seal(lane->gc);
         lane->pub.runs = lane->runs;
         lane->pub.gc = lane->gc;
@@ -884,7 +886,6 @@ builder_finish(builder *b)
         if (ix->msgs[i].kind == EVINDEX_MSG_MARKER)
             ix->markers[ix->n_markers++] = ix->msgs[i];
 
-    threadtab_seal(ix->threads);
     evseek_seal(ix->seek);
     evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks);
     /* The collections' parts now hold everything the spans said. */
@@ -898,9 +899,6 @@ builder_finish(builder *b)
 static void
 builder_free(builder *b)
 {
-    for (size_t li = 0; li < b->ix->n_lanes && b->ls; li++)
-        for (unsigned k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-            x_free(b->ls[li].spark_t[k]);
     x_free(b->lane_of);
     x_free(b->ls);
     x_free(b->stats);
@@ -922,8 +920,6 @@ evindex_alloc(const evlog *log)
     ix->seek = evseek_new();
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         ix->series[i] = series_new();
-    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        ix->spark_times[k] = timelist_new();
     return ix;
 }
 
@@ -1152,11 +1148,22 @@ par_merge(builder *dst, builder *src)
         *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
     for (size_t i = 0; i < src->n_marks; i++)
         *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
-    for (size_t i = 0; i < src->n_samples; i++) {
-        raw_sample *r = EVINDEX_PUSH(dst->samples, dst->n_samples, dst->cap_samples);
-        *r = src->samples[i];
-        r->lane += (uint32_t)lane0;
+    /* Both lists are in file order: merge them so the result is too (the radix sort at
+     * the end keeps file order among equal times, as the serial build does). */
+    size_t nd = dst->n_samples, ns = src->n_samples;
+    raw_sample *merged = xmalloc((nd + ns + 1) * sizeof *merged);  /* owned by dst */
+    for (size_t i = 0, j = 0, k = 0; k < nd + ns; k++) {
+        if (j < ns && (i == nd || src->samples[j].offset < dst->samples[i].offset)) {
+            merged[k] = src->samples[j++];
+            merged[k].lane += (uint32_t)lane0;
+        } else {
+            merged[k] = dst->samples[i++];
+        }
     }
+    x_free(dst->samples);
+    dst->samples = merged;
+    dst->n_samples = nd + ns;
+    dst->cap_samples = nd + ns + 1;
     for (size_t i = 0; i < src->n_caplife; i++)
         *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
     for (size_t i = 0; i < s->n_msgs; i++)
@@ -1290,6 +1297,8 @@ evindex_free(evindex *ix)
         return;
     for (size_t i = 0; i < ix->n_lanes; i++) {
         runlane_free(ix->lanes[i].runs);
+        for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+            timelist_free(ix->lanes[i].sparks[k]);
         ivtrack_free(ix->lanes[i].gc);
         x_free(ix->lanes[i].spans);
     }
@@ -1307,8 +1316,6 @@ evindex_free(evindex *ix)
     threadtab_free(ix->threads);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         series_free(ix->series[i]);
-    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        timelist_free(ix->spark_times[k]);
     evseek_free(ix->seek);
     x_free(ix);
 }
@@ -1339,8 +1346,7 @@ evindex_bytes(const evindex *ix)
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         n += series_bytes(ix->series[i]);
-    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        n += timelist_bytes(ix->spark_times[k]);
+    n += evindex_spark_bytes(ix);
     return n;
 }
 
@@ -1495,22 +1501,31 @@ evindex_spark_count(const evindex *ix, enum evindex_spark_kind kind, uint64_t t0
 {
     if (kind >= EVINDEX_N_SPARK_KINDS)
         return 0;
-    return timelist_count_in(ix->spark_times[kind], t0, t1);
+    uint64_t n = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        n += timelist_count_in(ix->lanes[li].sparks[kind], t0, t1);
+    return n;
 }
 
 size_t
 evindex_spark_bytes(const evindex *ix)
 {
     size_t n = 0;
-    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        n += timelist_bytes(ix->spark_times[k]);
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+            n += timelist_bytes(ix->lanes[li].sparks[k]);
     return n;
 }
 
 uint64_t
 evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind)
 {
-    return kind < EVINDEX_N_SPARK_KINDS ? timelist_count(ix->spark_times[kind]) : 0;
+    if (kind >= EVINDEX_N_SPARK_KINDS)
+        return 0;
+    uint64_t n = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        n += timelist_count(ix->lanes[li].sparks[kind]);
+    return n;
 }
 
 const evindex_program *evindex_program_info(const evindex *ix) { return &ix->program; }
@@ -1572,8 +1587,9 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         if (!series_check(ix->series[i], why, why_len))
             return false;
-    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-        if (!timelist_check(ix->spark_times[k], why, why_len))
-            return false;
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+            if (!timelist_check(ix->lanes[li].sparks[k], why, why_len))
+                return false;
     return true;
 }

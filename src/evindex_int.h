@@ -37,6 +37,9 @@ typedef struct evindex_lane {
     evindex_cap pub;            /* what evindex_cap_at hands out */
     runlane *runs;
     ivtrack *gc;
+    /* This cap's per-spark events by kind, in its own time order (a time earlier than
+     * the last is kept at the last: see timelist_append). Ranges sum over caps. */
+    timelist *sparks[EVINDEX_N_SPARK_KINDS];
     evindex_span *spans;
     size_t n_spans, cap_spans;
 } evindex_lane;
@@ -74,7 +77,6 @@ struct evindex {
 
     threadtab *threads;
     series *series[EVINDEX_N_SERIES];
-    timelist *spark_times[EVINDEX_N_SPARK_KINDS];
     evindex_program program;
     evseek *seek;
 };

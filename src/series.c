@@ -1,6 +1,6 @@
-/* series: (time, value) samples in time order with a min/max pyramid: level 0 holds
- * each 64-sample chunk's min/max, level L+1 pairs of level L, so a range query scans
- * at most two partial chunks and O(log n) pyramid nodes. */
+/* series: (time, value) samples in time order, bit-packed 64 to a chunk, with a min/max
+ * pyramid: level 0 is each packed chunk's min/max, level L+1 pairs of level L, so a range
+ * query decodes at most two chunks and visits O(log n) pyramid nodes. */
 #include "series.h"
 
 #include <stdio.h>
@@ -13,6 +13,23 @@
 #define SERIES_CHUNK ((size_t)1 << SERIES_CHUNK_SHIFT)
 /* Level L has ceil(n / 64 / 2^L) nodes; 64 levels cover any size_t count. */
 #define SERIES_MAX_LEVELS 64
+#define SERIES_SIGN ((uint64_t)1 << 63)
+
+/* Samples [64k, 64k + 64) are chunk k. Every chunk but the last is packed; the last, with
+ * 0..63 samples, is open: raw times and values in the struct, packed when it fills.
+ *
+ * A packed chunk's bits in `words`, from its bit position: the time column, then the
+ * value column. A column codes x_0..x_63 against a reference r (times: the chunk's first
+ * time; values: the chunk's min), all modulo 2^64 so that any input codes exactly:
+ *   FOR:   64 fields of w bits, x_j - r;
+ *   DELTA: a (7 bits), x_0 - r (a bits); b (7 bits), zigzag(d) (b bits), d the least
+ *          delta taken as signed; 63 fields of w bits, x_j - x_{j-1} - d.
+ * Each column takes the shorter mode; w is as small as its fields allow. Chunks lie back
+ * to back; bits of `words` past n_bits are zero (the writer ORs into them), and there is
+ * a word past the one holding bit n_bits, so a field read may take two words. */
+#define SERIES_POS_BITS 48      /* 2^48 bits is 32 TiB: allocation fails long before */
+#define SERIES_LEN_BITS 7       /* a length 0..64 */
+#define SERIES_MAX_CHUNK_BITS (2 * (2 * (SERIES_LEN_BITS + 64) + SERIES_CHUNK * 64))
 
 typedef struct series_mm {
     uint64_t min, max;
@@ -23,13 +40,36 @@ typedef struct series_level {
     size_t n, cap;
 } series_level;
 
+typedef struct series_chunk {
+    uint64_t t0;                /* time of its first sample */
+    series_mm mm;               /* of its values: pyramid level 0; min is the values' r */
+    uint64_t meta;              /* bit position, widths and modes: series_meta_* */
+} series_chunk;
+
 struct series {
-    series_sample *s;           /* owned */
-    size_t n, cap;
-    series_level lv[SERIES_MAX_LEVELS];
-    unsigned n_levels;          /* levels in use: 1 + the top, whose size is 1 */
+    series_chunk *ch;           /* owned: the packed chunks */
+    size_t n_ch, cap_ch;
+    uint64_t *words;            /* owned: their bits */
+    size_t cap_words;
+    uint64_t n_bits;
+    uint64_t open_t[SERIES_CHUNK], open_v[SERIES_CHUNK];  /* the open chunk */
+    size_t n_open;              /* < SERIES_CHUNK */
+    uint64_t last_t;            /* time of the last sample (0 while empty) */
     uint64_t max_value;         /* 0 while empty */
+    series_level up[SERIES_MAX_LEVELS - 1];     /* pyramid levels 1.. */
+    unsigned n_levels;          /* levels in use, level 0 included; the top has one node */
 };
+
+/* One column of a packed chunk, parsed. */
+typedef struct series_col {
+    uint64_t pos;               /* bit position of the first field */
+    uint64_t end;               /* bit position past the column */
+    uint64_t base;              /* FOR: r; DELTA: x_0 */
+    uint64_t d;                 /* DELTA: the least delta */
+    uint64_t mask;              /* w ones */
+    unsigned w, a, b;           /* DELTA: a and b are the two lengths */
+    bool delta;
+} series_col;
 
 series *
 series_new(void)
@@ -43,81 +83,343 @@ series_free(series *s)
 {
     if (!s)
         return;
-    x_free(s->s);
-    for (unsigned l = 0; l < SERIES_MAX_LEVELS; l++)
-        x_free(s->lv[l].mm);
+    x_free(s->ch);
+    x_free(s->words);
+    for (unsigned l = 0; l + 1 < SERIES_MAX_LEVELS; l++)
+        x_free(s->up[l].mm);
     x_free(s);
 }
 
-static void
-series_mm_fold(series_mm *m, uint64_t v)
+/* ---- bits ---- */
+
+static unsigned
+series_bit_len(uint64_t x)
 {
-    if (v < m->min)
-        m->min = v;
-    if (v > m->max)
-        m->max = v;
+    return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
 }
 
-/* Fold value v into node j of level l, creating the node if it is the next one. */
-static void
-series_level_fold(series_level *lv, size_t j, uint64_t v)
+static uint64_t
+series_zigzag(uint64_t d)
 {
+    return d << 1 ^ (0 - (d >> 63));
+}
+
+static uint64_t
+series_unzigzag(uint64_t z)
+{
+    return z >> 1 ^ (0 - (z & 1));
+}
+
+static uint64_t
+series_mask(unsigned w)
+{
+    return w ? UINT64_MAX >> (64 - w) : 0;
+}
+
+/* The field at bit pos under mask (w <= 64 ones). Reads the word after pos's too, which
+ * is always there (a padding word follows the data); no shift is by 64. */
+static uint64_t
+series_field(const uint64_t *words, uint64_t pos, uint64_t mask)
+{
+    size_t k = (size_t)(pos >> 6);
+    unsigned sh = (unsigned)(pos & 63);
+    return (words[k] >> sh | words[k + 1] << 1 << (63 - sh)) & mask;
+}
+
+/* Words for n bits of data and the padding: any field at bit pos <= n reads word
+ * pos / 64 + 1. */
+static size_t
+series_words_for(uint64_t n_bits)
+{
+    return (size_t)(n_bits >> 6) + 2;
+}
+
+/* Append x (< 2^w) at n_bits; the words are reserved and zero there. */
+static void
+series_bits_put(series *s, uint64_t x, unsigned w)
+{
+    if (!w)
+        return;
+    size_t k = (size_t)(s->n_bits >> 6);
+    unsigned sh = (unsigned)(s->n_bits & 63);
+    s->words[k] |= x << sh;
+    if (sh + w > 64)
+        s->words[k + 1] = x >> (64 - sh);
+    s->n_bits += w;
+}
+
+static uint64_t
+series_meta(uint64_t pos, unsigned tw, bool td, unsigned vw, bool vd)
+{
+    return pos | (uint64_t)tw << 48 | (uint64_t)vw << 55 | (uint64_t)td << 62 |
+           (uint64_t)vd << 63;
+}
+
+static uint64_t
+series_meta_pos(uint64_t m)
+{
+    return m & ((UINT64_C(1) << SERIES_POS_BITS) - 1);
+}
+
+static unsigned
+series_meta_tw(uint64_t m)
+{
+    return (unsigned)(m >> 48 & 127);
+}
+
+static unsigned
+series_meta_vw(uint64_t m)
+{
+    return (unsigned)(m >> 55 & 127);
+}
+
+/* ---- coding a chunk ---- */
+
+typedef struct series_plan {
+    bool delta;
+    unsigned w, a, b;
+    uint64_t d;
+} series_plan;
+
+/* The shorter coding of x_0..x_63 against r. */
+static series_plan
+series_plan_col(const uint64_t *x, uint64_t r)
+{
+    uint64_t any = 0, lo = UINT64_MAX, hi = 0;
+    for (size_t j = 0; j < SERIES_CHUNK; j++)
+        any |= x[j] - r;                    /* as long as the largest */
+    for (size_t j = 1; j < SERIES_CHUNK; j++) {
+        /* Flipping the sign bit orders signed deltas as unsigned ones. */
+        uint64_t u = (x[j] - x[j - 1]) ^ SERIES_SIGN;
+        lo = u < lo ? u : lo;
+        hi = u > hi ? u : hi;
+    }
+    series_plan p = { .w = series_bit_len(any) };
+    uint64_t d = lo ^ SERIES_SIGN;
+    unsigned w = series_bit_len(hi - lo), a = series_bit_len(x[0] - r);
+    unsigned b = series_bit_len(series_zigzag(d));
+    if (2 * SERIES_LEN_BITS + a + b + (SERIES_CHUNK - 1) * w < SERIES_CHUNK * p.w)
+        p = (series_plan){ .delta = true, .w = w, .a = a, .b = b, .d = d };
+    return p;
+}
+
+static void
+series_put_col(series *s, const uint64_t *x, uint64_t r, const series_plan *p)
+{
+    if (!p->delta) {
+        for (size_t j = 0; j < SERIES_CHUNK; j++)
+            series_bits_put(s, x[j] - r, p->w);
+        return;
+    }
+    series_bits_put(s, p->a, SERIES_LEN_BITS);
+    series_bits_put(s, x[0] - r, p->a);
+    series_bits_put(s, p->b, SERIES_LEN_BITS);
+    series_bits_put(s, series_zigzag(p->d), p->b);
+    for (size_t j = 1; j < SERIES_CHUNK; j++)
+        series_bits_put(s, x[j] - x[j - 1] - p->d, p->w);
+}
+
+/* Code 64 samples at the end of `words`; their header. */
+static series_chunk
+series_code_chunk(series *s, const uint64_t *t, const uint64_t *v)
+{
+    series_mm mm = { UINT64_MAX, 0 };
+    for (size_t j = 0; j < SERIES_CHUNK; j++) {
+        mm.min = v[j] < mm.min ? v[j] : mm.min;
+        mm.max = v[j] > mm.max ? v[j] : mm.max;
+    }
+    size_t need = series_words_for(s->n_bits + SERIES_MAX_CHUNK_BITS);
+    if (need > s->cap_words) {
+        size_t cap = s->cap_words + s->cap_words / 2;
+        cap = cap < need ? need : cap;
+        s->words = xreallocarray(s->words, cap, sizeof *s->words);  /* owned by s */
+        memset(s->words + s->cap_words, 0, (cap - s->cap_words) * sizeof *s->words);
+        s->cap_words = cap;
+    }
+    series_plan pt = series_plan_col(t, t[0]), pv = series_plan_col(v, mm.min);
+    uint64_t pos = s->n_bits;
+    series_put_col(s, t, t[0], &pt);
+    series_put_col(s, v, mm.min, &pv);
+    return (series_chunk){ t[0], mm, series_meta(pos, pt.w, pt.delta, pv.w, pv.delta) };
+}
+
+/* Parse a column at pos; false if it would run past n_bits or a length is over 64. */
+static bool
+series_parse_col(const series *s, uint64_t pos, uint64_t r, unsigned w, bool delta,
+                 series_col *c)
+{
+    *c = (series_col){ .pos = pos, .base = r, .w = w, .delta = delta };
+    if (w > 64)
+        return false;
+    c->mask = series_mask(w);
+    if (delta) {
+        unsigned len[2];
+        uint64_t val[2];
+        for (int k = 0; k < 2; k++) {
+            if (s->n_bits - c->pos < SERIES_LEN_BITS)
+                return false;
+            len[k] = (unsigned)series_field(s->words, c->pos, series_mask(SERIES_LEN_BITS));
+            c->pos += SERIES_LEN_BITS;
+            if (len[k] > 64 || s->n_bits - c->pos < len[k])
+                return false;
+            val[k] = series_field(s->words, c->pos, series_mask(len[k]));
+            c->pos += len[k];
+        }
+        c->a = len[0];
+        c->b = len[1];
+        c->base = r + val[0];
+        c->d = series_unzigzag(val[1]);
+    }
+    uint64_t n_fields = delta ? SERIES_CHUNK - 1 : SERIES_CHUNK;
+    if ((s->n_bits - c->pos) / n_fields < w)
+        return false;
+    c->end = c->pos + n_fields * w;
+    return true;
+}
+
+/* The columns of packed chunk k. */
+static void
+series_cols(const series *s, size_t k, series_col *tc, series_col *vc)
+{
+    uint64_t m = s->ch[k].meta;
+    series_parse_col(s, series_meta_pos(m), s->ch[k].t0, series_meta_tw(m), m >> 62 & 1, tc);
+    if (vc)
+        series_parse_col(s, tc->end, s->ch[k].mm.min, series_meta_vw(m), m >> 63, vc);
+}
+
+/* x_j of a column. */
+static uint64_t
+series_col_at(const series *s, const series_col *c, size_t j)
+{
+    if (!c->delta)
+        return c->base + series_field(s->words, c->pos + j * c->w, c->mask);
+    uint64_t x = c->base + j * c->d, p = c->pos;
+    for (size_t i = 0; i < j; i++, p += c->w)
+        x += series_field(s->words, p, c->mask);
+    return x;
+}
+
+/* x_0..x_{to-1} of a column into out. */
+static void
+series_col_decode(const series *s, const series_col *c, size_t to, uint64_t *out)
+{
+    uint64_t p = c->pos;
+    if (!c->delta) {
+        for (size_t j = 0; j < to; j++, p += c->w)
+            out[j] = c->base + series_field(s->words, p, c->mask);
+        return;
+    }
+    uint64_t x = c->base;
+    if (to)
+        out[0] = x;
+    for (size_t j = 1; j < to; j++, p += c->w) {
+        x += c->d + series_field(s->words, p, c->mask);
+        out[j] = x;
+    }
+}
+
+/* ---- the pyramid ---- */
+
+static void
+series_mm_fold(series_mm *m, series_mm x)
+{
+    if (x.min < m->min)
+        m->min = x.min;
+    if (x.max > m->max)
+        m->max = x.max;
+}
+
+static series_mm
+series_node(const series *s, unsigned l, size_t j)
+{
+    return l ? s->up[l - 1].mm[j] : s->ch[j].mm;
+}
+
+static size_t
+series_level_n(const series *s, unsigned l)
+{
+    return l ? s->up[l - 1].n : s->n_ch;
+}
+
+/* Fold x into node j of level l >= 1, creating the node if it is the next one. */
+static void
+series_level_fold(series *s, unsigned l, size_t j, series_mm x)
+{
+    series_level *lv = &s->up[l - 1];
     if (j < lv->n) {
-        series_mm_fold(&lv->mm[j], v);
+        series_mm_fold(&lv->mm[j], x);
         return;
     }
     if (lv->n == lv->cap) {
         lv->cap = lv->cap < 8 ? 8 : lv->cap * 2;
-        lv->mm = xreallocarray(lv->mm, lv->cap, sizeof *lv->mm);   /* owned by the level */
+        lv->mm = xreallocarray(lv->mm, lv->cap, sizeof *lv->mm);   /* owned by s */
     }
-    lv->mm[lv->n++] = (series_mm){ v, v };
+    lv->mm[lv->n++] = x;
+}
+
+/* Chunk j (the last) was just packed: fold it into its ancestors. A level appears when
+ * the one below gets its second node; its root then covers both. */
+static void
+series_pyramid_add(series *s, size_t j)
+{
+    series_mm x = s->ch[j].mm;
+    if (s->n_levels == 0)
+        s->n_levels = 1;
+    for (unsigned l = 0; series_level_n(s, l) >= 2 && l + 1 < SERIES_MAX_LEVELS; l++) {
+        if (series_level_n(s, l + 1) == 0) {
+            series_mm root = series_node(s, l, 0);
+            series_mm_fold(&root, series_node(s, l, 1));
+            series_level_fold(s, l + 1, 0, root);
+            s->n_levels = l + 2;
+            return;
+        }
+        j >>= 1;
+        series_level_fold(s, l + 1, j, x);
+    }
+}
+
+/* ---- building ---- */
+
+static void
+series_pack_open(series *s)
+{
+    if (s->n_ch == s->cap_ch) {
+        s->cap_ch = s->cap_ch < 16 ? 16 : s->cap_ch + s->cap_ch / 2;
+        s->ch = xreallocarray(s->ch, s->cap_ch, sizeof *s->ch);     /* owned by s */
+    }
+    s->ch[s->n_ch] = series_code_chunk(s, s->open_t, s->open_v);
+    series_pyramid_add(s, s->n_ch++);
+    s->n_open = 0;
 }
 
 void
 series_append(series *s, uint64_t time_ns, uint64_t value)
 {
-    if (s->n > 0 && time_ns < s->s[s->n - 1].time_ns)
-        time_ns = s->s[s->n - 1].time_ns;
-    if (s->n == s->cap) {
-        s->cap = s->cap < 64 ? 64 : s->cap + s->cap / 2;
-        s->s = xreallocarray(s->s, s->cap, sizeof *s->s);   /* owned by s */
-    }
-    size_t i = s->n++;
-    s->s[i] = (series_sample){ time_ns, value };
+    if (time_ns < s->last_t)
+        time_ns = s->last_t;
+    s->last_t = time_ns;
     if (value > s->max_value)
         s->max_value = value;
-    /* Every ancestor of sample i covers it. A level appears when the one below gets
-     * its second node; its root then covers both. */
-    size_t j = i >> SERIES_CHUNK_SHIFT;
-    for (unsigned l = 0;; l++) {
-        series_level *lv = &s->lv[l];
-        series_level_fold(lv, j, value);
-        if (s->n_levels < l + 1)
-            s->n_levels = l + 1;
-        if (lv->n < 2 || l + 1 == SERIES_MAX_LEVELS)
-            break;
-        series_level *up = &s->lv[l + 1];
-        if (up->n == 0) {
-            series_level_fold(up, 0, lv->mm[0].min);
-            series_level_fold(up, 0, lv->mm[0].max);
-            series_level_fold(up, 0, lv->mm[1].min);
-            series_level_fold(up, 0, lv->mm[1].max);
-            s->n_levels = l + 2;
-            break;
-        }
-        j >>= 1;
-    }
+    s->open_t[s->n_open] = time_ns;
+    s->open_v[s->n_open] = value;
+    if (++s->n_open == SERIES_CHUNK)
+        series_pack_open(s);
 }
 
 void
 series_seal(series *s)
 {
-    if (s->cap > s->n && s->n) {
-        s->s = xreallocarray(s->s, s->n, sizeof *s->s);
-        s->cap = s->n;
+    if (s->cap_ch > s->n_ch && s->n_ch) {
+        s->ch = xreallocarray(s->ch, s->n_ch, sizeof *s->ch);
+        s->cap_ch = s->n_ch;
     }
-    for (unsigned l = 0; l < s->n_levels; l++) {
-        series_level *lv = &s->lv[l];
+    size_t nw = series_words_for(s->n_bits);
+    if (s->cap_words > nw && s->n_bits) {
+        s->words = xreallocarray(s->words, nw, sizeof *s->words);
+        s->cap_words = nw;
+    }
+    for (unsigned l = 0; l + 1 < s->n_levels; l++) {
+        series_level *lv = &s->up[l];
         if (lv->cap > lv->n && lv->n) {
             lv->mm = xreallocarray(lv->mm, lv->n, sizeof *lv->mm);
             lv->cap = lv->n;
@@ -125,32 +427,87 @@ series_seal(series *s)
     }
 }
 
+/* ---- queries ---- */
+
 size_t
 series_count(const series *s)
 {
-    return s->n;
+    return (s->n_ch << SERIES_CHUNK_SHIFT) + s->n_open;
 }
 
 series_sample
 series_get(const series *s, size_t i)
 {
-    return i < s->n ? s->s[i] : (series_sample){ 0, 0 };
+    size_t k = i >> SERIES_CHUNK_SHIFT, j = i & (SERIES_CHUNK - 1);
+    if (k >= s->n_ch)
+        return k == s->n_ch && j < s->n_open ? (series_sample){ s->open_t[j], s->open_v[j] }
+                                             : (series_sample){ 0, 0 };
+    series_col tc, vc;
+    series_cols(s, k, &tc, &vc);
+    return (series_sample){ series_col_at(s, &tc, j), series_col_at(s, &vc, j) };
+}
+
+static bool
+series_before(uint64_t x, uint64_t t, bool inclusive)
+{
+    return x < t || (inclusive && x == t);
+}
+
+/* Number of samples of chunk k with time < t (inclusive: <= t); its first one is. */
+static size_t
+series_count_in_chunk(const series *s, size_t k, uint64_t t, bool inclusive)
+{
+    if (k == s->n_ch) {
+        size_t lo = 1, hi = s->n_open;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (series_before(s->open_t[mid], t, inclusive))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    series_col c;
+    series_cols(s, k, &c, NULL);
+    if (!c.delta) {
+        size_t lo = 1, hi = SERIES_CHUNK;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (series_before(series_col_at(s, &c, mid), t, inclusive))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+    uint64_t x = c.base, p = c.pos;
+    size_t j = 1;
+    for (; j < SERIES_CHUNK; j++, p += c.w) {
+        x += c.d + series_field(s->words, p, c.mask);
+        if (!series_before(x, t, inclusive))
+            break;
+    }
+    return j;
 }
 
 /* Number of samples with time < t (inclusive: time <= t). */
 static size_t
 series_count_before(const series *s, uint64_t t, bool inclusive)
 {
-    size_t lo = 0, hi = s->n;
+    /* The last chunk whose first time is before t holds the answer. */
+    size_t lo = 0, hi = s->n_ch;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        uint64_t x = s->s[mid].time_ns;
-        if (x < t || (inclusive && x == t))
+        if (series_before(s->ch[mid].t0, t, inclusive))
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo;
+    if (lo == s->n_ch && s->n_open && series_before(s->open_t[0], t, inclusive))
+        lo++;
+    return lo ? ((lo - 1) << SERIES_CHUNK_SHIFT) + series_count_in_chunk(s, lo - 1, t, inclusive)
+              : 0;
 }
 
 size_t
@@ -166,11 +523,25 @@ series_at(const series *s, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
+/* Fold the values of samples [from, to) of chunk k, from < to <= 64. */
 static void
-series_fold_samples(const series *s, size_t from, size_t to, series_mm *acc)
+series_fold_chunk(const series *s, size_t k, size_t from, size_t to, series_mm *acc)
 {
-    for (size_t i = from; i < to; i++)
-        series_mm_fold(acc, s->s[i].value);
+    uint64_t buf[SERIES_CHUNK];
+    const uint64_t *v = s->open_v;
+    if (k < s->n_ch) {
+        series_col tc, vc;
+        series_cols(s, k, &tc, &vc);
+        if (vc.delta) {
+            series_col_decode(s, &vc, to, buf);
+        } else {
+            for (size_t j = from; j < to; j++)
+                buf[j] = vc.base + series_field(s->words, vc.pos + j * vc.w, vc.mask);
+        }
+        v = buf;
+    }
+    for (size_t j = from; j < to; j++)
+        series_mm_fold(acc, (series_mm){ v[j], v[j] });
 }
 
 bool
@@ -185,25 +556,20 @@ series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t 
     series_mm acc = { UINT64_MAX, 0 };
     size_t c0 = (lo + SERIES_CHUNK - 1) >> SERIES_CHUNK_SHIFT;     /* first whole chunk */
     size_t c1 = hi >> SERIES_CHUNK_SHIFT;                           /* past the last */
-    if (c0 >= c1) {
-        series_fold_samples(s, lo, hi, &acc);
+    if (c0 > c1) {
+        series_fold_chunk(s, c1, lo & (SERIES_CHUNK - 1), hi & (SERIES_CHUNK - 1), &acc);
     } else {
-        series_fold_samples(s, lo, c0 << SERIES_CHUNK_SHIFT, &acc);
-        series_fold_samples(s, c1 << SERIES_CHUNK_SHIFT, hi, &acc);
-        /* Whole chunks [c0, c1) bottom-up: an odd edge node is taken at its level,
-         * the rest is covered by parents. */
+        if (lo & (SERIES_CHUNK - 1))
+            series_fold_chunk(s, c0 - 1, lo & (SERIES_CHUNK - 1), SERIES_CHUNK, &acc);
+        if (hi & (SERIES_CHUNK - 1))
+            series_fold_chunk(s, c1, 0, hi & (SERIES_CHUNK - 1), &acc);
+        /* Whole chunks [c0, c1), all packed (the open one is never whole), bottom-up:
+         * an odd edge node is taken at its level, the rest is covered by parents. */
         for (unsigned l = 0; c0 < c1 && l < s->n_levels; l++) {
-            const series_mm *mm = s->lv[l].mm;
-            if (c0 & 1) {
-                series_mm_fold(&acc, mm[c0].min);
-                series_mm_fold(&acc, mm[c0].max);
-                c0++;
-            }
-            if (c1 & 1) {
-                c1--;
-                series_mm_fold(&acc, mm[c1].min);
-                series_mm_fold(&acc, mm[c1].max);
-            }
+            if (c0 & 1)
+                series_mm_fold(&acc, series_node(s, l, c0++));
+            if (c1 & 1)
+                series_mm_fold(&acc, series_node(s, l, --c1));
             c0 >>= 1;
             c1 >>= 1;
         }
@@ -224,89 +590,206 @@ series_max(const series *s)
 size_t
 series_bytes(const series *s)
 {
-    size_t b = sizeof *s + s->cap * sizeof *s->s;
-    for (unsigned l = 0; l < s->n_levels; l++)
-        b += s->lv[l].cap * sizeof *s->lv[l].mm;
+    size_t b = sizeof *s + s->cap_ch * sizeof *s->ch + s->cap_words * sizeof *s->words;
+    for (unsigned l = 0; l + 1 < s->n_levels; l++)
+        b += s->up[l].cap * sizeof *s->up[l].mm;
     return b;
+}
+
+/* ---- checking ---- */
+
+/* Decode packed chunk k into t and v after checking its coding: in bounds, where the
+ * previous chunk ended (*pos, advanced past it), and what series_code_chunk would write
+ * for what it decodes to (mode, widths, lengths, least delta). */
+static bool
+series_check_chunk(const series *s, size_t k, uint64_t *pos, uint64_t *t, uint64_t *v,
+                   char *why, size_t why_len)
+{
+    uint64_t m = s->ch[k].meta;
+    if (series_meta_pos(m) != *pos)
+        return checkfail(why, why_len, "chunk %zu: coded at bit %llu, the previous ends at %llu",
+                         k, (unsigned long long)series_meta_pos(m), (unsigned long long)*pos);
+    series_col c[2];
+    if (!series_parse_col(s, *pos, s->ch[k].t0, series_meta_tw(m), m >> 62 & 1, &c[0]) ||
+        !series_parse_col(s, c[0].end, s->ch[k].mm.min, series_meta_vw(m), m >> 63, &c[1]))
+        return checkfail(why, why_len, "chunk %zu: coding runs past bit %llu", k,
+                         (unsigned long long)s->n_bits);
+    series_col_decode(s, &c[0], SERIES_CHUNK, t);
+    series_col_decode(s, &c[1], SERIES_CHUNK, v);
+    uint64_t vmin = UINT64_MAX;
+    for (size_t j = 0; j < SERIES_CHUNK; j++)
+        vmin = v[j] < vmin ? v[j] : vmin;
+    series_plan p[2] = { series_plan_col(t, t[0]), series_plan_col(v, vmin) };
+    for (int i = 0; i < 2; i++) {
+        const series_col *x = &c[i];
+        if (p[i].delta != x->delta || p[i].w != x->w ||
+            (x->delta && (p[i].a != x->a || p[i].b != x->b || p[i].d != x->d)))
+            return checkfail(why, why_len, "chunk %zu: %s column coded %s, width %u;"
+                             " its samples code %s, width %u", k, i ? "value" : "time",
+                             x->delta ? "DELTA" : "FOR", x->w, p[i].delta ? "DELTA" : "FOR",
+                             p[i].w);
+    }
+    *pos = c[1].end;
+    return true;
 }
 
 bool
 series_check(const series *s, char *why, size_t why_len)
 {
-    if (s->n > s->cap)
-        return checkfail(why, why_len, "count %zu beyond capacity %zu", s->n, s->cap);
-    uint64_t mx = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        if (i > 0 && s->s[i].time_ns < s->s[i - 1].time_ns)
-            return checkfail(why, why_len, "sample %zu: time %llu before sample %zu's %llu",
-                               i, (unsigned long long)s->s[i].time_ns, i - 1,
-                               (unsigned long long)s->s[i - 1].time_ns);
-        if (s->s[i].value > mx)
-            mx = s->s[i].value;
+    if (s->n_ch > s->cap_ch || s->n_open >= SERIES_CHUNK)
+        return checkfail(why, why_len, "%zu chunks (capacity %zu), %zu open samples",
+                         s->n_ch, s->cap_ch, s->n_open);
+    if (s->n_ch ? s->cap_words < series_words_for(s->n_bits) : s->n_bits != 0)
+        return checkfail(why, why_len, "%llu bits in %zu words (%zu chunks)",
+                         (unsigned long long)s->n_bits, s->cap_words, s->n_ch);
+    for (size_t w = (size_t)(s->n_bits >> 6); w < s->cap_words; w++) {
+        unsigned used = w == s->n_bits >> 6 ? (unsigned)(s->n_bits & 63) : 0;
+        if (used ? s->words[w] >> used : s->words[w])
+            return checkfail(why, why_len, "word %zu: bits set past the end at bit %llu", w,
+                             (unsigned long long)s->n_bits);
     }
+
+    uint64_t pos = 0, mx = 0, prev = 0, t[SERIES_CHUNK], v[SERIES_CHUNK];
+    size_t n = series_count(s);
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i >> SERIES_CHUNK_SHIFT, j = i & (SERIES_CHUNK - 1);
+        if (k == s->n_ch) {
+            t[j] = s->open_t[j];
+            v[j] = s->open_v[j];
+        } else if (j == 0) {
+            if (!series_check_chunk(s, k, &pos, t, v, why, why_len))
+                return false;
+            series_mm r = { UINT64_MAX, 0 };
+            for (size_t q = 0; q < SERIES_CHUNK; q++)
+                series_mm_fold(&r, (series_mm){ v[q], v[q] });
+            const series_mm *h = &s->ch[k].mm;
+            if (t[0] != s->ch[k].t0 || h->min != r.min || h->max != r.max)
+                return checkfail(why, why_len, "chunk %zu: first time %llu, min/max %llu/%llu;"
+                                 " recount %llu, %llu/%llu", k,
+                                 (unsigned long long)s->ch[k].t0,
+                                 (unsigned long long)h->min, (unsigned long long)h->max,
+                                 (unsigned long long)t[0], (unsigned long long)r.min,
+                                 (unsigned long long)r.max);
+        }
+        if (i > 0 && t[j] < prev)
+            return checkfail(why, why_len, "sample %zu: time %llu before sample %zu's %llu",
+                             i, (unsigned long long)t[j], i - 1, (unsigned long long)prev);
+        prev = t[j];
+        mx = v[j] > mx ? v[j] : mx;
+    }
+    if (pos != s->n_bits)
+        return checkfail(why, why_len, "chunks end at bit %llu, %llu bits in use",
+                         (unsigned long long)pos, (unsigned long long)s->n_bits);
+    if (s->last_t != prev)
+        return checkfail(why, why_len, "last time %llu, recount %llu",
+                         (unsigned long long)s->last_t, (unsigned long long)prev);
     if (s->max_value != mx)
         return checkfail(why, why_len, "max %llu, recount %llu",
-                           (unsigned long long)s->max_value, (unsigned long long)mx);
+                         (unsigned long long)s->max_value, (unsigned long long)mx);
 
-    /* Recount every pyramid node straight from the samples it covers. */
-    size_t want = (s->n + SERIES_CHUNK - 1) >> SERIES_CHUNK_SHIFT;
-    unsigned levels = 0;
-    for (unsigned l = 0; l < SERIES_MAX_LEVELS; l++) {
-        const series_level *lv = &s->lv[l];
-        bool used = l == 0 ? want > 0 : s->lv[l - 1].n > 1;
-        size_t expect = used ? want : 0;
+    /* Level 0 is checked against the samples above; each node above against its
+     * children. */
+    unsigned levels = s->n_ch ? 1 : 0;
+    for (unsigned l = 1; l < SERIES_MAX_LEVELS; l++) {
+        size_t below = series_level_n(s, l - 1), expect = below > 1 ? (below + 1) / 2 : 0;
+        const series_level *lv = &s->up[l - 1];
         if (lv->n != expect)
             return checkfail(why, why_len, "level %u: %zu nodes, want %zu", l, lv->n,
-                               expect);
+                             expect);
         if (lv->n > lv->cap)
             return checkfail(why, why_len, "level %u: beyond capacity", l);
-        if (!used)
+        if (!expect)
             break;
         levels = l + 1;
-        unsigned shift = SERIES_CHUNK_SHIFT + l;
         for (size_t j = 0; j < lv->n; j++) {
-            /* Node counts are checked, so j << shift < n and nothing overflows. */
-            size_t from = j << shift, span = (size_t)1 << shift;
-            size_t to = s->n - from < span ? s->n : from + span;
-            series_mm r = { UINT64_MAX, 0 };
-            series_fold_samples(s, from, to, &r);
+            series_mm r = series_node(s, l - 1, 2 * j);
+            if (2 * j + 1 < below)
+                series_mm_fold(&r, series_node(s, l - 1, 2 * j + 1));
             if (lv->mm[j].min != r.min || lv->mm[j].max != r.max)
                 return checkfail(why, why_len, "level %u node %zu: min/max %llu/%llu,"
-                                   " recount %llu/%llu", l, j,
-                                   (unsigned long long)lv->mm[j].min,
-                                   (unsigned long long)lv->mm[j].max,
-                                   (unsigned long long)r.min, (unsigned long long)r.max);
+                                 " recount %llu/%llu", l, j,
+                                 (unsigned long long)lv->mm[j].min,
+                                 (unsigned long long)lv->mm[j].max,
+                                 (unsigned long long)r.min, (unsigned long long)r.max);
         }
-        want = (want + 1) / 2;
     }
     if (s->n_levels != levels)
         return checkfail(why, why_len, "%u levels, recount %u", s->n_levels, levels);
     return true;
 }
 
+/* Recode chunks k.. after changing sample j of chunk k to (tj, vj); the pyramid is left
+ * as it was. */
+static void
+series_recode_from(series *s, size_t k, size_t j, uint64_t tj, uint64_t vj)
+{
+    size_t n = s->n_ch - k;
+    uint64_t *t = xreallocarray(NULL, n * SERIES_CHUNK, sizeof *t);     /* freed below */
+    uint64_t *v = xreallocarray(NULL, n * SERIES_CHUNK, sizeof *v);     /* freed below */
+    for (size_t q = 0; q < n; q++) {
+        series_col tc, vc;
+        series_cols(s, k + q, &tc, &vc);
+        series_col_decode(s, &tc, SERIES_CHUNK, t + q * SERIES_CHUNK);
+        series_col_decode(s, &vc, SERIES_CHUNK, v + q * SERIES_CHUNK);
+    }
+    t[j] = tj;
+    v[j] = vj;
+    s->n_bits = series_meta_pos(s->ch[k].meta);
+    size_t w0 = (size_t)((s->n_bits + 63) >> 6);
+    if (s->n_bits & 63)
+        s->words[w0 - 1] &= (UINT64_C(1) << (s->n_bits & 63)) - 1;
+    memset(s->words + w0, 0, (s->cap_words - w0) * sizeof *s->words);
+    for (size_t q = 0; q < n; q++)
+        s->ch[k + q] = series_code_chunk(s, t + q * SERIES_CHUNK, v + q * SERIES_CHUNK);
+    x_free(t);
+    x_free(v);
+}
+
 bool
 series_test_corrupt(series *s, series_corrupt what, size_t i)
 {
-    if (i >= s->n)
+    if (i >= series_count(s))
         return false;
+    size_t k = i >> SERIES_CHUNK_SHIFT;
     switch (what) {
-    case SERIES_CORRUPT_ORDER:
-        if (i == 0 || s->s[i].time_ns == UINT64_MAX)
+    case SERIES_CORRUPT_ORDER: {
+        uint64_t ti = series_get(s, i).time_ns;
+        if (i == 0 || ti == UINT64_MAX)
             return false;
-        s->s[i - 1].time_ns = s->s[i].time_ns + 1;
-        return true;
-    case SERIES_CORRUPT_CHUNK_MIN: {
-        series_mm *m = &s->lv[0].mm[i >> SERIES_CHUNK_SHIFT];
-        if (m->min == 0)
-            return false;
-        m->min--;
+        size_t h = i - 1;
+        if (h >> SERIES_CHUNK_SHIFT == s->n_ch)
+            s->open_t[h & (SERIES_CHUNK - 1)] = ti + 1;
+        else
+            series_recode_from(s, h >> SERIES_CHUNK_SHIFT, h & (SERIES_CHUNK - 1), ti + 1,
+                               series_get(s, h).value);
         return true;
     }
+    case SERIES_CORRUPT_CHUNK_MIN:
+        if (k == s->n_ch || s->ch[k].mm.min == 0)
+            return false;
+        s->ch[k].mm.min--;
+        return true;
     case SERIES_CORRUPT_TOP_MAX:
-        s->lv[s->n_levels - 1].mm[0].max ^= 1;
+        if (!s->n_ch)
+            return false;
+        if (s->n_levels == 1)
+            s->ch[0].mm.max ^= 1;
+        else
+            s->up[s->n_levels - 2].mm[0].max ^= 1;
         return true;
     case SERIES_CORRUPT_MAX:
         s->max_value ^= 1;
+        return true;
+    case SERIES_CORRUPT_WIDTH: {
+        if (k == s->n_ch || series_meta_vw(s->ch[k].meta) == 64)
+            return false;
+        s->ch[k].meta += UINT64_C(1) << 55;
+        return true;
+    }
+    case SERIES_CORRUPT_SLACK:
+        if (s->n_bits >= (uint64_t)s->cap_words * 64)
+            return false;
+        s->words[s->n_bits >> 6] |= UINT64_C(1) << (s->n_bits & 63);
         return true;
     }
     return false;

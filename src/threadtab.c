@@ -31,6 +31,7 @@ struct threadtab {
      * follows the number of threads, not the ids' values. */
     uint32_t *dense;            /* owned */
     size_t dense_len;
+    size_t n_at_rehash;         /* n_threads at the last rebuild */
     bool sealed;                /* threads[] is sorted and no thread was added since */
 };
 
@@ -127,6 +128,7 @@ threadtab_rehash(threadtab *tt, size_t dense_len)
     tt->n_slots = threadtab_slots_for(n_hashed);
     tt->slots = xcalloc(tt->n_slots, sizeof *tt->slots);   /* owned by tt */
     tt->n_hashed = n_hashed;
+    tt->n_at_rehash = tt->n_threads;
     for (size_t i = 0; i < tt->n_threads; i++) {
         uint32_t tid = tt->threads[i].tid;
         if (tid < dense_len) {
@@ -188,12 +190,13 @@ threadtab_get_or_add(threadtab *tt, uint32_t tid)
     size_t dense_want = 2 * tt->n_threads + THREADTAB_DENSE_MIN;
     if (tid < tt->dense_len) {
         tt->dense[tid] = (uint32_t)tt->n_threads;
-    } else if ((tid < dense_want && dense_want >= 2 * tt->dense_len) ||
+    } else if ((tid < dense_want && 4 * tt->n_threads >= 5 * tt->n_at_rehash) ||
                2 * (tt->n_hashed + 1) > tt->n_slots) {
-        /* Rebuild around the new record: a dense array twice as long or more when the
-         * ids so far are dense enough, else a hash with room to spare. Both grow
-         * geometrically, so any order of ids costs amortised O(log n) a thread. */
-        bool longer = tid < dense_want && dense_want >= 2 * tt->dense_len;
+        /* Rebuild around the new record: a longer dense array when the ids so far are
+         * dense enough (and the table grew by a quarter since the last rebuild, so any
+         * order of ids costs amortised O(1) rebuilds a thread), else a hash with room
+         * to spare. */
+        bool longer = tid < dense_want && 4 * tt->n_threads >= 5 * tt->n_at_rehash;
         threadtab_rehash(tt, longer ? dense_want : tt->dense_len);
     } else {
         threadtab_slot *sl = threadtab_probe(tt, tid);

@@ -1,6 +1,7 @@
 /* tests/test_ivtrack: kinded interval tracks — edge cases (empty, rejected kinds,
  * clipping, zero-length intervals, extremes), per-kind time and the other queries
- * against a brute-force array on seeded random tracks, and the checker catching damage. */
+ * against a brute-force array on seeded random tracks and around chunk edges, the
+ * memory per interval, and the checker catching damage. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,11 +333,160 @@ START_TEST(test_ivtrack_matches_brute_force)
 }
 END_TEST
 
+/* Track of exactly n intervals, every one kept: mixed kinds, gaps, zero-length ones and
+ * ones clipped by their predecessor. */
+static void
+iv_chunk_track(size_t n, uint64_t seed, ivtrack *tr, iv_model *m)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15u + 1, clock = 1000;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t r = iv_rng(&s) % 8, start = clock + iv_rng(&s) % 500;
+        uint64_t end = start + 1 + iv_rng(&s) % 1000;
+        if (r == 0)
+            end = start;                        /* zero-length */
+        else if (r == 1 && k > 0)
+            start = clock - 1 - iv_rng(&s) % 200;   /* clipped to clock */
+        ivtrack_iv v = { start, end, (uint32_t)k, (uint8_t)(iv_rng(&s) % IVTRACK_KINDS), 0 };
+        ck_assert(ivtrack_append(tr, &v));
+        ck_assert(iv_model_append(m, v));
+        clock = m->v[m->n - 1].end_ns;
+    }
+    ck_assert_uint_eq(ivtrack_count(tr), n);
+}
+
+/* Times near interval i: before, at and inside it, at and after its end. */
+static void
+iv_times_near(const iv_model *m, size_t i, uint64_t out[5])
+{
+    const ivtrack_iv *v = &m->v[i];
+    out[0] = v->start_ns - 1;
+    out[1] = v->start_ns;
+    out[2] = v->start_ns + (v->end_ns - v->start_ns) / 2;
+    out[3] = v->end_ns;
+    out[4] = v->end_ns + 1;
+}
+
+static void
+iv_check_window(const ivtrack *tr, const iv_model *m, uint64_t t0, uint64_t t1)
+{
+    for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+        IV_EXPECT(ivtrack_kind_ns(tr, k, t0, t1) == bf_kind_ns(m, k, t0, t1),
+                  "n %zu kind %u [%llu,%llu): %llu want %llu", m->n, k,
+                  (unsigned long long)t0, (unsigned long long)t1,
+                  (unsigned long long)ivtrack_kind_ns(tr, k, t0, t1),
+                  (unsigned long long)bf_kind_ns(m, k, t0, t1));
+    IV_EXPECT(ivtrack_count_in(tr, t0, t1) == bf_count_in(m, t0, t1),
+              "n %zu count_in [%llu,%llu)", m->n, (unsigned long long)t0,
+              (unsigned long long)t1);
+    IV_EXPECT(ivtrack_first_after(tr, t0) == bf_first_after(m, t0), "n %zu first_after %llu",
+              m->n, (unsigned long long)t0);
+    IV_EXPECT(ivtrack_last_starting_by(tr, t1) == bf_last_starting_by(m, t1),
+              "n %zu last_starting_by %llu", m->n, (unsigned long long)t1);
+}
+
+/* Queries with ends near interval indices chosen around chunk edges, so their ends fall
+ * in the same chunk, in adjacent chunks and in far apart chunks, nearer either edge. */
+static void
+iv_check_chunk_edges(const ivtrack *tr, const iv_model *m)
+{
+    enum { C = IVTRACK_CHUNK };
+    size_t at[40], n_at = 0;
+    static const size_t offs[] = { 0, 1, C / 2, C / 2 + 1, C - 1 };
+    size_t chunks = (m->n + C - 1) / C;
+    size_t picks[] = { 0, 1, 2, chunks / 2, chunks > 2 ? chunks - 2 : 0, chunks - 1 };
+    for (size_t p = 0; p < sizeof picks / sizeof picks[0] && m->n > 0; p++)
+        for (size_t o = 0; o < sizeof offs / sizeof offs[0] && n_at < 40; o++) {
+            size_t i = picks[p] * C + offs[o];
+            if (i < m->n && (n_at == 0 || at[n_at - 1] < i))
+                at[n_at++] = i;
+        }
+    if (m->n > 0 && at[n_at - 1] != m->n - 1 && n_at < 40)
+        at[n_at++] = m->n - 1;
+    for (size_t a = 0; a < n_at; a++)
+        for (size_t b = a; b < n_at; b++) {
+            uint64_t ta[5], tb[5];
+            iv_times_near(m, at[a], ta);
+            iv_times_near(m, at[b], tb);
+            for (int x = 0; x < 5; x++)
+                for (int y = 0; y < 5; y++)
+                    iv_check_window(tr, m, ta[x], tb[y]);
+        }
+    iv_check_window(tr, m, 0, UINT64_MAX);
+}
+
+START_TEST(test_ivtrack_chunk_edges)
+{
+    enum { C = IVTRACK_CHUNK };
+    static const size_t sizes[] = { 0, 1, 2, C - 1, C, C + 1, 2 * C - 1, 2 * C, 2 * C + 1,
+                                    3 * C, 7 * C + 5, 12 * C };
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        iv_chunk_track(sizes[z], z + 1, tr, &m);
+        iv_assert_sound(tr);
+        iv_check_chunk_edges(tr, &m);
+        iv_compare(tr, &m, z, 200);
+        ivtrack_seal(tr);
+        iv_assert_sound(tr);
+        iv_check_chunk_edges(tr, &m);
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
+/* Sealing at, before and after a chunk edge, then appending across the next ones. */
+START_TEST(test_ivtrack_seal_at_chunk_edges)
+{
+    enum { C = IVTRACK_CHUNK };
+    static const size_t sizes[] = { 1, C - 1, C, C + 1, 2 * C };
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        iv_chunk_track(sizes[z], 100 + z, tr, &m);
+        ivtrack_seal(tr);
+        ck_assert_uint_le(ivtrack_bytes(tr), 200 + sizes[z] * 27);
+        for (size_t k = 0; k < 2 * C + 1; k++) {
+            uint64_t start = (m.n ? m.v[m.n - 1].end_ns : 0) + k % 3;
+            ivtrack_iv v = { start, start + (k % 5) * 7, (uint32_t)k,
+                             (uint8_t)(k % IVTRACK_KINDS), 0 };
+            ck_assert(ivtrack_append(tr, &v));
+            ck_assert(iv_model_append(&m, v));
+            iv_assert_sound(tr);
+            iv_check_window(tr, &m, m.v[0].start_ns, m.v[m.n - 1].end_ns + 1);
+        }
+        iv_check_chunk_edges(tr, &m);
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
+/* 100,000 intervals, sealed: the records and a share of a chunk header, no more. */
+START_TEST(test_ivtrack_bytes_per_interval)
+{
+    enum { N = 100000 };
+    ivtrack *tr = ivtrack_new();
+    for (uint64_t k = 0; k < N; k++)
+        ck_assert(iv_add(tr, 100 * k, 100 * k + k % 97, (uint8_t)(k % IVTRACK_KINDS), 0));
+    ivtrack_seal(tr);
+    iv_assert_sound(tr);
+    ck_assert_uint_eq(ivtrack_count(tr), N);
+    size_t bytes = ivtrack_bytes(tr);
+    ck_assert_msg(bytes <= (size_t)27 * N, "%zu bytes for %d intervals", bytes, (int)N);
+    ck_assert_uint_ge(bytes, N * sizeof(ivtrack_iv));
+    ivtrack_free(tr);
+}
+END_TEST
+
+/* Two and a quarter chunks, so damage can land in the first, a middle and the last. */
+#define IV_VICTIM_N (2 * IVTRACK_CHUNK + IVTRACK_CHUNK / 4)
+
 static ivtrack *
 iv_victim(void)
 {
     ivtrack *tr = ivtrack_new();
-    for (uint64_t k = 0; k < 40; k++)
+    for (uint64_t k = 0; k < IV_VICTIM_N; k++)
         ck_assert(iv_add(tr, 100 * k, 100 * k + 10 + k, (uint8_t)(k % IVTRACK_KINDS), 0));
     iv_assert_sound(tr);
     return tr;
@@ -352,8 +502,13 @@ START_TEST(test_ivtrack_check_detects_damage)
         { IVTRACK_CORRUPT_ORDER, 7, "before interval" },
         { IVTRACK_CORRUPT_KIND, 3, "interval 3: kind 4" },
         { IVTRACK_CORRUPT_FLAGS, 0, "flags" },
-        { IVTRACK_CORRUPT_PREFIX, 39, "prefix" },
+        { IVTRACK_CORRUPT_PREFIX, IV_VICTIM_N - 1, "chunk 2 " },
         { IVTRACK_CORRUPT_PREFIX, 0, "prefix" },
+        { IVTRACK_CORRUPT_PREFIX, IVTRACK_CHUNK - 1, "chunk 0 " },
+        { IVTRACK_CORRUPT_PREFIX, IVTRACK_CHUNK, "chunk 1 (" },
+        { IVTRACK_CORRUPT_ORDER, IVTRACK_CHUNK, "before interval" },
+        { IVTRACK_CORRUPT_CHUNK_START, 0, "chunk 0: start" },
+        { IVTRACK_CORRUPT_CHUNK_START, IV_VICTIM_N - 1, "chunk 2: start" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         ivtrack *tr = iv_victim();
@@ -365,7 +520,8 @@ START_TEST(test_ivtrack_check_detects_damage)
     }
     ivtrack *tr = iv_victim();
     ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_ORDER, 0));
-    ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_KIND, 40));
+    ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_KIND, IV_VICTIM_N));
+    ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_PREFIX, IV_VICTIM_N));
     iv_assert_sound(tr);
     ivtrack_free(tr);
 }
@@ -381,10 +537,13 @@ test_ivtrack_suite(void)
     tcase_add_test(tc, test_ivtrack_clip_and_drop);
     tcase_add_test(tc, test_ivtrack_extremes);
     tcase_add_test(tc, test_ivtrack_check_detects_damage);
+    tcase_add_test(tc, test_ivtrack_seal_at_chunk_edges);
+    tcase_add_test(tc, test_ivtrack_bytes_per_interval);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_ivtrack_matches_brute_force);
+    tcase_add_test(tp, test_ivtrack_chunk_edges);
     suite_add_tcase(s, tp);
     return s;
 }

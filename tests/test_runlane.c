@@ -1,6 +1,8 @@
-/* tests/test_runlane: the compact run lane — edge cases (empty, zero-length runs,
- * clipping, long runs, chunk splits on long gaps, times near UINT64_MAX), every query
- * against a brute-force array on seeded random lanes, and the checker catching damage. */
+/* tests/test_runlane: the bit-packed run lane — edge cases (empty, zero-length runs,
+ * clipping, long runs and gaps, times near UINT64_MAX), every query against a
+ * brute-force array on seeded random lanes of every chunk shape, packed and open, the
+ * size of realistic lanes, and the checker catching damage. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +162,88 @@ rl_random_lane(uint64_t seed, size_t n_in, runlane *rl, rl_model *m)
     }
 }
 
+/* Append exactly n runs (every input kept) with wide values: gaps and durations from
+ * 0 up to near 2^62 (a lane of few runs spans close to 2^63); tids at both ends of
+ * u32; stops up to 255; zero-length, clipped and open runs. */
+static void
+rl_wide_lane(uint64_t seed, size_t n, runlane *rl, rl_model *m)
+{
+    uint64_t s = seed * 0x2545F4914F6CDD1Du + 3;
+    uint64_t clock = m->n ? m->r[m->n - 1].end_ns : rl_rng(&s) % 1000;
+    /* Gap plus duration per run: the lane takes at most half the time left. */
+    uint64_t room = (UINT64_MAX - clock) / 2 / (n ? n : 1);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t r = rl_rng(&s) % 8, gap, dur;
+        if (r == 0)
+            gap = 0;
+        else if (r < 3)
+            gap = rl_rng(&s) % 100;
+        else
+            gap = r == 7 ? room / 2 : rl_rng(&s) % (room / 2 + 1);
+        r = rl_rng(&s) % 8;
+        dur = r == 0 ? 0 : r < 3 ? rl_rng(&s) % 1000 : r == 7 ? room / 2
+                                                             : rl_rng(&s) % (room / 2 + 1);
+        uint64_t start = clock + gap;
+        uint64_t want_start = start;
+        if (rl_rng(&s) % 10 == 0 && k > 0)      /* overlaps the previous run: clipped */
+            want_start = start - (gap + 1 > start ? start : gap + 1);
+        uint32_t tid;
+        r = rl_rng(&s) % 4;
+        tid = r == 0 ? 0 : r == 1 ? UINT32_MAX : r == 2 ? UINT32_MAX - (uint32_t)(rl_rng(&s) % 3)
+                                                        : (uint32_t)rl_rng(&s);
+        uint8_t stop = (uint8_t)(rl_rng(&s) % 3 == 0 ? 255 - rl_rng(&s) % 3 : rl_rng(&s));
+        runlane_run run = { want_start, start + dur, tid, stop, (uint8_t)(rl_rng(&s) % 4) };
+        bool kept = runlane_append(rl, &run);
+        RL_EXPECT(kept && rl_model_append(m, run), "seed %llu input %zu dropped",
+                  (unsigned long long)seed, k);
+        clock = start + dur;
+    }
+}
+
+/* A GHC-like lane: run lengths and gaps exponential with mean 150 us, tids from a
+ * sliding window of the 100 most recent threads (a new one every 50 runs or so),
+ * stop statuses 1..20, an occasional open or clipped run. */
+static void
+rl_realistic_lane(uint64_t seed, size_t n, runlane *rl, rl_model *m)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15u + 11, t = UINT64_C(1000000000);
+    uint32_t next_tid = 120;
+    for (size_t k = 0; k < n; k++) {
+        double u1 = (double)((rl_rng(&s) >> 11) + 1) / 9007199254740992.0;
+        double u2 = (double)((rl_rng(&s) >> 11) + 1) / 9007199254740992.0;
+        uint64_t gap = (uint64_t)(-150000.0 * log(u1));
+        uint64_t dur = (uint64_t)(-150000.0 * log(u2));
+        if (rl_rng(&s) % 50 == 0)
+            next_tid++;
+        uint32_t tid = next_tid - (uint32_t)(rl_rng(&s) % 100);
+        uint64_t start = t + gap;
+        if (rl_rng(&s) % 2000 == 0)
+            start -= gap + 10;                  /* a late event: clipped */
+        runlane_run run = { start, t + gap + dur, tid, (uint8_t)(1 + rl_rng(&s) % 20),
+                            rl_rng(&s) % 1000 == 0 ? RUNLANE_F_OPEN : 0 };
+        bool kept = runlane_append(rl, &run);
+        if (m)
+            RL_EXPECT(kept == rl_model_append(m, run), "realistic run %zu", k);
+        t += gap + dur;
+    }
+}
+
+/* A time at, just before or just after an edge of run, or inside it. */
+static uint64_t
+rl_pick_near(const runlane_run *run, uint64_t *s)
+{
+    uint64_t r = rl_rng(s) % 8;
+    if (r == 0 && run->end_ns > run->start_ns)
+        return run->start_ns + rl_rng(s) % (run->end_ns - run->start_ns);
+    uint64_t t = rl_rng(s) % 2 ? run->start_ns : run->end_ns;
+    int delta = (int)(rl_rng(s) % 3) - 1;
+    if (delta < 0 && t > 0)
+        t--;
+    else if (delta > 0 && t < UINT64_MAX)
+        t++;
+    return t;
+}
+
 /* A query time: near a run boundary, anywhere in the span, or an extreme. */
 static uint64_t
 rl_pick_time(const rl_model *m, uint64_t *s)
@@ -168,15 +252,8 @@ rl_pick_time(const rl_model *m, uint64_t *s)
     if (m->n == 0 || r == 0)
         return (uint64_t[]){ 0, 1, T32, UINT64_MAX - 1, UINT64_MAX }[rl_rng(s) % 5];
     const runlane_run *run = &m->r[rl_rng(s) % m->n];
-    if (r < 8) {
-        uint64_t t = rl_rng(s) % 2 ? run->start_ns : run->end_ns;
-        int delta = (int)(rl_rng(s) % 3) - 1;
-        if (delta < 0 && t > 0)
-            t--;
-        else if (delta > 0 && t < UINT64_MAX)
-            t++;
-        return t;
-    }
+    if (r < 8)
+        return rl_pick_near(run, s);
     uint64_t lo = m->r[0].start_ns, hi = m->r[m->n - 1].end_ns;
     return hi > lo ? lo + rl_rng(s) % (hi - lo) : lo;
 }
@@ -207,6 +284,16 @@ rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
     uint64_t s = seed + 12345;
     for (int q = 0; q < n_queries; q++) {
         uint64_t t0 = rl_pick_time(m, &s), t1 = rl_pick_time(m, &s);
+        if (m->n > 0 && q % 2 == 0) {
+            /* Both ends near runs a few apart: inside one chunk, across one boundary,
+             * or over several chunks (the last of them often the open one). */
+            static const size_t spans[] = { 0, 1, 5, 40, RUNLANE_CHUNK, 3 * RUNLANE_CHUNK };
+            size_t a = q % 4 == 0 ? m->n - 1 - rl_rng(&s) % (m->n < 80 ? m->n : 80)
+                                  : rl_rng(&s) % m->n;
+            size_t b = a + spans[rl_rng(&s) % 6];
+            t0 = rl_pick_near(&m->r[a], &s);
+            t1 = rl_pick_near(&m->r[b < m->n ? b : m->n - 1], &s);
+        }
         if (rl_rng(&s) % 4 != 0 && t0 > t1) {   /* mostly proper ranges, some inverted */
             uint64_t tmp = t0;
             t0 = t1;
@@ -381,9 +468,9 @@ START_TEST(test_runlane_long_runs)
 }
 END_TEST
 
-/* A start more than u32 past its chunk's base must open a new chunk; one exactly at
- * the edge still fits. Wrong chunking shows as wrong starts. */
-START_TEST(test_runlane_chunk_split_on_gap)
+/* Starts around and far beyond u32 past their chunk's first start (the old layout's
+ * chunk-split edge) widen the start column; wrong widths show as wrong starts. */
+START_TEST(test_runlane_long_gaps)
 {
     runlane *rl = runlane_new();
     uint64_t starts[] = { 0, T32, T32 + 1, 2 * T32 + 1, 2 * T32 + 2, UINT64_C(9000000000),
@@ -479,7 +566,8 @@ START_TEST(test_runlane_seal_then_append)
 }
 END_TEST
 
-/* A lane of a million GHC-like runs stays near 13 bytes a run. */
+/* A lane of a million GHC-like runs (lengths up to 2 ms, one in a thousand of 6 s,
+ * tids spread over 5000 threads) stays under 9.5 bytes a run (8.8 when written). */
 START_TEST(test_runlane_compact)
 {
     runlane *rl = runlane_new();
@@ -494,8 +582,48 @@ START_TEST(test_runlane_compact)
     }
     runlane_seal(rl);
     double per_run = (double)runlane_bytes(rl) / (double)runlane_count(rl);
-    ck_assert_msg(per_run < 13.6, "%.3f bytes a run", per_run);
+    ck_assert_msg(per_run < 9.5, "%.3f bytes a run", per_run);
     rl_assert_sound(rl);
+    runlane_free(rl);
+}
+END_TEST
+
+/* 100,000 realistic runs (rl_realistic_lane) take at most 9 bytes a run once sealed,
+ * and still answer like the brute force. */
+START_TEST(test_runlane_realistic_size)
+{
+    runlane *rl = runlane_new();
+    rl_model m = { 0 };
+    rl_realistic_lane(5, 100000, rl, &m);
+    rl_assert_sound(rl);
+    runlane_seal(rl);
+    double per_run = (double)runlane_bytes(rl) / (double)runlane_count(rl);
+    ck_assert_msg(per_run <= 9.0, "%.3f bytes a run", per_run);
+    rl_assert_sound(rl);
+    rl_compare(rl, &m, 5, 300);
+    x_free(m.r);
+    runlane_free(rl);
+}
+END_TEST
+
+/* Tids 1 and 4,000,000 interleaved, gaps of an hour to days: more bytes, same answers. */
+START_TEST(test_runlane_worst_case)
+{
+    runlane *rl = runlane_new();
+    rl_model m = { 0 };
+    uint64_t s = 99, t = 0;
+    for (size_t k = 0; k < 5000; k++) {
+        t += UINT64_C(3600000000000) + rl_rng(&s) % (UINT64_C(1) << 50);
+        runlane_run run = { t, t + rl_rng(&s) % (UINT64_C(1) << 40), k % 2 ? 4000000 : 1,
+                            (uint8_t)rl_rng(&s), 0 };
+        ck_assert(runlane_append(rl, &run) && rl_model_append(&m, run));
+        t = run.end_ns;
+    }
+    runlane_seal(rl);
+    rl_assert_sound(rl);
+    ck_assert_uint_le(runlane_bytes(rl), 24 * runlane_count(rl));
+    rl_compare(rl, &m, 99, 300);
+    x_free(m.r);
     runlane_free(rl);
 }
 END_TEST
@@ -521,17 +649,89 @@ START_TEST(test_runlane_matches_brute_force)
 }
 END_TEST
 
+/* Every chunk shape — no runs, one, a chunk less one, exactly one, one more, several
+ * and many — with wide values: unsealed (the tail in the open chunk), sealed (a short
+ * last chunk packed), then appended to after seal and sealed again. */
+START_TEST(test_runlane_chunk_shapes)
+{
+    static const size_t sizes[] = { 0, 1, 2, 63, 64, 65, 127, 128, 129, 200, 640, 1000 };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            uint64_t tag = seed * 1000 + sizes[k];
+            runlane *rl = runlane_new();
+            rl_model m = { 0 };
+            if (seed == 3)
+                rl_realistic_lane(tag, sizes[k], rl, &m);
+            else
+                rl_wide_lane(tag, sizes[k], rl, &m);
+            rl_assert_sound(rl);
+            rl_compare(rl, &m, tag, 200);
+            runlane_seal(rl);
+            rl_assert_sound(rl);
+            rl_compare(rl, &m, tag, 200);
+            rl_wide_lane(tag + 1, sizes[(k + seed) % (sizeof sizes / sizeof sizes[0])], rl, &m);
+            rl_assert_sound(rl);
+            rl_compare(rl, &m, tag + 1, 200);
+            runlane_seal(rl);
+            rl_assert_sound(rl);
+            rl_compare(rl, &m, tag + 1, 100);
+            x_free(m.r);
+            runlane_free(rl);
+        }
+    }
+}
+END_TEST
+
+/* Extremes per field: a duration of 2^63 - 1, a gap of nearly 2^63, tids 0 and
+ * UINT32_MAX in one chunk, stop 255 with both flags. */
+START_TEST(test_runlane_wide_values)
+{
+    const uint64_t big = (UINT64_C(1) << 63) - 1;
+    runlane *rl = runlane_new();
+    ck_assert(rl_add(rl, 0, big, 0, 255, RUNLANE_F_OPEN));
+    ck_assert(rl_add(rl, big - 5, big, UINT32_MAX, 255, RUNLANE_F_OPEN));  /* clipped */
+    ck_assert(rl_add(rl, UINT64_MAX - 3, UINT64_MAX - 1, 7, 0, 0));
+    ck_assert(rl_add(rl, UINT64_MAX, UINT64_MAX, UINT32_MAX, 1, 0));
+    for (int sealed = 0; sealed < 2; sealed++) {
+        runlane_run g;
+        runlane_get(rl, 0, &g);
+        ck_assert_uint_eq(g.end_ns, big);
+        ck_assert_uint_eq(g.tid, 0);
+        ck_assert_uint_eq(g.stop, 255);
+        ck_assert_uint_eq(g.flags, RUNLANE_F_OPEN);
+        runlane_get(rl, 1, &g);
+        ck_assert_uint_eq(g.start_ns, big);
+        ck_assert_uint_eq(g.end_ns, big);
+        ck_assert_uint_eq(g.tid, UINT32_MAX);
+        ck_assert_uint_eq(g.flags, RUNLANE_F_OPEN | RUNLANE_F_CLIPPED);
+        runlane_get(rl, 3, &g);
+        ck_assert_uint_eq(g.start_ns, UINT64_MAX);
+        ck_assert_uint_eq(g.tid, UINT32_MAX);
+        ck_assert_uint_eq(runlane_busy_ns(rl, 0, UINT64_MAX), big + 2);
+        ck_assert_uint_eq(runlane_busy_ns(rl, 1, UINT64_MAX - 2), big - 1 + 1);
+        ck_assert_uint_eq(runlane_prefix_ns(rl, 3), big + 2);
+        ck_assert_uint_eq(runlane_first_after(rl, big), 1);     /* the instant at big */
+        ck_assert_uint_eq(runlane_last_starting_by(rl, UINT64_MAX - 1), 2);
+        ck_assert_uint_eq(runlane_count_in(rl, big - 1, UINT64_MAX), 3);
+        rl_assert_sound(rl);
+        runlane_seal(rl);
+    }
+    runlane_free(rl);
+}
+END_TEST
+
 /* ---- the checker catches damage ---- */
 
-/* A lane with several chunks, long runs and no zero-length runs. */
+/* A lane of three packed chunks and 20 runs in the open one, with long runs and no
+ * zero-length runs. */
 static runlane *
 rl_victim(void)
 {
     runlane *rl = runlane_new();
     uint64_t t = 0;
-    for (uint32_t k = 0; k < 3 * RUNLANE_CHUNK; k++) {
+    for (uint32_t k = 0; k < 3 * RUNLANE_CHUNK + 20; k++) {
         uint64_t d = k % 50 == 7 ? UINT64_C(5000000000) : 100 + k;
-        ck_assert(rl_add(rl, t, t + d, k, (uint8_t)k, 0));
+        ck_assert(rl_add(rl, t, t + d, 1000 + k % 37, (uint8_t)k, 0));
         t += d + (k % 3 == 0 ? 0 : 17);
     }
     rl_assert_sound(rl);
@@ -546,14 +746,20 @@ START_TEST(test_runlane_check_detects_damage)
         const char *says;
     } cases[] = {
         { RUNLANE_CORRUPT_ORDER, 70, "before run" },
+        { RUNLANE_CORRUPT_ORDER, 128, "before run" },     /* a chunk's first run */
+        { RUNLANE_CORRUPT_ORDER, 200, "before run" },     /* in the open chunk */
         { RUNLANE_CORRUPT_PREFIX, 130, "prefix" },
         { RUNLANE_CORRUPT_PREFIX, 0, "prefix" },
+        { RUNLANE_CORRUPT_PREFIX, 195, "open chunk: prefix" },
         { RUNLANE_CORRUPT_BASE, 100, "base" },
         { RUNLANE_CORRUPT_FLAGS, 0, "clipped" },
         { RUNLANE_CORRUPT_FLAGS, 2, "clipped" },
-        { RUNLANE_CORRUPT_LONG, 5, "long-run" },
+        { RUNLANE_CORRUPT_FLAGS, 197, "clipped" },
         { RUNLANE_CORRUPT_TOTAL, 0, "total" },
-        { RUNLANE_CORRUPT_SPLIT, 30, "split early" },
+        { RUNLANE_CORRUPT_WIDTH, 5, "widths" },
+        { RUNLANE_CORRUPT_WIDTH, 150, "widths" },         /* the last packed chunk */
+        { RUNLANE_CORRUPT_CHECKPOINT, 70, "checkpoint" },
+        { RUNLANE_CORRUPT_TIDMIN, 30, "tid_min" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         runlane *rl = rl_victim();
@@ -561,14 +767,15 @@ START_TEST(test_runlane_check_detects_damage)
         char why[256] = "";
         ck_assert_msg(!runlane_check(rl, why, sizeof why), "case %zu not detected", k);
         ck_assert_msg(strstr(why, cases[k].says), "case %zu: %s", k, why);
-        if (cases[k].what == RUNLANE_CORRUPT_SPLIT) {
+        if (cases[k].what == RUNLANE_CORRUPT_TIDMIN) {
             /* Only the canonical form is broken: the damaged lane still answers. */
             runlane *ok = rl_victim();
             for (size_t j = 0; j < runlane_count(ok); j++) {
                 runlane_run a, b;
                 runlane_get(ok, j, &a);
                 runlane_get(rl, j, &b);
-                ck_assert(a.start_ns == b.start_ns && a.end_ns == b.end_ns);
+                ck_assert(a.start_ns == b.start_ns && a.end_ns == b.end_ns && a.tid == b.tid &&
+                          a.stop == b.stop && a.flags == b.flags);
                 ck_assert_uint_eq(runlane_prefix_ns(ok, j), runlane_prefix_ns(rl, j));
             }
             runlane_free(ok);
@@ -580,7 +787,21 @@ START_TEST(test_runlane_check_detects_damage)
     ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_ORDER, 0));
     ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_FLAGS, 1));   /* run 1 touches run 0 */
     ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_PREFIX, 100000));
-    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_SPLIT, 0));
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_BASE, 0));    /* base 0 */
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_BASE, 200));  /* open: no header */
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_WIDTH, 200));
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_TIDMIN, 200));
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_CHECKPOINT, 200));
+    rl_assert_sound(rl);
+    runlane_free(rl);
+    /* A chunk of equal tids from 0 has no tid_min below it; equal zero-length runs have
+     * no duration width to shrink and no checkpoints. */
+    rl = runlane_new();
+    for (size_t k = 0; k < RUNLANE_CHUNK; k++)
+        ck_assert(rl_add(rl, 5, 5, 0, 0, 0));
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_TIDMIN, 3));
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_WIDTH, 3));
+    ck_assert(!runlane_test_corrupt(rl, RUNLANE_CORRUPT_CHECKPOINT, 3));
     rl_assert_sound(rl);
     runlane_free(rl);
 }
@@ -596,17 +817,21 @@ test_runlane_suite(void)
     tcase_add_test(tc, test_runlane_zero_length);
     tcase_add_test(tc, test_runlane_clip_and_drop);
     tcase_add_test(tc, test_runlane_long_runs);
-    tcase_add_test(tc, test_runlane_chunk_split_on_gap);
+    tcase_add_test(tc, test_runlane_long_gaps);
     tcase_add_test(tc, test_runlane_full_chunks);
     tcase_add_test(tc, test_runlane_near_uint64_max);
     tcase_add_test(tc, test_runlane_stop_values);
     tcase_add_test(tc, test_runlane_seal_then_append);
+    tcase_add_test(tc, test_runlane_wide_values);
     tcase_add_test(tc, test_runlane_check_detects_damage);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_runlane_matches_brute_force);
+    tcase_add_test(tp, test_runlane_chunk_shapes);
     tcase_add_test(tp, test_runlane_compact);
+    tcase_add_test(tp, test_runlane_realistic_size);
+    tcase_add_test(tp, test_runlane_worst_case);
     suite_add_tcase(s, tp);
     return s;
 }

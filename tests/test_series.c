@@ -1,6 +1,7 @@
 /* tests/test_series: sample series — edge cases (empty, equal and out-of-order times,
- * half-open ranges, extremes), range/at/lower_bound against a brute-force array on
- * seeded random series spanning many pyramid levels, and the checker catching damage. */
+ * half-open ranges, extremes), range/at/lower_bound/get against a brute-force array on
+ * seeded random series at every chunk edge and across many pyramid levels, sealed or
+ * not, each packed coding, bytes a sample, and the checker catching damage. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,11 +326,12 @@ START_TEST(test_series_matches_brute_force)
 }
 END_TEST
 
+/* Every sample sits in a full chunk of 64 (the chunk is packed), unless open_tail. */
 static series *
-se_victim(void)
+se_victim(size_t open_tail)
 {
     series *s = series_new();
-    for (uint64_t i = 0; i < 64 * 9; i++)
+    for (uint64_t i = 0; i < 64 * 9 + open_tail; i++)
         series_append(s, 1000 + 3 * i, 50 + (i * 31 % 97));
     se_assert_sound(s);
     return s;
@@ -339,27 +341,155 @@ START_TEST(test_series_check_detects_damage)
 {
     static const struct {
         series_corrupt what;
-        size_t at;
+        size_t at, open_tail;
         const char *says;
     } cases[] = {
-        { SERIES_CORRUPT_ORDER, 200, "before sample" },
-        { SERIES_CORRUPT_CHUNK_MIN, 300, "level 0" },
-        { SERIES_CORRUPT_TOP_MAX, 0, "level" },
-        { SERIES_CORRUPT_MAX, 0, "max" },
+        { SERIES_CORRUPT_ORDER, 200, 0, "before sample" },
+        { SERIES_CORRUPT_ORDER, 192, 0, "sample 192: time" },      /* across chunks */
+        { SERIES_CORRUPT_ORDER, 64 * 9, 5, "sample 576: time" },   /* packed, then open */
+        { SERIES_CORRUPT_ORDER, 64 * 9 + 3, 5, "sample 579: time" },   /* open chunk */
+        { SERIES_CORRUPT_CHUNK_MIN, 300, 0, "chunk 4" },
+        { SERIES_CORRUPT_TOP_MAX, 0, 0, "level" },
+        { SERIES_CORRUPT_MAX, 0, 0, "max" },
+        { SERIES_CORRUPT_WIDTH, 100, 0, "chunk 1: " },
+        { SERIES_CORRUPT_WIDTH, 64 * 8, 0, "chunk 8: coding runs past" },
+        { SERIES_CORRUPT_SLACK, 0, 3, "past the end" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        series *s = se_victim();
-        ck_assert(series_test_corrupt(s, cases[k].what, cases[k].at));
-        char why[256] = "";
-        ck_assert_msg(!series_check(s, why, sizeof why), "case %zu not detected", k);
-        ck_assert_msg(strstr(why, cases[k].says), "case %zu: %s", k, why);
-        series_free(s);
+        for (int sealed = 0; sealed < 2; sealed++) {
+            series *s = se_victim(cases[k].open_tail);
+            if (sealed)
+                series_seal(s);
+            ck_assert_msg(series_test_corrupt(s, cases[k].what, cases[k].at), "case %zu", k);
+            char why[256] = "";
+            ck_assert_msg(!series_check(s, why, sizeof why), "case %zu not detected", k);
+            ck_assert_msg(strstr(why, cases[k].says), "case %zu: %s", k, why);
+            series_free(s);
+        }
     }
-    series *s = se_victim();
+    series *s = se_victim(7);
     ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_ORDER, 0));
-    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_MAX, 64 * 9));
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_MAX, 64 * 9 + 7));
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_CHUNK_MIN, 64 * 9));   /* open chunk */
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_WIDTH, 64 * 9 + 6));
     se_assert_sound(s);
     series_free(s);
+    s = series_new();
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_TOP_MAX, 0));
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_SLACK, 0));
+    series_append(s, 1, 2);
+    ck_assert(!series_test_corrupt(s, SERIES_CORRUPT_TOP_MAX, 0));    /* nothing packed */
+    series_free(s);
+}
+END_TEST
+
+/* Queries at every chunk edge, before and after a seal: counts 0, 1, 63, 64, 65 and
+ * on, each prefix compared with the model while the series is still being built. */
+START_TEST(test_series_chunk_edges)
+{
+    static const size_t stops[] = { 0, 1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 193,
+                                    64 * 8 - 1, 64 * 8, 64 * 8 + 1, 64 * 21 + 17 };
+    size_t n_stops = sizeof stops / sizeof stops[0];
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        series *s = series_new();
+        se_model m = { 0 };
+        se_model all = { 0 };
+        se_random_series(seed, stops[n_stops - 1], s, &all);   /* the same samples */
+        series_free(s);
+        s = series_new();
+        size_t next = 0;
+        for (size_t k = 0; k < n_stops; k++) {
+            for (; next < stops[k]; next++) {
+                /* The model clamps like the series, so append its stored samples. */
+                series_append(s, all.v[next].time_ns, all.v[next].value);
+                se_model_append(&m, all.v[next].time_ns, all.v[next].value);
+            }
+            se_assert_sound(s);
+            se_compare(s, &m, seed * 100 + k, 40);
+            if (seed % 3 == 0) {
+                series_seal(s);                 /* then more appends */
+                se_assert_sound(s);
+                se_compare(s, &m, seed * 100 + k, 10);
+            }
+        }
+        x_free(m.v);
+        x_free(all.v);
+        series_free(s);
+    }
+}
+END_TEST
+
+/* Samples that take each coding (FOR, DELTA, widths 0 and 64, deltas of 2^63, wrapping
+ * spans) code back exactly. */
+static void
+se_pattern(int kind, size_t i, uint64_t *r, uint64_t *t, uint64_t *v)
+{
+    const uint64_t top = UINT64_C(1) << 63;
+    switch (kind) {
+    case 0: *t = 5; *v = 0; break;                                   /* all width 0 */
+    case 1: *t = 7 * i; *v = 1000 * i; break;                        /* constant deltas */
+    case 2: *t = i % 64 < 32 && i < 64 ? 0 : UINT64_MAX; *v = i & 1 ? UINT64_MAX : 0; break;
+    case 3: *t = UINT64_MAX - 300 + i / 2; *v = UINT64_MAX - i; break;  /* descending */
+    case 4: *t = i; *v = i & 1 ? top : 0; break;                     /* deltas of 2^63 */
+    case 5: *t = se_rng(r); *v = se_rng(r); break;                   /* clamped; random */
+    case 6: *t = i * (UINT64_C(1) << 50); *v = top - 40 + i % 80; break;
+    case 7: *t = i * i * i; *v = i % 5 ? UINT64_MAX - 1 : UINT64_MAX; break;
+    case 8: *t = i << 56; *v = se_rng(r) >> (i % 64); break;
+    default: *t = 1000000 * i + se_rng(r) % 1000; *v = (i * i) << 20; break;
+    }
+}
+
+START_TEST(test_series_codings)
+{
+    for (int kind = 0; kind < 10; kind++) {
+        for (size_t n = 63; n <= 64 * 5 + 1; n += 64 * 2 + 1) {
+            series *s = series_new();
+            se_model m = { 0 };
+            uint64_t r = (uint64_t)kind * 77 + n;
+            for (size_t i = 0; i < n; i++) {
+                uint64_t t, v;
+                se_pattern(kind, i, &r, &t, &v);
+                series_append(s, t, v);
+                se_model_append(&m, t, v);
+            }
+            se_assert_sound(s);
+            se_compare(s, &m, (uint64_t)kind * 1000 + n, 200);
+            series_seal(s);
+            se_assert_sound(s);
+            se_compare(s, &m, (uint64_t)kind * 1000 + n, 50);
+            x_free(m.v);
+            series_free(s);
+        }
+    }
+}
+END_TEST
+
+/* The point of the packing: realistic series take about 6 bytes a sample, not 16+. */
+START_TEST(test_series_bytes_per_sample)
+{
+    for (int kind = 0; kind < 2; kind++) {
+        series *s = series_new();
+        uint64_t r = 12345, t = 1000000000, v = kind ? 500u << 20 : 0;
+        size_t n = 100000;
+        for (size_t i = 0; i < n; i++) {
+            t += 250000 + se_rng(&r) % 500001;                 /* about every 500 us */
+            if (kind == 0) {
+                v += se_rng(&r) % ((4u << 20) + 1);          /* bytes allocated so far */
+            } else {
+                uint64_t step = se_rng(&r) % (16u << 20);    /* heap size: a random walk */
+                bool up = se_rng(&r) & 1;
+                if (up ? v + step > (2048u << 20) : v < (10u << 20) + step)
+                    up = !up;
+                v = up ? v + step : v - step;
+            }
+            series_append(s, t, v);
+        }
+        series_seal(s);
+        se_assert_sound(s);
+        double per = (double)series_bytes(s) / (double)series_count(s);
+        ck_assert_msg(per <= 7.0, "%s: %.2f bytes a sample", kind ? "heap" : "alloc", per);
+        series_free(s);
+    }
 }
 END_TEST
 
@@ -373,10 +503,13 @@ test_series_suite(void)
     tcase_add_test(tc, test_series_extremes);
     tcase_add_test(tc, test_series_many_chunks);
     tcase_add_test(tc, test_series_check_detects_damage);
+    tcase_add_test(tc, test_series_codings);
+    tcase_add_test(tc, test_series_bytes_per_sample);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_series_matches_brute_force);
+    tcase_add_test(tp, test_series_chunk_edges);
     suite_add_tcase(s, tp);
     return s;
 }
