@@ -33,13 +33,12 @@ void detail_lines_free(detail_lines *d);
 /* Append one formatted line (copied). */
 void detail_lines_add(detail_lines *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A run's thread totals, kept between frames by the caller: threadstats_of reads
- * every run of the log, so it runs again only when the thread changes. Start with
- * valid = false, and set it so again when the index changes. */
+/* Every thread's run totals, kept between frames by the caller: made by one pass over
+ * all runs (threadstats_all) the first time a run's detail needs them, then read in
+ * O(1). Start zeroed; the caller frees `rows` (x_free) and zeroes it again when the
+ * index changes. */
 typedef struct detail_thread_memo {
-    bool valid;
-    uint32_t tid;
-    threadstats_row row;
+    threadstats_row *rows;      /* owned by the caller; threadtab order */
 } detail_thread_memo;
 
 /* Append the lines describing `it` on lane `l` (it->kind LANE_ITEM_NONE: the lane's
@@ -47,7 +46,7 @@ typedef struct detail_thread_memo {
  * lanes_item_at leaves it). Times are shown relative to evindex_first_ns.
  *  - run: thread, label, HEC, start, duration, why it stopped (the STOP_THREAD event
  *    re-read for its blocked-on field), the thread's totals (through `memo`, which
- *    may be NULL: then computed afresh);
+ *    may be NULL: then this thread's are computed afresh);
  *  - GC: number, generation, pause, request, sync and slowest HEC, each HEC's work and
  *    idle time and how late it stopped, bytes, parallel balance, flags;
  *  - non-moving phase: its cycle, the phase, the cycle's phase times, marked objects;
@@ -60,7 +59,8 @@ void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane
  * shares, mutator and GC time (summed over HECs, and as elapsed pause time), the
  * collections starting in the range per generation with total / average / max pause and
  * p50 / p90 / p99 (nearest rank), bytes copied and allocated, largest heap size and
- * live bytes, markers in the range, productivity (1 - pause time / range length). */
+ * live bytes, markers and per-spark events (by kind) in the range, productivity
+ * (1 - pause time / range length). */
 void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns);
 
 /* Append one line (no newline) summarising the lane, the cursor time and the item, e.g.

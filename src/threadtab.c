@@ -290,7 +290,12 @@ threadtab_seal(threadtab *tt)
         tt->threads = xreallocarray(tt->threads, tt->n_threads, sizeof *tt->threads);
         tt->cap_threads = tt->n_threads;
     }
-    threadtab_rehash(tt, tt->dense_len);    /* new indices; the hash sized to fit */
+    /* New indices; the dense array cut to the largest id it holds, the hash sized to fit. */
+    size_t dense_len = 0;
+    for (size_t i = 0; i < tt->n_threads; i++)
+        if (tt->threads[i].tid < tt->dense_len && tt->threads[i].tid >= dense_len)
+            dense_len = (size_t)tt->threads[i].tid + 1;
+    threadtab_rehash(tt, dense_len < THREADTAB_DENSE_MIN ? THREADTAB_DENSE_MIN : dense_len);
 }
 
 size_t

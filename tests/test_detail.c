@@ -652,6 +652,30 @@ START_TEST(test_detail_range_whole)
             td_assert_line(&d, "Markers: 5, messages: 16; first: phase:start");
             ck_assert_uint_ne(td_find_prefix(&d, "HEC 3: run "), SIZE_MAX);
         }
+        /* Per-spark events by kind: the whole log gives the totals; the first half of it
+         * what the index counts there, and the two halves add up. */
+        uint64_t created = evindex_spark_total(c.ix, EVINDEX_SPARK_CREATE);
+        size_t sp = td_find_prefix(&d, "Spark events: ");
+        ck_assert_uint_eq(sp != SIZE_MAX, created > 0 || evindex_spark_total(c.ix,
+                          EVINDEX_SPARK_RUN) > 0);
+        if (created) {
+            char want[64];
+            snprintf(want, sizeof want, "Spark events: created %llu", (unsigned long long)created);
+            ck_assert_msg(strncmp(d.lines[sp], want, strlen(want)) == 0, "%s: %s", files[f],
+                          d.lines[sp]);
+            uint64_t mid = evindex_first_ns(c.ix) / 2 + evindex_last_ns(c.ix) / 2;
+            uint64_t half = evindex_spark_count(c.ix, EVINDEX_SPARK_CREATE, 0, mid);
+            ck_assert_uint_gt(half, 0);
+            ck_assert_uint_lt(half, created);
+            ck_assert_uint_eq(half + evindex_spark_count(c.ix, EVINDEX_SPARK_CREATE, mid,
+                                                         UINT64_MAX), created);
+            detail_lines_free(&d);
+            detail_lines_init(&d);
+            detail_range(&d, c.ix, evindex_first_ns(c.ix), mid);
+            snprintf(want, sizeof want, "Spark events: created %llu", (unsigned long long)half);
+            sp = td_find_prefix(&d, want);
+            ck_assert_msg(sp != SIZE_MAX, "%s: no \"%s\"", files[f], want);
+        }
         detail_lines_free(&d);
         td_close(&c);
     }

@@ -253,7 +253,9 @@ app_thread_list(app *a)
 {
     const threadtab *tt = evindex_threads(a->ix);
     size_t n = threadtab_count(tt);
-    threadstats_row *st = threadstats_all(a->ix);      /* freed below */
+    if (!a->thread_memo.rows)
+        a->thread_memo.rows = threadstats_all(a->ix);  /* kept: the detail pane's too */
+    const threadstats_row *st = a->thread_memo.rows;
     app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
     for (size_t i = 0; i < n; i++)
         keys[i] = (app_rank){ st[i].run_ns, i };
@@ -280,7 +282,6 @@ app_thread_list(app *a)
     strbuf_free(&sb);
     strbuf_free(&t);
     x_free(keys);
-    x_free(st);
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
@@ -883,6 +884,7 @@ app_free(app *a)
     eventpane_free(a->events);
     x_free(a->lanes);
     x_free(a->matches);
+    x_free(a->thread_memo.rows);
     strbuf_free(&a->status);
     x_free(a);
 }

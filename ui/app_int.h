@@ -52,7 +52,7 @@ struct app {
 
     bool highlight;
     uint32_t highlight_tid;
-    detail_thread_memo thread_memo;     /* the cursor run's thread totals */
+    detail_thread_memo thread_memo;     /* every thread's run totals, made once */
     bool dragging;
     int drag_col;
 

@@ -344,15 +344,15 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
 
     const threadtab_thread *th = threadtab_find(evindex_threads(ix), r.tid);
     if (th) {
-        detail_thread_memo fresh = { false, 0, { 0 } };
-        if (!memo)
-            memo = &fresh;
-        if (!memo->valid || memo->tid != r.tid) {
-            threadstats_of(ix, r.tid, &memo->row);
-            memo->tid = r.tid;
-            memo->valid = true;
+        threadstats_row one;
+        const threadstats_row *st = &one;
+        if (memo) {
+            if (!memo->rows)
+                memo->rows = threadstats_all(ix);
+            st = &memo->rows[threadtab_index_of(evindex_threads(ix), r.tid)];
+        } else {
+            threadstats_of(ix, r.tid, &one);
         }
-        const threadstats_row *st = &memo->row;
         strbuf_reset(&sb);
         strbuf_printf(&sb, "Thread runs: %u, run time ", (unsigned)st->n_runs);
         detail_dur(&sb, st->run_ns);
@@ -800,6 +800,30 @@ detail_heap(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
     strbuf_free(&sb);
 }
 
+/* One line of per-spark event counts in [t0, t1) (the kinds the log has), after `head`. */
+static void
+detail_spark_events(detail_lines *out, const evindex *ix, const char *head, uint64_t t0,
+                    uint64_t t1)
+{
+    static const char *const names[EVINDEX_N_SPARK_KINDS] = {
+        "created", "dud", "overflowed", "run", "stolen", "fizzled", "GCed",
+    };
+    strbuf sb;
+    strbuf_init(&sb);
+    bool any = false;
+    for (int k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
+        enum evindex_spark_kind kind = (enum evindex_spark_kind)k;
+        if (!evindex_spark_total(ix, kind))
+            continue;
+        strbuf_printf(&sb, "%s%s %llu", any ? ", " : "", names[k],
+                      (unsigned long long)evindex_spark_count(ix, kind, t0, t1));
+        any = true;
+    }
+    if (any)
+        detail_lines_add(out, "%s: %s", head, sb.data);
+    strbuf_free(&sb);
+}
+
 static void
 detail_sparks(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
 {
@@ -813,23 +837,7 @@ detail_sparks(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
         if (detail_series_at(ix, rows[k].id, cursor_ns, &v))
             detail_lines_add(out, "%s: %llu", rows[k].key, (unsigned long long)v);
     }
-    static const char *const names[EVINDEX_N_SPARK_KINDS] = {
-        "created", "dud", "overflowed", "run", "stolen", "fizzled", "GCed",
-    };
-    strbuf sb;
-    strbuf_init(&sb);
-    bool any = false;
-    for (int k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
-        uint64_t n = evindex_spark_total(ix, (enum evindex_spark_kind)k);
-        if (!n)
-            continue;
-        strbuf_printf(&sb, "%s%s %llu", any ? ", " : "Spark events: ", names[k],
-                      (unsigned long long)n);
-        any = true;
-    }
-    if (any)
-        detail_add_sb(out, &sb);
-    strbuf_free(&sb);
+    detail_spark_events(out, ix, "Spark events", 0, UINT64_MAX);
 }
 
 static void
@@ -1146,9 +1154,7 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
         }
         detail_add_sb(out, &sb);
     }
-    if (evindex_spark_total(ix, EVINDEX_SPARK_CREATE) > 0)
-        detail_lines_add(out, "Sparks created: %llu",
-                         (unsigned long long)evindex_spark_count(ix, EVINDEX_SPARK_CREATE, a, b));
+    detail_spark_events(out, ix, "Spark events", a, b);
     strbuf_free(&sb);
 }
 
