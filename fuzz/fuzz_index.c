@@ -36,6 +36,10 @@ fuzz_reports(const evindex *ix)
         reports_markers(&sb, ix, &o);
         o = (reports_opts){ .json = json != 0, .sort_by_run = json != 0 };
         reports_threads(&sb, ix, &o);
+        o = (reports_opts){ .json = json != 0, .censuses = json != 0 };
+        reports_heap(&sb, ix, &o);
+        o.censuses = !o.censuses;
+        reports_heap(&sb, ix, &o);
         strbuf_reset(&sb);
     }
     strbuf_free(&sb);

@@ -21,6 +21,9 @@ typedef struct app_opts {
     bool force_mono;            /* monochrome theme whatever the terminal says */
     bool mono;                  /* draw for a monochrome screen (set by app_run from the
                                  * terminal's theme; snapshot sets it without --color) */
+    bool async_totals;          /* count every thread's run totals on a background thread
+                                 * from app_new (the interactive loop: no pause when the
+                                 * cursor first meets a run); else on first need */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines
@@ -28,6 +31,11 @@ typedef struct app_opts {
  * the header. Caller frees with app_free. */
 app *app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts *o);
 void app_free(app *a);
+/* Takes the threads' run totals when the background count has finished; true if the
+ * screen changes (the loop redraws). */
+bool app_poll_totals(app *a);
+/* The background count is still running (the loop then wakes more often). */
+bool app_totals_pending(const app *a);
 
 void app_resize(app *a, int cols, int lines);
 /* Apply one key (libtickit-style name, see termio.h). */

@@ -39,6 +39,7 @@ void detail_lines_add(detail_lines *d, const char *fmt, ...) __attribute__((form
  * index changes. */
 typedef struct detail_thread_memo {
     threadstats_row *rows;      /* owned by the caller; threadtab order */
+    bool pending;               /* the caller is counting them elsewhere: say so meanwhile */
 } detail_thread_memo;
 
 /* Append the lines describing `it` on lane `l` (it->kind LANE_ITEM_NONE: the lane's

@@ -4,6 +4,7 @@
  * asserting cell text and pens. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../ui/termio_mock.h"
 #include "app.h"
@@ -21,7 +22,17 @@ typedef struct app_fx {
 } app_fx;
 
 static void
+fx_open_opts(app_fx *f, const char *fixture, int cols, int lines, const app_opts *o);
+
+static void
 fx_open(app_fx *f, const char *fixture, int cols, int lines, bool ascii)
+{
+    app_opts o = { .ascii = ascii };
+    fx_open_opts(f, fixture, cols, lines, &o);
+}
+
+static void
+fx_open_opts(app_fx *f, const char *fixture, int cols, int lines, const app_opts *o)
 {
     char *path = test_path(fixture);
     diag d;
@@ -30,8 +41,7 @@ fx_open(app_fx *f, const char *fixture, int cols, int lines, bool ascii)
     ck_assert_msg(f->log != NULL, "cannot open %s", path);
     f->ix = evindex_build(f->log, NULL, &d);
     ck_assert_ptr_nonnull(f->ix);
-    app_opts o = { .ascii = ascii };
-    f->a = app_new(f->ix, path, cols, lines, &o);
+    f->a = app_new(f->ix, path, cols, lines, o);
     f->s = surface_new(cols, lines);
     app_draw(f->a, f->s);
     free(path);
@@ -65,6 +75,39 @@ fx_screen_has(app_fx *f, const char *text)
     free(dump);
     return has;
 }
+
+/* The interactive loop counts the threads' run totals in the background: the run
+ * detail says so until they arrive, then shows them; freeing the app mid-count is safe. */
+START_TEST(test_app_async_totals)
+{
+    app_fx f;
+    app_opts o = { .async_totals = true };
+    fx_open_opts(&f, "fixtures/threaded-n4.eventlog", 120, 40, &o);
+    fx_close(&f);                               /* possibly still counting */
+
+    fx_open_opts(&f, "fixtures/threaded-n4.eventlog", 120, 40, &o);
+    /* Walk the cursor over HEC 0 until it stands on a run. */
+    fx_keys(&f, "j");
+    for (int i = 0; i < 200 && !fx_screen_has(&f, "Thread runs: "); i++)
+        fx_keys(&f, "Right");
+    ck_assert(fx_screen_has(&f, "Thread runs: "));
+    bool ready = false;
+    for (int i = 0; i < 1000 && !ready; i++) {
+        ready = app_poll_totals(f.a);
+        if (!ready) {
+            struct timespec ts = { 0, 10 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    ck_assert(ready);
+    ck_assert(!app_poll_totals(f.a));           /* taken once */
+    app_draw(f.a, f.s);
+    ck_assert(fx_screen_has(&f, "Thread runs: "));
+    ck_assert(!fx_screen_has(&f, "Thread runs: counting"));
+    ck_assert(fx_screen_has(&f, "Thread stops: "));
+    fx_close(&f);
+}
+END_TEST
 
 START_TEST(test_app_gc_navigation)
 {
@@ -264,6 +307,7 @@ test_app_suite(void)
     TCase *tc = tcase_create("viewer");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_app_gc_navigation);
+    tcase_add_test(tc, test_app_async_totals);
     tcase_add_test(tc, test_app_markers_and_search);
     tcase_add_test(tc, test_app_zoom_and_select);
     tcase_add_test(tc, test_app_tiny_sizes);

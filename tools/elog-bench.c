@@ -165,7 +165,7 @@ bench_first_frame(const char *path)
     uint64_t t1 = bench_now_ns();
     evindex *ix = evindex_build(log, NULL, NULL);
     uint64_t t2 = bench_now_ns();
-    app_opts ao = { .mouse = false };
+    app_opts ao = { .mouse = false, .async_totals = true };   /* as the interactive loop */
     app *a = app_new(ix, path, BENCH_COLS, BENCH_LINES, &ao);
     surface *s = surface_new(BENCH_COLS, BENCH_LINES);
     uint64_t t3 = bench_now_ns();
@@ -352,7 +352,7 @@ static void
 bench_frames_at(const evindex *ix, const bench_opts *o, const char *level, double fraction,
                 bool events)
 {
-    app_opts ao = { .mouse = false };
+    app_opts ao = { .mouse = false, .async_totals = true };   /* as the interactive loop */
     app *a = app_new(ix, o->path, BENCH_COLS, BENCH_LINES, &ao);
     surface *s = surface_new(BENCH_COLS, BENCH_LINES);
     timeview *v = app_view(a);

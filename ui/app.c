@@ -247,12 +247,64 @@ app_gc_list(app *a)
     app_open_list(a, l, APP_LIST_GCS);
 }
 
+/* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
+
+static void *
+app_totals_main(void *arg)
+{
+    app *a = arg;
+    a->totals_rows = threadstats_all(a->ix);     /* read-only on the index */
+    atomic_store(&a->totals_ready, true);
+    return NULL;
+}
+
+static void
+app_start_totals(app *a)
+{
+    if (!a->opts.async_totals || threadtab_count(evindex_threads(a->ix)) == 0)
+        return;
+    a->totals_running = pthread_create(&a->totals_th, NULL, app_totals_main, a) == 0;
+    a->thread_memo.pending = a->totals_running;
+}
+
+/* Join the count (waiting for it if needed) and hand its rows to the memo. */
+static void
+app_wait_totals(app *a)
+{
+    if (!a->totals_running)
+        return;
+    pthread_join(a->totals_th, NULL);
+    a->totals_running = false;
+    a->thread_memo.pending = false;
+    if (!a->thread_memo.rows)
+        a->thread_memo.rows = a->totals_rows;
+    else
+        x_free(a->totals_rows);
+    a->totals_rows = NULL;
+}
+
+bool
+app_poll_totals(app *a)
+{
+    if (!a->totals_running || !atomic_load(&a->totals_ready))
+        return false;
+    app_wait_totals(a);
+    return true;
+}
+
+bool
+app_totals_pending(const app *a)
+{
+    return a->totals_running;
+}
+
 /* Every thread, most run time first. */
 static void
 app_thread_list(app *a)
 {
     const threadtab *tt = evindex_threads(a->ix);
     size_t n = threadtab_count(tt);
+    app_wait_totals(a);
     if (!a->thread_memo.rows)
         a->thread_memo.rows = threadstats_all(a->ix);  /* kept: the detail pane's too */
     const threadstats_row *st = a->thread_memo.rows;
@@ -872,6 +924,7 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     a->events_follow = true;
     strbuf_init(&a->status);
     app_relayout(a);
+    app_start_totals(a);
     return a;
 }
 
@@ -884,6 +937,7 @@ app_free(app *a)
     eventpane_free(a->events);
     x_free(a->lanes);
     x_free(a->matches);
+    app_wait_totals(a);
     x_free(a->thread_memo.rows);
     strbuf_free(&a->status);
     x_free(a);

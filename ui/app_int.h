@@ -3,6 +3,9 @@
 #ifndef ELOG_APP_INT_H
 #define ELOG_APP_INT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "app.h"
 #include "detail.h"
 #include "eventpane.h"
@@ -53,6 +56,10 @@ struct app {
     bool highlight;
     uint32_t highlight_tid;
     detail_thread_memo thread_memo;     /* every thread's run totals, made once */
+    pthread_t totals_th;                /* counts them when opts.async_totals */
+    bool totals_running;                /* totals_th was started and not yet joined */
+    atomic_bool totals_ready;           /* totals_th has stored totals_rows */
+    threadstats_row *totals_rows;       /* owned; totals_th's result until taken */
     bool dragging;
     int drag_col;
 

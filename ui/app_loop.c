@@ -14,6 +14,7 @@
 #include "theme.h"
 
 #define APP_DISK_POLL_MS 1000     /* idle wake-ups to check the file on disk */
+#define APP_TOTALS_POLL_MS 50     /* ... and to take the threads' totals when counted */
 
 typedef struct app_build {
     const evlog *log;
@@ -131,6 +132,7 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
     if (ix) {
         app_opts ao = *o;
         ao.mono = termio_theme_mode(t) == THEME_MONO;
+        ao.async_totals = true;
         app *a = app_new(ix, path, cols, lines, &ao);
         app_poll_disk(a);
         bool dirty = true;
@@ -144,7 +146,7 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
             /* Take every pending event, then draw once; when idle, look at the file
              * on disk now and then (app_disk.c). */
             termio_event ev;
-            int timeout = APP_DISK_POLL_MS;
+            int timeout = app_totals_pending(a) ? APP_TOTALS_POLL_MS : APP_DISK_POLL_MS;
             dirty = false;
             while (!app_quit_requested(a) && termio_poll(t, timeout, &ev)) {
                 timeout = 0;
@@ -160,6 +162,8 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
                 }
             }
             if (app_poll_disk(a))
+                dirty = true;
+            if (app_poll_totals(a))
                 dirty = true;
         }
         app_free(a);

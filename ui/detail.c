@@ -304,6 +304,40 @@ detail_get_run(const evindex *ix, const lane *l, const lane_item *it, const evin
     return true;
 }
 
+/* A thread's run totals: runs, run time and its share of the log, stop reasons. */
+static void
+detail_thread_totals(detail_lines *out, const evindex *ix, const threadstats_row *st)
+{
+    strbuf sbuf;
+    strbuf_init(&sbuf);
+    strbuf *sb = &sbuf;
+    strbuf_printf(sb, "Thread runs: %u, run time ", (unsigned)st->n_runs);
+    detail_dur(sb, st->run_ns);
+    uint64_t len = evindex_last_ns(ix) - evindex_first_ns(ix);
+    if (len) {
+        strbuf_puts(sb, " (");
+        detail_pct(sb, st->run_ns, len);
+        strbuf_puts(sb, " of the log)");
+    }
+    detail_add_sb(out, sb);
+
+    strbuf_reset(sb);
+    strbuf_puts(sb, "Thread stops:");
+    bool any = false;
+    for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++) {
+        if (!st->stops[c])
+            continue;
+        strbuf_printf(sb, "%s %s %u", any ? "," : "",
+                      threadtab_stop_class_name((enum threadtab_stop_class)c),
+                      (unsigned)st->stops[c]);
+        any = true;
+    }
+    if (!any)
+        strbuf_puts(sb, " none");
+    detail_add_sb(out, sb);
+    strbuf_free(&sbuf);
+}
+
 static void
 detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it,
            detail_thread_memo *memo)
@@ -346,39 +380,19 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
     if (th) {
         threadstats_row one;
         const threadstats_row *st = &one;
-        if (memo) {
+        if (memo && !memo->rows && memo->pending) {
+            st = NULL;
+        } else if (memo) {
             if (!memo->rows)
                 memo->rows = threadstats_all(ix);
             st = &memo->rows[threadtab_index_of(evindex_threads(ix), r.tid)];
         } else {
             threadstats_of(ix, r.tid, &one);
         }
-        strbuf_reset(&sb);
-        strbuf_printf(&sb, "Thread runs: %u, run time ", (unsigned)st->n_runs);
-        detail_dur(&sb, st->run_ns);
-        uint64_t len = evindex_last_ns(ix) - evindex_first_ns(ix);
-        if (len) {
-            strbuf_puts(&sb, " (");
-            detail_pct(&sb, st->run_ns, len);
-            strbuf_puts(&sb, " of the log)");
-        }
-        detail_add_sb(out, &sb);
-
-        strbuf_reset(&sb);
-        strbuf_puts(&sb, "Thread stops:");
-        bool any = false;
-        for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++) {
-            if (!st->stops[c])
-                continue;
-            strbuf_printf(&sb, "%s %s %u", any ? "," : "",
-                          threadtab_stop_class_name((enum threadtab_stop_class)c),
-                          (unsigned)st->stops[c]);
-            any = true;
-        }
-        if (!any)
-            strbuf_puts(&sb, " none");
-        detail_add_sb(out, &sb);
-
+        if (!st)
+            detail_lines_add(out, "Thread runs: counting...");
+        else
+            detail_thread_totals(out, ix, st);
         if (th->create_ns != THREADTAB_NO_TIME) {
             strbuf_reset(&sb);
             strbuf_puts(&sb, "Thread created: ");
