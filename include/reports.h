@@ -1,7 +1,7 @@
 /* reports: the index's tables for scripts — one row per collection (`gc`), per marker
  * or message (`markers`), per thread (`threads`), per heap-profile band or census entry
- * (`heap`) — as TSV with a header line or as JSON. Text from the log is made safe for each format (TSV escapes, JSON strings,
- * invalid UTF-8 as U+FFFD). */
+ * (`heap`) — as TSV with a header line or as JSON. Text from the log is made safe for
+ * each format (TSV escapes, JSON strings, invalid UTF-8 as U+FFFD). */
 #ifndef ELOG_REPORTS_H
 #define ELOG_REPORTS_H
 

@@ -15,19 +15,9 @@
 #include "evindex_int.h"
 #include "xalloc.h"
 
-/* Grow *p (of *cap elements of `size` bytes) to hold at least n + 1. */
-static void
-evindex_reserve(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return;
-    size_t want = *cap ? *cap * 2 : 64;
-    *p = xreallocarray(*p, want, size);
-    *cap = want;
-}
-
+/* Append a slot to a growable array (owned by the index or builder) and point at it. */
 #define EVINDEX_PUSH(arr, n, cap) \
-    (evindex_reserve((void **)&(arr), &(cap), (n), sizeof *(arr)), &(arr)[(n)++])
+    (xgrowarray((void **)&(arr), &(cap), (n) + 1, 64, sizeof *(arr)), &(arr)[(n)++])
 
 /* GC phase of a capability while it is inside GC_START .. GC_END. */
 enum evindex_phase { PH_WAIT, PH_WORK };

@@ -73,24 +73,11 @@ heapprof_free(heapprof *hp)
     x_free(hp);
 }
 
-/* Grow *arr (of *cap elements of `size` bytes) to hold n + more. */
-static void
-heapprof_reserve(void **arr, size_t *cap, size_t n, size_t more, size_t size)
-{
-    if (n + more <= *cap)
-        return;
-    size_t c = *cap ? *cap : 16;
-    while (c < n + more)
-        c *= 2;
-    *arr = xreallocarray(*arr, c, size);   /* owned by the heapprof */
-    *cap = c;
-}
-
 /* Copy n bytes into the text pool, NUL-terminated; their offset. */
 static uint32_t
 heapprof_text_add(heapprof *hp, const uint8_t *p, size_t n)
 {
-    heapprof_reserve((void **)&hp->text, &hp->cap_text, hp->n_text, n + 1, 1);
+    xgrowarray((void **)&hp->text, &hp->cap_text, hp->n_text + n + 1, 16, 1);
     uint32_t at = (uint32_t)hp->n_text;
     if (n)
         memcpy(hp->text + at, p, n);
@@ -104,7 +91,7 @@ heapprof_cost_centre(heapprof *hp, uint32_t id, const uint8_t *label, size_t lab
                      const uint8_t *module, size_t module_len, const uint8_t *srcloc,
                      size_t srcloc_len, bool is_caf)
 {
-    heapprof_reserve((void **)&hp->ccs, &hp->cap_ccs, hp->n_ccs, 1, sizeof *hp->ccs);
+    xgrowarray((void **)&hp->ccs, &hp->cap_ccs, hp->n_ccs + 1, 16, sizeof *hp->ccs);
     heapprof_cc *cc = &hp->ccs[hp->n_ccs];
     cc->id = id;
     cc->label = heapprof_text_add(hp, label, label_len);
@@ -181,7 +168,7 @@ heapprof_band_get(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n
         }
         sl = heapprof_probe(hp, kind, p, n);
     }
-    heapprof_reserve((void **)&hp->bands, &hp->cap_bands, hp->n_bands, 1, sizeof *hp->bands);
+    xgrowarray((void **)&hp->bands, &hp->cap_bands, hp->n_bands + 1, 16, sizeof *hp->bands);
     hp->keys = xreallocarray(hp->keys, hp->cap_bands, sizeof *hp->keys);  /* owned by hp */
     size_t b = hp->n_bands++;
     memset(&hp->bands[b], 0, sizeof hp->bands[b]);
@@ -194,7 +181,7 @@ heapprof_band_get(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n
         k->len = (uint32_t)n;
     } else {
         size_t depth = n / sizeof(uint32_t);
-        heapprof_reserve((void **)&hp->stk, &hp->cap_stk, hp->n_stk, depth, sizeof *hp->stk);
+        xgrowarray((void **)&hp->stk, &hp->cap_stk, hp->n_stk + depth, 16, sizeof *hp->stk);
         if (depth)
             memcpy(hp->stk + hp->n_stk, p, n);
         k->first = (uint32_t)hp->n_stk;
@@ -210,8 +197,8 @@ heapprof_census_begin(heapprof *hp, uint64_t time_ns)
 {
     if (hp->open)
         heapprof_census_end(hp);
-    heapprof_reserve((void **)&hp->census, &hp->cap_census, hp->n_census, 1,
-                     sizeof *hp->census);
+    xgrowarray((void **)&hp->census, &hp->cap_census, hp->n_census + 1, 16,
+               sizeof *hp->census);
     if (hp->n_census && time_ns < hp->census[hp->n_census - 1].time_ns)
         time_ns = hp->census[hp->n_census - 1].time_ns;    /* stay sorted */
     hp->census[hp->n_census++] = (heapprof_census){ time_ns, 0, (uint32_t)hp->n_ent, 0 };
@@ -373,6 +360,14 @@ heapprof_band_stack(const heapprof *hp, size_t b, size_t *depth)
 static const heapprof_cc *
 heapprof_cc_lookup(const heapprof *hp, uint32_t id)
 {
+    if (!hp->sealed) {
+        /* Unsealed, the array may be unsorted: a scan (the latest definition wins). */
+        const heapprof_cc *found = NULL;
+        for (size_t i = 0; i < hp->n_ccs; i++)
+            if (hp->ccs[i].id == id)
+                found = &hp->ccs[i];
+        return found;
+    }
     size_t lo = 0, hi = hp->n_ccs;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -380,14 +375,6 @@ heapprof_cc_lookup(const heapprof *hp, uint32_t id)
             lo = mid + 1;
         else
             hi = mid;
-    }
-    /* Unsealed, the array may be unsorted: fall back to a scan (latest wins). */
-    if (!hp->sealed) {
-        const heapprof_cc *found = NULL;
-        for (size_t i = 0; i < hp->n_ccs; i++)
-            if (hp->ccs[i].id == id)
-                found = &hp->ccs[i];
-        return found;
     }
     return lo < hp->n_ccs && hp->ccs[lo].id == id ? &hp->ccs[lo] : NULL;
 }

@@ -392,7 +392,7 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
     x_free(st);
 }
 
-/* ---- heap profile ----------------------------------------------------------------------------- */
+/* ---- heap profile --------------------------------------------------------------------------- */
 
 static void
 rep_band_name(strbuf *out, const heapprof *hp, size_t b, bool json, strbuf *tmp)

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "bitpack.h"
 #include "checkfail.h"
 #include "xalloc.h"
 
@@ -65,45 +66,20 @@ struct runlane {
 
 /* ---- bit columns ------------------------------------------------------------------ */
 
-/* Bits needed for v: 0 for 0, else the position of its top bit plus one. */
-static unsigned
-runlane_width(uint64_t v)
-{
-    unsigned w = 0;
-    for (unsigned step = 32; step > 0; step /= 2)
-        if (v >> step) {
-            v >>= step;
-            w += step;
-        }
-    return w + (v != 0);
-}
-
 /* Value j of a column of width w (0..64). It may read the word after its own: the
- * next column's or padding, shifted or masked away. Shifts split in two stay < 64. */
+ * next column's or padding, masked away. */
 static inline uint64_t
 runlane_col_get(const uint64_t *col, unsigned w, size_t j)
 {
-    size_t bit = j * w;
-    unsigned sh = bit & 63;
-    const uint64_t *p = col + (bit >> 6);
-    uint64_t v = p[0] >> sh | p[1] << 1 << (63 - sh);
-    return v & ~(UINT64_MAX << w / 2 << (w - w / 2));
+    return bitpack_get(col, (uint64_t)j * w, w);
 }
 
 /* Write the first len values (each < 2^w) into a zeroed column of width w. */
 static void
 runlane_col_put(uint64_t *col, unsigned w, const uint64_t *v, size_t len)
 {
-    if (w == 0)
-        return;
-    for (size_t j = 0; j < len; j++) {
-        size_t bit = j * w;
-        unsigned sh = bit & 63;
-        uint64_t *p = col + (bit >> 6);
-        p[0] |= v[j] << sh;
-        if (sh + w > 64)
-            p[1] |= v[j] >> (64 - sh);
-    }
+    for (size_t j = 0; j < len; j++)
+        bitpack_put(col, (uint64_t)j * w, v[j], w);
 }
 
 /* Sum of values [a, b) of a column. */
@@ -165,10 +141,10 @@ runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
         any_sf |= sf[j];
     }
     hdr->tid_min = tid_min;
-    hdr->w_off = (uint8_t)runlane_width(any_off);
-    hdr->w_dur = (uint8_t)runlane_width(any_dur);
-    hdr->w_tid = (uint8_t)runlane_width(any_tid);
-    hdr->w_sf = (uint8_t)runlane_width(any_sf);
+    hdr->w_off = (uint8_t)bitpack_width(any_off);
+    hdr->w_dur = (uint8_t)bitpack_width(any_dur);
+    hdr->w_tid = (uint8_t)bitpack_width(any_tid);
+    hdr->w_sf = (uint8_t)bitpack_width(any_sf);
     unsigned words = runlane_chunk_words(hdr);
     memset(cols, 0, words * sizeof *cols);
     uint64_t *col = cols;
@@ -638,9 +614,9 @@ runlane_check_columns(const runlane *rl, size_t c, char *why, size_t why_len)
                 least = v < least ? v : least;
             }
         }
-        if (runlane_width(most) != w[f])
+        if (bitpack_width(most) != w[f])
             return checkfail(why, why_len, "chunk %zu: %s width %u, its values need %u", c,
-                             name[f], w[f], runlane_width(most));
+                             name[f], w[f], bitpack_width(most));
         if (f == 0 && runlane_col_get(col, w[0], 0) != 0)
             return checkfail(why, why_len, "chunk %zu: base %llu is not run %zu's start",
                              c, (unsigned long long)rl->bases[c], c * RUNLANE_CHUNK);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bitpack.h"
 #include "checkfail.h"
 #include "xalloc.h"
 
@@ -92,12 +93,6 @@ series_free(series *s)
 
 /* ---- bits ---- */
 
-static unsigned
-series_bit_len(uint64_t x)
-{
-    return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
-}
-
 static uint64_t
 series_zigzag(uint64_t d)
 {
@@ -108,22 +103,6 @@ static uint64_t
 series_unzigzag(uint64_t z)
 {
     return z >> 1 ^ (0 - (z & 1));
-}
-
-static uint64_t
-series_mask(unsigned w)
-{
-    return w ? UINT64_MAX >> (64 - w) : 0;
-}
-
-/* The field at bit pos under mask (w <= 64 ones). Reads the word after pos's too, which
- * is always there (a padding word follows the data); no shift is by 64. */
-static uint64_t
-series_field(const uint64_t *words, uint64_t pos, uint64_t mask)
-{
-    size_t k = (size_t)(pos >> 6);
-    unsigned sh = (unsigned)(pos & 63);
-    return (words[k] >> sh | words[k + 1] << 1 << (63 - sh)) & mask;
 }
 
 /* Words for n bits of data and the padding: any field at bit pos <= n reads word
@@ -138,13 +117,7 @@ series_words_for(uint64_t n_bits)
 static void
 series_bits_put(series *s, uint64_t x, unsigned w)
 {
-    if (!w)
-        return;
-    size_t k = (size_t)(s->n_bits >> 6);
-    unsigned sh = (unsigned)(s->n_bits & 63);
-    s->words[k] |= x << sh;
-    if (sh + w > 64)
-        s->words[k + 1] = x >> (64 - sh);
+    bitpack_put(s->words, s->n_bits, x, w);
     s->n_bits += w;
 }
 
@@ -194,10 +167,10 @@ series_plan_col(const uint64_t *x, uint64_t r)
         lo = u < lo ? u : lo;
         hi = u > hi ? u : hi;
     }
-    series_plan p = { .w = series_bit_len(any) };
+    series_plan p = { .w = bitpack_width(any) };
     uint64_t d = lo ^ SERIES_SIGN;
-    unsigned w = series_bit_len(hi - lo), a = series_bit_len(x[0] - r);
-    unsigned b = series_bit_len(series_zigzag(d));
+    unsigned w = bitpack_width(hi - lo), a = bitpack_width(x[0] - r);
+    unsigned b = bitpack_width(series_zigzag(d));
     if (2 * SERIES_LEN_BITS + a + b + (SERIES_CHUNK - 1) * w < SERIES_CHUNK * p.w)
         p = (series_plan){ .delta = true, .w = w, .a = a, .b = b, .d = d };
     return p;
@@ -251,18 +224,18 @@ series_parse_col(const series *s, uint64_t pos, uint64_t r, unsigned w, bool del
     *c = (series_col){ .pos = pos, .base = r, .w = w, .delta = delta };
     if (w > 64)
         return false;
-    c->mask = series_mask(w);
+    c->mask = bitpack_mask(w);
     if (delta) {
         unsigned len[2];
         uint64_t val[2];
         for (int k = 0; k < 2; k++) {
             if (s->n_bits - c->pos < SERIES_LEN_BITS)
                 return false;
-            len[k] = (unsigned)series_field(s->words, c->pos, series_mask(SERIES_LEN_BITS));
+            len[k] = (unsigned)bitpack_get_masked(s->words, c->pos, bitpack_mask(SERIES_LEN_BITS));
             c->pos += SERIES_LEN_BITS;
             if (len[k] > 64 || s->n_bits - c->pos < len[k])
                 return false;
-            val[k] = series_field(s->words, c->pos, series_mask(len[k]));
+            val[k] = bitpack_get_masked(s->words, c->pos, bitpack_mask(len[k]));
             c->pos += len[k];
         }
         c->a = len[0];
@@ -292,10 +265,10 @@ static uint64_t
 series_col_at(const series *s, const series_col *c, size_t j)
 {
     if (!c->delta)
-        return c->base + series_field(s->words, c->pos + j * c->w, c->mask);
+        return c->base + bitpack_get_masked(s->words, c->pos + j * c->w, c->mask);
     uint64_t x = c->base + j * c->d, p = c->pos;
     for (size_t i = 0; i < j; i++, p += c->w)
-        x += series_field(s->words, p, c->mask);
+        x += bitpack_get_masked(s->words, p, c->mask);
     return x;
 }
 
@@ -306,14 +279,14 @@ series_col_decode(const series *s, const series_col *c, size_t to, uint64_t *out
     uint64_t p = c->pos;
     if (!c->delta) {
         for (size_t j = 0; j < to; j++, p += c->w)
-            out[j] = c->base + series_field(s->words, p, c->mask);
+            out[j] = c->base + bitpack_get_masked(s->words, p, c->mask);
         return;
     }
     uint64_t x = c->base;
     if (to)
         out[0] = x;
     for (size_t j = 1; j < to; j++, p += c->w) {
-        x += c->d + series_field(s->words, p, c->mask);
+        x += c->d + bitpack_get_masked(s->words, p, c->mask);
         out[j] = x;
     }
 }
@@ -484,7 +457,7 @@ series_count_in_chunk(const series *s, size_t k, uint64_t t, bool inclusive)
     uint64_t x = c.base, p = c.pos;
     size_t j = 1;
     for (; j < SERIES_CHUNK; j++, p += c.w) {
-        x += c.d + series_field(s->words, p, c.mask);
+        x += c.d + bitpack_get_masked(s->words, p, c.mask);
         if (!series_before(x, t, inclusive))
             break;
     }
@@ -536,7 +509,7 @@ series_fold_chunk(const series *s, size_t k, size_t from, size_t to, series_mm *
             series_col_decode(s, &vc, to, buf);
         } else {
             for (size_t j = from; j < to; j++)
-                buf[j] = vc.base + series_field(s->words, vc.pos + j * vc.w, vc.mask);
+                buf[j] = vc.base + bitpack_get_masked(s->words, vc.pos + j * vc.w, vc.mask);
         }
         v = buf;
     }

@@ -1,23 +1,11 @@
-/* threadstats: per-thread run totals computed from the index's runlanes, a batch of
- * runs at a time, for the `threads` report, the viewer's thread list and the run
+/* threadstats: per-thread run totals computed from the index's runlanes, one pass
+ * over every run, for the `threads` report, the viewer's thread list and the run
  * detail pane. */
 #include "threadstats.h"
 
 #include <string.h>
 
 #include "xalloc.h"
-
-#define THREADSTATS_BATCH 256
-
-/* Runs [first, first + max) of rl into out; how many were read. */
-static size_t
-threadstats_read(const runlane *rl, size_t first, runlane_run *out, size_t max)
-{
-    size_t n = runlane_count(rl), got = 0;
-    for (size_t i = first; i < n && got < max; i++)
-        runlane_get(rl, i, &out[got++]);
-    return got;
-}
 
 void
 threadstats_init(threadstats_row *row)
@@ -44,30 +32,40 @@ threadstats_add(threadstats_row *row, const runlane_run *r, uint16_t cap)
     }
 }
 
+/* Add every run of the log to its row: rows[threadtab index] when `one` is NULL, else
+ * only the runs of thread `tid` to *one. */
+static void
+threadstats_scan(const evindex *ix, threadstats_row *rows, threadstats_row *one, uint32_t tid)
+{
+    const threadtab *tt = evindex_threads(ix);
+    for (size_t li = 0; li < evindex_n_caps(ix); li++) {
+        const evindex_cap *cap = evindex_cap_at(ix, li);
+        size_t count = runlane_count(cap->runs);
+        for (size_t i = 0; i < count; i++) {
+            runlane_run r;
+            runlane_get(cap->runs, i, &r);
+            if (one) {
+                if (r.tid == tid)
+                    threadstats_add(one, &r, cap->cap);
+                continue;
+            }
+            size_t ti = threadtab_index_of(tt, r.tid);
+            if (ti != SIZE_MAX)
+                threadstats_add(&rows[ti], &r, cap->cap);
+        }
+    }
+}
+
 threadstats_row *
 threadstats_all(const evindex *ix)
 {
-    const threadtab *tt = evindex_threads(ix);
-    size_t n = threadtab_count(tt);
+    size_t n = threadtab_count(evindex_threads(ix));
     if (!n)
         return NULL;
     threadstats_row *rows = xmalloc(n * sizeof *rows);     /* caller frees */
     for (size_t i = 0; i < n; i++)
         threadstats_init(&rows[i]);
-    runlane_run batch[THREADSTATS_BATCH];
-    for (size_t li = 0; li < evindex_n_caps(ix); li++) {
-        const evindex_cap *cap = evindex_cap_at(ix, li);
-        size_t count = runlane_count(cap->runs);
-        for (size_t i = 0; i < count;) {
-            size_t got = threadstats_read(cap->runs, i, batch, THREADSTATS_BATCH);
-            for (size_t k = 0; k < got; k++) {
-                size_t ti = threadtab_index_of(tt, batch[k].tid);
-                if (ti != SIZE_MAX)
-                    threadstats_add(&rows[ti], &batch[k], cap->cap);
-            }
-            i += got;
-        }
-    }
+    threadstats_scan(ix, rows, NULL, 0);
     return rows;
 }
 
@@ -75,16 +73,5 @@ void
 threadstats_of(const evindex *ix, uint32_t tid, threadstats_row *out)
 {
     threadstats_init(out);
-    runlane_run batch[THREADSTATS_BATCH];
-    for (size_t li = 0; li < evindex_n_caps(ix); li++) {
-        const evindex_cap *cap = evindex_cap_at(ix, li);
-        size_t count = runlane_count(cap->runs);
-        for (size_t i = 0; i < count;) {
-            size_t got = threadstats_read(cap->runs, i, batch, THREADSTATS_BATCH);
-            for (size_t k = 0; k < got; k++)
-                if (batch[k].tid == tid)
-                    threadstats_add(out, &batch[k], cap->cap);
-            i += got;
-        }
-    }
+    threadstats_scan(ix, NULL, out, tid);
 }

@@ -187,16 +187,15 @@ threadtab_get_or_add(threadtab *tt, uint32_t tid)
     th->tid = tid;
     th->create_cap = THREADTAB_NO_CAP;
     th->create_ns = THREADTAB_NO_TIME;
+    /* A longer dense array when the ids so far are dense enough and the table grew by a
+     * quarter since the last rebuild (so any order of ids costs amortised O(1) rebuilds
+     * a thread); else the hash, rebuilt with room to spare when full. Either rebuild
+     * places the new record too. */
     size_t dense_want = 2 * tt->n_threads + THREADTAB_DENSE_MIN;
+    bool longer = tid < dense_want && 4 * tt->n_threads >= 5 * tt->n_at_rehash;
     if (tid < tt->dense_len) {
         tt->dense[tid] = (uint32_t)tt->n_threads;
-    } else if ((tid < dense_want && 4 * tt->n_threads >= 5 * tt->n_at_rehash) ||
-               2 * (tt->n_hashed + 1) > tt->n_slots) {
-        /* Rebuild around the new record: a longer dense array when the ids so far are
-         * dense enough (and the table grew by a quarter since the last rebuild, so any
-         * order of ids costs amortised O(1) rebuilds a thread), else a hash with room
-         * to spare. */
-        bool longer = tid < dense_want && 4 * tt->n_threads >= 5 * tt->n_at_rehash;
+    } else if (longer || 2 * (tt->n_hashed + 1) > tt->n_slots) {
         threadtab_rehash(tt, longer ? dense_want : tt->dense_len);
     } else {
         threadtab_slot *sl = threadtab_probe(tt, tid);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bitpack.h"
 #include "xalloc.h"
 
 /* Chunk k holds times [k * TIMELIST_CHUNK, ...): every chunk is full except perhaps the
@@ -48,13 +49,6 @@ timelist_free(timelist *tl)
     x_free(tl);
 }
 
-/* Bit helpers. L is never 64, so no shift here is by 64. */
-static uint64_t
-timelist_mask(unsigned bits)
-{
-    return bits ? UINT64_MAX >> (64 - bits) : 0;
-}
-
 static size_t
 timelist_n_low_words(size_t n, unsigned low_bits)
 {
@@ -68,17 +62,11 @@ timelist_n_high_bits(size_t n, uint32_t hi_max)
     return n + (size_t)hi_max + 1;
 }
 
+/* Low part j; with no low bits there is no low array to read (and nothing to read). */
 static uint64_t
 timelist_read_low(const uint64_t *low, size_t j, unsigned low_bits)
 {
-    if (!low_bits)
-        return 0;
-    size_t pos = j * low_bits;
-    unsigned off = pos & 63;
-    uint64_t v = low[pos >> 6] >> off;
-    if (off + low_bits > 64)
-        v |= low[(pos >> 6) + 1] << (64 - off);
-    return v & timelist_mask(low_bits);
+    return low_bits ? bitpack_get(low, (uint64_t)j * low_bits, low_bits) : 0;
 }
 
 /* Set bits of x. Inline arithmetic: without -mpopcnt, __builtin_popcountll is a call. */
@@ -97,7 +85,7 @@ timelist_select64(uint64_t x, unsigned r)
 {
     unsigned pos = 0;
     for (unsigned width = 32; width >= 8; width /= 2) {
-        unsigned c = timelist_popcount(x & timelist_mask(width));
+        unsigned c = timelist_popcount(x & bitpack_mask(width));
         if (r >= c) {
             r -= c;
             x >>= width;
@@ -193,17 +181,11 @@ timelist_code(timelist *tl, const uint64_t *t, size_t n)
                                                    .low_bits = (uint8_t)low_bits };
     uint64_t *low = tl->words + tl->n_words, *high = low + n_low;
     memset(low, 0, n_new * sizeof *low);
-    uint64_t mask = timelist_mask(low_bits);
-    size_t pos = 0;
-    for (size_t j = 0; j < n; j++, pos += low_bits) {
-        uint64_t d = t[j] - base, x = d & mask;
-        unsigned off = pos & 63;
-        /* The second word gets the bits that spill over, if any (shifting by 63 - off
-         * after 1, never by 64); with low bits, it exists: the high words follow. */
-        if (low_bits) {
-            low[pos >> 6] |= x << off;
-            low[(pos >> 6) + 1] |= (x >> 1) >> (63 - off);
-        }
+    uint64_t mask = bitpack_mask(low_bits);
+    for (size_t j = 0; j < n; j++) {
+        uint64_t d = t[j] - base;
+        /* A spilling field's second word exists: the high words follow the low ones. */
+        bitpack_put(low, (uint64_t)j * low_bits, d & mask, low_bits);
         size_t hp = (size_t)(d >> low_bits) + j;
         high[hp >> 6] |= UINT64_C(1) << (hp & 63);
     }
@@ -314,7 +296,7 @@ timelist_chunk_before(const timelist *tl, size_t k, uint64_t d)
     /* Bucket h starts after the h-th zero; the times before it are the ones before that. */
     size_t p = h ? timelist_select(high, (size_t)h - 1, false) + 1 : 0;
     size_t a = p - (size_t)h, z = a + timelist_ones_run(high, p);
-    uint64_t dl = d & timelist_mask(c->low_bits);
+    uint64_t dl = d & bitpack_mask(c->low_bits);
     while (a < z) {
         size_t mid = a + (z - a) / 2;
         if (timelist_read_low(low, mid, c->low_bits) < dl)

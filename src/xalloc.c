@@ -43,6 +43,18 @@ xreallocarray(void *p, size_t count, size_t size)
     return q;
 }
 
+void
+xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
+{
+    if (need <= *cap)
+        return;
+    size_t c = *cap ? *cap : first;
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? SIZE_MAX : 2 * c;
+    *p = xreallocarray(*p, c, size);
+    *cap = c;
+}
+
 char *
 xstrdup(const char *s)
 {

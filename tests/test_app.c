@@ -35,10 +35,8 @@ static void
 fx_open_opts(app_fx *f, const char *fixture, int cols, int lines, const app_opts *o)
 {
     char *path = test_path(fixture);
+    f->log = test_open_log(fixture);
     diag d;
-    diag_clear(&d);
-    f->log = evlog_open(path, &d);
-    ck_assert_msg(f->log != NULL, "cannot open %s", path);
     f->ix = evindex_build(f->log, NULL, &d);
     ck_assert_ptr_nonnull(f->ix);
     f->a = app_new(f->ix, path, cols, lines, o);

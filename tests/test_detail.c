@@ -74,11 +74,7 @@ td_fixture(td_case *c, const char *name)
     memset(c, 0, sizeof *c);
     char rel[128];
     snprintf(rel, sizeof rel, "fixtures/%s", name);
-    char *path = test_path(rel);
-    diag d;
-    c->log = evlog_open(path, &d);
-    ck_assert_msg(c->log != NULL, "%s: %s", path, d.msg);
-    x_free(path);
+    c->log = test_open_log(rel);
     td_index(c);
 }
 

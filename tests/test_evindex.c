@@ -1765,13 +1765,9 @@ ei_open_fixture(ei_case *c, const char *name)
     strbuf rel;
     strbuf_init(&rel);
     strbuf_printf(&rel, "fixtures/%s", name);
-    char *path = test_path(rel.data);
-    diag d;
-    c->log = evlog_open(path, &d);
-    ck_assert_msg(c->log != NULL, "%s: %s", path, d.msg);
+    c->log = test_open_log(rel.data);
     c->ix = evindex_build(c->log, NULL, &c->ending);
     ck_assert_ptr_nonnull(c->ix);
-    x_free(path);
     strbuf_free(&rel);
 }
 

@@ -56,6 +56,9 @@ void test_free_names(char **names, size_t n);
 /* Factor for the suite's own time limits: CK_TIMEOUT_MULTIPLIER when set (e.g. 20
  * under valgrind), else 1. */
 double test_time_scale(void);
+/* The eventlog at repository-relative `rel` (e.g. "fixtures/demo.eventlog"), opened or
+ * the test fails. Caller closes with evlog_close. */
+struct evlog *test_open_log(const char *rel);
 /* Whole file into *len bytes; NULL if unreadable. Caller frees. */
 uint8_t *test_read_file(const char *path, size_t *len);
 /* Run `show` over bytes in memory; returns the output (caller frees) and fills

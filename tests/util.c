@@ -1,5 +1,5 @@
-/* tests/util: helpers shared by the test suites — paths, file reading, running
- * `show` in memory, and the tlog in-memory eventlog builder. */
+/* tests/util: helpers shared by the test suites — paths, opening logs, file reading,
+ * running `show` in memory, and the tlog in-memory eventlog builder. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,17 @@ test_path(const char *rel)
     strbuf_init(&sb);
     strbuf_printf(&sb, "%s/%s", root ? root : ".", rel);
     return sb.data;
+}
+
+evlog *
+test_open_log(const char *rel)
+{
+    char *path = test_path(rel);
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_msg(log != NULL, "%s: %s", path, d.msg);
+    x_free(path);
+    return log;
 }
 
 char *

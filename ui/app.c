@@ -292,6 +292,17 @@ app_poll_totals(app *a)
     return true;
 }
 
+/* Every thread's run totals (threadtab order): the background count's, waited for, or
+ * counted now; kept for the detail pane, the thread list and search. */
+static const threadstats_row *
+app_thread_totals(app *a)
+{
+    app_wait_totals(a);
+    if (!a->thread_memo.rows)
+        a->thread_memo.rows = threadstats_all(a->ix);
+    return a->thread_memo.rows;
+}
+
 bool
 app_totals_pending(const app *a)
 {
@@ -304,10 +315,7 @@ app_thread_list(app *a)
 {
     const threadtab *tt = evindex_threads(a->ix);
     size_t n = threadtab_count(tt);
-    app_wait_totals(a);
-    if (!a->thread_memo.rows)
-        a->thread_memo.rows = threadstats_all(a->ix);  /* kept: the detail pane's too */
-    const threadstats_row *st = a->thread_memo.rows;
+    const threadstats_row *st = app_thread_totals(a);
     app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
     for (size_t i = 0; i < n; i++)
         keys[i] = (app_rank){ st[i].run_ns, i };
@@ -418,7 +426,6 @@ app_run_search(app *a)
         a->matches[a->n_matches++] = (app_match){ m->time_ns, i, false };
     }
     const threadtab *tt = evindex_threads(a->ix);
-    threadstats_row *st = NULL;     /* run totals, made once if a match needs them */
     for (size_t i = 0; i < threadtab_count(tt); i++) {
         const threadtab_thread *th = threadtab_at(tt, i);
         const uint8_t *p;
@@ -429,10 +436,8 @@ app_run_search(app *a)
          * first run. */
         uint64_t t = th->create_ns;
         if (t == THREADTAB_NO_TIME) {
-            if (!st)
-                st = threadstats_all(a->ix);
-            t = st[i].first_run_ns != THREADTAB_NO_TIME ? st[i].first_run_ns
-                                                        : a->v.log_start_ns;
+            const threadstats_row *st = &app_thread_totals(a)[i];
+            t = st->first_run_ns != THREADTAB_NO_TIME ? st->first_run_ns : a->v.log_start_ns;
         }
         if (a->n_matches == cap) {
             cap = cap ? cap * 2 : 64;
@@ -440,7 +445,6 @@ app_run_search(app *a)
         }
         a->matches[a->n_matches++] = (app_match){ t, th->tid, true };
     }
-    x_free(st);
     if (a->n_matches > 1)
         qsort(a->matches, a->n_matches, sizeof *a->matches, match_cmp);
     a->search_on = a->n_matches > 0;

@@ -765,6 +765,8 @@ detail_heap_census(detail_lines *out, const evindex *ix, uint64_t cursor_ns, str
     for (size_t k = 0; k < c->n_entries; k++)
         heapprof_entry(hp, ci, k, &top[k].band, &top[k].bytes);
     qsort(top, c->n_entries, sizeof *top, detail_band_cmp);
+    strbuf name;
+    strbuf_init(&name);
     for (size_t k = 0; k < c->n_entries && k < DETAIL_HEAP_TOP; k++) {
         strbuf_reset(sb);
         strbuf_puts(sb, "  ");
@@ -772,13 +774,12 @@ detail_heap_census(detail_lines *out, const evindex *ix, uint64_t cursor_ns, str
         strbuf_puts(sb, " (");
         detail_pct(sb, top[k].bytes, c->total_bytes);
         strbuf_puts(sb, ") ");
-        strbuf name;
-        strbuf_init(&name);
+        strbuf_reset(&name);
         heapprof_band_name(hp, top[k].band, &name);
         textfmt_append_utf8(sb, (const uint8_t *)name.data, name.len);
-        strbuf_free(&name);
         detail_add_sb(out, sb);
     }
+    strbuf_free(&name);
     x_free(top);
 }
 

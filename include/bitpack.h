@@ -1,0 +1,56 @@
+/* bitpack: unsigned values of a fixed bit width (0..64) packed end to end in u64 words
+ * — the one implementation of field reads and writes behind the index's compact
+ * structures (runlane, series, timelist). A read loads the word after the one its field
+ * starts in, so packed data must be followed by one more readable word (padding, or the
+ * next structure); no shift is by 64. */
+#ifndef ELOG_BITPACK_H
+#define ELOG_BITPACK_H
+
+#include <stdint.h>
+
+/* Bits needed for v: 0 for 0, else the position of its top bit plus one. */
+static inline unsigned
+bitpack_width(uint64_t v)
+{
+    return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
+}
+
+/* The low w bits set (w <= 64). */
+static inline uint64_t
+bitpack_mask(unsigned w)
+{
+    return w ? UINT64_MAX >> (64 - w) : 0;
+}
+
+/* The field at bit `bit` under mask (bitpack_mask of its width): for callers that keep
+ * the mask of a column at hand. */
+static inline uint64_t
+bitpack_get_masked(const uint64_t *words, uint64_t bit, uint64_t mask)
+{
+    const uint64_t *p = words + (bit >> 6);
+    unsigned sh = (unsigned)(bit & 63);
+    return (p[0] >> sh | p[1] << 1 << (63 - sh)) & mask;
+}
+
+/* The w-bit field at bit `bit`. */
+static inline uint64_t
+bitpack_get(const uint64_t *words, uint64_t bit, unsigned w)
+{
+    return bitpack_get_masked(words, bit, bitpack_mask(w));
+}
+
+/* OR x (< 2^w) into the w bits at `bit`, which are zero; the word after is touched only
+ * when the field spills into it. */
+static inline void
+bitpack_put(uint64_t *words, uint64_t bit, uint64_t x, unsigned w)
+{
+    if (!w)
+        return;
+    uint64_t *p = words + (bit >> 6);
+    unsigned sh = (unsigned)(bit & 63);
+    p[0] |= x << sh;
+    if (sh + w > 64)
+        p[1] |= x >> (64 - sh);
+}
+
+#endif
