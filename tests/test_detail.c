@@ -313,6 +313,44 @@ START_TEST(test_detail_gc_golden)
 }
 END_TEST
 
+/* A heap census inside a collection is its own part of the pause. heapprof-hc's
+ * collection at 301938742 ns: the dump has its last "GC done" at 304362728, then the
+ * census ("start heap prof sample 0" at 307571241 .. "end prof sample 0" at 307579974),
+ * then "finished GC": 307579974 - 304362728 = 3217246 ns of census, which the leader's
+ * idle time must not hold. The non-threaded RTS posts no GC request: time to stop is
+ * unknown, never 0. */
+START_TEST(test_detail_gc_census)
+{
+    td_case c;
+    td_fixture(&c, "heapprof-hc.eventlog");
+    size_t gi = evindex_gc_containing(c.ix, 301938742);
+    ck_assert_uint_ne(gi, SIZE_MAX);
+    const evindex_gc *g = evindex_gc_at(c.ix, gi);
+    ck_assert_uint_eq(g->start_ns, 301938742);
+    ck_assert_uint_eq(g->census_ns, 3217246);
+    ck_assert_uint_eq(g->stopping_ns, EVINDEX_NO_TIME);
+    ck_assert_uint_eq(g->n_parts, 1);
+    const evindex_gc_part *p = evindex_gc_part_at(c.ix, g->first_part);
+    ck_assert_uint_eq(p->work_ns + p->wait_ns + g->census_ns, g->end_ns - g->start_ns);
+    ck_assert_uint_lt(p->wait_ns, 200000);      /* the GC's own idle is short */
+    lane_item it = { .kind = LANE_ITEM_GC, .start_ns = g->start_ns, .end_ns = g->end_ns,
+                     .index = gi };
+    detail_lines d;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, td_lane(&c, "HEC 0"), &it, g->start_ns, NULL);
+    td_assert_line(&d, "Heap census: 3.217ms of the pause, on HEC 0 (not in its work or idle "
+                       "below)");
+    td_assert_line(&d, "Time to stop: unknown (no request event)");
+    detail_lines_free(&d);
+    /* Every census of the run is inside a collection: the dump has 39 censuses. */
+    size_t with_census = 0;
+    for (size_t i = 0; i < evindex_n_gcs(c.ix); i++)
+        with_census += evindex_gc_at(c.ix, i)->census_ns > 0;
+    ck_assert_uint_eq(with_census, 39);
+    td_close(&c);
+}
+END_TEST
+
 /* The third collection of threaded-n4 in full, as `elog-tui gc` shows it: a major GC
  * requested by HEC 0 at 3665728 ns (the dump's "requesting parallel GC"), started by
  * the leader at 3986445 once HEC 2, the last, had stopped: 320.717 us to stop, then
@@ -875,6 +913,7 @@ test_detail_suite(void)
     tcase_add_test(tc, test_detail_formats);
     tcase_add_test(tc, test_detail_gc_golden);
     tcase_add_test(tc, test_detail_gc_known);
+    tcase_add_test(tc, test_detail_gc_census);
     tcase_add_test(tc, test_detail_runs);
     tcase_add_test(tc, test_detail_marker_wrap);
     tcase_add_test(tc, test_detail_wrap_words);
