@@ -50,8 +50,11 @@ evindex *evindex_build(const evlog *log, const evindex_opts *opts, diag *ending)
 void evindex_free(evindex *ix);
 
 const evlog *evindex_log(const evindex *ix);
-/* The data stopped before its end marker (a killed program) or at bad data: runs and
- * GCs still open then are closed at the last timestamp and flagged. */
+/* The data stopped before its end marker (a killed program) or at bad data. GCs still
+ * open then are closed at the last timestamp and flagged; a thread run still open
+ * (RUNLANE_F_OPEN: its end is unknown) ends no later than the start of the first
+ * collection after it began (every capability stops before a collection starts), its
+ * capability's last block end time, or the last timestamp, whichever is first. */
 bool evindex_truncated(const evindex *ix);
 const diag *evindex_ending(const evindex *ix);
 /* First and last event timestamps (0, 0 for a log with no events). */
@@ -102,11 +105,18 @@ enum {
 #define EVINDEX_GEN_UNKNOWN 0xffffu
 
 /* One collection. Times in ns. The pause is the leader's GC_START .. GC_END, which is
- * what the RTS's own statistics measure (docs/stats-semantics.md §1). */
+ * what the RTS's own statistics measure (docs/stats-semantics.md §1). The leader posts
+ * GC_START only once every capability has stopped, so a collection is, on one clock:
+ * request_ns .. start_ns (time to stop: stopping_ns), then start_ns .. end_ns (the
+ * pause: every capability stopped), of which census_ns was the heap profiler's. */
 typedef struct evindex_gc {
     uint64_t start_ns, end_ns;      /* the pause */
     uint64_t request_ns;            /* REQUEST_SEQ/PAR_GC, or start_ns if none */
-    uint64_t sync_ns;               /* request -> the last capability stopped */
+    uint64_t stopping_ns;           /* time to stop: request_ns .. start_ns, as GHC's own
+                                     * sync_elapsed_ns; EVINDEX_NO_TIME with no request
+                                     * (the non-threaded RTS posts none) */
+    uint64_t census_ns;             /* heap-profile census time inside the pause (the
+                                     * leader's; out of its part's wait_ns), else 0 */
     uint64_t global_sync_ns;        /* GC_GLOBAL_SYNC's time, or EVINDEX_NO_TIME */
     uint64_t copied, slop, frag;
     uint64_t par_max_copied, par_tot_copied, par_balanced;
@@ -127,7 +137,8 @@ typedef struct evindex_gc_part {
     uint64_t stop_ns;               /* when it stopped mutating for this GC: the end of
                                      * the run it had at the request, else the request */
     uint64_t start_ns, end_ns;      /* its own GC_START .. GC_END */
-    uint64_t work_ns, wait_ns;      /* GC work and waiting inside them */
+    uint64_t work_ns, wait_ns;      /* GC work and waiting inside them (the leader's
+                                     * heap census is in neither: evindex_gc.census_ns) */
 } evindex_gc_part;
 
 size_t evindex_n_gcs(const evindex *ix);

@@ -36,6 +36,7 @@ typedef struct lane_state {
     size_t span;                /* index of the open span */
 
     uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
+    uint64_t block_end_ns;      /* the latest end time its block markers claim, or 0 */
 } lane_state;
 
 /* A sample of a summed or plain series, sorted by time before it is stored. */
@@ -77,9 +78,12 @@ typedef struct builder {
     uint8_t nm_phase;
     uint64_t nm_phase_start;
 
-    /* Heap-profile census in progress. */
+    /* Heap-profile census in progress, and every census's BEGIN .. END window. */
     bool hp_open;
     uint64_t hp_time, hp_total;
+    uint64_t hp_begin_ns;       /* the census's BEGIN event time (hp_time: its own time) */
+    evindex_census_win *hp_wins;
+    size_t n_hp_wins, cap_hp_wins;
 } builder;
 
 /* ---- payload reads (fields past the payload read as 0) ---------------------------- */
@@ -290,6 +294,20 @@ on_gc_mark(builder *b, size_t li, const evlog_event *ev)
     m->what = ev->type == EV_REQUEST_SEQ_GC ? 0 : ev->type == EV_REQUEST_PAR_GC ? 1 : 2;
 }
 
+/* A capability's block marker: the block's end time bounds a run the data leaves open. */
+static void
+on_block(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    if (ev->cap == EVLOG_NO_CAP || ev->payload_len < 12)
+        return;
+    size_t lane = builder_lane(b, ev->cap);     /* may move b->ls */
+    lane_state *s = &b->ls[lane];
+    uint64_t end = pl64(ev, 4);
+    if (end > s->block_end_ns)
+        s->block_end_ns = end;
+}
+
 /* ---- threads -------------------------------------------------------------------------- */
 
 static void
@@ -461,6 +479,7 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         b->ix->program.hp_censuses++;
         b->hp_open = true;
         b->hp_time = ev->time_ns;
+        b->hp_begin_ns = ev->time_ns;
         b->hp_total = 0;
         heapprof_census_begin(b->ix->heap, ev->time_ns);
         break;
@@ -495,6 +514,8 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
             evlog_event at = *ev;
             at.time_ns = b->hp_time;
             builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+            *EVINDEX_PUSH(b->hp_wins, b->n_hp_wins, b->cap_hp_wins) =
+                (evindex_census_win){ b->hp_begin_ns, ev->time_ns };
             b->hp_open = false;
         }
         heapprof_census_end(b->ix->heap);
@@ -613,6 +634,7 @@ typedef void (*evindex_handler)(builder *b, size_t lane, const evlog_event *ev);
 
 /* Events the index reads, by type; every other type only counts and is seekable. */
 static const evindex_handler evindex_handlers[256] = {
+    [EV_BLOCK_MARKER] = on_block,
     [EV_CREATE_THREAD] = on_create_thread,
     [EV_RUN_THREAD] = on_run,
     [EV_STOP_THREAD] = on_stop,
@@ -823,19 +845,69 @@ builder_seal_threads(void *tt)
     return NULL;
 }
 
+static int
+u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Close the runs the data left open (a log cut short, or a run still going at exit).
+ * Every capability stops before a collection starts and the leader posts GC_START
+ * only then, so an open run ends no later than the first leader GC_START after it
+ * began, nor after its capability's last block ended (that block was written then),
+ * nor after the last timestamp. Its end stays unknown: RUNLANE_F_OPEN. */
+static void
+builder_close_open_runs(builder *b, uint64_t end)
+{
+    evindex *ix = b->ix;
+    size_t n_open = 0, n_leads = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        n_open += b->ls[li].run_open;
+        for (size_t k = 0; k < ix->lanes[li].n_spans; k++)
+            n_leads += ix->lanes[li].spans[k].stats != 0;
+    }
+    if (!n_open)
+        return;
+    uint64_t *leads = xmalloc((n_leads + 1) * sizeof *leads);     /* freed below */
+    size_t k = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        for (size_t j = 0; j < ix->lanes[li].n_spans; j++)
+            if (ix->lanes[li].spans[j].stats)
+                leads[k++] = ix->lanes[li].spans[j].start_ns;
+    qsort(leads, n_leads, sizeof *leads, u64_cmp);
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        const lane_state *s = &b->ls[li];
+        if (!s->run_open)
+            continue;
+        uint64_t t = end;
+        size_t lo = 0, hi = n_leads;            /* first leader start > the run's start */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (leads[mid] <= s->run_start)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < n_leads && leads[lo] < t)
+            t = leads[lo];
+        if (s->block_end_ns > s->run_start && s->block_end_ns < t)
+            t = s->block_end_ns;
+        lane_close_run(b, li, t, 0, RUNLANE_F_OPEN);
+    }
+    x_free(leads);
+}
+
 static void
 builder_finish(builder *b)
 {
     builder_apply_caplife(b);
     evindex *ix = b->ix;
     uint64_t end = ix->last_ns;
-    /* Close what the data left open (a truncated log, or a run still going at exit). */
-    for (size_t li = 0; li < ix->n_lanes; li++) {
-        if (b->ls[li].run_open)
-            lane_close_run(b, li, end, 0, RUNLANE_F_OPEN);
+    builder_close_open_runs(b, end);
+    for (size_t li = 0; li < ix->n_lanes; li++)
         if (b->ls[li].in_gc)
             lane_end_gc(b, li, end, true);
-    }
     nm_close_phase(b, end, true);
     builder_finish_flushes(ix);
     if (b->hp_open) {
@@ -877,7 +949,8 @@ builder_finish(builder *b)
             ix->markers[ix->n_markers++] = ix->msgs[i];
 
     evseek_seal(ix->seek);
-    evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks);
+    evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
+                     b->n_hp_wins);
     /* The collections' parts now hold everything the spans said. */
     for (size_t li = 0; li < ix->n_lanes; li++) {
         x_free(ix->lanes[li].spans);
@@ -895,6 +968,7 @@ builder_free(builder *b)
     x_free(b->marks);
     x_free(b->samples);
     x_free(b->caplife);
+    x_free(b->hp_wins);
 }
 
 static evindex *

@@ -33,6 +33,12 @@ typedef struct evindex_gcmark {
     uint8_t what;               /* 0 seq request, 1 par request, 2 global sync */
 } evindex_gcmark;
 
+/* A heap-profile census as the log's timestamps place it: HEAP_PROF_SAMPLE_BEGIN (or
+ * the biographical one) .. HEAP_PROF_SAMPLE_END. */
+typedef struct evindex_census_win {
+    uint64_t begin_ns, end_ns;
+} evindex_census_win;
+
 typedef struct evindex_lane {
     evindex_cap pub;            /* what evindex_cap_at hands out */
     runlane *runs;
@@ -82,9 +88,10 @@ struct evindex {
 };
 
 /* Build the collections (ix->gcs, ix->parts) from the lanes' spans, the GC_STATS
- * events and the request/sync marks (sorted by time), and set the GC tracks' refs.
- * Needs the heap series (live/heap after, allocation). */
+ * events, the request/sync marks and the heap censuses (each in any order), and set
+ * the GC tracks' refs. Needs the heap series (live/heap after, allocation). */
 void evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
-                      const evindex_gcmark *marks, size_t n_marks);
+                      const evindex_gcmark *marks, size_t n_marks,
+                      const evindex_census_win *census, size_t n_census);
 
 #endif

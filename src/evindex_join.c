@@ -106,10 +106,64 @@ join_fill_stats(evindex_gc *g, const evindex_stats *st, unsigned n_gens)
         g->flags |= EVINDEX_GC_F_MAJOR;
 }
 
+static int
+census_cmp(const void *a, const void *b)
+{
+    const evindex_census_win *x = a, *y = b;
+    return x->begin_ns < y->begin_ns ? -1 : x->begin_ns > y->begin_ns;
+}
+
+/* The heap censuses the leader ran inside collection g's pause: each census whose
+ * BEGIN lies in the pause runs from the leader's last GC phase change before it (the
+ * RTS traverses the heap after GC_DONE and posts BEGIN only to write the samples out)
+ * to its END. Sets g->census_ns and takes it out of the leader part's wait (or work,
+ * for logs with no GC sub-phase events). `wins` is sorted by begin_ns. */
+static void
+join_census(evindex_gc *g, evindex_gc_part *lead_part, const ivtrack *lead_gc,
+            const evindex_census_win *wins, size_t n_wins)
+{
+    size_t lo = 0, hi = n_wins;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (wins[mid].begin_ns < g->start_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i < n_wins && wins[i].begin_ns <= g->end_ns; i++) {
+        uint64_t from = g->start_ns, to = wins[i].end_ns < g->end_ns ? wins[i].end_ns
+                                                                     : g->end_ns;
+        uint8_t kind = EVINDEX_GC_WAIT;
+        size_t j = lead_gc ? ivtrack_last_starting_by(lead_gc, wins[i].begin_ns) : SIZE_MAX;
+        if (j != SIZE_MAX) {
+            const ivtrack_iv *iv = ivtrack_get(lead_gc, j);
+            if (iv->start_ns > from)
+                from = iv->start_ns;
+            kind = iv->kind;
+        }
+        if (to <= from)
+            continue;
+        uint64_t d = to - from;
+        uint64_t *part = !lead_part ? NULL
+                         : kind == EVINDEX_GC_WORK ? &lead_part->work_ns : &lead_part->wait_ns;
+        if (part)
+            d = d < *part ? d : *part;
+        g->census_ns += d;
+        if (part)
+            *part -= d;
+    }
+}
+
 void
 evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
-                 const evindex_gcmark *marks_in, size_t n_marks)
+                 const evindex_gcmark *marks_in, size_t n_marks,
+                 const evindex_census_win *census_in, size_t n_census)
 {
+    evindex_census_win *census = xmalloc((n_census + 1) * sizeof *census);   /* freed below */
+    if (n_census)
+        memcpy(census, census_in, n_census * sizeof *census);
+    qsort(census, n_census, sizeof *census, census_cmp);
+
     size_t n_spans = 0;
     for (size_t li = 0; li < ix->n_lanes; li++)
         n_spans += ix->lanes[li].n_spans;
@@ -214,6 +268,8 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
         /* Parts: each capability's span in the cluster. */
         g->first_part = (uint32_t)n_parts;
         uint64_t last_stop = g->request_ns;
+        evindex_gc_part *lead_part = NULL;
+        const ivtrack *lead_gc = NULL;
         for (size_t i = a; i < z; i++) {
             evindex_lane *lane = &ix->lanes[spans[i].lane];
             const evindex_span *sp = &lane->spans[spans[i].idx];
@@ -226,6 +282,10 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
             p->stop_ns = g->request_cap == EVINDEX_NO_CAP
                              ? sp->start_ns
                              : part_stop(lane, g->request_ns, sp->start_ns);
+            if (lead != SIZE_MAX && i == lead) {
+                lead_part = p;
+                lead_gc = lane->gc;
+            }
             /* Point the capability's GC phases inside this span at the collection. */
             for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns);
                  j < ivtrack_count(lane->gc); j++) {
@@ -246,9 +306,10 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
                     g->slowest_cap = ix->lanes[li].pub.cap;
                 }
             }
-        g->sync_ns = last_stop - g->request_ns;
-        if (g->global_sync_ns != EVINDEX_NO_TIME && g->global_sync_ns <= g->start_ns)
-            g->sync_ns = g->global_sync_ns - g->request_ns;
+        g->stopping_ns = g->request_cap != EVINDEX_NO_CAP ? g->start_ns - g->request_ns
+                                                          : EVINDEX_NO_TIME;
+        if (lead != SIZE_MAX)
+            join_census(g, lead_part, lead_gc, census, n_census);
 
         size_t next = z < n_spans ? z : SIZE_MAX;
         uint64_t before = next != SIZE_MAX ? spans[next].start_ns : UINT64_MAX;
@@ -269,7 +330,7 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
         g->leader_cap = stats[i].cap;
         g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
         g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
-            EVINDEX_NO_TIME;
+            g->stopping_ns = EVINDEX_NO_TIME;
         g->flags = EVINDEX_GC_F_NO_START;
         join_fill_stats(g, &stats[i], ix->n_gens);
         g->first_part = (uint32_t)n_parts;
@@ -326,4 +387,5 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
     x_free(stats_used);
     x_free(spans);
     x_free(marks);
+    x_free(census);
 }

@@ -155,8 +155,10 @@ rep_gc_row(strbuf *out, const evindex *ix, const evindex_gc *g, bool json)
     strbuf_u64(out, g->start_ns);
     strbuf_puts(out, json ? ",\"pause_ns\":" : sep);
     rep_u64(out, json, g->end_ns - g->start_ns, !(g->flags & EVINDEX_GC_F_NO_START));
-    strbuf_puts(out, json ? ",\"sync_ns\":" : sep);
-    strbuf_u64(out, g->sync_ns);
+    strbuf_puts(out, json ? ",\"stopping_ns\":" : sep);
+    rep_u64(out, json, g->stopping_ns, g->stopping_ns != EVINDEX_NO_TIME);
+    strbuf_puts(out, json ? ",\"census_ns\":" : sep);
+    strbuf_u64(out, g->census_ns);
     strbuf_puts(out, json ? ",\"request_ns\":" : sep);
     rep_u64(out, json, g->request_ns, g->request_cap != EVINDEX_NO_CAP);
     strbuf_puts(out, json ? ",\"gen\":" : sep);
@@ -229,7 +231,7 @@ reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
     if (o->json)
         strbuf_puts(out, "[\n");
     else
-        strbuf_puts(out, "start_ns\tpause_ns\tsync_ns\trequest_ns\tgen\tpar_threads\t"
+        strbuf_puts(out, "start_ns\tpause_ns\tstopping_ns\tcensus_ns\trequest_ns\tgen\tpar_threads\t"
                          "copied_bytes\tlive_after_bytes\theap_after_bytes\tallocated_bytes\t"
                          "leader_cap\trequest_cap\tslowest_cap\tflags\twork_ns\tidle_ns\n");
     for (size_t r = 0; r < rows; r++) {

@@ -120,7 +120,7 @@ START_TEST(test_app_gc_navigation)
     fx_keys(&f, "[");
     ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_at(f.ix, 1)->start_ns);
     /* The detail pane breaks the GC down. */
-    ck_assert(fx_screen_has(&f, "Sync:"));
+    ck_assert(fx_screen_has(&f, "Time to stop:"));
     ck_assert(fx_screen_has(&f, "Copied:"));
     /* p lists every GC by pause; Enter jumps to the longest. */
     fx_keys(&f, "p");

@@ -239,12 +239,12 @@ START_TEST(test_detail_gc_golden)
     char *line = strtok_r(tsv, "\n", &save);
     ck_assert_ptr_nonnull(line);                        /* the header */
     while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
-        char *f[16];
+        char *f[17];
         size_t nf = 0;
         char *fs = NULL;
-        for (char *tok = strtok_r(line, "\t", &fs); tok && nf < 16; tok = strtok_r(NULL, "\t", &fs))
+        for (char *tok = strtok_r(line, "\t", &fs); tok && nf < 17; tok = strtok_r(NULL, "\t", &fs))
             f[nf++] = tok;
-        ck_assert_uint_eq(nf, 16);
+        ck_assert_uint_eq(nf, 17);
         ck_assert_uint_lt(row, evindex_n_gcs(c.ix));
         const evindex_gc *g = evindex_gc_at(c.ix, row);
         ck_assert_uint_eq(g->start_ns, strtoull(f[0], NULL, 10));
@@ -254,25 +254,30 @@ START_TEST(test_detail_gc_golden)
         detail_lines d;
         detail_lines_init(&d);
         detail_item(&d, c.ix, act, &it, g->start_ns, NULL);
-        char want[256], dur[64], dur2[64];
-        bool major = strstr(f[13], "major") != NULL;
-        snprintf(want, sizeof want, "GC #%zu: gen %s%s, pause %s", row + 1, f[4],
+        char want[256], dur[64], dur2[64], dur3[64];
+        bool major = strstr(f[14], "major") != NULL;
+        snprintf(want, sizeof want, "GC #%zu: gen %s%s, pause %s", row + 1, f[5],
                  major ? " (major)" : "", td_dur(strtoull(f[1], NULL, 10), dur, sizeof dur));
         ck_assert_str_eq(d.lines[0], want);
-        /* slowest_cap "-": no HEC was still running at the request. */
-        bool no_slowest = strcmp(f[12], "-") == 0;
-        if (no_slowest)
-            snprintf(want, sizeof want, "Sync: %s (no HEC was running)",
-                     td_dur(strtoull(f[2], NULL, 10), dur, sizeof dur));
-        else
-            snprintf(want, sizeof want, "Sync: %s (slowest: HEC %s)",
-                     td_dur(strtoull(f[2], NULL, 10), dur, sizeof dur), f[12]);
+        /* Time to stop (request .. the leader's GC_START), then stopped .. end, total;
+         * slowest_cap "-": no HEC was still running at the request. */
+        uint64_t to_stop = strtoull(f[2], NULL, 10), pause = strtoull(f[1], NULL, 10);
+        ck_assert_str_ne(f[2], "-");                    /* threaded: every GC has a request */
+        ck_assert_uint_eq(to_stop, g->start_ns - strtoull(f[4], NULL, 10));
+        ck_assert_str_eq(f[3], "0");                    /* not heap-profiled: no census */
+        bool no_slowest = strcmp(f[13], "-") == 0;
+        char last[48] = "no HEC was running at the request";
+        if (!no_slowest)
+            snprintf(last, sizeof last, "last to stop: HEC %s", f[13]);
+        snprintf(want, sizeof want, "Time to stop: %s (%s); stopped .. end %s, total %s",
+                 td_dur(to_stop, dur, sizeof dur), last, td_dur(pause, dur2, sizeof dur2),
+                 td_dur(to_stop + pause, dur3, sizeof dur3));
         td_assert_line(&d, want);
-        snprintf(want, sizeof want, "Request: HEC %s at ", f[11]);
+        snprintf(want, sizeof want, "Request: HEC %s at ", f[12]);
         ck_assert_uint_ne(td_find_prefix(&d, want), SIZE_MAX);
         /* work_ns / idle_ns: "cap:ns,cap:ns" in the same order. */
         char *ws = NULL, *is = NULL;
-        char *wt = strtok_r(f[14], ",", &ws), *itok = strtok_r(f[15], ",", &is);
+        char *wt = strtok_r(f[15], ",", &ws), *itok = strtok_r(f[16], ",", &is);
         for (; wt && itok; wt = strtok_r(NULL, ",", &ws), itok = strtok_r(NULL, ",", &is)) {
             unsigned cap = (unsigned)atoi(wt);
             snprintf(want, sizeof want, "HEC %u: work %s, idle %s", cap,
@@ -291,11 +296,11 @@ START_TEST(test_detail_gc_golden)
         detail_status(&sb, c.ix, hec0, &it, g->start_ns);
         strbuf_puts(&exp, "HEC 0 · ");
         detail_time(&exp, c.ix, g->start_ns, 6);
-        strbuf_printf(&exp, " · GC gen %s%s pause %s sync %s", f[4], major ? " (major)" : "",
-                      td_dur(strtoull(f[1], NULL, 10), dur, sizeof dur),
-                      td_dur(strtoull(f[2], NULL, 10), dur2, sizeof dur2));
+        strbuf_printf(&exp, " · GC gen %s%s pause %s to stop %s", f[5],
+                      major ? " (major)" : "", td_dur(pause, dur, sizeof dur),
+                      td_dur(to_stop, dur2, sizeof dur2));
         if (!no_slowest)
-            strbuf_printf(&exp, " (slowest HEC %s)", f[12]);
+            strbuf_printf(&exp, " (last HEC %s)", f[13]);
         ck_assert_str_eq(sb.data, exp.data);
         strbuf_free(&sb);
         strbuf_free(&exp);
@@ -308,8 +313,48 @@ START_TEST(test_detail_gc_golden)
 }
 END_TEST
 
+/* A heap census inside a collection is its own part of the pause. heapprof-hc's
+ * collection at 301938742 ns: the dump has its last "GC done" at 304362728, then the
+ * census ("start heap prof sample 0" at 307571241 .. "end prof sample 0" at 307579974),
+ * then "finished GC": 307579974 - 304362728 = 3217246 ns of census, which the leader's
+ * idle time must not hold. The non-threaded RTS posts no GC request: time to stop is
+ * unknown, never 0. */
+START_TEST(test_detail_gc_census)
+{
+    td_case c;
+    td_fixture(&c, "heapprof-hc.eventlog");
+    size_t gi = evindex_gc_containing(c.ix, 301938742);
+    ck_assert_uint_ne(gi, SIZE_MAX);
+    const evindex_gc *g = evindex_gc_at(c.ix, gi);
+    ck_assert_uint_eq(g->start_ns, 301938742);
+    ck_assert_uint_eq(g->census_ns, 3217246);
+    ck_assert_uint_eq(g->stopping_ns, EVINDEX_NO_TIME);
+    ck_assert_uint_eq(g->n_parts, 1);
+    const evindex_gc_part *p = evindex_gc_part_at(c.ix, g->first_part);
+    ck_assert_uint_eq(p->work_ns + p->wait_ns + g->census_ns, g->end_ns - g->start_ns);
+    ck_assert_uint_lt(p->wait_ns, 200000);      /* the GC's own idle is short */
+    lane_item it = { .kind = LANE_ITEM_GC, .start_ns = g->start_ns, .end_ns = g->end_ns,
+                     .index = gi };
+    detail_lines d;
+    detail_lines_init(&d);
+    detail_item(&d, c.ix, td_lane(&c, "HEC 0"), &it, g->start_ns, NULL);
+    td_assert_line(&d, "Heap census: 3.217ms of the pause, on HEC 0 (not in its work or idle "
+                       "below)");
+    td_assert_line(&d, "Time to stop: unknown (no request event)");
+    detail_lines_free(&d);
+    /* Every census of the run is inside a collection: the dump has 39 censuses. */
+    size_t with_census = 0;
+    for (size_t i = 0; i < evindex_n_gcs(c.ix); i++)
+        with_census += evindex_gc_at(c.ix, i)->census_ns > 0;
+    ck_assert_uint_eq(with_census, 39);
+    td_close(&c);
+}
+END_TEST
+
 /* The third collection of threaded-n4 in full, as `elog-tui gc` shows it: a major GC
- * paused 815.693 us, synced in 287.903 us waiting for HEC 2. */
+ * requested by HEC 0 at 3665728 ns (the dump's "requesting parallel GC"), started by
+ * the leader at 3986445 once HEC 2, the last, had stopped: 320.717 us to stop, then
+ * paused 815.693 us. */
 START_TEST(test_detail_gc_known)
 {
     td_case c;
@@ -324,7 +369,8 @@ START_TEST(test_detail_gc_known)
     detail_lines_init(&d);
     detail_item(&d, c.ix, td_lane(&c, "heap"), &it, 3986445 + 100, NULL);
     ck_assert_str_eq(d.lines[0], "GC #3: gen 1 (major), pause 815.693us");
-    td_assert_line(&d, "Sync: 287.903us (slowest: HEC 2)");
+    td_assert_line(&d, "Time to stop: 320.717us (last to stop: HEC 2); stopped .. end "
+                       "815.693us, total 1.136ms");
     td_assert_line(&d, "Request: HEC 0 at 0.003266074s, parallel");
     ck_assert_uint_ne(td_find_prefix(&d, "HEC 0: work 630.508us, idle 185.185us (stopped +"),
                       SIZE_MAX);
@@ -440,7 +486,7 @@ START_TEST(test_detail_runs)
     td_run_log(&c, true);
     ck_assert(evindex_truncated(c.ix));
     td_run_detail(&c, 3, &d);
-    td_assert_line(&d, "Stopped: no stop event (log cut short)");
+    td_assert_line(&d, "Stopped: end unknown: the log was cut short during this run");
     detail_lines_free(&d);
     td_close(&c);
 }
@@ -867,6 +913,7 @@ test_detail_suite(void)
     tcase_add_test(tc, test_detail_formats);
     tcase_add_test(tc, test_detail_gc_golden);
     tcase_add_test(tc, test_detail_gc_known);
+    tcase_add_test(tc, test_detail_gc_census);
     tcase_add_test(tc, test_detail_runs);
     tcase_add_test(tc, test_detail_marker_wrap);
     tcase_add_test(tc, test_detail_wrap_words);

@@ -36,7 +36,8 @@ static bool
 gc_same(const evindex_gc *x, const evindex_gc *y)
 {
     return x->start_ns == y->start_ns && x->end_ns == y->end_ns &&
-           x->request_ns == y->request_ns && x->sync_ns == y->sync_ns &&
+           x->request_ns == y->request_ns && x->stopping_ns == y->stopping_ns &&
+           x->census_ns == y->census_ns &&
            x->global_sync_ns == y->global_sync_ns && x->copied == y->copied &&
            x->slop == y->slop && x->frag == y->frag && x->par_max_copied == y->par_max_copied &&
            x->par_tot_copied == y->par_tot_copied && x->par_balanced == y->par_balanced &&

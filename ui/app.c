@@ -210,7 +210,7 @@ app_gc_list(app *a)
     }
     qsort(keys, n, sizeof *keys, app_rank_cmp);
     uilist *l = uilist_new("collections by pause");
-    uilist_set_columns_header(l, "pause      start        gen  sync       slowest  copied");
+    uilist_set_columns_header(l, "pause      start        gen  to stop    slowest  copied");
     strbuf sb, t;
     strbuf_init(&sb);
     strbuf_init(&t);
@@ -228,7 +228,10 @@ app_gc_list(app *a)
         else
             strbuf_printf(&sb, "%-4u ", g->gen);
         strbuf_reset(&t);
-        timefmt_append(&t, g->sync_ns);
+        if (g->stopping_ns == EVINDEX_NO_TIME)
+            strbuf_putc(&t, '-');
+        else
+            timefmt_append(&t, g->stopping_ns);
         strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
         if (g->slowest_cap == EVINDEX_NO_CAP)
             strbuf_puts(&sb, "-        ");

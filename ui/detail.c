@@ -266,14 +266,34 @@ detail_stop_event(const evindex *ix, uint16_t cap, const runlane_run *r, uint16_
     return false;
 }
 
+/* Run r is the last one on capability cap's lane. */
+static bool
+detail_is_last_run(const evindex *ix, uint16_t cap, const runlane_run *r)
+{
+    size_t li = evindex_lane_of(ix, cap);
+    if (li == SIZE_MAX)
+        return false;
+    const runlane *rl = evindex_cap_at(ix, li)->runs;
+    size_t n = runlane_count(rl);
+    if (!n)
+        return false;
+    runlane_run last;
+    runlane_get(rl, n - 1, &last);
+    return last.start_ns == r->start_ns;
+}
+
 /* Why run r ended, as ghc-events words it. */
 static void
 detail_stop_text(strbuf *out, const evindex *ix, uint16_t cap, const runlane_run *r)
 {
     if (r->flags & RUNLANE_F_OPEN) {
-        if (r->end_ns >= evindex_last_ns(ix))
-            strbuf_puts(out, evindex_truncated(ix) ? "no stop event (log cut short)"
-                                                   : "still running at the end of the log");
+        if (evindex_truncated(ix) && detail_is_last_run(ix, cap, r))
+            strbuf_puts(out, r->end_ns >= evindex_last_ns(ix)
+                                 ? "end unknown: the log was cut short during this run"
+                                 : "end unknown: the log was cut short during this run; it "
+                                   "ended by then (HECs stop before a GC starts)");
+        else if (r->end_ns >= evindex_last_ns(ix))
+            strbuf_puts(out, "still running at the end of the log");
         else
             strbuf_puts(out, "no stop event (the next run or a GC began)");
         return;
@@ -458,16 +478,30 @@ detail_gc(detail_lines *out, const evindex *ix, size_t gi)
     }
     detail_add_sb(out, &sb);
 
-    if (g->request_cap != EVINDEX_NO_CAP) {
-        strbuf_reset(&sb);
-        strbuf_puts(&sb, "Sync: ");
-        detail_dur(&sb, g->sync_ns);
+    /* request .. all stopped (the leader's GC_START), then stopped .. end. */
+    strbuf_reset(&sb);
+    strbuf_puts(&sb, "Time to stop: ");
+    if (g->stopping_ns == EVINDEX_NO_TIME) {
+        strbuf_puts(&sb, "unknown (no request event)");
+    } else {
+        detail_dur(&sb, g->stopping_ns);
         if (g->slowest_cap != EVINDEX_NO_CAP)
-            strbuf_printf(&sb, " (slowest: HEC %u)", (unsigned)g->slowest_cap);
-        else if (g->sync_ns == 0)
-            strbuf_puts(&sb, " (no HEC was running)");
+            strbuf_printf(&sb, " (last to stop: HEC %u)", (unsigned)g->slowest_cap);
         else
-            strbuf_puts(&sb, " (slowest: unknown)");
+            strbuf_puts(&sb, " (no HEC was running at the request)");
+        strbuf_puts(&sb, "; stopped .. end ");
+        detail_dur(&sb, g->end_ns - g->start_ns);
+        strbuf_puts(&sb, ", total ");
+        detail_dur(&sb, g->end_ns - g->request_ns);
+    }
+    detail_add_sb(out, &sb);
+    if (g->census_ns) {
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Heap census: ");
+        detail_dur(&sb, g->census_ns);
+        strbuf_puts(&sb, " of the pause, on HEC ");
+        detail_cap(&sb, g->leader_cap);
+        strbuf_puts(&sb, " (not in its work or idle below)");
         detail_add_sb(out, &sb);
     }
 
@@ -1209,11 +1243,15 @@ detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it
         detail_gc_head(out, g);
         strbuf_puts(out, " pause ");
         detail_dur(out, g->end_ns - g->start_ns);
-        if (g->request_cap != EVINDEX_NO_CAP) {
-            strbuf_puts(out, " sync ");
-            detail_dur(out, g->sync_ns);
+        if (g->stopping_ns != EVINDEX_NO_TIME) {
+            strbuf_puts(out, " to stop ");
+            detail_dur(out, g->stopping_ns);
             if (g->slowest_cap != EVINDEX_NO_CAP)
-                strbuf_printf(out, " (slowest HEC %u)", (unsigned)g->slowest_cap);
+                strbuf_printf(out, " (last HEC %u)", (unsigned)g->slowest_cap);
+        }
+        if (g->census_ns) {
+            strbuf_puts(out, " census ");
+            detail_dur(out, g->census_ns);
         }
         break;
     }
