@@ -15,32 +15,42 @@
 #include "xalloc.h"
 #include "xcheck_ref.h"
 
-/* Rules the reference already follows and main does not yet (see xcheck_ref.c). A
- * difference in `column` of `table` is expected on a row whose hidden _rules column
- * has `rule` set (rule 0: the column itself may be missing from, or only in, the
- * tool's header). Empty this table as main lands each rule; a stale entry is
- * reported when the test runs. */
-static const struct xc_pending {
+/* Differences to excuse: a difference in `column` of `table` is expected on a row whose
+ * hidden _rules column has `rule` set (rule 0: the column itself may be missing from,
+ * or only in, the tool's header). Every entry is reported when the test runs, with the
+ * number of differences it excused; one that excused none is stale: remove it. */
+typedef struct xc_excusal {
     const char *table, *column;
     unsigned rule;
     const char *why;
-} xc_pending[] = {
-    { "gc", "stopping_ns", 0, "rule a: stopping_ns replaces sync_ns" },
-    { "gc", "stopping_ns", XREF_RULE_STOPPING, "rule a: stopping_ns replaces sync_ns" },
-    { "gc", "sync_ns", 0, "rule a: the old column" },
-    { "gc", "census_ns", 0, "rule b: new column" },
-    { "gc", "census_ns", XREF_RULE_CENSUS, "rule b: new column" },
-    { "gc", "idle_ns", XREF_RULE_CENSUS_IDLE, "rule b: leader idle excludes the census" },
-    { "parts", "idle_ns", XREF_RULE_CENSUS_IDLE, "rule b: leader idle excludes the census" },
-    { "threads", "run_ns", XREF_RULE_OPEN_RUN, "rule c: open runs at the end of the data" },
+} xc_excusal;
+
+/* Rules the reference already follows and main does not yet (see xcheck_ref.c). Empty:
+ * rules a (stopping_ns), b (census_ns) and c (open runs) are on main. */
+static const xc_excusal xc_pending[] = {
     { NULL, NULL, 0, NULL },
 };
 
-#define XC_N_PENDING (sizeof xc_pending / sizeof xc_pending[0])
-#define XC_MAX_SHOWN 12             /* differences printed per log and table */
+/* Differences found by this check that are bugs in the tool, reported and awaiting a
+ * fix on main (the reference is right; see the report of issue 10). */
+static const xc_excusal xc_findings[] = {
+    /* GHC 8.x logs (corpus sleep.h*, stop.hT) write no HEAP_PROF_SAMPLE_END: the tool
+     * keeps only censuses with an END, so their census time stays in the leader's idle
+     * and census_ns reads 0. */
+    { "gc", "census_ns", XREF_FINDING_CENSUS_NO_END, "census with no SAMPLE_END ignored" },
+    { "gc", "idle_ns", XREF_FINDING_CENSUS_NO_END, "census with no SAMPLE_END ignored" },
+    { "parts", "idle_ns", XREF_FINDING_CENSUS_NO_END, "census with no SAMPLE_END ignored" },
+    /* A run a cut-off log leaves open is ended only by collections with GC_STATS; a
+     * collection whose leader's events were lost (no GC_STATS: killed-n2, cap 1) also
+     * needed every capability stopped. */
+    { "threads", "run_ns", XREF_FINDING_RUN_NO_STATS, "open run not ended by a no-stats GC" },
+    { "gc", "slowest_cap", XREF_FINDING_RUN_NO_STATS, "open run not ended by a no-stats GC" },
+    { NULL, NULL, 0, NULL },
+};
 
-/* Logs bigger than this are left out when the suite runs slowed down (valgrind). */
-#define XC_SLOW_MAX_BYTES (1u << 20)
+#define XC_N_EXCUSALS (sizeof xc_pending / sizeof xc_pending[0] + \
+                       sizeof xc_findings / sizeof xc_findings[0])
+#define XC_MAX_SHOWN 12             /* differences printed per log and table */
 
 /* ---- TSV tables ----------------------------------------------------------------------------- */
 
@@ -114,21 +124,37 @@ xc_col(const xc_tab *t, const char *name)
 typedef struct xc_run {
     const char *log;
     size_t n_diffs;             /* unexpected differences */
-    size_t tolerated[XC_N_PENDING];
+    size_t tolerated[XC_N_EXCUSALS];    /* xc_pending then xc_findings, by index */
 } xc_run;
 
-/* The pending entry excusing a difference, or SIZE_MAX. */
+/* The excusal of a difference, as an index into xc_pending then xc_findings (the
+ * sentinels count), or SIZE_MAX. */
 static size_t
 xc_excuse(const char *table, const char *column, unsigned rule_bits, bool whole_column)
 {
-    for (size_t i = 0; xc_pending[i].table; i++) {
-        const struct xc_pending *p = &xc_pending[i];
-        if (strcmp(p->table, table) != 0 || strcmp(p->column, column) != 0)
-            continue;
-        if (whole_column ? p->rule == 0 : (p->rule & rule_bits) != 0)
-            return i;
+    const xc_excusal *lists[2] = { xc_pending, xc_findings };
+    size_t base = 0;
+    for (int l = 0; l < 2; l++) {
+        size_t i = 0;
+        for (; lists[l][i].table; i++) {
+            const xc_excusal *p = &lists[l][i];
+            if (strcmp(p->table, table) != 0 || strcmp(p->column, column) != 0)
+                continue;
+            if (whole_column ? p->rule == 0 : (p->rule & rule_bits) != 0)
+                return base + i;
+        }
+        base += i + 1;
     }
     return SIZE_MAX;
+}
+
+static void
+xc_report_excusals(const xc_run *run, const char *what, const xc_excusal *list, size_t base)
+{
+    for (size_t i = 0; list[i].table; i++)
+        fprintf(stderr, "xcheck: %s %s/%s (%s) excused %zu difference(s)%s\n", what,
+                list[i].table, list[i].column, list[i].why, run->tolerated[base + i],
+                run->tolerated[base + i] ? "" : ": stale, remove it");
 }
 
 static void xc_diff(xc_run *run, size_t *shown, const char *table, const char *fmt, ...)
@@ -266,36 +292,23 @@ xc_check_log(xc_run *run, const char *path)
     evlog_close(log);
 }
 
-/* Every .eventlog of `dir`; the number checked. */
+/* Every .eventlog of `dir` (all of them together take well under a second, about 3 s
+ * under valgrind); the number checked. */
 static size_t
 xc_check_dir(xc_run *run, const char *dir)
 {
-    size_t n = 0, checked = 0;
+    size_t n = 0;
     char **names = test_list_dir(dir, ".eventlog", &n);
-    bool slow = test_time_scale() > 1.0;
     for (size_t i = 0; i < n; i++) {
         strbuf path;
         strbuf_init(&path);
         strbuf_printf(&path, "%s/%s", dir, names[i]);
-        size_t len = 0;
-        FILE *f = fopen(path.data, "rb");
-        if (f) {
-            fseek(f, 0, SEEK_END);
-            len = (size_t)ftell(f);
-            fclose(f);
-        }
-        if (slow && len > XC_SLOW_MAX_BYTES) {
-            fprintf(stderr, "xcheck: %s: %zu bytes, left out under CK_TIMEOUT_MULTIPLIER\n",
-                    names[i], len);
-        } else {
-            run->log = names[i];
-            xc_check_log(run, path.data);
-            checked++;
-        }
+        run->log = names[i];
+        xc_check_log(run, path.data);
         strbuf_free(&path);
     }
     test_free_names(names, n);
-    return checked;
+    return n;
 }
 
 START_TEST(test_xcheck_all_logs)
@@ -314,11 +327,9 @@ START_TEST(test_xcheck_all_logs)
         fprintf(stderr, "xcheck: ../shared/corpus/ghc-events-tests not found, corpus "
                         "SKIPPED\n");
     }
-    for (size_t i = 0; xc_pending[i].table; i++)
-        fprintf(stderr, "xcheck: pending entry %s/%s rule %u (%s) excused %zu difference(s)%s\n",
-                xc_pending[i].table, xc_pending[i].column, xc_pending[i].rule,
-                xc_pending[i].why, run.tolerated[i],
-                run.tolerated[i] ? "" : ": remove it");
+    xc_report_excusals(&run, "pending rule", xc_pending, 0);
+    xc_report_excusals(&run, "known bug", xc_findings,
+                       sizeof xc_pending / sizeof xc_pending[0]);
     ck_assert_msg(run.n_diffs == 0, "%zu differences between the tool and the reference "
                   "over %zu logs (listed above)", run.n_diffs, n);
 }

@@ -106,6 +106,8 @@ typedef struct xr_run {
     uint32_t tid;
     uint8_t cls;
     bool at_end;                /* left open when the data ended (rule c) */
+    bool by_no_stats;           /* ended by a collection with no GC_STATS, before the first
+                                 * one with (XREF_FINDING_RUN_NO_STATS) */
 } xr_run;
 
 typedef struct xr_span {
@@ -118,6 +120,11 @@ typedef struct xr_span {
     size_t gc;                  /* its collection (after grouping) */
 } xr_span;
 
+typedef struct xr_sub {
+    uint64_t time;
+    bool working;               /* GC_WORK (else GC_IDLE / GC_DONE) */
+} xr_sub;
+
 typedef struct xr_cap {
     uint16_t cap;
     bool run_open;
@@ -127,7 +134,7 @@ typedef struct xr_cap {
     size_t n_runs, cap_runs;
     bool in_gc;
     size_t span;                /* its latest span, SIZE_MAX: none */
-    uint64_t *subs;             /* GC_WORK / GC_IDLE / GC_DONE times */
+    xr_sub *subs;               /* its GC_WORK / GC_IDLE / GC_DONE */
     size_t n_subs, cap_subs;
     uint64_t last_ev;           /* its latest event, XR_NONE: none */
     uint64_t block_end;         /* end time of its latest block, XR_NONE: none */
@@ -328,7 +335,8 @@ static void
 xr_close_run(xr_cap *c, uint64_t end, uint8_t cls, bool at_end)
 {
     xr_run *run = XR_PUSH(c->runs, c->n_runs, c->cap_runs);
-    *run = (xr_run){ c->run_start, xr_max(end, c->run_start), c->run_tid, cls, at_end };
+    *run = (xr_run){ c->run_start, xr_max(end, c->run_start), c->run_tid, cls, at_end,
+                     false };
     c->run_open = false;
 }
 
@@ -443,7 +451,7 @@ xr_event(xr *r, const evlog_event *ev)
     case EV_GC_WORK:
     case EV_GC_IDLE:
     case EV_GC_DONE:
-        *(uint64_t *)XR_PUSH(c->subs, c->n_subs, c->cap_subs) = t;
+        *XR_PUSH(c->subs, c->n_subs, c->cap_subs) = (xr_sub){ t, ev->type == EV_GC_WORK };
         if (c->in_gc) {
             r->spans[c->span].any_sub = true;
             xr_phase(&r->spans[c->span], t, ev->type == EV_GC_WORK);
@@ -608,6 +616,27 @@ xr_group(xr *r)
     }
 }
 
+/* The end rule c gives the open run of c, looking at collections of kind `kind`
+ * (G_LED, or any kind when kind is G_NO_START). */
+static uint64_t
+xr_open_run_end(const xr *r, const xr_cap *c, uint8_t kind)
+{
+    uint64_t end = r->last_ns;
+    for (size_t i = 0; i < r->n_gcs; i++) {
+        const xr_gc *g = &r->gcs[i];
+        if (g->kind != G_NO_START && !g->dropped && g->start > c->run_start &&
+            (kind == G_NO_START || g->kind == kind)) {
+            end = xr_min(end, g->start);
+            break;
+        }
+    }
+    if (c->block_end != XR_NONE)
+        end = xr_min(end, c->block_end);
+    if (c->last_ev != XR_NONE)
+        end = xr_max(end, c->last_ev);
+    return end;
+}
+
 /* Rule c: close the runs the data left open. */
 static void
 xr_close_open_runs(xr *r)
@@ -616,28 +645,20 @@ xr_close_open_runs(xr *r)
         xr_cap *c = &r->caps[ci];
         if (!c->run_open)
             continue;
-        uint64_t end = r->last_ns;
-        for (size_t i = 0; i < r->n_gcs; i++) {
-            const xr_gc *g = &r->gcs[i];
-            if (g->kind != G_NO_START && !g->dropped && g->start > c->run_start) {
-                end = xr_min(end, g->start);
-                break;
-            }
-        }
-        if (c->block_end != XR_NONE)
-            end = xr_min(end, c->block_end);
-        if (c->last_ev != XR_NONE)
-            end = xr_max(end, c->last_ev);
+        uint64_t end = xr_open_run_end(r, c, G_NO_START);
         xr_close_run(c, end, C_OTHER, true);
+        c->runs[c->n_runs - 1].by_no_stats = end != xr_open_run_end(r, c, G_LED);
     }
 }
 
 /* When capability c stopped for a request at q, its part starting at `by`. */
 static uint64_t
-xr_stop(const xr_cap *c, uint64_t q, uint64_t by)
+xr_stop(const xr_cap *c, uint64_t q, uint64_t by, unsigned *bits)
 {
     size_t k = xr_count_by(c->runs, c->n_runs, sizeof *c->runs, offsetof(xr_run, start), by);
     const xr_run *last = k ? &c->runs[k - 1] : NULL;
+    if (last && last->by_no_stats)
+        *bits |= XREF_FINDING_RUN_NO_STATS;
     if (!last || last->end <= q)
         return q;
     return xr_min(last->end, by);
@@ -675,25 +696,39 @@ xr_first_in(const xr_sample *s, size_t n, uint64_t from, uint64_t before)
     return i < n && s[i].time < before ? s[i].value : XR_NONE;
 }
 
-/* Census time inside collection g's pause (rule b). */
-static uint64_t
-xr_census_ns(const xr *r, const xr_gc *g)
+/* Census time inside collection g's pause (rule b), taken out of the leader's phase at
+ * each census's begin (idle; work when the span has no GC_WORK/IDLE/DONE, all work, or
+ * the latest one is GC_WORK), at most what that phase holds: *from_work + *from_idle. */
+static void
+xr_census_ns(const xr *r, const xr_gc *g, uint64_t *from_work, uint64_t *from_idle,
+             unsigned *bits)
 {
+    *from_work = *from_idle = 0;
+    if (g->lead_span == SIZE_MAX)
+        return;
+    const xr_span *lead = &r->spans[g->lead_span];
     const xr_cap *lc = xr_cap_find(r, g->leader);
-    uint64_t sum = 0;
     size_t i0 = g->start ? xr_count_by(r->cens, r->n_cens, sizeof *r->cens,
                                        offsetof(xr_census, begin), g->start - 1) : 0;
     for (size_t i = i0; i < r->n_cens && r->cens[i].begin <= g->end; i++) {
         const xr_census *cs = &r->cens[i];
         uint64_t from = g->start;
-        size_t k = lc ? xr_count_by(lc->subs, lc->n_subs, sizeof *lc->subs, 0, cs->begin) : 0;
-        if (k)
-            from = xr_max(from, lc->subs[k - 1]);
+        bool working = !lead->any_sub;
+        size_t k = xr_count_by(lc->subs, lc->n_subs, sizeof *lc->subs,
+                               offsetof(xr_sub, time), cs->begin);
+        if (k && lc->subs[k - 1].time >= g->start) {
+            from = lc->subs[k - 1].time;
+            working = lc->subs[k - 1].working;
+        }
         uint64_t to = xr_min(cs->end, g->end);
-        if (to > from)
-            sum += to - from;
+        if (to <= from)
+            continue;
+        if (cs->end == XR_NONE)
+            *bits |= XREF_FINDING_CENSUS_NO_END;
+        uint64_t *taken = working ? from_work : from_idle;
+        uint64_t have = (working ? lead->work : lead->idle) - *taken;
+        *taken += xr_min(to - from, have);
     }
-    return sum;
 }
 
 typedef struct xr_part_ref {
@@ -762,10 +797,11 @@ xr_gc_tables(xr *r, xref_tables *out)
         uint64_t q = req ? req->time : g->start;
 
         /* Slowest capability: the last to stop after q (ties: higher cap). */
+        unsigned rules = XREF_RULE_STOPPING | XREF_RULE_CENSUS;
         uint16_t slowest = XR_NO_CAP;
         uint64_t slowest_at = q;
         for (size_t ci = 0; req && ci < r->n_caps; ci++) {
-            uint64_t s = xr_stop(&r->caps[ci], q, g->start);
+            uint64_t s = xr_stop(&r->caps[ci], q, g->start, &rules);
             if (s > q && s >= slowest_at) {
                 slowest_at = s;
                 slowest = r->caps[ci].cap;
@@ -793,9 +829,11 @@ xr_gc_tables(xr *r, xref_tables *out)
         uint64_t allocated = alloc_now - alloc_prev;
         alloc_prev = alloc_now;
 
-        uint64_t census = has_start ? xr_census_ns(r, g) : 0;
-        unsigned rules = XREF_RULE_STOPPING | XREF_RULE_CENSUS |
-                         (census ? XREF_RULE_CENSUS_IDLE : 0);
+        uint64_t census_work, census_idle;
+        unsigned census_bits = 0;
+        xr_census_ns(r, g, &census_work, &census_idle, &census_bits);
+        uint64_t census = census_work + census_idle;
+        rules |= census_bits | (census ? XREF_RULE_CENSUS_IDLE : 0);
 
         strbuf *o = &out->gc;
         strbuf_u64(o, g->start);
@@ -833,8 +871,8 @@ xr_gc_tables(xr *r, xref_tables *out)
             for (size_t k = p0; k < p; k++) {
                 const xr_span *s = &r->spans[parts[k].span];
                 uint64_t v = idle ? s->idle : s->work;
-                if (idle && parts[k].span == g->lead_span)
-                    v = v > census ? v - census : 0;
+                if (parts[k].span == g->lead_span)
+                    v -= idle ? census_idle : census_work;
                 if (k > p0)
                     strbuf_putc(o, ',');
                 if (s->cap == XR_NO_CAP)
@@ -848,13 +886,15 @@ xr_gc_tables(xr *r, xref_tables *out)
 
         for (size_t k = p0; k < p; k++) {
             const xr_span *s = &r->spans[parts[k].span];
-            uint64_t idle = s->idle;
+            uint64_t idle = s->idle, work = s->work;
             unsigned prules = 0;
             if (parts[k].span == g->lead_span && census) {
-                idle = idle > census ? idle - census : 0;
-                prules = XREF_RULE_CENSUS_IDLE;
+                idle -= census_idle;
+                work -= census_work;
+                prules = XREF_RULE_CENSUS_IDLE | census_bits;
             }
-            uint64_t stop = req ? xr_stop(xr_cap_find(r, s->cap), q, s->start) : s->start;
+            uint64_t stop = req ? xr_stop(xr_cap_find(r, s->cap), q, s->start, &prules)
+                                : s->start;
             strbuf_printf(&out->parts, "%llu\t", (unsigned long long)g->start);
             if (s->cap == XR_NO_CAP)
                 strbuf_putc(&out->parts, '-');
@@ -862,7 +902,7 @@ xr_gc_tables(xr *r, xref_tables *out)
                 strbuf_u64(&out->parts, s->cap);
             strbuf_printf(&out->parts, "\t%llu\t%llu\t%llu\t%llu\t%llu\t%u\n",
                           (unsigned long long)s->start, (unsigned long long)s->end,
-                          (unsigned long long)stop, (unsigned long long)s->work,
+                          (unsigned long long)stop, (unsigned long long)work,
                           (unsigned long long)idle, prules);
         }
     }
@@ -891,7 +931,7 @@ typedef struct xr_thread {
     uint32_t runs, migrations, wakeups;
     uint32_t stops[XR_N_CLASSES];
     const xr_fact *label;
-    bool open_run;
+    unsigned rules;
 } xr_thread;
 
 static void
@@ -935,7 +975,10 @@ xr_threads_table(const xr *r, strbuf *o)
             t->run_ns += run->end - run->start;
             t->runs++;
             t->stops[run->cls]++;
-            t->open_run |= run->at_end;
+            if (run->at_end)
+                t->rules |= XREF_RULE_OPEN_RUN;
+            if (run->by_no_stats)
+                t->rules |= XREF_FINDING_RUN_NO_STATS;
         }
     strbuf_puts(o, "tid\tlabel\tcreated_ns\tcreate_cap\tfirst_run_ns\trun_ns\truns\t"
                    "migrations\twakeups");
@@ -958,7 +1001,7 @@ xr_threads_table(const xr *r, strbuf *o)
         xr_cell(o, t->wakeups, true);
         for (int c = 0; c < XR_N_CLASSES; c++)
             xr_cell(o, t->stops[c], true);
-        strbuf_printf(o, "\t%u\n", t->open_run ? XREF_RULE_OPEN_RUN : 0u);
+        strbuf_printf(o, "\t%u\n", t->rules);
     }
     x_free(th);
     x_free(tids);

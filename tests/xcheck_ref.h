@@ -12,14 +12,18 @@
 #include "evlog.h"
 #include "strbuf.h"
 
-/* Rules the reference follows that the tool may not yet follow (see the pending table
- * in test_xcheck.c). A row carries the bits of the rules that decide one of its cells,
- * in its hidden "_rules" column. */
+/* Rules the reference follows that the tool may not yet follow, and rules where the two
+ * are known to disagree (see the pending and findings tables in test_xcheck.c). A row
+ * carries the bits of the rules that decide one of its cells, in its hidden "_rules"
+ * column. */
 enum {
     XREF_RULE_STOPPING = 1,     /* gc: stopping_ns = leader GC_START - request (rule a) */
     XREF_RULE_CENSUS = 2,       /* gc: census_ns column (rule b) */
     XREF_RULE_CENSUS_IDLE = 4,  /* gc: this row's leader idle excludes a census (rule b) */
     XREF_RULE_OPEN_RUN = 8,     /* threads: a run left open at the end of the data (rule c) */
+    XREF_FINDING_CENSUS_NO_END = 16,    /* gc: a census in the pause has no SAMPLE_END */
+    XREF_FINDING_RUN_NO_STATS = 32,     /* a run the data left open ends at a collection
+                                         * with no GC_STATS (its leader's events lost) */
 };
 
 /* The expected tables, TSV with a header line; columns whose name starts with '_' are
