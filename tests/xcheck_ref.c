@@ -596,7 +596,8 @@ xr_group(xr *r)
             g->stats = i + 1;
         }
     /* Start order; spans follow their collection through the sort by seq. */
-    qsort(r->gcs, r->n_gcs, sizeof *r->gcs, xr_gc_cmp);
+    if (r->n_gcs)
+        qsort(r->gcs, r->n_gcs, sizeof *r->gcs, xr_gc_cmp);
     size_t *where = xmalloc((r->n_gcs + 1) * sizeof *where);     /* freed below */
     for (size_t i = 0; i < r->n_gcs; i++)
         where[r->gcs[i].seq - 1] = i;
