@@ -63,7 +63,7 @@ void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane
 #define DETAIL_MUTATOR_SHARE "Mutator share"
 
 /* Append the statistics of [a_ns, b_ns) (either order): its ends (rounded to res_ns, see
- * timefmt_append_res) and duration, per-HEC run and GC shares, mutator and GC time
+ * timefmt_append_res, or to DETAIL_ITEM_RES_NS if that is finer) and duration, per-HEC run and GC shares, mutator and GC time
  * (summed over HECs, and as elapsed pause time), the mutator share, the collections
  * starting in the range per generation with total / average / max pause and p50 / p90 /
  * p99 (nearest rank), bytes copied and allocated, largest heap size and live bytes,

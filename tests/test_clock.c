@@ -235,6 +235,45 @@ START_TEST(test_clock_gc)
 }
 END_TEST
 
+/* A range selected with Space ... Space: its ends, read off the detail pane and given to
+ * `stats --from --to`, count the collections the pane counts, generation by generation. */
+START_TEST(test_clock_selection)
+{
+    clk_env e;
+    clk_setup(&e);
+    char *scr = clk_run("'%s' snapshot '%s' --size 160x48 --keys '] ] Space > > > > Space'",
+                        e.bin, e.log);
+    const char *r = strstr(scr, " Range: ");
+    ck_assert_ptr_nonnull(r);
+    char a_txt[64], b_txt[64];
+    ck_assert_int_eq(sscanf(r, " Range: %63s .. %63s", a_txt, b_txt), 2);
+    uint64_t a = 0, b = 0;
+    ck_assert(timefmt_parse(a_txt, &a) && timefmt_parse(b_txt, &b));
+    ck_assert_uint_gt(a, e.first_ns - UINT64_C(1000000));       /* not near 0 */
+    const char *c = strstr(scr, " Collections: ");
+    ck_assert_ptr_nonnull(c);
+    unsigned long n = 0, n0 = 0, n1 = 0;
+    ck_assert_int_eq(sscanf(c, " Collections: %lu starting in the range, gen 0: %lu, gen 1: %lu",
+                            &n, &n0, &n1), 3);
+    ck_assert_uint_gt(n0, 1);
+    ck_assert_uint_eq(n0 + n1, n);
+    free(scr);
+    char *st = clk_run("'%s' stats '%s' --from %s --to %s", e.bin, e.log, a_txt, b_txt);
+    unsigned long got[2];
+    for (unsigned g = 0; g < 2; g++) {
+        char key[32];
+        snprintf(key, sizeof key, "  Gen  %u ", g);
+        const char *at = strstr(st, key);
+        ck_assert_ptr_nonnull(at);
+        got[g] = strtoul(at + strlen(key), NULL, 10);
+    }
+    ck_assert_uint_eq(got[0], n0);
+    ck_assert_uint_eq(got[1], n1);
+    free(st);
+    clk_teardown(&e);
+}
+END_TEST
+
 /* Markers: each `n` names the marker with the time the dump gives it, to at most 1 us; the
  * two closest markers (861 ns apart in this log) print different times, in the status
  * line and in the m list. */
@@ -303,6 +342,7 @@ test_clock_suite(void)
     TCase *tc = tcase_create("late-start");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_clock_gc);
+    tcase_add_test(tc, test_clock_selection);
     tcase_add_test(tc, test_clock_markers);
     suite_add_tcase(s, tc);
     return s;

@@ -740,6 +740,13 @@ START_TEST(test_detail_range_parts)
     ck_assert_uint_eq(h->start_ns, 18622387);
     ck_assert_str_eq(d.lines[0], "Range: 13.181ms .. 18.622ms (5.442ms)");
     detail_lines_free(&d);
+    /* A wide column (1 ms) still gives the ends to 1 us, for `stats --from --to`. */
+    detail_range(&d, c.ix, g->start_ns, h->start_ns, 1000000);
+    ck_assert_str_eq(d.lines[0], "Range: 13.181ms .. 18.622ms (5.442ms)");
+    detail_lines_free(&d);
+    detail_range(&d, c.ix, g->start_ns, h->start_ns, 10);
+    ck_assert_str_eq(d.lines[0], "Range: 13.18074ms .. 18.62239ms (5.442ms)");
+    detail_lines_free(&d);
     td_close(&c);
 }
 END_TEST

@@ -1131,6 +1131,9 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns,
     uint64_t len = b - a;
     strbuf sb;
     strbuf_init(&sb);
+    /* Ends to 1 us at worst: `stats --from A --to B` then finds what the range holds. */
+    if (res_ns > DETAIL_ITEM_RES_NS)
+        res_ns = DETAIL_ITEM_RES_NS;
     strbuf_puts(&sb, "Range: ");
     timefmt_append_res(&sb, a, res_ns);
     strbuf_puts(&sb, " .. ");
