@@ -167,6 +167,13 @@ START_TEST(test_helpview_terms)
     for (size_t i = 0; i < h->n; i++)
         clock |= strstr(h->text[i].data, "ns since the RTS started") != NULL;
     ck_assert(clock);
+    /* Whole on an 80-column terminal (a 76-column box, 72 columns of text). */
+    size_t i = 0;
+    while (i < h->n && strcmp(h->text[i].data, "Times and range statistics") != 0)
+        i++;
+    ck_assert_uint_lt(i, h->n);
+    for (; i < h->n; i++)
+        ck_assert_msg(strlen(h->text[i].data) <= 72, "too wide: \"%s\"", h->text[i].data);
     hv_free(h);
 }
 END_TEST
@@ -208,7 +215,8 @@ START_TEST(test_helpview_draw)
     size_t last = h->n - 1;
     ck_assert_uint_eq(h->line[last].kind, HELPVIEW_KEYS);  /* the terms section ends it */
     char *want = h->text[last].data;
-    ck_assert_int_eq(strncmp(hv_cells(s, 2, 18, 60), want, strlen(want)), 0);
+    ck_assert_uint_le(strlen(want), 66);              /* the box's text width: all of it */
+    ck_assert_int_eq(strncmp(hv_cells(s, 2, 18, 66), want, strlen(want)), 0);
     /* Every legend swatch on screen is drawn in its style, the text after it is not. */
     size_t n_legend = 0;
     for (size_t i = h->n - 18; i < h->n; i++) {

@@ -40,12 +40,12 @@ static const struct {
 /* What the times and the range statistics mean: a term, then lines of its definition
  * (NULL ends a term's lines). The one place the mutator share is defined. */
 static const char *const helpview_terms[][4] = {
-    { "times", "the log's clock: ns since the RTS started, as `ghc-events show`",
-      "prints them; `gc`, `markers`, `stats --from/--to` and `snapshot",
-      "--from/--to` use the same clock" },
-    { DETAIL_MUTATOR_SHARE, "of a range (Space ... Space): its time outside GC pauses,",
-      "1 - pause time / range length; not GHC's Productivity, which",
-      "`stats --from T --to T` prints" },
+    { "times", "the log's clock: ns since the RTS started, as",
+      "`ghc-events show` prints them; `gc`, `markers`,",
+      "`stats` and `snapshot --from/--to` use it too" },
+    { DETAIL_MUTATOR_SHARE, "of a range (Space ... Space): its time outside GC",
+      "pauses, 1 - pause time / range length. Not GHC's",
+      "Productivity, which `stats --from --to` prints" },
 };
 
 #define HELPVIEW_N(a) (sizeof a / sizeof a[0])
