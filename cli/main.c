@@ -25,7 +25,7 @@ static const char main_usage[] =
     "       elog-tui stats FILE [--from T] [--to T]\n"
     "                                 the +RTS -s report rebuilt from the log, pause\n"
     "                                 percentiles and the longest pauses; T is 1.5s, 200ms,\n"
-    "                                 35us, 120ns, a number of ns, or a marker's text\n"
+    "                                 35us, 1m30s, a number of ns, or a marker's text\n"
     "       elog-tui gc FILE [--sort pause] [--top N] [--json]\n"
     "                                 one row per collection: start, pause, sync, generation,\n"
     "                                 copied, live after, slowest cap, per-cap work and idle\n"
@@ -46,7 +46,9 @@ static const char main_usage[] =
     "                         [--color] [--ascii]\n"
     "                                 draw the viewer's screen once to stdout (after the\n"
     "                                 given key presses, e.g. --keys ']  ]  z')\n"
-    "       elog-tui --help\n";
+    "       elog-tui --help\n"
+    "All times are the log's clock: ns since the RTS started, as `ghc-events show` prints\n"
+    "them (the viewer shows the same clock).\n";
 
 static void
 main_report(const char *file, const diag *d, const char *prefix)
@@ -171,7 +173,7 @@ main_bound(const evlog *log, const char *file, const char *opt, const char *arg)
     if (timefmt_parse(arg, &ns) || main_find_marker(log, arg, &ns))
         return ns;
     fprintf(stderr, "elog-tui: %s: %s: no marker named \"%s\" in the log, and not a time"
-            " (1.5s, 200ms, 35us, 120ns, or ns)\n", file, opt, arg);
+            " (1.5s, 200ms, 35us, 120ns, 1m30s, or ns, on the log's clock)\n", file, opt, arg);
     exit(1);
 }
 
@@ -392,16 +394,16 @@ main_snapshot(int argc, char **argv)
     app *a = app_new(ix, file, cols, lines, &ao);
     app_poll_disk(a);
     if (from || to) {
+        /* Times on the log's clock, as `stats --from/--to` and every screen take them. */
         timeview *v = app_view(a);
-        uint64_t f = from ? main_bound(log, file, "--from", from) : 0;
-        uint64_t t = to ? main_bound(log, file, "--to", to) : v->log_end_ns - v->log_start_ns;
+        uint64_t f = from ? main_bound(log, file, "--from", from) : v->log_start_ns;
+        uint64_t t = to ? main_bound(log, file, "--to", to) : v->log_end_ns + 1;
         if (t <= f) {
             fprintf(stderr, "elog-tui: %s: --to must be later than --from\n", file);
             return 1;
         }
-        /* Like the axis, times count from the log's first event. */
-        timeview_zoom_to(v, v->log_start_ns + f, v->log_start_ns + t);
-        timeview_set_cursor(v, v->log_start_ns + f);
+        timeview_zoom_to(v, f, t);
+        timeview_set_cursor(v, f);
     }
     if (keys) {
         char *copy = strdup(keys);

@@ -1,13 +1,13 @@
 /* axis: the time axis above the lanes — a tick step from a 1-2-5 ladder chosen so labels
- * never overlap, tick columns on the timeview grid, compact labels ("250µs", "1.5ms",
- * "1m30s") relative to the log start, and the precise cursor time for the status line. */
+ * never overlap, ticks at multiples of the step on the log's clock (ns since the RTS
+ * started), on the timeview grid, and compact labels of that clock ("250µs", "24.35ms",
+ * "1m30s") that timefmt_parse reads back. */
 #ifndef ELOG_AXIS_H
 #define ELOG_AXIS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
 
 /* Flags. AXIS_ASCII writes "us" for microseconds instead of "µs" (UTF-8, one column). */
 #define AXIS_ASCII      1u
@@ -25,26 +25,22 @@ typedef struct axis_tick {
 } axis_tick;
 
 /* Lay out ticks for the view [t0_ns, t1_ns) drawn over `width` columns (the timeview grid),
- * at multiples of the chosen step counted from origin_ns (the log start; no tick before it).
- * Labels are the time since origin_ns. Every label fits in [0, width) and is at least
+ * at the multiples of the chosen step (times on the log's clock, as every time the viewer
+ * shows); each is labelled with its time. Every label fits in [0, width) and is at least
  * AXIS_GAP columns clear of the next; a label that would not fit is left out (the tick
  * stays). Writes at most `cap` ticks to `out` (width / (AXIS_GAP + 1) + 1 always suffices)
  * and returns how many; *step_ns (if non-NULL) receives the step, 0 for an empty view. */
-size_t axis_ticks(uint64_t t0_ns, uint64_t t1_ns, int width, uint64_t origin_ns, unsigned flags,
-                  axis_tick *out, size_t cap, uint64_t *step_ns);
+size_t axis_ticks(uint64_t t0_ns, uint64_t t1_ns, int width, unsigned flags, axis_tick *out,
+                  size_t cap, uint64_t *step_ns);
 
 /* The ladder of steps, ascending: 1 2 5 ns ... 20s 50s, 1m 2m 5m 10m 20m 30m, 1h 2h 5h
  * 10h ... Returns the i-th step, or 0 past the end. */
 uint64_t axis_step(size_t i);
 
-/* Write the label for `rel_ns` into buf (NUL-terminated) and return its display width:
- * "0", "999ns", "250µs", "1.5ms", "2s", "1m30s", "1h5m"; trailing zeros are dropped, so a
- * multiple of the step prints with just the digits the step needs. */
-int axis_label(char buf[AXIS_LABEL_MAX], uint64_t rel_ns, unsigned flags);
-
-/* Append `rel_ns` in seconds with as many decimals as one column resolves at
- * `ns_per_col` (1 ns/col gives 9: "1.234567891s"; 1 µs/col gives 6: "1.234567s"),
- * truncated, for the status line. */
-void axis_format_cursor(strbuf *sb, uint64_t rel_ns, double ns_per_col);
+/* Write the label for time `t_ns` into buf (NUL-terminated) and return its display width:
+ * "0", "999ns", "250µs", "24.35ms", "2s", "1m30s", "1h5m"; trailing zeros are dropped, so a
+ * multiple of the step prints with just the digits the step needs. timefmt_parse reads
+ * every label back exactly. (Other times on screen are timefmt_append_res's.) */
+int axis_label(char buf[AXIS_LABEL_MAX], uint64_t t_ns, unsigned flags);
 
 #endif

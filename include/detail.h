@@ -44,7 +44,8 @@ typedef struct detail_thread_memo {
 
 /* Append the lines describing `it` on lane `l` (it->kind LANE_ITEM_NONE: the lane's
  * values at the cursor, over [it->start_ns, it->end_ns) where a range is needed — as
- * lanes_item_at leaves it). Times are shown relative to evindex_first_ns.
+ * lanes_item_at leaves it). Times are the log's clock (ns since the RTS started, as
+ * `ghc-events show` and `elog-tui gc` print them), exact to the nanosecond.
  *  - run: thread, label, HEC, start, duration, why it stopped (the STOP_THREAD event
  *    re-read for its blocked-on field), the thread's totals (through `memo`, which
  *    may be NULL: then this thread's are computed afresh);
@@ -56,24 +57,42 @@ typedef struct detail_thread_memo {
 void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item *it,
                  uint64_t cursor_ns, detail_thread_memo *memo);
 
-/* Append the statistics of [a_ns, b_ns) (either order): duration, per-HEC run and GC
- * shares, mutator and GC time (summed over HECs, and as elapsed pause time), the
- * collections starting in the range per generation with total / average / max pause and
- * p50 / p90 / p99 (nearest rank), bytes copied and allocated, largest heap size and
- * live bytes, markers and per-spark events (by kind) in the range, productivity
- * (1 - pause time / range length). */
-void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns);
+/* The range statistics' name for 1 - (GC pause time in the range) / (range length). It is
+ * not GHC's "Productivity" ((elapsed - GC - INIT - EXIT) / elapsed), which `stats`
+ * prints; the help screen (helpview.c) defines it. */
+#define DETAIL_MUTATOR_SHARE "Mutator share"
+
+/* Append the statistics of [a_ns, b_ns) (either order): its ends (rounded to res_ns, see
+ * timefmt_append_res, or to DETAIL_ITEM_RES_NS if that is finer) and duration, per-HEC run and GC shares, mutator and GC time
+ * (summed over HECs, and as elapsed pause time), the mutator share, the collections
+ * starting in the range per generation with total / average / max pause and p50 / p90 /
+ * p99 (nearest rank), bytes copied and allocated, largest heap size and live bytes,
+ * markers and per-spark events (by kind) in the range. */
+void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns,
+                  uint64_t res_ns);
 
 /* Append one line (no newline) summarising the lane, the cursor time and the item, e.g.
- * "HEC 1 · 1.234567s · thread 12 (worker-5) ran 3.200ms, stopped: heap overflow". */
+ * "HEC 1 · 1.2346s · thread 12 (worker-5) ran 3.200ms, stopped: heap overflow". The cursor
+ * time is rounded to res_ns (the app passes a column's width), or finer when the cursor is
+ * on an item: to detail_item_res, so that neighbouring items never show the same time. */
 void detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it,
-                   uint64_t cursor_ns);
+                   uint64_t cursor_ns, uint64_t res_ns);
 
 /* Helpers shared with the app. */
 /* "1.5 MiB", "812.0 KiB", "999 B" (binary units, one decimal). */
 void detail_bytes(strbuf *out, uint64_t bytes);
-/* A time relative to the log start in seconds with `decimals` (0..9) digits, truncated:
- * "1.234567s". Times before the start show as "-0.000001s". */
-void detail_time(strbuf *out, const evindex *ix, uint64_t t_ns, unsigned decimals);
+
+/* Printing resolutions for an item's time (timefmt_append_res): fine enough that the item
+ * and its neighbours of the same kind never print the same time, and never coarser than
+ * DETAIL_ITEM_RES_NS. */
+#define DETAIL_ITEM_RES_NS UINT64_C(1000)
+/* For time t_ns between neighbours at prev_ns and next_ns (UINT64_MAX: none). */
+uint64_t detail_res_near(uint64_t t_ns, uint64_t prev_ns, uint64_t next_ns);
+/* For marker i (evindex_marker_at), collection i's start (evindex_gc_at). */
+uint64_t detail_marker_res(const evindex *ix, size_t i);
+uint64_t detail_gc_res(const evindex *ix, size_t i);
+/* For item `it` on lane `l`: markers, messages, collections and runs against their
+ * neighbours; other items DETAIL_ITEM_RES_NS. */
+uint64_t detail_item_res(const evindex *ix, const lane *l, const lane_item *it);
 
 #endif

@@ -38,6 +38,9 @@ void evseek_seal(evseek *s);
 
 /* Number of stretches recorded (tests, bench). */
 size_t evseek_n_stretches(const evseek *s);
+/* The latest timestamp of the events recorded in capability cap's blocks (0 if none),
+ * sealed or not; O(stretches). */
+uint64_t evseek_cap_last_ns(const evseek *s, uint16_t cap);
 
 /* The events with time in [t0, t1), in time order (ties: the order `show` prints,
  * i.e. file order), at most `max` of them into out[]; returns how many were stored.

@@ -1,6 +1,7 @@
 /* helpview: the `?` help screen — the key bindings generated from the keymap tables
- * (keymap_help_lines, so bindings and help never drift), the mouse gestures, and a
- * legend of the timeline's lane glyphs drawn in their real styles. */
+ * (keymap_help_lines, so bindings and help never drift), the mouse gestures, a legend
+ * of the timeline's lane glyphs drawn in their real styles, and the terms: which clock the
+ * times are on, and the range statistics' mutator share. */
 #ifndef ELOG_HELPVIEW_H
 #define ELOG_HELPVIEW_H
 
@@ -29,7 +30,8 @@ typedef void helpview_line_fn(void *ctx, const helpview_line *line);
 
 /* Call `fn` (may be NULL, to count) once per line of the help screen in order: every
  * mode's bindings from keymap_help_lines, then the mouse, then the lane legend (its
- * glyphs plain ASCII when `ascii`). Returns the number of lines. */
+ * glyphs plain ASCII when `ascii`), then what times and the range statistics' terms mean.
+ * Returns the number of lines. */
 size_t helpview_lines(bool ascii, helpview_line_fn *fn, void *ctx);
 
 /* Draw the help screen as a box of cols x lines at (col, line), never outside it: the

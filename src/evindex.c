@@ -258,6 +258,9 @@ on_gc_sub(builder *b, size_t li, const evlog_event *ev)
     if (!s->in_gc)
         return;
     s->any_sub = true;
+    evindex_span *sp = &b->ix->lanes[li].spans[s->span];
+    if (ev->type == EV_GC_WORK && !sp->first_work_ns)
+        sp->first_work_ns = ev->time_ns;
     lane_phase(b, li, ev->time_ns, ev->type == EV_GC_WORK ? PH_WORK : PH_WAIT);
 }
 
@@ -845,57 +848,75 @@ builder_seal_threads(void *tt)
     return NULL;
 }
 
+/* A GC span as a bound on when every capability had stopped: the leader posts
+ * GC_START only once all have (and a span whose GC_STATS was cut off may be the
+ * leader's too); a worker's GC_START may come earlier, but it starts working only
+ * after the leader started, so its first GC_WORK (else its end) is after it. */
+typedef struct stop_bound {
+    uint64_t start_ns, by_ns;
+} stop_bound;
+
 static int
-u64_cmp(const void *a, const void *b)
+stop_bound_cmp(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    const stop_bound *x = a, *y = b;
+    return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
 /* Close the runs the data left open (a log cut short, or a run still going at exit).
- * Every capability stops before a collection starts and the leader posts GC_START
- * only then, so an open run ends no later than the first leader GC_START after it
- * began, nor after its capability's last block ended (that block was written then),
- * nor after the last timestamp. Its end stays unknown: RUNLANE_F_OPEN. */
+ * Every capability stops before a collection starts, so an open run ends no later
+ * than the first collection after it began (its stop_bound), nor after its
+ * capability's last block ended (that block was written then), nor after the last
+ * timestamp, but not before the capability's last event. Its end stays unknown:
+ * RUNLANE_F_OPEN. */
 static void
 builder_close_open_runs(builder *b, uint64_t end)
 {
     evindex *ix = b->ix;
-    size_t n_open = 0, n_leads = 0;
+    size_t n_open = 0, n_spans = 0;
     for (size_t li = 0; li < ix->n_lanes; li++) {
         n_open += b->ls[li].run_open;
-        for (size_t k = 0; k < ix->lanes[li].n_spans; k++)
-            n_leads += ix->lanes[li].spans[k].stats != 0;
+        n_spans += ix->lanes[li].n_spans;
     }
     if (!n_open)
         return;
-    uint64_t *leads = xmalloc((n_leads + 1) * sizeof *leads);     /* freed below */
+    stop_bound *sb = xmalloc((n_spans + 1) * sizeof *sb);     /* freed below */
     size_t k = 0;
     for (size_t li = 0; li < ix->n_lanes; li++)
-        for (size_t j = 0; j < ix->lanes[li].n_spans; j++)
-            if (ix->lanes[li].spans[j].stats)
-                leads[k++] = ix->lanes[li].spans[j].start_ns;
-    qsort(leads, n_leads, sizeof *leads, u64_cmp);
+        for (size_t j = 0; j < ix->lanes[li].n_spans; j++) {
+            const evindex_span *sp = &ix->lanes[li].spans[j];
+            sb[k++] = (stop_bound){ sp->start_ns, sp->stats ? sp->start_ns
+                                                  : sp->first_work_ns ? sp->first_work_ns
+                                                  : sp->end_ns };
+        }
+    qsort(sb, n_spans, sizeof *sb, stop_bound_cmp);
+    for (size_t i = n_spans; i-- > 1;)         /* by_ns: the least from here on */
+        if (sb[i].by_ns < sb[i - 1].by_ns)
+            sb[i - 1].by_ns = sb[i].by_ns;
     for (size_t li = 0; li < ix->n_lanes; li++) {
         const lane_state *s = &b->ls[li];
         if (!s->run_open)
             continue;
         uint64_t t = end;
-        size_t lo = 0, hi = n_leads;            /* first leader start > the run's start */
+        size_t lo = 0, hi = n_spans;            /* the first span starting after the run */
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (leads[mid] <= s->run_start)
+            if (sb[mid].start_ns <= s->run_start)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        if (lo < n_leads && leads[lo] < t)
-            t = leads[lo];
+        if (lo < n_spans && sb[lo].by_ns < t)
+            t = sb[lo].by_ns;
         if (s->block_end_ns > s->run_start && s->block_end_ns < t)
             t = s->block_end_ns;
+        /* Never before an event its capability posted (a log that breaks the rule). */
+        uint64_t seen = evseek_cap_last_ns(ix->seek, ix->lanes[li].pub.cap);
+        if (seen > t)
+            t = seen;
         lane_close_run(b, li, t, 0, RUNLANE_F_OPEN);
     }
-    x_free(leads);
+    x_free(sb);
 }
 
 static void

@@ -12,6 +12,7 @@
 typedef struct evindex_span {
     uint64_t start_ns, end_ns;
     uint64_t work_ns, wait_ns;
+    uint64_t first_work_ns;     /* its first GC_WORK, or 0 */
     uint32_t stats;             /* 1 + index of the GC_STATS it belongs to, or 0 */
     bool open;                  /* no GC_END: closed at the end of the log */
 } evindex_span;

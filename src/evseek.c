@@ -202,6 +202,16 @@ evseek_n_stretches(const evseek *s)
     return s->n_st;
 }
 
+uint64_t
+evseek_cap_last_ns(const evseek *s, uint16_t cap)
+{
+    uint64_t last = 0;
+    for (size_t i = 0; i < s->n_st; i++)
+        if (s->st[i].cap == cap && s->st[i].max_ns > last)
+            last = s->st[i].max_ns;
+    return last;
+}
+
 /* Hit order: time, then file offset. Offsets are unique, so this is the stable time
  * sort of file order that merge (and so `show`) produces. */
 static inline bool

@@ -57,18 +57,18 @@ statsfmt_notes(strbuf *sb, const gcstats_report *r)
 {
     if (r->windowed) {
         strbuf_puts(sb, "elog-tui: window from ");
-        timefmt_append(sb, r->window.from_ns);
+        timefmt_append_res(sb, r->window.from_ns, 1);     /* log times: exact */
         strbuf_puts(sb, " to ");
         if (r->window.to_ns == UINT64_MAX)
             strbuf_puts(sb, "the end");
         else
-            timefmt_append(sb, r->window.to_ns);
+            timefmt_append_res(sb, r->window.to_ns, 1);
         strbuf_puts(sb, ": collections that start in it; phases clipped to it;"
                         " TASKS and SPARKS are the whole run\n");
     }
     if (r->truncated) {
         strbuf_puts(sb, "elog-tui: partial report: the log is truncated, its last event is at ");
-        timefmt_append(sb, r->last_ns);
+        timefmt_append_res(sb, r->last_ns, 1);
         strbuf_puts(sb, "\n");
     }
     if (r->partial)
@@ -212,7 +212,7 @@ statsfmt_extra(strbuf *sb, const gcstats_report *r)
         strbuf_printf(sb, "  %u.", i + 1);
         statsfmt_time_col(sb, p->pause_ns, 11);
         strbuf_printf(sb, "  Gen %u  at ", (unsigned)p->gen);
-        timefmt_append(sb, p->start_ns);
+        timefmt_append_res(sb, p->start_ns, 1);
         if (p->cap != EVLOG_NO_CAP)
             strbuf_printf(sb, "  (cap %u)", (unsigned)p->cap);
         strbuf_puts(sb, "\n");

@@ -10,9 +10,11 @@
 #include "app.h"
 #include "evindex.h"
 #include "evlog.h"
+#include "evwrite.h"
 #include "surface.h"
 #include "tests.h"
 #include "theme.h"
+#include "timefmt.h"
 
 typedef struct app_fx {
     evlog *log;
@@ -206,6 +208,62 @@ START_TEST(test_app_zoom_and_select)
 }
 END_TEST
 
+/* Markers close together on a log starting late: each `n` names its marker's time on the
+ * log's clock, rounded (half up), with as many digits as tell it from its neighbours —
+ * 63.981 ms is "63.981ms", not "0.063s" nor the time since the first event; markers 1 us
+ * and 1 ns apart differ; the m list shows the same times. */
+START_TEST(test_app_marker_times)
+{
+    static const uint64_t at[] = { 63981000, 63982000, 63982001, 68981499 };
+    static const char *const want[] = { "63.981ms", "63.982000ms", "63.982001ms", "68.981ms" };
+    char *bytes = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&bytes, &len);
+    ck_assert_ptr_nonnull(fp);
+    evwrite *w = evwrite_new(fp);
+    ck_assert_int_eq(evwrite_declare_ghc(w), EVWRITE_OK);
+    ck_assert_int_eq(evwrite_begin_data(w), EVWRITE_OK);
+    ck_assert_int_eq(evwrite_user_msg(w, 0, 60000000, "start"), EVWRITE_OK);
+    for (size_t i = 0; i < 4; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "m%zu", i);
+        ck_assert_int_eq(evwrite_user_marker(w, 0, at[i], name), EVWRITE_OK);
+    }
+    ck_assert_int_eq(evwrite_user_msg(w, 0, 70000000, "end"), EVWRITE_OK);
+    ck_assert_int_eq(evwrite_finish(w), EVWRITE_OK);
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(fp), 0);
+    app_fx f;
+    diag d;
+    f.log = evlog_open_bytes((const uint8_t *)bytes, len, &d);
+    ck_assert_ptr_nonnull(f.log);
+    f.ix = evindex_build(f.log, NULL, &d);
+    ck_assert_uint_eq(evindex_first_ns(f.ix), 60000000);
+    f.a = app_new(f.ix, "late.eventlog", 100, 30, NULL);
+    f.s = surface_new(100, 30);
+    for (size_t i = 0; i < 4; i++) {
+        fx_keys(&f, "n");
+        ck_assert_uint_eq(app_view(f.a)->cursor_ns, at[i]);
+        char msg[64];
+        snprintf(msg, sizeof msg, "marker %zu/4 at %s: m%zu", i + 1, want[i], i);
+        ck_assert_msg(strstr(app_status(f.a), msg) != NULL, "status \"%s\", want \"%s\"",
+                      app_status(f.a), msg);
+        uint64_t back = 0;
+        ck_assert(timefmt_parse(want[i], &back));
+        ck_assert_uint_le((back > at[i] ? back - at[i] : at[i] - back) * 2, 1000);
+    }
+    /* Without a message the status line names the cursor's time the same way. */
+    fx_keys(&f, "Down");
+    ck_assert_msg(strstr(app_status(f.a), " \xc2\xb7 68.981ms \xc2\xb7 marker: m3") != NULL,
+                  "status \"%s\"", app_status(f.a));
+    fx_keys(&f, "m");
+    for (size_t i = 0; i < 4; i++)
+        ck_assert_msg(fx_screen_has(&f, want[i]), "the marker list lacks %s", want[i]);
+    fx_close(&f);
+    free(bytes);
+}
+END_TEST
+
 /* Every size from nothing up, with every pane: never a crash, nothing outside. */
 START_TEST(test_app_tiny_sizes)
 {
@@ -307,6 +365,7 @@ test_app_suite(void)
     tcase_add_test(tc, test_app_gc_navigation);
     tcase_add_test(tc, test_app_async_totals);
     tcase_add_test(tc, test_app_markers_and_search);
+    tcase_add_test(tc, test_app_marker_times);
     tcase_add_test(tc, test_app_zoom_and_select);
     tcase_add_test(tc, test_app_tiny_sizes);
     tcase_add_test(tc, test_app_ascii_only);

@@ -202,18 +202,15 @@ START_TEST(test_detail_formats)
     EW(evwrite_user_marker(w, 0, 1000, "a"));
     EW(evwrite_user_marker(w, 0, 1234568789, "b"));
     td_open(&c, w, false);
-    strbuf_reset(&sb);
-    detail_time(&sb, c.ix, 1234568789, 6);
-    ck_assert_str_eq(sb.data, "1.234567s");             /* truncated, not rounded */
-    strbuf_reset(&sb);
-    detail_time(&sb, c.ix, 1234568789, 9);
-    ck_assert_str_eq(sb.data, "1.234567789s");
-    strbuf_reset(&sb);
-    detail_time(&sb, c.ix, 1234568789, 0);
-    ck_assert_str_eq(sb.data, "1s");
-    strbuf_reset(&sb);
-    detail_time(&sb, c.ix, 0, 6);
-    ck_assert_str_eq(sb.data, "-0.000001s");
+    /* Item times: never coarser than 1 us, finer as the neighbours come closer. */
+    ck_assert_uint_eq(detail_marker_res(c.ix, 0), 1000);
+    ck_assert_uint_eq(detail_marker_res(c.ix, 1), 1000);
+    ck_assert_uint_eq(detail_marker_res(c.ix, 2), 1000);         /* no such marker */
+    ck_assert_uint_eq(detail_res_near(5000, UINT64_MAX, UINT64_MAX), 1000);
+    ck_assert_uint_eq(detail_res_near(5000, 4990, UINT64_MAX), 10);
+    ck_assert_uint_eq(detail_res_near(5000, 4000, 5350), 100);
+    ck_assert_uint_eq(detail_res_near(5000, UINT64_MAX, 5000), 1);  /* equal times */
+    ck_assert_uint_eq(detail_res_near(5000, 3000, 9000), 1000);
     strbuf_free(&sb);
     td_close(&c);
 }
@@ -287,15 +284,32 @@ START_TEST(test_detail_gc_golden)
             ck_assert_msg(at != SIZE_MAX, "gc %zu: no line starting %s", row, want);
         }
         td_assert_clean(&d);
-        detail_lines_free(&d);
 
-        /* The status line, on a HEC lane. */
+        /* The times are `gc`'s start_ns on the same clock: exact in the pane, and in the
+         * status line (a zoomed-out view: 10 ms a column) rounded to what tells this
+         * collection from its neighbours, and read back by timefmt_parse (`stats --from`)
+         * to within half that. */
+        uint64_t start = strtoull(f[0], NULL, 10);
         strbuf sb, exp;
         strbuf_init(&sb);
         strbuf_init(&exp);
-        detail_status(&sb, c.ix, hec0, &it, g->start_ns);
+        strbuf_puts(&exp, "Pause: ");
+        timefmt_append_res(&exp, start, 1);
+        strbuf_puts(&exp, " .. ");
+        ck_assert_msg(td_find_prefix(&d, exp.data) != SIZE_MAX, "gc %zu: no %s", row, exp.data);
+        detail_lines_free(&d);
+        strbuf_reset(&exp);
+        uint64_t res = detail_gc_res(c.ix, row);
+        ck_assert_uint_le(res, 1000);
+        detail_status(&sb, c.ix, hec0, &it, g->start_ns, UINT64_C(10000000));
         strbuf_puts(&exp, "HEC 0 · ");
-        detail_time(&exp, c.ix, g->start_ns, 6);
+        size_t t_at = exp.len;
+        timefmt_append_res(&exp, start, res);
+        uint64_t back = 0;
+        strbuf_putc(&exp, '\0');
+        ck_assert(timefmt_parse(exp.data + t_at, &back));
+        ck_assert_uint_le((back > start ? back - start : start - back) * 2, res);
+        exp.len--;
         strbuf_printf(&exp, " · GC gen %s%s pause %s to stop %s", f[5],
                       major ? " (major)" : "", td_dur(pause, dur, sizeof dur),
                       td_dur(to_stop, dur2, sizeof dur2));
@@ -371,7 +385,7 @@ START_TEST(test_detail_gc_known)
     ck_assert_str_eq(d.lines[0], "GC #3: gen 1 (major), pause 815.693us");
     td_assert_line(&d, "Time to stop: 320.717us (last to stop: HEC 2); stopped .. end "
                        "815.693us, total 1.136ms");
-    td_assert_line(&d, "Request: HEC 0 at 0.003266074s, parallel");
+    td_assert_line(&d, "Request: HEC 0 at 3.665728ms, parallel");   /* gc.tsv's request_ns */
     ck_assert_uint_ne(td_find_prefix(&d, "HEC 0: work 630.508us, idle 185.185us (stopped +"),
                       SIZE_MAX);
     ck_assert_uint_ne(td_find_prefix(&d, "HEC 3: work 140.389us, idle 1.338ms (stopped +"),
@@ -434,12 +448,12 @@ START_TEST(test_detail_runs)
     td_run_detail(&c, 0, &d);
     ck_assert_str_eq(d.lines[0], "Thread: 3 (wk\xEF\xBF\xBD)");
     td_assert_line(&d, "HEC: 0");
-    td_assert_line(&d, "Start: 0.000001000s");
+    td_assert_line(&d, "Start: 1.000us");
     td_assert_line(&d, "Duration: 1.000us");
     td_assert_line(&d, "Stopped: blocked on black hole owned by thread 42");
     td_assert_line(&d, "Thread runs: 1, run time 1.000us (11.1% of the log)");
     td_assert_line(&d, "Thread stops: blackhole 1");
-    td_assert_line(&d, "Thread created: 0.000000s on HEC 0");
+    td_assert_line(&d, "Thread created: 0ns on HEC 0");
     detail_lines_free(&d);
 
     td_run_detail(&c, 1, &d);
@@ -458,14 +472,21 @@ START_TEST(test_detail_runs)
     ck_assert(lanes_item_at(c.ix, l, 1500, 0, &it));
     strbuf sb;
     strbuf_init(&sb);
-    detail_status(&sb, c.ix, l, &it, 1500);
-    ck_assert_str_eq(sb.data, "HEC 0 · 0.000001s · thread 3 (wk\xEF\xBF\xBD) ran 1.000us, "
+    detail_status(&sb, c.ix, l, &it, 1500, 1);
+    ck_assert_str_eq(sb.data, "HEC 0 · 1.500us · thread 3 (wk\xEF\xBF\xBD) ran 1.000us, "
                               "stopped: blocked on black hole owned by thread 42");
+    /* At 1 us a column, rounded (half up), not truncated. */
+    strbuf_reset(&sb);
+    detail_status(&sb, c.ix, l, &it, 1500, 1000);
+    ck_assert(strncmp(sb.data, "HEC 0 · 2us · thread 3 ", strlen("HEC 0 · 2us · thread 3 ")) == 0);
     /* Nothing under the cursor. */
     ck_assert(!lanes_item_at(c.ix, l, 2500, 100, &it));
     strbuf_reset(&sb);
-    detail_status(&sb, c.ix, l, &it, 2500);
-    ck_assert_str_eq(sb.data, "HEC 0 · 0.000002s · idle");
+    detail_status(&sb, c.ix, l, &it, 2500, 1000);
+    ck_assert_str_eq(sb.data, "HEC 0 · 3us · idle");
+    strbuf_reset(&sb);
+    detail_status(&sb, c.ix, l, &it, 2499, 100);
+    ck_assert_str_eq(sb.data, "HEC 0 · 2.5us · idle");
     detail_lines_init(&d);
     detail_item(&d, c.ix, l, &it, 2500, NULL);
     td_assert_line(&d, "HEC: 0, nothing at the cursor");
@@ -561,7 +582,7 @@ START_TEST(test_detail_marker_wrap)
     strbuf_append(&sb, p, n);
     td_assert_line(&d, sb.data);
     strbuf_reset(&sb);
-    detail_status(&sb, c.ix, mk, &it, m->time_ns);
+    detail_status(&sb, c.ix, mk, &it, m->time_ns, 1000);
     ck_assert_ptr_nonnull(strstr(sb.data, " · marker: phase:unicode r\xC3\xA9sum\xC3\xA9"));
     strbuf_free(&sb);
     detail_lines_free(&d);
@@ -641,8 +662,8 @@ START_TEST(test_detail_message_text)
     ck_assert_str_eq(d.lines[at + 1], "  d");
     strbuf sb;
     strbuf_init(&sb);
-    detail_status(&sb, c.ix, mk, &it, 1000);
-    ck_assert_str_eq(sb.data, "markers · 0.000000s · message: a\xEF\xBF\xBD" "b c d");
+    detail_status(&sb, c.ix, mk, &it, 1000, 1);
+    ck_assert_str_eq(sb.data, "markers · 1.000us · message: a\xEF\xBF\xBD" "b c d");
     detail_lines_free(&d);
 
     ck_assert(lanes_next_item(c.ix, mk, 1000, 1, &it));
@@ -674,7 +695,7 @@ START_TEST(test_detail_range_whole)
         td_fixture(&c, files[f]);
         detail_lines d;
         detail_lines_init(&d);
-        detail_range(&d, c.ix, evindex_first_ns(c.ix), evindex_last_ns(c.ix) + 1);
+        detail_range(&d, c.ix, evindex_first_ns(c.ix), evindex_last_ns(c.ix) + 1, 1);
         td_assert_clean(&d);
         size_t at = td_find_prefix(&d, "Collections: ");
         ck_assert_uint_ne(at, SIZE_MAX);
@@ -713,7 +734,7 @@ START_TEST(test_detail_range_whole)
                                                          UINT64_MAX), created);
             detail_lines_free(&d);
             detail_lines_init(&d);
-            detail_range(&d, c.ix, evindex_first_ns(c.ix), mid);
+            detail_range(&d, c.ix, evindex_first_ns(c.ix), mid, 1);
             snprintf(want, sizeof want, "Spark events: created %llu", (unsigned long long)half);
             sp = td_find_prefix(&d, want);
             ck_assert_msg(sp != SIZE_MAX, "%s: no \"%s\"", files[f], want);
@@ -732,29 +753,45 @@ START_TEST(test_detail_range_parts)
     detail_lines d;
     detail_lines_init(&d);
     /* Inside one pause: no mutator time elapsed, one collection if it starts inside. */
-    detail_range(&d, c.ix, g->start_ns + 10, g->end_ns - 10);
-    td_assert_line(&d, "Productivity: 0.0% (1 - GC pause time / range)");
+    detail_range(&d, c.ix, g->start_ns + 10, g->end_ns - 10, 1);
+    td_assert_line(&d, "Mutator share: 0.0%");
+    /* Never named like GHC's figure, which `stats` prints with another definition. */
+    for (size_t i = 0; i < d.n; i++)
+        ck_assert_ptr_null(strstr(d.lines[i], "roductivity"));
     td_assert_line(&d, "Collections: 0 starting in the range");
     detail_lines_free(&d);
-    detail_range(&d, c.ix, g->end_ns, g->start_ns);       /* either order */
-    td_assert_line(&d, "Productivity: 0.0% (1 - GC pause time / range)");
+    detail_range(&d, c.ix, g->end_ns, g->start_ns, 1);      /* either order */
+    td_assert_line(&d, "Mutator share: 0.0%");
     td_assert_line(&d, "Collections: 1 starting in the range, gen 0: 1");
     detail_lines_free(&d);
     /* Between two pauses: all mutator. */
     const evindex_gc *h = evindex_gc_at(c.ix, 13);
-    detail_range(&d, c.ix, g->end_ns, h->start_ns);
-    td_assert_line(&d, "Productivity: 100.0% (1 - GC pause time / range)");
+    detail_range(&d, c.ix, g->end_ns, h->start_ns, 1);
+    td_assert_line(&d, "Mutator share: 100.0%");
     td_assert_line(&d, "Collections: 0 starting in the range");
     detail_lines_free(&d);
     /* Half in the pause, half after it (the next collection is 383 us later). */
     ck_assert_uint_gt(h->start_ns, g->end_ns + 100000);
-    detail_range(&d, c.ix, g->end_ns - 100000, g->end_ns + 100000);
-    td_assert_line(&d, "Productivity: 50.0% (1 - GC pause time / range)");
+    detail_range(&d, c.ix, g->end_ns - 100000, g->end_ns + 100000, 1);
+    td_assert_line(&d, "Mutator share: 50.0%");
     detail_lines_free(&d);
     /* Empty. */
-    detail_range(&d, c.ix, 5000, 5000);
+    detail_range(&d, c.ix, 5000, 5000, 1);
     ck_assert_uint_eq(d.n, 1);
-    ck_assert(strncmp(d.lines[0], "Range: ", 7) == 0);
+    ck_assert_str_eq(d.lines[0], "Range: 5.000us .. 5.000us (0ns)");
+    detail_lines_free(&d);
+    /* The ends on the log's clock, rounded to the resolution given (a column's). */
+    detail_range(&d, c.ix, g->start_ns, h->start_ns, 1000);
+    ck_assert_uint_eq(g->start_ns, 13180742);          /* fixtures/threaded-n4.gc.tsv */
+    ck_assert_uint_eq(h->start_ns, 18622387);
+    ck_assert_str_eq(d.lines[0], "Range: 13.181ms .. 18.622ms (5.442ms)");
+    detail_lines_free(&d);
+    /* A wide column (1 ms) still gives the ends to 1 us, for `stats --from --to`. */
+    detail_range(&d, c.ix, g->start_ns, h->start_ns, 1000000);
+    ck_assert_str_eq(d.lines[0], "Range: 13.181ms .. 18.622ms (5.442ms)");
+    detail_lines_free(&d);
+    detail_range(&d, c.ix, g->start_ns, h->start_ns, 10);
+    ck_assert_str_eq(d.lines[0], "Range: 13.18074ms .. 18.62239ms (5.442ms)");
     detail_lines_free(&d);
     td_close(&c);
 }
@@ -787,7 +824,7 @@ START_TEST(test_detail_range_vs_gcstats)
 
         detail_lines d;
         detail_lines_init(&d);
-        detail_range(&d, c.ix, a, b);
+        detail_range(&d, c.ix, a, b, 1);
         size_t at = td_find_prefix(&d, "Collections: ");
         ck_assert_uint_ne(at, SIZE_MAX);
         ck_assert_uint_eq(strtoull(d.lines[at] + 13, NULL, 10), r.n_gcs);
@@ -846,8 +883,8 @@ START_TEST(test_detail_lane_values)
     detail_lines_free(&d);
     strbuf sb;
     strbuf_init(&sb);
-    detail_status(&sb, c.ix, heap, &it, 1600);
-    ck_assert_str_eq(sb.data, "heap · 0.000001s · heap 5.0 MiB");
+    detail_status(&sb, c.ix, heap, &it, 1600, 1000);
+    ck_assert_str_eq(sb.data, "heap · 2us · heap 5.0 MiB");
 
     ck_assert(!lanes_item_at(c.ix, act, 250, 500, &it));     /* [250, 750) */
     detail_lines_init(&d);
@@ -856,8 +893,8 @@ START_TEST(test_detail_lane_values)
     td_assert_line(&d, "Utilisation: 75.0% over the cursor column (500ns)");
     detail_lines_free(&d);
     strbuf_reset(&sb);
-    detail_status(&sb, c.ix, act, &it, 700);
-    ck_assert_str_eq(sb.data, "activity · 0.000000s · 1 of 2 HECs running");
+    detail_status(&sb, c.ix, act, &it, 700, 1000);
+    ck_assert_str_eq(sb.data, "activity · 1us · 1 of 2 HECs running");
     strbuf_free(&sb);
     td_close(&c);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detail.h"
 #include "helpview.h"
 #include "keymap.h"
 #include "tests.h"
@@ -146,6 +147,37 @@ START_TEST(test_helpview_mouse_and_legend)
 }
 END_TEST
 
+/* The terms: the clock every time is on, and the range statistics' mutator share, named
+ * as the detail pane names it and defined exactly once, never as "Productivity". */
+START_TEST(test_helpview_terms)
+{
+    hv_lines *h = hv_get(false);
+    size_t share = 0, times = 0, prod_def = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        if (h->line[i].kind != HELPVIEW_KEYS)
+            continue;
+        share += strcmp(hv_span(h, i), DETAIL_MUTATOR_SHARE) == 0;
+        times += strcmp(hv_span(h, i), "times") == 0;
+        prod_def += strcmp(hv_span(h, i), "Productivity") == 0;
+    }
+    ck_assert_uint_eq(share, 1);
+    ck_assert_uint_eq(times, 1);
+    ck_assert_uint_eq(prod_def, 0);
+    bool clock = false;
+    for (size_t i = 0; i < h->n; i++)
+        clock |= strstr(h->text[i].data, "ns since the RTS started") != NULL;
+    ck_assert(clock);
+    /* Whole on an 80-column terminal (a 76-column box, 72 columns of text). */
+    size_t i = 0;
+    while (i < h->n && strcmp(h->text[i].data, "Times and range statistics") != 0)
+        i++;
+    ck_assert_uint_lt(i, h->n);
+    for (; i < h->n; i++)
+        ck_assert_msg(strlen(h->text[i].data) <= 72, "too wide: \"%s\"", h->text[i].data);
+    hv_free(h);
+}
+END_TEST
+
 /* Text of columns [col, col + n) of a line (static buffer). */
 static const char *
 hv_cells(const surface *s, int col, int line, int n)
@@ -181,19 +213,22 @@ START_TEST(test_helpview_draw)
     surface_clear(s, STYLE_DEFAULT);
     helpview_draw(s, 0, 0, 70, 20, 100000, false);
     size_t last = h->n - 1;
-    ck_assert_uint_eq(h->line[last].kind, HELPVIEW_LEGEND);
+    ck_assert_uint_eq(h->line[last].kind, HELPVIEW_KEYS);  /* the terms section ends it */
     char *want = h->text[last].data;
-    ck_assert_int_eq(strncmp(hv_cells(s, 2, 18, 60), want, strlen(want)), 0);
-    /* The swatch is in its lane style, the text after it is not. */
-    ck_assert_uint_eq(surface_get(s, 4, 18).style, h->line[last].span_style);
-    ck_assert_uint_eq(surface_get(s, 4 + 3 + 2, 18).style, STYLE_POPUP);
-    /* Every legend swatch on screen is drawn in its style. */
+    ck_assert_uint_le(strlen(want), 66);              /* the box's text width: all of it */
+    ck_assert_int_eq(strncmp(hv_cells(s, 2, 18, 66), want, strlen(want)), 0);
+    /* Every legend swatch on screen is drawn in its style, the text after it is not. */
+    size_t n_legend = 0;
     for (size_t i = h->n - 18; i < h->n; i++) {
         int y = 1 + (int)(i - (h->n - 18));
-        if (h->line[i].kind == HELPVIEW_LEGEND)
-            ck_assert_uint_eq(surface_get(s, 2 + (int)h->line[i].span_start, y).style,
-                              h->line[i].span_style);
+        if (h->line[i].kind != HELPVIEW_LEGEND)
+            continue;
+        n_legend++;
+        ck_assert_uint_eq(surface_get(s, 2 + (int)h->line[i].span_start, y).style,
+                          h->line[i].span_style);
+        ck_assert_uint_eq(surface_get(s, 4 + 3 + 2, y).style, STYLE_POPUP);
     }
+    ck_assert_uint_gt(n_legend, 0);
     /* Negative scroll is the top. */
     helpview_draw(s, 0, 0, 70, 20, -5, true);
     ck_assert_str_eq(hv_cells(s, 0, 0, 3), "+- ");
@@ -241,6 +276,7 @@ test_helpview_suite(void)
     TCase *tc = tcase_create("helpview");
     tcase_add_test(tc, test_helpview_every_binding);
     tcase_add_test(tc, test_helpview_mouse_and_legend);
+    tcase_add_test(tc, test_helpview_terms);
     tcase_add_test(tc, test_helpview_draw);
     tcase_add_test(tc, test_helpview_draw_tiny);
     suite_add_tcase(s, tc);

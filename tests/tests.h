@@ -24,6 +24,7 @@ Suite *test_mapfile_suite(void);
 Suite *test_timefmt_suite(void);
 Suite *test_gcstats_suite(void);
 Suite *test_e2e_suite(void);
+Suite *test_clock_suite(void);
 Suite *test_app_suite(void);
 Suite *test_timelist_suite(void);
 Suite *test_evindex_par_suite(void);

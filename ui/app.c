@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "app_int.h"
-#include "axis.h"
 #include "detail.h"
 #include "eventpane.h"
 #include "helpview.h"
@@ -39,12 +38,20 @@ app_msg(app *a, const char *fmt, ...)
     a->msg_sticky = true;
 }
 
-/* Time relative to the log's first event, as the axis shows it. */
-static void
-app_fmt_time(const app *a, strbuf *sb, uint64_t t)
+uint64_t
+app_col_res(const app *a)
 {
-    uint64_t rel = t >= a->v.log_start_ns ? t - a->v.log_start_ns : 0;
-    axis_format_cursor(sb, rel, timeview_ns_per_col(&a->v));
+    double npc = timeview_ns_per_col(&a->v);
+    return timefmt_res(npc >= 1.0 ? (uint64_t)npc : 1);
+}
+
+/* An item's time on the log's clock, as the status line shows it: to a column's width
+ * or to `item_res` (detail_item_res and kin), whichever is finer. */
+static void
+app_fmt_time(const app *a, strbuf *sb, uint64_t t, uint64_t item_res)
+{
+    uint64_t res = app_col_res(a);
+    timefmt_append_res(sb, t, item_res < res ? item_res : res);
 }
 
 static const lane *
@@ -162,7 +169,7 @@ app_marker_list(app *a)
     for (size_t i = 0; i < evindex_n_markers(a->ix); i++) {
         const evindex_msg *m = evindex_marker_at(a->ix, i);
         strbuf_reset(&sb);
-        timefmt_append(&sb, m->time_ns - a->v.log_start_ns);
+        timefmt_append_res(&sb, m->time_ns, detail_marker_res(a->ix, i));
         while (sb.len < 13)
             strbuf_putc(&sb, ' ');
         if (m->cap == EVINDEX_NO_CAP)
@@ -221,7 +228,7 @@ app_gc_list(app *a)
         timefmt_append(&t, g->end_ns - g->start_ns);
         strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
         strbuf_reset(&t);
-        timefmt_append(&t, g->start_ns - a->v.log_start_ns);
+        timefmt_append_res(&t, g->start_ns, detail_gc_res(a->ix, keys[k].idx));
         strbuf_printf(&sb, "%-12.*s ", (int)t.len, t.data);
         if (g->gen == EVINDEX_GEN_UNKNOWN)
             strbuf_puts(&sb, "?    ");
@@ -502,7 +509,10 @@ app_step_match(app *a, int dir)
     strbuf sb, t;
     strbuf_init(&sb);
     strbuf_init(&t);
-    app_fmt_time(a, &t, a->matches[i].time_ns);
+    app_fmt_time(a, &t, a->matches[i].time_ns,
+                 detail_res_near(a->matches[i].time_ns,
+                                 i > 0 ? a->matches[i - 1].time_ns : UINT64_MAX,
+                                 i + 1 < a->n_matches ? a->matches[i + 1].time_ns : UINT64_MAX));
     app_match_text(a, &a->matches[i], &sb);
     app_msg(a, "match %zu/%zu at %.*s: %.*s", i + 1, a->n_matches, (int)t.len, t.data,
             (int)sb.len, sb.data);
@@ -537,7 +547,7 @@ app_step_marker(app *a, int dir)
     strbuf sb, t;
     strbuf_init(&sb);
     strbuf_init(&t);
-    app_fmt_time(a, &t, m->time_ns);
+    app_fmt_time(a, &t, m->time_ns, detail_marker_res(a->ix, i));
     const uint8_t *p;
     size_t len;
     if (evindex_msg_text(a->ix, m, &p, &len))

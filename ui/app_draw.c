@@ -79,8 +79,8 @@ draw_axis(const app *a, surface *s)
         }
     }
     axis_tick ticks[APP_MAX_TICKS];
-    size_t n = axis_ticks(v->t0_ns, v->t1_ns, v->width, v->log_start_ns,
-                          ascii ? AXIS_ASCII : 0, ticks, sizeof ticks / sizeof ticks[0], NULL);
+    size_t n = axis_ticks(v->t0_ns, v->t1_ns, v->width, ascii ? AXIS_ASCII : 0, ticks,
+                          sizeof ticks / sizeof ticks[0], NULL);
     for (size_t i = 0; i < n; i++) {
         surface_put(s, x0 + ticks[i].col, tick_line, ascii ? '+' : 0x252c, STYLE_AXIS);
         if (label_line >= 0 && ticks[i].label_cols)
@@ -143,7 +143,7 @@ draw_pane(app *a, surface *s, const lane_item *it)
     detail_lines dl;
     detail_lines_init(&dl);
     if (timeview_has_selection(&a->v)) {
-        detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
+        detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns, app_col_res(a));
     } else if (a->n_lanes) {
         detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns, &a->thread_memo);
     }
@@ -164,7 +164,8 @@ draw_status(app *a, surface *s, const lane_item *it)
         strbuf_puts(&a->status, a->msg);
     } else {
         if (a->n_lanes)
-            detail_status(&a->status, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns);
+            detail_status(&a->status, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns,
+                          app_col_res(a));
         if (timeview_has_selection(&a->v)) {
             strbuf_puts(&a->status, "  [selection ");
             timefmt_append(&a->status, a->v.sel.b_ns - a->v.sel.a_ns);

@@ -81,5 +81,8 @@ struct app {
 bool app_item(const app *a, lane_item *it);
 /* Recompute the rows of each part for the size and panes (app.c). */
 void app_relayout(app *a);
+/* The printing resolution of the cursor's and the selection's times: one column's width
+ * (at least 1 ns) as a power of ten, timefmt_res (app.c). */
+uint64_t app_col_res(const app *a);
 
 #endif

@@ -97,28 +97,28 @@ axis_display_cols(const char *s)
 }
 
 int
-axis_label(char buf[AXIS_LABEL_MAX], uint64_t rel_ns, unsigned flags)
+axis_label(char buf[AXIS_LABEL_MAX], uint64_t t_ns, unsigned flags)
 {
     axis_out o = { buf, 0 };
     buf[0] = '\0';
-    if (rel_ns == 0) {
+    if (t_ns == 0) {
         axis_put(&o, "0");
-    } else if (rel_ns < AXIS_NS_US) {
-        axis_put_u64(&o, rel_ns);
+    } else if (t_ns < AXIS_NS_US) {
+        axis_put_u64(&o, t_ns);
         axis_put(&o, "ns");
-    } else if (rel_ns < AXIS_NS_MS) {
-        axis_put_frac(&o, rel_ns, AXIS_NS_US);
+    } else if (t_ns < AXIS_NS_MS) {
+        axis_put_frac(&o, t_ns, AXIS_NS_US);
         axis_put(&o, (flags & AXIS_ASCII) ? "us" : "\xc2\xb5s");
-    } else if (rel_ns < AXIS_NS_S) {
-        axis_put_frac(&o, rel_ns, AXIS_NS_MS);
+    } else if (t_ns < AXIS_NS_S) {
+        axis_put_frac(&o, t_ns, AXIS_NS_MS);
         axis_put(&o, "ms");
-    } else if (rel_ns < AXIS_NS_M) {
-        axis_put_frac(&o, rel_ns, AXIS_NS_S);
+    } else if (t_ns < AXIS_NS_M) {
+        axis_put_frac(&o, t_ns, AXIS_NS_S);
         axis_put(&o, "s");
     } else {
         /* Hours and minutes only when non-zero (or needed as a place holder between). */
-        uint64_t h = rel_ns / AXIS_NS_H, m = rel_ns % AXIS_NS_H / AXIS_NS_M;
-        uint64_t s = rel_ns % AXIS_NS_M;
+        uint64_t h = t_ns / AXIS_NS_H, m = t_ns % AXIS_NS_H / AXIS_NS_M;
+        uint64_t s = t_ns % AXIS_NS_M;
         if (h) {
             axis_put_u64(&o, h);
             axis_put(&o, "h");
@@ -142,18 +142,17 @@ axis_label(char buf[AXIS_LABEL_MAX], uint64_t rel_ns, unsigned flags)
  * Returns the number of ticks (written only when out != NULL), or SIZE_MAX on a strict
  * failure. */
 static size_t
-axis_place(uint64_t t0, uint64_t t1, int width, uint64_t origin, unsigned flags, uint64_t step,
-           bool strict, axis_tick *out, size_t cap)
+axis_place(uint64_t t0, uint64_t t1, int width, unsigned flags, uint64_t step, bool strict,
+           axis_tick *out, size_t cap)
 {
-    uint64_t from = t0 > origin ? t0 - origin : 0;
-    uint64_t k = from / step + (from % step != 0);
+    uint64_t k = t0 / step + (t0 % step != 0);
     size_t n = 0;
     int free_col = 0;           /* first column the next label may use */
     int last_col = -1;
     for (;; k++) {
-        if (k > (UINT64_MAX - origin) / step)
+        if (k > UINT64_MAX / step)
             break;
-        uint64_t t = origin + k * step;
+        uint64_t t = k * step;
         if (t >= t1)
             break;
         int col = timeview_grid_col(t0, t1 - t0, width, t);
@@ -168,7 +167,7 @@ axis_place(uint64_t t0, uint64_t t1, int width, uint64_t origin, unsigned flags,
         axis_tick tick;
         tick.col = col;
         tick.t_ns = t;
-        tick.label_cols = axis_label(tick.label, t - origin, flags);
+        tick.label_cols = axis_label(tick.label, t, flags);
         if (col + tick.label_cols > width) {        /* off the edge: no label, no harm */
             tick.label[0] = '\0';
             tick.label_cols = 0;
@@ -191,8 +190,8 @@ axis_place(uint64_t t0, uint64_t t1, int width, uint64_t origin, unsigned flags,
 }
 
 size_t
-axis_ticks(uint64_t t0_ns, uint64_t t1_ns, int width, uint64_t origin_ns, unsigned flags,
-           axis_tick *out, size_t cap, uint64_t *step_ns)
+axis_ticks(uint64_t t0_ns, uint64_t t1_ns, int width, unsigned flags, axis_tick *out,
+           size_t cap, uint64_t *step_ns)
 {
     if (step_ns)
         *step_ns = 0;
@@ -203,27 +202,10 @@ axis_ticks(uint64_t t0_ns, uint64_t t1_ns, int width, uint64_t origin_ns, unsign
         step = axis_step(i);
         if ((double)step * width < (double)span * AXIS_MIN_COLS)
             continue;
-        if (axis_place(t0_ns, t1_ns, width, origin_ns, flags, step, true, NULL, 0) != SIZE_MAX)
+        if (axis_place(t0_ns, t1_ns, width, flags, step, true, NULL, 0) != SIZE_MAX)
             break;
     }
     if (step_ns)
         *step_ns = step;
-    return axis_place(t0_ns, t1_ns, width, origin_ns, flags, step, false, out, cap);
-}
-
-void
-axis_format_cursor(strbuf *sb, uint64_t rel_ns, double ns_per_col)
-{
-    int decimals = 0;
-    uint64_t unit = AXIS_NS_S;      /* value of the last printed digit, in ns */
-    while (decimals < 9 && !((double)unit <= ns_per_col)) {
-        decimals++;
-        unit /= 10;
-    }
-    uint64_t whole = rel_ns / AXIS_NS_S, frac = rel_ns % AXIS_NS_S / unit;
-    if (decimals == 0)
-        strbuf_printf(sb, "%llus", (unsigned long long)whole);
-    else
-        strbuf_printf(sb, "%llu.%0*llus", (unsigned long long)whole, decimals,
-                      (unsigned long long)frac);
+    return axis_place(t0_ns, t1_ns, width, flags, step, false, out, cap);
 }

@@ -102,23 +102,92 @@ detail_bytes(strbuf *out, uint64_t bytes)
     strbuf_printf(out, "%.1f %s", v, units[u]);
 }
 
-void
-detail_time(strbuf *out, const evindex *ix, uint64_t t_ns, unsigned decimals)
+/* A time on the log's clock, exact to the nanosecond: for the pane, which has the room. */
+static void
+detail_at(strbuf *out, uint64_t t_ns)
 {
-    uint64_t first = evindex_first_ns(ix);
-    uint64_t rel = t_ns >= first ? t_ns - first : first - t_ns;
-    if (decimals > 9)
-        decimals = 9;
-    uint64_t div = 1;
-    for (unsigned k = decimals; k < 9; k++)
-        div *= 10;
-    if (t_ns < first)
-        strbuf_putc(out, '-');
-    strbuf_printf(out, "%llu", (unsigned long long)(rel / 1000000000u));
-    if (decimals)
-        strbuf_printf(out, ".%0*llu", (int)decimals,
-                      (unsigned long long)(rel % 1000000000u / div));
-    strbuf_putc(out, 's');
+    timefmt_append_res(out, t_ns, 1);
+}
+
+uint64_t
+detail_res_near(uint64_t t_ns, uint64_t prev_ns, uint64_t next_ns)
+{
+    uint64_t gap = DETAIL_ITEM_RES_NS;
+    if (prev_ns != UINT64_MAX) {
+        uint64_t d = t_ns >= prev_ns ? t_ns - prev_ns : 0;
+        gap = d < gap ? d : gap;
+    }
+    if (next_ns != UINT64_MAX) {
+        uint64_t d = next_ns >= t_ns ? next_ns - t_ns : 0;
+        gap = d < gap ? d : gap;
+    }
+    return timefmt_res(gap);
+}
+
+uint64_t
+detail_marker_res(const evindex *ix, size_t i)
+{
+    size_t n = evindex_n_markers(ix);
+    if (i >= n)
+        return DETAIL_ITEM_RES_NS;
+    return detail_res_near(evindex_marker_at(ix, i)->time_ns,
+                           i > 0 ? evindex_marker_at(ix, i - 1)->time_ns : UINT64_MAX,
+                           i + 1 < n ? evindex_marker_at(ix, i + 1)->time_ns : UINT64_MAX);
+}
+
+uint64_t
+detail_gc_res(const evindex *ix, size_t i)
+{
+    size_t n = evindex_n_gcs(ix);
+    if (i >= n)
+        return DETAIL_ITEM_RES_NS;
+    return detail_res_near(evindex_gc_at(ix, i)->start_ns,
+                           i > 0 ? evindex_gc_at(ix, i - 1)->start_ns : UINT64_MAX,
+                           i + 1 < n ? evindex_gc_at(ix, i + 1)->start_ns : UINT64_MAX);
+}
+
+/* Messages (markers among them) on the markers lane. */
+static uint64_t
+detail_msg_res(const evindex *ix, size_t i)
+{
+    size_t n = evindex_n_msgs(ix);
+    if (i >= n)
+        return DETAIL_ITEM_RES_NS;
+    return detail_res_near(evindex_msg_at(ix, i)->time_ns,
+                           i > 0 ? evindex_msg_at(ix, i - 1)->time_ns : UINT64_MAX,
+                           i + 1 < n ? evindex_msg_at(ix, i + 1)->time_ns : UINT64_MAX);
+}
+
+/* Runs of one HEC lane. */
+static uint64_t
+detail_run_res(const evindex *ix, const lane *l, size_t i)
+{
+    if (l->kind != LANE_HEC || l->cap_lane >= evindex_n_caps(ix))
+        return DETAIL_ITEM_RES_NS;
+    const runlane *rl = evindex_cap_at(ix, l->cap_lane)->runs;
+    size_t n = runlane_count(rl);
+    if (i >= n)
+        return DETAIL_ITEM_RES_NS;
+    runlane_run r, prev, next;
+    runlane_get(rl, i, &r);
+    if (i > 0)
+        runlane_get(rl, i - 1, &prev);
+    if (i + 1 < n)
+        runlane_get(rl, i + 1, &next);
+    return detail_res_near(r.start_ns, i > 0 ? prev.start_ns : UINT64_MAX,
+                           i + 1 < n ? next.start_ns : UINT64_MAX);
+}
+
+uint64_t
+detail_item_res(const evindex *ix, const lane *l, const lane_item *it)
+{
+    switch (it->kind) {
+    case LANE_ITEM_MARKER: return detail_marker_res(ix, it->index);
+    case LANE_ITEM_MSG: return detail_msg_res(ix, it->index);
+    case LANE_ITEM_GC: return detail_gc_res(ix, it->index);
+    case LANE_ITEM_RUN: return detail_run_res(ix, l, it->index);
+    default: return DETAIL_ITEM_RES_NS;
+    }
 }
 
 static void
@@ -381,7 +450,7 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
 
     strbuf_reset(&sb);
     strbuf_puts(&sb, "Start: ");
-    detail_time(&sb, ix, r.start_ns, 9);
+    detail_at(&sb, r.start_ns);
     if (r.flags & RUNLANE_F_CLIPPED)
         strbuf_puts(&sb, " (moved to the previous run's end)");
     detail_add_sb(out, &sb);
@@ -416,7 +485,7 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
         if (th->create_ns != THREADTAB_NO_TIME) {
             strbuf_reset(&sb);
             strbuf_puts(&sb, "Thread created: ");
-            detail_time(&sb, ix, th->create_ns, 6);
+            detail_at(&sb, th->create_ns);
             strbuf_puts(&sb, " on HEC ");
             detail_cap(&sb, th->create_cap);
             detail_add_sb(out, &sb);
@@ -458,9 +527,9 @@ detail_gc(detail_lines *out, const evindex *ix, size_t gi)
 
     strbuf_reset(&sb);
     strbuf_puts(&sb, "Pause: ");
-    detail_time(&sb, ix, g->start_ns, 9);
+    detail_at(&sb, g->start_ns);
     strbuf_puts(&sb, " .. ");
-    detail_time(&sb, ix, g->end_ns, 9);
+    detail_at(&sb, g->end_ns);
     strbuf_puts(&sb, ", leader HEC ");
     detail_cap(&sb, g->leader_cap);
     detail_add_sb(out, &sb);
@@ -473,7 +542,7 @@ detail_gc(detail_lines *out, const evindex *ix, size_t gi)
         strbuf_puts(&sb, "HEC ");
         detail_cap(&sb, g->request_cap);
         strbuf_puts(&sb, " at ");
-        detail_time(&sb, ix, g->request_ns, 9);
+        detail_at(&sb, g->request_ns);
         strbuf_puts(&sb, g->flags & EVINDEX_GC_F_PAR_REQUEST ? ", parallel" : ", sequential");
     }
     detail_add_sb(out, &sb);
@@ -614,9 +683,9 @@ detail_nm(detail_lines *out, const evindex *ix, const lane_item *it)
                      kind == EVINDEX_NM_SYNC ? " (stop-the-world)" : " (concurrent)");
 
     strbuf_puts(&sb, "Phase: ");
-    detail_time(&sb, ix, it->start_ns, 9);
+    detail_at(&sb, it->start_ns);
     strbuf_puts(&sb, " .. ");
-    detail_time(&sb, ix, it->end_ns, 9);
+    detail_at(&sb, it->end_ns);
     strbuf_puts(&sb, " (");
     detail_dur(&sb, it->end_ns - it->start_ns);
     strbuf_putc(&sb, ')');
@@ -624,9 +693,9 @@ detail_nm(detail_lines *out, const evindex *ix, const lane_item *it)
 
     strbuf_reset(&sb);
     strbuf_puts(&sb, "Cycle: ");
-    detail_time(&sb, ix, c->start_ns, 6);
+    detail_at(&sb, c->start_ns);
     strbuf_puts(&sb, " .. ");
-    detail_time(&sb, ix, c->end_ns, 6);
+    detail_at(&sb, c->end_ns);
     strbuf_puts(&sb, " (");
     detail_dur(&sb, c->end_ns - c->start_ns);
     strbuf_putc(&sb, ')');
@@ -684,7 +753,7 @@ detail_msg(detail_lines *out, const evindex *ix, const lane_item *it)
     else
         detail_lines_add(out, "Message: #%zu of %zu", it->index + 1, evindex_n_msgs(ix));
     strbuf_puts(&sb, "Time: ");
-    detail_time(&sb, ix, m->time_ns, 9);
+    detail_at(&sb, m->time_ns);
     strbuf_puts(&sb, ", HEC ");
     detail_cap(&sb, m->cap);
     detail_add_sb(out, &sb);
@@ -790,7 +859,7 @@ detail_heap_census(detail_lines *out, const evindex *ix, uint64_t cursor_ns, str
     const heapprof_census *c = heapprof_census_at(hp, ci);
     strbuf_reset(sb);
     strbuf_printf(sb, "Heap profile census %zu of %zu at ", ci + 1, heapprof_n_censuses(hp));
-    detail_time(sb, ix, c->time_ns, 6);
+    detail_at(sb, c->time_ns);
     strbuf_puts(sb, ": ");
     detail_bytes(sb, c->total_bytes);
     strbuf_printf(sb, " in %u bands", c->n_entries);
@@ -1089,16 +1158,20 @@ detail_pause_in(const evindex *ix, uint64_t a, uint64_t b)
 }
 
 void
-detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
+detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns,
+             uint64_t res_ns)
 {
     uint64_t a = a_ns < b_ns ? a_ns : b_ns, b = a_ns < b_ns ? b_ns : a_ns;
     uint64_t len = b - a;
     strbuf sb;
     strbuf_init(&sb);
+    /* Ends to 1 us at worst: `stats --from A --to B` then finds what the range holds. */
+    if (res_ns > DETAIL_ITEM_RES_NS)
+        res_ns = DETAIL_ITEM_RES_NS;
     strbuf_puts(&sb, "Range: ");
-    detail_time(&sb, ix, a, 6);
+    timefmt_append_res(&sb, a, res_ns);
     strbuf_puts(&sb, " .. ");
-    detail_time(&sb, ix, b, 6);
+    timefmt_append_res(&sb, b, res_ns);
     strbuf_puts(&sb, " (");
     detail_dur(&sb, len);
     strbuf_putc(&sb, ')');
@@ -1152,9 +1225,9 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
     detail_dur(&sb, pause);
     detail_add_sb(out, &sb);
     strbuf_reset(&sb);
-    strbuf_puts(&sb, "Productivity: ");
+    /* Not GHC's Productivity, which `stats` prints; the help screen defines it. */
+    strbuf_puts(&sb, DETAIL_MUTATOR_SHARE ": ");
     detail_pct(&sb, len - pause, len);
-    strbuf_puts(&sb, " (1 - GC pause time / range)");
     detail_add_sb(out, &sb);
 
     detail_range_gcs(out, ix, a, b);
@@ -1211,11 +1284,15 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
 
 void
 detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it,
-              uint64_t cursor_ns)
+              uint64_t cursor_ns, uint64_t res_ns)
 {
     strbuf_puts(out, l->label);
     strbuf_puts(out, " · ");
-    detail_time(out, ix, cursor_ns, 6);
+    if (it->kind != LANE_ITEM_NONE) {
+        uint64_t item_res = detail_item_res(ix, l, it);
+        res_ns = item_res < res_ns ? item_res : res_ns;
+    }
+    timefmt_append_res(out, cursor_ns, res_ns);
     strbuf_puts(out, " · ");
     switch (it->kind) {
     case LANE_ITEM_RUN: {

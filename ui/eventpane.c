@@ -588,7 +588,7 @@ eventpane_draw(eventpane *p, surface *s, int col, int line, int cols, int lines,
     strbuf sb;
     strbuf_init(&sb);
     strbuf_puts(&sb, " events near ");
-    timefmt_append(&sb, p->cursor_ns);
+    timefmt_append_res(&sb, p->cursor_ns, 1);      /* exact, as the lines below */
     uibox_text(s, col, line, sb.data, STYLE_POPUP_TITLE, cols);
     int rows = lines - 1;
     if (rows > 0 && p->n == 0)

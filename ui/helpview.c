@@ -1,10 +1,12 @@
 /* helpview: the help screen's lines — keymap_help_lines split into title and key spans,
- * then fixed mouse and legend sections — and a scrollable box that draws them. */
+ * then fixed mouse, legend and terms (times, the mutator share) sections — and a
+ * scrollable box that draws them. */
 #include "helpview.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "detail.h"
 #include "keymap.h"
 #include "strbuf.h"
 #include "uibox.h"
@@ -33,6 +35,17 @@ static const struct {
     { "\u2588\u2588\u2588", "WWW", STYLE_NM_SWEEP, "non-moving GC: concurrent sweep" },
     { "\u25bc", "|", STYLE_MARKER, "user marker (traceMarker)" },
     { "\u00b7", ".", STYLE_MARKER_TEXT, "user or RTS message (traceEvent)" },
+};
+
+/* What the times and the range statistics mean: a term, then lines of its definition
+ * (NULL ends a term's lines). The one place the mutator share is defined. */
+static const char *const helpview_terms[][4] = {
+    { "times", "the log's clock: ns since the RTS started, as",
+      "`ghc-events show` prints them; `gc`, `markers`,",
+      "`stats` and `snapshot --from/--to` use it too" },
+    { DETAIL_MUTATOR_SHARE, "of a range (Space ... Space): its time outside GC",
+      "pauses, 1 - pause time / range length. Not GHC's",
+      "Productivity, which `stats --from --to` prints" },
 };
 
 #define HELPVIEW_N(a) (sizeof a / sizeof a[0])
@@ -104,6 +117,22 @@ helpview_lines(bool ascii, helpview_line_fn *fn, void *ctx)
         strbuf_printf(&sb, "%*s  %s", HELPVIEW_SWATCH_COLS - surface_text_cols(swatch), "",
                       helpview_legend[i].help);
         helpview_put(&e, HELPVIEW_LEGEND, sb.data, 2, b, helpview_legend[i].style);
+    }
+    helpview_put(&e, HELPVIEW_BLANK, "", 0, 0, STYLE_POPUP);
+
+    static const char terms_title[] = "Times and range statistics";
+    helpview_put(&e, HELPVIEW_TITLE, terms_title, 0, strlen(terms_title), STYLE_POPUP_TITLE);
+    w = 0;
+    for (size_t i = 0; i < HELPVIEW_N(helpview_terms); i++)
+        if ((int)strlen(helpview_terms[i][0]) > w)
+            w = (int)strlen(helpview_terms[i][0]);
+    for (size_t i = 0; i < HELPVIEW_N(helpview_terms); i++) {
+        for (size_t k = 1; k < HELPVIEW_N(helpview_terms[i]) && helpview_terms[i][k]; k++) {
+            const char *term = k == 1 ? helpview_terms[i][0] : "";
+            strbuf_reset(&sb);
+            strbuf_printf(&sb, "  %-*s  %s", w, term, helpview_terms[i][k]);
+            helpview_put(&e, HELPVIEW_KEYS, sb.data, 2, 2 + strlen(term), STYLE_HELP_KEY);
+        }
     }
     strbuf_free(&sb);
     return e.n;
