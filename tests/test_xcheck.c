@@ -40,11 +40,6 @@ static const xc_excusal xc_findings[] = {
     { "gc", "census_ns", XREF_FINDING_CENSUS_NO_END, "census with no SAMPLE_END ignored" },
     { "gc", "idle_ns", XREF_FINDING_CENSUS_NO_END, "census with no SAMPLE_END ignored" },
     { "parts", "idle_ns", XREF_FINDING_CENSUS_NO_END, "census with no SAMPLE_END ignored" },
-    /* A run a cut-off log leaves open is ended only by collections with GC_STATS; a
-     * collection whose leader's events were lost (no GC_STATS: killed-n2, cap 1) also
-     * needed every capability stopped. */
-    { "threads", "run_ns", XREF_FINDING_RUN_NO_STATS, "open run not ended by a no-stats GC" },
-    { "gc", "slowest_cap", XREF_FINDING_RUN_NO_STATS, "open run not ended by a no-stats GC" },
     { NULL, NULL, 0, NULL },
 };
 

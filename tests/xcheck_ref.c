@@ -7,9 +7,11 @@
  * stop class comes from the STOP_THREAD status (names as ghc-events prints them). A
  * run cut by another RUN_THREAD or by a GC_START on its capability ends there, class
  * "other". A run with no STOP_THREAD before the data ends (rule c) ends at the earliest
- * of: the start of the first collection starting after it began, the capability's last
- * block's end time, the log's last timestamp; never before the last event seen on its
- * capability; class "other". A thread is listed once any event names it (create, run,
+ * of: the start of the first collection starting after it began (a leader's GC_START;
+ * where the GC_STATS is missing, the first GC_WORK of a span, else its GC_END: workers
+ * work only once the leader has started), the capability's last block's end time, the
+ * log's last timestamp; never before the last event seen on its capability; class
+ * "other". A thread is listed once any event names it (create, run,
  * stop, migrate, wake-up, label); created = its earliest CREATE_THREAD and that event's
  * capability; label = its latest THREAD_LABEL.
  *
@@ -106,8 +108,6 @@ typedef struct xr_run {
     uint32_t tid;
     uint8_t cls;
     bool at_end;                /* left open when the data ended (rule c) */
-    bool by_no_stats;           /* ended by a collection with no GC_STATS, before the first
-                                 * one with (XREF_FINDING_RUN_NO_STATS) */
 } xr_run;
 
 typedef struct xr_span {
@@ -116,6 +116,7 @@ typedef struct xr_span {
     bool open;                  /* no GC_END */
     bool working, any_sub;      /* while it is the capability's current span */
     uint64_t phase_start;
+    uint64_t first_work;        /* its first GC_WORK, XR_NONE: none */
     size_t stats;               /* 1 + the GC_STATS claiming it, 0 */
     size_t gc;                  /* its collection (after grouping) */
 } xr_span;
@@ -335,8 +336,7 @@ static void
 xr_close_run(xr_cap *c, uint64_t end, uint8_t cls, bool at_end)
 {
     xr_run *run = XR_PUSH(c->runs, c->n_runs, c->cap_runs);
-    *run = (xr_run){ c->run_start, xr_max(end, c->run_start), c->run_tid, cls, at_end,
-                     false };
+    *run = (xr_run){ c->run_start, xr_max(end, c->run_start), c->run_tid, cls, at_end };
     c->run_open = false;
 }
 
@@ -440,7 +440,7 @@ xr_event(xr *r, const evlog_event *ev)
         c->span = r->n_spans;
         xr_span *s = XR_PUSH(r->spans, r->n_spans, r->cap_spans);
         *s = (xr_span){ .cap = c->cap, .start = t, .end = t, .phase_start = t,
-                        .gc = SIZE_MAX };
+                        .first_work = XR_NONE, .gc = SIZE_MAX };
         c->in_gc = true;
         break;
     }
@@ -453,7 +453,10 @@ xr_event(xr *r, const evlog_event *ev)
     case EV_GC_DONE:
         *XR_PUSH(c->subs, c->n_subs, c->cap_subs) = (xr_sub){ t, ev->type == EV_GC_WORK };
         if (c->in_gc) {
-            r->spans[c->span].any_sub = true;
+            xr_span *s = &r->spans[c->span];
+            if (ev->type == EV_GC_WORK && s->first_work == XR_NONE)
+                s->first_work = t;
+            s->any_sub = true;
             xr_phase(&r->spans[c->span], t, ev->type == EV_GC_WORK);
         }
         break;
@@ -617,28 +620,10 @@ xr_group(xr *r)
     }
 }
 
-/* The end rule c gives the open run of c, looking at collections of kind `kind`
- * (G_LED, or any kind when kind is G_NO_START). */
-static uint64_t
-xr_open_run_end(const xr *r, const xr_cap *c, uint8_t kind)
-{
-    uint64_t end = r->last_ns;
-    for (size_t i = 0; i < r->n_gcs; i++) {
-        const xr_gc *g = &r->gcs[i];
-        if (g->kind != G_NO_START && !g->dropped && g->start > c->run_start &&
-            (kind == G_NO_START || g->kind == kind)) {
-            end = xr_min(end, g->start);
-            break;
-        }
-    }
-    if (c->block_end != XR_NONE)
-        end = xr_min(end, c->block_end);
-    if (c->last_ev != XR_NONE)
-        end = xr_max(end, c->last_ev);
-    return end;
-}
-
-/* Rule c: close the runs the data left open. */
+/* Rule c: close the runs the data left open. Every capability had stopped by a
+ * collection's start: a leader's GC_START; for a span with no GC_STATS (its leader's
+ * may be lost) its first GC_WORK, as workers work only once the leader has started,
+ * else its GC_END. */
 static void
 xr_close_open_runs(xr *r)
 {
@@ -646,20 +631,27 @@ xr_close_open_runs(xr *r)
         xr_cap *c = &r->caps[ci];
         if (!c->run_open)
             continue;
-        uint64_t end = xr_open_run_end(r, c, G_NO_START);
+        uint64_t end = r->last_ns;
+        for (size_t i = 0; i < r->n_spans; i++) {
+            const xr_span *s = &r->spans[i];
+            if (s->start > c->run_start)
+                end = xr_min(end, s->stats ? s->start
+                                  : s->first_work != XR_NONE ? s->first_work : s->end);
+        }
+        if (c->block_end != XR_NONE)
+            end = xr_min(end, c->block_end);
+        if (c->last_ev != XR_NONE)
+            end = xr_max(end, c->last_ev);
         xr_close_run(c, end, C_OTHER, true);
-        c->runs[c->n_runs - 1].by_no_stats = end != xr_open_run_end(r, c, G_LED);
     }
 }
 
 /* When capability c stopped for a request at q, its part starting at `by`. */
 static uint64_t
-xr_stop(const xr_cap *c, uint64_t q, uint64_t by, unsigned *bits)
+xr_stop(const xr_cap *c, uint64_t q, uint64_t by)
 {
     size_t k = xr_count_by(c->runs, c->n_runs, sizeof *c->runs, offsetof(xr_run, start), by);
     const xr_run *last = k ? &c->runs[k - 1] : NULL;
-    if (last && last->by_no_stats)
-        *bits |= XREF_FINDING_RUN_NO_STATS;
     if (!last || last->end <= q)
         return q;
     return xr_min(last->end, by);
@@ -802,7 +794,7 @@ xr_gc_tables(xr *r, xref_tables *out)
         uint16_t slowest = XR_NO_CAP;
         uint64_t slowest_at = q;
         for (size_t ci = 0; req && ci < r->n_caps; ci++) {
-            uint64_t s = xr_stop(&r->caps[ci], q, g->start, &rules);
+            uint64_t s = xr_stop(&r->caps[ci], q, g->start);
             if (s > q && s >= slowest_at) {
                 slowest_at = s;
                 slowest = r->caps[ci].cap;
@@ -894,8 +886,7 @@ xr_gc_tables(xr *r, xref_tables *out)
                 work -= census_work;
                 prules = XREF_RULE_CENSUS_IDLE | census_bits;
             }
-            uint64_t stop = req ? xr_stop(xr_cap_find(r, s->cap), q, s->start, &prules)
-                                : s->start;
+            uint64_t stop = req ? xr_stop(xr_cap_find(r, s->cap), q, s->start) : s->start;
             strbuf_printf(&out->parts, "%llu\t", (unsigned long long)g->start);
             if (s->cap == XR_NO_CAP)
                 strbuf_putc(&out->parts, '-');
@@ -978,8 +969,6 @@ xr_threads_table(const xr *r, strbuf *o)
             t->stops[run->cls]++;
             if (run->at_end)
                 t->rules |= XREF_RULE_OPEN_RUN;
-            if (run->by_no_stats)
-                t->rules |= XREF_FINDING_RUN_NO_STATS;
         }
     strbuf_puts(o, "tid\tlabel\tcreated_ns\tcreate_cap\tfirst_run_ns\trun_ns\truns\t"
                    "migrations\twakeups");
