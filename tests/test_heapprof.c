@@ -593,6 +593,8 @@ static const struct {
 } hp_fixtures[] = {
     { "heapprof-hT", false },
     { "heapprof-hc", false },
+    { "heapprof-hb", true },
+    { "heapprof-hr", false },
 };
 
 START_TEST(test_heapprof_fixtures_vs_dump)
