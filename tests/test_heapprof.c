@@ -449,9 +449,10 @@ hp_ref_stack_name(const hp_ref *r, const uint32_t *stk, size_t depth, strbuf *ou
     strbuf_putc(out, '\0');
 }
 
-/* Check the index of `log` (built with `threads`) against dump r: census times (a biographical census at its
- * own "at time"), each census's bytes per band, each band's peak, its time, sum, count
- * and last bytes, band names, the heap-profile series and `heap --censuses`. */
+/* Check the index of `log` (built with `threads`) against dump r: census times (a
+ * biographical census at its own "at time"), each census's bytes per band, each band's
+ * peak, its time, sum, count and last bytes, band names, the heap-profile series and
+ * `heap --censuses`. */
 static void
 hp_check_log(const char *name, evlog *log, const hp_ref *r, unsigned threads)
 {
