@@ -279,7 +279,7 @@ typedef struct evindex_program {
     uint64_t wall_time_ns;          /* the event's own timestamp */
     uint32_t n_capsets;
     uint32_t n_tasks;               /* TASK_CREATE events */
-    uint64_t hp_censuses;           /* heap-profile samples (HEAP_PROF_SAMPLE_BEGIN) */
+    uint64_t hp_censuses;           /* heap-profile censuses (plain or biographical) */
     uint64_t hp_cost_centres;       /* HEAP_PROF_COST_CENTRE definitions */
 } evindex_program;
 

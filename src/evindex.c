@@ -477,14 +477,20 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
     switch (ev->type) {
     case EV_HEAP_PROF_SAMPLE_BEGIN:
     case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        if (b->hp_open)
-            builder_sample(b, ev, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+        if (b->hp_open) {                       /* the last one had no SAMPLE_END */
+            evlog_event at = *ev;
+            at.time_ns = b->hp_time;
+            builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+        }
         b->ix->program.hp_censuses++;
         b->hp_open = true;
-        b->hp_time = ev->time_ns;
         b->hp_begin_ns = ev->time_ns;
+        /* A biographical census is written at the end of the run; its second field
+         * is when it was taken. The series' samples are sorted by time later. */
+        b->hp_time = ev->type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN && ev->payload_len >= 16
+                         ? pl64(ev, 8) : ev->time_ns;
         b->hp_total = 0;
-        heapprof_census_begin(b->ix->heap, ev->time_ns);
+        heapprof_census_begin(b->ix->heap, b->hp_time);
         break;
     case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
     case EV_HEAP_PROF_SAMPLE_STRING: {
