@@ -1,6 +1,9 @@
 /* tests/test_gcstats: the `+RTS -s` model on small hand-built logs (pairing of a
- * two-cap parallel GC, gen rows, percentiles, windows, truncation), its rendering,
- * and a golden comparison with the RTS's own report for every fixture that has one. */
+ * two-cap parallel GC, gen rows, percentiles, time to stop, censuses, nonmoving
+ * cycles, windows, truncation, logs missing trace classes), its rendering, a golden
+ * comparison with the RTS's own report for every fixture that has one, and figures
+ * the report lacks checked against sums made independently from the fixtures'
+ * `ghc-events show` dumps. */
 #include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
@@ -107,6 +110,46 @@ gs_u32_ev(gs_log *g, uint16_t type, uint64_t t, uint32_t v)
     tlog_u32(&g->blk, v);
 }
 
+/* RTS_IDENTIFIER for capset 0, e.g. "GHC-9.0.2 rts_thr_l". */
+static void
+gs_version(gs_log *g, uint64_t t, const char *text)
+{
+    gs_ev(g, EV_RTS_IDENTIFIER, t);
+    tlog_u16(&g->blk, (uint16_t)(4 + strlen(text)));
+    tlog_u32(&g->blk, 0);
+    tlog_bytes(&g->blk, text, strlen(text));
+}
+
+static void
+gs_user_msg(gs_log *g, uint64_t t, const char *text)
+{
+    gs_ev(g, EV_USER_MSG, t);
+    tlog_u16(&g->blk, (uint16_t)strlen(text));
+    tlog_bytes(&g->blk, text, strlen(text));
+}
+
+/* TASK_CREATE (task, cap, kernel thread) or TASK_DELETE (task). */
+static void
+gs_task(gs_log *g, uint64_t t, bool create, uint64_t task, uint64_t ktid)
+{
+    gs_ev(g, create ? EV_TASK_CREATE : EV_TASK_DELETE, t);
+    tlog_u64(&g->blk, task);
+    if (create) {
+        tlog_u16(&g->blk, 0);
+        tlog_u64(&g->blk, ktid);
+    }
+}
+
+/* Render `r`; caller frees the result. */
+static char *
+gs_render(const gcstats_report *r)
+{
+    strbuf sb;
+    strbuf_init(&sb);
+    statsfmt_report(&sb, r);
+    return sb.data;
+}
+
 /* Feed the whole log to a gcstats with `win` (NULL: whole run). */
 static void
 gs_run(const tlog *t, const gcstats_window *win, gcstats_report *r)
@@ -138,6 +181,7 @@ gs_two_cap_log(gs_log *g)
     gs_init(g);
     gs_heap_info(g, 1000, 2);
     gs_u32_ev(g, EV_CREATE_THREAD, 2000, 1);
+    gs_ev(g, EV_REQUEST_PAR_GC, 8000);        /* GC1 stops in 2 us */
     gs_ev(g, EV_GC_START, 10000);
     gs_ev(g, EV_GC_END, 50000);
     gs_stats(g, 50300, 0, 1000, 77, 2, 600);
@@ -153,8 +197,11 @@ gs_two_cap_log(gs_log *g)
     gs_heap(g, EV_HEAP_ALLOCATED, 300000, 150000);
     gs_flush(g, 0);
     gs_ev(g, EV_GC_START, 9000);              /* worker of GC1 */
+    gs_ev(g, EV_REQUEST_PAR_GC, 45000);       /* inside GC1: no request for GC2 */
     gs_heap(g, EV_HEAP_ALLOCATED, 50400, 60000);
     gs_ev(g, EV_GC_END, 51000);
+    gs_ev(g, EV_REQUEST_PAR_GC, 150000);      /* superseded by the next */
+    gs_ev(g, EV_REQUEST_PAR_GC, 190000);      /* GC3 stops in 10 us */
     gs_ev(g, EV_GC_START, 200000);
     gs_stats(g, 220100, 0, 2000, 55, 2, 400);
     gs_ev(g, EV_GC_END, 220200);
@@ -191,6 +238,12 @@ START_TEST(test_gcstats_two_cap_parallel)
     ck_assert_uint_eq(g1->p50_ns, 30000);
     ck_assert_uint_eq(g0->n_unpaired + g1->n_unpaired, 0);
     ck_assert_uint_eq(r.n_gcs, 3);
+    /* Time to stop: the latest request after the previous collection's end. */
+    ck_assert_uint_eq(g0->n_stop, 2);
+    ck_assert_uint_eq(g0->stop_ns, 2000 + 10000);
+    ck_assert_uint_eq(g0->stop_max_ns, 10000);
+    ck_assert_uint_eq(g1->n_stop, 0);
+    ck_assert_uint_eq(g1->stop_ns, 0);
     /* Bytes: allocation is the sum of each cap's last value, slop over majors only. */
     ck_assert_uint_eq(r.bytes_allocated, 150000 + 90000);
     ck_assert_uint_eq(r.bytes_copied, 3500);
@@ -312,6 +365,11 @@ START_TEST(test_gcstats_truncated)
     ck_assert_ptr_nonnull(strstr(sb.data, "the log is truncated, its last event is at 9.000us"));
     ck_assert_ptr_nonnull(strstr(sb.data, "1 collection(s) without GC_END, closed at the last"));
     ck_assert_ptr_nonnull(strstr(sb.data, "stops inside a collection"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "no exit report"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "  EXIT    time  unknown  (the log ends before"));
+    /* No request events (a non-threaded RTS): time to stop is unknown, not 0. */
+    ck_assert_uint_eq(r.gens[0].n_stop + r.gens[1].n_stop, 0);
+    ck_assert_ptr_nonnull(strstr(sb.data, "time to stop: unknown"));
     strbuf_free(&sb);
     gs_free(&g);
 }
@@ -336,8 +394,200 @@ START_TEST(test_gcstats_no_gc_class)
     ck_assert_ptr_nonnull(strstr(sb.data, "no GC statistics in the log"));
     ck_assert_ptr_null(strstr(sb.data, "bytes allocated"));
     ck_assert_ptr_null(strstr(sb.data, "Gen  0"));
-    ck_assert_ptr_null(strstr(sb.data, "GC      time"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "  GC      time  unknown  (no GC events traced"));
+    ck_assert_ptr_null(strstr(sb.data, "Alloc rate"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "Productivity  unknown"));
+    /* It ended normally: not partial, but Total is its last event. */
+    ck_assert_ptr_null(strstr(sb.data, "no exit report"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "(to the log's last event)"));
     strbuf_free(&sb);
+    gs_free(&g);
+}
+END_TEST
+
+/* Heap censuses (no cap: the global block). GC1 (gen 1, leader cap 0, 1..10 us)
+ * holds census A (4..6 us): it counts from the leader's last GC work at 3 us, not
+ * from the worker cap 1's later GC_DONE at 3.5 us. Census B (20..21 us) is in no
+ * collection. GC2 (gen 1, 30..39 us, no GC work logged) holds census C
+ * (30.5..40 us): from the start, clipped to the pause's end. GC3 is gen 0. */
+START_TEST(test_gcstats_census)
+{
+    gs_log g;
+    gs_init(&g);
+    gs_ev(&g, EV_GC_START, 1000);
+    gs_ev(&g, EV_GC_WORK, 2000);
+    gs_ev(&g, EV_GC_DONE, 3000);
+    gs_ev(&g, EV_GC_END, 10000);
+    gs_stats(&g, 10100, 1, 10, 5, 2, 0);
+    gs_ev(&g, EV_GC_START, 30000);
+    gs_ev(&g, EV_GC_END, 39000);
+    gs_stats(&g, 39100, 1, 10, 5, 1, 0);
+    gs_ev(&g, EV_GC_START, 50000);
+    gs_ev(&g, EV_GC_END, 52000);
+    gs_stats(&g, 52100, 0, 10, 5, 1, 0);
+    gs_flush(&g, 0);
+    gs_ev(&g, EV_GC_START, 900);
+    gs_ev(&g, EV_GC_DONE, 3500);
+    gs_ev(&g, EV_GC_END, 10200);
+    gs_flush(&g, 1);
+    gs_u32_ev(&g, EV_HEAP_PROF_SAMPLE_BEGIN, 4000, 0);
+    tlog_u32(&g.blk, 0);
+    gs_u32_ev(&g, EV_HEAP_PROF_SAMPLE_END, 6000, 0);
+    tlog_u32(&g.blk, 0);
+    gs_u32_ev(&g, EV_HEAP_PROF_SAMPLE_BEGIN, 20000, 1);
+    tlog_u32(&g.blk, 0);
+    gs_u32_ev(&g, EV_HEAP_PROF_SAMPLE_END, 21000, 1);
+    tlog_u32(&g.blk, 0);
+    gs_u32_ev(&g, EV_HEAP_PROF_SAMPLE_BEGIN, 30500, 2);
+    tlog_u32(&g.blk, 0);
+    gs_u32_ev(&g, EV_HEAP_PROF_SAMPLE_END, 40000, 2);
+    tlog_u32(&g.blk, 0);
+    gs_flush(&g, EVLOG_NO_CAP);
+    tlog_end(&g.log);
+    gcstats_report r;
+    gs_run(&g.log, NULL, &r);
+    ck_assert_uint_eq(r.n_censuses, 3);
+    ck_assert_uint_eq(r.n_censuses_in_gc, 2);
+    ck_assert_uint_eq(r.gens[1].n_census, 2);
+    ck_assert_uint_eq(r.gens[1].census_ns, 3000 + 9000);
+    ck_assert_uint_eq(r.gens[1].census_max_ns, 9000);
+    ck_assert_uint_eq(r.gens[0].n_census, 0);
+    ck_assert_uint_eq(r.census_ns, 12000);
+    /* The Gen rows keep the RTS's definition: the whole pauses. Not profiled: GC
+     * keeps the census time, as in the RTS, and there is no PROF. */
+    ck_assert_uint_eq(r.gens[1].elapsed_ns, 9000 + 9000);
+    ck_assert(!r.profiled);
+    ck_assert_uint_eq(r.prof_ns, 0);
+    ck_assert_uint_eq(r.gc_ns, 9000 + 9000 + 2000);
+    char *out = gs_render(&r);
+    ck_assert_ptr_nonnull(strstr(out, "heap census inside collections"));
+    ck_assert_ptr_nonnull(strstr(out, "1 of 3 censuses are outside any collection"));
+    x_free(out);
+
+    /* A window from 35 us: GC2 starts before it, so its census is in no row. */
+    gcstats_window w = { 35000, UINT64_MAX };
+    gs_run(&g.log, &w, &r);
+    ck_assert_uint_eq(r.gens[1].n_census, 0);
+    ck_assert_uint_eq(r.census_ns, 0);
+    gs_free(&g);
+}
+END_TEST
+
+/* Nonmoving cycles without -ln (no preparation messages): a cycle runs from the
+ * first mark after the previous sweep's end to its sweep end, whatever mark rounds
+ * lie between; the last one is stopped before its sweep. Each has a mark thread,
+ * a bound task that posts no task event. */
+START_TEST(test_gcstats_conc_cycles)
+{
+    gs_log g;
+    gs_init(&g);
+    gs_version(&g, 10, "GHC-9.0.2 rts_thr_l");
+    gs_u32_ev(&g, EV_OSPROCESS_PID, 20, 0);
+    tlog_u32(&g.blk, 100);
+    gs_task(&g, 100, true, 1, 100);           /* the main OS thread: bound */
+    gs_task(&g, 200, true, 2, 101);           /* a worker */
+    gs_flush(&g, EVLOG_NO_CAP);
+    gs_ev(&g, EV_CONC_MARK_BEGIN, 1000);
+    gs_u32_ev(&g, EV_CONC_MARK_END, 2000, 10);
+    gs_ev(&g, EV_CONC_MARK_BEGIN, 2100);
+    gs_u32_ev(&g, EV_CONC_MARK_END, 2500, 1);
+    gs_ev(&g, EV_CONC_SWEEP_BEGIN, 2600);
+    gs_ev(&g, EV_CONC_SWEEP_END, 4000);
+    gs_ev(&g, EV_CONC_MARK_BEGIN, 5000);
+    gs_u32_ev(&g, EV_CONC_MARK_END, 6000, 10);
+    gs_ev(&g, EV_CONC_MARK_BEGIN, 6500);
+    gs_u32_ev(&g, EV_CONC_MARK_END, 7000, 1);
+    gs_flush(&g, EVLOG_NO_CAP);
+    tlog_end(&g.log);
+    gcstats_report r;
+    gs_run(&g.log, NULL, &r);
+    ck_assert(r.nonmoving);
+    ck_assert_uint_eq(r.conc_cycles_run, 2);
+    ck_assert_uint_eq(r.conc_cycles, 2);
+    ck_assert_uint_eq(r.conc_cycles_cut, 1);
+    ck_assert_uint_eq(r.conc_wall_ns, 3000 + 2000);
+    ck_assert_uint_eq(r.conc_wall_max_ns, 3000);
+    ck_assert(r.has_tasks);
+    ck_assert_uint_eq(r.tasks_total, 2 + 2);
+    ck_assert_uint_eq(r.workers_total, 1);
+    ck_assert_uint_eq(r.tasks_bound, 3);
+    /* Windowed: cycles starting inside count in the line; TASKS is the run's. */
+    gcstats_window w = { 4500, UINT64_MAX };
+    gs_run(&g.log, &w, &r);
+    ck_assert_uint_eq(r.conc_cycles, 1);
+    ck_assert_uint_eq(r.conc_wall_ns, 2000);
+    ck_assert_uint_eq(r.tasks_total, 4);
+    gs_free(&g);
+}
+END_TEST
+
+/* A threaded run traced with user events only (+RTS -l-s-g-p style) that ended
+ * normally: what the log cannot know is said to be unknown, never 0, and the
+ * log is not called partial. */
+START_TEST(test_gcstats_user_events_only)
+{
+    gs_log g;
+    gs_init(&g);
+    gs_version(&g, 10, "GHC-9.0.2 rts_thr_l");
+    gs_flush(&g, EVLOG_NO_CAP);
+    gs_user_msg(&g, 5000, "hello");
+    gs_user_msg(&g, 90000, "bye");
+    gs_flush(&g, 0);
+    gs_user_msg(&g, 7000, "other cap");
+    gs_flush(&g, 1);
+    tlog_end(&g.log);
+    gcstats_report r;
+    gs_run(&g.log, NULL, &r);
+    ck_assert(r.threaded);
+    ck_assert(!r.truncated && !r.partial);
+    ck_assert(r.end_is_last_event);
+    ck_assert(!r.has_sched && !r.has_tasks && !r.has_sparks && !r.has_gc_events);
+    ck_assert(!r.has_init && !r.has_exit);
+    ck_assert_uint_eq(r.total_ns, 90000);
+    ck_assert_int_eq(r.productivity_known, GCSTATS_UNKNOWN);
+    char *out = gs_render(&r);
+    ck_assert_ptr_nonnull(strstr(out, "TASKS: not in the log (no scheduler events traced)"));
+    ck_assert_ptr_nonnull(strstr(out, "SPARKS: not in the log"));
+    ck_assert_ptr_null(strstr(out, "TASKS: 0"));
+    ck_assert_ptr_null(strstr(out, "SPARKS: 0"));
+    ck_assert_ptr_null(strstr(out, "no exit report"));
+    ck_assert_ptr_null(strstr(out, "partial"));
+    ck_assert_ptr_nonnull(strstr(out, "  INIT    time  unknown  (not in the log: no scheduler"));
+    ck_assert_ptr_nonnull(strstr(out, "  EXIT    time  unknown"));
+    ck_assert_ptr_nonnull(strstr(out, "  GC      time  unknown"));
+    ck_assert_ptr_nonnull(strstr(out, "(includes INIT, GC and EXIT)"));
+    ck_assert_ptr_nonnull(strstr(out, "Productivity  unknown"));
+    ck_assert_ptr_null(strstr(out, "Alloc rate"));
+    x_free(out);
+    gs_free(&g);
+}
+END_TEST
+
+/* Per-spark events without spark counters: SPARKS by the other rule (§3). */
+START_TEST(test_gcstats_spark_events)
+{
+    gs_log g;
+    gs_init(&g);
+    gs_version(&g, 10, "GHC-9.0.2 rts_thr_l");
+    gs_flush(&g, EVLOG_NO_CAP);
+    static const uint16_t kinds[] = { EV_SPARK_CREATE, EV_SPARK_CREATE, EV_SPARK_CREATE,
+                                      EV_SPARK_DUD, EV_SPARK_OVERFLOW, EV_SPARK_RUN,
+                                      EV_SPARK_FIZZLE, EV_SPARK_GC };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        gs_ev(&g, kinds[i], 1000 + i);
+    gs_ev(&g, EV_SPARK_STEAL, 2000);
+    tlog_u16(&g.blk, 1);
+    gs_flush(&g, 0);
+    tlog_end(&g.log);
+    gcstats_report r;
+    gs_run(&g.log, NULL, &r);
+    ck_assert(r.has_sparks && r.sparks_from_events);
+    ck_assert_uint_eq(r.sparks_created, 3 + 1 + 1);
+    ck_assert_uint_eq(r.sparks_converted, 2);
+    ck_assert_uint_eq(r.sparks_dud, 1);
+    ck_assert_uint_eq(r.sparks_overflowed, 1);
+    ck_assert_uint_eq(r.sparks_fizzled, 1);
+    ck_assert_uint_eq(r.sparks_gcd, 1);
     gs_free(&g);
 }
 END_TEST
@@ -748,6 +998,10 @@ test_gcstats_suite(void)
     tcase_add_test(tc, test_gcstats_truncated);
     tcase_add_test(tc, test_gcstats_no_gc_class);
     tcase_add_test(tc, test_gcstats_commas);
+    tcase_add_test(tc, test_gcstats_census);
+    tcase_add_test(tc, test_gcstats_conc_cycles);
+    tcase_add_test(tc, test_gcstats_user_events_only);
+    tcase_add_test(tc, test_gcstats_spark_events);
     suite_add_tcase(s, tc);
     TCase *tg = tcase_create("golden");
     tcase_set_timeout(tg, 120);
