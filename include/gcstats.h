@@ -104,8 +104,10 @@ typedef struct gcstats_report {
                                  * approximated, no EXIT (§6) */
     bool end_is_last_event;     /* no exit report batch: Total is the last event */
     uint64_t last_ns;           /* last timestamp seen */
-    uint64_t n_gcs_cut;         /* 1 if the data stops inside a collection (a GC_START
-                                 * with no GC_STATS yet): it is in no row */
+    uint64_t n_gcs_cut;         /* collections seen (the caps' GC_START..GC_END spans)
+                                 * with no GC_STATS: cut by the end of the data, or
+                                 * led by a cap whose buffer was never written. They
+                                 * are in no row */
     uint64_t n_gcs_bad_gen;     /* GC_STATS with gen >= GCSTATS_MAX_GENS */
 
     /* Byte rows (§2). */

@@ -36,6 +36,8 @@ typedef struct cap_state {
     bool has_alloc;
     uint64_t sparks[7];         /* last SPARK_COUNTERS, file field order */
     bool has_sparks;
+    bool in_span;               /* between its GC_START and GC_END */
+    uint64_t span_cluster;      /* the collection (cluster serial) its span is in */
     uint64_t internal_ns;       /* latest GC_WORK/GC_IDLE/GC_DONE */
     uint64_t census_internal_ns;    /* internal_ns when the latest census began */
     bool has_internal, has_census_internal;
@@ -93,6 +95,14 @@ struct gcstats {
     bool has_sched;
     uint64_t spark_events[SPK_N];
     bool has_spark_events;
+
+    /* Collections as clusters of the caps' GC_START..GC_END spans (as the index
+     * joins them), to count those whose GC_STATS is not in the log. */
+    bool cluster_any, cluster_has_stats;
+    uint64_t cluster_serial;
+    unsigned cluster_open_spans;   /* its spans not yet ended */
+    uint64_t cluster_lead_end_ns;   /* once its GC_STATS is seen: the leader's end */
+    uint64_t n_no_stats;
 
     bool nonmoving;
     bool sync_open;
@@ -175,6 +185,29 @@ gcstats_grow(void *arr, size_t n, size_t *cap_items, size_t size)
     return xreallocarray(arr, *cap_items, size);
 }
 
+/* A cap's GC_START: it joins the current collection, unless none is under way or
+ * the current one's leader has already ended (workers are released late, after
+ * the next collection may have begun). A collection closed without GC_STATS is
+ * one the log has no statistics for. */
+static void
+gcstats_span_start(gcstats *g, cap_state *cs, uint64_t t)
+{
+    bool next = !g->cluster_any || g->cluster_open_spans == 0 ||
+                (g->cluster_has_stats && t >= g->cluster_lead_end_ns);
+    if (next) {
+        if (g->cluster_any && !g->cluster_has_stats)
+            g->n_no_stats++;
+        g->cluster_any = true;
+        g->cluster_has_stats = false;
+        g->cluster_open_spans = 0;
+        g->cluster_serial++;
+    }
+    if (!cs->in_span || cs->span_cluster != g->cluster_serial)
+        g->cluster_open_spans++;
+    cs->in_span = true;
+    cs->span_cluster = g->cluster_serial;
+}
+
 static void
 gcstats_on_gc_stats(gcstats *g, const evlog_event *ev, const evdecoded *d, cap_state *cs)
 {
@@ -238,6 +271,8 @@ gcstats_on_gc_stats(gcstats *g, const evlog_event *ev, const evdecoded *d, cap_s
         cs->pending = g->n_gcs + 1;
     }
     g->n_gcs++;
+    g->cluster_has_stats = true;
+    g->cluster_lead_end_ns = r->has_end ? r->end_ns : r->stats_ns;
 }
 
 static void
@@ -335,11 +370,15 @@ gcstats_add(gcstats *g, const evlog_event *ev)
     evdecoded d;
     switch (ev->type) {
     case EV_GC_START:
+        gcstats_span_start(g, cs, t);
         cs->last_start_ns = t;
         cs->has_start = true;
         cs->start_used = false;
         return;
     case EV_GC_END:
+        if (cs->in_span && cs->span_cluster == g->cluster_serial && g->cluster_open_spans)
+            g->cluster_open_spans--;
+        cs->in_span = false;
         cs->last_end_ns = t;
         cs->has_end = true;
         if (cs->pending) {
@@ -914,14 +953,12 @@ gcstats_finish(gcstats *g, bool truncated, gcstats_report *out)
             r->end_ns = g->last_ns > r->start_ns ? g->last_ns : r->start_ns;
         }
     }
+    /* Collections with no GC_STATS: the last one cut by the end of the data, and
+     * in a cut log those whose leader's buffer was never written. */
+    out->n_gcs_cut = g->n_no_stats + (g->cluster_any && !g->cluster_has_stats);
     for (size_t c = 0; c <= g->n_caps_alloc; c++) {
         cap_state *cs = c < g->n_caps_alloc ? &g->caps[c] : &g->nocap;
         cs->pending = 0;
-        /* A GC_START left unused by any GC_STATS (and not a worker's, which ends
-         * with its GC_END) is a collection cut off by the end of the log. */
-        if (cs->has_start && !cs->start_used &&
-            (!cs->has_end || cs->last_end_ns < cs->last_start_ns))
-            out->n_gcs_cut = 1;     /* every cap joins a GC: at most one is cut */
         if (cs->has_alloc)
             out->bytes_allocated += gcstats_sub(cs->alloc_cur, cs->alloc_base);
         if (cs->has_sparks) {

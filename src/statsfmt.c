@@ -80,7 +80,9 @@ statsfmt_notes(strbuf *sb, const gcstats_report *r)
         strbuf_puts(sb, "elog-tui: Total is the log's last event: the exit report's"
                         " allocation figures (class g) are not in the log\n");
     if (r->n_gcs_cut)
-        strbuf_puts(sb, "elog-tui: the log stops inside a collection; it is not counted\n");
+        strbuf_printf(sb, "elog-tui: %" PRIu64 " collection(s) without GC_STATS in the log (the"
+                      " log stops inside one, or its leader's buffer was never written):"
+                      " in no row, their time is in MUT\n", r->n_gcs_cut);
     uint64_t closed = 0, unpaired = 0;
     for (unsigned g = 0; g < r->n_gens; g++) {
         closed += r->gens[g].n_closed_at_end;

@@ -364,7 +364,7 @@ START_TEST(test_gcstats_truncated)
     statsfmt_report(&sb, &r);
     ck_assert_ptr_nonnull(strstr(sb.data, "the log is truncated, its last event is at 9.000us"));
     ck_assert_ptr_nonnull(strstr(sb.data, "1 collection(s) without GC_END, closed at the last"));
-    ck_assert_ptr_nonnull(strstr(sb.data, "stops inside a collection"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "1 collection(s) without GC_STATS in the log"));
     ck_assert_ptr_nonnull(strstr(sb.data, "no exit report"));
     ck_assert_ptr_nonnull(strstr(sb.data, "  EXIT    time  unknown  (the log ends before"));
     /* No request events (a non-threaded RTS): time to stop is unknown, not 0. */
@@ -1003,9 +1003,16 @@ typedef struct dump_census {
     size_t gc;                  /* 1 + index into gcs, or 0 */
 } dump_census;
 
+typedef struct dump_span {
+    uint64_t start_ns, end_ns;
+} dump_span;
+
 typedef struct dump_sums {
     dump_gc *gcs;
     size_t n_gcs;
+    uint64_t *stats_ns;         /* each "GC stats" line's time */
+    dump_span *spans;           /* every cap's "starting GC" .. "finished GC" */
+    size_t n_spans;
     dump_census *cens;
     size_t n_cens;
     uint64_t census_ns[GCSTATS_MAX_GENS], n_census[GCSTATS_MAX_GENS];
@@ -1031,7 +1038,8 @@ ds_read(const char *fix, dump_sums *ds)
     size_t len;
     char *text = (char *)test_read_file(full, &len);
     ck_assert_msg(text != NULL, "cannot read %s", full);
-    size_t cap_gcs = 0, cap_cens = 0;
+    size_t cap_gcs = 0, cap_cens = 0, cap_spans = 0, cap_stats = 0;
+    bool in_span[DS_CAPS] = { false };
     uint64_t last_start[DS_CAPS] = { 0 }, last_end[DS_CAPS] = { 0 }, last_work[DS_CAPS] = { 0 };
     uint64_t snap[DS_CAPS] = { 0 };
     size_t pending[DS_CAPS] = { 0 };      /* 1 + gc waiting for its "finished GC" */
@@ -1080,7 +1088,15 @@ ds_read(const char *fix, dump_sums *ds)
             continue;
         if (ds_starts(body, "starting GC")) {
             last_start[cap] = t;
+            in_span[cap] = true;
         } else if (ds_starts(body, "finished GC")) {
+            if (in_span[cap]) {
+                void *v = ds->spans;
+                xgrowarray(&v, &cap_spans, ds->n_spans + 1, 64, sizeof *ds->spans);
+                ds->spans = v;
+                ds->spans[ds->n_spans++] = (dump_span){ last_start[cap], t };
+            }
+            in_span[cap] = false;
             last_end[cap] = t;
             if (pending[cap]) {
                 ds->gcs[pending[cap] - 1].end_ns = t;
@@ -1095,6 +1111,10 @@ ds_read(const char *fix, dump_sums *ds)
             ck_assert_ptr_nonnull(gen_at);
             unsigned gen = (unsigned)strtoul(gen_at + 11, NULL, 10);
             ck_assert_uint_lt(gen, GCSTATS_MAX_GENS);
+            void *vs = ds->stats_ns;
+            xgrowarray(&vs, &cap_stats, ds->n_gcs + 1, 64, sizeof *ds->stats_ns);
+            ds->stats_ns = vs;
+            ds->stats_ns[ds->n_gcs] = t;
             bool first = ds->n_gcs == 0;
             uint64_t prev_end = first ? 0 : ds->gcs[ds->n_gcs - 1].end_ns;
             void *v = ds->gcs;
@@ -1126,6 +1146,14 @@ ds_read(const char *fix, dump_sums *ds)
             }
         }
     }
+    for (int c = 0; c < DS_CAPS; c++) {
+        if (!in_span[c])
+            continue;
+        void *v = ds->spans;
+        xgrowarray(&v, &cap_spans, ds->n_spans + 1, 64, sizeof *ds->spans);
+        ds->spans = v;
+        ds->spans[ds->n_spans++] = (dump_span){ last_start[c], UINT64_MAX };
+    }
     for (size_t i = 0; i < ds->n_cens; i++) {
         const dump_census *c = &ds->cens[i];
         if (!c->gc || !ds->gcs[c->gc - 1].has_end)
@@ -1140,9 +1168,41 @@ ds_read(const char *fix, dump_sums *ds)
     strbuf_free(&path);
 }
 
+static int
+ds_span_cmp(const void *a, const void *b)
+{
+    const dump_span *x = a, *y = b;
+    return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* Collections as groups of the caps' overlapping GC spans; how many have no
+ * "GC stats" line within them (or 2 us after: GC_STATS follows the leader's end). */
+static uint64_t
+ds_no_stats(dump_sums *ds)
+{
+    qsort(ds->spans, ds->n_spans, sizeof *ds->spans, ds_span_cmp);
+    uint64_t n = 0;
+    for (size_t a = 0; a < ds->n_spans;) {
+        uint64_t s = ds->spans[a].start_ns, e = ds->spans[a].end_ns;
+        size_t z = a + 1;
+        for (; z < ds->n_spans && ds->spans[z].start_ns < e; z++)
+            if (ds->spans[z].end_ns > e)
+                e = ds->spans[z].end_ns;
+        uint64_t until = e == UINT64_MAX ? e : e + 2000;
+        bool found = false;
+        for (size_t i = 0; i < ds->n_gcs && !found; i++)
+            found = ds->stats_ns[i] >= s && ds->stats_ns[i] <= until;
+        n += !found;
+        a = z;
+    }
+    return n;
+}
+
 static void
 ds_free(dump_sums *ds)
 {
+    x_free(ds->stats_ns);
+    x_free(ds->spans);
     x_free(ds->gcs);
     x_free(ds->cens);
 }
@@ -1185,7 +1245,8 @@ START_TEST(test_gcstats_dump_sums)
 {
     static const char *const fixtures[] = {
         "threaded-n2", "threaded-n4", "sparks", "nonmoving", "markers", "heapprof-hT",
-        "heapprof-hc", "heapprof-p",
+        "heapprof-hc", "heapprof-p", "nonmoving-l", "heapprof-hb", "heapprof-hr",
+        "killed-n2", "userevents", "late-start",
     };
     for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++)
         gs_dump_check(fixtures[i]);
@@ -1217,6 +1278,94 @@ START_TEST(test_gcstats_nonmoving_cycles)
     ck_assert_uint_eq(r.conc_cycles_cut, 0);
     char *out = gs_render(&r);
     ck_assert_ptr_nonnull(strstr(out, "  Gen  1        24 concurrent,"));
+    x_free(out);
+    ds_free(&ds);
+}
+END_TEST
+
+/* nonmoving-l: -xn with plain -l, so no preparation messages; the cycles still
+ * make GHC's TASKS line (also compared verbatim by the golden test). */
+START_TEST(test_gcstats_nonmoving_l_fixture)
+{
+    dump_sums ds;
+    ds_read("nonmoving-l", &ds);
+    ck_assert_uint_eq(ds.prep_msgs, 0);
+    ck_assert_uint_gt(ds.cycles, 0);
+    gcstats_report r;
+    gs_run_fixture("nonmoving-l", &r);
+    ck_assert_uint_eq(r.conc_cycles_run, ds.cycles);
+    ck_assert_uint_eq(r.conc_cycles, ds.cycles);
+    ck_assert_uint_gt(r.conc_wall_ns, 0);
+    char *rts_path = test_path("fixtures/nonmoving-l.rts-s.txt");
+    size_t len;
+    char *rts_text = (char *)test_read_file(rts_path, &len);
+    ck_assert_ptr_nonnull(rts_text);
+    rts_report rts;
+    gs_parse_rts(rts_text, &rts);
+    ck_assert(rts.has_tasks);
+    ck_assert_uint_eq(r.tasks_total, rts.tasks[0]);
+    ck_assert_uint_eq(r.tasks_bound, rts.tasks[1]);
+    char *out = gs_render(&r);
+    char want[64];
+    snprintf(want, sizeof want, "  Gen  1     %5" PRIu64 " concurrent,", ds.cycles);
+    ck_assert_ptr_nonnull(strstr(out, want));
+    x_free(out);
+    x_free(rts_text);
+    x_free(rts_path);
+    ds_free(&ds);
+}
+END_TEST
+
+/* userevents: a non-threaded run traced with user events only (-l-au) that ended
+ * normally: no TASKS or SPARKS line (as the RTS), nothing called partial, the
+ * phases the log cannot bound are unknown, Total is right. */
+START_TEST(test_gcstats_userevents_fixture)
+{
+    gcstats_report r;
+    gs_run_fixture("userevents", &r);
+    ck_assert(!r.threaded && !r.has_sched && !r.has_gc_events && !r.has_sparks);
+    ck_assert(!r.truncated && !r.partial && r.end_is_last_event);
+    char *out = gs_render(&r);
+    ck_assert_ptr_null(strstr(out, "TASKS"));
+    ck_assert_ptr_null(strstr(out, "SPARKS"));
+    ck_assert_ptr_null(strstr(out, "no exit report"));
+    ck_assert_ptr_null(strstr(out, "bytes allocated"));
+    ck_assert_ptr_nonnull(strstr(out, "  INIT    time  unknown"));
+    ck_assert_ptr_nonnull(strstr(out, "  EXIT    time  unknown"));
+    ck_assert_ptr_nonnull(strstr(out, "  GC      time  unknown"));
+    ck_assert_ptr_nonnull(strstr(out, "Productivity  unknown"));
+    x_free(out);
+}
+END_TEST
+
+/* killed-n2: a threaded -N2 run killed mid-write. The task events live in the
+ * global buffer, which a killed RTS never writes: TASKS is unknown, not 0. A
+ * capability's block flushed after the other's last GC_STATS is no exit report. */
+START_TEST(test_gcstats_killed_n2_fixture)
+{
+    dump_sums ds;
+    ds_read("killed-n2", &ds);
+    gcstats_report r;
+    gs_run_fixture("killed-n2", &r);
+    ck_assert(r.truncated && r.partial && !r.has_exit);
+    ck_assert(r.threaded && r.has_sched && !r.has_tasks);
+    uint64_t colls = 0;
+    for (unsigned gen = 0; gen < r.n_gens; gen++)
+        colls += r.gens[gen].colls;
+    ck_assert_uint_eq(colls, ds.n_gcs);
+    ck_assert_uint_eq(r.total_ns, r.last_ns);
+    /* Collections led by cap 1 after its block ends have only cap 0's spans. */
+    uint64_t lost = ds_no_stats(&ds);
+    ck_assert_uint_gt(lost, 1);
+    ck_assert_uint_eq(r.n_gcs_cut, lost);
+    char *out = gs_render(&r);
+    ck_assert_ptr_nonnull(strstr(out, "TASKS: not in the log (the log is cut"));
+    ck_assert_ptr_null(strstr(out, "TASKS: 0"));
+    ck_assert_ptr_nonnull(strstr(out, "no exit report"));
+    ck_assert_ptr_nonnull(strstr(out, "  EXIT    time  unknown  (the log ends before"));
+    char want[64];
+    snprintf(want, sizeof want, "elog-tui: %" PRIu64 " collection(s) without GC_STATS", lost);
+    ck_assert_ptr_nonnull(strstr(out, want));
     x_free(out);
     ds_free(&ds);
 }
@@ -1300,6 +1449,9 @@ test_gcstats_suite(void)
     tcase_add_test(tg, test_gcstats_killed_fixture);
     tcase_add_test(tg, test_gcstats_dump_sums);
     tcase_add_test(tg, test_gcstats_nonmoving_cycles);
+    tcase_add_test(tg, test_gcstats_nonmoving_l_fixture);
+    tcase_add_test(tg, test_gcstats_userevents_fixture);
+    tcase_add_test(tg, test_gcstats_killed_n2_fixture);
     tcase_add_test(tg, test_gcstats_cli);
     suite_add_tcase(s, tg);
     return s;
