@@ -138,7 +138,7 @@ statsfmt_gc_rows(strbuf *sb, const gcstats_report *r)
         strbuf_printf(sb, "  Gen  1     %5" PRIu64 " concurrent,%14.3fs     %3.4fs    %3.4fs\n",
                       c, statsfmt_sec(r->conc_wall_ns), statsfmt_sec(c ? r->conc_wall_ns / c : 0),
                       statsfmt_sec(r->conc_wall_max_ns));
-        strbuf_puts(sb, "  (concurrent: cycles, wall clock of each, first mark to end of sweep");
+        strbuf_puts(sb, "  (concurrent: cycles; wall clock, first mark to end of sweep; avg per cycle");
         if (r->conc_cycles_cut)
             strbuf_printf(sb, "; %" PRIu64 " cut short", r->conc_cycles_cut);
         strbuf_puts(sb, ")\n");
