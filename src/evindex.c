@@ -525,8 +525,8 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
             /* Where the census ran: BEGIN .. END as posted; a biographical one ran
              * inside the collection it was taken in, to that collection's end. */
             *EVINDEX_PUSH(b->hp_wins, b->n_hp_wins, b->cap_hp_wins) =
-                b->hp_bio ? (evindex_census_win){ b->hp_time, UINT64_MAX }
-                          : (evindex_census_win){ b->hp_time, ev->time_ns };
+                (evindex_census_win){ b->hp_time, b->hp_bio ? UINT64_MAX : ev->time_ns,
+                                      b->hp_bio };
             b->hp_open = false;
         }
         heapprof_census_end(b->ix->heap);

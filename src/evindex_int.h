@@ -39,6 +39,7 @@ typedef struct evindex_gcmark {
  * UINT64_MAX: to the end of the collection it was taken in. */
 typedef struct evindex_census_win {
     uint64_t begin_ns, end_ns;
+    bool bio;
 } evindex_census_win;
 
 typedef struct evindex_lane {
