@@ -100,6 +100,11 @@ enum {
     EVINDEX_GC_F_NO_START = 8,      /* GC_STATS with no GC_START before it: no pause */
     EVINDEX_GC_F_MAJOR = 16,        /* gen is the oldest generation */
     EVINDEX_GC_F_HAS_BALANCE = 32,  /* par_balanced is known */
+    EVINDEX_GC_F_BIO_CENSUS = 64,   /* its census is biographical (-hb): census_ns runs
+                                     * from the leader's last GC phase change before the
+                                     * census's own time to the pause's end, an upper
+                                     * bound that also holds the LDV pass GHC counts as
+                                     * GC time */
 };
 
 #define EVINDEX_GEN_UNKNOWN 0xffffu
@@ -279,7 +284,7 @@ typedef struct evindex_program {
     uint64_t wall_time_ns;          /* the event's own timestamp */
     uint32_t n_capsets;
     uint32_t n_tasks;               /* TASK_CREATE events */
-    uint64_t hp_censuses;           /* heap-profile samples (HEAP_PROF_SAMPLE_BEGIN) */
+    uint64_t hp_censuses;           /* heap-profile censuses (plain or biographical) */
     uint64_t hp_cost_centres;       /* HEAP_PROF_COST_CENTRE definitions */
 } evindex_program;
 

@@ -13,6 +13,14 @@
 
 typedef struct gcstats gcstats;
 
+/* How far a figure is known from the log. */
+typedef enum gcstats_known {
+    GCSTATS_EXACT,              /* as the rule says */
+    GCSTATS_AT_MOST,            /* an upper bound: a part the log lacks is left in */
+    GCSTATS_AT_LEAST,           /* a lower bound */
+    GCSTATS_UNKNOWN,            /* not in the log */
+} gcstats_known;
+
 /* Rows are kept for generations 0 .. GCSTATS_MAX_GENS-1; a log claiming more
  * (untrusted input) has the extra collections counted in n_gcs_bad_gen only. */
 #define GCSTATS_MAX_GENS 8
@@ -21,9 +29,10 @@ typedef struct gcstats gcstats;
 /* A half-open time range [from_ns, to_ns). The whole run is { 0, UINT64_MAX }.
  *
  * What each row means for a window (the whole run is the window [0, end)):
- *   - Gen rows, copied, slop, work balance, percentiles, longest pauses, syncs:
- *     the collections (syncs) whose pause STARTS inside the window, each counted
- *     with its whole pause even when it runs past `to_ns`.
+ *   - Gen rows, copied, slop, work balance, percentiles, longest pauses, time to
+ *     stop, census per generation, syncs, concurrent cycles: the collections (syncs,
+ *     cycles) whose pause STARTS inside the window, each counted whole even when it
+ *     runs past `to_ns`.
  *   - bytes allocated: per cap, the last HEAP_ALLOCATED before to_ns minus the last
  *     before from_ns, summed. HEAP_ALLOCATED is posted at GCs, so the edges snap
  *     to the collections nearest inside the window.
@@ -33,6 +42,7 @@ typedef struct gcstats gcstats;
  *     Total = the length of [from, min(to, end of run)); GC = every pause's overlap
  *     with the window (whatever window its start lies in) minus PROF; MUT and EXIT
  *     likewise lose the overlap of the pauses inside them. They add up as in §4.
+ *     PROF = the censuses' overlap with the window.
  *   - TASKS and SPARKS: always the whole run (their counters are not windowed). */
 typedef struct gcstats_window {
     uint64_t from_ns;
@@ -50,6 +60,16 @@ typedef struct gcstats_gen {
     uint64_t n_closed_at_end;   /* no GC_END (truncated log): closed at last_ns */
     /* Pause percentiles (nearest rank over the paired pauses; 0 when none). */
     uint64_t p50_ns, p90_ns, p99_ns;
+    /* Time to stop (§1): REQUEST_SEQ_GC/REQUEST_PAR_GC -> the leader's GC_START, the
+     * RTS's own sync_elapsed, over the n_stop collections that have a request event
+     * (none in a non-threaded RTS: then n_stop is 0 and the figures are unknown). */
+    uint64_t n_stop;
+    uint64_t stop_ns, stop_max_ns;
+    /* Heap censuses inside this generation's collections (§4 census): n_census
+     * collections held one; census_ns is their time, clipped to the pauses. It is
+     * part of elapsed_ns, as in the RTS's Gen rows. */
+    uint64_t n_census;
+    uint64_t census_ns, census_max_ns;
 } gcstats_gen;
 
 /* One of the longest pauses. */
@@ -61,8 +81,14 @@ typedef struct gcstats_pause {
 } gcstats_pause;
 
 typedef struct gcstats_report {
-    /* What the log is. */
+    /* What the log is, and so which rows it can know (§0 unknowns). */
     bool has_gc_events;         /* any GC_STATS: without class `g` there are no GC rows */
+    bool has_sched;             /* scheduler events (class `s`) */
+    bool has_tasks;             /* task events: TASKS can be known (a cut log may have
+                                 * scheduler events but lose the task events, which
+                                 * the RTS writes from its global buffer at exit) */
+    bool has_sparks;            /* SPARK_COUNTERS (class `p`) or per-spark events (`f`) */
+    bool sparks_from_events;    /* no counters: SPARKS counted from per-spark events */
     bool threaded;              /* RTS flavour has _thr, else more than one cap seen */
     bool profiled;              /* RTS flavour ends in _p: there is a PROF row */
     bool nonmoving;             /* nonmoving collector events seen (§5) */
@@ -74,10 +100,14 @@ typedef struct gcstats_report {
 
     /* How the log ends. */
     bool truncated;             /* the data stopped early (as told to gcstats_finish) */
-    bool partial;               /* no exit report batch: INIT/EXIT approximated (§6) */
+    bool partial;               /* truncated and no exit report batch: INIT/EXIT
+                                 * approximated, no EXIT (§6) */
+    bool end_is_last_event;     /* no exit report batch: Total is the last event */
     uint64_t last_ns;           /* last timestamp seen */
-    uint64_t n_gcs_cut;         /* 1 if the data stops inside a collection (a GC_START
-                                 * with no GC_STATS yet): it is in no row */
+    uint64_t n_gcs_cut;         /* collections seen (the caps' GC_START..GC_END spans)
+                                 * with no GC_STATS: cut by the end of the data, or
+                                 * led by a cap whose buffer was never written. They
+                                 * are in no row */
     uint64_t n_gcs_bad_gen;     /* GC_STATS with gen >= GCSTATS_MAX_GENS */
 
     /* Byte rows (§2). */
@@ -98,21 +128,40 @@ typedef struct gcstats_report {
     /* Parallel GC, tasks, sparks (§3). */
     bool has_work_balance;      /* some par collection with the balanced field */
     double work_balance;        /* 0..1 */
-    uint64_t tasks_total, tasks_bound, peak_workers, workers_total;
+    uint64_t tasks_total, tasks_bound, peak_workers, workers_total;  /* if has_tasks */
     uint64_t sparks_created;    /* created + dud + overflowed, as the RTS prints */
     uint64_t sparks_converted, sparks_overflowed, sparks_dud, sparks_gcd, sparks_fizzled;
 
-    /* Phases (§4), ns. end_init/start_exit are the boundaries used. */
+    /* Phases (§4), ns. end_init/start_exit are the boundaries used. An unknown
+     * INIT or EXIT is 0 and stays inside MUT (the printout says so). */
     uint64_t end_init_ns, start_exit_ns;
+    bool has_init;              /* end_init_ns was found (scheduler events) */
     bool has_exit;              /* start_exit_ns was found */
     uint64_t init_ns, mut_ns, gc_ns, prof_ns, exit_ns, total_ns;
-    double productivity;        /* (Total - GC - INIT - EXIT) / Total, 0..1 */
-    uint64_t n_censuses;
+    /* PROF is unknown for a biographical profile (-hb: the censuses are written at
+     * the end of the run, not where they ran); GC then keeps the census time. For a
+     * retainer profile (-hr) RP cannot be told apart: PROF holds RP + PROF. */
+    bool prof_known;
+    bool prof_has_rp;
+    /* (Total - GC - INIT - EXIT) / Total, 0..1: GHC's definition (§4). Without
+     * INIT or EXIT it is an upper bound; without GC events it is unknown. */
+    double productivity;
+    gcstats_known productivity_known;
+    uint64_t n_censuses;        /* HEAP_PROF_SAMPLE_BEGIN .. END pairs */
+    uint64_t n_censuses_in_gc;  /* of those, inside a collection (§4 census) */
+    uint64_t census_ns;         /* Σ gens[].census_ns: census time inside collections */
 
     /* Nonmoving (§5). */
     uint64_t sync_count;        /* syncs seen; the RTS prints major colls instead */
     uint64_t sync_elapsed_ns, sync_max_ns;
-    uint64_t conc_cycles, conc_wall_ns, conc_wall_max_ns;  /* wall clock, not the RTS's */
+    /* Concurrent cycles (§5): from the first CONC_MARK_BEGIN after the previous
+     * CONC_SWEEP_END to the next CONC_SWEEP_END. conc_cycles_run counts every cycle
+     * of the run (one mark thread each, §3 TASKS); the others the cycles starting in
+     * the window. A cycle cut short (no sweep end: stopped at exit, or the log
+     * ends) ends at its last concurrent event and is counted in conc_cycles_cut. */
+    uint64_t conc_cycles_run;
+    uint64_t conc_cycles, conc_cycles_cut;
+    uint64_t conc_wall_ns, conc_wall_max_ns;  /* wall clock, not the RTS's (§5) */
 } gcstats_report;
 
 /* A fresh accumulator. `window` may be NULL for the whole run; it is copied.

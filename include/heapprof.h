@@ -27,7 +27,7 @@ typedef struct heapprof_band {
 } heapprof_band;
 
 typedef struct heapprof_census {
-    uint64_t time_ns;           /* HEAP_PROF_SAMPLE_BEGIN's time */
+    uint64_t time_ns;           /* when it was taken (see heapprof_census_begin) */
     uint64_t total_bytes;       /* sum of its bands */
     uint32_t first_entry, n_entries;    /* its (band, bytes) entries */
 } heapprof_census;
@@ -43,15 +43,18 @@ void heapprof_free(heapprof *hp);
 void heapprof_cost_centre(heapprof *hp, uint32_t id, const uint8_t *label, size_t label_len,
                           const uint8_t *module, size_t module_len, const uint8_t *srcloc,
                           size_t srcloc_len, bool is_caf);
-/* Opens a census (closing one left open). One earlier than the last census is placed at
- * the last census's time: censuses stay sorted. */
+/* Opens a census taken at time_ns (closing one left open). Censuses may come in any
+ * time order — GHC writes the biographical (-hb) ones all at the end of the run, each
+ * with its own time —: heapprof_seal puts them in time order. */
 void heapprof_census_begin(heapprof *hp, uint64_t time_ns);
 /* A band's bytes in the open census (ignored when none is open). A band named twice
  * in one census adds up. depth may be 0 (the empty stack). */
 void heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t bytes);
 void heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t bytes);
 void heapprof_census_end(heapprof *hp);
-/* Done: closes an open census and trims spare capacity. */
+/* Done: closes an open census, sorts the censuses by time (file order among equal
+ * times; bands recounted in that order) and the cost centres by id. The queries below
+ * want a sealed profile. */
 void heapprof_seal(heapprof *hp);
 
 size_t heapprof_n_censuses(const heapprof *hp);
@@ -65,9 +68,11 @@ size_t heapprof_census_by(const heapprof *hp, uint64_t t);
 size_t heapprof_n_bands(const heapprof *hp);
 /* Band b (< count), borrowed. */
 const heapprof_band *heapprof_band_at(const heapprof *hp, size_t b);
-/* Append band b's name: the string, or the stack's cost-centre labels innermost first
- * joined by '/' (as hp2ps names them; "MAIN" for the empty stack, "#id" for an id
- * with no definition). Raw bytes from the log: escape them for the output. */
+/* Append band b's name: the string as the log writes it (for -hb an LDV state: LAG,
+ * DRAG, VOID, USE, INHERENT_USE; for -hr a retainer set "(id)CC,CC,..."), or the
+ * stack's cost-centre labels innermost first joined by '/', a "CAF" cost centre as
+ * "Module.CAF" (as the RTS names them in the .hp file; "MAIN" for the empty stack, "#id"
+ * for an id with no definition). Raw bytes from the log: escape them for the output. */
 void heapprof_band_name(const heapprof *hp, size_t b, strbuf *out);
 /* Band b's stack: cost-centre ids innermost first (NULL and 0 for a string band). */
 const uint32_t *heapprof_band_stack(const heapprof *hp, size_t b, size_t *depth);

@@ -81,7 +81,7 @@ typedef struct builder {
     /* Heap-profile census in progress, and every census's BEGIN .. END window. */
     bool hp_open;
     uint64_t hp_time, hp_total;
-    uint64_t hp_begin_ns;       /* the census's BEGIN event time (hp_time: its own time) */
+    bool hp_bio;                /* a biographical census: hp_time is its own field */
     evindex_census_win *hp_wins;
     size_t n_hp_wins, cap_hp_wins;
 } builder;
@@ -477,14 +477,19 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
     switch (ev->type) {
     case EV_HEAP_PROF_SAMPLE_BEGIN:
     case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        if (b->hp_open)
-            builder_sample(b, ev, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+        if (b->hp_open) {                       /* the last one had no SAMPLE_END */
+            evlog_event at = *ev;
+            at.time_ns = b->hp_time;
+            builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+        }
         b->ix->program.hp_censuses++;
         b->hp_open = true;
-        b->hp_time = ev->time_ns;
-        b->hp_begin_ns = ev->time_ns;
+        /* A biographical census is written at the end of the run; its second field
+         * is when it was taken. The series' samples are sorted by time later. */
+        b->hp_bio = ev->type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN && ev->payload_len >= 16;
+        b->hp_time = b->hp_bio ? pl64(ev, 8) : ev->time_ns;
         b->hp_total = 0;
-        heapprof_census_begin(b->ix->heap, ev->time_ns);
+        heapprof_census_begin(b->ix->heap, b->hp_time);
         break;
     case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
     case EV_HEAP_PROF_SAMPLE_STRING: {
@@ -517,8 +522,11 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
             evlog_event at = *ev;
             at.time_ns = b->hp_time;
             builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+            /* Where the census ran: BEGIN .. END as posted; a biographical one ran
+             * inside the collection it was taken in, to that collection's end. */
             *EVINDEX_PUSH(b->hp_wins, b->n_hp_wins, b->cap_hp_wins) =
-                (evindex_census_win){ b->hp_begin_ns, ev->time_ns };
+                (evindex_census_win){ b->hp_time, b->hp_bio ? UINT64_MAX : ev->time_ns,
+                                      b->hp_bio };
             b->hp_open = false;
         }
         heapprof_census_end(b->ix->heap);

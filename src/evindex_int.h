@@ -34,10 +34,12 @@ typedef struct evindex_gcmark {
     uint8_t what;               /* 0 seq request, 1 par request, 2 global sync */
 } evindex_gcmark;
 
-/* A heap-profile census as the log's timestamps place it: HEAP_PROF_SAMPLE_BEGIN (or
- * the biographical one) .. HEAP_PROF_SAMPLE_END. */
+/* Where a heap-profile census ran: HEAP_PROF_SAMPLE_BEGIN .. HEAP_PROF_SAMPLE_END; a
+ * biographical one (written at the end of the run) from its own time field on, end
+ * UINT64_MAX: to the end of the collection it was taken in. */
 typedef struct evindex_census_win {
     uint64_t begin_ns, end_ns;
+    bool bio;
 } evindex_census_win;
 
 typedef struct evindex_lane {

@@ -149,6 +149,8 @@ join_census(evindex_gc *g, evindex_gc_part *lead_part, const ivtrack *lead_gc,
         if (part)
             d = d < *part ? d : *part;
         g->census_ns += d;
+        if (wins[i].bio)
+            g->flags |= EVINDEX_GC_F_BIO_CENSUS;
         if (part)
             *part -= d;
     }

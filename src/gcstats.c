@@ -1,6 +1,7 @@
 /* gcstats: the `+RTS -s` model. gcstats_add keeps per-capability state (latest
- * GC_START/GC_END, last allocation and spark counters), one record per collection
- * and the task events; gcstats_finish applies the rules of docs/stats-semantics.md. */
+ * GC_START/GC_END, last allocation and spark counters), one record per collection,
+ * the heap censuses and the task events; gcstats_finish applies the rules of
+ * docs/stats-semantics.md. */
 #include "gcstats.h"
 
 #include <stdlib.h>
@@ -10,16 +11,18 @@
 #include "xalloc.h"
 
 #define MIB (1024u * 1024u)
-/* Tells nonmoving preparation (§3 T rule, §5) apart from other LOG_MSG text. */
-static const char gcstats_prep_msg[] = "Starting nonmoving GC preparation";
+/* HEAP_PROF_BEGIN breakdowns whose census time the log cannot place (§4 PROF). */
+#define GCSTATS_BY_RETAINER 5
+#define GCSTATS_BY_BIOGRAPHY 6
 
 /* One collection: its GC_STATS fields and the leader's start/end. */
 typedef struct gc_rec {
     uint64_t stats_ns, start_ns, end_ns;
+    uint64_t request_ns;        /* REQUEST_*_GC that began the stop (§1 time to stop) */
     uint64_t copied, slop, par_bal;
     uint32_t par_threads;
     uint16_t gen, cap;
-    bool has_start, has_end, has_bal, closed_at_end;
+    bool has_start, has_end, has_bal, closed_at_end, has_request;
 } gc_rec;
 
 typedef struct cap_state {
@@ -33,6 +36,11 @@ typedef struct cap_state {
     bool has_alloc;
     uint64_t sparks[7];         /* last SPARK_COUNTERS, file field order */
     bool has_sparks;
+    bool in_span;               /* between its GC_START and GC_END */
+    uint64_t span_cluster;      /* the collection (cluster serial) its span is in */
+    uint64_t internal_ns;       /* latest GC_WORK/GC_IDLE/GC_DONE */
+    uint64_t census_internal_ns;    /* internal_ns when the latest census began */
+    bool has_internal, has_census_internal;
 } cap_state;
 
 typedef struct task_ev {
@@ -40,9 +48,15 @@ typedef struct task_ev {
     bool create;
 } task_ev;
 
+/* One heap census (HEAP_PROF_SAMPLE_BEGIN .. END). Inside a collection (gc != 0)
+ * it is counted from from_ns: the leader's last GC work before it, or the start. */
 typedef struct census {
-    uint64_t begin_ns, end_ns;
+    uint64_t begin_ns, end_ns, from_ns;
+    size_t gc;                  /* 1 + index of the collection holding it, or 0 */
 } census;
+
+/* Per-spark events by kind (§3 SPARKS, other rule). */
+enum { SPK_CREATE, SPK_DUD, SPK_OVERFLOW, SPK_RUN, SPK_STEAL, SPK_FIZZLE, SPK_GC, SPK_N };
 
 struct gcstats {
     gcstats_window win;
@@ -58,6 +72,7 @@ struct gcstats {
     size_t n_tasks, cap_tasks;
     census *censuses;
     size_t n_censuses, cap_censuses;
+    size_t census_next;         /* censuses before this one are placed */
 
     unsigned n_gens;            /* from HEAP_INFO_GHC, 2 by default */
     uint64_t pid;
@@ -70,18 +85,32 @@ struct gcstats {
 
     uint64_t max_live, max_heap;
 
-    uint64_t last_gc_internal_ns;   /* latest GC_WORK/GC_IDLE/GC_DONE */
-    bool has_gc_internal;
     uint64_t census_begin_ns;
     bool census_open;
+    census open_census;         /* its collection, if GC_STATS came before its END */
+    bool prof_biography, prof_retainer;
+
+    uint64_t *requests;         /* REQUEST_SEQ_GC/REQUEST_PAR_GC times, in order */
+    size_t n_requests, cap_requests;
+    bool has_sched;
+    uint64_t spark_events[SPK_N];
+    bool has_spark_events;
+
+    /* Collections as clusters of the caps' GC_START..GC_END spans (as the index
+     * joins them), to count those whose GC_STATS is not in the log. */
+    bool cluster_any, cluster_has_stats;
+    uint64_t cluster_serial;
+    unsigned cluster_open_spans;   /* its spans not yet ended */
+    uint64_t cluster_lead_end_ns;   /* once its GC_STATS is seen: the leader's end */
+    uint64_t n_no_stats;
 
     bool nonmoving;
     bool sync_open;
     uint64_t sync_start_ns;
     uint64_t sync_count, sync_sum, sync_max;
-    bool prep_open, cycle_has_mark, cycle_has_sweep_end;
-    uint64_t cycle_mark_ns, cycle_sweep_end_ns;
-    uint64_t mark_threads, conc_cycles, conc_sum, conc_max;
+    bool cycle_open;            /* a concurrent cycle has begun and not swept */
+    uint64_t cycle_start_ns, cycle_last_ns;
+    uint64_t cycles_run, conc_cycles, conc_cut, conc_sum, conc_max;
 };
 
 static bool
@@ -124,6 +153,7 @@ gcstats_free(gcstats *g)
     x_free(g->gcs);
     x_free(g->tasks);
     x_free(g->censuses);
+    x_free(g->requests);
     x_free(g);
 }
 
@@ -155,6 +185,29 @@ gcstats_grow(void *arr, size_t n, size_t *cap_items, size_t size)
     return xreallocarray(arr, *cap_items, size);
 }
 
+/* A cap's GC_START: it joins the current collection, unless none is under way or
+ * the current one's leader has already ended (workers are released late, after
+ * the next collection may have begun). A collection closed without GC_STATS is
+ * one the log has no statistics for. */
+static void
+gcstats_span_start(gcstats *g, cap_state *cs, uint64_t t)
+{
+    bool next = !g->cluster_any || g->cluster_open_spans == 0 ||
+                (g->cluster_has_stats && t >= g->cluster_lead_end_ns);
+    if (next) {
+        if (g->cluster_any && !g->cluster_has_stats)
+            g->n_no_stats++;
+        g->cluster_any = true;
+        g->cluster_has_stats = false;
+        g->cluster_open_spans = 0;
+        g->cluster_serial++;
+    }
+    if (!cs->in_span || cs->span_cluster != g->cluster_serial)
+        g->cluster_open_spans++;
+    cs->in_span = true;
+    cs->span_cluster = g->cluster_serial;
+}
+
 static void
 gcstats_on_gc_stats(gcstats *g, const evlog_event *ev, const evdecoded *d, cap_state *cs)
 {
@@ -176,6 +229,39 @@ gcstats_on_gc_stats(gcstats *g, const evlog_event *ev, const evdecoded *d, cap_s
         r->start_ns = cs->last_start_ns;
         cs->start_used = true;
     }
+    /* Time to stop: the latest request after the previous collection and not after
+     * this one's start (the winner of the sync posts it, §1). Requests come in time
+     * order: the last one at or before the start is found by bisection. */
+    const gc_rec *prev = g->n_gcs ? &g->gcs[g->n_gcs - 1] : NULL;
+    uint64_t prev_ns = !prev ? 0 : prev->has_end ? prev->end_ns : prev->stats_ns;
+    size_t lo = 0, hi = g->n_requests;
+    while (r->has_start && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->requests[mid] <= r->start_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (r->has_start && lo > 0 && (!prev || g->requests[lo - 1] > prev_ns)) {
+        r->has_request = true;
+        r->request_ns = g->requests[lo - 1];
+    }
+    /* Censuses since the previous collection that began inside this one's pause
+     * ran in it: count each from the leader's last GC work before it (§4 census).
+     * One still open is given this collection when it ends. */
+    uint64_t from = cs->has_census_internal && cs->census_internal_ns > r->start_ns
+                        ? cs->census_internal_ns : r->start_ns;
+    for (; g->census_next < g->n_censuses; g->census_next++) {
+        census *c = &g->censuses[g->census_next];
+        if (!r->has_start || c->begin_ns < r->start_ns)
+            continue;
+        c->gc = g->n_gcs + 1;
+        c->from_ns = from;
+    }
+    if (r->has_start && g->census_open && g->census_begin_ns >= r->start_ns) {
+        g->open_census.gc = g->n_gcs + 1;
+        g->open_census.from_ns = from;
+    }
     /* The leader's GC_END is stamped before GC_STATS but written after it: in time
      * order it is usually already here; otherwise the next GC_END on this cap. */
     if (r->has_start && cs->has_end && cs->last_end_ns >= r->start_ns) {
@@ -185,6 +271,8 @@ gcstats_on_gc_stats(gcstats *g, const evlog_event *ev, const evdecoded *d, cap_s
         cs->pending = g->n_gcs + 1;
     }
     g->n_gcs++;
+    g->cluster_has_stats = true;
+    g->cluster_lead_end_ns = r->has_end ? r->end_ns : r->stats_ns;
 }
 
 static void
@@ -220,32 +308,53 @@ gcstats_on_version(gcstats *g, const evdecoded *d)
                   strstr(fl, "_p_") != NULL;
 }
 
-/* A nonmoving cycle runs from one preparation message to the next (§3, §5). */
+/* End the open concurrent cycle at `end_ns` (§5); `cut`: it never swept. */
 static void
-gcstats_close_cycle(gcstats *g)
+gcstats_close_cycle(gcstats *g, uint64_t end_ns, bool cut)
 {
-    if (!g->prep_open || !g->cycle_has_mark)
+    if (!g->cycle_open)
         return;
-    g->mark_threads++;
-    if (g->cycle_has_sweep_end && gcstats_in(g, g->cycle_mark_ns)) {
-        uint64_t len = gcstats_sub(g->cycle_sweep_end_ns, g->cycle_mark_ns);
-        g->conc_cycles++;
-        g->conc_sum += len;
-        if (len > g->conc_max)
-            g->conc_max = len;
-    }
+    g->cycle_open = false;
+    if (!gcstats_in(g, g->cycle_start_ns))
+        return;
+    uint64_t len = gcstats_sub(end_ns, g->cycle_start_ns);
+    g->conc_cycles++;
+    g->conc_cut += cut;
+    g->conc_sum += len;
+    if (len > g->conc_max)
+        g->conc_max = len;
 }
 
+/* A concurrent cycle begins at the first mark after the previous sweep's end, and
+ * each one runs on a new mark thread (§3 TASKS, §5); -ln is not needed. */
 static void
-gcstats_on_log_msg(gcstats *g, const evdecoded *d)
+gcstats_on_conc(gcstats *g, uint16_t type, uint64_t t)
 {
-    size_t n = sizeof gcstats_prep_msg - 1;
-    if (d->n_present < 1 || d->f[0].len < n || memcmp(d->f[0].p, gcstats_prep_msg, n) != 0)
-        return;
-    gcstats_close_cycle(g);
     g->nonmoving = true;
-    g->prep_open = true;
-    g->cycle_has_mark = g->cycle_has_sweep_end = false;
+    if (type == EV_CONC_MARK_BEGIN && !g->cycle_open) {
+        g->cycle_open = true;
+        g->cycle_start_ns = t;
+        g->cycles_run++;
+    }
+    if (!g->cycle_open)
+        return;
+    g->cycle_last_ns = t;
+    if (type == EV_CONC_SWEEP_END)
+        gcstats_close_cycle(g, t, false);
+}
+
+/* HEAP_PROF_SAMPLE_BEGIN: note every cap's last GC work, for the leader (§4). */
+static void
+gcstats_on_census_begin(gcstats *g, uint64_t t)
+{
+    g->census_open = true;
+    g->census_begin_ns = t;
+    g->open_census = (census){ 0, 0, 0, 0 };
+    for (size_t c = 0; c < g->n_caps_alloc; c++) {
+        cap_state *cs = &g->caps[c];
+        cs->census_internal_ns = cs->internal_ns;
+        cs->has_census_internal = cs->has_internal;
+    }
 }
 
 void
@@ -261,11 +370,15 @@ gcstats_add(gcstats *g, const evlog_event *ev)
     evdecoded d;
     switch (ev->type) {
     case EV_GC_START:
+        gcstats_span_start(g, cs, t);
         cs->last_start_ns = t;
         cs->has_start = true;
         cs->start_used = false;
         return;
     case EV_GC_END:
+        if (cs->in_span && cs->span_cluster == g->cluster_serial && g->cluster_open_spans)
+            g->cluster_open_spans--;
+        cs->in_span = false;
         cs->last_end_ns = t;
         cs->has_end = true;
         if (cs->pending) {
@@ -280,8 +393,38 @@ gcstats_add(gcstats *g, const evlog_event *ev)
     case EV_GC_WORK:
     case EV_GC_IDLE:
     case EV_GC_DONE:
-        g->last_gc_internal_ns = t;
-        g->has_gc_internal = true;
+        cs->internal_ns = t;
+        cs->has_internal = true;
+        return;
+    case EV_REQUEST_SEQ_GC:
+    case EV_REQUEST_PAR_GC:
+        g->requests = gcstats_grow(g->requests, g->n_requests, &g->cap_requests,
+                                   sizeof *g->requests);
+        g->requests[g->n_requests++] = t;
+        return;
+    case EV_CREATE_THREAD:
+    case EV_RUN_THREAD:
+    case EV_STOP_THREAD:
+    case EV_THREAD_RUNNABLE:
+    case EV_MIGRATE_THREAD:
+    case EV_THREAD_WAKEUP:
+    case EV_TASK_CREATE:
+    case EV_TASK_MIGRATE:
+    case EV_TASK_DELETE:
+        g->has_sched = true;
+        break;
+    case EV_SPARK_CREATE:
+    case EV_SPARK_DUD:
+    case EV_SPARK_OVERFLOW:
+    case EV_SPARK_RUN:
+    case EV_SPARK_STEAL:
+    case EV_SPARK_FIZZLE:
+    case EV_SPARK_GC:
+        g->spark_events[ev->type - EV_SPARK_CREATE]++;
+        g->has_spark_events = true;
+        return;
+    case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+        g->prof_biography = true;
         return;
     case EV_CONC_SYNC_BEGIN:
         g->nonmoving = true;
@@ -301,17 +444,10 @@ gcstats_add(gcstats *g, const evlog_event *ev)
         g->sync_open = false;
         return;
     case EV_CONC_MARK_BEGIN:
-        g->nonmoving = true;
-        if (g->prep_open && !g->cycle_has_mark) {
-            g->cycle_has_mark = true;
-            g->cycle_mark_ns = t;
-        }
-        return;
+    case EV_CONC_MARK_END:
+    case EV_CONC_SWEEP_BEGIN:
     case EV_CONC_SWEEP_END:
-        if (g->prep_open) {
-            g->cycle_has_sweep_end = true;
-            g->cycle_sweep_end_ns = t;
-        }
+        gcstats_on_conc(g, ev->type, t);
         return;
     case EV_CAP_CREATE:
         g->n_cap_create++;
@@ -336,7 +472,7 @@ gcstats_add(gcstats *g, const evlog_event *ev)
     case EV_OSPROCESS_PID:
     case EV_RTS_IDENTIFIER:
     case EV_CREATE_THREAD:
-    case EV_LOG_MSG:
+    case EV_HEAP_PROF_BEGIN:
     case EV_HEAP_PROF_SAMPLE_BEGIN:
     case EV_HEAP_PROF_SAMPLE_END:
         break;
@@ -396,19 +532,24 @@ gcstats_add(gcstats *g, const evlog_event *ev)
             g->has_thread = true;
         }
         break;
-    case EV_LOG_MSG:
-        gcstats_on_log_msg(g, &d);
+    case EV_HEAP_PROF_BEGIN:
+        if (d.n_present >= 3) {
+            g->prof_retainer |= d.f[2].u == GCSTATS_BY_RETAINER;
+            g->prof_biography |= d.f[2].u == GCSTATS_BY_BIOGRAPHY;
+        }
         break;
     case EV_HEAP_PROF_SAMPLE_BEGIN:
-        /* The census runs inside the GC, after the GC's own work (§4 PROF). */
-        g->census_open = g->has_gc_internal;
-        g->census_begin_ns = g->last_gc_internal_ns;
+        gcstats_on_census_begin(g, t);
         break;
     case EV_HEAP_PROF_SAMPLE_END:
         if (g->census_open && t >= g->census_begin_ns) {
             g->censuses = gcstats_grow(g->censuses, g->n_censuses, &g->cap_censuses,
                                        sizeof *g->censuses);
-            g->censuses[g->n_censuses++] = (census){ g->census_begin_ns, t };
+            g->censuses[g->n_censuses++] = (census){ g->census_begin_ns, t,
+                                                     g->open_census.from_ns,
+                                                     g->open_census.gc };
+            if (g->open_census.gc)
+                g->census_next = g->n_censuses;
         }
         g->census_open = false;
         break;
@@ -442,6 +583,45 @@ gcstats_key(const gc_rec *r)
     return r->has_start ? r->start_ns : r->stats_ns;
 }
 
+/* The part of census `c` inside its collection's pause: [*a, *b). False when it
+ * is in no collection, or the collection has no pause. */
+static bool
+gcstats_census_span(const gcstats *g, const census *c, uint64_t *a, uint64_t *b)
+{
+    if (!c->gc)
+        return false;
+    const gc_rec *r = &g->gcs[c->gc - 1];
+    if (!r->has_start || !r->has_end)
+        return false;
+    *a = c->from_ns > r->start_ns ? c->from_ns : r->start_ns;
+    *b = c->end_ns < r->end_ns ? c->end_ns : r->end_ns;
+    if (*b < *a)
+        *b = *a;
+    return true;
+}
+
+static void
+gcstats_finish_censuses(const gcstats *g, gcstats_report *out)
+{
+    out->n_censuses = g->n_censuses;
+    for (size_t i = 0; i < g->n_censuses; i++) {
+        const census *c = &g->censuses[i];
+        uint64_t a, b;
+        if (!gcstats_census_span(g, c, &a, &b))
+            continue;
+        const gc_rec *r = &g->gcs[c->gc - 1];
+        if (r->gen >= out->n_gens || !gcstats_in(g, gcstats_key(r)))
+            continue;
+        out->n_censuses_in_gc++;
+        gcstats_gen *row = &out->gens[r->gen];
+        row->n_census++;
+        row->census_ns += b - a;
+        if (b - a > row->census_max_ns)
+            row->census_max_ns = b - a;
+        out->census_ns += b - a;
+    }
+}
+
 static void
 gcstats_finish_gcs(gcstats *g, gcstats_report *out)
 {
@@ -467,6 +647,13 @@ gcstats_finish_gcs(gcstats *g, gcstats_report *out)
             uint64_t p = gcstats_sub(r->end_ns, r->start_ns);
             pauses[n_p++] = p;
             row->elapsed_ns += p;
+            if (r->has_request) {
+                uint64_t stop = r->start_ns - r->request_ns;
+                row->n_stop++;
+                row->stop_ns += stop;
+                if (stop > row->stop_max_ns)
+                    row->stop_max_ns = stop;
+            }
         }
         row->avg_pause_ns = row->colls ? row->elapsed_ns / row->colls : 0;
         qsort(pauses, n_p, sizeof *pauses, gcstats_cmp_u64);
@@ -601,7 +788,7 @@ gcstats_finish_tasks(const gcstats *g, gcstats_report *out)
         }
         i = j;
     }
-    out->tasks_total = distinct + g->mark_threads;
+    out->tasks_total = distinct + g->cycles_run;
     out->workers_total = workers;
     out->tasks_bound = out->tasks_total - workers;
     out->peak_workers = peak;
@@ -629,9 +816,10 @@ gcstats_after_prev_delete(const gcstats *g, uint64_t b, uint64_t prev_b, bool ha
     return b;
 }
 
-/* INIT/MUT/GC/EXIT/Total (§4), clipped to the window. */
+/* INIT/MUT/GC/EXIT/Total (§4), clipped to the window. `truncated`: the program
+ * never reached hs_exit, so the last outermost call is hs_main's. */
 static void
-gcstats_finish_phases(gcstats *g, gcstats_report *out)
+gcstats_finish_phases(gcstats *g, bool truncated, gcstats_report *out)
 {
     /* Outermost rts_lock calls on the main OS thread: TASK_CREATE with kernel = pid. */
     uint64_t b[3] = { 0, 0, 0 };    /* the last three, oldest first */
@@ -650,8 +838,11 @@ gcstats_finish_phases(gcstats *g, gcstats_report *out)
     }
     n_main = gcstats_uniq(main_ids, n_main);
     uint64_t end_init = 0, start_exit = 0;
-    bool has_exit = false;
-    if (n_b >= 2) {
+    bool has_init = true, has_exit = false;
+    if (truncated && n_b >= 1) {
+        /* No hs_exit call: the last one is hs_main, which ends INIT (§6). */
+        end_init = gcstats_after_prev_delete(g, b[2], b[1], n_b >= 2, main_ids, n_main);
+    } else if (n_b >= 2) {
         end_init = gcstats_after_prev_delete(g, b[1], b[0], n_b >= 3, main_ids, n_main);
         start_exit = gcstats_after_prev_delete(g, b[2], b[1], true, main_ids, n_main);
         has_exit = true;
@@ -659,6 +850,8 @@ gcstats_finish_phases(gcstats *g, gcstats_report *out)
         end_init = b[2];
     } else if (g->has_thread) {
         end_init = g->first_thread_ns;
+    } else {
+        has_init = false;           /* no scheduler events: INIT is not in the log */
     }
     x_free(main_ids);
 
@@ -671,7 +864,9 @@ gcstats_finish_phases(gcstats *g, gcstats_report *out)
             last_stats = g->gcs[i].stats_ns;
     bool has_batch = false;
     uint64_t end = 0;
-    for (size_t c = 0; c <= g->n_caps_alloc; c++) {
+    /* A cut log has no exit report: values after its last GC_STATS are only a
+     * capability's block flushed later than the one holding that GC_STATS. */
+    for (size_t c = 0; !truncated && c <= g->n_caps_alloc; c++) {
         const cap_state *cs = c < g->n_caps_alloc ? &g->caps[c] : &g->nocap;
         if (!cs->has_alloc || (any_stats && cs->alloc_ns <= last_stats))
             continue;
@@ -680,12 +875,19 @@ gcstats_finish_phases(gcstats *g, gcstats_report *out)
         has_batch = true;
     }
     if (!has_batch) {
+        /* The run ended normally but the batch is not logged (no class g): the
+         * last event is a few us after the report; a cut log has no EXIT at all. */
         end = g->last_ns;
-        has_exit = false;
+        if (truncated)
+            has_exit = false;
     }
-    out->partial = !has_batch;
+    if (has_exit && start_exit > end)
+        has_exit = false;
+    out->partial = truncated && !has_batch;
+    out->end_is_last_event = !has_batch;
     out->end_init_ns = end_init;
     out->start_exit_ns = start_exit;
+    out->has_init = has_init;
     out->has_exit = has_exit;
 
     uint64_t lo = g->win.from_ns, hi = g->win.to_ns < end ? g->win.to_ns : end;
@@ -702,11 +904,16 @@ gcstats_finish_phases(gcstats *g, gcstats_report *out)
         else
             gc_mut += ov;
     }
+    /* PROF = the censuses inside collections (§4). -hb writes its censuses at the
+     * end of the run, so where they ran is not in the log. */
+    out->prof_known = !g->prof_biography;
+    out->prof_has_rp = g->prof_retainer;
     uint64_t prof = 0;
-    if (g->profiled)
-        for (size_t i = 0; i < g->n_censuses; i++)
-            prof += gcstats_overlap(g->censuses[i].begin_ns, g->censuses[i].end_ns, lo, hi);
-    out->n_censuses = g->n_censuses;
+    for (size_t i = 0; g->profiled && out->prof_known && i < g->n_censuses; i++) {
+        uint64_t a, z;
+        if (gcstats_census_span(g, &g->censuses[i], &a, &z))
+            prof += gcstats_overlap(a, z, lo, hi);
+    }
     out->total_ns = hi > lo ? hi - lo : 0;
     out->init_ns = gcstats_overlap(0, end_init, lo, hi);
     out->mut_ns = gcstats_sub(gcstats_overlap(end_init, mut_end, lo, hi), gc_mut);
@@ -719,6 +926,18 @@ gcstats_finish_phases(gcstats *g, gcstats_report *out)
                       (double)out->exit_ns;
         out->productivity = rest / (double)out->total_ns;
     }
+    /* What the ratio lacks: INIT or EXIT (left in: too high), census time of -hb
+     * (left in GC: too low), GC itself (unknown). A cut run has no EXIT to lack. */
+    bool lacks_phase = !has_init || (!has_exit && !truncated);
+    bool lacks_prof = g->profiled && !out->prof_known;
+    if (!out->has_gc_events || !out->total_ns || (lacks_phase && lacks_prof))
+        out->productivity_known = GCSTATS_UNKNOWN;
+    else if (lacks_phase)
+        out->productivity_known = GCSTATS_AT_MOST;
+    else if (lacks_prof)
+        out->productivity_known = GCSTATS_AT_LEAST;
+    else
+        out->productivity_known = GCSTATS_EXACT;
 }
 
 void
@@ -734,17 +953,16 @@ gcstats_finish(gcstats *g, bool truncated, gcstats_report *out)
             r->end_ns = g->last_ns > r->start_ns ? g->last_ns : r->start_ns;
         }
     }
+    /* Collections with no GC_STATS: the last one cut by the end of the data, and
+     * in a cut log those whose leader's buffer was never written. */
+    out->n_gcs_cut = g->n_no_stats + (g->cluster_any && !g->cluster_has_stats);
     for (size_t c = 0; c <= g->n_caps_alloc; c++) {
         cap_state *cs = c < g->n_caps_alloc ? &g->caps[c] : &g->nocap;
         cs->pending = 0;
-        /* A GC_START left unused by any GC_STATS (and not a worker's, which ends
-         * with its GC_END) is a collection cut off by the end of the log. */
-        if (cs->has_start && !cs->start_used &&
-            (!cs->has_end || cs->last_end_ns < cs->last_start_ns))
-            out->n_gcs_cut = 1;     /* every cap joins a GC: at most one is cut */
         if (cs->has_alloc)
             out->bytes_allocated += gcstats_sub(cs->alloc_cur, cs->alloc_base);
         if (cs->has_sparks) {
+            out->has_sparks = true;
             out->sparks_created += cs->sparks[0] + cs->sparks[1] + cs->sparks[2];
             out->sparks_dud += cs->sparks[1];
             out->sparks_overflowed += cs->sparks[2];
@@ -752,6 +970,17 @@ gcstats_finish(gcstats *g, bool truncated, gcstats_report *out)
             out->sparks_gcd += cs->sparks[4];
             out->sparks_fizzled += cs->sparks[5];
         }
+    }
+    if (!out->has_sparks && g->has_spark_events) {
+        /* No counters (class p off) but per-spark events (§3, other rule). */
+        const uint64_t *n = g->spark_events;
+        out->has_sparks = out->sparks_from_events = true;
+        out->sparks_created = n[SPK_CREATE] + n[SPK_DUD] + n[SPK_OVERFLOW];
+        out->sparks_dud = n[SPK_DUD];
+        out->sparks_overflowed = n[SPK_OVERFLOW];
+        out->sparks_converted = n[SPK_RUN] + n[SPK_STEAL];
+        out->sparks_gcd = n[SPK_GC];
+        out->sparks_fizzled = n[SPK_FIZZLE];
     }
     out->has_gc_events = g->n_gcs > 0;
     out->threaded = g->has_version ? g->threaded_flavour : g->max_cap > 0;
@@ -776,20 +1005,27 @@ gcstats_finish(gcstats *g, bool truncated, gcstats_report *out)
     out->max_heap_bytes = g->max_heap;
     out->total_mem_mib = g->max_heap / MIB;
 
-    /* The cycle still open at the end counts too; undo so finish can run again. */
-    uint64_t mt = g->mark_threads, cc = g->conc_cycles, cs_ = g->conc_sum, cm = g->conc_max;
-    gcstats_close_cycle(g);
+    /* A cycle still open at the end (stopped at exit, or the log is cut) ends at
+     * its last concurrent event; restored after so finish can run again. */
+    bool open = g->cycle_open;
+    uint64_t cc = g->conc_cycles, cut = g->conc_cut, sum = g->conc_sum, cm = g->conc_max;
+    gcstats_close_cycle(g, g->cycle_last_ns, true);
+    out->conc_cycles_run = g->cycles_run;
     out->conc_cycles = g->conc_cycles;
+    out->conc_cycles_cut = g->conc_cut;
     out->conc_wall_ns = g->conc_sum;
     out->conc_wall_max_ns = g->conc_max;
+    g->cycle_open = open;
+    g->conc_cycles = cc;
+    g->conc_cut = cut;
+    g->conc_sum = sum;
+    g->conc_max = cm;
     out->sync_count = g->sync_count;
     out->sync_elapsed_ns = g->sync_sum;
     out->sync_max_ns = g->sync_max;
+    out->has_sched = g->has_sched;
+    out->has_tasks = g->n_tasks > 0;
     gcstats_finish_tasks(g, out);
-    g->mark_threads = mt;
-    g->conc_cycles = cc;
-    g->conc_sum = cs_;
-    g->conc_max = cm;
-
-    gcstats_finish_phases(g, out);
+    gcstats_finish_censuses(g, out);
+    gcstats_finish_phases(g, truncated, out);
 }

@@ -1,6 +1,6 @@
 /* heapprof: heap-profile bands interned in a hash (strings and cost-centre stacks as
  * keys, their texts and ids copied into small pools), censuses as runs of (band, bytes)
- * entries, and cost-centre definitions sorted by id at seal. */
+ * entries, censuses sorted by time and cost-centre definitions by id at seal. */
 #include "heapprof.h"
 
 #include <stdio.h>
@@ -199,8 +199,6 @@ heapprof_census_begin(heapprof *hp, uint64_t time_ns)
         heapprof_census_end(hp);
     xgrowarray((void **)&hp->census, &hp->cap_census, hp->n_census + 1, 16,
                sizeof *hp->census);
-    if (hp->n_census && time_ns < hp->census[hp->n_census - 1].time_ns)
-        time_ns = hp->census[hp->n_census - 1].time_ns;    /* stay sorted */
     hp->census[hp->n_census++] = (heapprof_census){ time_ns, 0, (uint32_t)hp->n_ent, 0 };
     hp->open = true;
     hp->sealed = false;
@@ -245,13 +243,10 @@ heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t b
     heapprof_sample(hp, HEAPPROF_BAND_STRING, text, len, bytes);
 }
 
-void
-heapprof_census_end(heapprof *hp)
+/* Add census c's entries to its bands' peaks, sums and counts. */
+static void
+heapprof_count(heapprof *hp, const heapprof_census *c)
 {
-    if (!hp->open)
-        return;
-    hp->open = false;
-    const heapprof_census *c = &hp->census[hp->n_census - 1];
     for (size_t e = c->first_entry; e < (size_t)c->first_entry + c->n_entries; e++) {
         heapprof_band *b = &hp->bands[hp->ent_band[e]];
         uint64_t bytes = hp->ent_bytes[e];
@@ -262,6 +257,76 @@ heapprof_census_end(heapprof *hp)
             b->peak_time_ns = c->time_ns;
         }
     }
+}
+
+void
+heapprof_census_end(heapprof *hp)
+{
+    if (!hp->open)
+        return;
+    hp->open = false;
+    heapprof_count(hp, &hp->census[hp->n_census - 1]);
+}
+
+typedef struct heapprof_order {
+    uint64_t time_ns;
+    uint32_t census;
+} heapprof_order;
+
+static int
+heapprof_order_cmp(const void *a, const void *b)
+{
+    const heapprof_order *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->census < y->census ? -1 : x->census > y->census;
+}
+
+/* Put the (closed) censuses in time order, file order among equal times, their entries
+ * with them, and recount the bands in that order (a peak's time is the first such in
+ * time). Biographical censuses are all written at the end of the run, each with its
+ * own time: they need this. */
+static void
+heapprof_sort_censuses(heapprof *hp)
+{
+    size_t n = hp->n_census;
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = hp->census[i].time_ns >= hp->census[i - 1].time_ns;
+    if (sorted)
+        return;
+    heapprof_order *ord = xmalloc(n * sizeof *ord);                    /* freed below */
+    for (size_t i = 0; i < n; i++)
+        ord[i] = (heapprof_order){ hp->census[i].time_ns, (uint32_t)i };
+    qsort(ord, n, sizeof *ord, heapprof_order_cmp);
+    heapprof_census *census = xmalloc(n * sizeof *census);           /* owned by hp */
+    uint32_t *ent_band = xmalloc((hp->n_ent + 1) * sizeof *ent_band);   /* owned by hp */
+    uint64_t *ent_bytes = xmalloc((hp->n_ent + 1) * sizeof *ent_bytes); /* owned by hp */
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        const heapprof_census *c = &hp->census[ord[i].census];
+        census[i] = *c;
+        census[i].first_entry = (uint32_t)w;
+        memcpy(ent_band + w, hp->ent_band + c->first_entry, c->n_entries * sizeof *ent_band);
+        memcpy(ent_bytes + w, hp->ent_bytes + c->first_entry, c->n_entries * sizeof *ent_bytes);
+        w += c->n_entries;
+    }
+    x_free(ord);
+    x_free(hp->census);
+    x_free(hp->ent_band);
+    x_free(hp->ent_bytes);
+    hp->census = census;
+    hp->cap_census = n;
+    hp->ent_band = ent_band;
+    hp->ent_bytes = ent_bytes;
+    hp->cap_ent = hp->n_ent + 1;
+    for (size_t b = 0; b < hp->n_bands; b++) {
+        heapprof_band_kind kind = hp->bands[b].kind;
+        hp->bands[b] = (heapprof_band){ .kind = kind };
+        hp->keys[b].census = HEAPPROF_NONE;     /* census indices changed */
+    }
+    for (size_t i = 0; i < n; i++)
+        heapprof_count(hp, &hp->census[i]);
 }
 
 static int
@@ -277,6 +342,7 @@ void
 heapprof_seal(heapprof *hp)
 {
     heapprof_census_end(hp);
+    heapprof_sort_censuses(hp);
     if (hp->n_ccs > 1) {
         qsort(hp->ccs, hp->n_ccs, sizeof *hp->ccs, heapprof_cc_cmp);
         size_t w = 0;           /* keep each id's latest definition */
@@ -398,7 +464,9 @@ heapprof_band_name(const heapprof *hp, size_t b, strbuf *out)
         const heapprof_cc *cc = heapprof_cc_lookup(hp, id);
         if (i)
             strbuf_putc(out, '/');
-        if (cc)
+        if (cc && strcmp(hp->text + cc->label, "CAF") == 0)
+            strbuf_printf(out, "%s.CAF", hp->text + cc->module);   /* one per module */
+        else if (cc)
             strbuf_puts(out, hp->text + cc->label);
         else
             strbuf_printf(out, "#%u", id);
@@ -447,7 +515,7 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
     size_t n_ent = 0, closed = hp->n_census - (hp->open ? 1 : 0);
     for (size_t i = 0; i < hp->n_census; i++) {
         const heapprof_census *c = &hp->census[i];
-        if (i > 0 && c->time_ns < hp->census[i - 1].time_ns) {
+        if (hp->sealed && i > 0 && c->time_ns < hp->census[i - 1].time_ns) {
             checkfail(why, why_len, "census %zu: earlier than census %zu", i, i - 1);
             goto out;
         }

@@ -81,6 +81,7 @@ static const struct {
     { EVINDEX_GC_F_OPEN, "cut-short" },
     { EVINDEX_GC_F_NO_STATS, "no-stats" },
     { EVINDEX_GC_F_NO_START, "no-start" },
+    { EVINDEX_GC_F_BIO_CENSUS, "bio-census" },
 };
 
 static void

@@ -1,9 +1,11 @@
 /* statsfmt: rendering of a gcstats_report. The `+RTS -s` part copies the RTS's
- * column layout and formats (%.3fs, %.4fs, commas) so the two can be diffed; the
- * elog-tui part uses timefmt's adaptive units for every time. */
+ * column layout and formats (%.3fs, %.4fs, commas) so the two can be diffed, and
+ * says "unknown" with the reason for a row the log cannot know; the elog-tui part
+ * uses timefmt's adaptive units for every time. */
 #include "statsfmt.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "timefmt.h"
 
@@ -73,9 +75,14 @@ statsfmt_notes(strbuf *sb, const gcstats_report *r)
     }
     if (r->partial)
         strbuf_puts(sb, "elog-tui: no exit report in the log: Total is the last event,"
-                        " INIT ends at the first thread, no EXIT\n");
+                        " INIT ends where main starts, no EXIT\n");
+    else if (r->end_is_last_event)
+        strbuf_puts(sb, "elog-tui: Total is the log's last event: the exit report's"
+                        " allocation figures (class g) are not in the log\n");
     if (r->n_gcs_cut)
-        strbuf_puts(sb, "elog-tui: the log stops inside a collection; it is not counted\n");
+        strbuf_printf(sb, "elog-tui: %" PRIu64 " collection(s) without GC_STATS in the log (the"
+                      " log stops inside one, or its leader's buffer was never written):"
+                      " in no row, their time is in MUT\n", r->n_gcs_cut);
     uint64_t closed = 0, unpaired = 0;
     for (unsigned g = 0; g < r->n_gens; g++) {
         closed += r->gens[g].n_closed_at_end;
@@ -128,11 +135,18 @@ statsfmt_gc_rows(strbuf *sb, const gcstats_report *r)
                       statsfmt_sec(r->sync_max_ns));
         /* Wall clock of the concurrent cycles (first mark .. sweep end), §5. */
         uint64_t c = r->conc_cycles;
-        strbuf_printf(sb, "  Gen  1      concurrent,%19.3fs     %3.4fs    %3.4fs\n",
-                      statsfmt_sec(r->conc_wall_ns), statsfmt_sec(c ? r->conc_wall_ns / c : 0),
+        strbuf_printf(sb, "  Gen  1     %5" PRIu64 " concurrent,%14.3fs     %3.4fs    %3.4fs\n",
+                      c, statsfmt_sec(r->conc_wall_ns), statsfmt_sec(c ? r->conc_wall_ns / c : 0),
                       statsfmt_sec(r->conc_wall_max_ns));
-        strbuf_puts(sb, "  (concurrent: wall clock of each cycle, first mark to end of sweep)\n");
+        strbuf_puts(sb, "  (concurrent: cycles; wall clock, first mark to end of sweep; avg per cycle");
+        if (r->conc_cycles_cut)
+            strbuf_printf(sb, "; %" PRIu64 " cut short", r->conc_cycles_cut);
+        strbuf_puts(sb, ")\n");
     }
+    if (r->n_censuses_in_gc)
+        strbuf_printf(sb, "  (heap census: %.3fs of the Elapsed above, %" PRIu64 " censuses;"
+                      " per generation below)\n", statsfmt_sec(r->census_ns),
+                      r->n_censuses_in_gc);
     strbuf_puts(sb, "\n");
 }
 
@@ -142,47 +156,188 @@ statsfmt_threaded_rows(strbuf *sb, const gcstats_report *r)
     if (r->has_work_balance && r->work_balance > 0)
         strbuf_printf(sb, "  Parallel GC work balance: %.2f%% (serial 0%%, perfect 100%%)\n\n",
                       r->work_balance * 100);
-    strbuf_printf(sb, "  TASKS: %" PRIu64 " (%" PRIu64 " bound, %" PRIu64 " peak workers (%"
-                  PRIu64 " total), using -N%u)\n\n", r->tasks_total, r->tasks_bound,
-                  r->peak_workers, r->workers_total, r->n_caps);
-    strbuf_printf(sb, "  SPARKS: %" PRIu64 " (%" PRIu64 " converted, %" PRIu64 " overflowed, %"
-                  PRIu64 " dud, %" PRIu64 " GC'd, %" PRIu64 " fizzled)\n\n", r->sparks_created,
-                  r->sparks_converted, r->sparks_overflowed, r->sparks_dud, r->sparks_gcd,
-                  r->sparks_fizzled);
+    if (r->has_tasks)
+        strbuf_printf(sb, "  TASKS: %" PRIu64 " (%" PRIu64 " bound, %" PRIu64 " peak workers (%"
+                      PRIu64 " total), using -N%u)\n\n", r->tasks_total, r->tasks_bound,
+                      r->peak_workers, r->workers_total, r->n_caps);
+    else
+        strbuf_printf(sb, "  TASKS: not in the log (%s), using -N%u\n\n",
+                      !r->has_sched  ? "no scheduler events traced"
+                      : r->truncated ? "the log is cut before the RTS wrote its task events"
+                                     : "no task events", r->n_caps);
+    if (r->has_sparks)
+        strbuf_printf(sb, "  SPARKS: %" PRIu64 " (%" PRIu64 " converted, %" PRIu64 " overflowed, %"
+                      PRIu64 " dud, %" PRIu64 " GC'd, %" PRIu64 " fizzled)\n", r->sparks_created,
+                      r->sparks_converted, r->sparks_overflowed, r->sparks_dud, r->sparks_gcd,
+                      r->sparks_fizzled);
+    else
+        strbuf_puts(sb, "  SPARKS: not in the log (no spark counters or spark events traced)\n");
+    if (r->sparks_from_events)
+        strbuf_puts(sb, "  (SPARKS counted from the per-spark events: no spark counters traced)\n");
+    strbuf_puts(sb, "\n");
 }
 
 static void
-statsfmt_phase(strbuf *sb, const char *name, uint64_t ns)
+statsfmt_phase(strbuf *sb, const char *name, uint64_t ns, const char *why)
 {
-    strbuf_printf(sb, "  %-7s time %8.3fs elapsed\n", name, statsfmt_sec(ns));
+    strbuf_printf(sb, "  %-7s time %8.3fs elapsed", name, statsfmt_sec(ns));
+    if (why)
+        strbuf_printf(sb, "  (%s)", why);
+    strbuf_puts(sb, "\n");
+}
+
+/* A row the log cannot know, and why. */
+static void
+statsfmt_unknown(strbuf *sb, const char *name, const char *why)
+{
+    strbuf_printf(sb, "  %-7s time  unknown  (%s)\n", name, why);
 }
 
 static void
 statsfmt_phases(strbuf *sb, const gcstats_report *r)
 {
-    statsfmt_phase(sb, "INIT", r->init_ns);
-    statsfmt_phase(sb, "MUT", r->mut_ns);
+    static const char no_sched[] = "not in the log: no scheduler events traced";
+    bool no_exit = !r->has_exit && !r->partial;     /* a cut run has no EXIT to miss */
+    if (r->has_init)
+        statsfmt_phase(sb, "INIT", r->init_ns, NULL);
+    else
+        statsfmt_unknown(sb, "INIT", no_sched);
+    /* MUT keeps every part the log cannot tell apart from it. */
+    strbuf why;
+    strbuf_init(&why);
+    const char *parts[3];
+    int n = 0;
+    if (!r->has_init)
+        parts[n++] = "INIT";
+    if (!r->has_gc_events)
+        parts[n++] = "GC";
+    if (no_exit)
+        parts[n++] = "EXIT";
+    for (int i = 0; i < n; i++)
+        strbuf_printf(&why, "%s%s", i == 0 ? "includes " : i == n - 1 ? " and " : ", ",
+                      parts[i]);
+    statsfmt_phase(sb, "MUT", r->mut_ns, n ? why.data : NULL);
+    strbuf_free(&why);
+    bool prof_in_gc = r->profiled && !r->prof_known;
     if (r->has_gc_events)
-        statsfmt_phase(sb, "GC", r->gc_ns);
+        statsfmt_phase(sb, "GC", r->gc_ns, prof_in_gc ? "includes PROF" : NULL);
+    else
+        statsfmt_unknown(sb, "GC", "no GC events traced: in MUT");
     if (r->nonmoving)
         strbuf_printf(sb, "  CONC GC time %8.3fs elapsed\n", statsfmt_sec(r->conc_wall_ns));
     if (r->profiled) {
-        statsfmt_phase(sb, "RP", 0);
-        statsfmt_phase(sb, "PROF", r->prof_ns);
+        if (r->prof_has_rp)
+            statsfmt_unknown(sb, "RP", "retainer profiling cannot be told apart: in PROF");
+        else
+            statsfmt_phase(sb, "RP", 0, NULL);
+        if (prof_in_gc)
+            statsfmt_unknown(sb, "PROF", "-hb writes its censuses at the end of the run:"
+                                         " in GC");
+        else
+            statsfmt_phase(sb, "PROF", r->prof_ns, r->prof_has_rp ? "includes RP" : NULL);
     }
-    statsfmt_phase(sb, "EXIT", r->exit_ns);
-    statsfmt_phase(sb, "Total", r->total_ns);
+    if (r->has_exit)
+        statsfmt_phase(sb, "EXIT", r->exit_ns, NULL);
+    else if (r->partial)
+        statsfmt_unknown(sb, "EXIT", "the log ends before the program's exit");
+    else
+        statsfmt_unknown(sb, "EXIT", r->has_init ? "the exit boundary is not in the log: in MUT"
+                                                 : no_sched);
+    statsfmt_phase(sb, "Total", r->total_ns, r->end_is_last_event ? "to the log's last event"
+                                                                   : NULL);
     strbuf_puts(sb, "\n");
     /* The RTS's alloc rate is per MUT CPU second, which the log cannot know: ours is
      * per elapsed MUT second, and says so. */
-    if (r->mut_ns > 0) {
+    if (r->has_gc_events && r->mut_ns > 0) {
         strbuf_puts(sb, "  Alloc rate    ");
         /* A corrupt log can claim more than a u64 per second: saturate. */
         double rate = (double)r->bytes_allocated / statsfmt_sec(r->mut_ns);
         statsfmt_commas(sb, rate < 18446744073709551615.0 ? (uint64_t)rate : UINT64_MAX);
-        strbuf_puts(sb, " bytes per elapsed MUT second\n\n");
+        strbuf_puts(sb, " bytes per elapsed MUT second");
+        if (n)
+            strbuf_puts(sb, " (at least: MUT is too long, see above)");
+        strbuf_puts(sb, "\n\n");
     }
-    strbuf_printf(sb, "  Productivity  %.1f%% of total elapsed\n", r->productivity * 100);
+    switch (r->productivity_known) {
+    case GCSTATS_EXACT:
+        strbuf_printf(sb, "  Productivity  %.1f%% of total elapsed\n", r->productivity * 100);
+        break;
+    case GCSTATS_AT_MOST:
+        strbuf_printf(sb, "  Productivity  at most %.1f%% of total elapsed (INIT or EXIT is"
+                      " not in the log)\n", r->productivity * 100);
+        break;
+    case GCSTATS_AT_LEAST:
+        strbuf_printf(sb, "  Productivity  at least %.1f%% of total elapsed (GC includes PROF)\n",
+                      r->productivity * 100);
+        break;
+    case GCSTATS_UNKNOWN:
+        strbuf_printf(sb, "  Productivity  unknown (%s)\n",
+                      !r->has_gc_events ? "no GC events traced"
+                      : !r->total_ns    ? "the window holds none of the run"
+                                        : "INIT, EXIT and PROF are not in the log");
+        break;
+    }
+}
+
+/* One "Gen N  colls  total  avg  max" row of adaptive times; `-` when n is 0. */
+static void
+statsfmt_sum_row(strbuf *sb, const char *label, uint64_t colls, uint64_t n, uint64_t total_ns,
+                 uint64_t max_ns)
+{
+    strbuf_printf(sb, "  %-10s %9" PRIu64, label, colls);
+    if (n == 0) {
+        strbuf_printf(sb, "%11s%11s%11s%11s\n", "-", "-", "-", "-");
+        return;
+    }
+    strbuf_printf(sb, "%11" PRIu64, n);
+    statsfmt_time_col(sb, total_ns, 11);
+    statsfmt_time_col(sb, total_ns / n, 11);
+    statsfmt_time_col(sb, max_ns, 11);
+    strbuf_puts(sb, "\n");
+}
+
+/* Time to stop per generation (§1): request -> the leader's GC start. */
+static void
+statsfmt_stop(strbuf *sb, const gcstats_report *r)
+{
+    uint64_t any = 0;
+    for (unsigned g = 0; g < r->n_gens; g++)
+        any += r->gens[g].n_stop;
+    if (!any) {
+        strbuf_printf(sb, "\nelog-tui: time to stop: unknown (no GC request events%s)\n",
+                      r->threaded ? "" : ": the non-threaded RTS posts none");
+        return;
+    }
+    strbuf_puts(sb, "\nelog-tui: time to stop (GC request -> all stopped, the leader's GC"
+                    " start; before the pause, not in it)\n");
+    strbuf_puts(sb, "                 colls   requests      total        avg        max\n");
+    for (unsigned g = 0; g < r->n_gens; g++) {
+        const gcstats_gen *row = &r->gens[g];
+        char label[16];
+        snprintf(label, sizeof label, "Gen %2u", g);
+        statsfmt_sum_row(sb, label, row->colls, row->n_stop, row->stop_ns, row->stop_max_ns);
+    }
+}
+
+/* Heap census inside collections per generation (§4 census). */
+static void
+statsfmt_census(strbuf *sb, const gcstats_report *r)
+{
+    if (r->n_censuses == 0)
+        return;
+    strbuf_printf(sb, "\nelog-tui: heap census inside collections (part of the pauses above;"
+                  " %s)\n", r->profiled ? "the PROF row" : "the RTS counts it as GC");
+    strbuf_puts(sb, "                 colls   censuses      total        avg        max\n");
+    for (unsigned g = 0; g < r->n_gens; g++) {
+        const gcstats_gen *row = &r->gens[g];
+        char label[16];
+        snprintf(label, sizeof label, "Gen %2u", g);
+        statsfmt_sum_row(sb, label, row->colls, row->n_census, row->census_ns,
+                         row->census_max_ns);
+    }
+    if (r->n_censuses > r->n_censuses_in_gc)
+        strbuf_printf(sb, "  %" PRIu64 " of %" PRIu64 " censuses are outside any collection"
+                      " counted here\n", r->n_censuses - r->n_censuses_in_gc, r->n_censuses);
 }
 
 static void
@@ -203,6 +358,8 @@ statsfmt_extra(strbuf *sb, const gcstats_report *r)
         statsfmt_time_col(sb, row->max_pause_ns, 11);
         strbuf_puts(sb, "\n");
     }
+    statsfmt_stop(sb, r);
+    statsfmt_census(sb, r);
     if (r->n_longest == 0)
         strbuf_puts(sb, "\nelog-tui: no pauses\n");
     else

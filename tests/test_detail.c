@@ -362,6 +362,21 @@ START_TEST(test_detail_gc_census)
         with_census += evindex_gc_at(c.ix, i)->census_ns > 0;
     ck_assert_uint_eq(with_census, 39);
     td_close(&c);
+
+    /* Biographical censuses are written at the end of the run, each with the time it
+     * was taken ("start heap prof sample 31 at time 71694947"): that one ran in the
+     * collection 64668471 .. 74673983, from its last "GC done" at 68664164 to its end. */
+    td_fixture(&c, "heapprof-hb.eventlog");
+    gi = evindex_gc_containing(c.ix, 71694947);
+    ck_assert_uint_ne(gi, SIZE_MAX);
+    g = evindex_gc_at(c.ix, gi);
+    ck_assert_uint_eq(g->start_ns, 64668471);
+    ck_assert_uint_eq(g->census_ns, 74673983 - 68664164);
+    with_census = 0;
+    for (size_t i = 0; i < evindex_n_gcs(c.ix); i++)
+        with_census += evindex_gc_at(c.ix, i)->census_ns > 0;
+    ck_assert_uint_eq(with_census, 30);         /* the dump's 30 censuses */
+    td_close(&c);
 }
 END_TEST
 

@@ -1,11 +1,17 @@
 /* tests/test_heapprof: heap-profile bands and censuses — interning of strings and
  * cost-centre stacks, band names, peaks, means and last values, census lookup by time,
- * and random censuses against a brute-force model. */
+ * random censuses against a brute-force model, and the profiles of real logs (-hT, -hc,
+ * -hb, -hr, -hd, -hm, -hy) against their `ghc-events show` dumps. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "evindex.h"
+#include "evlog.h"
 #include "heapprof.h"
+#include "reports.h"
+#include "series.h"
 #include "tests.h"
 #include "xalloc.h"
 
@@ -56,14 +62,19 @@ START_TEST(test_heapprof_bands)
     heapprof_census_begin(hp, 200);
     heapprof_sample_stack(hp, s3, 1, 700);
     heapprof_sample_stack(hp, s9, 2, 16);
-    /* The next begin closes it. */
-    heapprof_census_begin(hp, 150);              /* earlier: placed at 200 */
+    /* The next begin closes it. An earlier census (as -hb writes them, all at the
+     * end): the seal puts it between the two, entries and all. */
+    heapprof_census_begin(hp, 150);
     heapprof_sample_stack(hp, s73, 2, 2048);
+    hp_assert_ok(hp);
     heapprof_seal(hp);
     hp_assert_ok(hp);
 
     ck_assert_uint_eq(heapprof_n_censuses(hp), 3);
+    ck_assert_uint_eq(heapprof_census_at(hp, 1)->time_ns, 150);
+    ck_assert_uint_eq(heapprof_census_at(hp, 1)->total_bytes, 2048);
     ck_assert_uint_eq(heapprof_census_at(hp, 2)->time_ns, 200);
+    ck_assert_uint_eq(heapprof_census_at(hp, 2)->total_bytes, 716);
     ck_assert_uint_eq(heapprof_census_at(hp, 0)->total_bytes, 1532);
     ck_assert_uint_eq(heapprof_census_at(hp, 0)->n_entries, 3);
     ck_assert_uint_eq(heapprof_n_bands(hp), 4);
@@ -74,12 +85,13 @@ START_TEST(test_heapprof_bands)
     ck_assert_str_eq(hp_name(hp, 3), "#9/main");
     const heapprof_band *b0 = heapprof_band_at(hp, 0);
     ck_assert_uint_eq(b0->peak_bytes, 2048);
-    ck_assert_uint_eq(b0->peak_time_ns, 200);
+    ck_assert_uint_eq(b0->peak_time_ns, 150);
     ck_assert_uint_eq(b0->sum_bytes, 1024 + 2048);
     ck_assert_uint_eq(b0->n_censuses, 2);
-    ck_assert_uint_eq(b0->last_bytes, 2048);
+    ck_assert_uint_eq(b0->last_bytes, 0);       /* not in the last census (by time) */
     ck_assert_uint_eq(heapprof_band_at(hp, 1)->peak_bytes, 700);
-    ck_assert_uint_eq(heapprof_band_at(hp, 1)->last_bytes, 0);   /* not in the last census */
+    ck_assert_uint_eq(heapprof_band_at(hp, 1)->peak_time_ns, 200);
+    ck_assert_uint_eq(heapprof_band_at(hp, 1)->last_bytes, 700);
     size_t depth;
     const uint32_t *stk = heapprof_band_stack(hp, 3, &depth);
     ck_assert_uint_eq(depth, 2);
@@ -96,7 +108,8 @@ START_TEST(test_heapprof_bands)
 
     ck_assert_uint_eq(heapprof_census_by(hp, 99), SIZE_MAX);
     ck_assert_uint_eq(heapprof_census_by(hp, 100), 0);
-    ck_assert_uint_eq(heapprof_census_by(hp, 199), 0);
+    ck_assert_uint_eq(heapprof_census_by(hp, 149), 0);
+    ck_assert_uint_eq(heapprof_census_by(hp, 199), 1);
     ck_assert_uint_eq(heapprof_census_by(hp, 200), 2);
     uint32_t band;
     uint64_t bytes;
@@ -122,27 +135,53 @@ START_TEST(test_heapprof_bands)
     ck_assert_uint_eq(heapprof_band_at(hp, 0)->peak_bytes, 15);
     ck_assert_ptr_null(heapprof_band_stack(hp, 0, &depth));
     heapprof_free(hp);
+
+    /* A cost centre labelled CAF is named by its module (the RTS's "M.CAF"), so the
+     * CAFs of different modules are told apart; a CAF-flagged one with another label
+     * keeps its label. */
+    hp = heapprof_new();
+    heapprof_cost_centre(hp, 1, hp_s("CAF"), 3, hp_s("GHC.IO"), 6, hp_s("<entire-module>"),
+                         15, true);
+    heapprof_cost_centre(hp, 2, hp_s("CAF"), 3, hp_s("Main"), 4, hp_s("<entire-module>"),
+                         15, true);
+    heapprof_cost_centre(hp, 3, hp_s("f"), 1, hp_s("Main"), 4, hp_s("Main.hs:2:1"), 11, false);
+    uint32_t c1[] = { 1 }, c2[] = { 2 }, fc2[] = { 3, 2 };
+    heapprof_census_begin(hp, 1);
+    heapprof_sample_stack(hp, c1, 1, 8);
+    heapprof_sample_stack(hp, c2, 1, 8);
+    heapprof_sample_stack(hp, fc2, 2, 8);
+    heapprof_seal(hp);
+    ck_assert_str_eq(hp_name(hp, 0), "GHC.IO.CAF");
+    ck_assert_str_eq(hp_name(hp, 1), "Main.CAF");
+    ck_assert_str_eq(hp_name(hp, 2), "f/Main.CAF");
+    heapprof_free(hp);
 }
 END_TEST
 
 /* Random censuses over a pool of string and stack bands, against a model that adds up
- * each (census, band) pair. */
+ * each (census, band) pair. Times go up, except in the second half of the runs, where
+ * censuses come in any order with ties (as -hb writes them): the profile must equal the
+ * model taken in (time, file) order. */
 START_TEST(test_heapprof_random_vs_model)
 {
     enum { N_CENSUS = 300, N_KEYS = 150 };
-    uint64_t s = 0x2545f4914f6cdd1du;
+    uint64_t s = 0x2545f4914f6cdd1du ^ (uint64_t)_i;
     heapprof *hp = heapprof_new();
     uint64_t (*model)[N_KEYS] = xcalloc(N_CENSUS, sizeof *model);     /* freed below */
+    uint64_t *when = xcalloc(N_CENSUS, sizeof *when);                 /* freed below */
+    uint8_t (*seen)[(N_KEYS + 7) / 8] = xcalloc(N_CENSUS, sizeof *seen);  /* freed below */
     uint64_t t = 0;
     for (size_t c = 0; c < N_CENSUS; c++) {
         t += 1 + (s >> 40) % 1000000;
-        heapprof_census_begin(hp, t);
+        when[c] = _i >= 2 ? (s >> 40) % 200 : t;
+        heapprof_census_begin(hp, when[c]);
         size_t n = (s >> 20) % 40;
         for (size_t e = 0; e < n; e++) {
             s ^= s << 13; s ^= s >> 7; s ^= s << 17;
             size_t key = (size_t)(s % N_KEYS);
             uint64_t bytes = (s >> 32) % 100000;
             model[c][key] += bytes;
+            seen[c][key / 8] |= (uint8_t)(1u << key % 8);
             if (key % 2 == 0) {
                 char text[16];
                 int len = snprintf(text, sizeof text, "band%zu", key);
@@ -161,6 +200,21 @@ START_TEST(test_heapprof_random_vs_model)
     heapprof_seal(hp);
     hp_assert_ok(hp);
     ck_assert_uint_eq(heapprof_n_censuses(hp), N_CENSUS);
+    /* The model's censuses in (time, file) order: a stable insertion sort. */
+    size_t order[N_CENSUS];
+    for (size_t c = 0; c < N_CENSUS; c++) {
+        size_t j = c;
+        for (; j > 0 && when[order[j - 1]] > when[c]; j--)
+            order[j] = order[j - 1];
+        order[j] = c;
+    }
+    for (size_t i = 0; i < N_CENSUS; i++) {
+        uint64_t total = 0;
+        for (size_t key = 0; key < N_KEYS; key++)
+            total += model[order[i]][key];
+        ck_assert_uint_eq(heapprof_census_at(hp, i)->time_ns, when[order[i]]);
+        ck_assert_uint_eq(heapprof_census_at(hp, i)->total_bytes, total);
+    }
     /* Every (census, key) total of the model is the entry of its band. */
     for (size_t b = 0; b < heapprof_n_bands(hp); b++) {
         const heapprof_band *band = heapprof_band_at(hp, b);
@@ -172,19 +226,420 @@ START_TEST(test_heapprof_random_vs_model)
             size_t depth;
             key = heapprof_band_stack(hp, b, &depth)[0];
         }
-        uint64_t peak = 0, sum = 0, last = model[N_CENSUS - 1][key];
-        for (size_t c = 0; c < N_CENSUS; c++) {
+        uint64_t peak = 0, peak_t = 0, sum = 0, last = model[order[N_CENSUS - 1]][key];
+        uint32_t n = 0;
+        for (size_t i = 0; i < N_CENSUS; i++) {
+            size_t c = order[i];
+            if (!(seen[c][key / 8] & (1u << key % 8)))
+                continue;
             sum += model[c][key];
-            peak = model[c][key] > peak ? model[c][key] : peak;
+            if (n++ == 0 || model[c][key] > peak) {
+                peak = model[c][key];
+                peak_t = when[c];
+            }
         }
-        if (band->sum_bytes != sum || band->peak_bytes != peak || band->last_bytes != last)
-            ck_abort_msg("band %zu (key %zu): sum %llu/%llu peak %llu/%llu last %llu/%llu", b,
-                         key, (unsigned long long)band->sum_bytes, (unsigned long long)sum,
+        if (band->sum_bytes != sum || band->peak_bytes != peak || band->last_bytes != last ||
+            band->peak_time_ns != peak_t || band->n_censuses != n)
+            ck_abort_msg("band %zu (key %zu): sum %llu/%llu peak %llu/%llu at %llu/%llu "
+                         "last %llu/%llu censuses %u/%u", b, key,
+                         (unsigned long long)band->sum_bytes, (unsigned long long)sum,
                          (unsigned long long)band->peak_bytes, (unsigned long long)peak,
-                         (unsigned long long)band->last_bytes, (unsigned long long)last);
+                         (unsigned long long)band->peak_time_ns, (unsigned long long)peak_t,
+                         (unsigned long long)band->last_bytes, (unsigned long long)last,
+                         band->n_censuses, n);
     }
+    x_free(seen);
+    x_free(when);
     x_free(model);
     heapprof_free(hp);
+}
+END_TEST
+
+/* ---- real logs against their `ghc-events show` dumps ------------------------------------ */
+
+/* One census entry of a dump: "label TEXT" or "cost centre stack 3, 2, 1" (the dump's
+ * own words, trailing blanks cut), and its bytes. */
+typedef struct hp_ref_entry {
+    char *key;                  /* owned */
+    uint64_t bytes;
+} hp_ref_entry;
+
+typedef struct hp_ref_census {
+    uint64_t time_ns;           /* the biographical begin's "at time", else its timestamp */
+    uint64_t begin_ns;          /* the begin line's timestamp */
+    size_t first, n;            /* entries */
+} hp_ref_census;
+
+typedef struct hp_ref_cc {
+    uint32_t id;
+    char *label, *module;       /* owned */
+} hp_ref_cc;
+
+typedef struct hp_ref {
+    hp_ref_census *census;      /* in (time, file) order once hp_ref_load returns */
+    size_t n_census, n_bio;
+    hp_ref_entry *ent;
+    size_t n_ent;
+    hp_ref_cc *ccs;             /* the latest definition of an id last */
+    size_t n_ccs;
+} hp_ref;
+
+static char *
+hp_dup(const char *p, size_t n)
+{
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+        n--;
+    char *d = xmalloc(n + 1);       /* caller frees */
+    memcpy(d, p, n);
+    d[n] = '\0';
+    return d;
+}
+
+/* Read a dump's heap-profile lines: cost centres, census begins (plain or biographical),
+ * samples, ends. */
+static void
+hp_ref_load(hp_ref *r, const char *path)
+{
+    memset(r, 0, sizeof *r);
+    size_t len;
+    char *text = (char *)test_read_file(path, &len);
+    ck_assert_msg(text != NULL, "%s is missing", path);
+    size_t cap_census = 0, cap_ent = 0, cap_ccs = 0;
+    bool open = false;
+    for (size_t at = 0; at < len;) {
+        const char *line = text + at;
+        const char *nl = memchr(line, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - line) : len - at;
+        at += n + 1;
+        char *end;
+        uint64_t t = strtoull(line, &end, 10);
+        if (end == line || end + 2 > line + n || end[0] != ':' || end[1] != ' ')
+            continue;
+        const char *body = end + 2;
+        size_t bn = n - (size_t)(body - line);
+        char *rest = hp_dup(body, bn);          /* NUL-terminated copy, freed below */
+        uint64_t v;
+        int used = 0;
+        if (sscanf(rest, "start heap prof sample %" SCNu64 "%n", &v, &used) == 1 && used) {
+            xgrowarray((void **)&r->census, &cap_census, r->n_census + 1, 16,
+                       sizeof *r->census);
+            hp_ref_census *c = &r->census[r->n_census++];
+            c->time_ns = c->begin_ns = t;
+            c->first = r->n_ent;
+            c->n = 0;
+            uint64_t when;
+            if (sscanf(rest + used, " at time %" SCNu64, &when) == 1) {
+                c->time_ns = when;
+                r->n_bio++;
+            }
+            open = true;
+        } else if (open && strncmp(rest, "heap prof sample ", 17) == 0 &&
+                   strstr(rest, ", residency ")) {
+            const char *p = strstr(rest, ", residency ") + 12;
+            uint64_t bytes = strtoull(p, &end, 10);
+            ck_assert_msg(end[0] == ',' && end[1] == ' ', "%s: %s", path, rest);
+            xgrowarray((void **)&r->ent, &cap_ent, r->n_ent + 1, 64, sizeof *r->ent);
+            r->ent[r->n_ent++] = (hp_ref_entry){ hp_dup(end + 2, strlen(end + 2)), bytes };
+            r->census[r->n_census - 1].n++;
+        } else if (strncmp(rest, "end prof sample", 15) == 0) {
+            open = false;
+        } else if (sscanf(rest, "cost centre %" SCNu64 "%n", &v, &used) == 1 && used &&
+                   rest[used] == ' ') {
+            const char *label = rest + used + 1;
+            const char *in = strstr(label, " in "), *atp = in ? strstr(in + 4, " at ") : NULL;
+            ck_assert_msg(atp != NULL, "%s: %s", path, rest);
+            xgrowarray((void **)&r->ccs, &cap_ccs, r->n_ccs + 1, 64, sizeof *r->ccs);
+            r->ccs[r->n_ccs++] = (hp_ref_cc){ (uint32_t)v, hp_dup(label, (size_t)(in - label)),
+                                               hp_dup(in + 4, (size_t)(atp - in - 4)) };
+        }
+        x_free(rest);
+    }
+    x_free(text);
+    /* Time order, file order among equal times: a stable insertion sort. */
+    for (size_t i = 1; i < r->n_census; i++) {
+        hp_ref_census c = r->census[i];
+        size_t j = i;
+        for (; j > 0 && r->census[j - 1].time_ns > c.time_ns; j--)
+            r->census[j] = r->census[j - 1];
+        r->census[j] = c;
+    }
+}
+
+static void
+hp_ref_free(hp_ref *r)
+{
+    for (size_t i = 0; i < r->n_ent; i++)
+        x_free(r->ent[i].key);
+    for (size_t i = 0; i < r->n_ccs; i++) {
+        x_free(r->ccs[i].label);
+        x_free(r->ccs[i].module);
+    }
+    x_free(r->census);
+    x_free(r->ent);
+    x_free(r->ccs);
+}
+
+/* Bytes of `key` in dump census c (entries naming it twice add up); false if absent. */
+static bool
+hp_ref_bytes(const hp_ref *r, const hp_ref_census *c, const char *key, uint64_t *bytes)
+{
+    bool found = false;
+    *bytes = 0;
+    for (size_t e = c->first; e < c->first + c->n; e++)
+        if (strcmp(r->ent[e].key, key) == 0) {
+            *bytes += r->ent[e].bytes;
+            found = true;
+        }
+    return found;
+}
+
+/* Distinct keys of dump census c. */
+static size_t
+hp_ref_distinct(const hp_ref *r, const hp_ref_census *c)
+{
+    size_t n = 0;
+    for (size_t e = c->first; e < c->first + c->n; e++) {
+        size_t k = c->first;
+        while (k < e && strcmp(r->ent[k].key, r->ent[e].key) != 0)
+            k++;
+        n += k == e;
+    }
+    return n;
+}
+
+/* Band b in the dump's words (see hp_ref_entry). */
+static void
+hp_band_key(const heapprof *hp, size_t b, strbuf *out)
+{
+    strbuf_reset(out);
+    size_t depth;
+    const uint32_t *stk = heapprof_band_stack(hp, b, &depth);
+    if (heapprof_band_at(hp, b)->kind == HEAPPROF_BAND_STRING) {
+        strbuf_puts(out, "label ");
+        heapprof_band_name(hp, b, out);
+    } else {
+        strbuf_puts(out, "cost centre stack");
+        for (size_t i = 0; i < depth; i++)
+            strbuf_printf(out, "%s%u", i ? ", " : " ", stk[i]);
+    }
+    strbuf_putc(out, '\0');
+}
+
+/* Stack band b's name by the RTS's rule, from the dump's cost-centre lines: labels
+ * innermost first joined by '/', a "CAF" cost centre as "Module.CAF", MAIN when empty. */
+static void
+hp_ref_stack_name(const hp_ref *r, const uint32_t *stk, size_t depth, strbuf *out)
+{
+    strbuf_reset(out);
+    if (depth == 0)
+        strbuf_puts(out, "MAIN");
+    for (size_t i = 0; i < depth; i++) {
+        const hp_ref_cc *cc = NULL;
+        for (size_t k = 0; k < r->n_ccs; k++)
+            if (r->ccs[k].id == stk[i])
+                cc = &r->ccs[k];
+        ck_assert_msg(cc != NULL, "cost centre %u is not defined in the dump", stk[i]);
+        if (i)
+            strbuf_putc(out, '/');
+        if (strcmp(cc->label, "CAF") == 0)
+            strbuf_printf(out, "%s.CAF", cc->module);
+        else
+            strbuf_puts(out, cc->label);
+    }
+    strbuf_putc(out, '\0');
+}
+
+/* Check the index of `log` (built with `threads`) against dump r: census times (a
+ * biographical census at its own "at time"), each census's bytes per band, each band's
+ * peak, its time, sum, count and last bytes, band names, the heap-profile series and
+ * `heap --censuses`. */
+static void
+hp_check_log(const char *name, evlog *log, const hp_ref *r, unsigned threads)
+{
+    diag ending;
+    evindex_opts opts = { .threads = threads };
+    evindex *ix = evindex_build(log, &opts, &ending);
+    ck_assert_ptr_nonnull(ix);
+    const heapprof *hp = evindex_heap_profile(ix);
+    hp_assert_ok(hp);
+    ck_assert_msg(heapprof_n_censuses(hp) == r->n_census, "%s: %zu censuses, dump %zu", name,
+                  heapprof_n_censuses(hp), r->n_census);
+    strbuf key, tmp;
+    strbuf_init(&key);
+    strbuf_init(&tmp);
+    for (size_t i = 0; i < r->n_census; i++) {
+        const hp_ref_census *rc = &r->census[i];
+        const heapprof_census *c = heapprof_census_at(hp, i);
+        ck_assert_msg(c->time_ns == rc->time_ns, "%s census %zu: at %llu, dump %llu", name, i,
+                      (unsigned long long)c->time_ns, (unsigned long long)rc->time_ns);
+        ck_assert_msg(c->n_entries == hp_ref_distinct(r, rc), "%s census %zu: %u bands, dump %zu",
+                      name, i, c->n_entries, hp_ref_distinct(r, rc));
+        uint64_t total = 0;
+        for (size_t k = 0; k < c->n_entries; k++) {
+            uint32_t band;
+            uint64_t bytes, want;
+            heapprof_entry(hp, i, k, &band, &bytes);
+            hp_band_key(hp, band, &key);
+            ck_assert_msg(hp_ref_bytes(r, rc, key.data, &want) && want == bytes,
+                          "%s census %zu: %s has %llu bytes, dump %llu", name, i, key.data,
+                          (unsigned long long)bytes, (unsigned long long)want);
+            total += want;
+        }
+        ck_assert_uint_eq(c->total_bytes, total);
+        /* The viewer's heap lane: the census in force at its own time is itself. */
+        size_t by = heapprof_census_by(hp, rc->time_ns);
+        ck_assert(by != SIZE_MAX && heapprof_census_at(hp, by)->time_ns == rc->time_ns);
+    }
+    /* Each band against a recount of the dump in time order. */
+    for (size_t b = 0; b < heapprof_n_bands(hp); b++) {
+        const heapprof_band *band = heapprof_band_at(hp, b);
+        hp_band_key(hp, b, &key);
+        uint64_t peak = 0, peak_t = 0, sum = 0, last = 0, bytes;
+        uint32_t n = 0;
+        for (size_t i = 0; i < r->n_census; i++) {
+            if (!hp_ref_bytes(r, &r->census[i], key.data, &bytes))
+                continue;
+            sum += bytes;
+            if (n++ == 0 || bytes > peak) {
+                peak = bytes;
+                peak_t = r->census[i].time_ns;
+            }
+        }
+        if (r->n_census)
+            (void)hp_ref_bytes(r, &r->census[r->n_census - 1], key.data, &last);
+        ck_assert_msg(band->peak_bytes == peak && band->peak_time_ns == peak_t &&
+                      band->sum_bytes == sum && band->n_censuses == n &&
+                      band->last_bytes == last,
+                      "%s band %s: peak %llu at %llu sum %llu in %u last %llu; dump %llu at "
+                      "%llu sum %llu in %u last %llu", name, key.data,
+                      (unsigned long long)band->peak_bytes,
+                      (unsigned long long)band->peak_time_ns,
+                      (unsigned long long)band->sum_bytes, band->n_censuses,
+                      (unsigned long long)band->last_bytes, (unsigned long long)peak,
+                      (unsigned long long)peak_t, (unsigned long long)sum, n,
+                      (unsigned long long)last);
+        if (band->kind == HEAPPROF_BAND_STACK) {
+            size_t depth;
+            const uint32_t *stk = heapprof_band_stack(hp, b, &depth);
+            hp_ref_stack_name(r, stk, depth, &key);
+            strbuf_reset(&tmp);
+            heapprof_band_name(hp, b, &tmp);
+            strbuf_putc(&tmp, '\0');
+            ck_assert_msg(strcmp(tmp.data, key.data) == 0, "%s: band %s, by the dump %s", name,
+                          tmp.data, key.data);
+        }
+    }
+    /* The heap lane's series: one sample per census, at its time, with its total. */
+    const series *sr = evindex_series(ix, EVINDEX_S_HEAP_PROF);
+    ck_assert_uint_eq(series_count(sr), r->n_census);
+    for (size_t i = 0; i < r->n_census; i++) {
+        series_sample smp = series_get(sr, i);
+        ck_assert_uint_eq(smp.time_ns, r->census[i].time_ns);
+        ck_assert_uint_eq(smp.value, heapprof_census_at(hp, i)->total_bytes);
+    }
+    /* `heap --censuses`: every row's time is its census's, in the dump's order. */
+    strbuf out;
+    strbuf_init(&out);
+    reports_opts o = { .censuses = true };
+    reports_heap(&out, ix, &o);
+    strbuf_putc(&out, '\0');
+    const char *p = strchr(out.data, '\n');
+    ck_assert_ptr_nonnull(p);
+    for (size_t i = 0; i < r->n_census; i++)
+        for (size_t k = 0; k < heapprof_census_at(hp, i)->n_entries; k++) {
+            char *end;
+            uint64_t t = strtoull(p + 1, &end, 10);
+            ck_assert_msg(end != p + 1 && *end == '\t' && t == r->census[i].time_ns,
+                          "%s heap --censuses: row at %llu, dump census %zu at %llu", name,
+                          (unsigned long long)t, i, (unsigned long long)r->census[i].time_ns);
+            p = strchr(end, '\n');
+            ck_assert_ptr_nonnull(p);
+        }
+    ck_assert(p[1] == '\0');
+    strbuf_free(&out);
+    strbuf_free(&key);
+    strbuf_free(&tmp);
+    evindex_free(ix);
+}
+
+/* Open log `path` and check it against dump `ref`; bio: every census is biographical
+ * and at least one was taken well before it was written (the -hb defect's shape). */
+static void
+hp_check_pair(const char *path, const char *ref, bool bio)
+{
+    hp_ref r;
+    hp_ref_load(&r, ref);
+    ck_assert_msg(r.n_census > 0, "%s: no census in the dump", ref);
+    if (bio) {
+        ck_assert_uint_eq(r.n_bio, r.n_census);
+        bool early = false;
+        for (size_t i = 0; i < r.n_census; i++)
+            early |= r.census[i].begin_ns - r.census[i].time_ns > 10000000;
+        ck_assert_msg(early, "%s: no census taken 10 ms before it was written", ref);
+    } else {
+        ck_assert_uint_eq(r.n_bio, 0);
+    }
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_msg(log != NULL, "%s: %s", path, d.msg);
+    hp_check_log(path, log, &r, 1);
+    hp_check_log(path, log, &r, 3);     /* the parallel build: the same profile */
+    evlog_close(log);
+    hp_ref_free(&r);
+}
+
+static const struct {
+    const char *name;
+    bool bio;
+} hp_fixtures[] = {
+    { "heapprof-hT", false },
+    { "heapprof-hc", false },
+    { "heapprof-hb", true },
+    { "heapprof-hr", false },
+};
+
+START_TEST(test_heapprof_fixtures_vs_dump)
+{
+    strbuf log, ref;
+    strbuf_init(&log);
+    strbuf_init(&ref);
+    strbuf_printf(&log, "fixtures/%s.eventlog", hp_fixtures[_i].name);
+    strbuf_printf(&ref, "fixtures/%s.eventlog.ref017", hp_fixtures[_i].name);
+    char *lp = test_path(log.data), *rp = test_path(ref.data);
+    hp_check_pair(lp, rp, hp_fixtures[_i].bio);
+    x_free(lp);
+    x_free(rp);
+    strbuf_free(&log);
+    strbuf_free(&ref);
+}
+END_TEST
+
+static const struct {
+    const char *name;
+    bool bio;
+} hp_corpus[] = {
+    { "biographical-samples", true },
+    { "sleep.h", false },
+    { "sleep.hC", false },
+    { "sleep.hd", false },
+    { "sleep.hm", false },
+    { "sleep.hy", false },
+};
+
+START_TEST(test_heapprof_corpus_vs_dump)
+{
+    char *dir = test_corpus_dir();
+    if (!dir)
+        return;                 /* ../shared is absent: nothing to compare with */
+    strbuf log, ref;
+    strbuf_init(&log);
+    strbuf_init(&ref);
+    strbuf_printf(&log, "%s/%s.eventlog", dir, hp_corpus[_i].name);
+    strbuf_printf(&ref, "%s/%s.eventlog.reference", dir, hp_corpus[_i].name);
+    hp_check_pair(log.data, ref.data, hp_corpus[_i].bio);
+    strbuf_free(&log);
+    strbuf_free(&ref);
+    x_free(dir);
 }
 END_TEST
 
@@ -194,7 +649,11 @@ test_heapprof_suite(void)
     Suite *s = suite_create("heapprof");
     TCase *tc = tcase_create("heapprof");
     tcase_add_test(tc, test_heapprof_bands);
-    tcase_add_test(tc, test_heapprof_random_vs_model);
+    tcase_add_loop_test(tc, test_heapprof_random_vs_model, 0, 4);
+    tcase_add_loop_test(tc, test_heapprof_fixtures_vs_dump, 0,
+                        (int)(sizeof hp_fixtures / sizeof hp_fixtures[0]));
+    tcase_add_loop_test(tc, test_heapprof_corpus_vs_dump, 0,
+                        (int)(sizeof hp_corpus / sizeof hp_corpus[0]));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -570,7 +570,10 @@ detail_gc(detail_lines *out, const evindex *ix, size_t gi)
         detail_dur(&sb, g->census_ns);
         strbuf_puts(&sb, " of the pause, on HEC ");
         detail_cap(&sb, g->leader_cap);
-        strbuf_puts(&sb, " (not in its work or idle below)");
+        strbuf_puts(&sb, g->flags & EVINDEX_GC_F_BIO_CENSUS
+                             ? " (biographical: at most, with its LDV pass; not in its work "
+                               "or idle below)"
+                             : " (not in its work or idle below)");
         detail_add_sb(out, &sb);
     }
 
