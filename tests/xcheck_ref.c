@@ -34,13 +34,18 @@
  * collections only (gen = generations - 1, HEAP_INFO_GHC, default 2). Allocated = the
  * sum over capabilities of their latest HEAP_ALLOCATED at the end of the pause, minus
  * that sum at the previous collection's end. census_ns (rule b) = for each heap census
- * whose begin lies in the leader's pause: its end (clipped to the pause end) - the
- * later of the pause start and the leader's latest GC_WORK / GC_IDLE / GC_DONE at or
- * before the begin; the leader's idle excludes it.
+ * whose begin lies in the leader's pause: its end (clipped to the pause end; no
+ * SAMPLE_END, as GHC 8 writes none: the pause end) - the later of the pause start and
+ * the leader's latest GC_WORK / GC_IDLE / GC_DONE at or before the begin (a
+ * biographical census, taken at its own time, to the pause's end: flag bio-census). It
+ * comes out of the leader's phase at the begin (idle; work when that is GC_WORK or the
+ * span has no sub-phase events), at most what that phase holds.
  *
- * Heap profile. A census is HEAP_PROF_SAMPLE_BEGIN (or the biographical 166) .. END at
- * the begin's time; a band is a cost-centre stack (named by the latest definition of
- * each id, innermost first, '/'-joined, "MAIN" when empty, "#id" when undefined) or a
+ * Heap profile. A census is HEAP_PROF_SAMPLE_BEGIN .. END at the begin's time, or a
+ * biographical one (166, all written at the end of the run) at its own time field;
+ * censuses are listed in time order. A band is a cost-centre stack (named by the
+ * latest definition of each id, innermost first, '/'-joined, a CAF cost centre as
+ * "Module.CAF" as GHC's .hp files do, "MAIN" when empty, "#id" when undefined) or a
  * description string; a band named twice in a census adds up. Per band: peak and the
  * first census reaching it, sum / all censuses, bytes in the last census, censuses it
  * appears in; listed by peak, ties in first-seen order. */
@@ -170,7 +175,11 @@ typedef struct xr_fact {
 } xr_fact;
 
 typedef struct xr_census {
-    uint64_t begin, end;        /* end XR_NONE: no SAMPLE_END */
+    uint64_t begin;             /* its time: the BEGIN event's, or a biographical
+                                 * census's own time field (written at the end) */
+    uint64_t end;               /* SAMPLE_END's time, XR_NONE: none */
+    bool bio;
+    size_t orig;                /* its place in the stream */
 } xr_census;
 
 typedef struct xr_entry {
@@ -184,8 +193,9 @@ typedef struct xr_entry {
 typedef struct xr_cc {
     uint32_t id;
     size_t seq;
-    const uint8_t *label;
-    uint32_t len;
+    const uint8_t *label, *module;
+    uint32_t len, module_len;
+    bool is_caf;
 } xr_cc;
 
 enum xr_gc_kind { G_LED, G_NO_STATS, G_NO_START };
@@ -216,8 +226,9 @@ typedef struct xr {
     size_t n_heap, cap_heap, n_live, cap_live, n_alloc, cap_alloc;
     xr_fact *facts;
     size_t n_facts, cap_facts;
-    xr_census *cens;
+    xr_census *cens;            /* in stream order */
     size_t n_cens, cap_cens;
+    xr_census *by_time;         /* the same in time order (ties: stream order) */
     bool census_open;
     xr_entry *ents;
     size_t n_ents, cap_ents;
@@ -498,8 +509,9 @@ xr_event(xr *r, const evlog_event *ev)
     case EV_HEAP_PROF_SAMPLE_BEGIN:
     case EV_HEAP_BIO_PROF_SAMPLE_BEGIN: {
         xr_census_close(r, XR_NONE);
+        bool bio = ev->type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN && d.n_present >= 2;
         xr_census *cs = XR_PUSH(r->cens, r->n_cens, r->cap_cens);
-        *cs = (xr_census){ t, XR_NONE };
+        *cs = (xr_census){ bio ? f[1].u : t, XR_NONE, bio, r->n_cens - 1 };
         r->census_open = true;
         break;
     }
@@ -517,9 +529,10 @@ xr_event(xr *r, const evlog_event *ev)
         }
         break;
     case EV_HEAP_PROF_COST_CENTRE:
-        if (d.n_present >= 2) {
+        if (d.n_present >= 3) {
             xr_cc *cc = XR_PUSH(r->ccs, r->n_ccs, r->cap_ccs);
-            *cc = (xr_cc){ (uint32_t)f[0].u, r->n_ccs, f[1].p, f[1].len };
+            *cc = (xr_cc){ (uint32_t)f[0].u, r->n_ccs, f[1].p, f[2].p, f[1].len, f[2].len,
+                           d.n_present >= 5 && (f[4].u & 1) };
         }
         break;
     default:
@@ -701,10 +714,10 @@ xr_census_ns(const xr *r, const xr_gc *g, uint64_t *from_work, uint64_t *from_id
         return;
     const xr_span *lead = &r->spans[g->lead_span];
     const xr_cap *lc = xr_cap_find(r, g->leader);
-    size_t i0 = g->start ? xr_count_by(r->cens, r->n_cens, sizeof *r->cens,
+    size_t i0 = g->start ? xr_count_by(r->by_time, r->n_cens, sizeof *r->by_time,
                                        offsetof(xr_census, begin), g->start - 1) : 0;
-    for (size_t i = i0; i < r->n_cens && r->cens[i].begin <= g->end; i++) {
-        const xr_census *cs = &r->cens[i];
+    for (size_t i = i0; i < r->n_cens && r->by_time[i].begin <= g->end; i++) {
+        const xr_census *cs = &r->by_time[i];
         uint64_t from = g->start;
         bool working = !lead->any_sub;
         size_t k = xr_count_by(lc->subs, lc->n_subs, sizeof *lc->subs,
@@ -713,10 +726,13 @@ xr_census_ns(const xr *r, const xr_gc *g, uint64_t *from_work, uint64_t *from_id
             from = lc->subs[k - 1].time;
             working = lc->subs[k - 1].working;
         }
-        uint64_t to = xr_min(cs->end, g->end);
+        /* A biographical census ran in the collection it was taken in, to its end. */
+        uint64_t to = cs->bio ? g->end : xr_min(cs->end, g->end);
         if (to <= from)
             continue;
-        if (cs->end == XR_NONE)
+        if (cs->bio)
+            *bits |= XREF_BIO_CENSUS;
+        else if (cs->end == XR_NONE)
             *bits |= XREF_FINDING_CENSUS_NO_END;
         uint64_t *taken = working ? from_work : from_idle;
         uint64_t have = (working ? lead->work : lead->idle) - *taken;
@@ -848,7 +864,8 @@ xr_gc_tables(xr *r, xref_tables *out)
         const char *flag_names[] = { req && req->par ? "par-request" : NULL,
                                      major ? "major" : NULL, g->open ? "cut-short" : NULL,
                                      g->kind == G_NO_STATS ? "no-stats" : NULL,
-                                     g->kind == G_NO_START ? "no-start" : NULL };
+                                     g->kind == G_NO_START ? "no-start" : NULL,
+                                     census_bits & XREF_BIO_CENSUS ? "bio-census" : NULL };
         for (size_t k = 0; k < sizeof flag_names / sizeof flag_names[0]; k++)
             if (flag_names[k]) {
                 if (o->len > flags_at)
@@ -1066,6 +1083,10 @@ xr_band_name(const xr *r, const xr_entry *e, strbuf *o)
                 found = &r->ccs[i];             /* sorted by (id, seq): the latest */
         if (k)
             strbuf_putc(o, '/');
+        if (found && found->is_caf) {     /* a module's CAFs: "Module.CAF", as GHC's .hp */
+            xr_tsv_text(o, found->module, found->module_len);
+            strbuf_putc(o, '.');
+        }
         if (found)
             xr_tsv_text(o, found->label, found->len);
         else
@@ -1111,7 +1132,8 @@ xr_heap_tables(xr *r, xref_tables *out)
     cens_first[r->n_cens] = n_merged;
 
     strbuf_puts(&out->censuses, "time_ns\tband\tbytes\n");
-    for (size_t ci = 0; ci < r->n_cens; ci++)
+    for (size_t ti = 0; ti < r->n_cens; ti++) {
+        size_t ci = r->by_time[ti].orig;
         for (size_t k = cens_first[ci]; k < cens_first[ci + 1]; k++) {
             xr_band *b = &bands[merged[k].band];
             uint64_t bytes = merged[k].bytes;
@@ -1120,12 +1142,13 @@ xr_heap_tables(xr *r, xref_tables *out)
                 b->peak = bytes;
                 b->peak_ns = r->cens[ci].begin;
             }
-            if (ci + 1 == r->n_cens)
+            if (ti + 1 == r->n_cens)
                 b->last = bytes;
             strbuf_printf(&out->censuses, "%llu\t", (unsigned long long)r->cens[ci].begin);
             xr_band_name(r, &r->ents[b->first], &out->censuses);
             strbuf_printf(&out->censuses, "\t%llu\n", (unsigned long long)bytes);
         }
+    }
     qsort(bands, n_bands, sizeof *bands, xr_band_order_cmp);
     strbuf_puts(&out->bands, "band\tkind\tpeak_bytes\tpeak_ns\tmean_bytes\tlast_bytes\t"
                              "censuses\n");
@@ -1141,6 +1164,15 @@ xr_heap_tables(xr *r, xref_tables *out)
     x_free(bands);
     x_free(cens_first);
     x_free(merged);
+}
+
+static int
+xr_census_time_cmp(const void *a, const void *b)
+{
+    const xr_census *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return x->orig < y->orig ? -1 : x->orig > y->orig;
 }
 
 /* ---- entry ------------------------------------------------------------------------------------ */
@@ -1165,6 +1197,10 @@ xref_build(const evlog *log, xref_tables *out)
         if (r.caps[i].in_gc)
             xr_end_span(&r, &r.caps[i], r.last_ns, true);
     xr_census_close(&r, XR_NONE);
+    r.by_time = xmalloc((r.n_cens + 1) * sizeof *r.by_time);
+    if (r.n_cens)
+        memcpy(r.by_time, r.cens, r.n_cens * sizeof *r.by_time);
+    qsort(r.by_time, r.n_cens, sizeof *r.by_time, xr_census_time_cmp);
     if (r.n_caps)
         qsort(r.caps, r.n_caps, sizeof *r.caps, xr_cap_cmp);
     xr_group(&r);
@@ -1187,6 +1223,7 @@ xref_build(const evlog *log, xref_tables *out)
     x_free(r.alloc);
     x_free(r.facts);
     x_free(r.cens);
+    x_free(r.by_time);
     x_free(r.ents);
     x_free(r.ccs);
     x_free(r.gcs);

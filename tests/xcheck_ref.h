@@ -22,6 +22,7 @@ enum {
     XREF_RULE_CENSUS_IDLE = 4,  /* gc: this row's leader idle excludes a census (rule b) */
     XREF_RULE_OPEN_RUN = 8,     /* threads: a run left open at the end of the data (rule c) */
     XREF_FINDING_CENSUS_NO_END = 16,    /* gc: a census in the pause has no SAMPLE_END */
+    XREF_BIO_CENSUS = 32,       /* gc: a biographical census in the pause (flag) */
 };
 
 /* The expected tables, TSV with a header line; columns whose name starts with '_' are
