@@ -470,6 +470,20 @@ on_spark(builder *b, size_t li, const evlog_event *ev)
     timelist_append(b->ix->lanes[li].sparks[k], ev->time_ns);
 }
 
+/* Close the census in progress: its series sample (at its own time; `offset` orders
+ * ties) and where it ran, BEGIN .. end_ns. A census with no SAMPLE_END (GHC 8.2/8.4
+ * write none) or a biographical one (written at the end of the run, placed by its own
+ * time) ran to the end of the collection it lies in: end_ns UINT64_MAX. */
+static void
+builder_census_close(builder *b, uint64_t offset, uint64_t end_ns)
+{
+    evlog_event at = { .time_ns = b->hp_time, .offset = offset };
+    builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
+    *EVINDEX_PUSH(b->hp_wins, b->n_hp_wins, b->cap_hp_wins) =
+        (evindex_census_win){ b->hp_time, b->hp_bio ? UINT64_MAX : end_ns, b->hp_bio };
+    b->hp_open = false;
+}
+
 static void
 on_heap_prof(builder *b, size_t li, const evlog_event *ev)
 {
@@ -477,11 +491,8 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
     switch (ev->type) {
     case EV_HEAP_PROF_SAMPLE_BEGIN:
     case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        if (b->hp_open) {                       /* the last one had no SAMPLE_END */
-            evlog_event at = *ev;
-            at.time_ns = b->hp_time;
-            builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
-        }
+        if (b->hp_open)                         /* the last one had no SAMPLE_END */
+            builder_census_close(b, ev->offset, UINT64_MAX);
         b->ix->program.hp_censuses++;
         b->hp_open = true;
         /* A biographical census is written at the end of the run; its second field
@@ -518,17 +529,8 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         break;
     }
     default:                    /* SAMPLE_END */
-        if (b->hp_open) {
-            evlog_event at = *ev;
-            at.time_ns = b->hp_time;
-            builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
-            /* Where the census ran: BEGIN .. END as posted; a biographical one ran
-             * inside the collection it was taken in, to that collection's end. */
-            *EVINDEX_PUSH(b->hp_wins, b->n_hp_wins, b->cap_hp_wins) =
-                (evindex_census_win){ b->hp_time, b->hp_bio ? UINT64_MAX : ev->time_ns,
-                                      b->hp_bio };
-            b->hp_open = false;
-        }
+        if (b->hp_open)
+            builder_census_close(b, ev->offset, ev->time_ns);
         heapprof_census_end(b->ix->heap);
         break;
     }
@@ -939,10 +941,8 @@ builder_finish(builder *b)
             lane_end_gc(b, li, end, true);
     nm_close_phase(b, end, true);
     builder_finish_flushes(ix);
-    if (b->hp_open) {
-        evlog_event at = { .time_ns = b->hp_time, .offset = UINT64_MAX };
-        builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
-    }
+    if (b->hp_open)
+        builder_census_close(b, UINT64_MAX, UINT64_MAX);
     /* The thread table's sort runs beside the series (they share nothing). */
     pthread_t sealer;
     bool sealer_on = ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS &&

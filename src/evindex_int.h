@@ -35,8 +35,8 @@ typedef struct evindex_gcmark {
 } evindex_gcmark;
 
 /* Where a heap-profile census ran: HEAP_PROF_SAMPLE_BEGIN .. HEAP_PROF_SAMPLE_END; a
- * biographical one (written at the end of the run) from its own time field on, end
- * UINT64_MAX: to the end of the collection it was taken in. */
+ * biographical one (written at the end of the run) from its own time field on, and
+ * one with no SAMPLE_END, end UINT64_MAX: to the end of the collection it lies in. */
 typedef struct evindex_census_win {
     uint64_t begin_ns, end_ns;
     bool bio;
