@@ -124,38 +124,52 @@ detail_res_near(uint64_t t_ns, uint64_t prev_ns, uint64_t next_ns)
     return timefmt_res(gap);
 }
 
+/* The resolution for item i of a time-ordered list of n, by its neighbours' times. */
+static uint64_t
+detail_list_res(const evindex *ix, size_t i, size_t n,
+                uint64_t (*time_at)(const evindex *ix, size_t i))
+{
+    if (i >= n)
+        return DETAIL_ITEM_RES_NS;
+    return detail_res_near(time_at(ix, i), i > 0 ? time_at(ix, i - 1) : UINT64_MAX,
+                           i + 1 < n ? time_at(ix, i + 1) : UINT64_MAX);
+}
+
+static uint64_t
+detail_marker_time(const evindex *ix, size_t i)
+{
+    return evindex_marker_at(ix, i)->time_ns;
+}
+
+static uint64_t
+detail_gc_time(const evindex *ix, size_t i)
+{
+    return evindex_gc_at(ix, i)->start_ns;
+}
+
+static uint64_t
+detail_msg_time(const evindex *ix, size_t i)
+{
+    return evindex_msg_at(ix, i)->time_ns;
+}
+
 uint64_t
 detail_marker_res(const evindex *ix, size_t i)
 {
-    size_t n = evindex_n_markers(ix);
-    if (i >= n)
-        return DETAIL_ITEM_RES_NS;
-    return detail_res_near(evindex_marker_at(ix, i)->time_ns,
-                           i > 0 ? evindex_marker_at(ix, i - 1)->time_ns : UINT64_MAX,
-                           i + 1 < n ? evindex_marker_at(ix, i + 1)->time_ns : UINT64_MAX);
+    return detail_list_res(ix, i, evindex_n_markers(ix), detail_marker_time);
 }
 
 uint64_t
 detail_gc_res(const evindex *ix, size_t i)
 {
-    size_t n = evindex_n_gcs(ix);
-    if (i >= n)
-        return DETAIL_ITEM_RES_NS;
-    return detail_res_near(evindex_gc_at(ix, i)->start_ns,
-                           i > 0 ? evindex_gc_at(ix, i - 1)->start_ns : UINT64_MAX,
-                           i + 1 < n ? evindex_gc_at(ix, i + 1)->start_ns : UINT64_MAX);
+    return detail_list_res(ix, i, evindex_n_gcs(ix), detail_gc_time);
 }
 
 /* Messages (markers among them) on the markers lane. */
 static uint64_t
 detail_msg_res(const evindex *ix, size_t i)
 {
-    size_t n = evindex_n_msgs(ix);
-    if (i >= n)
-        return DETAIL_ITEM_RES_NS;
-    return detail_res_near(evindex_msg_at(ix, i)->time_ns,
-                           i > 0 ? evindex_msg_at(ix, i - 1)->time_ns : UINT64_MAX,
-                           i + 1 < n ? evindex_msg_at(ix, i + 1)->time_ns : UINT64_MAX);
+    return detail_list_res(ix, i, evindex_n_msgs(ix), detail_msg_time);
 }
 
 /* Runs of one HEC lane. */
