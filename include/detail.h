@@ -62,14 +62,14 @@ void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane
  * prints; the help screen (helpview.c) defines it. */
 #define DETAIL_MUTATOR_SHARE "Mutator share"
 
-/* Append the statistics of [a_ns, b_ns) (either order): its ends (rounded to res_ns, see
- * timefmt_append_res, or to DETAIL_ITEM_RES_NS if that is finer) and duration, per-HEC run and GC shares, mutator and GC time
+/* Append the statistics of [a_ns, b_ns) (either order): its ends and duration exact to
+ * the nanosecond (the selection's ends are exact times, and `stats --from A --to B` given
+ * them finds what the range holds), per-HEC run and GC shares, mutator and GC time
  * (summed over HECs, and as elapsed pause time), the mutator share, the collections
  * starting in the range per generation with total / average / max pause and p50 / p90 /
  * p99 (nearest rank), bytes copied and allocated, largest heap size and live bytes,
  * markers and per-spark events (by kind) in the range. */
-void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns,
-                  uint64_t res_ns);
+void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns);
 
 /* Append one line (no newline) summarising the lane, the cursor time and the item, e.g.
  * "HEC 1 · 1.2346s · thread 12 (worker-5) ran 3.200ms, stopped: heap overflow". The cursor

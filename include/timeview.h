@@ -12,8 +12,10 @@
 #define TIMEVIEW_MAX_LEN_NS     (UINT64_C(1) << 53)
 #define TIMEVIEW_MAX_START_NS   (UINT64_C(1) << 62)
 
-/* A range selection [a_ns, b_ns); empty (a_ns == b_ns) when there is none. While `active`
- * the selection follows the cursor from `anchor_ns` (Space ... move ... Space). */
+/* A range selection [a_ns, b_ns); empty (a_ns == b_ns) when there is none. Its ends are
+ * exact times — where the cursor was, which may be an item's own time, not a column's
+ * edge. While `active` the selection runs from `anchor_ns` to the cursor (Space ... move
+ * ... Space, or a mouse drag). */
 typedef struct timeview_sel {
     bool active;
     uint64_t anchor_ns;
@@ -29,7 +31,9 @@ typedef struct timeview_sel {
  *    ns per column (t1_ns - t0_ns >= width), and ends at or before log_end_ns + 1 — except
  *    that a log shorter than `width` ns is shown as [log_start_ns, log_start_ns + width);
  *  - cursor_ns lies in the log and in the visible range;
- *  - the selection lies in [log_start_ns, log_end_ns + 1).
+ *  - the selection lies in [log_start_ns, log_end_ns + 1);
+ *  - an active selection is exactly [min(anchor, cursor), max(anchor, cursor)), its
+ *    anchor in the log.
  * t0_ns/t1_ns are whole ns rounded from off_ns/span_ns, the fractional position that keeps
  * zoom in then out reversible; read all fields, write none. */
 typedef struct timeview {
@@ -94,20 +98,15 @@ void timeview_center_on(timeview *v, uint64_t t_ns);
 /* Centre the view on the cursor whether visible or not (key c), within the log. */
 void timeview_recenter(timeview *v);
 
-/* Selections. While a selection is active, every cursor move extends it. Ends that fall
- * on screen widen to the edges of their columns, so the selection covers what is seen. */
-/* Start an active selection at t_ns. */
+/* Selections. While a selection is active, every cursor move extends it; its ends are the
+ * exact times of the anchor and the cursor, never widened to columns. */
+/* Start an active selection anchored at t_ns (clamped into the log), reaching to the
+ * cursor: empty when t_ns is the cursor's time. */
 void timeview_select_start(timeview *v, uint64_t t_ns);
-/* Make the selection span from the anchor to t_ns (either side); without a started
- * selection the anchor is the log start. */
-void timeview_select_extend(timeview *v, uint64_t t_ns);
 /* Stop following the cursor; the range stays. */
 void timeview_select_end(timeview *v);
 /* No selection. */
 void timeview_select_clear(timeview *v);
-/* Selection from a mouse drag: from column col_a (the anchor) to col_b, both clamped to
- * the plot, covering both columns entirely. Not active. */
-void timeview_select_cols(timeview *v, int col_a, int col_b);
 /* True if a non-empty range is selected. */
 bool timeview_has_selection(const timeview *v);
 

@@ -710,7 +710,7 @@ START_TEST(test_detail_range_whole)
         td_fixture(&c, files[f]);
         detail_lines d;
         detail_lines_init(&d);
-        detail_range(&d, c.ix, evindex_first_ns(c.ix), evindex_last_ns(c.ix) + 1, 1);
+        detail_range(&d, c.ix, evindex_first_ns(c.ix), evindex_last_ns(c.ix) + 1);
         td_assert_clean(&d);
         size_t at = td_find_prefix(&d, "Collections: ");
         ck_assert_uint_ne(at, SIZE_MAX);
@@ -749,7 +749,7 @@ START_TEST(test_detail_range_whole)
                                                          UINT64_MAX), created);
             detail_lines_free(&d);
             detail_lines_init(&d);
-            detail_range(&d, c.ix, evindex_first_ns(c.ix), mid, 1);
+            detail_range(&d, c.ix, evindex_first_ns(c.ix), mid);
             snprintf(want, sizeof want, "Spark events: created %llu", (unsigned long long)half);
             sp = td_find_prefix(&d, want);
             ck_assert_msg(sp != SIZE_MAX, "%s: no \"%s\"", files[f], want);
@@ -768,45 +768,38 @@ START_TEST(test_detail_range_parts)
     detail_lines d;
     detail_lines_init(&d);
     /* Inside one pause: no mutator time elapsed, one collection if it starts inside. */
-    detail_range(&d, c.ix, g->start_ns + 10, g->end_ns - 10, 1);
+    detail_range(&d, c.ix, g->start_ns + 10, g->end_ns - 10);
     td_assert_line(&d, "Mutator share: 0.0%");
     /* Never named like GHC's figure, which `stats` prints with another definition. */
     for (size_t i = 0; i < d.n; i++)
         ck_assert_ptr_null(strstr(d.lines[i], "roductivity"));
     td_assert_line(&d, "Collections: 0 starting in the range");
     detail_lines_free(&d);
-    detail_range(&d, c.ix, g->end_ns, g->start_ns, 1);      /* either order */
+    detail_range(&d, c.ix, g->end_ns, g->start_ns);      /* either order */
     td_assert_line(&d, "Mutator share: 0.0%");
     td_assert_line(&d, "Collections: 1 starting in the range, gen 0: 1");
     detail_lines_free(&d);
     /* Between two pauses: all mutator. */
     const evindex_gc *h = evindex_gc_at(c.ix, 13);
-    detail_range(&d, c.ix, g->end_ns, h->start_ns, 1);
+    detail_range(&d, c.ix, g->end_ns, h->start_ns);
     td_assert_line(&d, "Mutator share: 100.0%");
     td_assert_line(&d, "Collections: 0 starting in the range");
     detail_lines_free(&d);
     /* Half in the pause, half after it (the next collection is 383 us later). */
     ck_assert_uint_gt(h->start_ns, g->end_ns + 100000);
-    detail_range(&d, c.ix, g->end_ns - 100000, g->end_ns + 100000, 1);
+    detail_range(&d, c.ix, g->end_ns - 100000, g->end_ns + 100000);
     td_assert_line(&d, "Mutator share: 50.0%");
     detail_lines_free(&d);
     /* Empty. */
-    detail_range(&d, c.ix, 5000, 5000, 1);
+    detail_range(&d, c.ix, 5000, 5000);
     ck_assert_uint_eq(d.n, 1);
     ck_assert_str_eq(d.lines[0], "Range: 5.000us .. 5.000us (0ns)");
     detail_lines_free(&d);
-    /* The ends on the log's clock, rounded to the resolution given (a column's). */
-    detail_range(&d, c.ix, g->start_ns, h->start_ns, 1000);
+    /* The ends on the log's clock, exact to the nanosecond, and so the duration. */
+    detail_range(&d, c.ix, g->start_ns, h->start_ns);
     ck_assert_uint_eq(g->start_ns, 13180742);          /* fixtures/threaded-n4.gc.tsv */
     ck_assert_uint_eq(h->start_ns, 18622387);
-    ck_assert_str_eq(d.lines[0], "Range: 13.181ms .. 18.622ms (5.442ms)");
-    detail_lines_free(&d);
-    /* A wide column (1 ms) still gives the ends to 1 us, for `stats --from --to`. */
-    detail_range(&d, c.ix, g->start_ns, h->start_ns, 1000000);
-    ck_assert_str_eq(d.lines[0], "Range: 13.181ms .. 18.622ms (5.442ms)");
-    detail_lines_free(&d);
-    detail_range(&d, c.ix, g->start_ns, h->start_ns, 10);
-    ck_assert_str_eq(d.lines[0], "Range: 13.18074ms .. 18.62239ms (5.442ms)");
+    ck_assert_str_eq(d.lines[0], "Range: 13.180742ms .. 18.622387ms (5.441645ms)");
     detail_lines_free(&d);
     td_close(&c);
 }
@@ -839,7 +832,7 @@ START_TEST(test_detail_range_vs_gcstats)
 
         detail_lines d;
         detail_lines_init(&d);
-        detail_range(&d, c.ix, a, b, 1);
+        detail_range(&d, c.ix, a, b);
         size_t at = td_find_prefix(&d, "Collections: ");
         ck_assert_uint_ne(at, SIZE_MAX);
         ck_assert_uint_eq(strtoull(d.lines[at] + 13, NULL, 10), r.n_gcs);

@@ -366,7 +366,10 @@ START_TEST(test_lanes_cursor_selection)
     tl_fraction_log(&c);
     timeview v;
     timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 4);
-    timeview_select_cols(&v, 2, 3);
+    timeview_set_cursor(&v, 2000);              /* select [2000, 3999): columns 2 and 3 */
+    timeview_select_start(&v, v.cursor_ns);
+    timeview_set_cursor(&v, 3999);
+    timeview_select_end(&v);
     timeview_set_cursor(&v, 1500);
     surface *s = tl_draw(&c, &v, &tl_plain);
     size_t hec = tl_lane_index(&c, "HEC 0"), act = tl_lane_index(&c, "activity");
@@ -677,8 +680,10 @@ START_TEST(test_lanes_ascii_only)
             tl_random_view(c.ix, &rng, &v);
             if (k == 0)
                 timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 150);
-            if (k == 1)
-                timeview_select_cols(&v, 0, v.width / 2);
+            if (k == 1) {
+                timeview_select_start(&v, v.t0_ns);
+                timeview_set_cursor(&v, timeview_hit_test(&v, v.width / 2));
+            }
             surface *s = tl_draw(&c, &v, &o);
             for (int line = 0; line < surface_lines(s); line++)
                 for (int col = 0; col < surface_cols(s); col++) {

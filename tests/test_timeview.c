@@ -88,11 +88,10 @@ START_TEST(test_timeview_tiny)
     timeview_cursor_move(&v, 4);
     timeview_cursor_move(&v, -4);
     timeview_end(&v);
-    timeview_select_start(&v, 5);
-    timeview_select_extend(&v, 99);
+    timeview_select_start(&v, 99);             /* the anchor clamped into the log */
     tv_ok(&v);
-    ck_assert_uint_eq(v.sel.a_ns, 5);
-    ck_assert_uint_eq(v.sel.b_ns, 6);
+    ck_assert_uint_eq(v.sel.anchor_ns, 5);
+    ck_assert(!timeview_has_selection(&v));     /* from the cursor to itself */
     tv_tiles(&v);
 
     /* A zero-length log on a wide plot: 1 ns per column from the start, the cursor pinned. */
@@ -101,10 +100,6 @@ START_TEST(test_timeview_tiny)
     ck_assert_uint_eq(v.t1_ns, 85);
     timeview_cursor_move(&v, 10);
     ck_assert_uint_eq(v.cursor_ns, 5);
-    timeview_select_cols(&v, 10, 2);
-    tv_ok(&v);
-    ck_assert_uint_eq(v.sel.a_ns, 5);
-    ck_assert_uint_eq(v.sel.b_ns, 6);
     ck_assert_uint_eq(timeview_hit_test(&v, 70), 5);
     tv_tiles(&v);
 
@@ -342,48 +337,57 @@ START_TEST(test_timeview_selection)
     timeview v;
     timeview_init(&v, 0, 999999, 100);
     timeview_zoom_to(&v, 10000, 20000);         /* 100 ns per column */
-    timeview_set_cursor(&v, 12050);
+    timeview_set_cursor(&v, 12050);             /* inside column 20, not at its edge */
     timeview_select_start(&v, v.cursor_ns);
+    tv_ok(&v);
     ck_assert(v.sel.active);
-    ck_assert_uint_eq(v.sel.a_ns, 12000);       /* the whole cursor column */
-    ck_assert_uint_eq(v.sel.b_ns, 12100);
+    ck_assert(!timeview_has_selection(&v));     /* nothing yet: from the cursor to itself */
+    ck_assert_uint_eq(v.sel.a_ns, 12050);
     timeview_cursor_move(&v, 3);                /* an active selection follows the cursor */
-    ck_assert_uint_eq(v.sel.a_ns, 12000);
-    ck_assert_uint_eq(v.sel.b_ns, 12400);
+    tv_ok(&v);
+    ck_assert_uint_eq(v.sel.a_ns, 12050);       /* the anchor's exact time */
+    ck_assert_uint_eq(v.sel.b_ns, 12300);       /* the cursor's: column 23's start */
     timeview_cursor_move(&v, -10);
     ck_assert_uint_eq(v.sel.a_ns, 11300);
-    ck_assert_uint_eq(v.sel.b_ns, 12100);
+    ck_assert_uint_eq(v.sel.b_ns, 12050);
+    timeview_set_cursor(&v, 17777);             /* an item's time, mid-column */
+    ck_assert_uint_eq(v.sel.a_ns, 12050);
+    ck_assert_uint_eq(v.sel.b_ns, 17777);
     timeview_select_end(&v);
     ck_assert(!v.sel.active);
     timeview_cursor_move(&v, 50);
-    ck_assert_uint_eq(v.sel.a_ns, 11300);
-    ck_assert_uint_eq(v.sel.b_ns, 12100);
+    tv_ok(&v);
+    ck_assert_uint_eq(v.sel.a_ns, 12050);
+    ck_assert_uint_eq(v.sel.b_ns, 17777);
     ck_assert(timeview_has_selection(&v));
     timeview_zoom_to(&v, v.sel.a_ns, v.sel.b_ns);
-    ck_assert_uint_eq(v.t0_ns, 11300);
-    ck_assert_uint_eq(v.t1_ns, 12100);
+    ck_assert_uint_eq(v.t0_ns, 12050);
+    ck_assert_uint_eq(v.t1_ns, 17777);
     timeview_select_clear(&v);
     ck_assert(!timeview_has_selection(&v));
     ck_assert(!v.sel.active);
 
-    /* Off-screen ends are exact. */
-    timeview_zoom_to(&v, 10000, 20000);
-    timeview_select_start(&v, 500);
-    timeview_select_extend(&v, 15050);
-    ck_assert_uint_eq(v.sel.a_ns, 500);
-    ck_assert_uint_eq(v.sel.b_ns, 15100);
-    timeview_select_extend(&v, 999999);
-    ck_assert_uint_eq(v.sel.b_ns, 1000000);
+    /* Two items' exact times, as n n between markers leaves them: the difference exactly,
+     * however wide the columns (the old selection widened both ends to their columns). */
+    timeview_fit(&v);                           /* 10000 ns per column */
+    timeview_center_on(&v, 1287);
+    timeview_select_start(&v, v.cursor_ns);
+    timeview_center_on(&v, 5781);
+    timeview_select_end(&v);
+    tv_ok(&v);
+    ck_assert_uint_eq(v.sel.b_ns - v.sel.a_ns, 5781 - 1287);
 
-    /* A mouse drag, right to left, past the edge. */
-    timeview_select_cols(&v, 30, -7);
-    ck_assert(!v.sel.active);
-    ck_assert_uint_eq(v.sel.anchor_ns, 13000);
-    ck_assert_uint_eq(v.sel.a_ns, 10000);
-    ck_assert_uint_eq(v.sel.b_ns, 13100);
-    timeview_select_cols(&v, 99, 99);
-    ck_assert_uint_eq(v.sel.a_ns, 19900);
-    ck_assert_uint_eq(v.sel.b_ns, 20000);
+    /* Off-screen ends are exact too, and the cursor may go before the anchor. */
+    timeview_zoom_to(&v, 10000, 20000);
+    timeview_set_cursor(&v, 15050);
+    timeview_select_start(&v, 500);
+    tv_ok(&v);
+    ck_assert_uint_eq(v.sel.a_ns, 500);
+    ck_assert_uint_eq(v.sel.b_ns, 15050);
+    timeview_end(&v);
+    tv_ok(&v);
+    ck_assert_uint_eq(v.sel.b_ns, 999999);
+    timeview_select_clear(&v);
     tv_ok(&v);
 }
 END_TEST
@@ -525,7 +529,7 @@ tv_random_op(uint64_t *s, timeview *v, tv_stats *st)
             timeview_select_clear(v);
         break;
     case 14:
-        timeview_select_cols(v, (int)tv_rand_in(s, 0, 500) - 50, (int)tv_rand_in(s, 0, 500) - 50);
+        timeview_select_start(v, tv_rand_time(s, v));      /* anchored anywhere */
         break;
     default:
         timeview_recenter(v);

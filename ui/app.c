@@ -842,9 +842,6 @@ app_key(app *a, const char *key)
         break;
     default: a->mode = MODE_TIMELINE; break;
     }
-    /* While a selection follows the cursor, every cursor move extends it. */
-    if (a->v.sel.active)
-        timeview_select_extend(&a->v, a->v.cursor_ns);
     if (a->mode != MODE_EVENTS)
         a->events_follow = true;
 }
@@ -892,19 +889,28 @@ app_mouse(app *a, const termio_event *ev)
         a->msg_sticky = false;
         break;
     case TERMIO_MOUSE_DRAG:
+        /* As in an editor: the selection runs from where the button went down to the
+         * cursor, which follows the pointer and stays where the drag ends. */
         if (!a->dragging)
             break;
         if (col < 0)
             col = 0;
         if (col >= a->v.width)
             col = a->v.width - 1;
-        if (col != a->drag_col)
-            timeview_select_cols(&a->v, a->drag_col, col);
+        if (!a->drag_selecting && col != a->drag_col) {
+            timeview_select_start(&a->v, a->v.cursor_ns);
+            a->drag_selecting = true;
+        }
+        if (a->drag_selecting)
+            timeview_set_cursor(&a->v, timeview_hit_test(&a->v, col));
         break;
     case TERMIO_MOUSE_RELEASE:
-        if (a->dragging && a->v.sel.active)
+        if (a->drag_selecting) {
+            col = col < 0 ? 0 : col >= a->v.width ? a->v.width - 1 : col;
+            timeview_set_cursor(&a->v, timeview_hit_test(&a->v, col));
             timeview_select_end(&a->v);
-        a->dragging = false;
+        }
+        a->dragging = a->drag_selecting = false;
         break;
     default: break;
     }

@@ -69,7 +69,8 @@ draw_axis(const app *a, surface *s)
         surface_fill(s, 0, label_line, a->cols, ' ', STYLE_AXIS);
     surface_fill(s, x0, tick_line, v->width, ascii ? '-' : 0x2500, STYLE_AXIS);
     if (timeview_has_selection(v)) {
-        int ca = timeview_col_of(v, v->sel.a_ns), cb = timeview_col_of(v, v->sel.b_ns);
+        /* Every column holding part of [a, b), the ones with its exact ends included. */
+        int ca = timeview_col_of(v, v->sel.a_ns), cb = timeview_col_of(v, v->sel.b_ns - 1) + 1;
         if (cb > ca) {
             if (ca < 0)
                 ca = 0;
@@ -143,7 +144,7 @@ draw_pane(app *a, surface *s, const lane_item *it)
     detail_lines dl;
     detail_lines_init(&dl);
     if (timeview_has_selection(&a->v)) {
-        detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns, app_col_res(a));
+        detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
     } else if (a->n_lanes) {
         detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns, &a->thread_memo);
     }

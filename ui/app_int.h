@@ -60,8 +60,9 @@ struct app {
     bool totals_running;                /* totals_th was started and not yet joined */
     atomic_bool totals_ready;           /* totals_th has stored totals_rows */
     threadstats_row *totals_rows;       /* owned; totals_th's result until taken */
-    bool dragging;
-    int drag_col;
+    bool dragging;              /* the left button is down in the plot */
+    bool drag_selecting;        /* ... and has moved: the drag's selection follows it */
+    int drag_col;               /* where the button went down */
 
     bool events_on;             /* the event pane replaces the detail pane */
     bool events_follow;         /* the pane re-centres on the cursor */

@@ -1175,22 +1175,20 @@ detail_pause_in(const evindex *ix, uint64_t a, uint64_t b)
 }
 
 void
-detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns,
-             uint64_t res_ns)
+detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
 {
     uint64_t a = a_ns < b_ns ? a_ns : b_ns, b = a_ns < b_ns ? b_ns : a_ns;
     uint64_t len = b - a;
     strbuf sb;
     strbuf_init(&sb);
-    /* Ends to 1 us at worst: `stats --from A --to B` then finds what the range holds. */
-    if (res_ns > DETAIL_ITEM_RES_NS)
-        res_ns = DETAIL_ITEM_RES_NS;
+    /* Exact ends: rounded, a range from an item's start could print after it, and
+     * `stats --from A --to B` would then miss what the range holds. */
     strbuf_puts(&sb, "Range: ");
-    timefmt_append_res(&sb, a, res_ns);
+    detail_at(&sb, a);
     strbuf_puts(&sb, " .. ");
-    timefmt_append_res(&sb, b, res_ns);
+    detail_at(&sb, b);
     strbuf_puts(&sb, " (");
-    detail_dur(&sb, len);
+    detail_at(&sb, len);
     strbuf_putc(&sb, ')');
     detail_add_sb(out, &sb);
     if (len == 0) {

@@ -73,25 +73,18 @@ tv_col_start(const timeview *v, int col)
     return v->t0_ns + tv_boundary(v->t1_ns - v->t0_ns, v->width, col);
 }
 
-/* Selection over [lo, hi] (both in the log), ends on screen widened to their columns. */
+/* An active selection follows the cursor: [anchor, cursor) in either order, exact. */
 static void
-tv_sel_cover(timeview *v, uint64_t lo, uint64_t hi)
+tv_sel_follow(timeview *v)
 {
-    int ca = timeview_col_of(v, lo), cb = timeview_col_of(v, hi);
-    uint64_t a = lo, b = hi + 1;
-    if (ca >= 0 && ca < v->width)
-        a = tv_col_start(v, ca);
-    if (cb >= 0 && cb < v->width)
-        b = tv_col_start(v, cb + 1);
-    if (b > v->log_end_ns + 1)
-        b = v->log_end_ns + 1;
-    v->sel.a_ns = a;
-    v->sel.b_ns = b;
+    uint64_t a = v->sel.anchor_ns, c = v->cursor_ns;
+    v->sel.a_ns = a < c ? a : c;
+    v->sel.b_ns = a < c ? c : a;
 }
 
 /* After any change: derive t0/t1, drag the cursor into the view (to the first column if it
- * fell off the left, the start of the last one if off the right), extend an active
- * selection to it. */
+ * fell off the left, the start of the last one if off the right), an active selection
+ * following it. */
 static void
 tv_settle(timeview *v)
 {
@@ -103,7 +96,7 @@ tv_settle(timeview *v)
         c = tv_col_start(v, v->width - 1);
     v->cursor_ns = tv_clamp_log(v, c);
     if (v->sel.active)
-        timeview_select_extend(v, v->cursor_ns);
+        tv_sel_follow(v);
 }
 
 /* ---- setup and zoom ------------------------------------------------------------------ */
@@ -325,17 +318,9 @@ timeview_recenter(timeview *v)
 void
 timeview_select_start(timeview *v, uint64_t t_ns)
 {
-    uint64_t t = tv_clamp_log(v, t_ns);
     v->sel.active = true;
-    v->sel.anchor_ns = t;
-    tv_sel_cover(v, t, t);
-}
-
-void
-timeview_select_extend(timeview *v, uint64_t t_ns)
-{
-    uint64_t t = tv_clamp_log(v, t_ns), a = tv_clamp_log(v, v->sel.anchor_ns);
-    tv_sel_cover(v, a < t ? a : t, a < t ? t : a);
+    v->sel.anchor_ns = tv_clamp_log(v, t_ns);
+    tv_sel_follow(v);
 }
 
 void
@@ -349,19 +334,6 @@ timeview_select_clear(timeview *v)
 {
     v->sel.active = false;
     v->sel.anchor_ns = v->sel.a_ns = v->sel.b_ns = v->log_start_ns;
-}
-
-void
-timeview_select_cols(timeview *v, int col_a, int col_b)
-{
-    int w = v->width;
-    col_a = col_a < 0 ? 0 : col_a >= w ? w - 1 : col_a;
-    col_b = col_b < 0 ? 0 : col_b >= w ? w - 1 : col_b;
-    int lo = col_a < col_b ? col_a : col_b, hi = col_a < col_b ? col_b : col_a;
-    v->sel.active = false;
-    v->sel.anchor_ns = tv_clamp_log(v, tv_col_start(v, col_a));
-    v->sel.a_ns = tv_clamp_log(v, tv_col_start(v, lo));
-    v->sel.b_ns = tv_clamp_u64(tv_col_start(v, hi + 1), v->sel.a_ns + 1, v->log_end_ns + 1);
 }
 
 bool
@@ -400,6 +372,13 @@ timeview_check(const timeview *v)
     if (v->sel.a_ns < v->sel.b_ns
         && (v->sel.a_ns < v->log_start_ns || v->sel.b_ns > v->log_end_ns + 1))
         return "selection outside the log";
+    if (v->sel.active) {
+        uint64_t an = v->sel.anchor_ns, c = v->cursor_ns;
+        if (an < v->log_start_ns || an > v->log_end_ns)
+            return "selection anchor outside the log";
+        if (v->sel.a_ns != (an < c ? an : c) || v->sel.b_ns != (an < c ? c : an))
+            return "active selection not from its anchor to the cursor";
+    }
     if (!(v->span_ns >= (double)v->width) || !(v->span_ns <= (double)tv_max_span(v))
         || !(v->off_ns >= 0) || !(v->off_ns <= (double)(tv_max_span(v) - (v->t1_ns - v->t0_ns))))
         return "fractional position out of range";
