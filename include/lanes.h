@@ -46,12 +46,14 @@ bool lanes_cap_shown(const evindex *ix, size_t i);
 
 typedef struct lanes_draw_opts {
     bool ascii;                 /* only ASCII in every cell */
-    bool mono;                  /* no colours: GC and non-moving phases get shade glyphs of
-                                 * their own (GC work ▓, waiting ░; mark ▒, sync █, sweep ░)
-                                 * so that glyphs alone tell them from runs */
+    bool mono;                  /* no colours: GC and non-moving phases get glyphs of their
+                                 * own (GC work ▓, waiting ░, on a folded row braille bars;
+                                 * mark ▒, sync █, sweep ░) so that glyphs alone tell them
+                                 * from runs */
     size_t selected_lane;       /* index into the lanes array; its label is highlighted */
     bool hec_split;             /* HEC lanes take two rows: runs above, GC below, so both
-                                 * show at any zoom (otherwise GC wins a shared cell) */
+                                 * show at any zoom (otherwise they are folded into one
+                                 * row: GC wins a shared cell, as tall as the HEC was busy) */
     bool highlight;             /* show where thread `highlight_tid` runs */
     uint32_t highlight_tid;
 } lanes_draw_opts;
@@ -64,14 +66,16 @@ int lanes_rows(const lane *l, const lanes_draw_opts *o);
  * LANES_LABEL_COLS, all clipped to `width` columns. Every plot cell summarises exactly
  * the range timeview_col_range gives for its column, from the index's summaries
  * (O(log n) a cell, whatever the zoom):
- *  - HEC: any GC time in the column wins (a lower eighth block of the GC share, at
- *    least 1/8, in STYLE_GC_WORK if work >= waiting, else STYLE_GC_WAIT); else the
- *    share of the column spent running as a lower eighth block, at least one eighth
- *    if any (STYLE_RUNNING, or STYLE_RUNNING_HL where the highlighted thread runs —
- *    checked only in columns with at most LANES_HL_SCAN runs, so dense columns never
- *    cost a scan and show no highlight); idle is a space in STYLE_IDLE. A run that
- *    alone covers at least 4 whole columns carries its thread's label, or its id if the
- *    label does not fit, in STYLE_RUN_TEXT.
+ *  - HEC: any GC time in the column wins, in STYLE_GC_WORK if work >= waiting, else
+ *    STYLE_GC_WAIT: on the GC row of a split lane a lower eighth block of the GC share
+ *    (at least 1/8); on a folded lane (one row for runs and GC) a lower eighth block of
+ *    the share the HEC was busy (running or in GC), so that a GC in a busy column still
+ *    reads as busy; else the share of the column spent running as a lower eighth block,
+ *    at least one eighth if any (STYLE_RUNNING, or STYLE_RUNNING_HL where the
+ *    highlighted thread runs — checked only in columns with at most LANES_HL_SCAN runs,
+ *    so dense columns never cost a scan and show no highlight); idle is a space in
+ *    STYLE_IDLE. A run that alone covers at least 4 whole columns carries its thread's
+ *    label, or its id if the label does not fit, in STYLE_RUN_TEXT.
  *  - non-moving: the phase with most time in the column (sync, the stop-the-world one,
  *    whenever present), as an eighth block of the phases' share, STYLE_NM_*.
  *  - markers: ▼ where the column holds a marker (STYLE_MARKER), followed by the first
@@ -86,8 +90,10 @@ int lanes_rows(const lane *l, const lanes_draw_opts *o);
  *    number of sparks created in each column relative to the busiest visible column.
  * The cursor's column is restyled STYLE_CURSOR (glyph kept) on every lane; idle cells
  * inside the selection are STYLE_SELECTION. With o->ascii: runs '#' (>= 1/2) or '+',
- * GC 'G' (work) or 'g' (waiting), non-moving 'M' 'S' 'W', markers '|', messages '.',
- * bars " .:-=+*#", and text from the log with every non-ASCII character as '?'.
+ * GC 'G' (the same height: >= 1/2 of the column) or 'g', non-moving 'M' 'S' 'W', markers
+ * '|', messages '.', bars " .:-=+*#", and text from the log with every non-ASCII
+ * character as '?'. With o->mono (UTF-8): GC on its own row ▓ (work) or ░ (waiting), on a
+ * folded row a braille bar (⣀ ⣤ ⣶ ⣿) as tall as the column is busy.
  * `o` may be NULL (UTF-8, no lane selected, no highlight). Allocates O(width) scratch. */
 void lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix,
                 const lane *lanes, size_t n_lanes, size_t first_lane, int n_rows,

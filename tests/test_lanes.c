@@ -118,6 +118,28 @@ tl_draw(const tl_case *c, const timeview *v, const lanes_draw_opts *o)
     return s;
 }
 
+/* The same with `o`'s rows per lane (o->hec_split: two for a HEC). */
+static surface *
+tl_draw_rows(const tl_case *c, const timeview *v, const lanes_draw_opts *o)
+{
+    int cols = LANES_LABEL_COLS + v->width, rows = 0;
+    for (size_t i = 0; i < c->n_lanes; i++)
+        rows += lanes_rows(&c->lanes[i], o);
+    surface *s = surface_new(cols, rows);
+    lanes_draw(s, 0, 0, cols, c->ix, c->lanes, c->n_lanes, 0, rows, v, o);
+    return s;
+}
+
+/* The first screen row of the lane labelled `label` as tl_draw_rows draws it. */
+static int
+tl_row_of(const tl_case *c, const lanes_draw_opts *o, const char *label)
+{
+    int row = 0;
+    for (size_t i = 0; i < c->n_lanes && strcmp(c->lanes[i].label, label) != 0; i++)
+        row += lanes_rows(&c->lanes[i], o);
+    return row;
+}
+
 /* Cell of plot column col on row `row`. */
 static surface_cell
 tl_cell(const surface *s, size_t row, int col)
@@ -255,13 +277,33 @@ START_TEST(test_lanes_tiny_gc_wins)
     int gc_col = timeview_col_of(&v, 500000);
     ck_assert_int_gt(gc_col, 0);
     ck_assert_int_lt(gc_col, 9);
-    /* 1 us out of 100 us: the smallest block, never hidden by the 99 us of running. */
-    tl_assert_cell(s, hec, gc_col, BLOCK(1), STYLE_GC_WORK);
+    /* 1 us of GC out of 100 us, the rest running: the GC's style is never hidden by the
+     * 99 us of running, and the folded cell is as tall as the HEC was busy — all of the
+     * column — not a nearly idle ▁. */
+    tl_assert_cell(s, hec, gc_col, BLOCK(8), STYLE_GC_WORK);
     for (int col = 1; col < 10; col++)
         if (col != gc_col)
             tl_assert_cell(s, hec, col, BLOCK(8), STYLE_RUNNING);
     /* The activity lane counts only running: 99% rounds to a full block. */
     tl_assert_cell(s, tl_lane_index(&c, "activity"), gc_col, BLOCK(8), STYLE_ACTIVITY);
+    surface_free(s);
+    /* Without colour the glyph alone tells it: a full braille bar (mono), 'G' (ASCII). */
+    lanes_draw_opts o = tl_plain;
+    o.mono = true;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, hec, gc_col, 0x28FF, STYLE_GC_WORK);
+    surface_free(s);
+    o.ascii = true;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, hec, gc_col, 'G', STYLE_GC_WORK);
+    surface_free(s);
+    /* On its own row (split lane) the GC shows its own share: 1/100 is the least block. */
+    o = tl_plain;
+    o.hec_split = true;
+    s = tl_draw_rows(&c, &v, &o);
+    int gc_row = tl_row_of(&c, &o, "HEC 0") + 1;
+    ck_assert_uint_eq(surface_get(s, LANES_LABEL_COLS + gc_col, gc_row).cp, BLOCK(1));
+    ck_assert_uint_eq(surface_get(s, LANES_LABEL_COLS + gc_col, gc_row - 1).cp, BLOCK(8));
     surface_free(s);
 
     /* Waiting dominates: GC_WAIT style. */
@@ -276,7 +318,35 @@ START_TEST(test_lanes_tiny_gc_wins)
     tl_open_mem(&c, &m, w);
     timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 10);
     s = tl_draw(&c, &v, &tl_plain);
-    tl_assert_cell(s, tl_lane_index(&c, "HEC 0"), gc_col, BLOCK(1), STYLE_GC_WAIT);
+    tl_assert_cell(s, tl_lane_index(&c, "HEC 0"), gc_col, BLOCK(8), STYLE_GC_WAIT);
+    surface_free(s);
+    tl_close(&c);
+
+    /* A column mostly idle with a short GC in it stays low: 1 us of GC and 9 us of
+     * running in 100 us is a tenth busy, one eighth; 'g' in ASCII, the lowest braille. */
+    w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_user_marker(w, 0, 0, "start"));
+    tl_gc(w, 0, 500000, 500000, 501000, 501000, 0);
+    EW(evwrite_run_thread(w, 0, 501000, 1));
+    EW(evwrite_stop_thread(w, 0, 510000, 1, 1, 0));
+    EW(evwrite_user_marker(w, 0, 1000000, "end"));
+    tl_open_mem(&c, &m, w);
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 10);
+    ck_assert_int_eq(timeview_col_of(&v, 500000), gc_col);
+    ck_assert_int_eq(timeview_col_of(&v, 510000), gc_col);
+    s = tl_draw(&c, &v, &tl_plain);
+    hec = tl_lane_index(&c, "HEC 0");
+    tl_assert_cell(s, hec, gc_col, BLOCK(1), STYLE_GC_WORK);
+    surface_free(s);
+    o = tl_plain;
+    o.mono = true;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, hec, gc_col, 0x28C0, STYLE_GC_WORK);
+    surface_free(s);
+    o.ascii = true;
+    s = tl_draw(&c, &v, &o);
+    tl_assert_cell(s, hec, gc_col, 'g', STYLE_GC_WORK);
     surface_free(s);
     tl_close(&c);
 }
@@ -784,7 +854,9 @@ START_TEST(test_lanes_property_brute_force)
                     }
                     cells++;
                     if (work + wait > 0) {
-                        tl_assert_cell(s, li, col, BLOCK(lanes_eighths(work + wait, b - a)),
+                        /* Folded: as tall as the HEC was busy, runs and GC. */
+                        tl_assert_cell(s, li, col,
+                                       BLOCK(lanes_eighths(busy + work + wait, b - a)),
                                        work >= wait ? STYLE_GC_WORK : STYLE_GC_WAIT);
                     } else if (got.style == STYLE_RUN_TEXT) {
                         ck_assert_uint_eq(busy, b - a);     /* names only on whole runs */

@@ -15,6 +15,11 @@
 static const uint32_t lanes_blocks[9] = {
     ' ', 0x2581, 0x2582, 0x2583, 0x2584, 0x2585, 0x2586, 0x2587, 0x2588,
 };
+/* Braille bars, for GC in a folded HEC row in monochrome: dotted like the GC shades,
+ * as tall as the column is busy (eighths 1-2 one dot row .. 7-8 all four). */
+static const uint32_t lanes_braille[9] = {
+    ' ', 0x28C0, 0x28C0, 0x28E4, 0x28E4, 0x28F6, 0x28F6, 0x28FF, 0x28FF,
+};
 /* The same levels in ASCII: eighths 1..8 onto the seven steps of " .:-=+*#". */
 static const char lanes_ascii_bars[9] = { ' ', '.', ':', '-', '=', '+', '*', '#', '#' };
 
@@ -309,17 +314,23 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
             work = x->gc_work[k];
             wait = x->gc_wait[k];
         }
+        uint64_t busy = part == LANES_HEC_GC ? 0 : x->busy[k];
         if (work + wait > 0) {
-            bool w = work >= wait;
-            uint8_t st = w ? STYLE_GC_WORK : STYLE_GC_WAIT;
-            x->row[c] = ascii        ? lanes_cell(w ? 'G' : 'g', st)
-                        : x->o->mono ? lanes_cell(w ? 0x2593 : 0x2591, st)
-                                     : lanes_cell(lanes_blocks[lanes_eighths(work + wait, span)], st);
+            /* GC wins the cell. Folded, the cell is as tall as the column is busy (runs
+             * and GC), so a short GC in a busy column never reads as idle; on its own
+             * row, as tall as the GC's share. ASCII tells the height as '#' and '+' do. */
+            uint64_t used = work + wait + busy;
+            uint8_t st = work >= wait ? STYLE_GC_WORK : STYLE_GC_WAIT;
+            if (ascii)
+                x->row[c] = lanes_cell(used * 2 >= span ? 'G' : 'g', st);
+            else if (x->o->mono && part == LANES_HEC_BOTH)
+                x->row[c] = lanes_cell(lanes_braille[lanes_eighths(used, span)], st);
+            else if (x->o->mono)
+                x->row[c] = lanes_cell(work >= wait ? 0x2593 : 0x2591, st);
+            else
+                x->row[c] = lanes_cell(lanes_blocks[lanes_eighths(used, span)], st);
             continue;
         }
-        if (part == LANES_HEC_GC)
-            continue;
-        uint64_t busy = x->busy[k];
         if (busy == 0)
             continue;
         uint8_t st = STYLE_RUNNING;
