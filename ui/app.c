@@ -119,19 +119,28 @@ app_relayout(app *a)
         pane += lanes_rows - need;
         lanes_rows = need;
     }
+    /* Lanes that do not fit scroll with the selected one, and one row says how many are
+     * hidden above and below (app_draw.c); none is dropped without a word. */
+    bool more = lanes_rows < need && lanes_rows >= 2;
+    if (more)
+        lanes_rows--;
     a->lay.top = top;
     a->lay.lanes_line = top;
     a->lay.lanes_rows = lanes_rows;
-    a->lay.pane_line = top + lanes_rows;
+    a->lay.more_line = more ? top + lanes_rows : -1;
+    a->lay.pane_line = top + lanes_rows + more;
     a->lay.pane_rows = pane;
     a->lay.status_line = h - 1;
-    /* Keep the selected lane on screen. */
+    /* Keep the selected lane on screen, and no row empty while lanes above are hidden. */
     if (lanes_rows > 0) {
         if (a->lane_sel < a->first_lane)
             a->first_lane = a->lane_sel;
         while (a->first_lane < a->lane_sel &&
                app_lane_rows(a, a->first_lane, a->lane_sel + 1) > lanes_rows)
             a->first_lane++;
+        while (a->first_lane > 0 &&
+               app_lane_rows(a, a->first_lane - 1, a->n_lanes) <= lanes_rows)
+            a->first_lane--;
     }
     int plot = a->cols - LANES_LABEL_COLS;
     timeview_set_width(&a->v, plot > 0 ? plot : 1);

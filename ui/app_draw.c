@@ -14,6 +14,26 @@
 
 #define APP_MAX_TICKS 256
 
+/* Text cut to `cols` columns, ending in "…" ("..." with ascii) when it does not fit. */
+static void
+draw_text_cut(surface *s, int col, int line, const char *utf8, uint8_t style, int cols,
+              bool ascii)
+{
+    int n = surface_text_cols(utf8);
+    if (n <= cols) {
+        surface_text(s, col, line, utf8, style, cols);
+        return;
+    }
+    const char *mark = ascii ? "..." : "\u2026";
+    int mark_cols = surface_text_cols(mark);
+    if (cols < mark_cols) {
+        surface_text(s, col, line, utf8, style, cols);
+        return;
+    }
+    int used = surface_text(s, col, line, utf8, style, cols - mark_cols);
+    surface_text(s, col + used, line, mark, style, mark_cols);
+}
+
 static void
 draw_header(const app *a, surface *s)
 {
@@ -176,7 +196,39 @@ draw_status(app *a, surface *s, const lane_item *it)
     strbuf_putc(&a->status, '\0');
     a->status.len--;
     surface_fill(s, 0, line, a->cols, ' ', STYLE_STATUS);
-    surface_text(s, 0, line, a->status.data, STYLE_STATUS, a->cols);
+    draw_text_cut(s, 0, line, a->status.data, STYLE_STATUS, a->cols, a->opts.ascii);
+}
+
+/* The row under lanes that do not all fit: how many are hidden above and below, and the
+ * names of those below (Down reaches them). */
+static void
+draw_more(const app *a, surface *s)
+{
+    int line = a->lay.more_line;
+    if (line < 0)
+        return;
+    lanes_draw_opts o = { .hec_split = a->hec_split };
+    size_t end = a->first_lane;
+    for (int r = 0; end < a->n_lanes; end++) {
+        r += lanes_rows(&a->lanes[end], &o);
+        if (r > a->lay.lanes_rows)
+            break;
+    }
+    bool ascii = a->opts.ascii;
+    strbuf sb;
+    strbuf_init(&sb);
+    if (a->first_lane > 0)
+        strbuf_printf(&sb, "%s %zu more", ascii ? "^" : "\u2191", a->first_lane);
+    if (end < a->n_lanes) {
+        strbuf_printf(&sb, "%s%s %zu more:", sb.len ? "  " : "", ascii ? "v" : "\u2193",
+                      a->n_lanes - end);
+        for (size_t i = end; i < a->n_lanes; i++)
+            strbuf_printf(&sb, "%s %s", i > end ? "," : "", a->lanes[i].label);
+    }
+    strbuf_putc(&sb, '\0');
+    surface_fill(s, 0, line, a->cols, ' ', STYLE_LANE_LABEL);
+    draw_text_cut(s, 0, line, sb.data, STYLE_LANE_LABEL, a->cols, ascii);
+    strbuf_free(&sb);
 }
 
 /* A centred box for popups. */
@@ -240,6 +292,7 @@ app_draw(app *a, surface *s)
     if (a->lay.lanes_rows > 0)
         lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,
                    a->first_lane, a->lay.lanes_rows, &a->v, &lo);
+    draw_more(a, s);
     /* What is under the cursor, found once for the pane and the status line. */
     lane_item it;
     app_item(a, &it);

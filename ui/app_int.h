@@ -27,6 +27,7 @@ typedef struct app_match {
 typedef struct app_rows {
     int header, axis, top;
     int lanes_line, lanes_rows;
+    int more_line;              /* the "↑ 1 more  ↓ 2 more" row under the lanes, or -1 */
     int pane_line, pane_rows;
     int status_line;
 } app_rows;
