@@ -636,6 +636,35 @@ app_zoom_selection(app *a)
 
 /* ---- actions ------------------------------------------------------------------------------ */
 
+/* n / N: the next or previous search match while a search is on, else marker. */
+static void
+app_step_marker_or_match(app *a, int dir)
+{
+    if (a->search_on)
+        app_step_match(a, dir);
+    else
+        app_step_marker(a, dir);
+}
+
+/* Open the search prompt; Enter or Escape goes back to the mode it was opened from. */
+static void
+app_open_search(app *a)
+{
+    a->search_from = a->mode;
+    a->mode = MODE_SEARCH;
+    a->query[0] = '\0';
+}
+
+/* Escape: no selection, search or highlight. */
+static void
+app_cancel(app *a)
+{
+    timeview_select_clear(&a->v);
+    a->search_on = false;
+    a->highlight = false;
+    a->msg_sticky = false;
+}
+
 static void
 app_timeline_action(app *a, enum keymap_action act)
 {
@@ -664,27 +693,14 @@ app_timeline_action(app *a, enum keymap_action act)
         break;
     case ACTION_NEXT_ITEM: app_step_item(a, 1); break;
     case ACTION_PREV_ITEM: app_step_item(a, -1); break;
-    case ACTION_NEXT_MARKER:
-        if (a->search_on)
-            app_step_match(a, 1);
-        else
-            app_step_marker(a, 1);
-        break;
-    case ACTION_PREV_MARKER:
-        if (a->search_on)
-            app_step_match(a, -1);
-        else
-            app_step_marker(a, -1);
-        break;
+    case ACTION_NEXT_MARKER: app_step_marker_or_match(a, 1); break;
+    case ACTION_PREV_MARKER: app_step_marker_or_match(a, -1); break;
     case ACTION_MARKER_LIST: app_marker_list(a); break;
     case ACTION_NEXT_GC: app_step_gc(a, 1); break;
     case ACTION_PREV_GC: app_step_gc(a, -1); break;
     case ACTION_GC_LIST: app_gc_list(a); break;
     case ACTION_THREAD_LIST: app_thread_list(a); break;
-    case ACTION_SEARCH:
-        a->mode = MODE_SEARCH;
-        a->query[0] = '\0';
-        break;
+    case ACTION_SEARCH: app_open_search(a); break;
     case ACTION_SELECT:
         /* sel.active: the selection follows the cursor; the range stays after. */
         if (v->sel.active) {
@@ -695,12 +711,7 @@ app_timeline_action(app *a, enum keymap_action act)
             app_msg(a, "selecting: move the cursor, Space again ends the selection");
         }
         break;
-    case ACTION_CANCEL:
-        timeview_select_clear(v);
-        a->search_on = false;
-        a->highlight = false;
-        a->msg_sticky = false;
-        break;
+    case ACTION_CANCEL: app_cancel(a); break;
     case ACTION_TOGGLE_EVENTS:
         a->events_on = !a->events_on;
         if (!a->events_on && a->mode == MODE_EVENTS)
@@ -752,14 +763,17 @@ static void
 app_search_action(app *a, enum keymap_action act, const char *key)
 {
     size_t len = strlen(a->query);
+    enum keymap_mode back = a->search_from == MODE_EVENTS && a->events_on ? MODE_EVENTS
+                                                                           : MODE_TIMELINE;
     switch (act) {
     case ACTION_ACCEPT:
-        a->mode = MODE_TIMELINE;
+        a->mode = back;
         if (len) {
             app_run_search(a);
             if (a->n_matches)
                 app_step_match(a, 1);
         }
+        a->events_follow = true;        /* the event pane shows the match */
         break;
     case ACTION_ERASE_CHAR:
         while (len > 0 && ((unsigned char)a->query[len - 1] & 0xc0) == 0x80)
@@ -769,7 +783,7 @@ app_search_action(app *a, enum keymap_action act, const char *key)
         a->query[len] = '\0';
         break;
     case ACTION_ERASE_LINE: a->query[0] = '\0'; break;
-    case ACTION_CLOSE: a->mode = MODE_TIMELINE; break;
+    case ACTION_CLOSE: a->mode = back; break;
     case ACTION_REDRAW: a->redraw = true; break;
     case ACTION_QUIT: a->quit = true; break;
     case ACTION_NONE: {
@@ -804,6 +818,13 @@ app_events_action(app *a, enum keymap_action act)
         break;
     case ACTION_FOCUS_NEXT:
     case ACTION_CLOSE: a->mode = MODE_TIMELINE; break;
+    case ACTION_SEARCH: app_open_search(a); break;
+    case ACTION_NEXT_MARKER:
+    case ACTION_PREV_MARKER:
+        app_step_marker_or_match(a, act == ACTION_NEXT_MARKER ? 1 : -1);
+        a->events_follow = true;
+        break;
+    case ACTION_CANCEL: app_cancel(a); break;
     case ACTION_TOGGLE_EVENTS:
         a->events_on = false;
         a->mode = MODE_TIMELINE;

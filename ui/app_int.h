@@ -50,6 +50,7 @@ struct app {
     int list_rows;              /* rows the list showed last frame (paging) */
 
     char query[128];            /* search being typed, then the last query */
+    enum keymap_mode search_from;       /* the mode the search prompt goes back to */
     bool search_on;             /* n/N step through matches */
     app_match *matches;         /* owned */
     size_t n_matches;
