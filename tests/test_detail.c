@@ -327,6 +327,75 @@ START_TEST(test_detail_gc_golden)
 }
 END_TEST
 
+/* A collection's per-HEC lines are in HEC order, and the HECs that took no part are
+ * named as such. GC #1 of threaded-n4, from its dump: between "requesting parallel GC"
+ * and "finished GC" only caps 0 and 2 post "starting GC" (cap 2 first); caps 1 and 3
+ * took no part. Then every collection: each HEC of the log on exactly one line, in order. */
+START_TEST(test_detail_gc_hec_order)
+{
+    char *path = test_path("fixtures/threaded-n4.eventlog.ref017");
+    size_t len;
+    char *dump = (char *)test_read_file(path, &len);
+    ck_assert_ptr_nonnull(dump);
+    x_free(path);
+    bool started[4] = { false };
+    int first_cap = -1;
+    const char *req = strstr(dump, ": requesting parallel GC");
+    ck_assert_ptr_nonnull(req);
+    const char *end = strstr(req, ": finished GC");
+    ck_assert_ptr_nonnull(end);
+    for (const char *p = strstr(req, ": starting GC"); p && p < end;
+         p = strstr(p + 1, ": starting GC")) {
+        const char *ln = p;
+        while (ln > dump && ln[-1] != '\n')
+            ln--;
+        const char *capp = strstr(ln, "cap ");
+        ck_assert_ptr_nonnull(capp);
+        int cap = atoi(capp + 4);
+        ck_assert(cap >= 0 && cap < 4);
+        started[cap] = true;
+        if (first_cap < 0)
+            first_cap = cap;
+    }
+    ck_assert_int_eq(first_cap, 2);             /* stored in this order, shown by HEC */
+    free(dump);
+
+    td_case c;
+    td_fixture(&c, "threaded-n4.eventlog");
+    const lane *act = td_lane(&c, "activity");
+    for (size_t gi = 0; gi < evindex_n_gcs(c.ix); gi++) {
+        const evindex_gc *g = evindex_gc_at(c.ix, gi);
+        lane_item it = { .kind = LANE_ITEM_GC, .start_ns = g->start_ns, .end_ns = g->end_ns,
+                         .index = gi };
+        detail_lines d;
+        detail_lines_init(&d);
+        detail_item(&d, c.ix, act, &it, g->start_ns, NULL);
+        int next = 0;           /* every HEC once, in order */
+        for (size_t i = 0; i < d.n; i++) {
+            const char *l = d.lines[i];
+            if (strncmp(l, "HEC ", 4) != 0)
+                continue;
+            char *rest;
+            long a = strtol(l + 4, &rest, 10), b = a;
+            if (*rest == '-')
+                b = strtol(rest + 1, &rest, 10);
+            else if (rest[0] == ',' && rest[1] == ' ')
+                b = strtol(rest + 2, &rest, 10);
+            ck_assert_msg(a == next && b >= a, "GC #%zu: \"%s\" where HEC %d was due", gi + 1,
+                          l, next);
+            ck_assert(strncmp(rest, ": work ", 7) == 0 || strcmp(rest, ": took no part") == 0);
+            ck_assert(b == a || strcmp(rest, ": took no part") == 0);
+            next = (int)b + 1;
+            if (gi == 0)
+                ck_assert_msg(started[a] == (strncmp(rest, ": work ", 7) == 0), "GC #1: %s", l);
+        }
+        ck_assert_int_eq(next, 4);
+        detail_lines_free(&d);
+    }
+    td_close(&c);
+}
+END_TEST
+
 /* A heap census inside a collection is its own part of the pause. heapprof-hc's
  * collection at 301938742 ns: the dump has its last "GC done" at 304362728, then the
  * census ("start heap prof sample 0" at 307571241 .. "end prof sample 0" at 307579974),
@@ -959,6 +1028,7 @@ test_detail_suite(void)
     tcase_add_test(tc, test_detail_gc_golden);
     tcase_add_test(tc, test_detail_gc_known);
     tcase_add_test(tc, test_detail_gc_census);
+    tcase_add_test(tc, test_detail_gc_hec_order);
     tcase_add_test(tc, test_detail_runs);
     tcase_add_test(tc, test_detail_marker_wrap);
     tcase_add_test(tc, test_detail_wrap_words);

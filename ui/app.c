@@ -226,7 +226,7 @@ app_gc_list(app *a)
     }
     qsort(keys, n, sizeof *keys, app_rank_cmp);
     uilist *l = uilist_new("collections by pause");
-    uilist_set_columns_header(l, "pause      start        gen  to stop    slowest  copied");
+    uilist_set_columns_header(l, "pause      start        gen  to stop    slowest      copied");
     strbuf sb, t;
     strbuf_init(&sb);
     strbuf_init(&t);
@@ -253,10 +253,13 @@ app_gc_list(app *a)
             strbuf_puts(&sb, "-        ");
         else
             strbuf_printf(&sb, "HEC %-4u ", g->slowest_cap);
+        /* Bytes as the detail pane gives them, right-aligned. */
+        strbuf_reset(&t);
         if (g->flags & EVINDEX_GC_F_NO_STATS)
-            strbuf_puts(&sb, "-");
+            strbuf_putc(&t, '-');
         else
-            strbuf_printf(&sb, "%llu", (unsigned long long)g->copied);
+            detail_bytes(&t, g->copied);
+        strbuf_printf(&sb, "%10.*s", (int)t.len, t.data);
         strbuf_putc(&sb, '\0');
         uilist_add(l, sb.data, keys[k].idx);
     }

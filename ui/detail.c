@@ -523,6 +523,83 @@ detail_gc_head(strbuf *sb, const evindex_gc *g)
         strbuf_puts(sb, " (major)");
 }
 
+/* Order of capability numbers (EVINDEX_NO_CAP, the global lane, last). */
+static int
+detail_cap_cmp(const void *x, const void *y)
+{
+    uint16_t p = *(const uint16_t *)x, q = *(const uint16_t *)y;
+    return p < q ? -1 : p > q;
+}
+
+static int
+detail_part_cmp(const void *x, const void *y)
+{
+    const evindex_gc_part *p = *(const evindex_gc_part *const *)x;
+    const evindex_gc_part *q = *(const evindex_gc_part *const *)y;
+    return detail_cap_cmp(&p->cap, &q->cap);
+}
+
+/* HECs caps[i .. j) took no part: one line for the run of them. */
+static void
+detail_gc_absent(detail_lines *out, const uint16_t *caps, size_t i, size_t j, strbuf *sb)
+{
+    if (i >= j)
+        return;
+    strbuf_reset(sb);
+    if (j - i == 1)
+        strbuf_printf(sb, "HEC %u: took no part", (unsigned)caps[i]);
+    else if (j - i == 2)
+        strbuf_printf(sb, "HEC %u, %u: took no part", (unsigned)caps[i], (unsigned)caps[i + 1]);
+    else
+        strbuf_printf(sb, "HEC %u-%u: took no part", (unsigned)caps[i], (unsigned)caps[j - 1]);
+    detail_add_sb(out, sb);
+}
+
+/* One line per HEC in HEC order: each part's work and idle time and how late it stopped,
+ * and the HECs of the log that took no part in the collection named as such (runs of
+ * them on one line). */
+static void
+detail_gc_parts(detail_lines *out, const evindex *ix, const evindex_gc *g, strbuf *sb)
+{
+    size_t n_caps = 0;
+    uint16_t *caps = xmalloc((evindex_n_caps(ix) + 1) * sizeof *caps);   /* freed below */
+    for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+        uint16_t cap = evindex_cap_at(ix, i)->cap;
+        if (cap != EVINDEX_NO_CAP && lanes_cap_shown(ix, i))
+            caps[n_caps++] = cap;
+    }
+    qsort(caps, n_caps, sizeof *caps, detail_cap_cmp);
+    const evindex_gc_part **parts = xmalloc((g->n_parts + 1) * sizeof *parts);  /* freed below */
+    for (uint32_t k = 0; k < g->n_parts; k++)
+        parts[k] = evindex_gc_part_at(ix, g->first_part + k);
+    qsort(parts, g->n_parts, sizeof *parts, detail_part_cmp);
+    size_t ci = 0;
+    for (uint32_t k = 0; k < g->n_parts; k++) {
+        const evindex_gc_part *p = parts[k];
+        size_t cj = ci;
+        while (cj < n_caps && caps[cj] < p->cap)
+            cj++;
+        detail_gc_absent(out, caps, ci, cj, sb);
+        ci = cj < n_caps && caps[cj] == p->cap ? cj + 1 : cj;
+        strbuf_reset(sb);
+        strbuf_puts(sb, "HEC ");
+        detail_cap(sb, p->cap);
+        strbuf_puts(sb, ": work ");
+        detail_dur(sb, p->work_ns);
+        strbuf_puts(sb, ", idle ");
+        detail_dur(sb, p->wait_ns);
+        if (g->request_cap != EVINDEX_NO_CAP && p->stop_ns >= g->request_ns) {
+            strbuf_puts(sb, " (stopped +");
+            detail_dur(sb, p->stop_ns - g->request_ns);
+            strbuf_putc(sb, ')');
+        }
+        detail_add_sb(out, sb);
+    }
+    detail_gc_absent(out, caps, ci, n_caps, sb);
+    x_free(parts);
+    x_free(caps);
+}
+
 static void
 detail_gc(detail_lines *out, const evindex *ix, size_t gi)
 {
@@ -591,22 +668,7 @@ detail_gc(detail_lines *out, const evindex *ix, size_t gi)
         detail_add_sb(out, &sb);
     }
 
-    for (uint32_t k = 0; k < g->n_parts; k++) {
-        const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
-        strbuf_reset(&sb);
-        strbuf_puts(&sb, "HEC ");
-        detail_cap(&sb, p->cap);
-        strbuf_puts(&sb, ": work ");
-        detail_dur(&sb, p->work_ns);
-        strbuf_puts(&sb, ", idle ");
-        detail_dur(&sb, p->wait_ns);
-        if (g->request_cap != EVINDEX_NO_CAP && p->stop_ns >= g->request_ns) {
-            strbuf_puts(&sb, " (stopped +");
-            detail_dur(&sb, p->stop_ns - g->request_ns);
-            strbuf_putc(&sb, ')');
-        }
-        detail_add_sb(out, &sb);
-    }
+    detail_gc_parts(out, ix, g, &sb);
 
     if (!(g->flags & EVINDEX_GC_F_NO_STATS)) {
         strbuf_reset(&sb);
