@@ -15,6 +15,8 @@
 #include "tests.h"
 #include "theme.h"
 #include "timefmt.h"
+#include "lanes.h"
+#include "strbuf.h"
 
 typedef struct app_fx {
     evlog *log;
@@ -356,6 +358,235 @@ START_TEST(test_app_mock_terminal)
 }
 END_TEST
 
+/* Characters (UTF-8 sequences) in [from, to). */
+static int
+fx_cols_between(const char *from, const char *to)
+{
+    int n = 0;
+    for (const char *p = from; p < to; p++)
+        n += ((unsigned char)*p & 0xc0) != 0x80;
+    return n;
+}
+
+/* The times of the first two `marker:` lines of a fixture's ghc-events dump. */
+static void
+fx_dump_markers(const char *fixture, uint64_t *m1, uint64_t *m2)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "%s.ref017", fixture);
+    char *path = test_path(rel);
+    size_t len = 0;
+    char *dump = (char *)test_read_file(path, &len);
+    ck_assert_ptr_nonnull(dump);
+    uint64_t *out[2] = { m1, m2 };
+    int n = 0;
+    for (char *line = dump; n < 2 && line && line < dump + len;) {
+        char *nl = memchr(line, '\n', (size_t)(dump + len - line));
+        if (nl)
+            *nl = '\0';
+        if (strstr(line, ": marker: "))
+            *out[n++] = strtoull(line, NULL, 10);
+        line = nl ? nl + 1 : NULL;
+    }
+    ck_assert_int_eq(n, 2);
+    free(dump);
+    free(path);
+}
+
+/* Space on a marker, n, Space: the range is exactly the two markers' time difference as
+ * the dump gives them — not widened to the edges of their columns (3.15 ms each at 80
+ * columns: the first two markers share none, and the old range was 6.3 ms). */
+START_TEST(test_app_exact_selection)
+{
+    uint64_t m1 = 0, m2 = 0;
+    fx_dump_markers("fixtures/threaded-n4.eventlog", &m1, &m2);
+    app_fx f;
+    fx_open(&f, "fixtures/threaded-n4.eventlog", 80, 24, false);
+    fx_keys(&f, "n Space n Space");
+    timeview *v = app_view(f.a);
+    ck_assert(!v->sel.active);
+    ck_assert_uint_eq(v->sel.a_ns, m1);
+    ck_assert_uint_eq(v->sel.b_ns, m2);
+    ck_assert_uint_eq(v->cursor_ns, m2);
+    /* The pane's range line gives it to the nanosecond. */
+    char want[128];
+    strbuf sb;
+    strbuf_init(&sb);
+    timefmt_append_res(&sb, m2 - m1, 1);
+    snprintf(want, sizeof want, "(%s)", sb.data);
+    strbuf_free(&sb);
+    ck_assert_msg(fx_screen_has(&f, want), "no %s in the range line", want);
+    /* Backwards too, from a GC's start (]) to the marker before it. */
+    fx_keys(&f, "Escape ] Space N Space");
+    const evindex_gc *g = evindex_gc_at(f.ix, evindex_gc_first_from(f.ix, m2 + 1));
+    ck_assert_uint_eq(v->sel.b_ns, g->start_ns);
+    ck_assert_uint_eq(v->sel.a_ns, m2);
+    fx_close(&f);
+}
+END_TEST
+
+/* `/` opens the search from the focused event pane (it used to do nothing, and what was
+ * typed then ran as commands: the 'e' of "helper" closed the pane); Enter goes back to
+ * the pane, on the match; n steps from there. */
+START_TEST(test_app_search_from_pane)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/markers.eventlog", 100, 30, false);
+    fx_keys(&f, "e Tab / h e l p e r - b : t i c k");
+    ck_assert_msg(strcmp(app_status(f.a), "/helper-b:tick") == 0, "status: %s", app_status(f.a));
+    fx_keys(&f, "Enter");
+    ck_assert_msg(strstr(app_status(f.a), "helper-b:tick 1") != NULL, "status: %s",
+                  app_status(f.a));
+    ck_assert(fx_screen_has(&f, "events near"));
+    ck_assert(!app_quit_requested(f.a));
+    uint64_t at = app_view(f.a)->cursor_ns;
+    fx_keys(&f, "n");
+    ck_assert(app_view(f.a)->cursor_ns > at);
+    ck_assert_msg(strstr(app_status(f.a), "helper-b:tick 2") != NULL, "status: %s",
+                  app_status(f.a));
+    /* Still the pane's keys: j moves its selection, not the lane. */
+    fx_keys(&f, "Escape /");
+    ck_assert_str_eq(app_status(f.a), "/");
+    fx_keys(&f, "Escape q");
+    ck_assert(app_quit_requested(f.a));
+    fx_close(&f);
+}
+END_TEST
+
+/* At 30x8 the four HECs do not fit: a row says how many lanes are hidden and which, Down
+ * scrolls the lanes with the selected one down to HEC 3, and then the row counts those
+ * above. */
+START_TEST(test_app_small_lanes_scroll)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/threaded-n4.eventlog", 30, 8, false);
+    ck_assert(fx_screen_has(&f, "HEC 1"));
+    ck_assert(!fx_screen_has(&f, "HEC 3 "));
+    ck_assert_msg(fx_screen_has(&f, "\u2193 4 more: HEC 2, HEC 3,"), "no count of hidden lanes");
+    fx_keys(&f, "Down Down Down");
+    ck_assert(fx_screen_has(&f, "HEC 3 "));
+    ck_assert(fx_screen_has(&f, "\u2191 2 more"));
+    ck_assert(fx_screen_has(&f, "\u2193 2 more: markers,"));
+    /* Every lane reached, then back up: none is left out. */
+    fx_keys(&f, "Down Down");
+    ck_assert(fx_screen_has(&f, "heap "));
+    ck_assert(!fx_screen_has(&f, "\u2193"));
+    fx_keys(&f, "Up Up Up Up Up Up");
+    ck_assert(fx_screen_has(&f, "activity"));
+    ck_assert(!fx_screen_has(&f, "\u2191"));
+    /* Tall enough, no such row. */
+    app_resize(f.a, 100, 40);
+    app_draw(f.a, f.s);
+    ck_assert(!fx_screen_has(&f, " more"));
+    fx_close(&f);
+}
+END_TEST
+
+/* A status line cut at the screen's width ends with an ellipsis, "..." in ASCII. */
+START_TEST(test_app_status_ellipsis)
+{
+    for (int ascii = 0; ascii <= 1; ascii++) {
+        app_fx f;
+        fx_open(&f, "fixtures/threaded-n4.eventlog", 30, 8, ascii);
+        fx_keys(&f, "]");
+        ck_assert_int_gt((int)strlen(app_status(f.a)), 30);
+        if (ascii) {
+            for (int x = 27; x < 30; x++)
+                ck_assert_uint_eq(surface_get(f.s, x, 7).cp, '.');
+        } else {
+            ck_assert_uint_eq(surface_get(f.s, 29, 7).cp, 0x2026);
+        }
+        /* A status that fits is not cut. */
+        app_resize(f.a, 200, 8);
+        app_draw(f.a, f.s);
+        ck_assert_uint_ne(surface_get(f.s, 199, 7).cp, ascii ? '.' : 0x2026);
+        ck_assert_uint_ne(surface_get(f.s, (int)strlen(app_status(f.a)) - 1, 7).cp, 0x2026);
+        fx_close(&f);
+    }
+}
+END_TEST
+
+/* The `p` list gives bytes copied as the detail pane does (binary units), right-aligned:
+ * the longest pause copied 1412448 bytes (the dump's GC stats after it), 1.3 MiB. */
+START_TEST(test_app_gc_list_bytes)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/threaded-n4.eventlog", 100, 30, false);
+    fx_keys(&f, "p");
+    ck_assert(fx_screen_has(&f, "collections by pause"));
+    ck_assert(!fx_screen_has(&f, "1412448"));
+    char *dump = surface_dump(f.s);
+    const char *row = strstr(dump, "5.058ms ");
+    ck_assert_ptr_nonnull(row);
+    const char *hdr = strstr(dump, "copied");
+    ck_assert_ptr_nonnull(hdr);
+    /* "1.3 MiB" ends in the header's column. */
+    const char *line_start = row;
+    while (line_start > dump && line_start[-1] != '\n')
+        line_start--;
+    const char *hdr_start = hdr;
+    while (hdr_start > dump && hdr_start[-1] != '\n')
+        hdr_start--;
+    const char *bytes = strstr(row, "1.3 MiB");
+    ck_assert_ptr_nonnull(bytes);
+    ck_assert_int_eq(fx_cols_between(line_start, bytes + 7),
+                     fx_cols_between(hdr_start, hdr + 6));
+    free(dump);
+    fx_close(&f);
+}
+END_TEST
+
+/* A mouse drag selects from where the button went down to where it came up, and leaves
+ * the cursor there, as an editor does; dragging back left works the same. */
+START_TEST(test_app_mouse_drag)
+{
+    app_fx f;
+    app_opts o = { .mouse = true };
+    fx_open_opts(&f, "fixtures/threaded-n4.eventlog", 100, 30, &o);
+    timeview *v = app_view(f.a);
+    int line = 5;                               /* a lane row */
+    termio_event ev = { .kind = TERMIO_EV_MOUSE, .button = 1, .line = line };
+    ev.action = TERMIO_MOUSE_PRESS;
+    ev.col = LANES_LABEL_COLS + 10;
+    app_mouse(f.a, &ev);
+    ev.action = TERMIO_MOUSE_DRAG;
+    for (int c = 11; c <= 30; c++) {
+        ev.col = LANES_LABEL_COLS + c;
+        app_mouse(f.a, &ev);
+    }
+    ev.action = TERMIO_MOUSE_RELEASE;
+    app_mouse(f.a, &ev);
+    app_draw(f.a, f.s);
+    ck_assert(!v->sel.active);
+    ck_assert_uint_eq(v->sel.a_ns, timeview_hit_test(v, 10));
+    ck_assert_uint_eq(v->sel.b_ns, timeview_hit_test(v, 30));
+    ck_assert_uint_eq(v->cursor_ns, timeview_hit_test(v, 30));
+    ck_assert_int_eq(timeview_col_of(v, v->cursor_ns), 30);
+    /* Right to left: the cursor ends on the left. */
+    ev.action = TERMIO_MOUSE_PRESS;
+    ev.col = LANES_LABEL_COLS + 40;
+    app_mouse(f.a, &ev);
+    ev.action = TERMIO_MOUSE_DRAG;
+    ev.col = LANES_LABEL_COLS + 20;
+    app_mouse(f.a, &ev);
+    ev.action = TERMIO_MOUSE_RELEASE;
+    app_mouse(f.a, &ev);
+    ck_assert_uint_eq(v->cursor_ns, timeview_hit_test(v, 20));
+    ck_assert_uint_eq(v->sel.a_ns, timeview_hit_test(v, 20));
+    ck_assert_uint_eq(v->sel.b_ns, timeview_hit_test(v, 40));
+    /* A click alone moves the cursor and leaves the selection be. */
+    ev.action = TERMIO_MOUSE_PRESS;
+    ev.col = LANES_LABEL_COLS + 50;
+    app_mouse(f.a, &ev);
+    ev.action = TERMIO_MOUSE_RELEASE;
+    app_mouse(f.a, &ev);
+    ck_assert_uint_eq(v->cursor_ns, timeview_hit_test(v, 50));
+    ck_assert_uint_eq(v->sel.b_ns, timeview_hit_test(v, 40));
+    ck_assert_ptr_null(timeview_check(v));
+    fx_close(&f);
+}
+END_TEST
+
 Suite *
 test_app_suite(void)
 {
@@ -370,6 +601,12 @@ test_app_suite(void)
     tcase_add_test(tc, test_app_tiny_sizes);
     tcase_add_test(tc, test_app_ascii_only);
     tcase_add_test(tc, test_app_mock_terminal);
+    tcase_add_test(tc, test_app_exact_selection);
+    tcase_add_test(tc, test_app_search_from_pane);
+    tcase_add_test(tc, test_app_small_lanes_scroll);
+    tcase_add_test(tc, test_app_status_ellipsis);
+    tcase_add_test(tc, test_app_gc_list_bytes);
+    tcase_add_test(tc, test_app_mouse_drag);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,7 +1,8 @@
 /* tests/test_e2e: the interactive viewer end to end — tests/e2e/viewer.sh drives the
  * real binary in a private tmux server with both backends (opening, GC and marker
  * jumps, lists, search, help, event pane, resizing to 1x1, quitting by key and by
- * SIGTERM with the terminal given back). One Check test wraps the script. */
+ * SIGTERM with the terminal given back), and tests/e2e/view.sh what small screens show
+ * and how selections, search and the mouse behave. One Check test wraps each script. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +11,17 @@
 
 #include "tests.h"
 
-START_TEST(test_e2e_viewer)
+/* Run tests/e2e/<script> against the binary; its report goes to build/<log>, and what
+ * failed into the test output. */
+static void
+e2e_run(const char *script_rel, const char *log_rel)
 {
     const char *bin = getenv("ELOG_BIN");
     ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
     ck_assert_msg(system("command -v tmux >/dev/null 2>&1") == 0,
                   "tmux is needed for the end-to-end tests (sh tools/deps.sh installs it)");
-    char *script = test_path("tests/e2e/viewer.sh");
-    char *log = test_path("build/e2e.log");
+    char *script = test_path(script_rel);
+    char *log = test_path(log_rel);
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "ELOG_BIN='%s' bash '%s' > '%s' 2>&1", bin, script, log);
     int rc = system(cmd);
@@ -28,9 +32,23 @@ START_TEST(test_e2e_viewer)
             fprintf(stderr, "(no report at %s)\n", log);
     }
     ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0,
-                  "end-to-end viewer tests failed; report in %s", log);
+                  "end-to-end tests %s failed; report in %s", script_rel, log);
     free(script);
     free(log);
+}
+
+START_TEST(test_e2e_viewer)
+{
+    e2e_run("tests/e2e/viewer.sh", "build/e2e.log");
+}
+END_TEST
+
+/* tests/e2e/view.sh: small screens (80x24 folded HECs, 30x8 scrolling lanes), exact
+ * selections, search from the event pane, a GC's per-HEC lines, list bytes, the cut
+ * status line, mouse drags. */
+START_TEST(test_e2e_view)
+{
+    e2e_run("tests/e2e/view.sh", "build/e2e-view.log");
 }
 END_TEST
 
@@ -42,6 +60,7 @@ test_e2e_suite(void)
     tcase_set_tags(tc, "e2e");      /* CK_EXCLUDE_TAGS=e2e leaves it out (valgrind) */
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_e2e_viewer);
+    tcase_add_test(tc, test_e2e_view);
     suite_add_tcase(s, tc);
     return s;
 }
