@@ -16,7 +16,7 @@ static const struct {
     const char *gesture, *help;
 } helpview_mouse[] = {
     { "click", "move the cursor there" },
-    { "drag", "select a time range" },
+    { "drag", "select a time range; the cursor stays where it ends" },
     { "wheel", "zoom in or out at the pointer" },
 };
 
@@ -28,8 +28,8 @@ static const struct {
     const char *help;
 } helpview_legend[] = {
     { "\u2588\u2585\u2582", "#++", STYLE_RUNNING, "a Haskell thread running" },
-    { "\u2588\u2588\u2588", "GGG", STYLE_GC_WORK, "GC: copying or marking" },
-    { "\u2588\u2588\u2588", "ggg", STYLE_GC_WAIT, "GC: waiting (synchronising, idle)" },
+    { "\u2588\u2585\u2582", "GGg", STYLE_GC_WORK, "GC: copying or marking" },
+    { "\u2588\u2585\u2582", "GGg", STYLE_GC_WAIT, "GC: waiting (synchronising, idle)" },
     { "\u2588\u2588\u2588", "MMM", STYLE_NM_MARK, "non-moving GC: concurrent mark" },
     { "\u2588\u2588\u2588", "SSS", STYLE_NM_SYNC, "non-moving GC: stop-the-world sync" },
     { "\u2588\u2588\u2588", "WWW", STYLE_NM_SWEEP, "non-moving GC: concurrent sweep" },
@@ -37,12 +37,15 @@ static const struct {
     { "\u00b7", ".", STYLE_MARKER_TEXT, "user or RTS message (traceEvent)" },
 };
 
-/* What the times and the range statistics mean: a term, then lines of its definition
- * (NULL ends a term's lines). The one place the mutator share is defined. */
+/* What the times, folded lanes and the range statistics mean: a term, then lines of its
+ * definition (NULL ends a term's lines). The one place the mutator share is defined. */
 static const char *const helpview_terms[][4] = {
     { "times", "the log's clock: ns since the RTS started, as",
       "`ghc-events show` prints them; `gc`, `markers`,",
       "`stats` and `snapshot --from/--to` use it too" },
+    { "folded HEC rows", "small screens give a HEC one row: a GC cell is then",
+      "as tall as the HEC was busy (braille dots in mono);",
+      "ASCII G or # from half the column up, g or + below" },
     { DETAIL_MUTATOR_SHARE, "of a range (Space ... Space): its time outside GC",
       "pauses, 1 - pause time / range length. Not GHC's",
       "Productivity, which `stats --from --to` prints" },
