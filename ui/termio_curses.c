@@ -175,6 +175,9 @@ cu_function_key(termio *t, int code)
         { KEY_SF, "S-Down" }, { KEY_SHOME, "S-Home" }, { KEY_SEND, "S-End" },
         { KEY_SDC, "S-Delete" }, { KEY_SIC, "S-Insert" }, { KEY_SNEXT, "S-PageDown" },
         { KEY_SPREVIOUS, "S-PageUp" },
+        /* Terminals whose terminfo calls ESC [1~ and ESC [4~ the VT220 Find and
+         * Select keys send them for Home and End. */
+        { KEY_FIND, "Home" }, { KEY_SELECT, "End" }, { KEY_BEG, "Home" },
     };
     if (code == KEY_RESIZE) {
         int lines, cols;
@@ -278,6 +281,42 @@ cu_wait(termio *t, int timeout_ms)
 }
 
 static void
+cu_pause(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    if (!k->started)
+        return;
+    if (k->mouse) {
+        fputs("\033[?1002l", stdout);
+        fflush(stdout);
+    }
+    curs_set(1);
+    endwin();       /* shell's tty mode, main screen, keypad and mouse off */
+    fflush(stdout);
+}
+
+static void
+cu_resume(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    if (!k->started)
+        return;
+    /* A size change while away comes as KEY_RESIZE (ncurses' SIGWINCH handler). */
+    reset_prog_mode();
+    curs_set(0);
+    clearok(curscr, TRUE);
+    doupdate();     /* back to raw mode, the alternate screen and keypad mode */
+    if (k->mouse) {
+        mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
+        k->mouse_drag_pending = true;
+    }
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    termio_resized(t, cols, rows);
+    t->force_hard = true;
+}
+
+static void
 cu_close(termio *t)
 {
     cu_impl *k = cu_of(t);
@@ -305,8 +344,50 @@ cu_destroy(termio *t)
 }
 
 static const termio_ops cu_ops = {
-    "curses", cu_begin, cu_draw, cu_end, cu_wait, cu_close, cu_destroy,
+    "curses", cu_begin, cu_draw, cu_end, cu_wait, cu_pause, cu_resume, cu_close, cu_destroy,
 };
+
+/* Home and End as every common terminal sends them, whatever its terminfo says: VT220
+ * and Linux console (ESC [1~ ESC [4~), rxvt (ESC [7~ ESC [8~), xterm in normal and in
+ * keypad mode (ESC [H ESC [F, ESC O H ESC O F). khome and kend are ncurses' own. */
+static const struct {
+    const char *seq;
+    int code;
+} cu_home_end[] = {
+    { "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME },
+    { "\033OH", KEY_HOME },  { "\033[4~", KEY_END },  { "\033[8~", KEY_END },
+    { "\033[F", KEY_END },   { "\033OF", KEY_END },
+};
+
+static void
+cu_define_keys(void)
+{
+    for (size_t i = 0; i < sizeof cu_home_end / sizeof cu_home_end[0]; i++)
+        if (key_defined(cu_home_end[i].seq) <= 0)
+            define_key(cu_home_end[i].seq, cu_home_end[i].code);
+}
+
+/* Without cursor addressing ncurses draws line after line of garbage (TERM=dumb). */
+static bool
+cu_can_drive(const char *term, char *err, size_t errlen)
+{
+    static const char *const need[] = { "cup" };
+    const char *missing;
+    if (!term || !*term) {
+        termio_errf(err, errlen, "TERM is not set");
+        return false;
+    }
+    if (!termio_caps_missing(term, need, 1, &missing)) {
+        termio_errf(err, errlen, "ncurses cannot drive TERM=%s (no terminfo entry)", term);
+        return false;
+    }
+    if (missing) {
+        termio_errf(err, errlen, "TERM=%s cannot move the cursor (its terminfo has no %s): "
+                    "the viewer needs a terminal such as xterm-256color", term, missing);
+        return false;
+    }
+    return true;
+}
 
 static void
 cu_setup_styles(termio *t, cu_impl *k)
@@ -343,6 +424,8 @@ termio_open_curses(const termio_opts *opts, char *err, size_t errlen)
         termio_errf(err, errlen, "stdin and stdout must be a terminal");
         return NULL;
     }
+    if (!cu_can_drive(getenv("TERM"), err, errlen))
+        return NULL;
     cu_impl *k = xcalloc(1, sizeof *k);          /* owned by t from here on */
     /* termio_new installs the quit-signal handlers before newterm, so ncurses keeps
      * its hands off SIGINT/SIGTERM. */
@@ -368,6 +451,7 @@ termio_open_curses(const termio_opts *opts, char *err, size_t errlen)
     leaveok(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    cu_define_keys();
 
     int colours = 0;
     if (has_colors() && start_color() == OK)
