@@ -1,7 +1,9 @@
 /* tests/test_e2e: the interactive viewer end to end — tests/e2e/viewer.sh drives the
  * real binary in a private tmux server with both backends (opening, GC and marker
  * jumps, lists, search, help, event pane, resizing to 1x1, quitting by key and by
- * SIGTERM with the terminal given back). One Check test wraps the script. */
+ * SIGTERM with the terminal given back); tests/e2e/robust.sh its robustness (long
+ * escape sequences and key floods, every ending signal, stop and resume, poor TERMs,
+ * LANG=C, Home/End encodings, filter typing). One Check test wraps each script. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +12,19 @@
 
 #include "tests.h"
 
-START_TEST(test_e2e_viewer)
+/* Run tests/e2e/NAME.sh with the binary; its report (failures only) on failure. */
+static void
+e2e_run(const char *name)
 {
     const char *bin = getenv("ELOG_BIN");
     ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
     ck_assert_msg(system("command -v tmux >/dev/null 2>&1") == 0,
                   "tmux is needed for the end-to-end tests (sh tools/deps.sh installs it)");
-    char *script = test_path("tests/e2e/viewer.sh");
-    char *log = test_path("build/e2e.log");
+    char rel[64];
+    snprintf(rel, sizeof rel, "tests/e2e/%s.sh", name);
+    char *script = test_path(rel);
+    snprintf(rel, sizeof rel, "build/e2e-%s.log", name);
+    char *log = test_path(rel);
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "ELOG_BIN='%s' bash '%s' > '%s' 2>&1", bin, script, log);
     int rc = system(cmd);
@@ -28,9 +35,20 @@ START_TEST(test_e2e_viewer)
             fprintf(stderr, "(no report at %s)\n", log);
     }
     ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0,
-                  "end-to-end viewer tests failed; report in %s", log);
+                  "end-to-end %s tests failed; report in %s", name, log);
     free(script);
     free(log);
+}
+
+START_TEST(test_e2e_viewer)
+{
+    e2e_run("viewer");
+}
+END_TEST
+
+START_TEST(test_e2e_robust)
+{
+    e2e_run("robust");
 }
 END_TEST
 
@@ -43,5 +61,10 @@ test_e2e_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_e2e_viewer);
     suite_add_tcase(s, tc);
+    TCase *tr = tcase_create("robust");
+    tcase_set_tags(tr, "e2e");
+    tcase_set_timeout(tr, 300);
+    tcase_add_test(tr, test_e2e_robust);
+    suite_add_tcase(s, tr);
     return s;
 }

@@ -289,7 +289,8 @@ termio_suspend(termio *t)
         return;
     t->ops->pause(t);
     tcsetattr(termio_emerg_in_fd, TCSADRAIN, &termio_emerg_termios);
-    /* Stop as the shell expects (its job control sees SIGTSTP), then take it back. */
+    /* Stop as the shell expects (its job control sees SIGTSTP), then take it back. No
+     * stop happens in an orphaned process group (no job control): go on at once. */
     struct sigaction dfl, ours;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
@@ -299,7 +300,7 @@ termio_suspend(termio *t)
     sigemptyset(&set);
     sigaddset(&set, SIGTSTP);
     pthread_sigmask(SIG_UNBLOCK, &set, &old);
-    raise(SIGTSTP);
+    kill(0, SIGTSTP);   /* the whole job, as ^Z in cooked mode: a wrapper too */
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     sigaction(SIGTSTP, &ours, NULL);
     termio_stop_pending = 0;
@@ -531,7 +532,7 @@ termio_open_backend(const char *name, const termio_opts *opts, char *note, size_
     t = tickit ? termio_open_curses(opts, second, sizeof second)
                : termio_open_tickit(opts, second, sizeof second);
     if (t) {
-        termio_errf(note, notelen, "%s; using %s", first, tickit ? "curses" : "tickit");
+        termio_errf(note, notelen, "using %s: %s", tickit ? "curses" : "tickit", first);
         return t;
     }
     /* Neither: ncurses' reason names what the terminal lacks most plainly. */

@@ -17,7 +17,10 @@ typedef enum seq_state {
 } seq_state;
 
 /* Introducers libtermkey's CSI driver reads (ESC + byte, or the C1 byte). */
-typedef enum seq_kind { SEQ_PLAIN, SEQ_CSI, SEQ_SS3, SEQ_STRING } seq_kind;
+typedef enum seq_kind {
+    SEQ_PLAIN, SEQ_CSI, SEQ_SS3, SEQ_STRING,
+    SEQ_UNSAFE,         /* a whole CSI libtermkey must not see (seq_csi_safe) */
+} seq_kind;
 
 void
 termio_seq_init(termio_seq *q, bool utf8)
@@ -72,28 +75,69 @@ seq_intro(const unsigned char *b, size_t n, size_t *intro)
     }
 }
 
-/* libtermkey's argument count of CSI parameter bytes p[0..n) (as its parse_csi counts
- * them): X10 mouse reports are a CSI 'M' with fewer than 3. */
-static int
-seq_csi_args(const unsigned char *p, size_t n)
+/* A CSI's parameters as libtermkey 0.22's parse_csi reads p[0..n): its argument count,
+ * its first argument, how many ';' it stores and the initial ('<'..'?') and
+ * intermediate (0x20..0x2f) bytes it folds into the command. */
+typedef struct seq_csi {
+    int args;
+    long arg0;
+    int semicolons;
+    unsigned char initial, intermediate;
+} seq_csi;
+
+static seq_csi
+seq_csi_parse(const unsigned char *p, size_t n)
 {
+    seq_csi c = { 0, -1, 0, 0, 0 };
     size_t i = 0;
-    int args = 0;
     bool present = false;
     if (n > 0 && p[0] >= '<' && p[0] <= '?')
-        i++;
+        c.initial = p[i++];
     for (; i < n; i++) {
         if (p[i] >= '0' && p[i] <= '9') {
+            if (c.args == 0)
+                c.arg0 = (present ? (c.arg0 > 99999 ? 99999 : c.arg0) * 10 : 0) + (p[i] - '0');
             present = true;
         } else if (p[i] == ';') {
             present = false;
-            if (++args > 16)
+            c.semicolons++;
+            if (++c.args > 16)
                 break;
         } else if (p[i] >= 0x20 && p[i] <= 0x2f) {
+            c.intermediate = p[i];
             break;
         }
     }
-    return args + (present ? 1 : 0);
+    c.args += present ? 1 : 0;
+    return c;
+}
+
+/* An X10 mouse report as libtermkey reads one: command exactly 'M' (no initial or
+ * intermediate byte) with fewer than 3 arguments; three raw bytes follow it. */
+static bool
+seq_csi_x10(const unsigned char *body, size_t n)
+{
+    seq_csi c = seq_csi_parse(body, n);
+    return !c.initial && !c.intermediate && c.args < 3;
+}
+
+/* Whether libtermkey 0.22 can read this CSI without touching memory it does not own:
+ * its cursor-key handler indexes a 64-entry table by the whole command, initial and
+ * intermediate bytes included (ESC [ SP A reads far out of bounds and crashes); its
+ * parser stores a 17th argument past its 16-element array; ESC [ 27 ~ reads a third
+ * argument that may not be there. */
+static bool
+seq_csi_safe(const unsigned char *body, size_t n, unsigned char final)
+{
+    seq_csi c = seq_csi_parse(body, n);
+    if (c.semicolons >= 15)
+        return false;
+    if (strchr("ABCDEFHPQRSZ", final) && (c.initial || c.intermediate) &&
+        !(final == 'R' && c.initial == '?' && !c.intermediate))
+        return false;
+    if (final == '~' && c.arg0 == 27 && c.args < 3)
+        return false;
+    return true;
 }
 
 /* The unit at b[0..n): its state and length. `kind` tells what it is (for dropping a
@@ -131,7 +175,9 @@ seq_unit(const termio_seq *q, const unsigned char *b, size_t n, size_t *len, seq
             return SEQ_PARTIAL;
         }
         size_t end = e + 1;
-        if (b[e] == 'M' && seq_csi_args(b + body, e - body) < 3) {
+        if (!seq_csi_safe(b + body, e - body, b[e]))
+            *kind = SEQ_UNSAFE;
+        else if (b[e] == 'M' && seq_csi_x10(b + body, e - body)) {
             end += 3;           /* X10 mouse: three raw bytes follow */
             if (end > n) {
                 *len = n;
@@ -146,11 +192,16 @@ seq_unit(const termio_seq *q, const unsigned char *b, size_t n, size_t *len, seq
             *len = n;
             return SEQ_PARTIAL;
         }
-        if (b[body] >= 0x40 && b[body] < 0x80)
+        if (b[body] >= 0x40 && b[body] < 0x80) {
             *len = body + 1;
-        else    /* not an SS3 key: ESC O is Alt-O; a C1 SS3 byte is itself */
-            *len = k + 1 + (b[k] == SEQ_ESC ? 1 : 0);
-        *kind = SEQ_PLAIN;
+            *kind = SEQ_PLAIN;
+        } else {
+            /* Not an SS3 key: libtermkey reads the introducer alone (Alt-O, or the C1
+             * byte) only once it sees the byte after it, which may be dropped; so
+             * drop the introducer too. */
+            *len = body;
+            *kind = SEQ_UNSAFE;
+        }
         return SEQ_WHOLE;
     case SEQ_STRING:
         for (size_t e = body; e < n; e++) {
@@ -166,6 +217,7 @@ seq_unit(const termio_seq *q, const unsigned char *b, size_t n, size_t *len, seq
         *len = n;
         return SEQ_PARTIAL;
     case SEQ_PLAIN:
+    case SEQ_UNSAFE:
         break;
     }
     /* One character: C0, C1 and ASCII bytes alone; in UTF-8 a lead byte and the
@@ -180,8 +232,12 @@ seq_unit(const termio_seq *q, const unsigned char *b, size_t n, size_t *len, seq
             *len = n;
             return SEQ_PARTIAL;
         }
-        if (b[e] < 0x80 || b[e] >= 0xc0)
+        if (b[e] < 0x80 || b[e] >= 0xc0) {
+            /* Cut short: libtermkey makes it U+FFFD once it sees the next byte, which
+             * may be dropped; noise either way, so drop it here. */
+            *kind = SEQ_UNSAFE;
             break;
+        }
         e++;
     }
     *len = e;
@@ -254,10 +310,10 @@ termio_seq_take(termio_seq *q, unsigned char *out, size_t max, int64_t now_ms,
             pos += len;
             break;
         }
-        /* A whole unit: dropped if too long or a control string ending in BEL (which
-         * libtermkey 0.22 does not take as an end), else passed on. */
-        bool bel_string = kind == SEQ_STRING && q->buf[pos + len - 1] == 0x07;
-        if (len > TERMIO_SEQ_MAX || bel_string) {
+        /* A whole unit: dropped if too long, unsafe, or a control string (only
+         * libtickit's start-up queries have answers as strings, and it reads those
+         * itself), else passed on. */
+        if (len > TERMIO_SEQ_MAX || kind == SEQ_UNSAFE || kind == SEQ_STRING) {
             q->dropped += len;
             pos += len;
             continue;

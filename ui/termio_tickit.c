@@ -4,6 +4,7 @@
  * The same code drives an in-memory TickitMockTerm for headless tests
  * (termio_open_mock), on a clock of its own that waits cost nothing. */
 #include <errno.h>
+#include <stdio.h>
 #include <langinfo.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -450,7 +451,7 @@ tk_can_drive(const char *term, char *err, size_t errlen)
         return false;
     }
     if (missing) {
-        termio_errf(err, errlen, "libtickit cannot drive TERM=%s (its terminfo has no %s)",
+        termio_errf(err, errlen, "libtickit cannot drive TERM=%s (no %s)",
                     term, missing);
         return false;
     }
@@ -517,7 +518,18 @@ termio_open_mock(int cols, int lines, const termio_opts *opts)
     tk_impl *k = xcalloc(1, sizeof *k);           /* owned by t */
     k->mock = true;
     k->in_fd = -1;
+    /* The mock reads keys as TERM says; a type terminfo has no entry for leaves only
+     * libtermkey's own CSI reading, the same in every environment (and no xterm
+     * key_mouse "\033[<", which the real terminal's hook takes away too). */
+    const char *env = getenv("TERM");
+    char *was = env ? xstrdup(env) : NULL;
+    setenv("TERM", "elog-mock", 1);
     k->tt = tickit_mockterm_new(lines, cols);
+    if (was)
+        setenv("TERM", was, 1);
+    else
+        unsetenv("TERM");
+    x_free(was);
     tickit_term_set_utf8(k->tt, true);
     termio_seq_init(&k->seq, true);
     termio *t = termio_new(&tk_mock_ops, k, THEME_MONO, cols, lines);
