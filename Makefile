@@ -106,12 +106,14 @@ deps:
 
 # Fuzzing: the fuzz/ targets built with clang's libFuzzer, ASan and UBSan under
 # build/fuzz/ (its own objects of src/ and ui/), then each run for FUZZ_SECONDS seeded
-# from fixtures/, the ghc-events corpus and tests/regress/ (tools/fuzz.sh). Not part of
+# from fixtures/, the ghc-events corpus and tests/regress/ (tools/fuzz.sh; the key
+# decoder targets keys_* from fuzz/keys-seeds/). Long run: `make fuzz FUZZ_SECONDS=3600`
+# (an hour per target); one target: `make fuzz FUZZ_TARGETS=keys_tickit`. Not part of
 # `check` or CI. Needs clang and libclang-rt-14-dev (`make fuzz-deps`).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   := build/fuzz
-FUZZ_TARGETS := header decode_show index
+FUZZ_TARGETS := header decode_show index keys_tickit keys_curses
 FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $(WARN) -Iinclude \
                 -MMD -MP -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
                 -fno-sanitize-recover=all
@@ -130,7 +132,7 @@ $(FUZZ_BUILD)/ui/%.o: ui/%.c
 
 $(FUZZ_BUILD)/fuzz/%.o: fuzz/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(UI_CFLAGS) -c $< -o $@
 
 $(FUZZ_BUILD)/libelog.a: $(FUZZ_CORE)
 	rm -f $@ && ar rcs $@ $^
@@ -142,7 +144,8 @@ $(FUZZ_BUILD)/fuzz_header $(FUZZ_BUILD)/fuzz_decode_show: $(FUZZ_BUILD)/fuzz_%: 
 		$(FUZZ_BUILD)/fuzz/fuzz_%.o $(FUZZ_BUILD)/libelog.a
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(FUZZ_BUILD)/fuzz_index: $(FUZZ_BUILD)/fuzz/fuzz_index.o $(FUZZ_BUILD)/libelogui.a \
+$(FUZZ_BUILD)/fuzz_index $(FUZZ_BUILD)/fuzz_keys_tickit $(FUZZ_BUILD)/fuzz_keys_curses: \
+		$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/fuzz/fuzz_%.o $(FUZZ_BUILD)/libelogui.a \
 		$(FUZZ_BUILD)/libelog.a
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
 

@@ -24,6 +24,8 @@ typedef struct app_opts {
     bool async_totals;          /* count every thread's run totals on a background thread
                                  * from app_new (the interactive loop: no pause when the
                                  * cursor first meets a run); else on first need */
+    const char *notice;         /* shown in the header after the file name ("ASCII: locale
+                                 * is not UTF-8"); borrowed by app_new only, may be NULL */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines
@@ -44,6 +46,8 @@ void app_key(app *a, const char *key);
 void app_mouse(app *a, const termio_event *ev);
 /* The user asked to quit. */
 bool app_quit_requested(const app *a);
+/* The user asked to suspend to the shell (C-z); reading clears it. */
+bool app_take_suspend(app *a);
 /* The user asked for a full redraw (C-l); reading clears it. */
 bool app_take_redraw(app *a);
 /* Draw the whole frame into `s` (resized to the app's size if needed). */
@@ -62,9 +66,12 @@ const char *app_disk_warning(const app *a);
 
 /* Run the viewer on `path` in the terminal until the user quits: open the log, show
  * a progress bar while the index builds on a second thread (keys work, q cancels),
- * then the timeline. backend is "curses" or "tickit". Returns the exit status; on
- * failure writes a one-line message (without the program name) into err. The
- * terminal is always given back. */
+ * then the timeline. backend is "curses" or "tickit" (the other one when that one
+ * cannot drive $TERM). A locale whose codeset is not UTF-8 draws the ASCII glyphs,
+ * as o->ascii does, and says so in the header. C-z suspends. Returns the exit
+ * status: 0, 1 on failure or when the file changed while being read (message in
+ * err, without the program name), 128 + N when signal N ended it. The terminal is
+ * always given back as it was found. */
 int app_run(const char *path, const char *backend, const app_opts *o, char *err,
             size_t errlen);
 

@@ -54,6 +54,7 @@
     X(CLOSE,          "close",          "close and go back") \
     X(HELP,           "help",           "show this help") \
     X(REDRAW,         "redraw",         "redraw the screen") \
+    X(SUSPEND,        "suspend",        "suspend to the shell (fg resumes)") \
     X(QUIT,           "quit",           "quit elog-tui")
 
 typedef enum keymap_action {
@@ -87,6 +88,11 @@ typedef struct keymap_binding {
  * "C-x" for Ctrl, "S-Left" for Shift, printable keys as their text; Space is "Space"
  * (" " is accepted as the same key). */
 keymap_action keymap_lookup(keymap_mode mode, const char *key);
+
+/* The text `key` types into a filter or a prompt: " " for "Space", the key itself when
+ * it is one printable character (ASCII or UTF-8), NULL for every other key — named
+ * keys ("Right", "Tab", "F5"), modified keys ("C-a", "M-x") and control characters. */
+const char *keymap_key_text(const char *key);
 
 /* Static strings; "" for an out-of-range action. */
 const char *keymap_action_name(keymap_action action);

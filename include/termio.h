@@ -17,7 +17,9 @@ typedef enum termio_event_kind {
     TERMIO_EV_KEY = 1,
     TERMIO_EV_MOUSE,
     TERMIO_EV_RESIZE,
-    TERMIO_EV_QUIT,  /* SIGINT, SIGTERM or SIGHUP arrived; close and exit */
+    TERMIO_EV_QUIT,  /* a signal that ends the program arrived (SIGTERM, SIGINT, SIGHUP,
+                      * SIGQUIT, SIGPIPE, SIGUSR1...), or the terminal hung up: close
+                      * and exit with termio_signal_status(signal) */
 } termio_event_kind;
 
 typedef enum termio_mouse_action {
@@ -48,6 +50,7 @@ typedef struct termio_event {
     int button;                     /* MOUSE: 1 left, 2 middle, 3 right; 0 for wheel */
     int col, line;                  /* MOUSE: 0-based cell */
     int cols, lines;                /* RESIZE: the new size */
+    int signal;                     /* QUIT: the signal number (SIGHUP for a hang-up) */
 } termio_event;
 
 typedef struct termio_opts {
@@ -60,16 +63,31 @@ typedef struct termio_opts {
 termio_opts termio_default_opts(void);
 
 /* Open a backend on the controlling terminal (stdin and stdout must be ttys). On
- * failure return NULL with a message in err (errlen bytes, may be 0). Only one
- * terminal backend may be open at a time. `opts` may be NULL for the defaults.
- * The caller must have called setlocale(LC_ALL, "") first, or UTF-8 will not
- * display (ncursesw) or decode (libtickit). The tty is in raw mode: typing C-c, C-z
- * or C-\ gives keys, not signals. While open, SIGINT/SIGTERM/SIGHUP (from kill) only
- * set a flag that termio_poll turns into TERMIO_EV_QUIT; an atexit hook and a
- * SIGABRT hook put the terminal back if the program ends without termio_close.
+ * failure return NULL with a message in err (errlen bytes, may be 0); a terminal
+ * type the backend cannot drive (no cursor addressing, a terminfo string libtickit
+ * requires) is such a failure, never an abort. Only one terminal backend may be open
+ * at a time. `opts` may be NULL for the defaults. The caller must have called
+ * setlocale(LC_ALL, "") first, or UTF-8 will not display (ncursesw) or decode
+ * (libtickit). The tty is in raw mode: typing C-c, C-z or C-\ gives keys, not
+ * signals. While open:
+ *  - every catchable signal that would end the program (SIGINT, SIGTERM, SIGHUP,
+ *    SIGQUIT, SIGPIPE, SIGUSR1/2, SIGALRM, real-time signals...) only sets a flag
+ *    that termio_poll turns into TERMIO_EV_QUIT;
+ *  - SIGTSTP (kill -TSTP) suspends as termio_suspend does, inside termio_poll;
+ *  - SIGCONT after an outside SIGSTOP makes termio_poll take the terminal again
+ *    (raw mode, modes, a full repaint: a RESIZE event is queued);
+ *  - an atexit hook, and a hook on SIGABRT and the fault signals nobody else handles,
+ *    put the terminal back if the program ends without termio_close.
+ * Closing restores the tty settings exactly as they were at opening.
  * Caller frees with termio_free. */
 termio *termio_open_curses(const termio_opts *opts, char *err, size_t errlen);
 termio *termio_open_tickit(const termio_opts *opts, char *err, size_t errlen);
+/* termio_open_curses or _tickit by name ("curses", "tickit"); when that backend
+ * cannot drive $TERM but the other can, the other, with a one-line explanation in
+ * note (notelen bytes, "" when none). NULL with a message naming TERM in err when
+ * neither can. */
+termio *termio_open_backend(const char *name, const termio_opts *opts, char *note,
+                            size_t notelen, char *err, size_t errlen);
 /* A libtickit backend drawing into an in-memory cols x lines TickitMockTerm, for
  * tests; it reports 256 colours. Never fails. Caller frees with termio_free. */
 termio *termio_open_mock(int cols, int lines, const termio_opts *opts);
@@ -92,6 +110,13 @@ theme_mode termio_theme_mode(const termio *t);
  * and after termio_force_redraw. Cells beyond the terminal are clipped; terminal
  * cells beyond the surface are blanked on a full redraw. */
 void termio_present(termio *t, const surface *s);
+/* Give the terminal back (as at opening), stop the process with SIGTSTP as a shell
+ * job, and when continued take the terminal again; a RESIZE event is queued so the
+ * caller redraws. Nothing for a mock. */
+void termio_suspend(termio *t);
+/* The exit status for a program ended by `sig` (128 + sig), 0 for no signal. */
+int termio_signal_status(int sig);
+
 /* Make the next present clear the terminal and send every cell (for C-l). */
 void termio_force_redraw(termio *t);
 /* Cells sent by the last present (for tests and diagnostics). */

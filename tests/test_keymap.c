@@ -58,6 +58,23 @@ START_TEST(test_keymap_required_timeline)
 }
 END_TEST
 
+/* Issue 17 #8: only printable text types into a filter or prompt. */
+START_TEST(test_keymap_key_text)
+{
+    static const char *const text[] = { "a", "Z", "0", "-", "~", "é", "€", "😀" };
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+        ck_assert_str_eq(keymap_key_text(text[i]), text[i]);
+    ck_assert_str_eq(keymap_key_text("Space"), " ");
+    static const char *const none[] = {
+        "Right", "Left", "Tab", "F5", "S-Tab", "Home", "Enter", "Escape", "C-a", "M-x",
+        "C--", "\x01", "\x7f", "\xc2\x85", "\xc3", "\xe2\x82", "", "ab",
+    };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        ck_assert_msg(keymap_key_text(none[i]) == NULL, "'%s' typed text", none[i]);
+    ck_assert_ptr_null(keymap_key_text(NULL));
+}
+END_TEST
+
 START_TEST(test_keymap_unbound)
 {
     ck_assert_int_eq(keymap_lookup(MODE_TIMELINE, "x"), ACTION_NONE);
@@ -292,6 +309,7 @@ test_keymap_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_keymap_required_timeline);
     tcase_add_test(tc, test_keymap_unbound);
+    tcase_add_test(tc, test_keymap_key_text);
     tcase_add_test(tc, test_keymap_tables_clean);
     tcase_add_test(tc, test_keymap_actions);
     tcase_add_test(tc, test_keymap_keys_for);

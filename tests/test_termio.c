@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../ui/termio_int.h"
 #include "../ui/termio_mock.h"
 #include "surface.h"
 #include "termio.h"
@@ -441,6 +442,137 @@ START_TEST(test_termio_keys)
 }
 END_TEST
 
+/* The last key of everything queued ("" if none). */
+static const char *
+tt_last_key(termio *t)
+{
+    static char last[TERMIO_KEY_MAX];
+    last[0] = '\0';
+    termio_event ev;
+    while (termio_poll(t, 0, &ev))
+        if (ev.kind == TERMIO_EV_KEY)
+            memcpy(last, ev.key, sizeof last);
+    return last;
+}
+
+/* Feed `bytes` (len) then, once input has been quiet, `q`: q must come out last. */
+static void
+tt_then_q(termio *t, const char *bytes, size_t len, const char *what)
+{
+    termio_mock_input(t, bytes, len);
+    tt_last_key(t);
+    termio_mock_advance(t, TERMIO_SEQ_DELAY_MS);
+    tt_last_key(t);
+    termio_mock_input(t, "q", 1);
+    ck_assert_msg(strcmp(tt_last_key(t), "q") == 0, "q lost after %s", what);
+    ck_assert_uint_eq(termio_mock_termkey_resets(t), 0);
+}
+
+/* Issue 17 #1: libtermkey 0.22 keeps 256 bytes; an escape sequence longer than that
+ * used to fill it for good (no key worked again, the backend spun at 100% CPU). */
+START_TEST(test_termio_long_sequences)
+{
+    termio *t = tt_open(20, 4, false, THEME_256);
+    char buf[1200];
+    size_t n = 0;
+    n += (size_t)sprintf(buf, "\x1b[");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)sprintf(buf + n, "1;");
+    tt_then_q(t, buf, n, "a CSI of 602 bytes with no end");
+    n = (size_t)sprintf(buf, "\x1b]2;");
+    memset(buf + n, 'A', 500);
+    tt_then_q(t, buf, n + 500, "an OSC of 500 bytes with no ST");
+    /* Ended but too long: dropped whole, the key after it arrives at once. */
+    n = (size_t)sprintf(buf, "\x1b[");
+    memset(buf + n, '9', 300);
+    n += 300;
+    n += (size_t)sprintf(buf + n, "mj");
+    termio_mock_input(t, buf, n);
+    ck_assert_str_eq(tt_last_key(t), "j");
+    /* The same in C1 form, and a flood of ESC bytes. */
+    buf[0] = (char)0x9b;
+    memset(buf + 1, '1', 400);
+    tt_then_q(t, buf, 401, "a C1 CSI of 401 bytes");
+    memset(buf, 0x1b, 1000);
+    tt_then_q(t, buf, 1000, "1000 ESC bytes");
+    termio_free(t);
+}
+END_TEST
+
+/* CSIs libtermkey 0.22 reads out of bounds (found by fuzz_keys_tickit): ESC [ SP A
+ * indexes its cursor-key table with the intermediate byte folded in and crashed the
+ * viewer; 17 arguments overflow its argument array. Dropped before it sees them. */
+START_TEST(test_termio_termkey_traps)
+{
+    termio *t = tt_open(20, 4, false, THEME_256);
+    static const char *const traps[] = {
+        "\x1b[ A", "\x1b[?A", "\x1b[<R", "\x1b[*F", "\x9b H",
+        "\x1b[1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1A", "\x1b[27~",
+        "\x1bO\x90", "\xc3\x1b[ A",
+    };
+    for (size_t i = 0; i < sizeof traps / sizeof traps[0]; i++)
+        tt_then_q(t, traps[i], strlen(traps[i]), traps[i]);
+    /* Keys around them still arrive. */
+    termio_mock_input(t, "a\x1b[ Ab", 6);
+    termio_event ev;
+    ck_assert_int_eq(termio_poll(t, 0, &ev), 1);
+    ck_assert_str_eq(ev.key, "a");
+    ck_assert_int_eq(termio_poll(t, 0, &ev), 1);
+    ck_assert_str_eq(ev.key, "b");
+    termio_free(t);
+}
+END_TEST
+
+/* Issue 11 #6: Home and End in every common encoding. */
+START_TEST(test_termio_home_end)
+{
+    static const struct {
+        const char *bytes, *name;
+    } keys[] = {
+        { "\x1b[1~", "Home" }, { "\x1b[7~", "Home" }, { "\x1b[H", "Home" }, { "\x1bOH", "Home" },
+        { "\x1b[4~", "End" },  { "\x1b[8~", "End" },  { "\x1b[F", "End" },  { "\x1bOF", "End" },
+        { "\x1b[1;5~", "C-Home" }, { "\x1b[4;2~", "S-End" },
+    };
+    termio *t = tt_open(20, 4, false, THEME_256);
+    termio_event ev;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        termio_mock_input(t, keys[i].bytes, strlen(keys[i].bytes));
+        ck_assert_msg(termio_poll(t, 0, &ev) == 1, "no event for %s", keys[i].name);
+        ck_assert_str_eq(ev.key, keys[i].name);
+    }
+    termio_free(t);
+}
+END_TEST
+
+/* The same encodings through ncursesw (on a pipe, as TERM=xterm-256color, whose
+ * terminfo knows only ESC O H / ESC O F), and an unknown sequence dropped whole. */
+START_TEST(test_termio_curses_keys)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    int out = open("/dev/null", O_WRONLY);
+    char err[256] = "";
+    termio *t = termio_open_curses_fds(p[0], out, "xterm-256color", err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    static const struct {
+        const char *bytes, *name;
+    } keys[] = {
+        { "\x1b[1~", "Home" }, { "\x1b[7~", "Home" }, { "\x1b[H", "Home" }, { "\x1bOH", "Home" },
+        { "\x1b[4~", "End" },  { "\x1b[8~", "End" },  { "\x1b[F", "End" },  { "\x1bOF", "End" },
+        { "\x1b[A", "Up" }, { "\x1b[99;99;99mq", "q" }, { "x", "x" },
+    };
+    termio_event ev;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        ck_assert_int_eq(write(p[1], keys[i].bytes, strlen(keys[i].bytes)),
+                         (ssize_t)strlen(keys[i].bytes));
+        ck_assert_msg(termio_poll(t, 200, &ev) == 1, "no event for %s", keys[i].name);
+        ck_assert_str_eq(ev.key, keys[i].name);
+    }
+    termio_free(t);
+    close(p[1]);
+}
+END_TEST
+
 START_TEST(test_termio_mouse)
 {
     termio *t = tt_open(20, 10, false, THEME_256);
@@ -589,6 +721,10 @@ test_termio_suite(void)
     tcase_add_test(mock, test_termio_resize);
     tcase_add_test(mock, test_termio_tiny);
     tcase_add_test(mock, test_termio_keys);
+    tcase_add_test(mock, test_termio_long_sequences);
+    tcase_add_test(mock, test_termio_termkey_traps);
+    tcase_add_test(mock, test_termio_home_end);
+    tcase_add_test(mock, test_termio_curses_keys);
     tcase_add_test(mock, test_termio_mouse);
     tcase_add_test(mock, test_termio_quit_signal);
     tcase_add_test(mock, test_termio_close_idempotent);

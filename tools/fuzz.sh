@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the libFuzzer targets built by `make fuzz`, each for a bounded time, seeded from
-# fixtures/, the ghc-events corpus (../shared) and tests/regress/, all copied into
+# fixtures/, the ghc-events corpus (../shared) and tests/regress/ (the key decoder
+# targets keys_*: from fuzz/keys-seeds/, with fuzz/keys.dict), all copied into
 # $FUZZ_BUILD/corpus-TARGET (the repository is never written). A crash stops libFuzzer;
 # it is recorded (artifact in $FUZZ_BUILD/crashes-TARGET/) and fuzzing resumes for the
 # rest of the time, at most FUZZ_MAX_CRASHES times. Prints executions and crashes per
@@ -19,7 +20,12 @@ for t in "$@"; do
     corpus=$build/corpus-$t
     crashes=$build/crashes-$t
     mkdir -p "$corpus" "$crashes"
-    for f in fixtures/*.eventlog ../shared/corpus/ghc-events-tests/*.eventlog tests/regress/*; do
+    case $t in
+    keys_*) seeds="fuzz/keys-seeds/*" dict=fuzz/keys.dict len=4096 ;;
+    *) seeds="fixtures/*.eventlog ../shared/corpus/ghc-events-tests/*.eventlog tests/regress/*"
+       dict=fuzz/eventlog.dict len=$max_len ;;
+    esac
+    for f in $seeds; do
         [ -f "$f" ] || continue
         seed=$corpus/seed-$(basename "$f")
         [ -f "$seed" ] || cp "$f" "$seed"
@@ -29,8 +35,8 @@ for t in "$@"; do
         start=$(date +%s)
         log=$build/fuzz_$t.log
         touch "$build/.fuzz-mark-$t"
-        "$bin" -max_total_time="$left" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
-            -dict="$root/fuzz/eventlog.dict" -print_final_stats=1 \
+        "$bin" -max_total_time="$left" -max_len="$len" -timeout=30 -rss_limit_mb=2048 \
+            -dict="$root/$dict" -print_final_stats=1 \
             -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1
         rc=$?
         n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)

@@ -751,13 +751,13 @@ app_list_action(app *a, enum keymap_action act, const char *key)
     case ACTION_CLOSE: app_close_list(a); break;
     case ACTION_REDRAW: a->redraw = true; break;
     case ACTION_QUIT: a->quit = true; break;
-    case ACTION_NONE:
-        /* Printable text filters the list. */
-        if (strcmp(key, "Space") == 0)
-            uilist_filter_append(a->list, " ");
-        else if (key[0] && (unsigned char)key[0] >= 0x20 && !strchr(key + 1, '-'))
-            uilist_filter_append(a->list, key);
+    case ACTION_NONE: {
+        /* Only printable text filters the list; other unbound keys do nothing. */
+        const char *text = keymap_key_text(key);
+        if (text)
+            uilist_filter_append(a->list, text);
         break;
+    }
     default: break;
     }
 }
@@ -790,12 +790,10 @@ app_search_action(app *a, enum keymap_action act, const char *key)
     case ACTION_REDRAW: a->redraw = true; break;
     case ACTION_QUIT: a->quit = true; break;
     case ACTION_NONE: {
-        const char *text = strcmp(key, "Space") == 0 ? " " : key;
-        size_t k = strlen(text);
-        if ((unsigned char)text[0] >= 0x20 && (k == 1 || (unsigned char)text[0] >= 0x80) &&
-            len + k < sizeof a->query) {
+        const char *text = keymap_key_text(key);
+        size_t k = text ? strlen(text) : 0;
+        if (text && len + k < sizeof a->query)
             memcpy(a->query + len, text, k + 1);
-        }
         break;
     }
     default: break;
@@ -847,6 +845,10 @@ app_key(app *a, const char *key)
 {
     enum keymap_mode mode = a->mode;
     enum keymap_action act = keymap_lookup(mode, key);
+    if (act == ACTION_SUSPEND) {
+        a->suspend = true;      /* the terminal loop acts on it (app_take_suspend) */
+        return;
+    }
     if (mode == MODE_TIMELINE && act != ACTION_NEXT_MARKER && act != ACTION_PREV_MARKER &&
         act != ACTION_NONE)
         a->msg_sticky = false;
@@ -959,7 +961,11 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     if (o)
         a->opts = *o;
     const char *base = strrchr(path, '/');
-    snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : path);
+    if (a->opts.notice && a->opts.notice[0])
+        snprintf(a->name, sizeof a->name, "%s [%s]", base ? base + 1 : path, a->opts.notice);
+    else
+        snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : path);
+    a->opts.notice = NULL;      /* borrowed only for this */
     a->cols = cols;
     a->lines = lines;
     a->mode = MODE_TIMELINE;
@@ -1009,6 +1015,14 @@ app_resize(app *a, int cols, int lines)
 
 bool app_quit_requested(const app *a) { return a->quit; }
 timeview *app_view(app *a) { return &a->v; }
+
+bool
+app_take_suspend(app *a)
+{
+    bool r = a->suspend;
+    a->suspend = false;
+    return r;
+}
 
 bool
 app_take_redraw(app *a)

@@ -74,7 +74,7 @@ struct app {
     char msg[512];              /* a message for the status line */
     bool msg_sticky;            /* show msg instead of the description of the cursor */
     strbuf status;              /* the status line as last drawn */
-    bool quit, redraw;
+    bool quit, redraw, suspend;
     char disk_warning[160];     /* the file changed on disk (app_disk.c), "" if not */
     bool disk_gone;             /* ... and lost bytes we mapped: the warning is final */
 };

@@ -1,7 +1,10 @@
 /* app_loop: the interactive session. Opens the log and the terminal, builds the index
  * on a second thread while a progress screen stays responsive (q cancels), then runs
- * the one loop: drain input -> actions -> draw once -> present what changed. */
+ * the one loop: drain input -> actions -> draw once -> present what changed. Signals
+ * that end the program come as QUIT events and set the exit status; C-z suspends. */
+#include <langinfo.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,13 +70,51 @@ app_is_quit_key(const termio_event *ev)
                                           strcmp(ev->key, "C-c") == 0));
 }
 
-/* Wait for the index, keeping the screen and q alive. NULL if the user quit. */
+/* Start a helper thread with every asynchronous signal blocked, so that signals reach
+ * the main thread and interrupt its wait for input at once (th NULL: just run fn so,
+ * for the threads it starts). */
+static int
+app_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        sigdelset(&all, faults[i]);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int rc = th ? pthread_create(th, NULL, fn, arg) : 0;
+    if (!th)
+        fn(arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* app_new's arguments and result, to call it with signals blocked: the count of the
+ * threads' totals it starts in the background must not take signals either. */
+typedef struct app_new_call {
+    const evindex *ix;
+    const char *path;
+    int cols, lines;
+    const app_opts *o;
+    app *a;                     /* the result; caller frees with app_free */
+} app_new_call;
+
+static void *
+app_new_main(void *arg)
+{
+    app_new_call *c = arg;
+    c->a = app_new(c->ix, c->path, c->cols, c->lines, c->o);
+    return NULL;
+}
+
+/* Wait for the index, keeping the screen and q alive. NULL if the user quit; then
+ * *quit_sig is the signal that ended it, if one did. */
 static evindex *
 app_wait_index(termio *t, surface *s, app_build *b, const char *path, size_t size,
-               bool ascii)
+               bool ascii, int *quit_sig)
 {
     pthread_t th;
-    if (pthread_create(&th, NULL, app_build_main, b) != 0) {
+    if (app_thread_start(&th, app_build_main, b) != 0) {
         app_build_main(b);      /* no thread: build in the foreground */
         return b->ix;
     }
@@ -86,7 +127,13 @@ app_wait_index(termio *t, surface *s, app_build *b, const char *path, size_t siz
         app_draw_progress(s, path, atomic_load(&b->progress), size, ascii);
         termio_present(t, s);
         termio_event ev;
-        if (termio_poll(t, 50, &ev) && app_is_quit_key(&ev)) {
+        if (!termio_poll(t, 50, &ev))
+            continue;
+        if (ev.kind == TERMIO_EV_KEY && strcmp(ev.key, "C-z") == 0)
+            termio_suspend(t);
+        if (app_is_quit_key(&ev)) {
+            if (ev.kind == TERMIO_EV_QUIT)
+                *quit_sig = ev.signal;
             atomic_store(&b->cancel, 1);
             quit = true;
             break;
@@ -116,24 +163,34 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
         to.force_theme = true;
         to.theme = THEME_MONO;
     }
-    termio *t = strcmp(backend, "tickit") == 0 ? termio_open_tickit(&to, err, errlen)
-                                               : termio_open_curses(&to, err, errlen);
+    app_opts ao = *o;
+    char notice[512] = "";
+    termio *t = termio_open_backend(backend, &to, notice, sizeof notice, err, errlen);
     if (!t) {
         evlog_close(log);
         return 1;
     }
+    /* Without a UTF-8 codeset ncursesw cannot show the glyphs (lanes would be blank):
+     * both backends draw the ASCII set then, and the header says why. */
+    if (!ao.ascii && strcmp(nl_langinfo(CODESET), "UTF-8") != 0) {
+        ao.ascii = true;
+        snprintf(notice, sizeof notice, "ASCII: locale is not UTF-8");
+    }
+    ao.notice = notice[0] ? notice : NULL;
     int cols, lines;
     termio_size(t, &cols, &lines);
     surface *s = surface_new(cols, lines);
     app_build b = { .log = log };
     diag_clear(&b.ending);
-    evindex *ix = app_wait_index(t, s, &b, path, evlog_size(log), o->ascii);
+    int quit_sig = 0;
+    evindex *ix = app_wait_index(t, s, &b, path, evlog_size(log), ao.ascii, &quit_sig);
     int status = 0;
     if (ix) {
-        app_opts ao = *o;
         ao.mono = termio_theme_mode(t) == THEME_MONO;
         ao.async_totals = true;
-        app *a = app_new(ix, path, cols, lines, &ao);
+        app_new_call call = { ix, path, cols, lines, &ao, NULL };
+        app_thread_start(NULL, app_new_main, &call);
+        app *a = call.a;
         app_poll_disk(a);
         bool dirty = true;
         while (!app_quit_requested(a)) {
@@ -152,6 +209,7 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
                 timeout = 0;
                 dirty = true;
                 if (ev.kind == TERMIO_EV_QUIT) {
+                    quit_sig = ev.signal;
                     app_key(a, "C-c");
                 } else if (ev.kind == TERMIO_EV_RESIZE) {
                     app_resize(a, ev.cols, ev.lines);
@@ -159,6 +217,10 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
                     app_mouse(a, &ev);
                 } else if (ev.kind == TERMIO_EV_KEY) {
                     app_key(a, ev.key);
+                }
+                if (app_take_suspend(a)) {
+                    termio_suspend(t);
+                    break;      /* draw at once on return */
                 }
             }
             if (app_poll_disk(a))
@@ -175,11 +237,12 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
         /* How the data ended says nothing once the file lost bytes under us. */
         snprintf(err, errlen, "warning: %s changed while being read (data from byte %llu is "
                  "gone)", path, (unsigned long long)gone);
+        status = 1;     /* as the commands end */
     } else if (ix && b.ending.code != DIAG_OK && b.ending.code != DIAG_TRUNCATED) {
         diag_format(&b.ending, path, err, errlen);
         status = 0;     /* the viewer showed what was readable; main reports it */
     }
     evindex_free(ix);
     evlog_close(log);
-    return status;
+    return quit_sig ? termio_signal_status(quit_sig) : status;
 }

@@ -41,7 +41,7 @@ static const keymap_binding keymap_timeline[] = {
     { "Escape", ACTION_CANCEL },
     { "e", ACTION_TOGGLE_EVENTS },      { "Tab", ACTION_FOCUS_NEXT },
     { "?", ACTION_HELP },
-    { "C-l", ACTION_REDRAW },
+    { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
     { "q", ACTION_QUIT },               { "C-c", ACTION_QUIT },
 };
 
@@ -54,7 +54,7 @@ static const keymap_binding keymap_list[] = {
     { "Enter", ACTION_CHOOSE },
     { "Backspace", ACTION_ERASE_CHAR }, { "C-u", ACTION_ERASE_LINE },
     { "Escape", ACTION_CLOSE },
-    { "C-l", ACTION_REDRAW },
+    { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
     { "C-c", ACTION_QUIT },
 };
 
@@ -63,7 +63,7 @@ static const keymap_binding keymap_search[] = {
     { "Enter", ACTION_ACCEPT },
     { "Backspace", ACTION_ERASE_CHAR }, { "C-u", ACTION_ERASE_LINE },
     { "Escape", ACTION_CLOSE },
-    { "C-l", ACTION_REDRAW },
+    { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
     { "C-c", ACTION_QUIT },
 };
 
@@ -79,7 +79,7 @@ static const keymap_binding keymap_events[] = {
     { "Escape", ACTION_CANCEL },
     { "e", ACTION_TOGGLE_EVENTS },      { "Tab", ACTION_FOCUS_NEXT },
     { "?", ACTION_HELP },
-    { "C-l", ACTION_REDRAW },
+    { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
     { "q", ACTION_QUIT },               { "C-c", ACTION_QUIT },
 };
 
@@ -92,7 +92,7 @@ static const keymap_binding keymap_help[] = {
     { "End", ACTION_LAST },             { "G", ACTION_LAST },
     { "Escape", ACTION_CLOSE },         { "q", ACTION_CLOSE },
     { "?", ACTION_CLOSE },
-    { "C-l", ACTION_REDRAW },
+    { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
     { "C-c", ACTION_QUIT },
 };
 
@@ -129,6 +129,31 @@ keymap_lookup(keymap_mode mode, const char *key)
         if (strcmp(keymap_modes[mode].keys[i].key, key) == 0)
             return keymap_modes[mode].keys[i].action;
     return ACTION_NONE;
+}
+
+const char *
+keymap_key_text(const char *key)
+{
+    if (!key)
+        return NULL;
+    if (strcmp(key, "Space") == 0)
+        return " ";
+    const unsigned char *k = (const unsigned char *)key;
+    if (k[0] < 0x20 || k[0] == 0x7f)
+        return NULL;
+    if (k[0] < 0x80)
+        return k[1] == '\0' ? key : NULL;
+    /* One UTF-8 character, well formed, not a C1 control (U+0080..U+009F). */
+    size_t want = k[0] >= 0xc2 && k[0] < 0xe0 ? 2 : k[0] >= 0xe0 && k[0] < 0xf0 ? 3
+                : k[0] >= 0xf0 && k[0] < 0xf5 ? 4 : 0;
+    if (want == 0 || strlen(key) != want)
+        return NULL;
+    for (size_t i = 1; i < want; i++)
+        if ((k[i] & 0xc0) != 0x80)
+            return NULL;
+    if (k[0] == 0xc2 && k[1] < 0xa0)
+        return NULL;
+    return key;
 }
 
 const char *

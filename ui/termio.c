@@ -4,6 +4,7 @@
 #include "termio_int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,19 +19,47 @@
 #define TERMIO_SLICE_MS 250
 
 /* Set by the signal handlers, read and cleared by termio_poll. */
-static volatile sig_atomic_t termio_quit_signal;
+static volatile sig_atomic_t termio_quit_signal;   /* the first ending signal, 0 none */
+static volatile sig_atomic_t termio_stop_pending;  /* SIGTSTP arrived */
+static volatile sig_atomic_t termio_cont_pending;  /* SIGCONT arrived */
 static int termio_n_open;  /* termios not yet closed; signal handlers live while > 0 */
-static const int termio_quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
-static struct sigaction termio_old_quit[3];
 
-/* The claimed real terminal, and what the SIGABRT hook needs to restore it with
+/* Every signal whose default action ends the program and that can be caught, except
+ * the synchronous faults (below) and the real-time ones (added at run time). While a
+ * termio is open they only set termio_quit_signal: the loop quits, the terminal is
+ * given back and the program exits 128 + the signal. */
+static const int termio_end_signals[] = {
+    SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGVTALRM,
+    SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGSTKFLT
+    SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+    SIGPWR,
+#endif
+};
+#define TERMIO_N_END (sizeof termio_end_signals / sizeof termio_end_signals[0])
+#define TERMIO_MAX_SIG 128
+static struct sigaction termio_old_end[TERMIO_MAX_SIG];
+
+/* Faults (and abort) that end the program at once: while a real terminal is claimed,
+ * and only where nobody else (a sanitizer, the mapping's SIGBUS guard) handles them,
+ * the terminal is restored with async-signal-safe calls before the default action. */
+static const int termio_fault_signals[] = {
+    SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS,
+};
+#define TERMIO_N_FAULT (sizeof termio_fault_signals / sizeof termio_fault_signals[0])
+static struct sigaction termio_old_fault[TERMIO_N_FAULT];
+static bool termio_fault_ours[TERMIO_N_FAULT];
+static struct sigaction termio_old_tstp, termio_old_cont;
+
+/* The claimed real terminal, and what the fault hook needs to restore it with
  * async-signal-safe calls only. */
 static termio *termio_terminal;
 static bool termio_atexit_done;
 static int termio_emerg_in_fd = -1;
 static int termio_emerg_out_fd = -1;
 static struct termios termio_emerg_termios;
-static struct sigaction termio_old_abrt;
 
 /* Mouse reporting off (all modes the backends use), keypad mode off, default pen,
  * cursor visible, main screen. */
@@ -40,11 +69,26 @@ static const char termio_reset_seq[] =
 static void
 termio_on_quit_signal(int sig)
 {
-    termio_quit_signal = sig;
+    if (!termio_quit_signal)
+        termio_quit_signal = sig;
 }
 
 static void
-termio_on_abort(int sig)
+termio_on_tstp(int sig)
+{
+    (void)sig;
+    termio_stop_pending = 1;
+}
+
+static void
+termio_on_cont(int sig)
+{
+    (void)sig;
+    termio_cont_pending = 1;
+}
+
+static void
+termio_on_fault(int sig)
 {
     if (termio_emerg_in_fd >= 0) {
         tcsetattr(termio_emerg_in_fd, TCSANOW, &termio_emerg_termios);
@@ -60,6 +104,55 @@ termio_at_exit(void)
 {
     if (termio_terminal)
         termio_close(termio_terminal);
+}
+
+/* Install `handler` for `sig` (no SA_RESTART: a blocking read must return). */
+static void
+termio_catch(int sig, void (*handler)(int), struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    sigaction(sig, &sa, old);
+}
+
+/* The real-time signals end the program by default too. */
+static int
+termio_rt_first(void)
+{
+    return SIGRTMIN;
+}
+
+static int
+termio_rt_last(void)
+{
+    return SIGRTMAX < TERMIO_MAX_SIG ? SIGRTMAX : TERMIO_MAX_SIG - 1;
+}
+
+static void
+termio_catch_end_signals(bool on)
+{
+    for (size_t i = 0; i < TERMIO_N_END; i++) {
+        int sig = termio_end_signals[i];
+        if (on)
+            termio_catch(sig, termio_on_quit_signal, &termio_old_end[sig]);
+        else
+            sigaction(sig, &termio_old_end[sig], NULL);
+    }
+    for (int sig = termio_rt_first(); sig <= termio_rt_last(); sig++) {
+        if (on)
+            termio_catch(sig, termio_on_quit_signal, &termio_old_end[sig]);
+        else
+            sigaction(sig, &termio_old_end[sig], NULL);
+    }
+}
+
+int
+termio_signal_status(int sig)
+{
+    return sig > 0 ? 128 + sig : 0;
 }
 
 void
@@ -112,13 +205,7 @@ termio_new(const termio_ops *ops, void *impl, theme_mode mode, int cols, int lin
     t->force_full = true;
     if (termio_n_open++ == 0) {
         termio_quit_signal = 0;
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = termio_on_quit_signal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = 0;  /* no SA_RESTART: a blocking read must return */
-        for (size_t i = 0; i < 3; i++)
-            sigaction(termio_quit_signals[i], &sa, &termio_old_quit[i]);
+        termio_catch_end_signals(true);
     }
     return t;
 }
@@ -142,11 +229,26 @@ termio_claim_terminal(termio *t, int in_fd, int out_fd, char *err, size_t errlen
         atexit(termio_at_exit);
         termio_atexit_done = true;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = termio_on_abort;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGABRT, &sa, &termio_old_abrt);
+    for (size_t i = 0; i < TERMIO_N_FAULT; i++) {
+        struct sigaction cur;
+        termio_fault_ours[i] = sigaction(termio_fault_signals[i], NULL, &cur) == 0 &&
+                               !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL;
+        if (termio_fault_ours[i])
+            termio_catch(termio_fault_signals[i], termio_on_fault, &termio_old_fault[i]);
+    }
+    termio_stop_pending = 0;
+    termio_cont_pending = 0;
+    termio_catch(SIGTSTP, termio_on_tstp, &termio_old_tstp);
+    termio_catch(SIGCONT, termio_on_cont, &termio_old_cont);
+    return true;
+}
+
+bool
+termio_saved_termios(struct termios *tio)
+{
+    if (!termio_terminal)
+        return false;
+    *tio = termio_emerg_termios;
     return true;
 }
 
@@ -155,7 +257,13 @@ termio_release_terminal(termio *t)
 {
     if (!t->claimed)
         return;
-    sigaction(SIGABRT, &termio_old_abrt, NULL);
+    /* Whatever the backend left, the tty settings become exactly what they were. */
+    tcsetattr(termio_emerg_in_fd, TCSADRAIN, &termio_emerg_termios);
+    sigaction(SIGTSTP, &termio_old_tstp, NULL);
+    sigaction(SIGCONT, &termio_old_cont, NULL);
+    for (size_t i = 0; i < TERMIO_N_FAULT; i++)
+        if (termio_fault_ours[i])
+            sigaction(termio_fault_signals[i], &termio_old_fault[i], NULL);
     termio_emerg_in_fd = -1;
     termio_emerg_out_fd = -1;
     termio_terminal = NULL;
@@ -171,8 +279,54 @@ termio_close(termio *t)
     t->ops->close(t);
     termio_release_terminal(t);
     if (--termio_n_open == 0)
-        for (size_t i = 0; i < 3; i++)
-            sigaction(termio_quit_signals[i], &termio_old_quit[i], NULL);
+        termio_catch_end_signals(false);
+}
+
+void
+termio_suspend(termio *t)
+{
+    if (t->closed || !t->claimed)
+        return;
+    t->ops->pause(t);
+    tcsetattr(termio_emerg_in_fd, TCSADRAIN, &termio_emerg_termios);
+    /* Stop as the shell expects (its job control sees SIGTSTP), then take it back. No
+     * stop happens in an orphaned process group (no job control): go on at once. */
+    struct sigaction dfl, ours;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGTSTP, &dfl, &ours);
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &set, &old);
+    kill(0, SIGTSTP);   /* the whole job, as ^Z in cooked mode: a wrapper too */
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    sigaction(SIGTSTP, &ours, NULL);
+    termio_stop_pending = 0;
+    termio_cont_pending = 0;
+    t->ops->resume(t);
+}
+
+/* After an outside stop (SIGSTOP) and SIGCONT the shell may have put the tty back in
+ * cooked mode and drawn over the screen: take the terminal again from scratch. */
+static void
+termio_reenter(termio *t)
+{
+    if (t->closed || !t->claimed)
+        return;
+    t->ops->pause(t);
+    t->ops->resume(t);
+}
+
+void
+termio_input_gone(termio *t)
+{
+    if (t->input_gone)
+        return;
+    t->input_gone = true;
+    if (!termio_quit_signal)
+        termio_quit_signal = SIGHUP;
 }
 
 void
@@ -321,10 +475,19 @@ termio_poll(termio *t, int timeout_ms, termio_event *ev)
     int64_t deadline = timeout_ms < 0 ? -1 : termio_now_ms() + timeout_ms;
     bool waited = false;
     for (;;) {
+        if (termio_stop_pending) {
+            termio_stop_pending = 0;
+            termio_suspend(t);
+        }
+        if (termio_cont_pending) {
+            termio_cont_pending = 0;
+            termio_reenter(t);
+        }
         if (termio_quit_signal) {
-            termio_quit_signal = 0;
             memset(ev, 0, sizeof *ev);
             ev->kind = TERMIO_EV_QUIT;
+            ev->signal = termio_quit_signal;
+            termio_quit_signal = 0;
             return 1;
         }
         if (t->q_len) {
@@ -343,8 +506,36 @@ termio_poll(termio *t, int timeout_ms, termio_event *ev)
         /* Bounded slices: a quit signal that lands just before a blocking read
          * is seen within TERMIO_SLICE_MS even if the backend retries on EINTR. */
         int slice = remaining < 0 || remaining > TERMIO_SLICE_MS ? TERMIO_SLICE_MS : remaining;
-        if (!t->ops->wait(t, slice) && !t->q_len && !termio_quit_signal)
+        if (!t->ops->wait(t, slice) && !t->q_len && !termio_quit_signal &&
+            !termio_stop_pending && !termio_cont_pending)
             return 0;
         waited = true;
     }
+}
+
+termio *
+termio_open_backend(const char *name, const termio_opts *opts, char *note, size_t notelen,
+                    char *err, size_t errlen)
+{
+    termio_errf(note, notelen, "%s", "");
+    bool tickit = strcmp(name, "tickit") == 0;
+    char first[512] = "", second[512] = "";
+    termio *t = tickit ? termio_open_tickit(opts, first, sizeof first)
+                       : termio_open_curses(opts, first, sizeof first);
+    if (t)
+        return t;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        termio_errf(err, errlen, "%s", first);
+        return NULL;
+    }
+    /* The other backend may manage this terminal type. */
+    t = tickit ? termio_open_curses(opts, second, sizeof second)
+               : termio_open_tickit(opts, second, sizeof second);
+    if (t) {
+        termio_errf(note, notelen, "using %s: %s", tickit ? "curses" : "tickit", first);
+        return t;
+    }
+    /* Neither: ncurses' reason names what the terminal lacks most plainly. */
+    termio_errf(err, errlen, "%s", tickit ? second : first);
+    return NULL;
 }

@@ -11,10 +11,13 @@
 #include <curses.h>
 
 #include "termio_int.h"
+#include "termio_mock.h"
 #include "xalloc.h"
 
 typedef struct cu_impl {
     SCREEN *scr;                    /* owned; freed with delscreen */
+    FILE *out, *in;                 /* the terminal (stdout, stdin), or owned pipe ends */
+    bool own_files;
     bool started;                   /* between newterm and endwin */
     bool mouse;
     bool mouse_drag_pending;        /* 1002h not yet sent (see cu_end) */
@@ -175,6 +178,9 @@ cu_function_key(termio *t, int code)
         { KEY_SF, "S-Down" }, { KEY_SHOME, "S-Home" }, { KEY_SEND, "S-End" },
         { KEY_SDC, "S-Delete" }, { KEY_SIC, "S-Insert" }, { KEY_SNEXT, "S-PageDown" },
         { KEY_SPREVIOUS, "S-PageUp" },
+        /* Terminals whose terminfo calls ESC [1~ and ESC [4~ the VT220 Find and
+         * Select keys send them for Home and End. */
+        { KEY_FIND, "Home" }, { KEY_SELECT, "End" }, { KEY_BEG, "Home" },
     };
     if (code == KEY_RESIZE) {
         int lines, cols;
@@ -243,10 +249,52 @@ cu_end(termio *t)
     if (k->mouse_drag_pending) {
         /* Button-event tracking, so drags are reported. ncurses queues its own mouse
          * mode (1000) for the first update; sending ours earlier would be undone. */
-        fputs("\033[?1002h", stdout);
-        fflush(stdout);
+        fputs("\033[?1002h", k->out);
+        fflush(k->out);
         k->mouse_drag_pending = false;
     }
+}
+
+/* The next character if one has already arrived (no waiting), else false. */
+static bool
+cu_next_now(wint_t *wc)
+{
+    wtimeout(stdscr, 0);
+    return wget_wch(stdscr, wc) == OK;
+}
+
+/* ESC [ (or ESC O, ESC ]) came as characters: ncurses did not know the sequence. Read
+ * what has already arrived of it and drop it, so an unknown key, a report or a long
+ * burst of noise does not turn into a stream of keys ('m' opening the marker list);
+ * true if it was a sequence, false if ESC and `intro` were typed alone (Alt). */
+static bool
+cu_skip_unknown(wint_t intro)
+{
+    wint_t c;
+    if (!cu_next_now(&c))
+        return false;
+    if (intro == 'O')
+        return true;                    /* SS3: one character */
+    if (intro == ']') {
+        /* OSC: to BEL, ST or ESC \, or as far as has arrived. */
+        while (c != 7 && c != 0x9c) {
+            if (c == 27) {
+                cu_next_now(&c);
+                return true;
+            }
+            if (!cu_next_now(&c))
+                return true;
+        }
+        return true;
+    }
+    /* CSI: parameter and intermediate bytes, then one final byte. */
+    while (c >= 0x20 && c < 0x40) {
+        if (!cu_next_now(&c))
+            return true;
+    }
+    if (!(c >= 0x40 && c < 0x7f))
+        unget_wch((wchar_t)c);          /* not part of it: a key of its own */
+    return true;
 }
 
 static bool
@@ -259,10 +307,12 @@ cu_wait(termio *t, int timeout_ms)
         cu_function_key(t, (int)wc);
     } else if (r == OK && wc == 27) {
         /* ESC then a character at once is Alt+character. */
-        wtimeout(stdscr, 0);
         wint_t wc2;
+        wtimeout(stdscr, 0);
         int r2 = wget_wch(stdscr, &wc2);
-        if (r2 == OK && wc2 >= 32 && wc2 != 127) {
+        if (r2 == OK && (wc2 == '[' || wc2 == 'O' || wc2 == ']') && cu_skip_unknown(wc2)) {
+            /* an unknown escape sequence: nothing */
+        } else if (r2 == OK && wc2 >= 32 && wc2 != 127) {
             cu_char_key(t, wc2, true);
         } else {
             cu_char_key(t, 27, false);
@@ -278,19 +328,55 @@ cu_wait(termio *t, int timeout_ms)
 }
 
 static void
+cu_pause(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    if (!k->started)
+        return;
+    if (k->mouse) {
+        fputs("\033[?1002l", k->out);
+        fflush(k->out);
+    }
+    curs_set(1);
+    endwin();       /* shell's tty mode, main screen, keypad and mouse off */
+    fflush(k->out);
+}
+
+static void
+cu_resume(termio *t)
+{
+    cu_impl *k = cu_of(t);
+    if (!k->started)
+        return;
+    /* A size change while away comes as KEY_RESIZE (ncurses' SIGWINCH handler). */
+    reset_prog_mode();
+    curs_set(0);
+    clearok(curscr, TRUE);
+    doupdate();     /* back to raw mode, the alternate screen and keypad mode */
+    if (k->mouse) {
+        mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
+        k->mouse_drag_pending = true;
+    }
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    termio_resized(t, cols, rows);
+    t->force_hard = true;
+}
+
+static void
 cu_close(termio *t)
 {
     cu_impl *k = cu_of(t);
     if (!k->started)
         return;
     if (k->mouse) {
-        fputs("\033[?1002l", stdout);
-        fflush(stdout);
+        fputs("\033[?1002l", k->out);
+        fflush(k->out);
         mousemask(0, NULL);
     }
     curs_set(1);
     endwin();
-    fflush(stdout);
+    fflush(k->out);
     k->started = false;
 }
 
@@ -300,13 +386,63 @@ cu_destroy(termio *t)
     cu_impl *k = cu_of(t);
     if (k->scr)
         delscreen(k->scr);
+    if (k->own_files) {
+        fclose(k->in);
+        fclose(k->out);
+    }
     x_free(k->run);
     x_free(k);
 }
 
 static const termio_ops cu_ops = {
-    "curses", cu_begin, cu_draw, cu_end, cu_wait, cu_close, cu_destroy,
+    "curses", cu_begin, cu_draw, cu_end, cu_wait, cu_pause, cu_resume, cu_close, cu_destroy,
 };
+
+/* Home and End as every common terminal sends them, whatever its terminfo says: VT220
+ * and Linux console (ESC [1~ ESC [4~), rxvt (ESC [7~ ESC [8~), xterm in normal and in
+ * keypad mode (ESC [H ESC [F, ESC O H ESC O F). khome and kend are ncurses' own. An
+ * escape sequence ncurses does not know is dropped whole (cu_skip_unknown). */
+static const struct {
+    const char *seq;
+    int code;
+} cu_home_end[] = {
+    { "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME },
+    { "\033OH", KEY_HOME },  { "\033[4~", KEY_END },  { "\033[8~", KEY_END },
+    { "\033[F", KEY_END },   { "\033OF", KEY_END },
+    /* The arrows in normal cursor mode, for terminals that ignore keypad mode. */
+    { "\033[A", KEY_UP },    { "\033[B", KEY_DOWN },  { "\033[C", KEY_RIGHT },
+    { "\033[D", KEY_LEFT },
+};
+
+static void
+cu_define_keys(void)
+{
+    for (size_t i = 0; i < sizeof cu_home_end / sizeof cu_home_end[0]; i++)
+        if (key_defined(cu_home_end[i].seq) <= 0)
+            define_key(cu_home_end[i].seq, cu_home_end[i].code);
+}
+
+/* Without cursor addressing ncurses draws line after line of garbage (TERM=dumb). */
+static bool
+cu_can_drive(const char *term, char *err, size_t errlen)
+{
+    static const char *const need[] = { "cup" };
+    const char *missing;
+    if (!term || !*term) {
+        termio_errf(err, errlen, "TERM is not set");
+        return false;
+    }
+    if (!termio_caps_missing(term, need, 1, &missing)) {
+        termio_errf(err, errlen, "ncurses cannot drive TERM=%s (no terminfo entry)", term);
+        return false;
+    }
+    if (missing) {
+        termio_errf(err, errlen, "TERM=%s cannot move the cursor (its terminfo has no %s): "
+                    "the viewer needs a terminal such as xterm-256color", term, missing);
+        return false;
+    }
+    return true;
+}
 
 static void
 cu_setup_styles(termio *t, cu_impl *k)
@@ -335,25 +471,16 @@ cu_setup_styles(termio *t, cu_impl *k)
     }
 }
 
-termio *
-termio_open_curses(const termio_opts *opts, char *err, size_t errlen)
+/* With t made and the terminal claimed if it is one: start ncurses on k->in/k->out
+ * as `termtype` (NULL: $TERM). NULL (t freed) on failure. */
+static termio *
+cu_start(termio *t, const termio_opts *opts, const char *termtype, char *err, size_t errlen)
 {
     termio_opts o = opts ? *opts : termio_default_opts();
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        termio_errf(err, errlen, "stdin and stdout must be a terminal");
-        return NULL;
-    }
-    cu_impl *k = xcalloc(1, sizeof *k);          /* owned by t from here on */
-    /* termio_new installs the quit-signal handlers before newterm, so ncurses keeps
-     * its hands off SIGINT/SIGTERM. */
-    termio *t = termio_new(&cu_ops, k, THEME_MONO, 0, 0);
-    if (!termio_claim_terminal(t, STDIN_FILENO, STDOUT_FILENO, err, errlen)) {
-        termio_free(t);
-        return NULL;
-    }
-    k->scr = newterm(NULL, stdout, stdin);
+    cu_impl *k = cu_of(t);
+    k->scr = newterm(termtype, k->out, k->in);
     if (!k->scr) {
-        const char *term = getenv("TERM");
+        const char *term = termtype ? termtype : getenv("TERM");
         termio_errf(err, errlen, "ncurses cannot drive TERM=%s", term ? term : "(unset)");
         termio_free(t);
         return NULL;
@@ -368,6 +495,7 @@ termio_open_curses(const termio_opts *opts, char *err, size_t errlen)
     leaveok(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    cu_define_keys();
 
     int colours = 0;
     if (has_colors() && start_color() == OK)
@@ -382,5 +510,51 @@ termio_open_curses(const termio_opts *opts, char *err, size_t errlen)
         k->mouse_drag_pending = true;
     }
     getmaxyx(stdscr, t->lines, t->cols);
+    return t;
+}
+
+termio *
+termio_open_curses(const termio_opts *opts, char *err, size_t errlen)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        termio_errf(err, errlen, "stdin and stdout must be a terminal");
+        return NULL;
+    }
+    if (!cu_can_drive(getenv("TERM"), err, errlen))
+        return NULL;
+    cu_impl *k = xcalloc(1, sizeof *k);          /* owned by t from here on */
+    k->out = stdout;
+    k->in = stdin;
+    /* termio_new installs the quit-signal handlers before newterm, so ncurses keeps
+     * its hands off SIGINT/SIGTERM (and SIGTSTP, claimed next). */
+    termio *t = termio_new(&cu_ops, k, THEME_MONO, 0, 0);
+    if (!termio_claim_terminal(t, STDIN_FILENO, STDOUT_FILENO, err, errlen)) {
+        termio_free(t);
+        return NULL;
+    }
+    return cu_start(t, opts, NULL, err, errlen);
+}
+
+termio *
+termio_open_curses_fds(int in_fd, int out_fd, const char *termtype, char *err, size_t errlen)
+{
+    cu_impl *k = xcalloc(1, sizeof *k);          /* owned by t from here on */
+    k->in = fdopen(in_fd, "r");
+    k->out = fdopen(out_fd, "w");
+    k->own_files = true;
+    termio *t = termio_new(&cu_ops, k, THEME_MONO, 0, 0);
+    if (!k->in || !k->out) {
+        termio_errf(err, errlen, "cannot open the given file descriptors");
+        if (k->in)
+            fclose(k->in);
+        if (k->out)
+            fclose(k->out);
+        k->own_files = false;
+        termio_free(t);
+        return NULL;
+    }
+    t = cu_start(t, NULL, termtype, err, errlen);
+    if (t)
+        set_escdelay(0);    /* the bytes are all there already */
     return t;
 }

@@ -1,7 +1,12 @@
 /* termio_tickit: the libtickit backend, driving a TickitTerm directly (no Tickit
- * windows): one TickitPen per style, goto/setpen/print per changed run. The same code
- * drives an in-memory TickitMockTerm for headless tests (termio_open_mock). */
+ * windows): one TickitPen per style, goto/setpen/print per changed run. Input is read
+ * here and passed to libtermkey through the byte gate (termio_seq.c), whole keys only.
+ * The same code drives an in-memory TickitMockTerm for headless tests
+ * (termio_open_mock), on a clock of its own that waits cost nothing. */
+#include <errno.h>
+#include <stdio.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +21,17 @@
 #include "termio_mock.h"
 #include "xalloc.h"
 
+/* Whole keys handed to libtermkey at once (at most; one longer key goes alone). */
+#define TK_BATCH 32
+
 typedef struct tk_impl {
     TickitTerm *tt;                 /* owned; NULL once a real terminal is closed */
     bool mock;
+    int in_fd;                      /* the terminal's input, -1 for the mock */
+    termio_seq seq;                 /* bytes read, not yet given to libtermkey */
+    int64_t mock_now_ms;            /* the mock's clock */
+    size_t pending_bytes;           /* given while libtermkey held a partial key */
+    unsigned termkey_resets;        /* times libtermkey had to be rebuilt (never, we hope) */
     TickitPen *pens[STYLE_COUNT];   /* owned */
     int cur_style;                  /* style of the terminal's pen, -1 unknown */
     char *buf;                      /* owned; UTF-8 of the run being drawn */
@@ -46,6 +59,15 @@ tk_ti_getstr(const char *name, const char *value, void *data)
 
 static const struct TickitTerminfoHook tk_ti_hook = { tk_ti_getstr, NULL };
 
+/* libtermkey's names for keys that every other program calls something else: ESC [1~
+ * and ESC [4~ (Home and End on the Linux console, screen, tmux and rxvt) are the VT220
+ * Find and Select keys to it; a modified space is "C- ". */
+static const struct {
+    const char *from, *to;
+} tk_renames[] = {
+    { "Find", "Home" }, { "Select", "End" }, { " ", "Space" },
+};
+
 static void
 tk_key_name(const TickitKeyEventInfo *info, termio_event *ev)
 {
@@ -54,11 +76,16 @@ tk_key_name(const TickitKeyEventInfo *info, termio_event *ev)
         termio_set_key(ev, strcmp(s, " ") == 0 ? "Space" : s);
         return;
     }
-    /* libtermkey names a modified space "C- " / "M- ". */
-    size_t n = strlen(s);
-    if (n >= 2 && s[n - 1] == ' ' && s[n - 2] == '-' && n - 1 + 5 < sizeof ev->key) {
-        memcpy(ev->key, s, n - 1);
-        memcpy(ev->key + n - 1, "Space", 6);
+    /* The base name follows the modifier prefixes ("M-" "C-" "S-"). */
+    const char *base = s;
+    while ((base[0] == 'M' || base[0] == 'C' || base[0] == 'S') && base[1] == '-' && base[2])
+        base += 2;
+    for (size_t i = 0; i < sizeof tk_renames / sizeof tk_renames[0]; i++) {
+        if (strcmp(base, tk_renames[i].from) != 0)
+            continue;
+        char name[TERMIO_KEY_MAX];
+        snprintf(name, sizeof name, "%.*s%s", (int)(base - s), s, tk_renames[i].to);
+        termio_set_key(ev, name);
         return;
     }
     termio_set_key(ev, s);
@@ -166,24 +193,167 @@ tk_end(termio *t)
     tickit_term_flush(tk_of(t)->tt);
 }
 
+static int64_t
+tk_now_ms(const tk_impl *k)
+{
+    if (k->mock)
+        return k->mock_now_ms;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* libtermkey leaves ISIG on; like curses raw(), read C-c (and C-z, C-\) as keys.
+ * Needed whenever libtermkey (re)starts. */
+static void
+tk_keys_not_signals(const tk_impl *k)
+{
+    struct termios tio;
+    if (k->in_fd >= 0 && tcgetattr(k->in_fd, &tio) == 0) {
+        tio.c_lflag &= ~(tcflag_t)ISIG;
+        tcsetattr(k->in_fd, TCSANOW, &tio);
+    }
+}
+
+/* Give libtermkey whole keys. Should it still hold a partial one across more than a
+ * key's worth of bytes (its reading and ours disagree), it is rebuilt empty rather
+ * than left to fill its buffer and stop reading for good. */
+static void
+tk_push(termio *t, const unsigned char *bytes, size_t n)
+{
+    tk_impl *k = tk_of(t);
+    tickit_term_input_push_bytes(k->tt, (const char *)bytes, n);
+    if (tickit_term_input_check_timeout_msec(k->tt) < 0) {
+        k->pending_bytes = 0;
+        return;
+    }
+    k->pending_bytes += n;
+    if (k->pending_bytes > TERMIO_SEQ_MAX) {
+        tickit_term_set_input_fd(k->tt, k->in_fd);
+        tk_keys_not_signals(k);
+        k->pending_bytes = 0;
+        k->termkey_resets++;
+    }
+}
+
+/* Move what the gate lets through into libtermkey (and so into the queue), leaving
+ * room in the queue for a burst's worth of keys. */
+static void
+tk_pump(termio *t)
+{
+    tk_impl *k = tk_of(t);
+    unsigned char out[TERMIO_SEQ_MAX];
+    int64_t now = tk_now_ms(k);
+    while (t->q_len < TERMIO_QUEUE / 2) {
+        size_t escapes;
+        size_t n = termio_seq_take(&k->seq, out, TK_BATCH, now, &escapes);
+        if (n)
+            tk_push(t, out, n);
+        for (size_t i = 0; i < escapes; i++) {
+            termio_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.kind = TERMIO_EV_KEY;
+            termio_set_key(&ev, "Escape");
+            termio_push(t, &ev);
+        }
+        if (!n)
+            break;
+    }
+    /* libtermkey's own timer (a partial terminfo key) fires in here when due; what it
+     * held after the forced key is read by an empty push. */
+    if (k->pending_bytes && tickit_term_input_check_timeout_msec(k->tt) < 0) {
+        k->pending_bytes = 0;
+        tickit_term_input_push_bytes(k->tt, "", 0);
+    }
+}
+
+/* The earlier of a and b, where -1 is never. */
+static int
+tk_min_timeout(int a, int b)
+{
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    return a < b ? a : b;
+}
+
 static bool
 tk_wait(termio *t, int timeout_ms)
 {
     tk_impl *k = tk_of(t);
-    if (!k->mock) {
-        tickit_term_input_wait_msec(k->tt, timeout_ms);
+    if (termio_seq_ready(&k->seq)) {
+        tk_pump(t);             /* keys left over from a burst */
         return true;
     }
-    /* The mock has no input fd: only a pending partial key (a lone ESC) can still
-     * turn into an event, after libtermkey's delay. */
-    int ms = tickit_term_input_check_timeout_msec(k->tt);
-    if (ms < 0)
-        return false;
-    if (timeout_ms >= 0 && timeout_ms < ms)
-        ms = timeout_ms;
-    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
+    int64_t now = tk_now_ms(k);
+    int held = termio_seq_timeout_ms(&k->seq, now);
+    if (k->mock) {
+        /* No input fd: only kept partial keys can still turn into events. Their wait
+         * costs nothing on the mock's clock; libtermkey's own takes real time. */
+        if (held >= 0) {
+            k->mock_now_ms += timeout_ms >= 0 && timeout_ms < held ? timeout_ms : held;
+            tk_pump(t);
+            return true;
+        }
+        int ms = tickit_term_input_check_timeout_msec(k->tt);
+        if (ms < 0)
+            return false;
+        if (timeout_ms >= 0 && timeout_ms < ms)
+            ms = timeout_ms;
+        struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+        nanosleep(&ts, NULL);
+        tk_pump(t);
+        return true;
+    }
+    /* Also runs libtickit's resize check (SIGWINCH). */
+    int wait = tk_min_timeout(timeout_ms, held);
+    wait = tk_min_timeout(wait, tickit_term_input_check_timeout_msec(k->tt));
+    if (t->input_gone) {
+        struct timespec ts = { wait / 1000, (long)(wait % 1000) * 1000000L };
+        if (wait > 0)
+            nanosleep(&ts, NULL);
+        return true;
+    }
+    struct pollfd p = { .fd = k->in_fd, .events = POLLIN };
+    if (poll(&p, 1, wait) > 0) {
+        unsigned char buf[sizeof k->seq.buf];
+        size_t room = termio_seq_room(&k->seq);
+        ssize_t n = read(k->in_fd, buf, room < sizeof buf ? room : sizeof buf);
+        if (n > 0)
+            termio_seq_feed(&k->seq, buf, (size_t)n, tk_now_ms(k));
+        else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+            termio_input_gone(t);
+    }
+    tk_pump(t);
+    tickit_term_input_check_timeout_msec(k->tt);
     return true;
+}
+
+static void
+tk_pause(termio *t)
+{
+    tk_impl *k = tk_of(t);
+    if (k->mock || !k->tt)
+        return;
+    tickit_term_pause(k->tt);   /* modes off, libtermkey's saved termios back */
+    tickit_term_flush(k->tt);
+}
+
+static void
+tk_resume(termio *t)
+{
+    tk_impl *k = tk_of(t);
+    if (k->mock || !k->tt)
+        return;
+    tickit_term_resume(k->tt);  /* raw mode, then the modes that were on */
+    tk_keys_not_signals(k);
+    tickit_term_refresh_size(k->tt);
+    int lines = 0, cols = 0;
+    tickit_term_get_size(k->tt, &lines, &cols);
+    termio_resized(t, cols, lines);
+    t->force_hard = true;
+    tickit_term_flush(k->tt);
 }
 
 static void
@@ -212,11 +382,11 @@ tk_destroy(termio *t)
 }
 
 static const termio_ops tk_ops = {
-    "tickit", tk_begin, tk_draw, tk_end, tk_wait, tk_close, tk_destroy,
+    "tickit", tk_begin, tk_draw, tk_end, tk_wait, tk_pause, tk_resume, tk_close, tk_destroy,
 };
 
 static const termio_ops tk_mock_ops = {
-    "mock", tk_begin, tk_draw, tk_end, tk_wait, tk_close, tk_destroy,
+    "mock", tk_begin, tk_draw, tk_end, tk_wait, tk_pause, tk_resume, tk_close, tk_destroy,
 };
 
 static TickitPen *
@@ -258,6 +428,36 @@ tk_setup(termio *t, const termio_opts *opts)
     tickit_term_bind_event(k->tt, TICKIT_TERM_ON_RESIZE, 0, tk_on_resize, t);
 }
 
+/* The terminfo strings libtickit 0.4.3's terminfo driver aborts without (it has its
+ * own for ech and dch); TERM=xterm and xterm-* get its xterm driver, which needs none. */
+static const char *const tk_required_caps[] = {
+    "cup", "cuu", "cud", "cuf", "cub", "ich", "il", "dl", "clear", "csr", "sgr", "sgr0",
+    "setaf", "setab", "cnorm", "civis",
+};
+
+static bool
+tk_can_drive(const char *term, char *err, size_t errlen)
+{
+    if (!term || !*term) {
+        termio_errf(err, errlen, "TERM is not set");
+        return false;
+    }
+    if (strncmp(term, "xterm", 5) == 0 && (term[5] == '\0' || term[5] == '-'))
+        return true;
+    const char *missing;
+    if (!termio_caps_missing(term, tk_required_caps,
+                             sizeof tk_required_caps / sizeof tk_required_caps[0], &missing)) {
+        termio_errf(err, errlen, "libtickit cannot drive TERM=%s (no terminfo entry)", term);
+        return false;
+    }
+    if (missing) {
+        termio_errf(err, errlen, "libtickit cannot drive TERM=%s (no %s)",
+                    term, missing);
+        return false;
+    }
+    return true;
+}
+
 termio *
 termio_open_tickit(const termio_opts *opts, char *err, size_t errlen)
 {
@@ -266,7 +466,10 @@ termio_open_tickit(const termio_opts *opts, char *err, size_t errlen)
         termio_errf(err, errlen, "stdin and stdout must be a terminal");
         return NULL;
     }
+    if (!tk_can_drive(getenv("TERM"), err, errlen))
+        return NULL;
     tk_impl *k = xcalloc(1, sizeof *k);           /* owned by t from here on */
+    k->in_fd = STDIN_FILENO;
     termio *t = termio_new(&tk_ops, k, THEME_MONO, 0, 0);
     /* Claim first: building the TickitTerm already switches the tty to raw mode. */
     if (!termio_claim_terminal(t, STDIN_FILENO, STDOUT_FILENO, err, errlen)) {
@@ -287,15 +490,12 @@ termio_open_tickit(const termio_opts *opts, char *err, size_t errlen)
         termio_free(t);
         return NULL;
     }
-    if (strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
-        tickit_term_set_utf8(k->tt, true);
-    /* libtermkey leaves ISIG on; like curses raw(), read C-c (and C-z, C-\) as keys.
-     * Teardown restores the termios libtermkey saved before this. */
-    struct termios tio;
-    if (tcgetattr(STDIN_FILENO, &tio) == 0) {
-        tio.c_lflag &= ~(tcflag_t)ISIG;
-        tcsetattr(STDIN_FILENO, TCSANOW, &tio);
-    }
+    bool utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    tickit_term_set_utf8(k->tt, utf8);
+    termio_seq_init(&k->seq, utf8);
+    tk_keys_not_signals(k);
+    /* libtickit reads the terminal's answers to its queries itself, for 50 ms; from
+     * then on input goes through the gate (tk_wait). */
     tickit_term_await_started_msec(k->tt, 50);
     tickit_term_setctl_int(k->tt, TICKIT_TERMCTL_ALTSCREEN, 1);
     tickit_term_setctl_int(k->tt, TICKIT_TERMCTL_CURSORVIS, 0);
@@ -317,8 +517,21 @@ termio_open_mock(int cols, int lines, const termio_opts *opts)
         lines = 1;
     tk_impl *k = xcalloc(1, sizeof *k);           /* owned by t */
     k->mock = true;
+    k->in_fd = -1;
+    /* The mock reads keys as TERM says; a type terminfo has no entry for leaves only
+     * libtermkey's own CSI reading, the same in every environment (and no xterm
+     * key_mouse "\033[<", which the real terminal's hook takes away too). */
+    const char *env = getenv("TERM");
+    char *was = env ? xstrdup(env) : NULL;
+    setenv("TERM", "elog-mock", 1);
     k->tt = tickit_mockterm_new(lines, cols);
+    if (was)
+        setenv("TERM", was, 1);
+    else
+        unsetenv("TERM");
+    x_free(was);
     tickit_term_set_utf8(k->tt, true);
+    termio_seq_init(&k->seq, true);
     termio *t = termio_new(&tk_mock_ops, k, THEME_MONO, cols, lines);
     tk_setup(t, &o);
     return t;
@@ -333,8 +546,39 @@ termio_mock_term(termio *t)
 void
 termio_mock_input(termio *t, const char *bytes, size_t len)
 {
-    if (t->ops == &tk_mock_ops)
-        tickit_term_input_push_bytes(tk_of(t)->tt, bytes, len);
+    if (t->ops != &tk_mock_ops)
+        return;
+    tk_impl *k = tk_of(t);
+    while (len > 0) {
+        if (termio_seq_room(&k->seq) == 0) {
+            /* A reader would stop reading until keys are taken; the test cannot
+             * wait, so what does not fit is dropped as a full queue drops it. */
+            tk_pump(t);
+            if (termio_seq_room(&k->seq) == 0)
+                return;
+        }
+        size_t room = termio_seq_room(&k->seq);
+        size_t n = len < room ? len : room;
+        termio_seq_feed(&k->seq, bytes, n, k->mock_now_ms);
+        bytes += n;
+        len -= n;
+        tk_pump(t);
+    }
+}
+
+void
+termio_mock_advance(termio *t, int ms)
+{
+    if (t->ops != &tk_mock_ops || ms <= 0)
+        return;
+    tk_of(t)->mock_now_ms += ms;
+    tk_pump(t);
+}
+
+unsigned
+termio_mock_termkey_resets(termio *t)
+{
+    return t->ops == &tk_mock_ops ? tk_of(t)->termkey_resets : 0;
 }
 
 void

@@ -54,10 +54,10 @@ start() {
     done
     echo "could not start tmux" >&2
 }
-exited() {  # exited NAME: the viewer exited 0 and the terminal is back in cooked mode
+exited() {  # exited NAME [STATUS]: the viewer exited STATUS (0), the tty is cooked again
     local i
     for ((i = 0; i < 100; i++)); do [ -s "$TMP/stty" ] && break; sleep 0.05; done
-    if [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=0" ] && grep -q ' icanon' "$TMP/stty" &&
+    if [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=${2:-0}" ] && grep -q ' icanon' "$TMP/stty" &&
         grep -q ' echo ' "$TMP/stty"; then
         ok "$1"
     else
@@ -108,7 +108,7 @@ for backend in curses tickit; do
         start $backend "$ROOT/fixtures/sparks.eventlog" 100x30
         check "$backend: sparks fixture opens (SIG$sig next)" "HEC 1"
         pkill -$sig -f "^$BIN --backend $backend $ROOT/fixtures/sparks.eventlog"
-        exited "$backend: SIG$sig restores the terminal"
+        exited "$backend: SIG$sig restores the terminal, exit 128+N" $((128 + $(kill -l $sig)))
     done
 done
 
