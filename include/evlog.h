@@ -46,6 +46,9 @@ void evlog_advise_sequential(const evlog *log);
  * on are not the file's any more (0xff bytes, read as the end of the data). Always
  * false for a log opened over caller bytes. */
 bool evlog_changed(const evlog *log, uint64_t *first_bad_offset);
+/* The file was rewritten in place while open (see mapfile_rewritten): what was read
+ * may mix old and new bytes. False over caller bytes. */
+bool evlog_rewritten(const evlog *log);
 /* The file on disk differs from what was mapped: changed as above, grew, modified or
  * replaced (see mapfile_stale). False over caller bytes. */
 bool evlog_stale(const evlog *log);

@@ -15,7 +15,8 @@
 typedef struct mapfile mapfile;
 
 /* Map `path` read-only. Returns NULL and fills `d` (DIAG_IO) on failure: missing,
- * unreadable, a directory or not a regular file. An empty file maps to size 0.
+ * unreadable, a directory, a FIFO or not a regular file; never blocks (a FIFO is
+ * refused whether or not it has a writer). An empty file maps to size 0.
  * Caller destroys with mapfile_close. */
 mapfile *mapfile_open(const char *path, diag *d);
 /* The mapped bytes (NULL when size is 0); valid until mapfile_close. */
@@ -28,6 +29,11 @@ void mapfile_advise_sequential(const mapfile *m);
  * page reads as zeros). *first_bad_offset (may be NULL) gets the lowest offset whose
  * bytes are no longer the file's. One fstat. Safe to call from any thread. */
 bool mapfile_changed(const mapfile *m, uint64_t *first_bad_offset);
+/* True when the file was modified in place since it was mapped: its modification time
+ * changed while its size did not grow (a program appending to its log grows it; a
+ * rewrite of as many bytes or fewer does not). The mapping may then mix old and new
+ * bytes. One fstat. */
+bool mapfile_rewritten(const mapfile *m);
 /* True when the file on disk is no longer what was mapped: changed as above, grew,
  * was modified (mtime), or another file (or none) is now at its path. An fstat and a
  * stat: cheap enough to poll. */

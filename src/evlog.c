@@ -202,6 +202,12 @@ evlog_changed(const evlog *log, uint64_t *first_bad_offset)
 }
 
 bool
+evlog_rewritten(const evlog *log)
+{
+    return log->map && mapfile_rewritten(log->map);
+}
+
+bool
 evlog_stale(const evlog *log)
 {
     return log->map && mapfile_stale(log->map);
