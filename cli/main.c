@@ -309,32 +309,41 @@ main_emit(const char *file, evlog *log, strbuf *out, const diag *ending, size_t 
     return changed ? 1 : main_ending(file, ending, n_events);
 }
 
-/* A --from/--to window that holds none of the log's events (first_ns .. last_ns) is a
- * mistake in the arguments, like a marker name the log lacks: one line naming the
- * bound and the log's end it misses, and false (the caller exits 1, no report). */
+/* --to must come after --from: else one line and false (the caller exits 1). */
 static bool
 main_window_ok(const char *file, const char *from, uint64_t from_ns, const char *to,
-               uint64_t to_ns, bool any_events, uint64_t first_ns, uint64_t last_ns)
+               uint64_t to_ns)
 {
-    strbuf t;
-    strbuf_init(&t);
-    bool ok = true;
     if (from && to && to_ns <= from_ns) {
         fprintf(stderr, "elog-tui: %s: --to %s must be later than --from %s\n", file, to, from);
-        ok = false;
-    } else if (any_events && from && from_ns > last_ns) {
+        return false;
+    }
+    return true;
+}
+
+/* A window that misses every event of the log (first_ns .. last_ns) still has its
+ * report — nothing happened in it, which is an answer, and scripts comparing windows
+ * get one — but it is most likely a mistake (a time counted from the first event, a
+ * unit left out), so one warning line names the bound and the end of the log it
+ * misses. The exit status stays 0. */
+static void
+main_window_warn(const char *file, const char *from, uint64_t from_ns, const char *to,
+                 uint64_t to_ns, bool any_events, uint64_t first_ns, uint64_t last_ns)
+{
+    if (!any_events)
+        return;
+    strbuf t;
+    strbuf_init(&t);
+    if (from && from_ns > last_ns) {
         timefmt_append_res(&t, last_ns, 1);
-        fprintf(stderr, "elog-tui: %s: --from %s is after the log's last event (%s)\n", file,
-                from, t.data);
-        ok = false;
-    } else if (any_events && to && to_ns <= first_ns) {
+        fprintf(stderr, "elog-tui: warning: %s: --from %s is after the log's last event (%s)"
+                "\n", file, from, t.data);
+    } else if (to && to_ns <= first_ns) {
         timefmt_append_res(&t, first_ns, 1);
-        fprintf(stderr, "elog-tui: %s: --to %s is not after the log's first event (%s)\n",
-                file, to, t.data);
-        ok = false;
+        fprintf(stderr, "elog-tui: warning: %s: --to %s is not after the log's first event "
+                "(%s)\n", file, to, t.data);
     }
     strbuf_free(&t);
-    return ok;
 }
 
 static int
@@ -359,7 +368,7 @@ main_stats(int argc, char **argv)
         win.from_ns = main_bound(log, file, "--from", from);
     if (to)
         win.to_ns = main_bound(log, file, "--to", to);
-    if (!main_window_ok(file, from, win.from_ns, to, win.to_ns, false, 0, 0)) {
+    if (!main_window_ok(file, from, win.from_ns, to, win.to_ns)) {
         evlog_close(log);
         return 1;
     }
@@ -381,11 +390,7 @@ main_stats(int argc, char **argv)
     gcstats_report r;
     gcstats_finish(g, ending.code != DIAG_OK, &r);
     gcstats_free(g);
-    if (!main_window_ok(file, from, win.from_ns, to, win.to_ns, any, first_ns, last_ns)) {
-        main_changed(file, log);
-        evlog_close(log);
-        return 1;
-    }
+    main_window_warn(file, from, win.from_ns, to, win.to_ns, any, first_ns, last_ns);
     strbuf out;
     strbuf_init(&out);
     statsfmt_report(&out, &r);
@@ -561,14 +566,14 @@ main_snapshot(int argc, char **argv)
         timeview *v = app_view(a);
         uint64_t f = from ? main_bound(log, file, "--from", from) : v->log_start_ns;
         uint64_t t = to ? main_bound(log, file, "--to", to) : v->log_end_ns + 1;
-        if (!main_window_ok(file, from, f, to, t, evindex_n_events(ix) > 0,
-                            evindex_first_ns(ix), evindex_last_ns(ix))) {
+        if (!main_window_ok(file, from, f, to, t)) {
             app_free(a);
             evindex_free(ix);
-            main_changed(file, log);
             evlog_close(log);
             return 1;
         }
+        main_window_warn(file, from, f, to, t, evindex_n_events(ix) > 0,
+                         evindex_first_ns(ix), evindex_last_ns(ix));
         timeview_zoom_to(v, f, t);
         timeview_set_cursor(v, f);
     }

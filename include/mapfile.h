@@ -24,6 +24,10 @@ const uint8_t *mapfile_data(const mapfile *m);
 size_t mapfile_size(const mapfile *m);
 /* Tell the kernel we will read sequentially from here on (a hint only). */
 void mapfile_advise_sequential(const mapfile *m);
+/* A hint that bytes [from, to) will not be read again soon: their whole pages leave
+ * the process's resident memory (MADV_DONTNEED) and stay readable, read again from the
+ * file (the page cache) when touched. For a single pass over a file bigger than memory. */
+void mapfile_release(const mapfile *m, uint64_t from, uint64_t to);
 /* True when bytes of the mapping are gone: the file shrank below the mapped size (the
  * pages past its end were replaced by 0xff bytes when touched; the rest of the last
  * page reads as zeros). *first_bad_offset (may be NULL) gets the lowest offset whose

@@ -224,6 +224,20 @@ mapfile_advise_sequential(const mapfile *m)
         madvise((void *)m->data, m->size, MADV_SEQUENTIAL);
 }
 
+void
+mapfile_release(const mapfile *m, uint64_t from, uint64_t to)
+{
+    if (to > m->size)
+        to = m->size;
+    if (m->size == 0 || from >= to)
+        return;
+    uintptr_t start = (uintptr_t)m->data;
+    uintptr_t a = (start + from + mapfile_page - 1) & ~(uintptr_t)(mapfile_page - 1);
+    uintptr_t b = (start + to) & ~(uintptr_t)(mapfile_page - 1);
+    if (a < b)
+        madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 bool
 mapfile_changed(const mapfile *m, uint64_t *first_bad_offset)
 {
