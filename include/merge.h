@@ -10,7 +10,8 @@
  * overlapping in time, as only scrambled timestamps make them), the rest comes from
  * selection passes, each a read of the file that keeps the max_pending next events.
  * So memory is max_pending entries plus the chunk table (56 bytes per 1024 events at
- * most), never 16 bytes per event of the file. */
+ * most), never 16 bytes per event of the file; and the mapping's pages are let go
+ * once read (evlog_release), so a file bigger than memory does not count as ours. */
 #ifndef ELOG_MERGE_H
 #define ELOG_MERGE_H
 
