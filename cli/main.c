@@ -2,9 +2,7 @@
  * place that reports errors to the user and chooses the exit status. */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <locale.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -68,7 +66,7 @@ static const char main_usage[] =
 static const char *main_oom_file;           /* the command's FILE, once known */
 static _Atomic size_t main_oom_bytes;       /* the failed request; 0 while none failed */
 static atomic_flag main_oom_once = ATOMIC_FLAG_INIT;
-static pthread_t main_oom_thread;
+static _Thread_local bool main_oom_exiting;  /* this thread is the one calling exit */
 
 static void
 main_oom_report(void)
@@ -88,12 +86,12 @@ main_on_oom(size_t n)
     if (atomic_flag_test_and_set(&main_oom_once)) {
         /* An exit handler failed to allocate too: end now. Another thread: the first one
          * is already ending the process; wait for it. */
-        if (pthread_equal(pthread_self(), main_oom_thread))
+        if (main_oom_exiting)
             _exit(1);
         for (;;)
             pause();
     }
-    main_oom_thread = pthread_self();
+    main_oom_exiting = true;
     atomic_store(&main_oom_bytes, n ? n : 1);
     exit(1);
 }

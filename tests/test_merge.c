@@ -178,11 +178,11 @@ START_TEST(test_merge_no_blocks_is_bounded)
 {
     tlog t;
     tlog_init(&t);
-    flat_log(&t, 5, 400000, false);
+    flat_log(&t, 5, 200000, false);
     size_t peak, total;
     bool selected;
     check_bounded(&t, 0, &peak, &total, &selected);
-    ck_assert_uint_eq(total, 400000);
+    ck_assert_uint_eq(total, 200000);
     ck_assert_msg(peak <= 2 * 65536 && !selected, "peak %zu of %zu events", peak, total);
     tlog_free(&t);
 }
@@ -196,7 +196,7 @@ START_TEST(test_merge_scrambled_stays_within_bound)
 {
     tlog t;
     tlog_init(&t);
-    flat_log(&t, 9, 150000, true);
+    flat_log(&t, 9, 60000, true);
     size_t peak, total;
     bool selected;
     check_bounded(&t, 5000, &peak, &total, &selected);

@@ -102,7 +102,8 @@ else
 fi
 
 # --- too few file descriptors -------------------------------------------------------------
-start "(ulimit -n 5; TERM=xterm-256color $BIN ${ELOG_ROOT:-.}/fixtures/demo.eventlog 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit)"
+DEMO=${ELOG_ROOT:-.}/fixtures/demo.eventlog
+start "(ulimit -n 5; TERM=xterm-256color $BIN $DEMO 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit)"
 if wait_exit 5 && [ "$(cat "$TMP/exit")" = "exit=1" ] &&
     grep -q "cannot start the viewer: Too many open files" "$TMP/stderr" &&
     ! grep -q "cannot drive" "$TMP/stderr"; then
