@@ -42,10 +42,16 @@ size_t evlog_size(const evlog *log);
 uint64_t evlog_data_start(const evlog *log);
 /* Hint that the whole file will now be read front to back. */
 void evlog_advise_sequential(const evlog *log);
+/* Bytes [from, to) will not be read again soon: let their pages go from resident memory
+ * (see mapfile_release); they stay readable. No-op over caller bytes. */
+void evlog_release(const evlog *log, uint64_t from, uint64_t to);
 /* The mapped file shrank while open (see mapfile_changed): bytes from *first_bad_offset
  * on are not the file's any more (0xff bytes, read as the end of the data). Always
  * false for a log opened over caller bytes. */
 bool evlog_changed(const evlog *log, uint64_t *first_bad_offset);
+/* The file was rewritten in place while open (see mapfile_rewritten): what was read
+ * may mix old and new bytes. False over caller bytes. */
+bool evlog_rewritten(const evlog *log);
 /* The file on disk differs from what was mapped: changed as above, grew, modified or
  * replaced (see mapfile_stale). False over caller bytes. */
 bool evlog_stale(const evlog *log);
@@ -73,6 +79,7 @@ enum evlog_iter_state {
 typedef struct evlog_iter {
     const evlog *log;
     uint64_t pos;
+    uint64_t data_end;          /* reads stop here: the log's size, or evlog_iter_cut */
     uint64_t block_end;         /* end offset of the current block */
     uint16_t block_cap;
     bool block_active;          /* the current block still assigns its cap */
@@ -86,6 +93,10 @@ void evlog_iter_init(evlog_iter *it, const evlog *log);
 /* Start at `offset`, which must be the start of an event (e.g. a BLOCK_MARKER seen by
  * an earlier pass), as if no block were open before it. */
 void evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset);
+/* Read the data as if the file ended at byte `end` (at most the log's size): an event
+ * not wholly before it ends the iteration as truncated, as `head -c end` would. For
+ * re-reading a file that was cut while it was read (evlog_changed). */
+void evlog_iter_cut(evlog_iter *it, uint64_t end);
 /* To come back to a position later, copy the evlog_iter struct: it is a plain value,
  * or keep only its position and block context in an evlog_iter_mark (24 bytes). */
 typedef struct evlog_iter_mark {

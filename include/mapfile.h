@@ -15,7 +15,8 @@
 typedef struct mapfile mapfile;
 
 /* Map `path` read-only. Returns NULL and fills `d` (DIAG_IO) on failure: missing,
- * unreadable, a directory or not a regular file. An empty file maps to size 0.
+ * unreadable, a directory, a FIFO or not a regular file; never blocks (a FIFO is
+ * refused whether or not it has a writer). An empty file maps to size 0.
  * Caller destroys with mapfile_close. */
 mapfile *mapfile_open(const char *path, diag *d);
 /* The mapped bytes (NULL when size is 0); valid until mapfile_close. */
@@ -23,11 +24,20 @@ const uint8_t *mapfile_data(const mapfile *m);
 size_t mapfile_size(const mapfile *m);
 /* Tell the kernel we will read sequentially from here on (a hint only). */
 void mapfile_advise_sequential(const mapfile *m);
+/* A hint that bytes [from, to) will not be read again soon: their whole pages leave
+ * the process's resident memory (MADV_DONTNEED) and stay readable, read again from the
+ * file (the page cache) when touched. For a single pass over a file bigger than memory. */
+void mapfile_release(const mapfile *m, uint64_t from, uint64_t to);
 /* True when bytes of the mapping are gone: the file shrank below the mapped size (the
  * pages past its end were replaced by 0xff bytes when touched; the rest of the last
  * page reads as zeros). *first_bad_offset (may be NULL) gets the lowest offset whose
  * bytes are no longer the file's. One fstat. Safe to call from any thread. */
 bool mapfile_changed(const mapfile *m, uint64_t *first_bad_offset);
+/* True when the file was modified in place since it was mapped: its modification time
+ * changed while its size did not grow (a program appending to its log grows it; a
+ * rewrite of as many bytes or fewer does not). The mapping may then mix old and new
+ * bytes. One fstat. */
+bool mapfile_rewritten(const mapfile *m);
 /* True when the file on disk is no longer what was mapped: changed as above, grew,
  * was modified (mtime), or another file (or none) is now at its path. An fstat and a
  * stat: cheap enough to poll. */

@@ -1,11 +1,11 @@
-/* xalloc: the one place where out-of-memory aborts. Everything else treats
+/* xalloc: the one place where out-of-memory is handled. Everything else treats
  * allocation as infallible and states ownership at each call site. */
 #ifndef ELOG_XALLOC_H
 #define ELOG_XALLOC_H
 
 #include <stddef.h>
 
-/* Allocate `n` bytes (n may be 0). Caller frees with x_free. Aborts on OOM. */
+/* Allocate `n` bytes (n may be 0). Caller frees with x_free. Fails as xalloc_fail. */
 void *xmalloc(size_t n);
 /* Allocate `count * size` zeroed bytes, overflow-checked. Caller frees. */
 void *xcalloc(size_t count, size_t size);
@@ -18,5 +18,15 @@ void xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size);
 char *xstrdup(const char *s);
 /* Free `p`; x_free(NULL) is a no-op. */
 void x_free(void *p);
+
+/* What happens when an allocation of `n_bytes` fails. An allocation deep in any module
+ * cannot return an error (callers treat it as infallible, STYLE rule 5), so this is a
+ * process-wide policy: the one piece of global mutable state in xalloc, written once
+ * by main before any other thread starts and only read afterwards. The handler must
+ * not return (it exits); it may be called on any thread. Without one, or if it
+ * returns, xalloc writes "elog-tui: out of memory (needed N bytes)" to stderr and
+ * exits with status 1. */
+typedef void (*xalloc_fail_fn)(size_t n_bytes);
+void xalloc_set_fail(xalloc_fail_fn fn);
 
 #endif

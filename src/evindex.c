@@ -1097,12 +1097,14 @@ builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *e
     return ix;
 }
 
+/* The serial build over the data as if the file ended at byte `end`. */
 static evindex *
-evindex_build_serial(const evlog *log, const evindex_opts *opts, diag *ending)
+evindex_build_serial(const evlog *log, const evindex_opts *opts, uint64_t end, diag *ending)
 {
     builder *b = builder_new(log);
     evlog_iter it;
     evlog_iter_init(&it, log);
+    evlog_iter_cut(&it, end);
     walk w = { 0 };
     builder_walk(b, &it, UINT64_MAX, opts, &w);
     if (w.cancelled) {
@@ -1374,13 +1376,25 @@ evindex_build(const evlog *log, const evindex_opts *opts, diag *ending)
     }
     if (n > EVINDEX_PAR_MAX_WORKERS)
         n = EVINDEX_PAR_MAX_WORKERS;
-    if (n > 1) {
-        bool fallback;
-        evindex *ix = evindex_build_parallel(log, opts, n, ending, &fallback);
-        if (ix || !fallback)
-            return ix;
+    evindex *ix = NULL;
+    bool fallback = true;
+    if (n > 1)
+        ix = evindex_build_parallel(log, opts, n, ending, &fallback);
+    if (!ix && fallback)
+        ix = evindex_build_serial(log, opts, UINT64_MAX, ending);
+    /* Cut while we read it: what was indexed from the lost bytes is not the file's (they
+     * read as zeros up to the page's end, then as the end marker), nor, if it was read
+     * before the cut, what the file now holds. Index again up to the cut, as if the file
+     * had been cut beforehand; again if it was cut further meanwhile. */
+    uint64_t read_to = evlog_size(log), cut;
+    while (ix && evlog_changed(log, &cut) && cut < read_to) {
+        evindex_free(ix);
+        if (opts->progress_bytes)
+            atomic_store(opts->progress_bytes, 0);
+        ix = evindex_build_serial(log, opts, cut, ending);
+        read_to = cut;
     }
-    return evindex_build_serial(log, opts, ending);
+    return ix;
 }
 
 void

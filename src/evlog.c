@@ -195,10 +195,23 @@ evlog_advise_sequential(const evlog *log)
         mapfile_advise_sequential(log->map);
 }
 
+void
+evlog_release(const evlog *log, uint64_t from, uint64_t to)
+{
+    if (log->map)
+        mapfile_release(log->map, from, to);
+}
+
 bool
 evlog_changed(const evlog *log, uint64_t *first_bad_offset)
 {
     return log->map && mapfile_changed(log->map, first_bad_offset);
+}
+
+bool
+evlog_rewritten(const evlog *log)
+{
+    return log->map && mapfile_rewritten(log->map);
 }
 
 bool
@@ -213,6 +226,7 @@ evlog_iter_init(evlog_iter *it, const evlog *log)
     memset(it, 0, sizeof *it);
     it->log = log;
     it->pos = log->data_start;
+    it->data_end = log->size;
     it->block_cap = EVLOG_NO_CAP;
     it->state = EVLOG_ITER_OK;
     diag_clear(&it->diag);
@@ -224,6 +238,13 @@ evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset)
     evlog_iter_init(it, log);
     if (offset >= log->data_start && offset <= log->size)
         it->pos = offset;
+}
+
+void
+evlog_iter_cut(evlog_iter *it, uint64_t end)
+{
+    if (end < it->data_end)
+        it->data_end = end;
 }
 
 void
@@ -261,12 +282,13 @@ enum evlog_parse {
     EVLOG_PARSE_UNDECLARED,     /* a type the header does not declare */
 };
 
-/* Parse the event at `pos` into *ev (all but its cap). The one place that turns
- * bytes of the data section into an event. */
+/* Parse the event at `pos` into *ev (all but its cap), the data ending at `end` (at
+ * most the log's size). The one place that turns bytes of the data section into an
+ * event. */
 static inline enum evlog_parse
-evlog_parse_at(const evlog *log, uint64_t pos, evlog_event *ev)
+evlog_parse_at(const evlog *log, uint64_t end, uint64_t pos, evlog_event *ev)
 {
-    size_t left = log->size - pos;
+    uint64_t left = end > pos ? end - pos : 0;
     if (left < 2)
         return EVLOG_PARSE_PARTIAL;
     const uint8_t *p = log->data + pos;
@@ -303,7 +325,7 @@ evlog_iter_next(evlog_iter *it, evlog_event *ev)
     if (it->state != EVLOG_ITER_OK)
         return false;
     uint64_t pos = it->pos;
-    switch (evlog_parse_at(it->log, pos, ev)) {
+    switch (evlog_parse_at(it->log, it->data_end, pos, ev)) {
     case EVLOG_PARSE_EVENT:
         break;
     case EVLOG_PARSE_END:
@@ -311,7 +333,7 @@ evlog_iter_next(evlog_iter *it, evlog_event *ev)
         return evlog_iter_stop(it, EVLOG_ITER_END);
     case EVLOG_PARSE_PARTIAL:
         diag_set(&it->diag, DIAG_TRUNCATED, pos,
-                 pos == it->log->size ? "log ends without an end-of-data marker (truncated)"
+                 pos >= it->data_end ? "log ends without an end-of-data marker (truncated)"
                                       : "log ends in the middle of an event (truncated)");
         return evlog_iter_stop(it, EVLOG_ITER_TRUNCATED);
     case EVLOG_PARSE_UNDECLARED:
@@ -344,7 +366,7 @@ bool
 evlog_event_at(const evlog *log, uint64_t offset, uint16_t cap, evlog_event *ev)
 {
     if (offset < log->data_start || offset > log->size ||
-        evlog_parse_at(log, offset, ev) != EVLOG_PARSE_EVENT)
+        evlog_parse_at(log, log->size, offset, ev) != EVLOG_PARSE_EVENT)
         return false;
     ev->cap = cap;
     return true;

@@ -154,11 +154,15 @@ mapfile_register(mapfile *m)
 mapfile *
 mapfile_open(const char *path, diag *d)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO (or a device) never waits; it is refused below. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         diag_set(d, DIAG_IO, 0, "cannot open: %s", strerror(errno));
         return NULL;
     }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     struct stat st;
     if (fstat(fd, &st) != 0) {
         diag_set(d, DIAG_IO, 0, "cannot stat: %s", strerror(errno));
@@ -167,6 +171,11 @@ mapfile_open(const char *path, diag *d)
     }
     if (S_ISDIR(st.st_mode)) {
         diag_set(d, DIAG_IO, 0, "is a directory, not an eventlog");
+        close(fd);
+        return NULL;
+    }
+    if (S_ISFIFO(st.st_mode)) {
+        diag_set(d, DIAG_IO, 0, "a FIFO cannot be mapped; streams are not supported yet");
         close(fd);
         return NULL;
     }
@@ -215,6 +224,20 @@ mapfile_advise_sequential(const mapfile *m)
         madvise((void *)m->data, m->size, MADV_SEQUENTIAL);
 }
 
+void
+mapfile_release(const mapfile *m, uint64_t from, uint64_t to)
+{
+    if (to > m->size)
+        to = m->size;
+    if (m->size == 0 || from >= to)
+        return;
+    uintptr_t start = (uintptr_t)m->data;
+    uintptr_t a = (start + from + mapfile_page - 1) & ~(uintptr_t)(mapfile_page - 1);
+    uintptr_t b = (start + to) & ~(uintptr_t)(mapfile_page - 1);
+    if (a < b)
+        madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 bool
 mapfile_changed(const mapfile *m, uint64_t *first_bad_offset)
 {
@@ -229,6 +252,15 @@ mapfile_changed(const mapfile *m, uint64_t *first_bad_offset)
     if (first_bad_offset)
         *first_bad_offset = bad;
     return true;
+}
+
+bool
+mapfile_rewritten(const mapfile *m)
+{
+    struct stat now;
+    return m->fd >= 0 && fstat(m->fd, &now) == 0 && (uint64_t)now.st_size <= m->size &&
+           (now.st_mtim.tv_sec != m->st.st_mtim.tv_sec ||
+            now.st_mtim.tv_nsec != m->st.st_mtim.tv_nsec);
 }
 
 bool

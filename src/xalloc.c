@@ -1,4 +1,5 @@
-/* xalloc: checked allocation wrappers; the only code that aborts on OOM. */
+/* xalloc: checked allocation wrappers; the only code that meets an allocation failure,
+ * which ends the process through the handler main set (see xalloc.h). */
 #include "xalloc.h"
 
 #include <stdint.h>
@@ -6,11 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Set once by main before other threads exist (xalloc.h argues why it is global). */
+static xalloc_fail_fn xalloc_fail_handler;
+
+void
+xalloc_set_fail(xalloc_fail_fn fn)
+{
+    xalloc_fail_handler = fn;
+}
+
 static void
 xalloc_die(size_t n)
 {
-    fprintf(stderr, "elog-tui: out of memory allocating %zu bytes\n", n);
-    abort();
+    if (xalloc_fail_handler)
+        xalloc_fail_handler(n);
+    fprintf(stderr, "elog-tui: out of memory (needed %zu bytes)\n", n);
+    exit(1);
 }
 
 void *

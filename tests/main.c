@@ -19,6 +19,7 @@ main(void)
     srunner_add_suite(sr, test_truncation_suite());
     srunner_add_suite(sr, test_corrupt_suite());
     srunner_add_suite(sr, test_mapfile_suite());
+    srunner_add_suite(sr, test_limits_suite());
     srunner_add_suite(sr, test_timefmt_suite());
     srunner_add_suite(sr, test_gcstats_suite());
     srunner_add_suite(sr, test_timeview_suite());

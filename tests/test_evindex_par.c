@@ -86,9 +86,9 @@ thread_same(const threadtab_thread *x, const threadtab_thread *y)
            x->n_migrations == y->n_migrations && x->n_wakeups == y->n_wakeups;
 }
 
-/* Every structure of two indexes of the same log, compared. */
-static void
-par_same(const char *name, const evindex *a, const evindex *b)
+/* Every structure of two indexes of the same log, compared (tests.h). */
+void
+test_evindex_same(const char *name, const evindex *a, const evindex *b)
 {
     ck_assert_msg(evindex_n_events(a) == evindex_n_events(b), "%s: events", name);
     ck_assert_msg(evindex_first_ns(a) == evindex_first_ns(b), "%s: first", name);
@@ -186,7 +186,7 @@ par_compare_file(const char *path, const char *name)
     for (unsigned t = 2; t <= 3; t++) {
         evindex *par = par_build(log, t);
         used = evindex_threads_used(par);
-        par_same(name, serial, par);
+        test_evindex_same(name, serial, par);
         evindex_free(par);
     }
     evindex_free(serial);

@@ -5,7 +5,9 @@
  * (tests/e2e/changing.sh). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +155,190 @@ START_TEST(test_mapfile_truncated_before_reading)
     x_free(header);
     evindex_free(ix);
     evlog_close(log);
+    mf_remove(&t);
+}
+END_TEST
+
+/* `show` into memory: the listing (caller frees) and *ending. */
+static char *
+mf_show_text(const evlog *log, size_t *len, diag *ending)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    ck_assert(f != NULL);
+    ck_assert(show_write(log, f, ending, NULL));
+    fclose(f);
+    return text;
+}
+
+/* `bytes` (the first `cut` of them) in dir/name; returns the path (caller frees). */
+static char *
+mf_write_head(const mf_tmp *t, const char *name, const uint8_t *bytes, size_t cut)
+{
+    char *path = xmalloc(strlen(t->dir) + strlen(name) + 2);
+    sprintf(path, "%s/%s", t->dir, name);
+    FILE *f = fopen(path, "wb");
+    ck_assert(f && fwrite(bytes, 1, cut, f) == cut && fclose(f) == 0);
+    return path;
+}
+
+/* The index of `log` (threads as evindex_opts) and of a copy of its file's first `cut`
+ * bytes made beforehand (`head -c cut`) are the same, and so are show's listings and
+ * how the data ended: nothing of what vanished is kept. */
+static void
+mf_same_as_head(const mf_tmp *t, const char *name, evlog *log, evindex *ix, diag *ending,
+                const uint8_t *orig, size_t cut)
+{
+    char why[512];
+    ck_assert_msg(evindex_check(ix, why, sizeof why), "%s: evindex_check: %s", name, why);
+    char *hpath = mf_write_head(t, "head.eventlog", orig, cut);
+    diag d;
+    evlog *hlog = evlog_open(hpath, &d);
+    ck_assert_msg(hlog != NULL, "%s: %s", name, d.msg);
+    evindex_opts serial = { .threads = 1 };
+    diag hending;
+    evindex *hix = evindex_build(hlog, &serial, &hending);
+    test_evindex_same(name, hix, ix);
+    ck_assert_msg(ending->code == hending.code && ending->offset == hending.offset,
+                  "%s: ended with %d at %llu (%s), the cut copy with %d at %llu (%s)", name,
+                  ending->code, (unsigned long long)ending->offset, ending->msg, hending.code,
+                  (unsigned long long)hending.offset, hending.msg);
+    size_t n1, n2;
+    diag e1, e2;
+    char *s1 = mf_show_text(log, &n1, &e1), *s2 = mf_show_text(hlog, &n2, &e2);
+    ck_assert_msg(n1 == n2 && memcmp(s1, s2, n1) == 0 && e1.code == e2.code &&
+                  e1.offset == e2.offset, "%s: show lists %zu bytes, of the cut copy %zu",
+                  name, n1, n2);
+    free(s1);
+    free(s2);
+    evindex_free(hix);
+    evlog_close(hlog);
+    unlink(hpath);
+    x_free(hpath);
+}
+
+/* Cut under the mapping at page boundaries and inside events, then indexed (serially
+ * and in parallel) and listed: exactly what the same cut made beforehand gives. The
+ * lost pages read as zeros to the end of the page (bogus events at time 0) and then as
+ * the end marker (a clean end), so without the re-read up to the cut the index would
+ * hold a 2^40-ns span or an extra GC, and say the data ended cleanly. */
+START_TEST(test_mapfile_cut_like_head)
+{
+    mf_tmp t;
+    mf_copy(&t, "threaded-n4.eventlog");
+    size_t len;
+    uint8_t *orig = test_read_file(t.path, &len);
+    ck_assert(orig && len == t.size);
+    const size_t cuts[] = { 16384, t.size / 2 + 3, 3 * 4096 * (t.size / 4096 / 4), t.size - 7 };
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+        for (unsigned threads = 1; threads <= 3; threads += 2) {
+            FILE *f = fopen(t.path, "wb");      /* the whole log again, same inode */
+            ck_assert(f && fwrite(orig, 1, len, f) == len && fclose(f) == 0);
+            diag d;
+            evlog *log = evlog_open(t.path, &d);
+            ck_assert_msg(log != NULL, "%s", d.msg);
+            mf_truncate(&t, cuts[c]);
+            evindex_opts o = { .threads = threads };
+            diag ending;
+            evindex *ix = evindex_build(log, &o, &ending);
+            ck_assert(ix != NULL);
+            char name[64];
+            snprintf(name, sizeof name, "cut at %zu, %u threads", cuts[c], threads);
+            mf_same_as_head(&t, name, log, ix, &ending, orig, cuts[c]);
+            evindex_free(ix);
+            evlog_close(log);
+        }
+    }
+    x_free(orig);
+    mf_remove(&t);
+}
+END_TEST
+
+/* A thread that truncates the log while the index builds. */
+typedef struct mf_cutter {
+    const char *path;
+    _Atomic uint64_t progress;  /* the build's, read here */
+    uint64_t at, cut;           /* truncate to `cut` once progress passes `at` */
+    pthread_mutex_t lock;
+    bool build_done;            /* under lock: too late to cut during the build */
+    bool cut_done;              /* under lock: truncated while the build ran */
+    uint64_t progress_then;
+} mf_cutter;
+
+static void *
+mf_cutter_main(void *arg)
+{
+    mf_cutter *c = arg;
+    struct timespec pause = { 0, 100000 };
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        bool done = c->build_done;
+        if (!done && atomic_load(&c->progress) >= c->at) {
+            c->progress_then = atomic_load(&c->progress);
+            c->cut_done = truncate(c->path, (off_t)c->cut) == 0;
+            done = true;
+        }
+        pthread_mutex_unlock(&c->lock);
+        if (done)
+            return NULL;
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* A big log cut by another thread while the index is being built — in parallel (as the
+ * viewer builds it on a multi-core machine) before the walk reaches the cut, serially
+ * before and after it: whatever had been read by then, the index is the one of the
+ * same cut made beforehand. */
+START_TEST(test_mapfile_cut_during_build)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    mf_tmp t;
+    mf_copy(&t, "markers.eventlog");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' --caps 4 --size 24M --seed 3 -o '%s' 2>/dev/null", synth,
+             t.path);
+    ck_assert_msg(system(cmd) == 0, "elog-synth failed");
+    size_t len;
+    uint8_t *orig = test_read_file(t.path, &len);
+    ck_assert(orig != NULL && len > (20u << 20));
+    const struct { unsigned threads; uint64_t at; } rounds[] = {
+        { 0, len / 4 }, { 1, len / 2 }, { 1, len / 5 * 4 },
+    };
+    int n_cut = 0;
+    for (size_t r = 0; r < sizeof rounds / sizeof rounds[0]; r++) {
+        FILE *f = fopen(t.path, "wb");
+        ck_assert(f && fwrite(orig, 1, len, f) == len && fclose(f) == 0);
+        diag d;
+        evlog *log = evlog_open(t.path, &d);
+        ck_assert_msg(log != NULL, "%s", d.msg);
+        mf_cutter c = { .path = t.path, .at = rounds[r].at, .cut = len / 5 * 3 + 5 };
+        atomic_init(&c.progress, 0);
+        pthread_mutex_init(&c.lock, NULL);
+        pthread_t th;
+        ck_assert_int_eq(pthread_create(&th, NULL, mf_cutter_main, &c), 0);
+        evindex_opts o = { .progress_bytes = &c.progress, .threads = rounds[r].threads };
+        diag ending;
+        evindex *ix = evindex_build(log, &o, &ending);
+        pthread_mutex_lock(&c.lock);
+        c.build_done = true;
+        pthread_mutex_unlock(&c.lock);
+        pthread_join(th, NULL);
+        pthread_mutex_destroy(&c.lock);
+        if (c.cut_done) {       /* else the build was quicker than the cutter: no test */
+            n_cut++;
+            uint64_t off;
+            ck_assert(evlog_changed(log, &off) && off == c.cut);
+            char name[96];
+            snprintf(name, sizeof name, "cut at %llu after %llu bytes were read",
+                     (unsigned long long)c.cut, (unsigned long long)c.progress_then);
+            mf_same_as_head(&t, name, log, ix, &ending, orig, c.cut);
+        }
+        evindex_free(ix);
+        evlog_close(log);
+    }
+    ck_assert_msg(n_cut > 0, "every build ended before the file could be cut");
+    x_free(orig);
     mf_remove(&t);
 }
 END_TEST
@@ -419,6 +605,8 @@ test_mapfile_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_mapfile_truncated_before_reading);
     tcase_add_test(tc, test_mapfile_truncated_after_indexing);
+    tcase_add_test(tc, test_mapfile_cut_like_head);
+    tcase_add_test(tc, test_mapfile_cut_during_build);
     tcase_add_test(tc, test_mapfile_stale);
     tcase_add_test(tc, test_mapfile_rewritten_in_place);
     tcase_add_test(tc, test_mapfile_foreign_sigbus);

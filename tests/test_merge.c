@@ -72,8 +72,10 @@ random_log(tlog *t, uint64_t seed, int n_caps, int n_blocks, int max_block, bool
     tlog_end(t);
 }
 
+/* The merge of `t` holding at most max_pending events (0: the default) against the
+ * brute-force sort; *selected tells whether it went over to selection passes. */
 static void
-check_against_reference(const tlog *t, size_t *peak, size_t *total)
+check_bounded(const tlog *t, size_t max_pending, size_t *peak, size_t *total, bool *selected)
 {
     diag d;
     evlog *log = evlog_open_bytes((const uint8_t *)t->b.data, t->b.len, &d);
@@ -93,7 +95,8 @@ check_against_reference(const tlog *t, size_t *peak, size_t *total)
     /* qsort with the offset tie-break is exactly a stable sort by time. */
     qsort(ref, n, sizeof *ref, ref_cmp);
     diag ending;
-    merge *m = merge_new(log, &ending);
+    merge *m = max_pending ? merge_new_bounded(log, max_pending, &ending)
+                           : merge_new(log, &ending);
     ck_assert_int_eq(ending.code, DIAG_OK);
     ck_assert_uint_eq(merge_n_events(m), n);
     size_t i = 0;
@@ -109,9 +112,18 @@ check_against_reference(const tlog *t, size_t *peak, size_t *total)
     ck_assert_uint_eq(i, n);
     *peak = merge_peak_pending(m);
     *total = n;
+    *selected = merge_selected(m);
     merge_free(m);
     x_free(ref);
     evlog_close(log);
+}
+
+static void
+check_against_reference(const tlog *t, size_t *peak, size_t *total)
+{
+    bool selected;
+    check_bounded(t, 0, peak, total, &selected);
+    ck_assert(!selected);
 }
 
 START_TEST(test_merge_matches_stable_sort)
@@ -142,6 +154,69 @@ START_TEST(test_merge_memory_is_bounded_by_blocks_in_flight)
 }
 END_TEST
 
+/* A log with no blocks and `n` events (old GHC, or a hostile file of zeros): times
+ * rising with slight disorder (`scrambled`: random over the whole log). */
+static void
+flat_log(tlog *t, uint64_t seed, size_t n, bool scrambled)
+{
+    uint64_t s = seed * 2654435761u + 1, clock = 0;
+    tlog_header_begin(t);
+    tlog_type(t, EV_RUN_THREAD, 4, "Run thread");
+    tlog_header_end(t);
+    for (size_t k = 0; k < n; k++) {
+        clock += rng_next(&s) % 3;
+        uint64_t time = scrambled ? rng_next(&s) % (n * 2) : clock + rng_next(&s) % 2;
+        tlog_event(t, EV_RUN_THREAD, time);
+        tlog_u32(t, (uint32_t)k);
+    }
+    tlog_end(t);
+}
+
+/* No blocks at all: the whole file was one run of 16 bytes per event; now at most a
+ * chunk or two (65536 events each) are pending whatever the file's size. */
+START_TEST(test_merge_no_blocks_is_bounded)
+{
+    tlog t;
+    tlog_init(&t);
+    flat_log(&t, 5, 200000, false);
+    size_t peak, total;
+    bool selected;
+    check_bounded(&t, 0, &peak, &total, &selected);
+    ck_assert_uint_eq(total, 200000);
+    ck_assert_msg(peak <= 2 * 65536 && !selected, "peak %zu of %zu events", peak, total);
+    tlog_free(&t);
+}
+END_TEST
+
+/* Timestamps scrambled over the whole log: every chunk overlaps every other, so no
+ * merge can release anything early; the bound holds through selection passes and the
+ * order is still exactly the stable sort. Also the switch to them mid-stream, on
+ * ordinary block layouts with tiny bounds. */
+START_TEST(test_merge_scrambled_stays_within_bound)
+{
+    tlog t;
+    tlog_init(&t);
+    flat_log(&t, 9, 60000, true);
+    size_t peak, total;
+    bool selected;
+    check_bounded(&t, 5000, &peak, &total, &selected);
+    ck_assert(selected);
+    ck_assert_msg(peak <= 5000, "peak %zu", peak);
+    tlog_free(&t);
+    static const size_t bounds[] = { 1, 2, 7, 100, 5000 };
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        tlog_init(&t);
+        random_log(&t, seed, 1 + (int)(seed % 5), 1 + (int)(seed % 40), 1 + (int)(seed % 60),
+                   seed % 3 == 0);
+        size_t bound = bounds[seed % 5];
+        check_bounded(&t, bound, &peak, &total, &selected);
+        ck_assert_msg(peak <= bound, "seed %llu: peak %zu over %zu",
+                      (unsigned long long)seed, peak, bound);
+        tlog_free(&t);
+    }
+}
+END_TEST
+
 Suite *
 test_merge_suite(void)
 {
@@ -150,6 +225,8 @@ test_merge_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_merge_matches_stable_sort);
     tcase_add_test(tc, test_merge_memory_is_bounded_by_blocks_in_flight);
+    tcase_add_test(tc, test_merge_no_blocks_is_bounded);
+    tcase_add_test(tc, test_merge_scrambled_stays_within_bound);
     suite_add_tcase(s, tc);
     return s;
 }

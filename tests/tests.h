@@ -21,6 +21,7 @@ Suite *test_badinput_suite(void);
 Suite *test_truncation_suite(void);
 Suite *test_corrupt_suite(void);
 Suite *test_mapfile_suite(void);
+Suite *test_limits_suite(void);
 Suite *test_timefmt_suite(void);
 Suite *test_gcstats_suite(void);
 Suite *test_e2e_suite(void);
@@ -63,6 +64,10 @@ double test_time_scale(void);
 struct evlog *test_open_log(const char *rel);
 /* Whole file into *len bytes; NULL if unreadable. Caller frees. */
 uint8_t *test_read_file(const char *path, size_t *len);
+/* Two indexes hold the same events, lanes, runs, collections, messages, threads, series
+ * and seek answers, or the test fails naming `name` (tests/test_evindex_par.c). */
+struct evindex;
+void test_evindex_same(const char *name, const struct evindex *a, const struct evindex *b);
 /* Run `show` over bytes in memory; returns the output (caller frees) and fills
  * *out_len and, if non-NULL, *ending_code. NULL if the header does not parse. */
 char *test_show_bytes(const uint8_t *data, size_t len, size_t *out_len, int *ending_code);

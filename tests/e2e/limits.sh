@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# End-to-end: the viewer under limits, in a private tmux server. Out of memory (ulimit -v
+# stepped down on a 24 MB log): the terminal is given back (stty -a the same before and
+# after), one line "out of memory", exit 1, never a signal. A FIFO with no writer: it says
+# it waits and C-c ends it with 130. Too few descriptors (ulimit -n 5): says so, exit 1.
+# ELOG_ASAN=1 skips the ulimit -v part (ASan cannot run under it). Prints one line per
+# check and "N passed, N failed"; exit status 1 on failure.
+set -u
+BIN=${ELOG_BIN:-build/elog-tui}
+SYNTH=${ELOG_SYNTH:-build/elog-synth}
+SOCK="elog-lim-$$"
+PASS=0
+FAIL=0
+TMP=$(mktemp -d)
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+T() { tmux -L "$SOCK" "$@"; }
+ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+screen() { T capture-pane -p -t lim 2>/dev/null; }
+start() {       # start 'SHELL COMMANDS' (run by bash in a fresh 100x30 session)
+    local i
+    T kill-server 2>/dev/null
+    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    rm -f "$TMP/exit" "$TMP/stderr" "$TMP/stty1" "$TMP/stty2"
+    printf '%s\n' "$1" > "$TMP/run.sh"
+    for ((i = 0; i < 3; i++)); do
+        T -f /dev/null new-session -d -s lim -x 100 -y 30 "bash $TMP/run.sh; sleep 60" \
+            2>/dev/null && T has-session -t lim 2>/dev/null && return
+        sleep 0.2
+    done
+    echo "could not start tmux" >&2
+}
+wait_exit() {   # wait_exit SECONDS: until the command wrote its status
+    local i
+    for ((i = 0; i < $1 * 20; i++)); do [ -s "$TMP/exit" ] && return 0; sleep 0.05; done
+    return 1
+}
+
+# --- out of memory ------------------------------------------------------------------------
+if [ "${ELOG_ASAN:-0}" = 1 ]; then
+    echo "skip out of memory (ulimit -v cannot be used under AddressSanitizer)"
+else
+    "$SYNTH" --caps 4 --size 24M --seed 21 -o "$TMP/big.eventlog" 2>/dev/null
+    n_oom=0
+    for kb in 200000 140000 100000 85000 75000 65000 55000 45000; do
+        start "stty -a > $TMP/stty1
+(ulimit -v $kb; TERM=xterm-256color $BIN $TMP/big.eventlog; echo \"exit=\$?\" > $TMP/exit)
+stty -a > $TMP/stty2"
+        if ! wait_exit 2; then
+            # Still running: it had enough memory. Quit it.
+            T send-keys -t lim q
+            wait_exit 5 || { bad "ulimit -v $kb: the viewer does not quit"; continue; }
+        fi
+        st=$(cat "$TMP/exit")
+        for ((i = 0; i < 40; i++)); do [ -s "$TMP/stty2" ] && break; sleep 0.05; done
+        case "$st" in
+        exit=0) ;;
+        exit=1)
+            # stderr goes to the terminal: the line must be on the shell's screen, after
+            # the viewer left the alternate screen, and the tty settings as before.
+            if screen | grep -q "^elog-tui: $TMP/big.eventlog: out of memory (needed [0-9]* bytes)$"
+            then
+                n_oom=$((n_oom + 1))
+                if cmp -s "$TMP/stty1" "$TMP/stty2"; then
+                    ok "ulimit -v $kb: out of memory, one line on the shell's screen, tty restored"
+                else
+                    bad "ulimit -v $kb: tty settings differ after out of memory"
+                    diff "$TMP/stty1" "$TMP/stty2" | sed 's/^/     | /'
+                fi
+            elif screen | grep -qi "cannot allocate memory\|cannot map"; then
+                ok "ulimit -v $kb: cannot map"
+            else
+                bad "ulimit -v $kb: exit 1 and the screen:"
+                screen | grep -v '^$' | sed 's/^/     | /'
+            fi ;;
+        exit=127) break ;;   # too little to load the program
+        *) bad "ulimit -v $kb: $st"; screen | grep -v '^$' | sed 's/^/     | /' ;;
+        esac
+    done
+    if [ "$n_oom" -gt 0 ]; then ok "the viewer ran out of memory $n_oom time(s)"
+    else bad "the viewer never ran out of memory"; fi
+fi
+
+# --- a FIFO without a writer --------------------------------------------------------------
+mkfifo "$TMP/fifo"
+start "TERM=xterm-256color $BIN $TMP/fifo 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit"
+for ((i = 0; i < 60; i++)); do
+    grep -q "waiting for a writer" "$TMP/stderr" 2>/dev/null && break
+    sleep 0.05
+done
+if grep -q "waiting for a writer (a FIFO)" "$TMP/stderr" 2>/dev/null; then
+    ok "FIFO: waiting for a writer"
+else
+    bad "FIFO: stderr \"$(cat "$TMP/stderr" 2>/dev/null)\""
+fi
+T send-keys -t lim C-c
+if wait_exit 1 && [ "$(cat "$TMP/exit")" = "exit=130" ]; then
+    ok "FIFO: C-c ends the wait with 130"
+else
+    bad "FIFO: after C-c: $(cat "$TMP/exit" 2>/dev/null || echo 'still waiting')"
+fi
+
+# --- too few file descriptors -------------------------------------------------------------
+DEMO=${ELOG_ROOT:-.}/fixtures/demo.eventlog
+start "(ulimit -n 5; TERM=xterm-256color $BIN $DEMO 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit)"
+if wait_exit 5 && [ "$(cat "$TMP/exit")" = "exit=1" ] &&
+    grep -q "cannot start the viewer: Too many open files" "$TMP/stderr" &&
+    ! grep -q "cannot drive" "$TMP/stderr"; then
+    ok "ulimit -n 5: says there are too few descriptors"
+else
+    bad "ulimit -n 5: $(cat "$TMP/exit" 2>/dev/null); stderr: $(cat "$TMP/stderr" 2>/dev/null)"
+    T send-keys -t lim q
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
