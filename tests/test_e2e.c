@@ -13,37 +13,9 @@
 
 #include "tests.h"
 
-/* Run tests/e2e/NAME.sh with the binary; its report (failures only) on failure. */
-static void
-e2e_run(const char *name)
-{
-    const char *bin = getenv("ELOG_BIN");
-    ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
-    ck_assert_msg(system("command -v tmux >/dev/null 2>&1") == 0,
-                  "tmux is needed for the end-to-end tests (sh tools/deps.sh installs it)");
-    char rel[64];
-    snprintf(rel, sizeof rel, "tests/e2e/%s.sh", name);
-    char *script = test_path(rel);
-    snprintf(rel, sizeof rel, "build/e2e-%s.log", name);
-    char *log = test_path(rel);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "ELOG_BIN='%s' bash '%s' > '%s' 2>&1", bin, script, log);
-    int rc = system(cmd);
-    if (rc != 0) {
-        /* Show the script's report in the test output. */
-        snprintf(cmd, sizeof cmd, "grep -v '^ok' '%s' >&2", log);
-        if (system(cmd) != 0)
-            fprintf(stderr, "(no report at %s)\n", log);
-    }
-    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0,
-                  "end-to-end %s tests failed; report in %s", name, log);
-    free(script);
-    free(log);
-}
-
 START_TEST(test_e2e_viewer)
 {
-    e2e_run("viewer");
+    test_e2e_script("viewer", "");
 }
 END_TEST
 
@@ -52,13 +24,13 @@ END_TEST
  * status line, mouse drags. */
 START_TEST(test_e2e_view)
 {
-    e2e_run("view");
+    test_e2e_script("view", "");
 }
 END_TEST
 
 START_TEST(test_e2e_robust)
 {
-    e2e_run("robust");
+    test_e2e_script("robust", "");
 }
 END_TEST
 

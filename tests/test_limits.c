@@ -530,26 +530,11 @@ END_TEST
 /* The viewer: out of memory, a FIFO and too few descriptors, in tmux. */
 START_TEST(test_limits_e2e_viewer)
 {
-    const char *bin = lim_bin();
     const char *synth = getenv("ELOG_SYNTH");
     ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
-    ck_assert_msg(system("command -v tmux >/dev/null 2>&1") == 0,
-                  "tmux is needed for the end-to-end tests (sh tools/deps.sh installs it)");
-    char *script = test_path("tests/e2e/limits.sh");
-    char *log = test_path("build/e2e-limits.log");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "ELOG_BIN='%s' ELOG_SYNTH='%s' ELOG_ASAN=%d bash '%s' > '%s' 2>&1",
-             bin, synth, LIM_ASAN, script, log);
-    int rc = system(cmd);
-    if (rc != 0) {
-        snprintf(cmd, sizeof cmd, "grep -v '^ok' '%s' >&2", log);
-        if (system(cmd) != 0)
-            fprintf(stderr, "(no report at %s)\n", log);
-    }
-    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0,
-                  "end-to-end limits tests failed; report in %s", log);
-    x_free(script);
-    x_free(log);
+    char env[1024];
+    snprintf(env, sizeof env, "ELOG_SYNTH='%s' ELOG_ASAN=%d", synth, LIM_ASAN);
+    test_e2e_script("limits", env);
 }
 END_TEST
 

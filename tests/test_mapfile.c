@@ -576,24 +576,7 @@ END_TEST
 /* The viewer in tmux while its file is truncated and then grown. */
 START_TEST(test_mapfile_e2e_changing)
 {
-    const char *bin = getenv("ELOG_BIN");
-    ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
-    ck_assert_msg(system("command -v tmux >/dev/null 2>&1") == 0,
-                  "tmux is needed for the end-to-end tests (sh tools/deps.sh installs it)");
-    char *script = test_path("tests/e2e/changing.sh");
-    char *log = test_path("build/e2e-changing.log");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "ELOG_BIN='%s' bash '%s' > '%s' 2>&1", bin, script, log);
-    int rc = system(cmd);
-    if (rc != 0) {
-        snprintf(cmd, sizeof cmd, "grep -v '^ok' '%s' >&2", log);
-        if (system(cmd) != 0)
-            fprintf(stderr, "(no report at %s)\n", log);
-    }
-    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0,
-                  "end-to-end changing-file tests failed; report in %s", log);
-    free(script);
-    free(log);
+    test_e2e_script("changing", "");
 }
 END_TEST
 

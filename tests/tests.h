@@ -50,6 +50,11 @@ Suite *test_xcheck_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);
+/* Run tests/e2e/NAME.sh (tmux end-to-end) with ELOG_BIN and the extra environment
+ * assignments `env` ("" for none) prefixed; its report goes to build/e2e-NAME.log and,
+ * on failure, the lines that are not "ok" into the test output. Fails the test unless
+ * the script exits 0. */
+void test_e2e_script(const char *name, const char *env);
 /* The ghc-events corpus directory, or NULL when ../shared is absent. Caller frees. */
 char *test_corpus_dir(void);
 /* Names of the entries of `dir` ending in `suffix`, sorted; *n receives the count.

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "evlog.h"
 #include "evtype.h"
@@ -292,4 +294,30 @@ tlog_standard_header(tlog *t)
     };
     for (size_t i = 0; i < sizeof std / sizeof std[0]; i++)
         tlog_type(t, std[i].id, std[i].size, std[i].desc);
+}
+
+void
+test_e2e_script(const char *name, const char *env)
+{
+    const char *bin = getenv("ELOG_BIN");
+    ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
+    ck_assert_msg(system("command -v tmux >/dev/null 2>&1") == 0,
+                  "tmux is needed for the end-to-end tests (sh tools/deps.sh installs it)");
+    char rel[64];
+    snprintf(rel, sizeof rel, "tests/e2e/%s.sh", name);
+    char *script = test_path(rel);
+    snprintf(rel, sizeof rel, "build/e2e-%s.log", name);
+    char *log = test_path(rel);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s ELOG_BIN='%s' bash '%s' > '%s' 2>&1", env, bin, script, log);
+    int rc = system(cmd);
+    if (rc != 0) {
+        snprintf(cmd, sizeof cmd, "grep -v '^ok' '%s' >&2", log);
+        if (system(cmd) != 0)
+            fprintf(stderr, "(no report at %s)\n", log);
+    }
+    ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) == 0,
+                  "end-to-end %s tests failed; report in %s", name, log);
+    free(script);
+    free(log);
 }
