@@ -32,6 +32,7 @@ typedef struct synth_opts {
     uint64_t seed;
     uint64_t markers_every_ns;  /* 0: no markers */
     uint64_t gc_every_ns;       /* 0: no GCs */
+    uint64_t churn;             /* --churn: this many short-lived threads, then stop */
     size_t block_bytes;
     bool nonmoving, sparks, heap, labels, no_blocks, unknown_types, oversized;
     bool out_of_order, truncate, global_block, max_payload;
@@ -48,6 +49,7 @@ typedef struct synth_thread {
     uint16_t cap;
     uint8_t state;
     bool spark_worker;
+    uint8_t runs_left;          /* --churn thread: runs before it finishes; 0 otherwise */
     uint32_t blocked_ix;        /* index in synth.blocked when TS_BLOCKED */
     uint64_t ready_ns;          /* queued: may not run before; blocked: blocked since */
 } synth_thread;
@@ -88,6 +90,7 @@ typedef struct synth {
     size_t n_blocked, blocked_alloc;
     size_t live, target_live;
     uint32_t next_tid;
+    uint64_t churn_made, churn_live;    /* --churn threads created, not yet finished */
     uint64_t next_marker_ns, marker_no;
     uint64_t gc_no;
     uint64_t live_bytes, heap_bytes;
@@ -192,6 +195,8 @@ synth_at(synth *s, uint16_t cap, uint64_t t)
 static bool
 synth_limit_reached(const synth *s)
 {
+    if (s->o->churn && s->churn_made >= s->o->churn && s->churn_live == 0)
+        return true;
     return (s->o->size_bytes && evwrite_bytes(s->w) >= s->o->size_bytes) ||
            (s->o->max_events && evwrite_events(s->w) >= s->o->max_events);
 }
@@ -266,6 +271,7 @@ synth_thread_new(synth *s, uint16_t cap, uint64_t t, bool spark_worker)
     th->cap = cap;
     th->state = TS_QUEUED;
     th->spark_worker = spark_worker;
+    th->runs_left = 0;
     th->ready_ns = t;
     th->blocked_ix = 0;
     s->live++;
@@ -352,6 +358,24 @@ synth_create(synth *s, uint16_t cap, uint64_t t, bool in_order)
         synth_label(s, cap, t, tid);
     if (synth_chance(s, 200))
         synth_ck(s, evwrite_thread_runnable(s->w, cap, synth_at(s, cap, t), tid));
+}
+
+/* --churn: a thread per request — created, run once or twice, finished; every 10th
+ * labelled like a connection handler. */
+static void
+synth_create_churn(synth *s, uint16_t cap, uint64_t t)
+{
+    uint32_t slot = synth_thread_new(s, cap, t, false);
+    synth_thread *th = &s->th[slot];
+    th->runs_left = (uint8_t)(1 + synth_below(s, 2));
+    s->churn_made++;
+    s->churn_live++;
+    synth_ck(s, evwrite_create_thread(s->w, cap, synth_at(s, cap, t), th->tid));
+    if (s->churn_made % 10 == 0) {
+        char label[48];
+        snprintf(label, sizeof label, "request-%" PRIu64, s->churn_made);
+        synth_ck(s, evwrite_thread_label(s->w, cap, synth_at(s, cap, t), th->tid, label));
+    }
 }
 
 /* --- instants inside a thread run ----------------------------------------------------- */
@@ -499,6 +523,8 @@ static uint16_t
 synth_stop_status(synth *s, const synth_thread *th, bool cut, bool leader, uint32_t *on)
 {
     *on = 0;
+    if (th->runs_left)
+        return th->runs_left == 1 && !cut ? 5 : 3;
     if (cut)
         return leader || synth_chance(s, 300) ? 1 : 3;
     if (th->spark_worker) {
@@ -546,8 +572,9 @@ synth_run(synth *s, uint16_t cap, uint32_t slot, uint64_t start, bool leader)
     synth_thread *th = &s->th[slot];
     uint32_t tid = th->tid;
     synth_ck(s, evwrite_run_thread(s->w, cap, synth_at(s, cap, start), tid));
-    uint64_t dur = th->spark_worker ? synth_logu(s, 5 * US, 500 * US)
-                                    : synth_logu(s, 2 * US, 4 * MS);
+    uint64_t dur = th->runs_left      ? synth_logu(s, 1 * US, 50 * US)
+                   : th->spark_worker ? synth_logu(s, 5 * US, 500 * US)
+                                      : synth_logu(s, 2 * US, 4 * MS);
     uint64_t end = start + dur;
     bool cut = end >= cs->cut_ns;
     if (cut)
@@ -561,6 +588,8 @@ synth_run(synth *s, uint16_t cap, uint32_t slot, uint64_t start, bool leader)
     uint32_t on;
     uint16_t status = synth_stop_status(s, th, cut, leader, &on);
     synth_ck(s, evwrite_stop_thread(s->w, cap, synth_at(s, cap, end), tid, status, on));
+    if (th->runs_left && !cut && --th->runs_left == 0)
+        s->churn_live--;        /* status 5: it finished */
     switch (status) {
     case 1: case 2: case 3:
         th->ready_ns = end;
@@ -606,10 +635,12 @@ synth_idle(synth *s, uint16_t cap)
         cs->has_spark_worker = true;
     } else if (s->n_blocked && synth_chance(s, 700)) {
         synth_wake_one(s, cap, t);
+    } else if (s->o->churn && s->churn_made < s->o->churn) {
+        synth_create_churn(s, cap, t);
     } else if (s->live < s->target_live) {
         synth_create(s, cap, t, true);
     }
-    cs->now_ns = t + synth_range(s, 100, 1000);
+    cs->now_ns = t + synth_range(s, s->o->churn ? 10 : 100, s->o->churn ? 100 : 1000);
 }
 
 static void
@@ -1123,6 +1154,9 @@ synth_usage(FILE *f)
           "  --sparks            spark events, spark threads, SPARK_COUNTERS\n"
           "  --heap              extra HEAP_ALLOCATED samples between GCs\n"
           "  --labels            THREAD_LABEL for every thread\n"
+          "  --churn N           N short-lived threads (create, run once or twice, finish;\n"
+          "                      every 10th labelled), then stop (a server's thread per\n"
+          "                      request; plus the main thread and one per cap); no size limit\n"
           "  --no-blocks         old style: no block markers, events carry no capability\n"
           "  --global-block      program-info events in a cap 0xffff block (as GHC does)\n"
           "  --unknown-types     declare and emit event types 250 (fixed) and 251 (variable)\n"
@@ -1166,7 +1200,7 @@ synth_parse_size(const char *arg, uint64_t *out)
 enum {
     OPT_CAPS = 256, OPT_SIZE, OPT_EVENTS, OPT_SEED, OPT_MARKERS, OPT_GC, OPT_NONMOVING,
     OPT_SPARKS, OPT_HEAP, OPT_LABELS, OPT_NO_BLOCKS, OPT_UNKNOWN, OPT_OVERSIZED, OPT_OOO,
-    OPT_TRUNCATE, OPT_GLOBAL, OPT_MAX_PAYLOAD, OPT_BLOCK_BYTES,
+    OPT_TRUNCATE, OPT_GLOBAL, OPT_MAX_PAYLOAD, OPT_BLOCK_BYTES, OPT_CHURN,
 };
 
 static const struct option synth_long_opts[] = {
@@ -1190,6 +1224,7 @@ static const struct option synth_long_opts[] = {
     { "global-block", no_argument, NULL, OPT_GLOBAL },
     { "max-payload", no_argument, NULL, OPT_MAX_PAYLOAD },
     { "block-bytes", required_argument, NULL, OPT_BLOCK_BYTES },
+    { "churn", required_argument, NULL, OPT_CHURN },
     { NULL, 0, NULL, 0 },
 };
 
@@ -1250,6 +1285,11 @@ synth_parse_args(int argc, char **argv, synth_opts *o)
                 return synth_bad("--block-bytes", optarg, "a size in 64..1G");
             o->block_bytes = (size_t)v;
             break;
+        case OPT_CHURN:
+            if (!synth_parse_size(optarg, &v) || v == 0 || v > UINT32_MAX / 2)
+                return synth_bad("--churn", optarg, "a positive thread count");
+            o->churn = v;
+            break;
         case OPT_NONMOVING: o->nonmoving = true; break;
         case OPT_SPARKS: o->sparks = true; break;
         case OPT_HEAP: o->heap = true; break;
@@ -1278,7 +1318,7 @@ synth_parse_args(int argc, char **argv, synth_opts *o)
         fprintf(stderr, "elog-synth: missing -o OUT (try --help)\n");
         return 1;
     }
-    if (!size_given && !o->max_events)
+    if (!size_given && !o->max_events && !o->churn)
         o->size_bytes = 1u << 20;
     return 0;
 }
@@ -1308,7 +1348,7 @@ main(int argc, char **argv)
         s.caps[c].flush_ns = SYNTH_NO_TIME;
     s.heap_of_caps = xcalloc(o.caps, sizeof *s.heap_of_caps);
     s.pcap = o.global_block && !o.no_blocks ? EVLOG_NO_CAP : 0;
-    s.target_live = 2 + 3 * (size_t)o.caps;
+    s.target_live = o.churn ? 0 : 2 + 3 * (size_t)o.caps;     /* --churn: its threads only */
     if (o.max_payload) {
         s.big = xmalloc(EVWRITE_MAX_PAYLOAD + 1);
         for (size_t i = 0; i < EVWRITE_MAX_PAYLOAD; i++)
