@@ -8,12 +8,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strbuf.h"
 #include "surface.h"
 
 typedef struct uilist uilist;
 
 /* An empty list titled `title` (copied; NULL is ""). Caller frees with uilist_free. */
 uilist *uilist_new(const char *title);
+/* Rows the caller keeps and the list asks for only when it draws or filters them: a
+ * list of millions opens at once. Row i is shown in that order. */
+typedef struct uilist_rows {
+    size_t n_rows;
+    void *ctx;                  /* passed back; must outlive the list */
+    /* Append row `row`'s shown text to `out` (no NUL needed). */
+    void (*text)(void *ctx, size_t row, strbuf *out);
+    /* Append the text the filter looks in (NULL: the shown text); keep it short, it is
+     * asked of every candidate row at each keystroke. */
+    void (*key)(void *ctx, size_t row, strbuf *out);
+    /* Row `row`'s payload (NULL: the row number). */
+    uint64_t (*payload)(void *ctx, size_t row);
+} uilist_rows;
+
+/* A list of `rows->n_rows` supplied rows (the struct is copied); uilist_add does
+ * nothing on it. O(rows) words of memory, no text. Caller frees with uilist_free. */
+uilist *uilist_new_rows(const char *title, const uilist_rows *rows);
 /* uilist_free(NULL) is a no-op. */
 void uilist_free(uilist *l);
 
@@ -23,13 +41,18 @@ void uilist_free(uilist *l);
 void uilist_add(uilist *l, const char *text_utf8, uint64_t payload);
 /* A fixed header row above the rows (copied); NULL removes it. */
 void uilist_set_columns_header(uilist *l, const char *header);
+/* What an empty list says instead of "(empty)" (copied; NULL: "(empty)"). */
+void uilist_set_empty_text(uilist *l, const char *text);
 /* Draw borders with +-| instead of box-drawing characters. */
 void uilist_set_ascii(uilist *l, bool ascii);
 size_t uilist_n_items(const uilist *l);
 
 /* --- filter: rows whose text contains the filter, ASCII letters matched without case,
  * every other byte exactly (so any UTF-8 text matches itself). The selection stays on
- * the same row if it is still visible, else moves to the first visible row. O(rows). */
+ * the same row if it is still visible, else moves to the first visible row. Typing
+ * tests only the rows the shorter filter matched; erasing goes back to the set kept
+ * for the shorter filter (a few sets' worth of memory is kept; past that, erasing
+ * refilters from the nearest kept one). */
 
 /* Append typed text (control characters are dropped). */
 void uilist_filter_append(uilist *l, const char *utf8);
@@ -57,8 +80,8 @@ bool uilist_selected(const uilist *l, uint64_t *payload);
 size_t uilist_selected_pos(const uilist *l);
 size_t uilist_n_visible(const uilist *l);
 /* Text of visible row `pos` (NUL-terminated, owned by the list, valid until the next
- * uilist_add), or NULL if pos >= uilist_n_visible. */
-const char *uilist_visible_text(const uilist *l, size_t pos);
+ * call on the list), or NULL if pos >= uilist_n_visible. */
+const char *uilist_visible_text(uilist *l, size_t pos);
 
 /* Draw the list as a box of cols x lines at (col, line), never outside it: the title in
  * the top border, the header row, the visible rows (the selected one in

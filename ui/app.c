@@ -271,11 +271,28 @@ app_gc_list(app *a)
 
 /* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
 
+/* Threadtab indexes ranked by run time, most first, ties in tid order. Caller frees. */
+static size_t *
+app_rank_threads(const threadstats_row *st, size_t n)
+{
+    app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (app_rank){ st[i].run_ns, i };
+    qsort(keys, n, sizeof *keys, app_rank_cmp);
+    size_t *order = xmalloc((n + 1) * sizeof *order);  /* caller frees */
+    for (size_t i = 0; i < n; i++)
+        order[i] = keys[i].idx;
+    x_free(keys);
+    return order;
+}
+
 static void *
 app_totals_main(void *arg)
 {
     app *a = arg;
     a->totals_rows = threadstats_all(a->ix);     /* read-only on the index */
+    a->totals_order = app_rank_threads(a->totals_rows,
+                                       threadtab_count(evindex_threads(a->ix)));
     atomic_store(&a->totals_ready, true);
     return NULL;
 }
@@ -302,8 +319,15 @@ app_wait_totals(app *a)
         a->thread_memo.rows = a->totals_rows;
     else
         x_free(a->totals_rows);
+    if (!a->thread_order)
+        a->thread_order = a->totals_order;
+    else
+        x_free(a->totals_order);
     a->totals_rows = NULL;
+    a->totals_order = NULL;
 }
+
+static void app_thread_list(app *a);
 
 bool
 app_poll_totals(app *a)
@@ -311,6 +335,8 @@ app_poll_totals(app *a)
     if (!a->totals_running || !atomic_load(&a->totals_ready))
         return false;
     app_wait_totals(a);
+    if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
+        app_thread_list(a);     /* the rows the "counting…" list was waiting for */
     return true;
 }
 
@@ -331,39 +357,79 @@ app_totals_pending(const app *a)
     return a->totals_running;
 }
 
-/* Every thread, most run time first. */
+/* Row `row` of the thread list: tid, run time, runs, label. */
+static void
+app_thread_row_text(void *ctx, size_t row, strbuf *out)
+{
+    app *a = ctx;
+    size_t i = a->thread_order[row];
+    const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), i);
+    const threadstats_row *st = &a->thread_memo.rows[i];
+    strbuf t;
+    strbuf_init(&t);
+    timefmt_append(&t, st->run_ns);
+    strbuf_printf(out, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data, st->n_runs);
+    strbuf_free(&t);
+    const uint8_t *p;
+    size_t len;
+    if (evindex_thread_label(a->ix, th, &p, &len))
+        textfmt_append_utf8(out, p, len);
+}
+
+/* What the thread list's filter looks in: the tid and the label, nothing formatted. */
+static void
+app_thread_row_key(void *ctx, size_t row, strbuf *out)
+{
+    app *a = ctx;
+    const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), a->thread_order[row]);
+    char digits[12], *d = digits + sizeof digits;
+    uint32_t v = th->tid;
+    do
+        *--d = (char)('0' + v % 10);
+    while (v /= 10);
+    strbuf_append(out, d, (size_t)(digits + sizeof digits - d));
+    const uint8_t *p;
+    size_t len;
+    if (th->label_offset && evindex_thread_label(a->ix, th, &p, &len)) {
+        strbuf_putc(out, ' ');
+        strbuf_append(out, p, len);
+    }
+}
+
+static uint64_t
+app_thread_row_payload(void *ctx, size_t row)
+{
+    app *a = ctx;
+    return threadtab_at(evindex_threads(a->ix), a->thread_order[row])->tid;
+}
+
+/* Every thread, most run time first: rows made only when drawn or filtered, from the
+ * totals and ranking made once. While the background count runs, the list opens at
+ * once saying "counting…" and takes filter text; the rows replace it when ready. */
 static void
 app_thread_list(app *a)
 {
-    const threadtab *tt = evindex_threads(a->ix);
-    size_t n = threadtab_count(tt);
-    const threadstats_row *st = app_thread_totals(a);
-    app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
-    for (size_t i = 0; i < n; i++)
-        keys[i] = (app_rank){ st[i].run_ns, i };
-    qsort(keys, n, sizeof *keys, app_rank_cmp);
-    uilist *l = uilist_new("threads by run time");
-    uilist_set_columns_header(l, "thread   run time    runs     label");
-    strbuf sb, t;
-    strbuf_init(&sb);
-    strbuf_init(&t);
-    for (size_t k = 0; k < n; k++) {
-        const threadtab_thread *th = threadtab_at(tt, keys[k].idx);
-        strbuf_reset(&sb);
-        strbuf_reset(&t);
-        timefmt_append(&t, st[keys[k].idx].run_ns);
-        strbuf_printf(&sb, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data,
-                      st[keys[k].idx].n_runs);
-        const uint8_t *p;
-        size_t len;
-        if (evindex_thread_label(a->ix, th, &p, &len))
-            textfmt_append_utf8(&sb, p, len);
-        strbuf_putc(&sb, '\0');
-        uilist_add(l, sb.data, th->tid);
+    const char *filter = a->list ? uilist_filter(a->list) : "";
+    strbuf keep;
+    strbuf_init(&keep);
+    strbuf_puts(&keep, a->list && a->list_kind == APP_LIST_THREADS ? filter : "");
+    uilist_rows rows = {
+        .ctx = a, .text = app_thread_row_text, .key = app_thread_row_key,
+        .payload = app_thread_row_payload,
+    };
+    a->list_counting = a->totals_running && !atomic_load(&a->totals_ready);
+    if (!a->list_counting) {
+        size_t n = threadtab_count(evindex_threads(a->ix));
+        const threadstats_row *st = app_thread_totals(a);
+        if (!a->thread_order)
+            a->thread_order = app_rank_threads(st, n);
+        rows.n_rows = n;
     }
-    strbuf_free(&sb);
-    strbuf_free(&t);
-    x_free(keys);
+    uilist *l = uilist_new_rows("threads by run time", &rows);
+    uilist_set_columns_header(l, "thread   run time    runs     label");
+    uilist_set_empty_text(l, a->list_counting ? "counting…" : NULL);
+    uilist_filter_append(l, keep.data);
+    strbuf_free(&keep);
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
@@ -1001,6 +1067,7 @@ app_free(app *a)
     x_free(a->matches);
     app_wait_totals(a);
     x_free(a->thread_memo.rows);
+    x_free(a->thread_order);
     strbuf_free(&a->status);
     x_free(a);
 }

@@ -62,6 +62,10 @@ struct app {
     bool totals_running;                /* totals_th was started and not yet joined */
     atomic_bool totals_ready;           /* totals_th has stored totals_rows */
     threadstats_row *totals_rows;       /* owned; totals_th's result until taken */
+    size_t *totals_order;               /* owned; totals_th's ranking until taken */
+    size_t *thread_order;               /* owned; threadtab indexes, most run time first,
+                                         * made once with the totals */
+    bool list_counting;                 /* the thread list waits for the totals */
     bool dragging;              /* the left button is down in the plot */
     bool drag_selecting;        /* ... and has moved: the drag's selection follows it */
     int drag_col;               /* where the button went down */

@@ -1,6 +1,7 @@
-/* uilist: popup list rows in one text pool (plus an ASCII-folded copy for matching),
- * the visible rows as an ascending index array refined in place while the filter
- * grows, and drawing that touches only the rows on screen. */
+/* uilist: popup list rows in one text pool (plus an ASCII-folded copy for matching) or
+ * asked of the caller row by row; the visible rows as a stack of ascending index
+ * arrays, one per filter length, so typing narrows the last set and erasing pops back;
+ * drawing touches only the rows on screen. */
 #include "uilist.h"
 
 #include <stdio.h>
@@ -15,15 +16,33 @@ typedef struct uilist_item {
     uint64_t payload;
 } uilist_item;
 
+/* The rows matching the first `filter_len` bytes of the filter, ascending. Each level's
+ * filter extends the one below, so its rows are a subset of theirs. */
+typedef struct uilist_level {
+    size_t filter_len;
+    size_t *vis;                /* owned by the list */
+    size_t n, cap;
+} uilist_level;
+
+/* Levels kept beyond the current one hold at most this many rows per row of the list
+ * (older levels are dropped first; erasing back to a dropped one refilters). */
+#define UILIST_LEVEL_BUDGET 3
+
 struct uilist {
     char *title;                /* owned */
     char *header;               /* owned, NULL for none */
-    strbuf text;                /* every row's text, each NUL-terminated */
+    char *empty_text;           /* owned, NULL: "(empty)" */
+    bool lazy;                  /* rows come from `src`, not uilist_add */
+    uilist_rows src;
+    strbuf scratch, scratch2;   /* a lazy row's text / key while drawn or matched */
+    strbuf text;                /* every added row's text, each NUL-terminated */
     strbuf fold;                /* the same bytes with ASCII letters lowercased */
     uilist_item *items;         /* owned, add order */
     size_t n_items, cap_items;
-    size_t *vis;                /* owned: indexes of the visible items, ascending */
-    size_t n_vis, cap_vis;
+    uilist_level *levels;       /* owned; [0] is every row, the last is what is visible */
+    size_t n_levels, cap_levels;
+    size_t *vis;                /* = levels[n_levels - 1].vis */
+    size_t n_vis;
     strbuf filter, filter_fold;
     size_t sel;                 /* position in vis; 0 when nothing is visible */
     size_t top;                 /* first visible position on screen */
@@ -37,8 +56,40 @@ uilist_fold_byte(char c)
     return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
 }
 
-uilist *
-uilist_new(const char *title)
+static void
+uilist_level_push(uilist_level *lv, size_t item)
+{
+    if (lv->n == lv->cap) {
+        lv->cap = lv->cap ? 2 * lv->cap : 64;
+        lv->vis = xreallocarray(lv->vis, lv->cap, sizeof *lv->vis);    /* owned by list */
+    }
+    lv->vis[lv->n++] = item;
+}
+
+/* Keep vis/n_vis in step with the top level. */
+static void
+uilist_sync_top(uilist *l)
+{
+    uilist_level *top = &l->levels[l->n_levels - 1];
+    l->vis = top->vis;
+    l->n_vis = top->n;
+}
+
+/* A new empty level on top for a filter of `filter_len` bytes. */
+static uilist_level *
+uilist_level_new(uilist *l, size_t filter_len)
+{
+    if (l->n_levels == l->cap_levels) {
+        l->cap_levels = l->cap_levels ? 2 * l->cap_levels : 8;
+        l->levels = xreallocarray(l->levels, l->cap_levels, sizeof *l->levels); /* owned */
+    }
+    uilist_level *lv = &l->levels[l->n_levels++];
+    *lv = (uilist_level){ .filter_len = filter_len };
+    return lv;
+}
+
+static uilist *
+uilist_alloc(const char *title)
 {
     uilist *l = xcalloc(1, sizeof *l);      /* caller frees: uilist_free */
     l->title = xstrdup(title ? title : "");
@@ -46,7 +97,33 @@ uilist_new(const char *title)
     strbuf_init(&l->fold);
     strbuf_init(&l->filter);
     strbuf_init(&l->filter_fold);
+    strbuf_init(&l->scratch);
+    strbuf_init(&l->scratch2);
     strbuf_puts(&l->filter, "");             /* allocates: uilist_filter is never NULL */
+    uilist_level_new(l, 0);
+    uilist_sync_top(l);
+    return l;
+}
+
+uilist *
+uilist_new(const char *title)
+{
+    return uilist_alloc(title);
+}
+
+uilist *
+uilist_new_rows(const char *title, const uilist_rows *rows)
+{
+    uilist *l = uilist_alloc(title);
+    l->lazy = true;
+    l->src = *rows;
+    l->n_items = rows->n_rows;
+    uilist_level *all = &l->levels[0];
+    all->cap = all->n = rows->n_rows;
+    all->vis = xreallocarray(NULL, rows->n_rows ? rows->n_rows : 1, sizeof *all->vis);
+    for (size_t i = 0; i < rows->n_rows; i++)
+        all->vis[i] = i;
+    uilist_sync_top(l);
     return l;
 }
 
@@ -57,12 +134,17 @@ uilist_free(uilist *l)
         return;
     x_free(l->title);
     x_free(l->header);
+    x_free(l->empty_text);
     strbuf_free(&l->text);
     strbuf_free(&l->fold);
     strbuf_free(&l->filter);
     strbuf_free(&l->filter_fold);
+    strbuf_free(&l->scratch);
+    strbuf_free(&l->scratch2);
     x_free(l->items);
-    x_free(l->vis);
+    for (size_t i = 0; i < l->n_levels; i++)
+        x_free(l->levels[i].vis);
+    x_free(l->levels);
     x_free(l);
 }
 
@@ -86,27 +168,42 @@ uilist_contains(const char *hay, size_t hay_len, const char *needle, size_t need
     return false;
 }
 
+/* Whether row `item` contains the first `len` bytes of the (folded) filter. */
 static bool
-uilist_matches(const uilist *l, size_t item)
+uilist_matches(uilist *l, size_t item, size_t len)
 {
-    const uilist_item *it = &l->items[item];
-    return uilist_contains(l->fold.data + it->off, it->len, l->filter_fold.data,
-                           l->filter_fold.len);
+    if (len == 0)
+        return true;
+    if (!l->lazy) {
+        const uilist_item *it = &l->items[item];
+        return uilist_contains(l->fold.data + it->off, it->len, l->filter_fold.data, len);
+    }
+    strbuf *k = &l->scratch2;
+    strbuf_reset(k);
+    if (l->src.key)
+        l->src.key(l->src.ctx, item, k);
+    else
+        l->src.text(l->src.ctx, item, k);
+    for (size_t i = 0; i < k->len; i++)
+        k->data[i] = uilist_fold_byte(k->data[i]);
+    return uilist_contains(k->data, k->len, l->filter_fold.data, len);
 }
 
+/* Drop levels between the base and the top (the base keeps every row; rows added or
+ * budgets exceeded make the middle ones stale or too costly). */
 static void
-uilist_push_vis(uilist *l, size_t item)
+uilist_drop_level(uilist *l, size_t i)
 {
-    if (l->n_vis == l->cap_vis) {
-        l->cap_vis = l->cap_vis ? 2 * l->cap_vis : 64;
-        l->vis = xreallocarray(l->vis, l->cap_vis, sizeof *l->vis);     /* owned by l */
-    }
-    l->vis[l->n_vis++] = item;
+    x_free(l->levels[i].vis);
+    memmove(&l->levels[i], &l->levels[i + 1], (l->n_levels - i - 1) * sizeof *l->levels);
+    l->n_levels--;
 }
 
 void
 uilist_add(uilist *l, const char *text_utf8, uint64_t payload)
 {
+    if (l->lazy)
+        return;         /* a list of supplied rows takes none */
     const char *t = text_utf8 ? text_utf8 : "";
     size_t len = strlen(t);
     if (l->n_items == l->cap_items) {
@@ -124,8 +221,13 @@ uilist_add(uilist *l, const char *text_utf8, uint64_t payload)
     l->fold.len += len + 1;
     l->fold.data[l->fold.len] = '\0';
     size_t item = l->n_items++;
-    if (uilist_matches(l, item))
-        uilist_push_vis(l, item);
+    /* Middle levels would miss the row: drop them; the base and the top take it. */
+    while (l->n_levels > 2)
+        uilist_drop_level(l, 1);
+    uilist_level_push(&l->levels[0], item);
+    if (l->n_levels > 1 && uilist_matches(l, item, l->filter_fold.len))
+        uilist_level_push(&l->levels[1], item);
+    uilist_sync_top(l);
 }
 
 void
@@ -133,6 +235,13 @@ uilist_set_columns_header(uilist *l, const char *header)
 {
     x_free(l->header);
     l->header = header ? xstrdup(header) : NULL;
+}
+
+void
+uilist_set_empty_text(uilist *l, const char *text)
+{
+    x_free(l->empty_text);
+    l->empty_text = text ? xstrdup(text) : NULL;
 }
 
 void
@@ -145,6 +254,14 @@ size_t
 uilist_n_items(const uilist *l)
 {
     return l->n_items;
+}
+
+static uint64_t
+uilist_payload(const uilist *l, size_t item)
+{
+    if (!l->lazy)
+        return l->items[item].payload;
+    return l->src.payload ? l->src.payload(l->src.ctx, item) : item;
 }
 
 /* The selected item, or SIZE_MAX when nothing is visible. */
@@ -169,34 +286,44 @@ uilist_reselect(uilist *l, size_t item)
     l->sel = lo < l->n_vis && l->vis[lo] == item ? lo : 0;
 }
 
-/* Recompute the visible rows. When the filter only grew, the new matches are a subset
- * of the old ones, so only those are tested. */
+/* Make the top level answer the whole filter: pop levels for longer filters (erased
+ * text), then narrow the top level's rows into a new level if it answers less. */
 static void
-uilist_refilter(uilist *l, bool narrowed)
+uilist_refilter(uilist *l)
 {
     size_t keep = uilist_sel_item(l);
-    if (narrowed) {
-        size_t n = 0;
-        for (size_t i = 0; i < l->n_vis; i++)
-            if (uilist_matches(l, l->vis[i]))
-                l->vis[n++] = l->vis[i];
-        l->n_vis = n;
-    } else {
-        l->n_vis = 0;
-        for (size_t i = 0; i < l->n_items; i++)
-            if (uilist_matches(l, i))
-                uilist_push_vis(l, i);
+    size_t len = l->filter_fold.len;
+    while (l->n_levels > 1 && l->levels[l->n_levels - 1].filter_len > len) {
+        x_free(l->levels[l->n_levels - 1].vis);
+        l->n_levels--;
     }
+    if (l->levels[l->n_levels - 1].filter_len < len) {
+        uilist_level *lv = uilist_level_new(l, len);
+        const uilist_level *from = lv - 1;
+        for (size_t i = 0; i < from->n; i++)
+            if (uilist_matches(l, from->vis[i], len))
+                uilist_level_push(lv, from->vis[i]);
+        /* Memory stays a few times the rows: the oldest middle levels go first. */
+        size_t kept = 0;
+        for (size_t i = 1; i + 1 < l->n_levels; i++)
+            kept += l->levels[i].n;
+        size_t budget = UILIST_LEVEL_BUDGET * l->n_items + 4096;
+        while (l->n_levels > 2 && kept > budget) {
+            kept -= l->levels[1].n;
+            uilist_drop_level(l, 1);
+        }
+    }
+    uilist_sync_top(l);
     uilist_reselect(l, keep);
 }
 
 static void
-uilist_filter_changed(uilist *l, bool narrowed)
+uilist_filter_changed(uilist *l)
 {
     strbuf_reset(&l->filter_fold);
     for (size_t i = 0; i < l->filter.len; i++)
         strbuf_putc(&l->filter_fold, uilist_fold_byte(l->filter.data[i]));
-    uilist_refilter(l, narrowed);
+    uilist_refilter(l);
 }
 
 void
@@ -207,7 +334,7 @@ uilist_filter_append(uilist *l, const char *utf8)
         if ((unsigned char)*p >= 0x20 && *p != 0x7f)
             strbuf_putc(&l->filter, *p);
     if (l->filter.len != before)
-        uilist_filter_changed(l, true);
+        uilist_filter_changed(l);
 }
 
 void
@@ -221,7 +348,7 @@ uilist_filter_erase_char(uilist *l)
         n--;
     l->filter.len = n;
     l->filter.data[n] = '\0';
-    uilist_filter_changed(l, false);
+    uilist_filter_changed(l);
 }
 
 void
@@ -230,7 +357,7 @@ uilist_filter_clear(uilist *l)
     if (l->filter.len == 0)
         return;
     strbuf_reset(&l->filter);
-    uilist_filter_changed(l, false);
+    uilist_filter_changed(l);
 }
 
 const char *
@@ -279,7 +406,7 @@ bool
 uilist_select_payload(uilist *l, uint64_t payload)
 {
     for (size_t i = 0; i < l->n_vis; i++) {
-        if (l->items[l->vis[i]].payload == payload) {
+        if (uilist_payload(l, l->vis[i]) == payload) {
             l->sel = i;
             return true;
         }
@@ -293,7 +420,7 @@ uilist_selected(const uilist *l, uint64_t *payload)
     if (l->n_vis == 0)
         return false;
     if (payload)
-        *payload = l->items[l->vis[l->sel]].payload;
+        *payload = uilist_payload(l, l->vis[l->sel]);
     return true;
 }
 
@@ -309,10 +436,27 @@ uilist_n_visible(const uilist *l)
     return l->n_vis;
 }
 
-const char *
-uilist_visible_text(const uilist *l, size_t pos)
+/* Row `item`'s text (NUL-terminated) into *len; lazy rows are made in the scratch
+ * buffer, valid until the next call. */
+static const char *
+uilist_row_text(uilist *l, size_t item, size_t *len)
 {
-    return pos < l->n_vis ? l->text.data + l->items[l->vis[pos]].off : NULL;
+    if (!l->lazy) {
+        *len = l->items[item].len;
+        return l->text.data + l->items[item].off;
+    }
+    strbuf_reset(&l->scratch);
+    l->src.text(l->src.ctx, item, &l->scratch);
+    strbuf_putc(&l->scratch, '\0');
+    *len = l->scratch.len - 1;
+    return l->scratch.data;
+}
+
+const char *
+uilist_visible_text(uilist *l, size_t pos)
+{
+    size_t len;
+    return pos < l->n_vis ? uilist_row_text(l, l->vis[pos], &len) : NULL;
 }
 
 /* Scroll so the selection is among the `rows` shown and no rows are wasted below the
@@ -365,17 +509,20 @@ uilist_draw(uilist *l, surface *s, int col, int line, int cols, int lines)
         return;
     l->shown_rows = h;
     if (l->n_vis == 0) {
-        uibox_text(s, x + 1, y, l->n_items ? "(no match)" : "(empty)", STYLE_POPUP, w - 2);
+        const char *none = l->n_items ? "(no match)" : l->empty_text ? l->empty_text
+                                                                     : "(empty)";
+        uibox_text(s, x + 1, y, none, STYLE_POPUP, w - 2);
         return;
     }
     uilist_scroll_into_view(l, (size_t)h);
     for (int r = 0; r < h && l->top + (size_t)r < l->n_vis; r++) {
         size_t pos = l->top + (size_t)r;
-        const uilist_item *it = &l->items[l->vis[pos]];
+        size_t len;
+        const char *text = uilist_row_text(l, l->vis[pos], &len);
         uint8_t style = pos == l->sel ? STYLE_POPUP_SEL : STYLE_POPUP;
         if (style != STYLE_POPUP)
             surface_fill(s, x, y + r, w, ' ', style);
         if (w > 2)
-            surface_textn(s, x + 1, y + r, l->text.data + it->off, it->len, style, w - 2);
+            surface_textn(s, x + 1, y + r, text, len, style, w - 2);
     }
 }
