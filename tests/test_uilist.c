@@ -1,6 +1,7 @@
 /* tests/test_uilist: the popup list — filtering (ASCII case folding, UTF-8 text matched
  * as is), selection kept across filter changes, paging and clamping with 0, 1 and 100k
  * rows, and drawing checked cell by cell, down to boxes too small for a border. */
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,6 +441,126 @@ START_TEST(test_uilist_draw_tiny)
 }
 END_TEST
 
+/* --- model comparison: lazy rows and the per-length row sets against a brute-force
+ * filter of the same rows, over random rows and random edit sequences --------------- */
+
+typedef struct model_rows {
+    char (*text)[8];
+    size_t n;
+} model_rows;
+
+static void
+model_text(void *ctx, size_t row, strbuf *out)
+{
+    const model_rows *m = ctx;
+    strbuf_puts(out, m->text[row]);
+}
+
+static uint64_t
+model_payload(void *ctx, size_t row)
+{
+    (void)ctx;
+    return 1000 + row;
+}
+
+static bool
+model_match(const char *hay, const char *needle)
+{
+    size_t n = strlen(hay), k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++) {
+        size_t j = 0;
+        while (j < k && tolower((unsigned char)hay[i + j]) == tolower((unsigned char)needle[j]))
+            j++;
+        if (j == k)
+            return true;
+    }
+    return false;
+}
+
+START_TEST(test_uilist_lazy_model)
+{
+    srand(17);
+    for (int round = 0; round < 40; round++) {
+        model_rows m = { .n = (size_t)(rand() % 300) };
+        m.text = xcalloc(m.n + 1, sizeof *m.text);
+        for (size_t i = 0; i < m.n; i++)
+            for (int j = 0; j < 1 + rand() % 6; j++)
+                m.text[i][j] = "abAB1-"[rand() % 6];
+        uilist_rows rows = { .n_rows = m.n, .ctx = &m, .text = model_text,
+                             .payload = model_payload };
+        uilist *lazy = uilist_new_rows("t", &rows);
+        uilist *eager = uilist_new("t");
+        for (size_t i = 0; i < m.n; i++)
+            uilist_add(eager, m.text[i], 1000 + i);
+        char filter[64] = "";
+        size_t sel_row = SIZE_MAX;      /* the model's selection, as a row */
+        for (int step = 0; step < 120; step++) {
+            int op = rand() % 10;
+            size_t len = strlen(filter);
+            if (op < 5 && len + 1 < sizeof filter) {
+                char c[2] = { "abAB1-"[rand() % 6], 0 };
+                filter[len] = c[0];
+                filter[len + 1] = 0;
+                uilist_filter_append(lazy, c);
+                uilist_filter_append(eager, c);
+            } else if (op < 8) {
+                if (len)
+                    filter[len - 1] = 0;
+                uilist_filter_erase_char(lazy);
+                uilist_filter_erase_char(eager);
+            } else if (op < 9) {
+                filter[0] = 0;
+                uilist_filter_clear(lazy);
+                uilist_filter_clear(eager);
+            } else {
+                int d = rand() % 7 - 3;
+                uilist_move(lazy, d);
+                uilist_move(eager, d);
+            }
+            /* The model: rows containing the filter; the selection stays on its row if
+             * still visible, else goes to the first. */
+            size_t n_vis = 0, first = SIZE_MAX;
+            bool sel_vis = false;
+            for (size_t i = 0; i < m.n; i++) {
+                if (!model_match(m.text[i], filter))
+                    continue;
+                if (first == SIZE_MAX)
+                    first = i;
+                sel_vis |= i == sel_row;
+                n_vis++;
+            }
+            uint64_t p = 0;
+            if (op < 9)
+                sel_row = sel_vis ? sel_row : first;
+            else if (uilist_selected(lazy, &p))
+                sel_row = (size_t)(p - 1000);
+            ck_assert_uint_eq(uilist_n_visible(lazy), n_vis);
+            ck_assert_uint_eq(uilist_n_visible(eager), n_vis);
+            ck_assert_str_eq(uilist_filter(lazy), filter);
+            size_t pos = 0;
+            for (size_t i = 0; i < m.n; i++) {
+                if (!model_match(m.text[i], filter))
+                    continue;
+                ck_assert_str_eq(uilist_visible_text(lazy, pos), m.text[i]);
+                ck_assert_str_eq(uilist_visible_text(eager, pos), m.text[i]);
+                pos++;
+            }
+            bool has = uilist_selected(lazy, &p);
+            ck_assert_int_eq(has, n_vis > 0);
+            if (has) {
+                ck_assert_uint_eq(p, 1000 + sel_row);
+                uint64_t q;
+                ck_assert(uilist_selected(eager, &q));
+                ck_assert_uint_eq(q, p);
+            }
+        }
+        uilist_free(lazy);
+        uilist_free(eager);
+        x_free(m.text);
+    }
+}
+END_TEST
+
 Suite *
 test_uilist_suite(void)
 {
@@ -452,6 +573,7 @@ test_uilist_suite(void)
     tcase_add_test(tc, test_uilist_selection_stable);
     tcase_add_test(tc, test_uilist_paging_clamps);
     tcase_add_test(tc, test_uilist_100k_rows);
+    tcase_add_test(tc, test_uilist_lazy_model);
     tcase_add_test(tc, test_uilist_draw_layout);
     tcase_add_test(tc, test_uilist_draw_scroll_and_clip);
     tcase_add_test(tc, test_uilist_draw_tiny);

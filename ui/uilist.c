@@ -34,7 +34,9 @@ struct uilist {
     char *empty_text;           /* owned, NULL: "(empty)" */
     bool lazy;                  /* rows come from `src`, not uilist_add */
     uilist_rows src;
-    strbuf scratch, scratch2;   /* a lazy row's text / key while drawn or matched */
+    strbuf scratch;             /* a lazy row's text while drawn */
+    size_t *key_off;            /* owned; lazy rows' folded keys in `fold`, made at the
+                                 * first filtering: key i is [key_off[i], key_off[i+1]) */
     strbuf text;                /* every added row's text, each NUL-terminated */
     strbuf fold;                /* the same bytes with ASCII letters lowercased */
     uilist_item *items;         /* owned, add order */
@@ -98,7 +100,6 @@ uilist_alloc(const char *title)
     strbuf_init(&l->filter);
     strbuf_init(&l->filter_fold);
     strbuf_init(&l->scratch);
-    strbuf_init(&l->scratch2);
     strbuf_puts(&l->filter, "");             /* allocates: uilist_filter is never NULL */
     uilist_level_new(l, 0);
     uilist_sync_top(l);
@@ -140,7 +141,7 @@ uilist_free(uilist *l)
     strbuf_free(&l->filter);
     strbuf_free(&l->filter_fold);
     strbuf_free(&l->scratch);
-    strbuf_free(&l->scratch2);
+    x_free(l->key_off);
     x_free(l->items);
     for (size_t i = 0; i < l->n_levels; i++)
         x_free(l->levels[i].vis);
@@ -178,15 +179,26 @@ uilist_matches(uilist *l, size_t item, size_t len)
         const uilist_item *it = &l->items[item];
         return uilist_contains(l->fold.data + it->off, it->len, l->filter_fold.data, len);
     }
-    strbuf *k = &l->scratch2;
-    strbuf_reset(k);
-    if (l->src.key)
-        l->src.key(l->src.ctx, item, k);
-    else
-        l->src.text(l->src.ctx, item, k);
-    for (size_t i = 0; i < k->len; i++)
-        k->data[i] = uilist_fold_byte(k->data[i]);
-    return uilist_contains(k->data, k->len, l->filter_fold.data, len);
+    size_t off = l->key_off[item];
+    return uilist_contains(l->fold.data + off, l->key_off[item + 1] - off,
+                           l->filter_fold.data, len);
+}
+
+/* Ask every lazy row's key once, folded into `fold`: later keystrokes scan memory
+ * instead of calling back (one pass of the callback, then as fast as added rows). */
+static void
+uilist_make_keys(uilist *l)
+{
+    if (!l->lazy || l->key_off)
+        return;
+    l->key_off = xreallocarray(NULL, l->n_items + 1, sizeof *l->key_off);  /* owned */
+    for (size_t i = 0; i < l->n_items; i++) {
+        l->key_off[i] = l->fold.len;
+        (l->src.key ? l->src.key : l->src.text)(l->src.ctx, i, &l->fold);
+    }
+    l->key_off[l->n_items] = l->fold.len;
+    for (size_t i = 0; i < l->fold.len; i++)
+        l->fold.data[i] = uilist_fold_byte(l->fold.data[i]);
 }
 
 /* Drop levels between the base and the top (the base keeps every row; rows added or
@@ -298,6 +310,7 @@ uilist_refilter(uilist *l)
         l->n_levels--;
     }
     if (l->levels[l->n_levels - 1].filter_len < len) {
+        uilist_make_keys(l);
         uilist_level *lv = uilist_level_new(l, len);
         const uilist_level *from = lv - 1;
         for (size_t i = 0; i < from->n; i++)
