@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../ui/termio_mock.h"
 #include "app.h"
+#include "decode.h"
 #include "evindex.h"
 #include "evlog.h"
 #include "evwrite.h"
@@ -108,6 +110,93 @@ START_TEST(test_app_async_totals)
     ck_assert(!fx_screen_has(&f, "Thread runs: counting"));
     ck_assert(fx_screen_has(&f, "Thread stops: "));
     fx_close(&f);
+}
+END_TEST
+
+/* THREAD_LABEL events of the log whose text contains `part`. */
+static size_t
+fx_labels_with(const evlog *log, const char *part)
+{
+    size_t n = 0, plen = strlen(part);
+    evlog_iter it;
+    evlog_event ev;
+    evlog_iter_init(&it, log);
+    while (evlog_iter_next(&it, &ev)) {
+        if (ev.type != EV_THREAD_LABEL)
+            continue;
+        evdecoded dec;
+        decode_event(&ev, &dec);
+        ck_assert_uint_ge(dec.n_present, 2);
+        for (size_t k = 0; k + plen <= dec.f[1].len; k++)
+            if (memcmp(dec.f[1].p + k, part, plen) == 0) {
+                n++;
+                break;
+            }
+    }
+    return n;
+}
+
+/* The thread list on a log of many short-lived threads (elog-synth --churn: every 10th
+ * labelled "request-K"): `t` opens at once while the totals are still being counted,
+ * the filter typed meanwhile is kept (no key lost), and once they arrive the list holds
+ * exactly the threads whose label contains the filter — counted here from the log's
+ * THREAD_LABEL events, not from the tool. */
+START_TEST(test_app_thread_list_churn)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    char dir[] = "/tmp/elog-app.XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    char path[64], cmd[256];
+    snprintf(path, sizeof path, "%s/churn.eventlog", dir);
+    snprintf(cmd, sizeof cmd, "'%s' --churn 20000 -o '%s' 2>/dev/null", synth, path);
+    ck_assert_msg(system(cmd) == 0, "elog-synth --churn failed");
+
+    diag d;
+    diag_clear(&d);
+    app_fx f;
+    f.log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(f.log);
+    size_t n_threads = 0;
+    evlog_iter it;
+    evlog_event ev;
+    evlog_iter_init(&it, f.log);
+    while (evlog_iter_next(&it, &ev))
+        n_threads += ev.type == EV_CREATE_THREAD;
+    size_t want = fx_labels_with(f.log, "request-199");
+    ck_assert_uint_eq(want, 11);                /* request-1990, 19900 .. 19990 */
+    f.ix = evindex_build(f.log, NULL, &d);
+    ck_assert_ptr_nonnull(f.ix);
+    app_opts o = { .async_totals = true };
+    f.a = app_new(f.ix, path, 100, 30, &o);
+    f.s = surface_new(100, 30);
+    fx_keys(&f, "t r e q u e s t - 1 9 9");
+    ck_assert(fx_screen_has(&f, "threads by run time"));
+    ck_assert(fx_screen_has(&f, "filter: request-199"));
+    bool ready = false;
+    for (int i = 0; i < 1000 && !ready; i++) {
+        ready = app_poll_totals(f.a);
+        if (!ready) {
+            struct timespec ts = { 0, 10 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    ck_assert(ready);
+    app_draw(f.a, f.s);
+    ck_assert(fx_screen_has(&f, "filter: request-199"));
+    char count[32];
+    snprintf(count, sizeof count, " %zu/%zu ", want, n_threads);
+    ck_assert_msg(fx_screen_has(&f, count), "no \"%s\" on the list", count);
+    ck_assert(fx_screen_has(&f, "request-19970"));
+    ck_assert(!fx_screen_has(&f, "request-2"));
+    /* Erasing two characters widens the match back ("request-1": 1111 of them). */
+    fx_keys(&f, "Backspace Backspace");
+    ck_assert(fx_screen_has(&f, "filter: request-1 "));
+    snprintf(count, sizeof count, " %zu/%zu ", fx_labels_with(f.log, "request-1"), n_threads);
+    ck_assert_msg(fx_screen_has(&f, count), "no \"%s\" on the list", count);
+    fx_close(&f);
+    unlink(path);
+    rmdir(dir);
 }
 END_TEST
 
@@ -595,6 +684,7 @@ test_app_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_app_gc_navigation);
     tcase_add_test(tc, test_app_async_totals);
+    tcase_add_test(tc, test_app_thread_list_churn);
     tcase_add_test(tc, test_app_markers_and_search);
     tcase_add_test(tc, test_app_marker_times);
     tcase_add_test(tc, test_app_zoom_and_select);
