@@ -15,32 +15,6 @@
 #include "xalloc.h"
 #include "xcheck_ref.h"
 
-/* Differences to excuse: a difference in `column` of `table` is expected on a row whose
- * hidden _rules column has `rule` set (rule 0: the column itself may be missing from,
- * or only in, the tool's header). Every entry is reported when the test runs, with the
- * number of differences it excused; one that excused none is stale: remove it. */
-typedef struct xc_excusal {
-    const char *table, *column;
-    unsigned rule;
-    const char *why;
-} xc_excusal;
-
-/* Rules the reference already follows and main does not yet (see xcheck_ref.c). Empty:
- * rules a (stopping_ns), b (census_ns) and c (open runs) are on main. */
-static const xc_excusal xc_pending[] = {
-    { NULL, NULL, 0, NULL },
-};
-
-/* Differences found by this check that are bugs in the tool, awaiting a fix on main
- * (the reference is right). Empty: the two it found (a census with no SAMPLE_END in
- * GHC 8.x logs ignored; open runs not ended by collections whose GC_STATS was lost)
- * are fixed. */
-static const xc_excusal xc_findings[] = {
-    { NULL, NULL, 0, NULL },
-};
-
-#define XC_N_EXCUSALS (sizeof xc_pending / sizeof xc_pending[0] + \
-                       sizeof xc_findings / sizeof xc_findings[0])
 #define XC_MAX_SHOWN 12             /* differences printed per log and table */
 
 /* ---- TSV tables ----------------------------------------------------------------------------- */
@@ -114,39 +88,8 @@ xc_col(const xc_tab *t, const char *name)
 
 typedef struct xc_run {
     const char *log;
-    size_t n_diffs;             /* unexpected differences */
-    size_t tolerated[XC_N_EXCUSALS];    /* xc_pending then xc_findings, by index */
+    size_t n_diffs;
 } xc_run;
-
-/* The excusal of a difference, as an index into xc_pending then xc_findings (the
- * sentinels count), or SIZE_MAX. */
-static size_t
-xc_excuse(const char *table, const char *column, unsigned rule_bits, bool whole_column)
-{
-    const xc_excusal *lists[2] = { xc_pending, xc_findings };
-    size_t base = 0;
-    for (int l = 0; l < 2; l++) {
-        size_t i = 0;
-        for (; lists[l][i].table; i++) {
-            const xc_excusal *p = &lists[l][i];
-            if (strcmp(p->table, table) != 0 || strcmp(p->column, column) != 0)
-                continue;
-            if (whole_column ? p->rule == 0 : (p->rule & rule_bits) != 0)
-                return base + i;
-        }
-        base += i + 1;
-    }
-    return SIZE_MAX;
-}
-
-static void
-xc_report_excusals(const xc_run *run, const char *what, const xc_excusal *list, size_t base)
-{
-    for (size_t i = 0; list[i].table; i++)
-        fprintf(stderr, "xcheck: %s %s/%s (%s) excused %zu difference(s)%s\n", what,
-                list[i].table, list[i].column, list[i].why, run->tolerated[base + i],
-                run->tolerated[base + i] ? "" : ": stale, remove it");
-}
 
 static void xc_diff(xc_run *run, size_t *shown, const char *table, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -176,15 +119,9 @@ xc_compare(xc_run *run, const char *table, const strbuf *tool_text, const strbuf
     xc_parse(&got, tool_text);
     xc_parse(&want, ref_text);
     size_t shown = 0;
-    size_t rules_col = xc_col(&want, "_rules");
     for (size_t c = 0; c < got.n_cols; c++) {
         const char *name = got.cells[c] ? got.cells[c] : "";
-        if (xc_col(&want, name) != SIZE_MAX)
-            continue;
-        size_t ex = xc_excuse(table, name, 0, true);
-        if (ex != SIZE_MAX)
-            run->tolerated[ex]++;
-        else
+        if (xc_col(&want, name) == SIZE_MAX)
             xc_diff(run, &shown, table, "column %s: printed by the tool, not in the reference",
                     name);
     }
@@ -193,29 +130,17 @@ xc_compare(xc_run *run, const char *table, const strbuf *tool_text, const strbuf
     size_t rows = got.n_rows < want.n_rows ? got.n_rows : want.n_rows;
     for (size_t wc = 0; wc < want.n_cols; wc++) {
         const char *name = want.cells[wc];
-        if (!name || name[0] == '_')
+        if (!name)
             continue;
         size_t gc = xc_col(&got, name);
         if (gc == SIZE_MAX) {
-            size_t ex = xc_excuse(table, name, 0, true);
-            if (ex != SIZE_MAX)
-                run->tolerated[ex]++;
-            else
-                xc_diff(run, &shown, table, "column %s: missing from the tool's table", name);
+            xc_diff(run, &shown, table, "column %s: missing from the tool's table", name);
             continue;
         }
         for (size_t r = 0; r < rows; r++) {
             const char *g = xc_cell(&got, r, gc), *w = xc_cell(&want, r, wc);
             if (strcmp(g, w) == 0)
                 continue;
-            unsigned bits = rules_col != SIZE_MAX
-                                ? (unsigned)strtoul(xc_cell(&want, r, rules_col), NULL, 10)
-                                : 0;
-            size_t ex = xc_excuse(table, name, bits, false);
-            if (ex != SIZE_MAX) {
-                run->tolerated[ex]++;
-                continue;
-            }
             xc_diff(run, &shown, table, "row %zu (%s %s): %s: tool %s, reference %s", r + 1,
                     want.cells[0], xc_cell(&want, r, 0), name, g, w);
         }
@@ -318,9 +243,6 @@ START_TEST(test_xcheck_all_logs)
         fprintf(stderr, "xcheck: ../shared/corpus/ghc-events-tests not found, corpus "
                         "SKIPPED\n");
     }
-    xc_report_excusals(&run, "pending rule", xc_pending, 0);
-    xc_report_excusals(&run, "known bug", xc_findings,
-                       sizeof xc_pending / sizeof xc_pending[0]);
     ck_assert_msg(run.n_diffs == 0, "%zu differences between the tool and the reference "
                   "over %zu logs (listed above)", run.n_diffs, n);
 }

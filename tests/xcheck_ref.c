@@ -112,7 +112,6 @@ typedef struct xr_run {
     uint64_t start, end;
     uint32_t tid;
     uint8_t cls;
-    bool at_end;                /* left open when the data ended (rule c) */
 } xr_run;
 
 typedef struct xr_span {
@@ -344,10 +343,10 @@ xr_cell(strbuf *out, uint64_t v, bool known)
 /* ---- the walk ------------------------------------------------------------------------------- */
 
 static void
-xr_close_run(xr_cap *c, uint64_t end, uint8_t cls, bool at_end)
+xr_close_run(xr_cap *c, uint64_t end, uint8_t cls)
 {
     xr_run *run = XR_PUSH(c->runs, c->n_runs, c->cap_runs);
-    *run = (xr_run){ c->run_start, xr_max(end, c->run_start), c->run_tid, cls, at_end };
+    *run = (xr_run){ c->run_start, xr_max(end, c->run_start), c->run_tid, cls };
     c->run_open = false;
 }
 
@@ -422,7 +421,7 @@ xr_event(xr *r, const evlog_event *ev)
         break;
     case EV_RUN_THREAD:
         if (c->run_open)
-            xr_close_run(c, t, C_OTHER, false);
+            xr_close_run(c, t, C_OTHER);
         c->run_open = true;
         c->run_tid = (uint32_t)f[0].u;
         c->run_start = t;
@@ -431,7 +430,7 @@ xr_event(xr *r, const evlog_event *ev)
     case EV_STOP_THREAD:
         xr_fact_add(r, (uint32_t)f[0].u, F_MENTION, ev, NULL);
         if (c->run_open)
-            xr_close_run(c, t, xr_class_of(d.n_present >= 2 ? f[1].u : 0), false);
+            xr_close_run(c, t, xr_class_of(d.n_present >= 2 ? f[1].u : 0));
         break;
     case EV_MIGRATE_THREAD:
         xr_fact_add(r, (uint32_t)f[0].u, F_MIGRATE, ev, NULL);
@@ -445,7 +444,7 @@ xr_event(xr *r, const evlog_event *ev)
         break;
     case EV_GC_START: {
         if (c->run_open)
-            xr_close_run(c, t, C_OTHER, false);
+            xr_close_run(c, t, C_OTHER);
         if (c->in_gc)
             xr_end_span(r, c, t, true);
         c->span = r->n_spans;
@@ -655,7 +654,7 @@ xr_close_open_runs(xr *r)
             end = xr_min(end, c->block_end);
         if (c->last_ev != XR_NONE)
             end = xr_max(end, c->last_ev);
-        xr_close_run(c, end, C_OTHER, true);
+        xr_close_run(c, end, C_OTHER);
     }
 }
 
@@ -707,7 +706,7 @@ xr_first_in(const xr_sample *s, size_t n, uint64_t from, uint64_t before)
  * the latest one is GC_WORK), at most what that phase holds: *from_work + *from_idle. */
 static void
 xr_census_ns(const xr *r, const xr_gc *g, uint64_t *from_work, uint64_t *from_idle,
-             unsigned *bits)
+             bool *bio)
 {
     *from_work = *from_idle = 0;
     if (g->lead_span == SIZE_MAX)
@@ -731,9 +730,7 @@ xr_census_ns(const xr *r, const xr_gc *g, uint64_t *from_work, uint64_t *from_id
         if (to <= from)
             continue;
         if (cs->bio)
-            *bits |= XREF_BIO_CENSUS;
-        else if (cs->end == XR_NONE)
-            *bits |= XREF_FINDING_CENSUS_NO_END;
+            *bio = true;
         uint64_t *taken = working ? from_work : from_idle;
         uint64_t have = (working ? lead->work : lead->idle) - *taken;
         *taken += xr_min(to - from, have);
@@ -770,9 +767,9 @@ xr_gc_tables(xr *r, xref_tables *out)
     strbuf_puts(&out->gc, "start_ns\tpause_ns\tstopping_ns\tcensus_ns\trequest_ns\tgen\t"
                           "par_threads\tcopied_bytes\tlive_after_bytes\theap_after_bytes\t"
                           "allocated_bytes\tleader_cap\trequest_cap\tslowest_cap\tflags\t"
-                          "work_ns\tidle_ns\t_rules\n");
+                          "work_ns\tidle_ns\n");
     strbuf_puts(&out->parts, "gc_start_ns\tcap\tstart_ns\tend_ns\tstop_ns\twork_ns\t"
-                             "idle_ns\t_rules\n");
+                             "idle_ns\n");
     /* Parts by collection, then start, then cap. */
     xr_part_ref *parts = xmalloc((r->n_spans + 1) * sizeof *parts);    /* freed below */
     size_t n_parts = 0;
@@ -806,7 +803,6 @@ xr_gc_tables(xr *r, xref_tables *out)
         uint64_t q = req ? req->time : g->start;
 
         /* Slowest capability: the last to stop after q (ties: higher cap). */
-        unsigned rules = XREF_RULE_STOPPING | XREF_RULE_CENSUS;
         uint16_t slowest = XR_NO_CAP;
         uint64_t slowest_at = q;
         for (size_t ci = 0; req && ci < r->n_caps; ci++) {
@@ -839,10 +835,9 @@ xr_gc_tables(xr *r, xref_tables *out)
         alloc_prev = alloc_now;
 
         uint64_t census_work, census_idle;
-        unsigned census_bits = 0;
-        xr_census_ns(r, g, &census_work, &census_idle, &census_bits);
+        bool bio = false;
+        xr_census_ns(r, g, &census_work, &census_idle, &bio);
         uint64_t census = census_work + census_idle;
-        rules |= census_bits | (census ? XREF_RULE_CENSUS_IDLE : 0);
 
         strbuf *o = &out->gc;
         strbuf_u64(o, g->start);
@@ -865,7 +860,7 @@ xr_gc_tables(xr *r, xref_tables *out)
                                      major ? "major" : NULL, g->open ? "cut-short" : NULL,
                                      g->kind == G_NO_STATS ? "no-stats" : NULL,
                                      g->kind == G_NO_START ? "no-start" : NULL,
-                                     census_bits & XREF_BIO_CENSUS ? "bio-census" : NULL };
+                                     bio ? "bio-census" : NULL };
         for (size_t k = 0; k < sizeof flag_names / sizeof flag_names[0]; k++)
             if (flag_names[k]) {
                 if (o->len > flags_at)
@@ -892,16 +887,14 @@ xr_gc_tables(xr *r, xref_tables *out)
                 strbuf_printf(o, ":%llu", (unsigned long long)v);
             }
         }
-        strbuf_printf(o, "\t%u\n", rules);
+        strbuf_putc(o, '\n');
 
         for (size_t k = p0; k < p; k++) {
             const xr_span *s = &r->spans[parts[k].span];
             uint64_t idle = s->idle, work = s->work;
-            unsigned prules = 0;
-            if (parts[k].span == g->lead_span && census) {
+            if (parts[k].span == g->lead_span) {
                 idle -= census_idle;
                 work -= census_work;
-                prules = XREF_RULE_CENSUS_IDLE | census_bits;
             }
             uint64_t stop = req ? xr_stop(xr_cap_find(r, s->cap), q, s->start) : s->start;
             strbuf_printf(&out->parts, "%llu\t", (unsigned long long)g->start);
@@ -909,10 +902,10 @@ xr_gc_tables(xr *r, xref_tables *out)
                 strbuf_putc(&out->parts, '-');
             else
                 strbuf_u64(&out->parts, s->cap);
-            strbuf_printf(&out->parts, "\t%llu\t%llu\t%llu\t%llu\t%llu\t%u\n",
+            strbuf_printf(&out->parts, "\t%llu\t%llu\t%llu\t%llu\t%llu\n",
                           (unsigned long long)s->start, (unsigned long long)s->end,
                           (unsigned long long)stop, (unsigned long long)work,
-                          (unsigned long long)idle, prules);
+                          (unsigned long long)idle);
         }
     }
     x_free(parts);
@@ -940,7 +933,6 @@ typedef struct xr_thread {
     uint32_t runs, migrations, wakeups;
     uint32_t stops[XR_N_CLASSES];
     const xr_fact *label;
-    unsigned rules;
 } xr_thread;
 
 static void
@@ -984,14 +976,12 @@ xr_threads_table(const xr *r, strbuf *o)
             t->run_ns += run->end - run->start;
             t->runs++;
             t->stops[run->cls]++;
-            if (run->at_end)
-                t->rules |= XREF_RULE_OPEN_RUN;
         }
     strbuf_puts(o, "tid\tlabel\tcreated_ns\tcreate_cap\tfirst_run_ns\trun_ns\truns\t"
                    "migrations\twakeups");
     for (int c = 0; c < XR_N_CLASSES; c++)
         strbuf_printf(o, "\tstop_%s", xr_class_names[c]);
-    strbuf_puts(o, "\t_rules\n");
+    strbuf_putc(o, '\n');
     for (size_t i = 0; i < u; i++) {
         const xr_thread *t = &th[i];
         strbuf_printf(o, "%u\t", tids[i]);
@@ -1008,7 +998,7 @@ xr_threads_table(const xr *r, strbuf *o)
         xr_cell(o, t->wakeups, true);
         for (int c = 0; c < XR_N_CLASSES; c++)
             xr_cell(o, t->stops[c], true);
-        strbuf_printf(o, "\t%u\n", t->rules);
+        strbuf_putc(o, '\n');
     }
     x_free(th);
     x_free(tids);

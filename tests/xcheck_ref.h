@@ -12,21 +12,7 @@
 #include "evlog.h"
 #include "strbuf.h"
 
-/* Rules the reference follows that the tool may not yet follow, and rules where the two
- * are known to disagree (see the pending and findings tables in test_xcheck.c). A row
- * carries the bits of the rules that decide one of its cells, in its hidden "_rules"
- * column. */
-enum {
-    XREF_RULE_STOPPING = 1,     /* gc: stopping_ns = leader GC_START - request (rule a) */
-    XREF_RULE_CENSUS = 2,       /* gc: census_ns column (rule b) */
-    XREF_RULE_CENSUS_IDLE = 4,  /* gc: this row's leader idle excludes a census (rule b) */
-    XREF_RULE_OPEN_RUN = 8,     /* threads: a run left open at the end of the data (rule c) */
-    XREF_FINDING_CENSUS_NO_END = 16,    /* gc: a census in the pause has no SAMPLE_END */
-    XREF_BIO_CENSUS = 32,       /* gc: a biographical census in the pause (flag) */
-};
-
-/* The expected tables, TSV with a header line; columns whose name starts with '_' are
- * notes, not compared. */
+/* The expected tables, TSV with a header line. */
 typedef struct xref_tables {
     strbuf gc;          /* `gc` */
     strbuf parts;       /* the per-capability parts of each collection (JSON "caps") */
