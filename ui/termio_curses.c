@@ -369,14 +369,9 @@ cu_close(termio *t)
     cu_impl *k = cu_of(t);
     if (!k->started)
         return;
-    if (k->mouse) {
-        fputs("\033[?1002l", k->out);
-        fflush(k->out);
+    if (k->mouse)
         mousemask(0, NULL);
-    }
-    curs_set(1);
-    endwin();
-    fflush(k->out);
+    cu_pause(t);
     k->started = false;
 }
 
