@@ -8,31 +8,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../ui/termio_mock.h"
-#include "keymap.h"
+#include "fuzz_keys.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static termio *fuzz_t;
 static int fuzz_wfd = -1;
 
+/* ncurses may say "no key" at a zero timeout while bytes wait in the pipe: poll 5 ms. */
 static void
 fuzz_drain(char *last)
 {
-    termio_event ev;
-    /* ncurses may say "no key" at a zero timeout while bytes wait in the pipe. */
-    while (termio_poll(fuzz_t, 5, &ev)) {
-        if (ev.kind != TERMIO_EV_KEY)
-            continue;
-        size_t n = strnlen(ev.key, sizeof ev.key);
-        if (n == 0 || n == sizeof ev.key)
-            abort();
-        for (int m = 0; m < MODE__COUNT; m++)
-            (void)keymap_lookup((keymap_mode)m, ev.key);
-        (void)keymap_key_text(ev.key);
-        if (last)
-            memcpy(last, ev.key, n + 1);
-    }
+    fuzz_keys_drain(fuzz_t, 5, last);
 }
 
 int

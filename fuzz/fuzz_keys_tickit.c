@@ -8,29 +8,9 @@
 #include <string.h>
 
 #include "../ui/termio_int.h"
-#include "../ui/termio_mock.h"
-#include "keymap.h"
+#include "fuzz_keys.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Take every queued event; the last key's name into last (may be NULL). */
-static void
-fuzz_drain(termio *t, char *last)
-{
-    termio_event ev;
-    while (termio_poll(t, 0, &ev)) {
-        if (ev.kind != TERMIO_EV_KEY)
-            continue;
-        size_t n = strnlen(ev.key, sizeof ev.key);
-        if (n == 0 || n == sizeof ev.key)
-            abort();            /* a key with no name, or one not terminated */
-        for (int m = 0; m < MODE__COUNT; m++)
-            (void)keymap_lookup((keymap_mode)m, ev.key);
-        (void)keymap_key_text(ev.key);
-        if (last)
-            memcpy(last, ev.key, n + 1);
-    }
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -41,13 +21,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t off = 1; off < size; off += chunk) {
         size_t n = size - off < chunk ? size - off : chunk;
         termio_mock_input(t, (const char *)data + off, n);
-        fuzz_drain(t, NULL);
+        fuzz_keys_drain(t, 0, NULL);
     }
     termio_mock_advance(t, TERMIO_SEQ_DELAY_MS);
-    fuzz_drain(t, NULL);
+    fuzz_keys_drain(t, 0, NULL);
     char last[TERMIO_KEY_MAX] = "";
     termio_mock_input(t, "q", 1);
-    fuzz_drain(t, last);
+    fuzz_keys_drain(t, 0, last);
     if (strcmp(last, "q") != 0 || termio_mock_termkey_resets(t) != 0)
         abort();
     termio_free(t);
