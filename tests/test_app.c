@@ -80,6 +80,21 @@ fx_screen_has(app_fx *f, const char *text)
     return has;
 }
 
+/* Wait (up to 10 s) until the background thread totals have arrived and been taken. */
+static void
+fx_wait_totals(app_fx *f)
+{
+    bool ready = false;
+    for (int i = 0; i < 1000 && !ready; i++) {
+        ready = app_poll_totals(f->a);
+        if (!ready) {
+            struct timespec ts = { 0, 10 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    ck_assert(ready);
+}
+
 /* The interactive loop counts the threads' run totals in the background: the run
  * detail says so until they arrive, then shows them; freeing the app mid-count is safe. */
 START_TEST(test_app_async_totals)
@@ -95,15 +110,7 @@ START_TEST(test_app_async_totals)
     for (int i = 0; i < 200 && !fx_screen_has(&f, "Thread runs: "); i++)
         fx_keys(&f, "Right");
     ck_assert(fx_screen_has(&f, "Thread runs: "));
-    bool ready = false;
-    for (int i = 0; i < 1000 && !ready; i++) {
-        ready = app_poll_totals(f.a);
-        if (!ready) {
-            struct timespec ts = { 0, 10 * 1000 * 1000 };
-            nanosleep(&ts, NULL);
-        }
-    }
-    ck_assert(ready);
+    fx_wait_totals(&f);
     ck_assert(!app_poll_totals(f.a));           /* taken once */
     app_draw(f.a, f.s);
     ck_assert(fx_screen_has(&f, "Thread runs: "));
@@ -173,15 +180,7 @@ START_TEST(test_app_thread_list_churn)
     fx_keys(&f, "t r e q u e s t - 1 9 9");
     ck_assert(fx_screen_has(&f, "threads by run time"));
     ck_assert(fx_screen_has(&f, "filter: request-199"));
-    bool ready = false;
-    for (int i = 0; i < 1000 && !ready; i++) {
-        ready = app_poll_totals(f.a);
-        if (!ready) {
-            struct timespec ts = { 0, 10 * 1000 * 1000 };
-            nanosleep(&ts, NULL);
-        }
-    }
-    ck_assert(ready);
+    fx_wait_totals(&f);
     app_draw(f.a, f.s);
     ck_assert(fx_screen_has(&f, "filter: request-199"));
     char count[32];
