@@ -18,7 +18,11 @@
 #include "evindex.h"
 #include "evlog.h"
 #include "gcstats.h"
+#include "gcreport.h"
 #include "merge.h"
+#include "mmu.h"
+#include "mmusrc.h"
+#include "pausehist.h"
 #include "reports.h"
 #include "show.h"
 #include "snapshot.h"
@@ -29,11 +33,11 @@
 
 static const char main_usage[] =
     "usage: elog-tui show FILE        print every event like `ghc-events show`\n"
-    "       elog-tui stats FILE [--from T] [--to T]\n"
+    "       elog-tui stats FILE [--from T] [--to T] [--histogram]\n"
     "                                 the +RTS -s report rebuilt from the log, pause\n"
     "                                 percentiles and the longest pauses; T is 1.5s, 200ms,\n"
     "                                 35us, 1m30s, a number of ns, or a marker's text\n"
-    "       elog-tui gc FILE [--sort pause] [--top N] [--json]\n"
+    "       elog-tui gc FILE [--sort pause] [--top N] [--json] [--histogram]\n"
     "                                 one row per collection: start, pause, sync, generation,\n"
     "                                 copied, live after, slowest cap, per-cap work and idle\n"
     "       elog-tui markers FILE [--messages] [--json]\n"
@@ -46,6 +50,17 @@ static const char main_usage[] =
     "                                 band (cost-centre stack, description, retainer set or\n"
     "                                 biography) by peak bytes, or with --censuses every\n"
     "                                 census's bytes per band, at the time it was taken\n"
+    "       elog-tui mmu FILE [--from T] [--to T] [--cap N] [--with-stop] [--json]\n"
+    "                                 minimum mutator utilisation: for window lengths from\n"
+    "                                 the shortest pause to the whole range (1, 2, 5 per\n"
+    "                                 decade), the lowest share of any window the mutator ran\n"
+    "       elog-tui worst FILE [--window 10ms] [--top N] [--from T] [--to T] [--cap N]\n"
+    "                         [--with-stop] [--json]\n"
+    "                                 the N disjoint windows with the lowest mutator\n"
+    "                                 utilisation, with the collections in each\n"
+    "       elog-tui diff A B         two runs side by side: the +RTS -s rows with the change,\n"
+    "                                 pause percentiles and histograms, durations between\n"
+    "                                 same-named markers, MMU at a few window lengths\n"
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
@@ -344,14 +359,32 @@ main_window_warn(const char *file, const char *from, uint64_t from_ns, const cha
     strbuf_free(&t);
 }
 
+/* stats --histogram: the pause histogram of the collections starting in the window, as
+ * the Gen rows count them, from the index (the same pauses: docs/stats-semantics.md §1). */
+static void
+main_stats_histogram(strbuf *out, const evlog *log, const gcstats_window *win)
+{
+    diag ending;
+    evindex *ix = evindex_build(log, NULL, &ending);
+    pausehist h;
+    pausehist_from_index(&h, ix, win->from_ns, win->to_ns);
+    evindex_free(ix);
+    strbuf_puts(out, "\nelog-tui: pause histogram (elapsed; buckets [lo, hi) in powers of two "
+                     "from 1us: count, bar, time in the bucket)\n");
+    pausehist_text(out, &h, 24, 2);
+}
+
 static int
 main_stats(int argc, char **argv)
 {
     const char *file = NULL, *from = NULL, *to = NULL;
+    bool histogram = false;
     for (int i = 0; i < argc; i++) {
         if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0) && i + 1 < argc) {
             *(argv[i][2] == 'f' ? &from : &to) = argv[i + 1];
             i++;
+        } else if (strcmp(argv[i], "--histogram") == 0) {
+            histogram = true;
         } else if (argv[i][0] != '-' && !file) {
             file = argv[i];
         } else {
@@ -392,6 +425,8 @@ main_stats(int argc, char **argv)
     strbuf out;
     strbuf_init(&out);
     statsfmt_report(&out, &r);
+    if (histogram && r.has_gc_events)
+        main_stats_histogram(&out, log, &win);
     return main_emit(file, log, &out, &ending, n_events);
 }
 
@@ -451,7 +486,18 @@ main_table(int argc, char **argv, const char *cmd)
 {
     const char *file;
     reports_opts o;
-    int usage = main_table_args(argc, argv, cmd, &file, &o);
+    /* gc --histogram: the pause histogram instead of the rows. */
+    bool histogram = false;
+    char **args = xmalloc(((size_t)argc + 1) * sizeof *args);   /* freed below */
+    int n_args = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(cmd, "gc") == 0 && strcmp(argv[i], "--histogram") == 0)
+            histogram = true;
+        else
+            args[n_args++] = argv[i];
+    }
+    int usage = main_table_args(n_args, args, cmd, &file, &o);
+    x_free(args);
     if (usage)
         return usage;
     evlog *log = main_open(file);
@@ -459,7 +505,14 @@ main_table(int argc, char **argv, const char *cmd)
     evindex *ix = evindex_build(log, NULL, &ending);
     strbuf out;
     strbuf_init(&out);
-    if (strcmp(cmd, "gc") == 0)
+    pausehist h;
+    if (histogram)
+        pausehist_from_index(&h, ix, 0, UINT64_MAX);
+    if (histogram && o.json)
+        pausehist_json(&out, &h);
+    else if (histogram)
+        pausehist_tsv(&out, &h);
+    else if (strcmp(cmd, "gc") == 0)
         reports_gc(&out, ix, &o);
     else if (strcmp(cmd, "markers") == 0)
         reports_markers(&out, ix, &o);
@@ -470,6 +523,110 @@ main_table(int argc, char **argv, const char *cmd)
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
     return main_emit(file, log, &out, &ending, n_events);
+}
+
+/* --- GC analysis: mmu, worst ----------------------------------------------------------- */
+
+typedef struct main_gc_args {
+    const char *file, *from, *to;
+    mmusrc_opts src;
+    bool json;
+    uint64_t window_ns;         /* worst */
+    size_t top;                 /* worst */
+} main_gc_args;
+
+/* Parse `FILE [--from T] [--to T] [--cap N] [--with-stop] [--json]` and, for worst,
+ * `--window W --top N`: 0, or the exit status of a usage error already reported. */
+static int
+main_gc_parse(int argc, char **argv, const char *cmd, main_gc_args *ga)
+{
+    bool worst = strcmp(cmd, "worst") == 0;
+    memset(ga, 0, sizeof *ga);
+    ga->window_ns = 10000000;
+    ga->top = 5;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_arg = i + 1 < argc;
+        if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && has_arg) {
+            *(a[2] == 'f' ? &ga->from : &ga->to) = argv[++i];
+        } else if (strcmp(a, "--cap") == 0 && has_arg) {
+            char *end;
+            const char *v = argv[++i];
+            unsigned long c = strtoul(v, &end, 10);
+            if (v[0] < '0' || v[0] > '9' || *end || c >= EVINDEX_NO_CAP) {
+                fprintf(stderr, "elog-tui: --cap wants a capability number, not \"%s\"\n", v);
+                return 2;
+            }
+            ga->src.per_cap = true;
+            ga->src.cap = (uint16_t)c;
+        } else if (strcmp(a, "--with-stop") == 0) {
+            ga->src.with_stop = true;
+        } else if (strcmp(a, "--json") == 0) {
+            ga->json = true;
+        } else if (worst && strcmp(a, "--window") == 0 && has_arg) {
+            if (!timefmt_parse(argv[++i], &ga->window_ns) || ga->window_ns == 0) {
+                fprintf(stderr, "elog-tui: --window wants a duration (10ms, 500us, 1s), not "
+                        "\"%s\"\n", argv[i]);
+                return 2;
+            }
+        } else if (worst && strcmp(a, "--top") == 0 && has_arg) {
+            if (!main_parse_count(argv[++i], &ga->top) || ga->top > 100000) {
+                fprintf(stderr, "elog-tui: --top wants a whole number from 1 to 100000, not "
+                        "\"%s\"\n", argv[i]);
+                return 2;
+            }
+        } else if (a[0] != '-' && !ga->file) {
+            ga->file = a;
+        } else {
+            return main_usage_error("%s: unexpected argument \"%s\"", cmd, a);
+        }
+    }
+    return ga->file ? 0 : main_usage_error("%s needs a FILE", cmd);
+}
+
+static int
+main_gc_cmd(int argc, char **argv, const char *cmd)
+{
+    main_gc_args ga;
+    int usage = main_gc_parse(argc, argv, cmd, &ga);
+    if (usage)
+        return usage;
+    evlog *log = main_open(ga.file);
+    diag ending;
+    evindex *ix = evindex_build(log, NULL, &ending);
+    /* The range: the log's first .. last event, narrowed by --from/--to. */
+    uint64_t first = evindex_first_ns(ix), last = evindex_last_ns(ix);
+    uint64_t from = ga.from ? main_bound(log, ga.file, "--from", ga.from) : first;
+    uint64_t to = ga.to ? main_bound(log, ga.file, "--to", ga.to) : last;
+    int status = 0;
+    if (!main_window_ok(ga.file, ga.from, from, ga.to, to)) {
+        status = 1;
+    } else if (ga.src.per_cap && evindex_lane_of(ix, ga.src.cap) == SIZE_MAX) {
+        fprintf(stderr, "elog-tui: %s: --cap %u: the log has no capability %u\n", ga.file,
+                (unsigned)ga.src.cap, (unsigned)ga.src.cap);
+        status = 1;
+    }
+    if (status) {
+        evindex_free(ix);
+        evlog_close(log);
+        return status;
+    }
+    main_window_warn(ga.file, ga.from, from, ga.to, to, evindex_n_events(ix) > 0, first, last);
+    if (from < first)
+        from = first;
+    if (to > last)
+        to = last;
+    mmu *m = mmusrc_new(ix, &ga.src, from, to);
+    strbuf out;
+    strbuf_init(&out);
+    if (strcmp(cmd, "mmu") == 0)
+        gcreport_mmu(&out, m, &ga.src, ga.json);
+    else
+        gcreport_worst(&out, ix, m, &ga.src, ga.window_ns, ga.top, ga.json);
+    mmu_free(m);
+    size_t n_events = evindex_n_events(ix);
+    evindex_free(ix);
+    return main_emit(ga.file, log, &out, &ending, n_events);
 }
 
 static int
@@ -721,6 +878,7 @@ static const main_command main_commands[] = {
     { "threads", main_table },         { "heap", main_table },
     { "index", main_cmd_index },       { "scan", main_cmd_scan },
     { "snapshot", main_cmd_snapshot },
+    { "mmu", main_gc_cmd },            { "worst", main_gc_cmd },
 };
 
 int
