@@ -128,7 +128,7 @@ pausehist_text(strbuf *out, const pausehist *h, int bar_cols, int indent)
                 if (b + 1 < PAUSEHIST_N_BUCKETS)
                     ph_bound(out, pausehist_bucket_hi(b));
             }
-            ph_pad(out, col, 16);
+            ph_pad(out, col, 21);
             strbuf_printf(out, "%8llu  ", (unsigned long long)g->count[b]);
             int bar = most ? (int)((g->count[b] * (uint64_t)bar_cols + most - 1) / most) : 0;
             for (int c = 0; c < bar_cols; c++)

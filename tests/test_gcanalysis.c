@@ -1,0 +1,364 @@
+/* Golden tests of the GC analysis (mmu, worst windows, pause histograms) on the real
+ * fixtures. The expected figures come from each fixture's `ghc-events show` dump
+ * (fixtures/NAME.eventlog.ref017), read here with the rule of docs/stats-semantics.md §1
+ * (a collection is a "GC stats" line; its pause runs from its cap's latest "starting
+ * GC" to that cap's "finished GC"), and an MMU computed directly: every candidate start
+ * tried against every pause, no sweep, no shared code with src/mmu.c. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evindex.h"
+#include "evlog.h"
+#include "gcreport.h"
+#include "mmu.h"
+#include "mmusrc.h"
+#include "pausehist.h"
+#include "strbuf.h"
+#include "tests.h"
+#include "xalloc.h"
+
+#define GA_CAPS 64
+
+typedef struct ga_pause {
+    uint64_t start, end;
+    unsigned gen;
+} ga_pause;
+
+typedef struct ga_dump {
+    ga_pause *p;                /* leader pauses, in "GC stats" order */
+    size_t n;
+    ga_pause *cap_spans;        /* one cap's own starting .. finished GC */
+    size_t n_cap;
+    uint64_t first, last;       /* first and last event time */
+} ga_dump;
+
+/* Read the dump; cap_spans are those of capability `cap`. Caller frees p, cap_spans. */
+static void
+ga_read(const char *fix, unsigned cap_of_interest, ga_dump *d)
+{
+    memset(d, 0, sizeof *d);
+    char rel[256];
+    snprintf(rel, sizeof rel, "fixtures/%s.eventlog.ref017", fix);
+    char *path = test_path(rel);
+    size_t len;
+    char *text = (char *)test_read_file(path, &len);
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    uint64_t last_start[GA_CAPS] = { 0 }, last_end[GA_CAPS] = { 0 };
+    bool has_start[GA_CAPS] = { false };
+    size_t pending[GA_CAPS] = { 0 };
+    size_t cap_p = 0, cap_c = 0;
+    bool in_events = false, any = false;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!in_events) {
+            in_events = strcmp(line, "Events:") == 0;
+            continue;
+        }
+        uint64_t t;
+        int off = 0, c = -1, off2 = 0;
+        if (sscanf(line, " %" SCNu64 ": %n", &t, &off) != 1 || !off)
+            continue;
+        if (!any || t < d->first)
+            d->first = t;
+        if (!any || t > d->last)
+            d->last = t;
+        any = true;
+        const char *body = line + off;
+        if (sscanf(body, "cap %d: %n", &c, &off2) != 1 || !off2 || c < 0 || c >= GA_CAPS)
+            continue;
+        body += off2;
+        if (strncmp(body, "starting GC", 11) == 0) {
+            last_start[c] = t;
+            has_start[c] = true;
+        } else if (strncmp(body, "finished GC", 11) == 0) {
+            if ((unsigned)c == cap_of_interest && has_start[c]) {
+                void *v = d->cap_spans;
+                xgrowarray(&v, &cap_c, d->n_cap + 1, 64, sizeof *d->cap_spans);
+                d->cap_spans = v;
+                d->cap_spans[d->n_cap++] = (ga_pause){ last_start[c], t, 0 };
+            }
+            last_end[c] = t;
+            if (pending[c])
+                d->p[pending[c] - 1].end = t;
+            pending[c] = 0;
+        } else if (strncmp(body, "GC stats for heap capset", 24) == 0) {
+            const char *g = strstr(body, "generation ");
+            ck_assert_ptr_nonnull(g);
+            void *v = d->p;
+            xgrowarray(&v, &cap_p, d->n + 1, 64, sizeof *d->p);
+            d->p = v;
+            ga_pause *p = &d->p[d->n++];
+            *p = (ga_pause){ last_start[c], 0, (unsigned)strtoul(g + 11, NULL, 10) };
+            if (last_end[c] >= p->start)
+                p->end = last_end[c];
+            else
+                pending[c] = d->n;
+        }
+    }
+    x_free(text);
+    x_free(path);
+}
+
+/* Stopped time of the spans (disjoint after the union) in [a, b). */
+static uint64_t
+ga_paused(const mmu_span *u, size_t n, uint64_t a, uint64_t b)
+{
+    uint64_t p = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t s = u[i].start_ns > a ? u[i].start_ns : a;
+        uint64_t e = u[i].end_ns < b ? u[i].end_ns : b;
+        p += e > s ? e - s : 0;
+    }
+    return p;
+}
+
+static int
+ga_span_cmp(const void *x, const void *y)
+{
+    const mmu_span *a = x, *b = y;
+    return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+/* The direct MMU: union the spans, then try every start where a window begins at a
+ * pause's start or ends at a pause's end, and the range's ends. */
+static void
+ga_mmu(const ga_pause *p, size_t n, uint64_t from, uint64_t to, uint64_t w, uint64_t *best_t,
+       uint64_t *best_p)
+{
+    mmu_span *u = xmalloc((n + 1) * sizeof *u);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        u[k++] = (mmu_span){ p[i].start, p[i].end };
+    qsort(u, k, sizeof *u, ga_span_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (m && u[i].start_ns <= u[m - 1].end_ns) {
+            if (u[i].end_ns > u[m - 1].end_ns)
+                u[m - 1].end_ns = u[i].end_ns;
+        } else {
+            u[m++] = u[i];
+        }
+    }
+    if (w >= to - from) {
+        *best_t = from;
+        *best_p = ga_paused(u, m, from, to);
+        x_free(u);
+        return;
+    }
+    *best_t = from;
+    *best_p = ga_paused(u, m, from, from + w);
+    for (size_t i = 0; i < 2 * m + 1; i++) {
+        uint64_t t = i == 2 * m ? to - w : i % 2 ? u[i / 2].end_ns - w : u[i / 2].start_ns;
+        if ((i % 2 && u[i / 2].end_ns < from + w) || t < from || t > to - w)
+            continue;
+        uint64_t pp = ga_paused(u, m, t, t + w);
+        if (pp > *best_p || (pp == *best_p && t < *best_t)) {
+            *best_t = t;
+            *best_p = pp;
+        }
+    }
+    x_free(u);
+}
+
+static evindex *
+ga_index(const char *fix, evlog **log)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "fixtures/%s.eventlog", fix);
+    *log = test_open_log(rel);
+    diag ending;
+    evindex *ix = evindex_build(*log, NULL, &ending);
+    ck_assert_ptr_nonnull(ix);
+    return ix;
+}
+
+static const char *const ga_fixtures[] = {
+    "threaded-n2", "threaded-n4", "demo", "markers", "sparks", "nonmoving", "heapprof-hc",
+};
+
+/* MMU at every curve window equals the one computed from the dump's pauses. */
+START_TEST(test_ga_mmu_golden)
+{
+    const char *fix = ga_fixtures[_i];
+    ga_dump d;
+    ga_read(fix, 1, &d);
+    evlog *log;
+    evindex *ix = ga_index(fix, &log);
+    /* The index also knows the block markers, which the 0.17 dump does not print. */
+    ck_assert_uint_le(evindex_first_ns(ix), d.first);
+    ck_assert_uint_ge(evindex_last_ns(ix), d.last);
+    mmusrc_opts o = { 0 };
+    mmu *m = mmusrc_new(ix, &o, d.first, d.last);
+    uint64_t ws[96];
+    size_t nw = mmu_curve_windows(m, ws, 96);
+    ck_assert_uint_gt(nw, 5);
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t t, p;
+        ga_mmu(d.p, d.n, d.first, d.last, ws[i], &t, &p);
+        mmu_point got = mmu_at(m, ws[i]);
+        ck_assert_msg(got.paused_ns == p && got.worst_start_ns == t,
+                      "%s window %" PRIu64 ": got %" PRIu64 " at %" PRIu64 ", dump %" PRIu64
+                      " at %" PRIu64, fix, ws[i], got.paused_ns, got.worst_start_ns, p, t);
+    }
+    /* A sub-range given by times. */
+    uint64_t a = d.first + (d.last - d.first) / 3, b = d.first + (d.last - d.first) / 2;
+    mmu *sub = mmusrc_new(ix, &o, a, b);
+    for (uint64_t w = 1000000; w < b - a; w *= 3) {
+        uint64_t t, p;
+        ga_mmu(d.p, d.n, a, b, w, &t, &p);
+        ck_assert_uint_eq(mmu_at(sub, w).paused_ns, p);
+        ck_assert_uint_eq(mmu_at(sub, w).worst_start_ns, t);
+    }
+    mmu_free(sub);
+    /* One capability's own GC time (cap 1, where the log has one). */
+    if (evindex_lane_of(ix, 1) != SIZE_MAX) {
+        mmusrc_opts oc = { .per_cap = true, .cap = 1 };
+        mmu *mc = mmusrc_new(ix, &oc, d.first, d.last);
+        for (uint64_t w = 100000; w < d.last - d.first; w *= 10) {
+            uint64_t t, p;
+            ga_mmu(d.cap_spans, d.n_cap, d.first, d.last, w, &t, &p);
+            ck_assert_msg(mmu_at(mc, w).paused_ns == p, "%s cap 1 window %" PRIu64, fix, w);
+        }
+        mmu_free(mc);
+    }
+    mmu_free(m);
+    evindex_free(ix);
+    evlog_close(log);
+    x_free(d.p);
+    x_free(d.cap_spans);
+}
+END_TEST
+
+/* Histogram counts and totals per bucket equal the dump's pauses bucketed here. */
+START_TEST(test_ga_histogram_golden)
+{
+    const char *fix = ga_fixtures[_i];
+    ga_dump d;
+    ga_read(fix, 0, &d);
+    evlog *log;
+    evindex *ix = ga_index(fix, &log);
+    pausehist h;
+    pausehist_from_index(&h, ix, 0, UINT64_MAX);
+    uint64_t count[4][64] = { { 0 } }, total[4][64] = { { 0 } };
+    for (size_t i = 0; i < d.n; i++) {
+        uint64_t pause = d.p[i].end - d.p[i].start;
+        /* Bucket 0 is under 1 us; bucket b >= 1 holds [2^(b-1), 2^b) microseconds. */
+        unsigned b = pause < 1000 ? 0 : 1;
+        while (b && pause >= (1000ull << b))
+            b++;
+        ck_assert_uint_lt(d.p[i].gen, 4);
+        count[d.p[i].gen][b]++;
+        total[d.p[i].gen][b] += pause;
+    }
+    for (unsigned g = 0; g < 4; g++)
+        for (unsigned b = 0; b < PAUSEHIST_N_BUCKETS; b++) {
+            uint64_t hc = g < h.n_gens ? h.gens[g].count[b] : 0;
+            uint64_t ht = g < h.n_gens ? h.gens[g].total_ns[b] : 0;
+            ck_assert_msg(hc == count[g][b] && ht == total[g][b],
+                          "%s gen %u bucket %u: %" PRIu64 "/%" PRIu64 " vs dump %" PRIu64
+                          "/%" PRIu64, fix, g, b, hc, ht, count[g][b], total[g][b]);
+        }
+    evindex_free(ix);
+    evlog_close(log);
+    x_free(d.p);
+    x_free(d.cap_spans);
+}
+END_TEST
+
+/* threaded-n2's histogram text as read off the dump by hand: Gen 0's 271 pauses, 177 of
+ * them in [64 us, 128 us); the one of 2.323 ms alone in [2.048 ms, 4.096 ms). */
+START_TEST(test_ga_histogram_text)
+{
+    evlog *log;
+    evindex *ix = ga_index("threaded-n2", &log);
+    pausehist h;
+    pausehist_from_index(&h, ix, 0, UINT64_MAX);
+    strbuf sb;
+    strbuf_init(&sb);
+    pausehist_text(&sb, &h, 10, 0);
+    ck_assert_ptr_nonnull(strstr(sb.data, "Gen 0: 271 pauses"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "Gen 1: 16 pauses"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "  64us .. 128us" "        " "     177  ##########  16.822ms\n"));
+    ck_assert_ptr_nonnull(strstr(sb.data, "  2.048ms .. 4.096ms" "   " "       1  #           2.323ms\n"));
+    strbuf_reset(&sb);
+    pausehist_json(&sb, &h);
+    ck_assert_ptr_nonnull(strstr(sb.data, "{\"lo_ns\":2048000,\"hi_ns\":4096000,\"count\":1,"
+                                          "\"total_ns\":2323106}"));
+    strbuf_free(&sb);
+    evindex_free(ix);
+    evlog_close(log);
+}
+END_TEST
+
+/* The worst 10 ms windows of threaded-n2: disjoint, worst first, each one's stopped time
+ * the dump's pauses inside it, and the collections listed those overlapping it. */
+START_TEST(test_ga_worst_golden)
+{
+    ga_dump d;
+    ga_read("threaded-n2", 0, &d);
+    evlog *log;
+    evindex *ix = ga_index("threaded-n2", &log);
+    mmusrc_opts o = { 0 };
+    mmu *m = mmusrc_new(ix, &o, d.first, d.last);
+    mmu_point w[5];
+    uint64_t len = 10000000;
+    size_t n = mmu_worst(m, len, 5, w);
+    ck_assert_uint_eq(n, 5);
+    uint64_t t, p;
+    ga_mmu(d.p, d.n, d.first, d.last, len, &t, &p);
+    ck_assert_uint_eq(w[0].worst_start_ns, t);
+    ck_assert_uint_eq(w[0].paused_ns, p);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t paused = 0;
+        size_t in = 0;
+        for (size_t k = 0; k < d.n; k++) {
+            uint64_t s = d.p[k].start > w[i].worst_start_ns ? d.p[k].start : w[i].worst_start_ns;
+            uint64_t e = d.p[k].end < w[i].worst_start_ns + len ? d.p[k].end
+                                                                : w[i].worst_start_ns + len;
+            paused += e > s ? e - s : 0;
+            in += e > s;
+        }
+        ck_assert_uint_eq(w[i].paused_ns, paused);
+        if (i)
+            ck_assert_uint_le(w[i].paused_ns, w[i - 1].paused_ns);
+        for (size_t j = 0; j < i; j++) {
+            uint64_t a = w[i].worst_start_ns, b = w[j].worst_start_ns;
+            ck_assert_uint_ge(a > b ? a - b : b - a, len);
+        }
+        strbuf sb;
+        strbuf_init(&sb);
+        gcreport_worst(&sb, ix, m, &o, len, i + 1, true);
+        /* The last window's collections in the JSON: count "index" after its start. */
+        char key[64];
+        snprintf(key, sizeof key, "{\"start_ns\":%" PRIu64 ",", w[i].worst_start_ns);
+        const char *at = strstr(sb.data, key);
+        ck_assert_ptr_nonnull(at);
+        size_t listed = 0;
+        for (const char *q = at; (q = strstr(q, "\"index\":")); q++)
+            listed++;
+        ck_assert_uint_eq(listed, in);
+        strbuf_free(&sb);
+    }
+    mmu_free(m);
+    evindex_free(ix);
+    evlog_close(log);
+    x_free(d.p);
+    x_free(d.cap_spans);
+}
+END_TEST
+
+Suite *
+test_gcanalysis_suite(void)
+{
+    Suite *s = suite_create("gcanalysis");
+    TCase *tc = tcase_create("fixtures");
+    tcase_set_timeout(tc, 60 * test_time_scale());
+    size_t nf = sizeof ga_fixtures / sizeof ga_fixtures[0];
+    tcase_add_loop_test(tc, test_ga_mmu_golden, 0, (int)nf);
+    tcase_add_loop_test(tc, test_ga_histogram_golden, 0, (int)nf);
+    tcase_add_test(tc, test_ga_histogram_text);
+    tcase_add_test(tc, test_ga_worst_golden);
+    suite_add_tcase(s, tc);
+    return s;
+}
