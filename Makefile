@@ -44,6 +44,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/elog-tui
 SYNTH    := $(BUILD)/elog-synth
 BENCHBIN := $(BUILD)/elog-bench
+MMUBENCH := $(BUILD)/elog-mmu-bench
 TESTBIN  := $(BUILD)/elog-tests
 
 .PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps
@@ -79,6 +80,10 @@ $(SYNTH): $(BUILD)/tools/elog-synth.o $(BUILD)/libelog.a
 $(BENCHBIN): $(BUILD)/tools/elog-bench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
 
+# The MMU's own timing step of `make bench` (issue 14), apart from elog-bench.
+$(MMUBENCH): $(BUILD)/tools/elog-mmu-bench.o $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 $(TESTBIN): $(TEST_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $(TEST_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a $(CHECK_LIBS) $(UI_LIBS) $(LDLIBS) -o $@
 
@@ -98,8 +103,9 @@ headers:
 check: $(BIN) $(SYNTH) $(TESTBIN) layers headers
 	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) $(TESTBIN)
 
-bench: $(BIN) $(SYNTH) $(BENCHBIN)
+bench: $(BIN) $(SYNTH) $(BENCHBIN) $(MMUBENCH)
 	BUILD=$(BUILD) bash bench/run.sh
+	BUILD=$(BUILD) bash bench/mmu.sh
 
 deps:
 	sh tools/deps.sh
@@ -167,4 +173,4 @@ clean:
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tools/elog-synth.d
 -include $(wildcard $(FUZZ_BUILD)/*/*.d) \
-	$(BUILD)/tools/elog-bench.d
+	$(BUILD)/tools/elog-bench.d $(BUILD)/tools/elog-mmu-bench.d

@@ -49,7 +49,7 @@ uint64_t mmu_paused_in(const mmu *m, uint64_t a, uint64_t b);
 /* MMU for window length window_ns (>= 1; 0 is taken as 1). Exact: the stopped time in a
  * window is piecewise linear in its start and is largest where the window's start meets
  * the start of a span or its end meets a span's end (or at the range's ends), so only
- * those starts are tried, in one O(n) sweep with two moving cursors. */
+ * those starts are tried, in O(n): two forward passes, one cursor each. */
 mmu_point mmu_at(const mmu *m, uint64_t window_ns);
 
 /* Window lengths for a curve: 1, 2, 5 x 10^k from the largest such value not above the

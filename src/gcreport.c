@@ -18,7 +18,8 @@ gcreport_source_name(const mmusrc_opts *o, char *buf, size_t len)
                         : "stop-the-world pauses";
 }
 
-/* A window length: whole units when it is one ("10us", "5ms", "1s"), else as timefmt. */
+/* A window length: whole units when it is a few of one ("10us", "5ms", "1s"), else
+ * as timefmt. */
 static void
 gr_window(strbuf *out, uint64_t ns)
 {
@@ -27,7 +28,7 @@ gr_window(strbuf *out, uint64_t ns)
         const char *unit;
     } units[] = { { 1000000000ull, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (ns >= units[i].ns && ns % units[i].ns == 0) {
+        if (ns >= units[i].ns && ns % units[i].ns == 0 && ns / units[i].ns < 1000) {
             strbuf_printf(out, "%llu%s", (unsigned long long)(ns / units[i].ns), units[i].unit);
             return;
         }

@@ -7,11 +7,18 @@
 
 #include "xalloc.h"
 
+/* One stopped span and the stopped time before it; kept together, as every pass reads
+ * the three side by side. */
+typedef struct mmu_seg {
+    uint64_t start, end;
+    uint64_t before;            /* stopped time of the spans before this one */
+} mmu_seg;
+
 struct mmu {
     uint64_t from_ns, to_ns;
     size_t n;                   /* disjoint spans, sorted, inside [from_ns, to_ns) */
-    uint64_t *start, *end;      /* owned, n each */
-    uint64_t *prefix;           /* owned, n + 1: stopped time of spans 0 .. k-1 */
+    mmu_seg *seg;               /* owned, n + 1: seg[n] is a sentinel at UINT64_MAX whose
+                                 * `before` is all the stopped time */
     uint64_t shortest_ns;
 };
 
@@ -30,6 +37,10 @@ mmu_new(const mmu_span *spans, size_t n, uint64_t from_ns, uint64_t to_ns)
     mmu *m = xcalloc(1, sizeof *m);
     m->from_ns = from_ns;
     m->to_ns = to_ns > from_ns ? to_ns : from_ns;
+    if (m->to_ns == UINT64_MAX)
+        m->to_ns--;             /* keeps every time below the sentinel */
+    if (m->from_ns > m->to_ns)
+        m->from_ns = m->to_ns;
     mmu_span *v = xmalloc((n + 1) * sizeof *v);      /* freed below */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -42,23 +53,22 @@ mmu_new(const mmu_span *spans, size_t n, uint64_t from_ns, uint64_t to_ns)
         v[k++] = (mmu_span){ s, e };
     }
     qsort(v, k, sizeof *v, mmu_span_cmp);
-    m->start = xmalloc((k + 1) * sizeof *m->start);
-    m->end = xmalloc((k + 1) * sizeof *m->end);
-    m->prefix = xmalloc((k + 1) * sizeof *m->prefix);
-    m->prefix[0] = 0;
+    m->seg = xmalloc((k + 1) * sizeof *m->seg);
     for (size_t i = 0; i < k; i++) {
         /* Overlapping or touching: one stopped stretch. */
-        if (m->n && v[i].start_ns <= m->end[m->n - 1]) {
-            if (v[i].end_ns > m->end[m->n - 1])
-                m->end[m->n - 1] = v[i].end_ns;
+        if (m->n && v[i].start_ns <= m->seg[m->n - 1].end) {
+            if (v[i].end_ns > m->seg[m->n - 1].end)
+                m->seg[m->n - 1].end = v[i].end_ns;
             continue;
         }
-        m->start[m->n] = v[i].start_ns;
-        m->end[m->n] = v[i].end_ns;
-        m->n++;
+        m->seg[m->n++] = (mmu_seg){ v[i].start_ns, v[i].end_ns, 0 };
     }
-    for (size_t i = 0; i < m->n; i++)
-        m->prefix[i + 1] = m->prefix[i] + (m->end[i] - m->start[i]);
+    uint64_t before = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        m->seg[i].before = before;
+        before += m->seg[i].end - m->seg[i].start;
+    }
+    m->seg[m->n] = (mmu_seg){ UINT64_MAX, UINT64_MAX, before };
     x_free(v);
     return m;
 }
@@ -68,9 +78,7 @@ mmu_free(mmu *m)
 {
     if (!m)
         return;
-    x_free(m->start);
-    x_free(m->end);
-    x_free(m->prefix);
+    x_free(m->seg);
     x_free(m);
 }
 
@@ -95,7 +103,7 @@ mmu_n_spans(const mmu *m)
 uint64_t
 mmu_paused_total(const mmu *m)
 {
-    return m->prefix[m->n];
+    return m->seg[m->n].before;
 }
 
 uint64_t
@@ -108,10 +116,8 @@ mmu_shortest_ns(const mmu *m)
 static uint64_t
 mmu_cum_at(const mmu *m, size_t k, uint64_t x)
 {
-    uint64_t c = m->prefix[k];
-    if (k < m->n && x > m->start[k])
-        c += x - m->start[k];
-    return c;
+    const mmu_seg *g = &m->seg[k];
+    return g->before + (x > g->start ? x - g->start : 0);
 }
 
 /* The first span ending after x (binary search). */
@@ -121,7 +127,7 @@ mmu_span_after(const mmu *m, uint64_t x)
     size_t lo = 0, hi = m->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->end[mid] <= x)
+        if (m->seg[mid].end <= x)
             lo = mid + 1;
         else
             hi = mid;
@@ -154,7 +160,7 @@ typedef struct mmu_cursor {
 static uint64_t
 mmu_cursor_cum(mmu_cursor *c, uint64_t x)
 {
-    while (c->k < c->m->n && c->m->end[c->k] <= x)
+    while (c->m->seg[c->k].end <= x)     /* the sentinel stops it */
         c->k++;
     return mmu_cum_at(c->m, c->k, x);
 }
@@ -206,28 +212,31 @@ mmu_best(const mmu *m, uint64_t w, const mmu_taken *tk, uint64_t *best_t, uint64
             found = true;                                                             \
         }                                                                             \
     } while (0)
-    mmu_cursor c0 = { m, 0 }, c1 = { m, 0 };
-    size_t i = 0, j = 0;        /* next span start, next span end - w */
-    while (j < m->n && m->end[j] < lo + w)
-        j++;
-    /* The domain's start, then the two sorted candidate streams merged: every start
-     * in non-decreasing order, so both cursors only move forward. */
-    if (mmu_allowed(tk, lo))
-        MMU_TRY_(lo, mmu_cursor_cum(&c1, lo + w) - mmu_cursor_cum(&c0, lo));
-    for (;;) {
-        uint64_t ns = i < m->n ? m->start[i] : UINT64_MAX;
-        uint64_t ne = j < m->n ? m->end[j] - w : UINT64_MAX;
-        uint64_t t = ns < ne ? ns : ne;
-        if (t > hi)
-            break;
-        if (ns <= ne)
-            i++;
-        else
-            j++;
-        if (t < lo || !mmu_allowed(tk, t))
-            continue;
-        MMU_TRY_(t, mmu_cursor_cum(&c1, t + w) - mmu_cursor_cum(&c0, t));
+    /* A window starting at span i's start has C(s_i) = prefix[i] before it; one ending
+     * at span j's end has C(e_j) = prefix[j + 1] before its end. So each stream needs
+     * one cursor, moving forward only. */
+    mmu_cursor c = { m, 0 };
+    size_t i = mmu_span_after(m, lo);
+    if (i < m->n && m->seg[i].start < lo)
+        i++;                    /* a span running into the domain: its start is outside */
+    for (; m->seg[i].start <= hi; i++) {    /* the sentinel stops it */
+        uint64_t t = m->seg[i].start;
+        if (bp == w && found && t > bt)
+            break;              /* a wholly stopped window: none later can be worse */
+        if (!tk || mmu_allowed(tk, t))
+            MMU_TRY_(t, mmu_cursor_cum(&c, t + w) - m->seg[i].before);
     }
+    c.k = 0;
+    size_t j = mmu_span_after(m, lo + w - 1);       /* first span with end >= lo + w */
+    for (; j < m->n && m->seg[j].end - w <= hi; j++) {
+        uint64_t t = m->seg[j].end - w;
+        if (bp == w && found && t > bt)
+            break;
+        if (!tk || mmu_allowed(tk, t))
+            MMU_TRY_(t, m->seg[j + 1].before - mmu_cursor_cum(&c, t));
+    }
+    if (mmu_allowed(tk, lo))
+        MMU_TRY_(lo, mmu_cum(m, lo + w) - mmu_cum(m, lo));
     /* The domain's end, and the sides of the chosen windows, off the sweep's order. */
     if (mmu_allowed(tk, hi))
         MMU_TRY_(hi, mmu_cum(m, hi + w) - mmu_cum(m, hi));
