@@ -35,6 +35,10 @@
     X(PREV_GC,        "prev-gc",        "previous garbage collection") \
     X(GC_LIST,        "gc-list",        "list garbage collections, longest pause first") \
     X(THREAD_LIST,    "thread-list",    "list Haskell threads") \
+    X(MMU_PLOT,       "mmu-plot",       "minimum mutator utilisation curve of the selection or log") \
+    X(WORST_LIST,     "worst-list",     "worst windows (lowest mutator share) of the plot's length") \
+    X(SHORTER_WINDOW, "shorter-window", "the next shorter window length on the MMU plot") \
+    X(LONGER_WINDOW,  "longer-window",  "the next longer window length on the MMU plot") \
     X(SEARCH,         "search",         "search event text") \
     X(SELECT,         "select",         "start or end a range selection at the cursor") \
     X(CANCEL,         "cancel",         "clear the search and the selection") \
@@ -72,6 +76,7 @@ typedef enum keymap_mode {
     MODE_SEARCH,        /* typing a search query */
     MODE_EVENTS,        /* the event list pane has focus */
     MODE_HELP,          /* the help screen */
+    MODE_MMU,           /* the MMU plot (u) */
     MODE__COUNT
 } keymap_mode;
 

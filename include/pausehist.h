@@ -43,6 +43,15 @@ void pausehist_from_index(pausehist *h, const evindex *ix, uint64_t from_ns, uin
  * to the last: bounds, count, a bar of `bar_cols` characters (# in ASCII) scaled to the
  * largest count, the bucket's total time. `indent` spaces before every line. */
 void pausehist_text(strbuf *out, const pausehist *h, int bar_cols, int indent);
+/* The non-empty buckets of every generation together: [*first, *last]; false if none. */
+bool pausehist_range(const pausehist *h, unsigned *first, unsigned *last);
+/* One character per bucket first..last of a generation: a block U+2581..U+2588 whose
+ * height is its count against the largest bucket of the generation (the smallest
+ * non-zero is one eighth), a space for an empty bucket. */
+void pausehist_spark(strbuf *out, const pausehist_gen *g, unsigned first, unsigned last);
+/* A bucket bound, exact below 1 s: "64us", "1.024ms". */
+void pausehist_bound(strbuf *out, uint64_t ns);
+
 /* TSV with a header: gen, lo_ns, hi_ns (empty for the last), count, total_ns; non-empty
  * buckets only. */
 void pausehist_tsv(strbuf *out, const pausehist *h);

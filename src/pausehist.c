@@ -84,14 +84,49 @@ ph_span(const pausehist_gen *g, unsigned *first, unsigned *last)
     return any;
 }
 
-/* A bucket bound, exact below 1 s: "64us", "1.024ms". */
-static void
-ph_bound(strbuf *out, uint64_t ns)
+void
+pausehist_bound(strbuf *out, uint64_t ns)
 {
     if (ns < 1000000)
         strbuf_printf(out, "%lluus", (unsigned long long)(ns / 1000));
     else
         timefmt_append(out, ns);
+}
+
+bool
+pausehist_range(const pausehist *h, unsigned *first, unsigned *last)
+{
+    bool any = false;
+    for (unsigned gen = 0; gen < h->n_gens; gen++) {
+        unsigned f = 0, l = 0;
+        if (!ph_span(&h->gens[gen], &f, &l))
+            continue;
+        if (!any || f < *first)
+            *first = f;
+        if (!any || l > *last)
+            *last = l;
+        any = true;
+    }
+    return any;
+}
+
+void
+pausehist_spark(strbuf *out, const pausehist_gen *g, unsigned first, unsigned last)
+{
+    static const char *const blocks[8] = { "\u2581", "\u2582", "\u2583", "\u2584",
+                                           "\u2585", "\u2586", "\u2587", "\u2588" };
+    uint64_t most = 0;
+    for (unsigned b = first; b <= last && b < PAUSEHIST_N_BUCKETS; b++)
+        if (g->count[b] > most)
+            most = g->count[b];
+    for (unsigned b = first; b <= last && b < PAUSEHIST_N_BUCKETS; b++) {
+        if (!g->count[b]) {
+            strbuf_putc(out, ' ');
+            continue;
+        }
+        uint64_t h = (g->count[b] * 8 + most - 1) / most;     /* 1..8 */
+        strbuf_puts(out, blocks[h - 1]);
+    }
 }
 
 static void
@@ -123,10 +158,10 @@ pausehist_text(strbuf *out, const pausehist *h, int bar_cols, int indent)
             if (b == 0) {
                 strbuf_puts(out, "<1us");
             } else {
-                ph_bound(out, pausehist_bucket_lo(b));
+                pausehist_bound(out, pausehist_bucket_lo(b));
                 strbuf_puts(out, b + 1 >= PAUSEHIST_N_BUCKETS ? "+" : " .. ");
                 if (b + 1 < PAUSEHIST_N_BUCKETS)
-                    ph_bound(out, pausehist_bucket_hi(b));
+                    pausehist_bound(out, pausehist_bucket_hi(b));
             }
             ph_pad(out, col, 21);
             strbuf_printf(out, "%8llu  ", (unsigned long long)g->count[b]);

@@ -156,7 +156,7 @@ app_close_list(app *a)
     a->mode = MODE_TIMELINE;
 }
 
-static void
+void
 app_open_list(app *a, uilist *l, enum app_list_kind kind)
 {
     uilist_free(a->list);
@@ -451,6 +451,8 @@ app_list_choose(app *a)
         const evindex_gc *g = evindex_gc_at(a->ix, payload);
         app_jump(a, g->start_ns);
         app_select_cap(a, g->leader_cap);
+    } else if (kind == APP_LIST_WORST) {
+        app_gc_choose_worst(a, payload);
     } else if (kind == APP_LIST_THREADS) {
         a->highlight = true;
         a->highlight_tid = (uint32_t)payload;
@@ -769,6 +771,8 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_PREV_GC: app_step_gc(a, -1); break;
     case ACTION_GC_LIST: app_gc_list(a); break;
     case ACTION_THREAD_LIST: app_thread_list(a); break;
+    case ACTION_MMU_PLOT: app_gc_open_mmu(a); break;
+    case ACTION_WORST_LIST: app_gc_open_worst(a); break;
     case ACTION_SEARCH: app_open_search(a); break;
     case ACTION_SELECT:
         /* sel.active: the selection follows the cursor; the range stays after. */
@@ -941,6 +945,7 @@ app_key(app *a, const char *key)
         else if (act != ACTION_NONE)
             a->mode = MODE_TIMELINE;
         break;
+    case MODE_MMU: app_gc_mmu_action(a, act); break;
     default: a->mode = MODE_TIMELINE; break;
     }
     if (a->mode != MODE_EVENTS)
@@ -1063,6 +1068,7 @@ app_free(app *a)
         return;
     uilist_free(a->list);
     eventpane_free(a->events);
+    app_gc_free(a);
     x_free(a->lanes);
     x_free(a->matches);
     app_wait_totals(a);

@@ -304,8 +304,12 @@ app_draw(app *a, surface *s)
     int col, line, cols, lines;
     popup_box(a, &col, &line, &cols, &lines);
     if (a->mode == MODE_LIST && a->list) {
-        a->list_rows = lines - 3;
-        uilist_draw(a->list, s, col, line, cols, lines);
+        int hist = a->list_kind == APP_LIST_GCS ? app_gc_draw_hist(a, s, col, line, cols, lines)
+                                                : 0;
+        a->list_rows = lines - hist - 3;
+        uilist_draw(a->list, s, col, line + hist, cols, lines - hist);
+    } else if (a->mode == MODE_MMU) {
+        app_gc_draw_mmu(a, s, col, line, cols, lines);
     } else if (a->mode == MODE_HELP) {
         int n = helpview_draw(s, col, line, cols, lines, a->help_scroll, a->opts.ascii);
         if (a->help_scroll > n)

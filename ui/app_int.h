@@ -14,7 +14,10 @@
 #include "strbuf.h"
 #include "uilist.h"
 
-enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS };
+enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_WORST };
+
+/* The GC analysis views' state (app_gc.c). */
+typedef struct app_gc app_gc;
 
 /* One search hit: a message (index into evindex_msg_at) or a thread label (tid). */
 typedef struct app_match {
@@ -79,6 +82,7 @@ struct app {
     bool msg_sticky;            /* show msg instead of the description of the cursor */
     strbuf status;              /* the status line as last drawn */
     bool quit, redraw, suspend;
+    app_gc *gc;                 /* owned; the MMU plot and worst list, NULL until used */
     char disk_warning[160];     /* the file changed on disk (app_disk.c), "" if not */
     bool disk_gone;             /* ... and lost bytes we mapped: the warning is final */
 };
@@ -91,5 +95,22 @@ void app_relayout(app *a);
 /* The printing resolution of the cursor's and the selection's times: one column's width
  * (at least 1 ns) as a power of ten, timefmt_res (app.c). */
 uint64_t app_col_res(const app *a);
+
+/* Show `l` (consumed) as the popup list of `kind` (app.c). */
+void app_open_list(app *a, uilist *l, enum app_list_kind kind);
+
+/* GC analysis (app_gc.c). `u`: the MMU plot of the selection or the whole log (MODE_MMU);
+ * `W`: the worst windows of the plot's window length (10 ms before any plot) as a list;
+ * the list's Enter selects and shows the chosen window. */
+void app_gc_open_mmu(app *a);
+void app_gc_open_worst(app *a);
+void app_gc_mmu_action(app *a, enum keymap_action act);
+void app_gc_choose_worst(app *a, uint64_t payload);
+void app_gc_free(app *a);
+/* Draw the plot in the popup box. */
+void app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines);
+/* The small pause histogram at the top of the box the collection list takes; returns
+ * the rows it used (0: none, when there is no room or no pause). */
+int app_gc_draw_hist(app *a, surface *s, int col, int line, int cols, int max_lines);
 
 #endif

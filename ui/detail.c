@@ -10,6 +10,7 @@
 
 #include "decode.h"
 #include "evseek.h"
+#include "pausehist.h"
 #include "render.h"
 #include "textfmt.h"
 #include "timefmt.h"
@@ -1148,6 +1149,43 @@ detail_series_before(const series *s, uint64_t t)
     return i == SIZE_MAX ? 0 : series_get(s, i).value;
 }
 
+/* The pauses starting in [a, b) as a small histogram (pausehist): the buckets' span,
+ * then a line of blocks per generation and its fullest bucket. */
+static void
+detail_range_hist(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b, strbuf *sb)
+{
+    pausehist h;
+    pausehist_from_index(&h, ix, a, b);
+    unsigned first = 0, last = 0;
+    if (!pausehist_range(&h, &first, &last))
+        return;
+    strbuf_reset(sb);
+    strbuf_puts(sb, "Pause histogram: powers of two from ");
+    pausehist_bound(sb, pausehist_bucket_lo(first));
+    strbuf_puts(sb, " to ");
+    pausehist_bound(sb, pausehist_bucket_hi(last));
+    detail_add_sb(out, sb);
+    for (unsigned gen = 0; gen < h.n_gens; gen++) {
+        const pausehist_gen *g = &h.gens[gen];
+        if (!g->n)
+            continue;
+        strbuf_reset(sb);
+        strbuf_printf(sb, "  Gen %u: ", gen);
+        pausehist_spark(sb, g, first, last);
+        unsigned most = first;
+        for (unsigned k = first; k <= last; k++)
+            if (g->count[k] > g->count[most])
+                most = k;
+        strbuf_puts(sb, "  most ");
+        pausehist_bound(sb, pausehist_bucket_lo(most));
+        strbuf_puts(sb, "..");
+        pausehist_bound(sb, pausehist_bucket_hi(most));
+        strbuf_printf(sb, " (%llu of %llu)", (unsigned long long)g->count[most],
+                      (unsigned long long)g->n);
+        detail_add_sb(out, sb);
+    }
+}
+
 static void
 detail_range_gcs(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
 {
@@ -1206,6 +1244,7 @@ detail_range_gcs(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
         detail_add_sb(out, &sb);
         s = e;
     }
+    detail_range_hist(out, ix, a, b, &sb);
     if (n) {
         strbuf_reset(&sb);
         strbuf_printf(&sb, "Copied: ");

@@ -36,6 +36,7 @@ static const keymap_binding keymap_timeline[] = {
     { "]", ACTION_NEXT_GC },            { "[", ACTION_PREV_GC },
     { "p", ACTION_GC_LIST },
     { "t", ACTION_THREAD_LIST },
+    { "u", ACTION_MMU_PLOT },           { "W", ACTION_WORST_LIST },
     { "/", ACTION_SEARCH },
     { "Space", ACTION_SELECT },
     { "Escape", ACTION_CANCEL },
@@ -96,6 +97,17 @@ static const keymap_binding keymap_help[] = {
     { "C-c", ACTION_QUIT },
 };
 
+/* The MMU plot: choose a window length, jump to its worst window. */
+static const keymap_binding keymap_mmu[] = {
+    { "Left", ACTION_SHORTER_WINDOW },  { "h", ACTION_SHORTER_WINDOW },
+    { "Right", ACTION_LONGER_WINDOW },  { "l", ACTION_LONGER_WINDOW },
+    { "Enter", ACTION_CHOOSE },         { "W", ACTION_WORST_LIST },
+    { "Escape", ACTION_CLOSE },         { "q", ACTION_CLOSE },
+    { "u", ACTION_CLOSE },
+    { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
+    { "C-c", ACTION_QUIT },
+};
+
 #define KEYMAP_N(t) (sizeof t / sizeof t[0])
 
 static const struct {
@@ -110,6 +122,8 @@ static const struct {
                       KEYMAP_N(keymap_search) },
     [MODE_EVENTS] = { "Event list pane", keymap_events, KEYMAP_N(keymap_events) },
     [MODE_HELP] = { "Help screen", keymap_help, KEYMAP_N(keymap_help) },
+    [MODE_MMU] = { "MMU plot (u; the bars are window lengths, shortest on the left)", keymap_mmu,
+                   KEYMAP_N(keymap_mmu) },
 };
 
 static int
