@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ui/termio_mock.h"
+#include "app.h"
 #include "evindex.h"
 #include "evlog.h"
 #include "gcreport.h"
@@ -16,7 +18,11 @@
 #include "mmusrc.h"
 #include "pausehist.h"
 #include "strbuf.h"
+#include "surface.h"
+#include "termio.h"
 #include "tests.h"
+#include "theme.h"
+#include "timefmt.h"
 #include "xalloc.h"
 
 #define GA_CAPS 64
@@ -348,6 +354,211 @@ START_TEST(test_ga_worst_golden)
 }
 END_TEST
 
+/* ---- the viewer: u, W, p -------------------------------------------------------------- */
+
+typedef struct gv_fx {
+    evlog *log;
+    evindex *ix;
+    app *a;
+    surface *s;
+    int cols, lines;
+} gv_fx;
+
+static void
+gv_open(gv_fx *f, const char *fix, int cols, int lines)
+{
+    f->ix = ga_index(fix, &f->log);
+    char rel[256];
+    snprintf(rel, sizeof rel, "fixtures/%s.eventlog", fix);
+    app_opts o = { .mono = true };
+    f->a = app_new(f->ix, rel, cols, lines, &o);
+    f->s = surface_new(cols, lines);
+    f->cols = cols;
+    f->lines = lines;
+    app_draw(f->a, f->s);
+}
+
+static void
+gv_close(gv_fx *f)
+{
+    surface_free(f->s);
+    app_free(f->a);
+    evindex_free(f->ix);
+    evlog_close(f->log);
+}
+
+static void
+gv_keys(gv_fx *f, const char *keys)
+{
+    char *copy = xstrdup(keys), *save = NULL;
+    for (char *k = strtok_r(copy, " ", &save); k; k = strtok_r(NULL, " ", &save))
+        app_key(f->a, k);
+    x_free(copy);
+    app_draw(f->a, f->s);
+}
+
+static bool
+gv_has(const gv_fx *f, const char *text)
+{
+    char *dump = surface_dump(f->s);
+    bool has = strstr(dump, text) != NULL;
+    if (!has)
+        fprintf(stderr, "screen lacks \"%s\":\n%s\n", text, dump);
+    x_free(dump);
+    return has;
+}
+
+/* The screen line holding `text`, or -1. */
+static int
+gv_line_of(const gv_fx *f, const char *text)
+{
+    char *dump = surface_dump(f->s);
+    const char *at = strstr(dump, text);
+    int line = -1;
+    if (at) {
+        line = 0;
+        for (const char *q = dump; q < at; q++)
+            line += *q == '\n';
+    }
+    x_free(dump);
+    return line;
+}
+
+/* u on threaded-n2: the plot opens on 10 ms with the dump's MMU and worst window; the
+ * bars go from 0 (the shortest windows sit inside a pause) to the whole range's share;
+ * Enter selects exactly the dump's worst window; the mock terminal shows the chosen bar's
+ * mark in the cursor's pen. */
+START_TEST(test_gv_mmu_plot)
+{
+    ga_dump d;
+    ga_read("threaded-n2", 0, &d);
+    gv_fx f;
+    gv_open(&f, "threaded-n2", 110, 32);
+    gv_keys(&f, "u");
+    ck_assert(gv_has(&f, "minimum mutator utilisation: whole log"));
+    /* The viewer's range is the index's first .. last event (block markers included,
+     * which the dump omits); no pause lies in the difference. */
+    uint64_t t, p;
+    ga_mmu(d.p, d.n, evindex_first_ns(f.ix), evindex_last_ns(f.ix), 10000000, &t, &p);
+    strbuf want;
+    strbuf_init(&want);
+    strbuf_printf(&want, "window 10.000ms: MMU %.2f%%, worst window from ",
+                  100.0 * (1.0 - (double)p / 1e7));
+    timefmt_append_res(&want, t, 1);
+    ck_assert(gv_has(&f, want.data));
+    /* The y axis, the 0% row's first bar a floor mark (MMU 0 at 10 us: the shortest
+     * pause is 12.859 us), the last bar full at the bottom and empty at the top. */
+    int top = gv_line_of(&f, "100% ");
+    int bottom = gv_line_of(&f, "  0% ");
+    ck_assert_int_gt(top, 0);
+    ck_assert_int_gt(bottom, top + 5);
+    int x0 = -1;
+    for (int x = 0; x < f.cols && x0 < 0; x++)
+        if (surface_get(f.s, x, top).cp == 0x2502 && x > 10)
+            x0 = x + 1;
+    ck_assert_int_gt(x0, 0);
+    ck_assert_uint_eq(surface_get(f.s, x0, bottom).cp, '_');
+    int xl = x0;        /* the last plot column: before the box's right border */
+    while (xl + 1 < f.cols && surface_get(f.s, xl + 1, bottom).cp != 0x2502)
+        xl++;
+    ck_assert_uint_eq(surface_get(f.s, xl, bottom).cp, 0x2588);
+    ck_assert_uint_eq(surface_get(f.s, xl, top).cp, ' ');
+    /* The mock terminal: the chosen point's mark in STYLE_CURSOR's colours. */
+    termio_opts o = termio_default_opts();
+    o.force_theme = true;
+    o.theme = THEME_256;
+    termio *term = termio_open_mock(f.cols, f.lines, &o);
+    TickitMockTerm *mt = termio_mock_term(term);
+    termio_present(term, f.s);
+    int mark_x = -1;
+    for (int x = 0; x < f.cols; x++)
+        if (surface_get(f.s, x, bottom + 1).cp == 0x25b2) {
+            mark_x = x;
+            break;
+        }
+    ck_assert_int_gt(mark_x, x0);
+    char cell[16];
+    tickit_mockterm_get_display_text(mt, cell, sizeof cell - 1, bottom + 1, mark_x, 1);
+    ck_assert_str_eq(cell, "\u25b2");
+    TickitPen *pen = tickit_mockterm_get_display_pen(mt, bottom + 1, mark_x);
+    ck_assert_int_eq(tickit_pen_get_colour_attr(pen, TICKIT_PEN_BG),
+                     theme_get(THEME_256, STYLE_CURSOR).bg);
+    termio_free(term);
+    /* Right moves to a longer window: the mark moves right. */
+    gv_keys(&f, "Right");
+    ck_assert_uint_ne(surface_get(f.s, mark_x, bottom + 1).cp, 0x25b2);
+    gv_keys(&f, "Left Enter");
+    /* Enter: the worst 10 ms window is the selection, shown in the range statistics. */
+    strbuf_reset(&want);
+    strbuf_puts(&want, "Range: ");
+    timefmt_append_res(&want, t, 1);
+    strbuf_puts(&want, " .. ");
+    timefmt_append_res(&want, t + 10000000, 1);
+    ck_assert(gv_has(&f, want.data));
+    ck_assert(gv_has(&f, "worst 10.000ms window: mutator"));
+    strbuf_free(&want);
+    gv_close(&f);
+    x_free(d.p);
+    x_free(d.cap_spans);
+}
+END_TEST
+
+/* W: the worst 10 ms windows as a list; Enter on the second selects it. */
+START_TEST(test_gv_worst_list)
+{
+    ga_dump d;
+    ga_read("threaded-n2", 0, &d);
+    gv_fx f;
+    gv_open(&f, "threaded-n2", 110, 32);
+    gv_keys(&f, "W");
+    ck_assert(gv_has(&f, "worst 10.000ms windows"));
+    uint64_t t, p;
+    ga_mmu(d.p, d.n, evindex_first_ns(f.ix), evindex_last_ns(f.ix), 10000000, &t, &p);
+    strbuf want;
+    strbuf_init(&want);
+    strbuf_puts(&want, "  1  ");
+    timefmt_append_res(&want, t, 1000);
+    ck_assert(gv_has(&f, want.data));
+    gv_keys(&f, "Down Enter");
+    ck_assert(gv_has(&f, "worst window #2: mutator"));
+    ck_assert(gv_has(&f, "Range: "));
+    strbuf_free(&want);
+    gv_close(&f);
+    x_free(d.p);
+    x_free(d.cap_spans);
+}
+END_TEST
+
+/* p: the pause histogram above the list; its fullest bucket as counted from the dump. */
+START_TEST(test_gv_gc_list_histogram)
+{
+    ga_dump d;
+    ga_read("threaded-n2", 0, &d);
+    uint64_t in64 = 0;
+    for (size_t i = 0; i < d.n; i++)
+        in64 += d.p[i].gen == 0 && d.p[i].end - d.p[i].start >= 64000 &&
+                d.p[i].end - d.p[i].start < 128000;
+    gv_fx f;
+    gv_open(&f, "threaded-n2", 110, 32);
+    gv_keys(&f, "p");
+    ck_assert(gv_has(&f, "pauses by length"));
+    ck_assert(gv_has(&f, "collections by pause"));
+    char want[64];
+    snprintf(want, sizeof want, "most 64us..128us (%llu)", (unsigned long long)in64);
+    ck_assert(gv_has(&f, want));
+    gv_close(&f);
+    x_free(d.p);
+    x_free(d.cap_spans);
+}
+END_TEST
+
+/* tests/e2e/gc.sh: u, W and p in the real binary under tmux, both backends. */
+START_TEST(test_gv_e2e)
+{
+    test_e2e_script("gc", "");
+}
+END_TEST
+
 Suite *
 test_gcanalysis_suite(void)
 {
@@ -360,5 +571,12 @@ test_gcanalysis_suite(void)
     tcase_add_test(tc, test_ga_histogram_text);
     tcase_add_test(tc, test_ga_worst_golden);
     suite_add_tcase(s, tc);
+    TCase *tv = tcase_create("viewer");
+    tcase_set_timeout(tv, 120 * test_time_scale());
+    tcase_add_test(tv, test_gv_mmu_plot);
+    tcase_add_test(tv, test_gv_worst_list);
+    tcase_add_test(tv, test_gv_gc_list_histogram);
+    tcase_add_test(tv, test_gv_e2e);
+    suite_add_tcase(s, tv);
     return s;
 }

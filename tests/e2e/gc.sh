@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end tests of the viewer's GC analysis in the real binary under a private tmux
+# server, with both backends: `u` opens the MMU plot (title, the 10 ms point, the axis),
+# Right/Left choose a window length, Enter selects its worst window; `W` lists the worst
+# windows and Enter jumps; `p` shows the pause histogram above the list; `?` lists the
+# new keys. Expected figures come from `elog-tui worst --json` of the same log, whose
+# values the Check suite compares with the ghc-events dump. Prints one line per check,
+# then "N passed, N failed"; exit status 1 on failure.
+set -u
+BIN=${ELOG_BIN:-build/elog-tui}
+ROOT=${ELOG_ROOT:-.}
+SOCK="elog-e2e-gc-$$"
+PASS=0
+FAIL=0
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null' EXIT
+
+T() { tmux -L "$SOCK" "$@"; }
+ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+screen() { T capture-pane -p -t e2e 2>/dev/null; }
+dump() { screen | sed 's/^/     | /'; }
+poll() {
+    local i
+    for ((i = 0; i < 100; i++)); do
+        "$@" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+has() { screen | grep -qF -- "$1"; }
+check() {
+    if poll has "$2"; then ok "$1"; else bad "$1 (screen lacks '$2')"; dump; fi
+}
+keys() { T send-keys -t e2e "$@"; sleep 0.15; }
+start() {
+    local backend=$1 file=$2 w=${3%x*} h=${3#*x} i
+    T kill-server 2>/dev/null
+    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
+        "env TERM=xterm-256color $BIN --backend $backend $file; sleep 60"
+    poll has "HEC 0" || { bad "could not start $file"; dump; }
+}
+
+log="$ROOT/fixtures/threaded-n2.eventlog"
+# The worst 10 ms window's mutator share, as the command prints it (0..1 -> percent).
+share=$("$BIN" worst "$log" --window 10ms --top 2 --json |
+        awk -F'"mmu":' 'NF > 1 { split($2, a, ","); printf "%.2f%%\n", a[1] * 100 }' | head -1)
+[ -n "$share" ] || bad "worst --json gave no window"
+
+for backend in curses tickit; do
+    start $backend "$log" 110x32
+    keys u
+    check "$backend: u opens the plot" "minimum mutator utilisation: whole log"
+    check "$backend: it starts on 10 ms" "window 10.000ms: MMU $share"
+    check "$backend: the window axis" "10us                 100us                1ms"
+    keys Right
+    if poll has "window 10.000ms:"; then
+        sleep 0.3
+        if has "window 10.000ms:"; then bad "$backend: Right did not move"; dump; else ok "$backend: Right moves"; fi
+    else
+        ok "$backend: Right moves"
+    fi
+    keys Left
+    keys Enter
+    check "$backend: Enter selects the worst window" "worst 10.000ms window: mutator $share"
+    check "$backend: ... and the range statistics show it" "Mutator share: "
+    keys Escape
+    keys W
+    check "$backend: W lists the worst windows" "worst 10.000ms windows"
+    keys Down Enter
+    check "$backend: Enter jumps to the second" "worst window #2: mutator"
+    keys p
+    check "$backend: p shows the pause histogram" "pauses by length"
+    keys Escape
+    keys '?'
+    check "$backend: ? lists u" "minimum mutator utilisation curve"
+    keys PageDown PageDown PageDown
+    check "$backend: ? has the plot's keys" "MMU plot"
+    keys q
+done
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
