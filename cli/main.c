@@ -24,6 +24,7 @@
 #include "mmusrc.h"
 #include "pausehist.h"
 #include "reports.h"
+#include "rundiff.h"
 #include "show.h"
 #include "snapshot.h"
 #include "statsfmt.h"
@@ -629,6 +630,60 @@ main_gc_cmd(int argc, char **argv, const char *cmd)
     return main_emit(ga.file, log, &out, &ending, n_events);
 }
 
+/* One side of `diff`: the whole run's statistics and the index; the log stays open. */
+typedef struct main_diff_side {
+    evlog *log;
+    evindex *ix;
+    gcstats_report r;
+    diag ending;
+} main_diff_side;
+
+static void
+main_diff_load(const char *file, main_diff_side *d)
+{
+    d->log = main_open(file);
+    merge *m = merge_new(d->log, &d->ending);
+    gcstats *g = gcstats_new(NULL);
+    evlog_event ev;
+    while (merge_next(m, &ev))
+        gcstats_add(g, &ev);
+    merge_free(m);
+    gcstats_finish(g, d->ending.code != DIAG_OK, &d->r);
+    gcstats_free(g);
+    diag ending;
+    d->ix = evindex_build(d->log, NULL, &ending);
+}
+
+static int
+main_diff(int argc, char **argv, const char *cmd)
+{
+    const char *files[2] = { NULL, NULL };
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (argv[i][0] == '-' || n == 2)
+            return main_usage_error("%s: unexpected argument \"%s\"", cmd, argv[i]);
+        files[n++] = argv[i];
+    }
+    if (n < 2)
+        return main_usage_error("diff needs two FILEs");
+    main_diff_side d[2];
+    for (int i = 0; i < 2; i++)
+        main_diff_load(files[i], &d[i]);
+    rundiff_side sa = { files[0], &d[0].r, d[0].ix }, sb = { files[1], &d[1].r, d[1].ix };
+    strbuf out;
+    strbuf_init(&out);
+    rundiff_report(&out, &sa, &sb);
+    size_t n0 = evindex_n_events(d[0].ix), n1 = evindex_n_events(d[1].ix);
+    evindex_free(d[0].ix);
+    evindex_free(d[1].ix);
+    /* The first log's end is reported after the output, the second's here. */
+    bool changed = main_changed(files[1], d[1].log);
+    evlog_close(d[1].log);
+    int st1 = changed ? 1 : main_ending(files[1], &d[1].ending, n1);
+    int st0 = main_emit(files[0], d[0].log, &out, &d[0].ending, n0);
+    return st0 ? st0 : st1;
+}
+
 static int
 main_index_cmd(const char *file)
 {
@@ -879,6 +934,7 @@ static const main_command main_commands[] = {
     { "index", main_cmd_index },       { "scan", main_cmd_scan },
     { "snapshot", main_cmd_snapshot },
     { "mmu", main_gc_cmd },            { "worst", main_gc_cmd },
+    { "diff", main_diff },
 };
 
 int

@@ -16,7 +16,9 @@
 #include "gcreport.h"
 #include "mmu.h"
 #include "mmusrc.h"
+#include "merge.h"
 #include "pausehist.h"
+#include "rundiff.h"
 #include "strbuf.h"
 #include "surface.h"
 #include "termio.h"
@@ -354,6 +356,124 @@ START_TEST(test_ga_worst_golden)
 }
 END_TEST
 
+/* ---- diff ------------------------------------------------------------------------------- */
+
+typedef struct gd_side {
+    evlog *log;
+    evindex *ix;
+    gcstats_report r;
+} gd_side;
+
+static void
+gd_load(const char *fix, gd_side *d)
+{
+    d->ix = ga_index(fix, &d->log);
+    diag ending;
+    merge *m = merge_new(d->log, &ending);
+    gcstats *g = gcstats_new(NULL);
+    evlog_event ev;
+    while (merge_next(m, &ev))
+        gcstats_add(g, &ev);
+    merge_free(m);
+    gcstats_finish(g, ending.code != DIAG_OK, &d->r);
+    gcstats_free(g);
+}
+
+static void
+gd_free(gd_side *d)
+{
+    evindex_free(d->ix);
+    evlog_close(d->log);
+}
+
+static char *
+gd_report(const char *fa, const char *fb)
+{
+    gd_side a, b;
+    gd_load(fa, &a);
+    gd_load(fb, &b);
+    rundiff_side sa = { fa, &a.r, a.ix }, sb = { fb, &b.r, b.ix };
+    strbuf out;
+    strbuf_init(&out);
+    rundiff_report(&out, &sa, &sb);
+    gd_free(&a);
+    gd_free(&b);
+    return out.data;            /* caller frees */
+}
+
+/* diff A A: every row, of every section, says "=". */
+START_TEST(test_gd_same)
+{
+    static const char *const fixes[] = { "threaded-n2", "markers", "nonmoving", "heapprof-hc" };
+    for (size_t f = 0; f < sizeof fixes / sizeof fixes[0]; f++) {
+        char *text = gd_report(fixes[f], fixes[f]);
+        size_t rows = 0;
+        for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+            /* Rows hold an A and a B column: at least two runs of digits or "unknown". */
+            if (strncmp(line, "  ", 2) != 0 || strstr(line, " -> ") || strncmp(line, "  A:", 4) == 0 ||
+                strncmp(line, "  B:", 4) == 0 || strncmp(line, "  markers:", 10) == 0 ||
+                line[strspn(line, " ")] == 'A')
+                continue;
+            size_t len = strlen(line);
+            ck_assert_msg(len > 3 && strcmp(line + len - 3, "  =") == 0,
+                          "%s: a change in diff A A: \"%s\"", fixes[f], line);
+            rows++;
+        }
+        ck_assert_uint_gt(rows, 20);
+        x_free(text);
+    }
+}
+END_TEST
+
+/* The row "  LABEL  A  B  change" of `text` is exactly `want` (without the newline). */
+static void
+gd_row_is(const char *text, const char *label, const char *want)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n  %s ", label);
+    const char *at = strstr(text, key);
+    ck_assert_msg(at != NULL, "no row \"%s\"", label);
+    at++;
+    size_t len = strcspn(at, "\n");
+    ck_assert_msg(strlen(want) == len && strncmp(at, want, len) == 0, "row \"%.*s\", want \"%s\"",
+                  (int)len, at, want);
+}
+
+/* threaded-n2 against threaded-n4: the +RTS -s rows as GHC printed them for each run
+ * (the fixtures' .rts-s.txt reports), marker durations from the dumps. */
+START_TEST(test_gd_golden)
+{
+    char *text = gd_report("threaded-n2", "threaded-n4");
+    gd_row_is(text, "bytes allocated in the heap",
+              "  bytes allocated in the heap          517,211,648     517,240,080   +28,432 (+0.0%)");
+    gd_row_is(text, "bytes copied during GC",
+              "  bytes copied during GC                69,806,808     347,958,016   +278,151,208 "
+              "(+398.5%)");
+    gd_row_is(text, "maximum residency",
+              "  maximum residency                        948,344       1,307,640   +359,296 (+37.9%)");
+    gd_row_is(text, "Gen 1 colls",
+              "  Gen 1 colls                                   16              61   +45 (+281.2%)");
+    gd_row_is(text, "Gen 1 par",
+              "  Gen 1 par                                     15              60   +45 (+300.0%)");
+    gd_row_is(text, "parallel GC work balance",
+              "  parallel GC work balance                  68.63%          69.26%   +0.64 points");
+    /* Markers from the dumps: phase:collected -> phase:end, 123738426 .. 133982716 in
+     * threaded-n2, 200634453 .. 210899634 in threaded-n4. */
+    const char *m = strstr(text, "  phase:collected -> phase:end");
+    ck_assert_ptr_nonnull(m);
+    strbuf want;
+    strbuf_init(&want);
+    strbuf_puts(&want, "  phase:collected -> phase:end            ");
+    timefmt_append(&want, 133982716 - 123738426);
+    strbuf_puts(&want, "        ");
+    timefmt_append(&want, 210899634 - 200634453);
+    ck_assert_msg(strncmp(m, want.data, want.len) == 0, "%.100s\nwant %s", m, want.data);
+    strbuf_free(&want);
+    ck_assert_ptr_nonnull(strstr(text, "markers: 5 in A, 5 in B, 5 matched"));
+    x_free(text);
+}
+END_TEST
+
 /* ---- the viewer: u, W, p -------------------------------------------------------------- */
 
 typedef struct gv_fx {
@@ -570,6 +690,8 @@ test_gcanalysis_suite(void)
     tcase_add_loop_test(tc, test_ga_histogram_golden, 0, (int)nf);
     tcase_add_test(tc, test_ga_histogram_text);
     tcase_add_test(tc, test_ga_worst_golden);
+    tcase_add_test(tc, test_gd_same);
+    tcase_add_test(tc, test_gd_golden);
     suite_add_tcase(s, tc);
     TCase *tv = tcase_create("viewer");
     tcase_set_timeout(tv, 120 * test_time_scale());
