@@ -66,7 +66,11 @@ static const char main_usage[] =
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
     "                                 the interactive timeline viewer (? lists the keys)\n"
-    "       elog-tui snapshot FILE [--size WxH] [--from T] [--to T] [--keys 'K ...']\n"
+    "       elog-tui A.eventlog B.eventlog [--align NAME]\n"
+    "                                 both timelines stacked on one zoom and pan, aligned at\n"
+    "                                 their first events or at the marker NAME\n"
+    "       elog-tui snapshot FILE [FILE2 [--align NAME]] [--size WxH] [--from T] [--to T]\n"
+    "                         [--keys 'K ...']\n"
     "                         [--color] [--ascii]\n"
     "                                 draw the viewer's screen once to stdout (after the\n"
     "                                 given key presses, e.g. --keys ']  ]  z')\n"
@@ -736,6 +740,7 @@ static int
 main_snapshot(int argc, char **argv)
 {
     const char *file = NULL, *from = NULL, *to = NULL, *keys = NULL;
+    const char *file2 = NULL, *align = NULL;   /* the two-log view */
     int cols = 120, lines = 40;
     bool color = false;
     app_opts ao = { .mouse = false };
@@ -757,8 +762,12 @@ main_snapshot(int argc, char **argv)
             color = true;
         } else if (strcmp(a, "--ascii") == 0) {
             ao.ascii = true;
+        } else if (strcmp(a, "--align") == 0 && has_arg) {
+            align = argv[++i];
         } else if (a[0] != '-' && !file) {
             file = a;
+        } else if (a[0] != '-' && !file2) {
+            file2 = a;
         } else {
             return main_usage_error("snapshot: unexpected argument \"%s\"", a);
         }
@@ -771,6 +780,30 @@ main_snapshot(int argc, char **argv)
     ao.mono = !color;
     app *a = app_new(ix, file, cols, lines, &ao);
     app_poll_disk(a);
+    evlog *log2 = NULL;
+    evindex *ix2 = NULL;
+    if (align && !file2) {
+        app_free(a);
+        evindex_free(ix);
+        evlog_close(log);
+        return main_usage_error("snapshot: --align needs two FILEs");
+    }
+    if (file2) {
+        log2 = main_open(file2);
+        diag ending2;
+        ix2 = evindex_build(log2, NULL, &ending2);
+        char why[256];
+        if (!app_set_second(a, ix2, file2, align, why, sizeof why)) {
+            fprintf(stderr, "elog-tui: %s\n", why);
+            app_free(a);
+            evindex_free(ix2);
+            evlog_close(log2);
+            evindex_free(ix);
+            evlog_close(log);
+            return 1;
+        }
+        main_oom_file = file;
+    }
     if (from || to) {
         /* Times on the log's clock, as `stats --from/--to` and every screen take them. */
         timeview *v = app_view(a);
@@ -801,6 +834,10 @@ main_snapshot(int argc, char **argv)
     snapshot_write(&out, s, color);
     surface_free(s);
     app_free(a);
+    if (ix2) {
+        evindex_free(ix2);
+        evlog_close(log2);
+    }
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
     return main_emit(file, log, &out, &ending, n_events);
@@ -843,7 +880,11 @@ main_view(int argc, char **argv)
     app_opts ao = { .mouse = true };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--backend") == 0 && i + 1 < argc &&
+        if (strcmp(a, "--align") == 0 && i + 1 < argc) {
+            ao.align = argv[++i];
+        } else if (a[0] != '-' && file && !ao.second_path) {
+            ao.second_path = a;     /* the two-log view */
+        } else if (strcmp(a, "--backend") == 0 && i + 1 < argc &&
             (strcmp(argv[i + 1], "curses") == 0 || strcmp(argv[i + 1], "tickit") == 0)) {
             backend = argv[++i];
         } else if (strcmp(a, "--ascii") == 0) {
@@ -860,6 +901,8 @@ main_view(int argc, char **argv)
     }
     if (!file)
         return main_usage_error("the viewer needs a FILE");
+    if (ao.align && !ao.second_path)
+        return main_usage_error("--align needs two FILEs (the two-log view)");
     main_oom_file = file;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "elog-tui: %s: the viewer needs a terminal; `elog-tui show %s` lists "
@@ -868,6 +911,8 @@ main_view(int argc, char **argv)
         return 1;
     }
     main_fifo_check(file);
+    if (ao.second_path)
+        main_fifo_check(ao.second_path);
     if (!main_spare_fds(file))
         return 1;
     char err[1024] = "";
@@ -951,6 +996,7 @@ main(int argc, char **argv)
         if (strcmp(argv[1], main_commands[i].name) == 0)
             return main_commands[i].run(argc - 2, argv + 2, argv[1]);
     if (argc >= 2 && (argv[1][0] != '-' || strcmp(argv[1], "--backend") == 0 ||
+                      strcmp(argv[1], "--align") == 0 ||
                       strcmp(argv[1], "--ascii") == 0 || strcmp(argv[1], "--mono") == 0 ||
                       strcmp(argv[1], "--no-mouse") == 0)) {
         setlocale(LC_ALL, "");

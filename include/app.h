@@ -26,6 +26,10 @@ typedef struct app_opts {
                                  * cursor first meets a run); else on first need */
     const char *notice;         /* shown in the header after the file name ("ASCII: locale
                                  * is not UTF-8"); borrowed by app_new only, may be NULL */
+    const char *second_path;    /* app_run: a second log stacked under the first (NULL:
+                                 * none); borrowed */
+    const char *align;          /* app_run: the marker both logs are aligned at (NULL: their
+                                 * first events); borrowed */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines
@@ -33,6 +37,14 @@ typedef struct app_opts {
  * the header. Caller frees with app_free. */
 app *app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts *o);
 void app_free(app *a);
+/* The two-log view: stack the lanes of `ix2` (borrowed; it outlives the app) under the
+ * app's own, each lane's label starting "A " or "B ", on one zoom and pan. They are
+ * aligned at both logs' first events, or at the first marker named `align` in each
+ * (NULL: the first events); the axis stays the first log's clock and the second's row
+ * says its offset. The view is fitted to both. False, with the reason in `why`, when a
+ * log lacks the marker or the app has its second log already. */
+bool app_set_second(app *a, const evindex *ix2, const char *path2, const char *align,
+                    char *why, size_t why_len);
 /* Takes the threads' run totals when the background count has finished; true if the
  * screen changes (the loop redraws). */
 bool app_poll_totals(app *a);

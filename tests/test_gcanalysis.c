@@ -672,6 +672,68 @@ START_TEST(test_gv_gc_list_histogram)
 }
 END_TEST
 
+/* The column of the first `cp` on screen line `line` at or after column `from`, or -1. */
+static int
+gv_col_of(const gv_fx *f, int line, uint32_t cp, int from)
+{
+    for (int x = from; x < f->cols; x++)
+        if (surface_get(f->s, x, line).cp == cp)
+            return x;
+    return -1;
+}
+
+/* The two-log view: threaded-n2 over threaded-n4 aligned at phase:ping-pong-done. Every
+ * lane says its log; the offset is the difference of the marker's times in the two
+ * dumps (123736844 and 45837934 ns); the marker's tick is in the same column in both
+ * logs' marker lanes, before and after zooming in around it (one zoom for both). */
+START_TEST(test_gv_two_logs)
+{
+    gv_fx f;
+    gv_open(&f, "threaded-n2", 120, 40);
+    evlog *log2;
+    evindex *ix2 = ga_index("threaded-n4", &log2);
+    char why[128];
+    ck_assert(!app_set_second(f.a, ix2, "fixtures/threaded-n4.eventlog", "no-such-marker", why,
+                              sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "no marker named \"no-such-marker\""));
+    ck_assert(app_set_second(f.a, ix2, "fixtures/threaded-n4.eventlog", "phase:ping-pong-done",
+                             why, sizeof why));
+    app_draw(f.a, f.s);
+    ck_assert(gv_has(&f, "A HEC 0"));
+    ck_assert(gv_has(&f, "B HEC 3"));
+    strbuf want;
+    strbuf_init(&want);
+    strbuf_puts(&want, "B: threaded-n4.eventlog, aligned at marker \"phase:ping-pong-done\" "
+                       "(B's time = A's - ");
+    timefmt_append_res(&want, 123736844 - 45837934, 1);
+    ck_assert(gv_has(&f, want.data));
+    strbuf_free(&want);
+    /* Put the cursor on A's third marker, phase:ping-pong-done, and zoom in around it. */
+    for (int zoom = 0; zoom < 2; zoom++) {
+        if (zoom)
+            gv_keys(&f, "n n n + + + + + +");
+        int la = gv_line_of(&f, "A markers"), lb = gv_line_of(&f, "B markers");
+        ck_assert_int_gt(la, 0);
+        ck_assert_int_gt(lb, la);
+        /* The tick in A's lane nearest to the marker's time, then B's in that column. */
+        int col = -1;
+        for (int x = 10; x < f.cols && col < 0; x++) {
+            uint64_t a0, b0;
+            if (!timeview_col_range(app_view(f.a), x - 10, &a0, &b0))
+                break;
+            if (a0 <= 123736844 && 123736844 < b0)
+                col = x;
+        }
+        ck_assert_int_gt(col, 0);
+        ck_assert_int_eq(gv_col_of(&f, la, 0x25bc, col), col);
+        ck_assert_int_eq(gv_col_of(&f, lb, 0x25bc, col), col);
+    }
+    gv_close(&f);
+    evindex_free(ix2);
+    evlog_close(log2);
+}
+END_TEST
+
 /* tests/e2e/gc.sh: u, W and p in the real binary under tmux, both backends. */
 START_TEST(test_gv_e2e)
 {
@@ -698,6 +760,7 @@ test_gcanalysis_suite(void)
     tcase_add_test(tv, test_gv_mmu_plot);
     tcase_add_test(tv, test_gv_worst_list);
     tcase_add_test(tv, test_gv_gc_list_histogram);
+    tcase_add_test(tv, test_gv_two_logs);
     tcase_add_test(tv, test_gv_e2e);
     suite_add_tcase(s, tv);
     return s;

@@ -103,6 +103,8 @@ app_relayout(app *a)
     int avail = h - top - 1;                      /* minus the status line */
     if (avail < 0)
         avail = 0;
+    int two_rows = app_two_rows(a, avail);        /* the second log's, two-log view */
+    avail -= two_rows;
     int pane = 0;
     if (a->events_on)
         pane = avail >= 12 ? avail * 2 / 5 : avail >= 6 ? avail / 2 : 0;
@@ -128,7 +130,9 @@ app_relayout(app *a)
     a->lay.lanes_line = top;
     a->lay.lanes_rows = lanes_rows;
     a->lay.more_line = more ? top + lanes_rows : -1;
-    a->lay.pane_line = top + lanes_rows + more;
+    a->lay.two_line = top + lanes_rows + more;
+    a->lay.two_rows = two_rows;
+    a->lay.pane_line = top + lanes_rows + more + two_rows;
     a->lay.pane_rows = pane;
     a->lay.status_line = h - 1;
     /* Keep the selected lane on screen, and no row empty while lanes above are hidden. */
@@ -1069,6 +1073,7 @@ app_free(app *a)
     uilist_free(a->list);
     eventpane_free(a->events);
     app_gc_free(a);
+    app_two_free(a);
     x_free(a->lanes);
     x_free(a->matches);
     app_wait_totals(a);

@@ -293,6 +293,7 @@ app_draw(app *a, surface *s)
         lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,
                    a->first_lane, a->lay.lanes_rows, &a->v, &lo);
     draw_more(a, s);
+    app_two_draw(a, s, &lo);
     /* What is under the cursor, found once for the pane and the status line. */
     lane_item it;
     app_item(a, &it);

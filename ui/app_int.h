@@ -18,6 +18,8 @@ enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_
 
 /* The GC analysis views' state (app_gc.c). */
 typedef struct app_gc app_gc;
+/* The second log of the two-log view (app_two.c). */
+typedef struct app_two app_two;
 
 /* One search hit: a message (index into evindex_msg_at) or a thread label (tid). */
 typedef struct app_match {
@@ -33,6 +35,7 @@ typedef struct app_rows {
     int more_line;              /* the "↑ 1 more  ↓ 2 more" row under the lanes, or -1 */
     int pane_line, pane_rows;
     int status_line;
+    int two_line, two_rows;     /* the second log's divider and lanes (two-log view) */
 } app_rows;
 
 struct app {
@@ -83,6 +86,7 @@ struct app {
     strbuf status;              /* the status line as last drawn */
     bool quit, redraw, suspend;
     app_gc *gc;                 /* owned; the MMU plot and worst list, NULL until used */
+    app_two *two;               /* owned; the second log of the two-log view, or NULL */
     char disk_warning[160];     /* the file changed on disk (app_disk.c), "" if not */
     bool disk_gone;             /* ... and lost bytes we mapped: the warning is final */
 };
@@ -95,6 +99,12 @@ void app_relayout(app *a);
 /* The printing resolution of the cursor's and the selection's times: one column's width
  * (at least 1 ns) as a power of ten, timefmt_res (app.c). */
 uint64_t app_col_res(const app *a);
+
+/* The two-log view (app_two.c): rows it wants of `avail` (0 without a second log), its
+ * drawing at a->lay.two_line, and freeing it. */
+int app_two_rows(const app *a, int avail);
+void app_two_draw(app *a, surface *s, const lanes_draw_opts *lo);
+void app_two_free(app *a);
 
 /* Show `l` (consumed) as the popup list of `kind` (app.c). */
 void app_open_list(app *a, uilist *l, enum app_list_kind kind);

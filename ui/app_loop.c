@@ -185,12 +185,36 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
     int quit_sig = 0;
     evindex *ix = app_wait_index(t, s, &b, path, evlog_size(log), ao.ascii, &quit_sig);
     int status = 0;
+    /* The two-log view: the second log, indexed the same way after the first. */
+    evlog *log2 = NULL;
+    evindex *ix2 = NULL;
+    app_build b2 = { .log = NULL };
+    if (ix && o->second_path) {
+        log2 = evlog_open(o->second_path, &d);
+        if (!log2) {
+            diag_format(&d, o->second_path, err, errlen);
+            status = 1;
+        } else {
+            b2.log = log2;
+            diag_clear(&b2.ending);
+            ix2 = app_wait_index(t, s, &b2, o->second_path, evlog_size(log2), ao.ascii,
+                                 &quit_sig);
+        }
+        if (!ix2) {
+            evindex_free(ix);
+            ix = NULL;
+        }
+    }
     if (ix) {
         ao.mono = termio_theme_mode(t) == THEME_MONO;
         ao.async_totals = true;
         app_new_call call = { ix, path, cols, lines, &ao, NULL };
         app_thread_start(NULL, app_new_main, &call);
         app *a = call.a;
+        if (ix2 && !app_set_second(a, ix2, o->second_path, o->align, err, errlen)) {
+            status = 1;
+            app_key(a, "C-c");
+        }
         app_poll_disk(a);
         bool dirty = true;
         while (!app_quit_requested(a)) {
@@ -243,6 +267,9 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
         status = 0;     /* the viewer showed what was readable; main reports it */
     }
     evindex_free(ix);
+    evindex_free(ix2);
     evlog_close(log);
+    if (log2)
+        evlog_close(log2);
     return quit_sig ? termio_signal_status(quit_sig) : status;
 }

@@ -79,5 +79,35 @@ for backend in curses tickit; do
     keys q
 done
 
+# ---- the two-log view ----------------------------------------------------------------------
+n4="$ROOT/fixtures/threaded-n4.eventlog"
+for backend in curses tickit; do
+    T kill-server 2>/dev/null
+    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    T -f /dev/null new-session -d -s e2e -x 120 -y 40 \
+        "env TERM=xterm-256color $BIN --backend $backend $log $n4 --align phase:ping-pong-done; sleep 60"
+    check "$backend: two logs: A's lanes" "A HEC 1"
+    check "$backend: two logs: B's lanes" "B HEC 3"
+    check "$backend: two logs: B's divider" 'B: threaded-n4.eventlog, aligned at marker "phase:ping-pong-done" (B'"'"'s time = A'"'"'s - 77.898910ms)'
+    keys + + +
+    check "$backend: two logs: one zoom (the axis got finer)" "µs/c"
+    check "$backend: two logs: B's labels stay where it is out of view" "B markers"
+    keys 0 n n n + + +
+    check "$backend: two logs: zoomed at the marker, B's is there too" "▼phase:ping-pong-done"
+    if [ "$(screen | grep -c '▼phase:ping-pong-done')" -ge 2 ]; then
+        ok "$backend: two logs: the marker in both logs"
+    else
+        bad "$backend: two logs: the marker not in both logs"; dump
+    fi
+    keys q
+done
+if "$BIN" snapshot "$log" "$n4" --align no-such-marker >/dev/null 2>"$ROOT/build/e2e-gc-align.err"; then
+    bad "--align with a missing marker succeeded"
+elif grep -qF 'no marker named "no-such-marker"' "$ROOT/build/e2e-gc-align.err"; then
+    ok "--align with a missing marker: one line, exit 1"
+else
+    bad "--align with a missing marker: $(cat "$ROOT/build/e2e-gc-align.err")"
+fi
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
