@@ -32,6 +32,7 @@
 typedef struct ga_pause {
     uint64_t start, end;
     unsigned gen;
+    uint64_t request;           /* with its time to stop: the request, else start */
 } ga_pause;
 
 typedef struct ga_dump {
@@ -57,7 +58,8 @@ ga_read(const char *fix, unsigned cap_of_interest, ga_dump *d)
     bool has_start[GA_CAPS] = { false };
     size_t pending[GA_CAPS] = { 0 };
     size_t cap_p = 0, cap_c = 0;
-    bool in_events = false, any = false;
+    bool in_events = false, any = false, has_req = false;
+    uint64_t req = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         if (!in_events) {
             in_events = strcmp(line, "Events:") == 0;
@@ -76,6 +78,10 @@ ga_read(const char *fix, unsigned cap_of_interest, ga_dump *d)
         if (sscanf(body, "cap %d: %n", &c, &off2) != 1 || !off2 || c < 0 || c >= GA_CAPS)
             continue;
         body += off2;
+        if (strncmp(body, "requesting ", 11) == 0) {
+            req = t;
+            has_req = true;
+        }
         if (strncmp(body, "starting GC", 11) == 0) {
             last_start[c] = t;
             has_start[c] = true;
@@ -84,7 +90,7 @@ ga_read(const char *fix, unsigned cap_of_interest, ga_dump *d)
                 void *v = d->cap_spans;
                 xgrowarray(&v, &cap_c, d->n_cap + 1, 64, sizeof *d->cap_spans);
                 d->cap_spans = v;
-                d->cap_spans[d->n_cap++] = (ga_pause){ last_start[c], t, 0 };
+                d->cap_spans[d->n_cap++] = (ga_pause){ last_start[c], t, 0, last_start[c] };
             }
             last_end[c] = t;
             if (pending[c])
@@ -97,11 +103,18 @@ ga_read(const char *fix, unsigned cap_of_interest, ga_dump *d)
             xgrowarray(&v, &cap_p, d->n + 1, 64, sizeof *d->p);
             d->p = v;
             ga_pause *p = &d->p[d->n++];
-            *p = (ga_pause){ last_start[c], 0, (unsigned)strtoul(g + 11, NULL, 10) };
+            *p = (ga_pause){ last_start[c], 0, (unsigned)strtoul(g + 11, NULL, 10),
+                             last_start[c] };
             if (last_end[c] >= p->start)
                 p->end = last_end[c];
             else
                 pending[c] = d->n;
+            /* The request (§1): the latest on any cap after the previous collection's
+             * end and not after this one's start. */
+            uint64_t prev_end = d->n > 1 ? d->p[d->n - 2].end : 0;
+            if (has_req && req <= p->start && (d->n == 1 || req > prev_end))
+                p->request = req;
+            has_req = false;
         }
     }
     x_free(text);
@@ -219,6 +232,24 @@ START_TEST(test_ga_mmu_golden)
         ck_assert_uint_eq(mmu_at(sub, w).worst_start_ns, t);
     }
     mmu_free(sub);
+    /* --with-stop: from each collection's request. */
+    ga_pause *ws_p = xmalloc((d.n + 1) * sizeof *ws_p);
+    for (size_t i = 0; i < d.n; i++)
+        ws_p[i] = (ga_pause){ d.p[i].request, d.p[i].end, d.p[i].gen, d.p[i].request };
+    mmusrc_opts os = { .with_stop = true };
+    mmu *ms = mmusrc_new(ix, &os, d.first, d.last);
+    ck_assert_uint_ge(mmu_paused_total(ms), mmu_paused_total(m));
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t t, p;
+        ga_mmu(ws_p, d.n, d.first, d.last, ws[i], &t, &p);
+        mmu_point got = mmu_at(ms, ws[i]);
+        ck_assert_msg(got.paused_ns == p && got.worst_start_ns == t,
+                      "%s --with-stop window %" PRIu64 ": got %" PRIu64 " at %" PRIu64
+                      ", dump %" PRIu64 " at %" PRIu64, fix, ws[i], got.paused_ns,
+                      got.worst_start_ns, p, t);
+    }
+    mmu_free(ms);
+    x_free(ws_p);
     /* One capability's own GC time (cap 1, where the log has one). */
     if (evindex_lane_of(ix, 1) != SIZE_MAX) {
         mmusrc_opts oc = { .per_cap = true, .cap = 1 };
