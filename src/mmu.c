@@ -194,62 +194,70 @@ mmu_allowed(const mmu_taken *tk, uint64_t t)
     return true;
 }
 
+/* The best window start found so far: most stopped time, then earliest. */
+typedef struct mmu_pick {
+    bool found;
+    uint64_t t, p;
+} mmu_pick;
+
+static inline void
+mmu_try(mmu_pick *b, uint64_t t, uint64_t p)
+{
+    if (!b->found || p > b->p || (p == b->p && t < b->t))
+        *b = (mmu_pick){ true, t, p };
+}
+
+/* A wholly stopped window already found before t: no start from t on can be worse. */
+static inline bool
+mmu_done(const mmu_pick *b, uint64_t w, uint64_t t)
+{
+    return b->found && b->p == w && t > b->t;
+}
+
 /* Best allowed start over [from, to - w] (w < range length): the most stopped time, the
  * earliest among equals. Candidates: the domain's ends, every span start, every span end
- * minus w, and (for mmu_worst) both sides of every chosen window. False if no start is
- * allowed. */
-static bool
-mmu_best(const mmu *m, uint64_t w, const mmu_taken *tk, uint64_t *best_t, uint64_t *best_p)
+ * minus w, and (for mmu_worst) both sides of every chosen window. b->found is false if
+ * no start is allowed. */
+static mmu_pick
+mmu_best(const mmu *m, uint64_t w, const mmu_taken *tk)
 {
     uint64_t lo = m->from_ns, hi = m->to_ns - w;
-    bool found = false;
-    uint64_t bt = 0, bp = 0;
-#define MMU_TRY_(t, p)                                                                \
-    do {                                                                              \
-        if (!found || (p) > bp || ((p) == bp && (t) < bt)) {                          \
-            bt = (t);                                                                 \
-            bp = (p);                                                                 \
-            found = true;                                                             \
-        }                                                                             \
-    } while (0)
-    /* A window starting at span i's start has C(s_i) = prefix[i] before it; one ending
-     * at span j's end has C(e_j) = prefix[j + 1] before its end. So each stream needs
-     * one cursor, moving forward only. */
+    mmu_pick b = { false, 0, 0 };
+    /* A window starting at span i's start has C(s_i) = seg[i].before before it; one
+     * ending at span j's end has C(e_j) = seg[j + 1].before before its end. So each
+     * stream needs one cursor, moving forward only. */
     mmu_cursor c = { m, 0 };
     size_t i = mmu_span_after(m, lo);
     if (i < m->n && m->seg[i].start < lo)
         i++;                    /* a span running into the domain: its start is outside */
     for (; m->seg[i].start <= hi; i++) {    /* the sentinel stops it */
         uint64_t t = m->seg[i].start;
-        if (bp == w && found && t > bt)
-            break;              /* a wholly stopped window: none later can be worse */
+        if (mmu_done(&b, w, t))
+            break;
         if (!tk || mmu_allowed(tk, t))
-            MMU_TRY_(t, mmu_cursor_cum(&c, t + w) - m->seg[i].before);
+            mmu_try(&b, t, mmu_cursor_cum(&c, t + w) - m->seg[i].before);
     }
     c.k = 0;
     size_t j = mmu_span_after(m, lo + w - 1);       /* first span with end >= lo + w */
     for (; j < m->n && m->seg[j].end - w <= hi; j++) {
         uint64_t t = m->seg[j].end - w;
-        if (bp == w && found && t > bt)
+        if (mmu_done(&b, w, t))
             break;
         if (!tk || mmu_allowed(tk, t))
-            MMU_TRY_(t, m->seg[j + 1].before - mmu_cursor_cum(&c, t));
+            mmu_try(&b, t, m->seg[j + 1].before - mmu_cursor_cum(&c, t));
     }
-    if (mmu_allowed(tk, lo))
-        MMU_TRY_(lo, mmu_cum(m, lo + w) - mmu_cum(m, lo));
-    /* The domain's end, and the sides of the chosen windows, off the sweep's order. */
-    if (mmu_allowed(tk, hi))
-        MMU_TRY_(hi, mmu_cum(m, hi + w) - mmu_cum(m, hi));
+    /* The domain's ends, and the sides of the chosen windows, off the passes' order. */
+    uint64_t ends[2] = { lo, hi };
+    for (int e = 0; e < 2; e++)
+        if (mmu_allowed(tk, ends[e]))
+            mmu_try(&b, ends[e], mmu_cum(m, ends[e] + w) - mmu_cum(m, ends[e]));
     for (size_t k = 0; tk && k < tk->n; k++) {
         uint64_t side[2] = { tk->t[k] >= lo + w ? tk->t[k] - w : lo, tk->t[k] + w };
         for (int s = 0; s < 2; s++)
             if (side[s] >= lo && side[s] <= hi && mmu_allowed(tk, side[s]))
-                MMU_TRY_(side[s], mmu_cum(m, side[s] + w) - mmu_cum(m, side[s]));
+                mmu_try(&b, side[s], mmu_cum(m, side[s] + w) - mmu_cum(m, side[s]));
     }
-#undef MMU_TRY_
-    *best_t = bt;
-    *best_p = bp;
-    return found;
+    return b;
 }
 
 static mmu_point
@@ -266,9 +274,8 @@ mmu_at(const mmu *m, uint64_t window_ns)
     uint64_t w = window_ns ? window_ns : 1;
     if (w >= m->to_ns - m->from_ns)
         return mmu_whole(m, w);
-    uint64_t t, p;
-    mmu_best(m, w, NULL, &t, &p);
-    return (mmu_point){ w, t, p, 1.0 - (double)p / (double)w };
+    mmu_pick b = mmu_best(m, w, NULL);
+    return (mmu_point){ w, b.t, b.p, 1.0 - (double)b.p / (double)w };
 }
 
 size_t
@@ -326,11 +333,11 @@ mmu_worst(const mmu *m, uint64_t window_ns, size_t top, mmu_point *out)
     mmu_taken tk = { chosen, 0, w };
     size_t n = 0;
     while (n < top) {
-        uint64_t t, p;
-        if (!mmu_best(m, w, &tk, &t, &p) || p == 0)
+        mmu_pick b = mmu_best(m, w, &tk);
+        if (!b.found || b.p == 0)
             break;
-        out[n++] = (mmu_point){ w, t, p, 1.0 - (double)p / (double)w };
-        chosen[tk.n++] = t;
+        out[n++] = (mmu_point){ w, b.t, b.p, 1.0 - (double)b.p / (double)w };
+        chosen[tk.n++] = b.t;
         qsort(chosen, tk.n, sizeof *chosen, mmu_u64_cmp);
     }
     x_free(chosen);

@@ -164,9 +164,8 @@ app_gc_worst_list(app *a, uint64_t w)
         app_gc_make_mmu(a, g);
     g->worst_window_ns = w;
     g->n_worst = mmu_worst(g->m, w, APP_GC_WORST_TOP, g->worst);
-    strbuf sb, t;
+    strbuf sb;
     strbuf_init(&sb);
-    strbuf_init(&t);
     strbuf_puts(&sb, "worst ");
     timefmt_append(&sb, w);
     strbuf_puts(&sb, " windows");
@@ -204,7 +203,6 @@ app_gc_worst_list(app *a, uint64_t w)
         uilist_add(l, sb.data, i);
     }
     strbuf_free(&sb);
-    strbuf_free(&t);
     app_open_list(a, l, APP_LIST_WORST);
 }
 
@@ -254,15 +252,13 @@ app_gc_mmu_action(app *a, enum keymap_action act)
     case ACTION_CHOOSE: {
         mmu_point p = g->pts[g->sel];
         a->mode = MODE_TIMELINE;
-        char what[64];
-        strbuf sb;
-        strbuf_init(&sb);
-        strbuf_puts(&sb, "worst ");
-        timefmt_append(&sb, p.window_ns);
-        strbuf_puts(&sb, " window");
-        snprintf(what, sizeof what, "%s", sb.data);
-        strbuf_free(&sb);
-        app_gc_jump(a, &p, what);
+        strbuf what;
+        strbuf_init(&what);
+        strbuf_puts(&what, "worst ");
+        timefmt_append(&what, p.window_ns);
+        strbuf_puts(&what, " window");
+        app_gc_jump(a, &p, what.data);
+        strbuf_free(&what);
         break;
     }
     case ACTION_WORST_LIST: app_gc_open_worst(a); break;
