@@ -45,10 +45,12 @@ void app_free(app *a);
  * log lacks the marker or the app has its second log already. */
 bool app_set_second(app *a, const evindex *ix2, const char *path2, const char *align,
                     char *why, size_t why_len);
-/* Takes the threads' run totals when the background count has finished; true if the
- * screen changes (the loop redraws). */
+/* Takes the threads' run totals when the background count has finished, and the MMU
+ * plot's points computed since the last call; true if the screen changes (the loop
+ * redraws). */
 bool app_poll_totals(app *a);
-/* The background count is still running (the loop then wakes more often). */
+/* A background count (totals, MMU plot) is still running (the loop then wakes more
+ * often). */
 bool app_totals_pending(const app *a);
 
 void app_resize(app *a, int cols, int lines);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../ui/termio_mock.h"
 #include "app.h"
@@ -654,6 +655,48 @@ START_TEST(test_gv_mmu_plot)
 }
 END_TEST
 
+/* In the interactive loop (async_totals) the plot's points come from a worker thread:
+ * the same figures once it is done; freeing the app while it works is safe. */
+START_TEST(test_gv_mmu_plot_async)
+{
+    char *want = NULL;
+    for (int async = 0; async < 2; async++) {
+        evlog *log;
+        evindex *ix = ga_index("threaded-n2", &log);
+        app_opts o = { .mono = true, .async_totals = async == 1 };
+        app *a = app_new(ix, "threaded-n2.eventlog", 110, 32, &o);
+        surface *s = surface_new(110, 32);
+        app_key(a, "u");
+        for (int i = 0; i < 10000 && app_totals_pending(a); i++) {
+            app_poll_totals(a);
+            usleep(1000);
+        }
+        app_poll_totals(a);
+        ck_assert(!app_totals_pending(a));
+        app_draw(a, s);
+        char *dump = surface_dump(s);
+        const char *at = strstr(dump, "window 10.000ms: MMU ");
+        ck_assert_ptr_nonnull(at);
+        char *line = strndup(at, strcspn(at, "\n"));
+        if (!want)
+            want = line;
+        else {
+            ck_assert_str_eq(line, want);
+            free(line);
+        }
+        free(dump);
+        /* Free while the worker runs. */
+        app_key(a, "Escape");
+        app_key(a, "u");
+        app_free(a);
+        surface_free(s);
+        evindex_free(ix);
+        evlog_close(log);
+    }
+    free(want);
+}
+END_TEST
+
 /* W: the worst 10 ms windows as a list; Enter on the second selects it. */
 START_TEST(test_gv_worst_list)
 {
@@ -789,6 +832,7 @@ test_gcanalysis_suite(void)
     TCase *tv = tcase_create("viewer");
     tcase_set_timeout(tv, 120 * test_time_scale());
     tcase_add_test(tv, test_gv_mmu_plot);
+    tcase_add_test(tv, test_gv_mmu_plot_async);
     tcase_add_test(tv, test_gv_worst_list);
     tcase_add_test(tv, test_gv_gc_list_histogram);
     tcase_add_test(tv, test_gv_two_logs);

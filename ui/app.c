@@ -336,6 +336,8 @@ static void app_thread_list(app *a);
 bool
 app_poll_totals(app *a)
 {
+    if (app_gc_poll(a))
+        return true;            /* the MMU plot's next points (app_gc.c) */
     if (!a->totals_running || !atomic_load(&a->totals_ready))
         return false;
     app_wait_totals(a);
@@ -358,7 +360,7 @@ app_thread_totals(app *a)
 bool
 app_totals_pending(const app *a)
 {
-    return a->totals_running;
+    return a->totals_running || app_gc_pending(a);
 }
 
 /* Row `row` of the thread list: tid, run time, runs, label. */

@@ -3,6 +3,8 @@
  * window of the chosen length), the worst windows as a list to jump from (`W`), and the
  * small pause histogram drawn above the collection list (`p`). */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,21 +23,55 @@
 #define APP_GC_WORST_TOP 50
 
 struct app_gc {
-    mmu *m;                     /* owned; the plot's range */
+    mmu *m;                     /* owned; the plot's range; read-only while the worker runs */
     bool selection;             /* the range is the selection, not the whole log */
-    size_t n;                   /* points, window lengths ascending on a log scale */
+    size_t n_target;            /* window lengths wanted, ascending on a log scale */
+    uint64_t target[APP_GC_MAX_POINTS];
+    /* Points computed: pts[0 .. n) (n = n_ready, published by the worker after each). In
+     * the interactive loop (opts.async_totals) a worker thread computes them, so a log
+     * of a million collections never holds the keys up; elsewhere they are made at once. */
     mmu_point pts[APP_GC_MAX_POINTS];
+    size_t n;                   /* what the last frame or key saw of n_ready */
+    atomic_size_t n_ready;
+    atomic_bool cancel;
+    bool running;               /* th was started and not yet joined */
+    pthread_t th;
     size_t sel;                 /* the chosen point */
     uint64_t worst_window_ns;   /* the length the worst list was made for */
     mmu_point worst[APP_GC_WORST_TOP];
     size_t n_worst;
 };
 
+/* Stop and join the worker, if one runs. */
+static void
+app_gc_stop(app_gc *g)
+{
+    if (!g->running)
+        return;
+    atomic_store(&g->cancel, true);
+    pthread_join(g->th, NULL);
+    g->running = false;
+}
+
+static void *
+app_gc_worker(void *arg)
+{
+    app_gc *g = arg;
+    for (size_t i = atomic_load(&g->n_ready); i < g->n_target; i++) {
+        if (atomic_load(&g->cancel))
+            break;
+        g->pts[i] = mmu_at(g->m, g->target[i]);
+        atomic_store_explicit(&g->n_ready, i + 1, memory_order_release);
+    }
+    return NULL;
+}
+
 void
 app_gc_free(app *a)
 {
     if (!a->gc)
         return;
+    app_gc_stop(a->gc);
     mmu_free(a->gc->m);
     x_free(a->gc);
     a->gc = NULL;
@@ -69,20 +105,24 @@ app_gc_make_mmu(app *a, app_gc *g)
 {
     uint64_t from, to;
     app_gc_range(a, &from, &to, &g->selection);
+    app_gc_stop(g);
     mmu_free(g->m);
     mmusrc_opts o = { 0 };
     g->m = mmusrc_new(a->ix, &o, from, to);
 }
 
 /* Window lengths from the curve's first (mmu_curve_windows) to the whole range, evenly
- * spaced on a log scale, every 1-2-5 length of the curve among them. */
+ * spaced on a log scale, every 1-2-5 length of the curve among them; then their points,
+ * at once or (async) on a worker thread. */
 static void
-app_gc_points(app_gc *g)
+app_gc_points(app_gc *g, bool async)
 {
     uint64_t ws[96];
     size_t nw = mmu_curve_windows(g->m, ws, 96);
+    g->n_target = 0;
     g->n = 0;
-    g->sel = 0;
+    atomic_store(&g->n_ready, 0);
+    atomic_store(&g->cancel, false);
     if (!nw)
         return;
     uint64_t lo = ws[0], hi = ws[nw - 1];
@@ -101,14 +141,43 @@ app_gc_points(app_gc *g)
             w = hi;
         if (w <= prev)
             continue;
-        g->pts[g->n++] = mmu_at(g->m, w);
+        g->target[g->n_target++] = w;
         prev = w;
     }
     /* Start on 10 ms when the curve has it, else the middle. */
-    g->sel = g->n / 2;
-    for (size_t i = 0; i < g->n; i++)
-        if (g->pts[i].window_ns == APP_GC_DEFAULT_WINDOW_NS)
+    g->sel = g->n_target / 2;
+    for (size_t i = 0; i < g->n_target; i++)
+        if (g->target[i] == APP_GC_DEFAULT_WINDOW_NS)
             g->sel = i;
+    if (async && pthread_create(&g->th, NULL, app_gc_worker, g) == 0) {
+        g->running = true;
+        return;
+    }
+    app_gc_worker(g);           /* no thread wanted, or none to be had: now */
+    g->n = atomic_load(&g->n_ready);
+}
+
+bool
+app_gc_poll(app *a)
+{
+    app_gc *g = a->gc;
+    if (!g)
+        return false;
+    size_t n = atomic_load_explicit(&g->n_ready, memory_order_acquire);
+    if (g->running && n == g->n_target) {
+        pthread_join(g->th, NULL);
+        g->running = false;
+    }
+    if (n == g->n)
+        return false;
+    g->n = n;
+    return a->mode == MODE_MMU;
+}
+
+bool
+app_gc_pending(const app *a)
+{
+    return a->gc && a->gc->running;
 }
 
 void
@@ -116,8 +185,8 @@ app_gc_open_mmu(app *a)
 {
     app_gc *g = app_gc_state(a);
     app_gc_make_mmu(a, g);
-    app_gc_points(g);
-    if (!g->n) {
+    app_gc_points(g, a->opts.async_totals);
+    if (!g->n_target) {
         app_gc_free(a);
         snprintf(a->msg, sizeof a->msg, "no MMU curve: the range is empty");
         a->msg_sticky = true;
@@ -211,8 +280,8 @@ app_gc_open_worst(app *a)
 {
     /* The plot's chosen length, else 10 ms; the range as the plot would take it. */
     uint64_t w = APP_GC_DEFAULT_WINDOW_NS;
-    if (a->gc && a->gc->n && a->mode == MODE_MMU) {
-        w = a->gc->pts[a->gc->sel].window_ns;
+    if (a->gc && a->gc->n_target && a->mode == MODE_MMU) {
+        w = a->gc->target[a->gc->sel];
     } else {
         app_gc *g = app_gc_state(a);
         app_gc_make_mmu(a, g);
@@ -236,20 +305,23 @@ void
 app_gc_mmu_action(app *a, enum keymap_action act)
 {
     app_gc *g = a->gc;
-    if (!g || !g->n) {
+    if (!g || !g->n_target) {
         a->mode = MODE_TIMELINE;
         return;
     }
+    g->n = atomic_load_explicit(&g->n_ready, memory_order_acquire);
     switch (act) {
     case ACTION_SHORTER_WINDOW:
         if (g->sel > 0)
             g->sel--;
         break;
     case ACTION_LONGER_WINDOW:
-        if (g->sel + 1 < g->n)
+        if (g->sel + 1 < g->n_target)
             g->sel++;
         break;
     case ACTION_CHOOSE: {
+        if (g->sel >= g->n)
+            break;              /* not computed yet: the plot says so */
         mmu_point p = g->pts[g->sel];
         a->mode = MODE_TIMELINE;
         strbuf what;
@@ -301,8 +373,9 @@ void
 app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines)
 {
     app_gc *g = a->gc;
-    if (!g || !g->n)
+    if (!g || !g->n_target)
         return;
+    g->n = atomic_load_explicit(&g->n_ready, memory_order_acquire);
     uibox_frame(s, col, line, cols, lines, a->opts.ascii, STYLE_POPUP_TITLE, STYLE_POPUP);
     strbuf sb;
     strbuf_init(&sb);
@@ -322,16 +395,21 @@ app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines)
         strbuf_free(&sb);
         return;
     }
-    /* Row 0: the chosen point. */
-    const mmu_point *p = &g->pts[g->sel];
+    /* Row 0: the chosen point, or how far the worker has got. */
     strbuf_reset(&sb);
     strbuf_puts(&sb, " window ");
-    timefmt_append(&sb, p->window_ns);
-    strbuf_printf(&sb, ": MMU %.2f%%, worst window from ", 100.0 * p->mmu);
-    timefmt_append_res(&sb, p->worst_start_ns, 1);
-    strbuf_puts(&sb, " (stopped ");
-    timefmt_append(&sb, p->paused_ns);
-    strbuf_putc(&sb, ')');
+    timefmt_append(&sb, g->target[g->sel]);
+    if (g->sel < g->n) {
+        const mmu_point *p = &g->pts[g->sel];
+        strbuf_printf(&sb, ": MMU %.2f%%, worst window from ", 100.0 * p->mmu);
+        timefmt_append_res(&sb, p->worst_start_ns, 1);
+        strbuf_puts(&sb, " (stopped ");
+        timefmt_append(&sb, p->paused_ns);
+        strbuf_putc(&sb, ')');
+    } else {
+        strbuf_printf(&sb, ": computing, %zu of %zu window lengths done\u2026", g->n,
+                      g->n_target);
+    }
     app_gc_text(s, inner_c, inner_l, &sb, STYLE_POPUP, inner_w);
     /* Rows 1 .. plot_h: the bars; then the window axis and the key hint. */
     int ylab = 5;
@@ -353,8 +431,9 @@ app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines)
     /* Each point owns the columns [c0, c1) of the plot width. */
     static const uint32_t eighths[8] = { 0x2581, 0x2582, 0x2583, 0x2584,
                                          0x2585, 0x2586, 0x2587, 0x2588 };
+    size_t nt = g->n_target;
     for (size_t i = 0; i < g->n; i++) {
-        int c0 = (int)((size_t)plot_w * i / g->n), c1 = (int)((size_t)plot_w * (i + 1) / g->n);
+        int c0 = (int)((size_t)plot_w * i / nt), c1 = (int)((size_t)plot_w * (i + 1) / nt);
         if (c1 <= c0)
             continue;
         double h8 = g->pts[i].mmu * (double)plot_h * 8.0;
@@ -383,10 +462,11 @@ app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines)
     /* Window axis: a label at each power of ten, placed at its log position. */
     int axis = top + plot_h;
     surface_fill(s, x0, axis, plot_w, a->opts.ascii ? '-' : 0x2500, STYLE_AXIS);
-    double lo = log((double)g->pts[0].window_ns), hi = log((double)g->pts[g->n - 1].window_ns);
+    uint64_t w_lo = g->target[0], w_hi = g->target[nt - 1];
+    double lo = log((double)w_lo), hi = log((double)w_hi);
     int last_end = -1;
-    for (uint64_t d = 1; d && d <= g->pts[g->n - 1].window_ns; d = d > UINT64_MAX / 10 ? 0 : d * 10) {
-        if (d < g->pts[0].window_ns)
+    for (uint64_t d = 1; d && d <= w_hi; d = d > UINT64_MAX / 10 ? 0 : d * 10) {
+        if (d < w_lo)
             continue;
         int c = hi > lo ? (int)lround((log((double)d) - lo) / (hi - lo) * (plot_w - 1)) : 0;
         strbuf_reset(&sb);
@@ -400,8 +480,8 @@ app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines)
     }
     /* The chosen point: a mark on the axis under its bar. */
     {
-        int c0 = (int)((size_t)plot_w * g->sel / g->n);
-        int c1 = (int)((size_t)plot_w * (g->sel + 1) / g->n);
+        int c0 = (int)((size_t)plot_w * g->sel / nt);
+        int c1 = (int)((size_t)plot_w * (g->sel + 1) / nt);
         for (int c = c0; c < (c1 > c0 ? c1 : c0 + 1) && c < plot_w; c++)
             surface_put(s, x0 + c, axis, a->opts.ascii ? '^' : 0x25b2, STYLE_CURSOR);
     }

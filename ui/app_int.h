@@ -117,6 +117,10 @@ void app_gc_open_worst(app *a);
 void app_gc_mmu_action(app *a, enum keymap_action act);
 void app_gc_choose_worst(app *a, uint64_t payload);
 void app_gc_free(app *a);
+/* The plot's points are being computed on a worker thread (the interactive loop); poll
+ * takes those finished since the last call: true if the plot on screen changed. */
+bool app_gc_pending(const app *a);
+bool app_gc_poll(app *a);
 /* Draw the plot in the popup box. */
 void app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines);
 /* The small pause histogram at the top of the box the collection list takes; returns
