@@ -49,6 +49,9 @@ static const char *const helpview_terms[][4] = {
     { DETAIL_MUTATOR_SHARE, "of a range (Space ... Space): its time outside GC",
       "pauses, 1 - pause time / range length. Not GHC's",
       "Productivity, which `stats --from --to` prints" },
+    { "MMU (u)", "for a window length w, the lowest mutator share of",
+      "any window of length w in the range: 0 when some",
+      "pause alone lasted w; `elog-tui mmu` prints it" },
 };
 
 #define HELPVIEW_N(a) (sizeof a / sizeof a[0])
