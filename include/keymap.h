@@ -35,8 +35,8 @@
     X(PREV_GC,        "prev-gc",        "previous garbage collection") \
     X(GC_LIST,        "gc-list",        "list garbage collections, longest pause first") \
     X(THREAD_LIST,    "thread-list",    "list Haskell threads") \
-    X(MMU_PLOT,       "mmu-plot",       "minimum mutator utilisation curve of the selection or log") \
-    X(WORST_LIST,     "worst-list",     "worst windows (lowest mutator share) of the plot's length") \
+    X(MMU_PLOT,       "mmu-plot",       "minimum mutator utilisation curve (selection or log)") \
+    X(WORST_LIST,     "worst-list",     "worst windows (lowest mutator share) of that length") \
     X(SHORTER_WINDOW, "shorter-window", "the next shorter window length on the MMU plot") \
     X(LONGER_WINDOW,  "longer-window",  "the next longer window length on the MMU plot") \
     X(SEARCH,         "search",         "search event text") \

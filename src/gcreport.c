@@ -177,7 +177,8 @@ gcreport_worst(strbuf *out, const evindex *ix, const mmu *m, const mmusrc_opts *
             strbuf_printf(out, "  mutator %.2f%%, stopped ", 100.0 * w[k].mmu);
             timefmt_append(out, w[k].paused_ns);
             strbuf_printf(out, " in %zu collection%s\n", n_in, n_in == 1 ? "" : "s");
-            strbuf_puts(out, "      #      start             pause       to stop     gen  leader\n");
+            strbuf_puts(out, "      #      start             pause       to stop     gen  "
+                             "leader\n");
         }
         bool first = true;
         for (size_t i = i0; i < i1; i++) {

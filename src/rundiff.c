@@ -140,7 +140,8 @@ rd_rts(strbuf *out, const gcstats_report *a, const gcstats_report *b)
         const gcstats_gen *x = &a->gens[g], *y = &b->gens[g];
         bool kx = ga && g < a->n_gens, ky = gb && g < b->n_gens;
         snprintf(label, sizeof label, "Gen %u colls", g);
-        rd_row(out, label, RD_COUNT, (rd_val){ kx, (double)x->colls }, (rd_val){ ky, (double)y->colls });
+        rd_row(out, label, RD_COUNT, (rd_val){ kx, (double)x->colls },
+               (rd_val){ ky, (double)y->colls });
         snprintf(label, sizeof label, "Gen %u par", g);
         rd_row(out, label, RD_COUNT, (rd_val){ kx, (double)x->par_colls },
                (rd_val){ ky, (double)y->par_colls });
@@ -161,8 +162,10 @@ rd_rts(strbuf *out, const gcstats_report *a, const gcstats_report *b)
                                            "EXIT elapsed", "Total elapsed" };
     for (int p = 0; p < 5; p++)
         rd_row(out, phases[p], RD_TIME, rd_phase(a, p), rd_phase(b, p));
-    rd_val ra = { ga && a->mut_ns > 0, a->mut_ns ? (double)a->bytes_allocated * 1e9 / (double)a->mut_ns : 0 };
-    rd_val rb = { gb && b->mut_ns > 0, b->mut_ns ? (double)b->bytes_allocated * 1e9 / (double)b->mut_ns : 0 };
+    rd_val ra = { ga && a->mut_ns > 0,
+                  a->mut_ns ? (double)a->bytes_allocated * 1e9 / (double)a->mut_ns : 0 };
+    rd_val rb = { gb && b->mut_ns > 0,
+                  b->mut_ns ? (double)b->bytes_allocated * 1e9 / (double)b->mut_ns : 0 };
     rd_row(out, "alloc rate (bytes per MUT second)", RD_BYTES, ra, rb);
     rd_row(out, "productivity", RD_PCT,
            (rd_val){ a->productivity_known != GCSTATS_UNKNOWN, 100.0 * a->productivity },
@@ -187,7 +190,8 @@ rd_pauses(strbuf *out, const gcstats_report *a, const gcstats_report *b)
         uint64_t vy[4] = { y->p50_ns, y->p90_ns, y->p99_ns, y->max_pause_ns };
         for (int k = 0; k < 4; k++) {
             snprintf(label, sizeof label, "Gen %u %s", g, names[k]);
-            rd_row(out, label, RD_TIME, (rd_val){ kx, (double)vx[k] }, (rd_val){ ky, (double)vy[k] });
+            rd_row(out, label, RD_TIME, (rd_val){ kx, (double)vx[k] },
+                   (rd_val){ ky, (double)vy[k] });
         }
     }
 }
