@@ -56,6 +56,11 @@ typedef struct lanes_draw_opts {
                                  * row: GC wins a shared cell, as tall as the HEC was busy) */
     bool highlight;             /* show where thread `highlight_tid` runs */
     uint32_t highlight_tid;
+    const struct threadlife *focus; /* the focused thread (app: Enter in the thread list),
+                                 * or NULL: every column where it runs is drawn in
+                                 * STYLE_THREAD_FOCUS, at any zoom (one binary search a
+                                 * cell), as the run's eighth block in colour, '▚' in
+                                 * monochrome and '@' in ASCII */
 } lanes_draw_opts;
 
 /* Screen rows lane `l` takes (2 for a HEC lane when o->hec_split, else 1). */

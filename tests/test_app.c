@@ -290,7 +290,7 @@ START_TEST(test_app_zoom_and_select)
     fx_keys(&f, "Escape t");
     ck_assert(fx_screen_has(&f, "threads by run time"));
     fx_keys(&f, "Enter");
-    ck_assert_msg(strstr(app_status(f.a), "highlighting thread") != NULL, "%s",
+    ck_assert_msg(strstr(app_status(f.a), " focused: ") != NULL, "%s",
                   app_status(f.a));
     fx_keys(&f, "q");
     ck_assert(app_quit_requested(f.a));

@@ -433,6 +433,54 @@ app_thread_list(app *a)
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
+/* Focus thread `tid`: its runs marked on every HEC, its life in the detail pane, the
+ * cursor on its first run; . and , then step through its runs. */
+static void
+app_focus_thread(app *a, uint32_t tid)
+{
+    threadlife_free(a->focus);
+    a->focus = threadlife_new(a->ix, tid);
+    size_t n = threadlife_n_runs(a->focus);
+    if (n == 0) {
+        app_msg(a, "thread %u never ran in this log; its life is in the pane (Esc ends the "
+                "focus)", tid);
+        return;
+    }
+    const threadlife_run *r = threadlife_run_at(a->focus, 0);
+    app_jump(a, r->start_ns);
+    app_select_cap(a, r->cap);
+    app_msg(a, "thread %u focused: %zu runs marked on every HEC; . and , step through them, "
+            "Esc ends the focus", tid, n);
+}
+
+/* . and , with a thread focused: its next or previous run, whatever the HEC. */
+static void
+app_step_focus(app *a, int dir)
+{
+    size_t i = threadlife_step(a->focus, a->v.cursor_ns, dir);
+    uint32_t tid = threadlife_tid(a->focus);
+    if (i == SIZE_MAX) {
+        app_msg(a, "no %s run of thread %u", dir > 0 ? "later" : "earlier", tid);
+        return;
+    }
+    const threadlife_run *r = threadlife_run_at(a->focus, i);
+    app_jump(a, r->start_ns);
+    app_select_cap(a, r->cap);
+    strbuf sb;
+    strbuf_init(&sb);
+    timefmt_append_res(&sb, r->start_ns, 1);
+    strbuf_puts(&sb, " on ");
+    if (r->cap == EVINDEX_NO_CAP)
+        strbuf_puts(&sb, "no HEC");
+    else
+        strbuf_printf(&sb, "HEC %u", (unsigned)r->cap);
+    strbuf_puts(&sb, ", ran ");
+    timefmt_append(&sb, r->end_ns - r->start_ns);
+    app_msg(a, "thread %u run %zu/%zu at %s", tid, i + 1, threadlife_n_runs(a->focus),
+            sb.data);
+    strbuf_free(&sb);
+}
+
 static void
 app_list_choose(app *a)
 {
@@ -452,9 +500,7 @@ app_list_choose(app *a)
         app_jump(a, g->start_ns);
         app_select_cap(a, g->leader_cap);
     } else if (kind == APP_LIST_THREADS) {
-        a->highlight = true;
-        a->highlight_tid = (uint32_t)payload;
-        app_msg(a, "highlighting thread %u on every HEC (Esc clears)", a->highlight_tid);
+        app_focus_thread(a, (uint32_t)payload);
     }
 }
 
@@ -724,13 +770,14 @@ app_open_search(app *a)
     a->query[0] = '\0';
 }
 
-/* Escape: no selection, search or highlight. */
+/* Escape: no selection, search or thread focus. */
 static void
 app_cancel(app *a)
 {
     timeview_select_clear(&a->v);
     a->search_on = false;
-    a->highlight = false;
+    threadlife_free(a->focus);
+    a->focus = NULL;
     a->msg_sticky = false;
 }
 
@@ -760,8 +807,13 @@ app_timeline_action(app *a, enum keymap_action act)
         if (a->lane_sel + 1 < a->n_lanes)
             a->lane_sel++;
         break;
-    case ACTION_NEXT_ITEM: app_step_item(a, 1); break;
-    case ACTION_PREV_ITEM: app_step_item(a, -1); break;
+    case ACTION_NEXT_ITEM:
+    case ACTION_PREV_ITEM:
+        if (a->focus)
+            app_step_focus(a, act == ACTION_NEXT_ITEM ? 1 : -1);
+        else
+            app_step_item(a, act == ACTION_NEXT_ITEM ? 1 : -1);
+        break;
     case ACTION_NEXT_MARKER: app_step_marker_or_match(a, 1); break;
     case ACTION_PREV_MARKER: app_step_marker_or_match(a, -1); break;
     case ACTION_MARKER_LIST: app_marker_list(a); break;
@@ -1065,6 +1117,7 @@ app_free(app *a)
     eventpane_free(a->events);
     x_free(a->lanes);
     x_free(a->matches);
+    threadlife_free(a->focus);
     app_wait_totals(a);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);

@@ -8,6 +8,7 @@
 #include "axis.h"
 #include "detail.h"
 #include "helpview.h"
+#include "lifeview.h"
 #include "textfmt.h"
 #include "theme.h"
 #include "timefmt.h"
@@ -165,6 +166,8 @@ draw_pane(app *a, surface *s, const lane_item *it)
     detail_lines_init(&dl);
     if (timeview_has_selection(&a->v)) {
         detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
+    } else if (a->focus) {
+        lifeview_lines(&dl, a->ix, a->focus, a->v.cursor_ns, rows, a->opts.ascii);
     } else if (a->n_lanes) {
         detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns, &a->thread_memo);
     }
@@ -286,8 +289,7 @@ app_draw(app *a, surface *s)
         .mono = a->opts.mono,
         .hec_split = a->hec_split,
         .selected_lane = a->lane_sel,
-        .highlight = a->highlight,
-        .highlight_tid = a->highlight_tid,
+        .focus = a->focus,
     };
     if (a->lay.lanes_rows > 0)
         lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,

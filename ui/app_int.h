@@ -12,6 +12,7 @@
 #include "keymap.h"
 #include "lanes.h"
 #include "strbuf.h"
+#include "threadlife.h"
 #include "uilist.h"
 
 enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS };
@@ -55,8 +56,8 @@ struct app {
     app_match *matches;         /* owned */
     size_t n_matches;
 
-    bool highlight;
-    uint32_t highlight_tid;
+    threadlife *focus;          /* owned; the focused thread (Enter in the thread list),
+                                 * NULL when none */
     detail_thread_memo thread_memo;     /* every thread's run totals, made once */
     pthread_t totals_th;                /* counts them when opts.async_totals */
     bool totals_running;                /* totals_th was started and not yet joined */

@@ -9,6 +9,7 @@
 #include "strbuf.h"
 #include "textfmt.h"
 #include "theme.h"
+#include "threadlife.h"
 #include "xalloc.h"
 
 /* Lower eighth blocks, index = eighths (0 is a space). */
@@ -25,6 +26,7 @@ static const char lanes_ascii_bars[9] = { ' ', '.', ':', '-', '=', '+', '*', '#'
 
 #define LANES_TICK      0x25BCu     /* ▼ */
 #define LANES_DOT       0x00B7u     /* · */
+#define LANES_FOCUS_GLYPH 0x259Au   /* ▚: the focused thread's runs in monochrome */
 #define LANES_ELLIPSIS  0x2026u     /* … */
 /* A run needs this many whole columns to itself before its thread is named in it. */
 #define LANES_TEXT_MIN_COLS 4
@@ -334,6 +336,14 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
         if (busy == 0)
             continue;
         uint8_t st = STYLE_RUNNING;
+        if (x->o->focus && threadlife_runs_in(x->o->focus, l->cap_lane, a, b)) {
+            /* The focused thread: its own style and, without colour, its own glyph. */
+            x->row[c] = ascii        ? lanes_cell('@', STYLE_THREAD_FOCUS)
+                        : x->o->mono ? lanes_cell(LANES_FOCUS_GLYPH, STYLE_THREAD_FOCUS)
+                                     : lanes_cell(lanes_blocks[lanes_eighths(busy, span)],
+                                                  STYLE_THREAD_FOCUS);
+            continue;
+        }
         if (x->o->highlight && lanes_tid_runs_in(cap->runs, a, b, x->o->highlight_tid))
             st = STYLE_RUNNING_HL;
         x->row[c] = ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', st)
