@@ -48,6 +48,9 @@
     X(LAST,           "last",           "go to the last line") \
     X(CHOOSE,         "choose",         "go to the chosen item") \
     X(GOTO_EVENT,     "goto-event",     "move the timeline cursor to this event") \
+    X(FILTER_TEXT,    "filter-text",    "show only events whose line holds a text (empty: all)") \
+    X(FILTER_TYPE,    "filter-type",    "show only events of one type (a list of the log's)") \
+    X(COPY_COMMAND,   "copy-command",   "show the stats / snapshot commands of the view or selection, copy (OSC 52)") \
     X(ERASE_CHAR,     "erase-char",     "delete the last character typed") \
     X(ERASE_LINE,     "erase-line",     "delete everything typed") \
     X(ACCEPT,         "accept",         "run the search") \

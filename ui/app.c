@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app_int.h"
+#include "copycmd.h"
 #include "detail.h"
 #include "eventpane.h"
 #include "helpview.h"
@@ -153,7 +154,7 @@ app_close_list(app *a)
 {
     uilist_free(a->list);
     a->list = NULL;
-    a->mode = MODE_TIMELINE;
+    a->mode = a->list_kind == APP_LIST_EVTYPES && a->events_on ? MODE_EVENTS : MODE_TIMELINE;
 }
 
 static void
@@ -481,6 +482,100 @@ app_step_focus(app *a, int dir)
     strbuf_free(&sb);
 }
 
+/* The event pane's type filter: every type the log's header declares. */
+static void
+app_evtype_list(app *a)
+{
+    uilist *l = uilist_new("show only events of type");
+    uilist_set_columns_header(l, "id   description");
+    uilist_add(l, "-    every type (no type filter)", UINT64_MAX);
+    const evlog *log = evindex_log(a->ix);
+    strbuf sb;
+    strbuf_init(&sb);
+    int cur = eventpane_filter_type(a->events);
+    for (size_t i = 0; i < evlog_n_types(log); i++) {
+        const evlog_type *t = evlog_type_at(log, i);
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "%-4u ", (unsigned)t->id);
+        textfmt_append_utf8(&sb, t->desc, t->desc_len);
+        strbuf_putc(&sb, '\0');
+        uilist_add(l, sb.data, t->id);
+        if (cur == (int)t->id)
+            uilist_move(l, (long)i + 1);
+    }
+    strbuf_free(&sb);
+    app_open_list(a, l, APP_LIST_EVTYPES);
+}
+
+static void
+app_free_commands(app *a)
+{
+    for (size_t i = 0; i < 2; i++) {
+        x_free(a->commands[i]);
+        a->commands[i] = NULL;
+    }
+}
+
+/* Copy as command: the selection, else the view, as `stats` and `snapshot` commands; the
+ * chosen one goes to the clipboard (OSC 52) and the status line. */
+static void
+app_command_list(app *a)
+{
+    const timeview *v = &a->v;
+    uint64_t from = v->t0_ns, to = v->t1_ns;
+    if (timeview_has_selection(v)) {
+        from = v->sel.a_ns;
+        to = v->sel.b_ns;
+    }
+    app_free_commands(a);
+    strbuf sb;
+    strbuf_init(&sb);
+    copycmd_stats(&sb, a->path, from, to);
+    strbuf_putc(&sb, '\0');
+    a->commands[0] = xstrdup(sb.data);
+    strbuf_reset(&sb);
+    copycmd_snapshot(&sb, a->path, from, to, a->cols, a->lines);
+    strbuf_putc(&sb, '\0');
+    a->commands[1] = xstrdup(sb.data);
+    strbuf_free(&sb);
+    uilist *l = uilist_new(timeview_has_selection(v) ? "copy the selection as a command (Enter)"
+                                                     : "copy the view as a command (Enter)");
+    uilist_add(l, a->commands[0], 0);
+    uilist_add(l, a->commands[1], 1);
+    app_open_list(a, l, APP_LIST_COMMANDS);
+}
+
+static void
+app_copy(app *a, const char *text)
+{
+    strbuf_reset(&a->clip);
+    strbuf_puts(&a->clip, text);
+    strbuf_putc(&a->clip, '\0');
+    a->clip_pending = true;
+    app_msg(a, "copied (OSC 52): %s", text);
+}
+
+const char *
+app_take_clipboard(app *a)
+{
+    if (!a->clip_pending)
+        return NULL;
+    a->clip_pending = false;
+    return a->clip.data;
+}
+
+/* The timeline cursor follows the event pane's selection (and the view, if it leaves). */
+static void
+app_follow_pane(app *a)
+{
+    uint64_t t;
+    if (!eventpane_selected_time(a->events, &t))
+        return;
+    if (t < a->v.t0_ns || t >= a->v.t1_ns)
+        app_jump(a, t);
+    timeview_set_cursor(&a->v, t);
+}
+
 static void
 app_list_choose(app *a)
 {
@@ -491,6 +586,19 @@ app_list_choose(app *a)
     }
     enum app_list_kind kind = a->list_kind;
     app_close_list(a);
+    if (kind == APP_LIST_EVTYPES) {
+        eventpane_set_filter(a->events, payload == UINT64_MAX ? -1 : (int)payload,
+                             eventpane_filter_text(a->events));
+        a->events_follow = true;
+        a->mode = a->events_on ? MODE_EVENTS : MODE_TIMELINE;
+        return;
+    }
+    if (kind == APP_LIST_COMMANDS) {
+        if (payload < 2 && a->commands[payload])
+            app_copy(a, a->commands[payload]);
+        app_free_commands(a);
+        return;
+    }
     if (kind == APP_LIST_MARKERS && payload < evindex_n_markers(a->ix)) {
         const evindex_msg *m = evindex_marker_at(a->ix, payload);
         app_jump(a, m->time_ns);
@@ -767,7 +875,18 @@ app_open_search(app *a)
 {
     a->search_from = a->mode;
     a->mode = MODE_SEARCH;
+    a->prompt_filter = false;
     a->query[0] = '\0';
+}
+
+/* The prompt for the event pane's text filter, holding the filter in force. */
+static void
+app_open_filter(app *a)
+{
+    a->search_from = MODE_EVENTS;
+    a->mode = MODE_SEARCH;
+    a->prompt_filter = true;
+    snprintf(a->query, sizeof a->query, "%s", eventpane_filter_text(a->events));
 }
 
 /* Escape: no selection, search or thread focus. */
@@ -821,6 +940,7 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_PREV_GC: app_step_gc(a, -1); break;
     case ACTION_GC_LIST: app_gc_list(a); break;
     case ACTION_THREAD_LIST: app_thread_list(a); break;
+    case ACTION_COPY_COMMAND: app_command_list(a); break;
     case ACTION_SEARCH: app_open_search(a); break;
     case ACTION_SELECT:
         /* sel.active: the selection follows the cursor; the range stays after. */
@@ -889,6 +1009,12 @@ app_search_action(app *a, enum keymap_action act, const char *key)
     switch (act) {
     case ACTION_ACCEPT:
         a->mode = back;
+        if (a->prompt_filter) {
+            eventpane_set_filter(a->events, eventpane_filter_type(a->events), a->query);
+            a->prompt_filter = false;
+            a->events_follow = true;
+            break;
+        }
         if (len) {
             app_run_search(a);
             if (a->n_matches)
@@ -904,7 +1030,10 @@ app_search_action(app *a, enum keymap_action act, const char *key)
         a->query[len] = '\0';
         break;
     case ACTION_ERASE_LINE: a->query[0] = '\0'; break;
-    case ACTION_CLOSE: a->mode = back; break;
+    case ACTION_CLOSE:
+        a->mode = back;
+        a->prompt_filter = false;
+        break;
     case ACTION_REDRAW: a->redraw = true; break;
     case ACTION_QUIT: a->quit = true; break;
     case ACTION_NONE: {
@@ -924,10 +1053,15 @@ app_events_action(app *a, enum keymap_action act)
     int page = a->lay.pane_rows > 3 ? a->lay.pane_rows - 2 : 1;
     uint64_t t;
     switch (act) {
-    case ACTION_LINE_UP: eventpane_scroll(a->events, -1); break;
-    case ACTION_LINE_DOWN: eventpane_scroll(a->events, 1); break;
-    case ACTION_PAGE_UP: eventpane_scroll(a->events, -page); break;
-    case ACTION_PAGE_DOWN: eventpane_scroll(a->events, page); break;
+    case ACTION_LINE_UP: eventpane_scroll(a->events, -1); app_follow_pane(a); break;
+    case ACTION_LINE_DOWN: eventpane_scroll(a->events, 1); app_follow_pane(a); break;
+    case ACTION_PAGE_UP: eventpane_scroll(a->events, -page); app_follow_pane(a); break;
+    case ACTION_PAGE_DOWN: eventpane_scroll(a->events, page); app_follow_pane(a); break;
+    case ACTION_FIRST: eventpane_first(a->events); app_follow_pane(a); break;
+    case ACTION_LAST: eventpane_last(a->events); app_follow_pane(a); break;
+    case ACTION_FILTER_TEXT: app_open_filter(a); break;
+    case ACTION_FILTER_TYPE: app_evtype_list(a); break;
+    case ACTION_COPY_COMMAND: app_command_list(a); break;
     case ACTION_GOTO_EVENT:
     case ACTION_CHOOSE:
         if (eventpane_selected_time(a->events, &t)) {
@@ -943,7 +1077,15 @@ app_events_action(app *a, enum keymap_action act)
         app_step_marker_or_match(a, act == ACTION_NEXT_MARKER ? 1 : -1);
         a->events_follow = true;
         break;
-    case ACTION_CANCEL: app_cancel(a); break;
+    case ACTION_CANCEL:
+        /* The pane's filters go first, then what Escape clears on the timeline. */
+        if (eventpane_filter_type(a->events) >= 0 || eventpane_filter_text(a->events)[0])
+        {
+            eventpane_set_filter(a->events, -1, "");
+            a->events_follow = true;
+        } else
+            app_cancel(a);
+        break;
     case ACTION_TOGGLE_EVENTS:
         a->events_on = false;
         a->mode = MODE_TIMELINE;
@@ -1101,6 +1243,8 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     int plot = cols - LANES_LABEL_COLS;
     timeview_init(&a->v, first, last > first ? last : first, plot > 0 ? plot : 1);
     a->events = eventpane_new(ix);
+    a->path = xstrdup(path);
+    strbuf_init(&a->clip);
     a->events_follow = true;
     strbuf_init(&a->status);
     app_relayout(a);
@@ -1118,6 +1262,9 @@ app_free(app *a)
     x_free(a->lanes);
     x_free(a->matches);
     threadlife_free(a->focus);
+    app_free_commands(a);
+    x_free(a->path);
+    strbuf_free(&a->clip);
     app_wait_totals(a);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);

@@ -183,7 +183,8 @@ draw_status(app *a, surface *s, const lane_item *it)
         return;
     strbuf_reset(&a->status);
     if (a->mode == MODE_SEARCH) {
-        strbuf_printf(&a->status, "/%s", a->query);
+        strbuf_printf(&a->status, a->prompt_filter ? "filter events by text (Enter; empty: "
+                      "all): %s" : "/%s", a->query);
     } else if (a->msg_sticky && a->msg[0]) {
         strbuf_puts(&a->status, a->msg);
     } else {

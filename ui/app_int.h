@@ -15,7 +15,8 @@
 #include "threadlife.h"
 #include "uilist.h"
 
-enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS };
+enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_EVTYPES,
+                     APP_LIST_COMMANDS };
 
 /* One search hit: a message (index into evindex_msg_at) or a thread label (tid). */
 typedef struct app_match {
@@ -75,6 +76,14 @@ struct app {
     bool events_follow;         /* the pane re-centres on the cursor */
     eventpane *events;          /* owned */
     int help_scroll;
+
+    char *path;                 /* owned; the log's path as given (copy as command) */
+    bool prompt_filter;         /* the MODE_SEARCH prompt edits the event pane's text
+                                 * filter, not a search */
+    char *commands[2];          /* owned; the copy-as-command list's rows (stats,
+                                 * snapshot) while it is open */
+    strbuf clip;                /* text for the terminal's clipboard (OSC 52) */
+    bool clip_pending;          /* ... not yet taken by the loop (app_take_clipboard) */
 
     char msg[512];              /* a message for the status line */
     bool msg_sticky;            /* show msg instead of the description of the cursor */

@@ -3,6 +3,8 @@
  * hold enough events, trimmed to a few screens around the selection. */
 #include "eventpane.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "render.h"
@@ -18,6 +20,8 @@
 /* Enough for 64 doublings of a window plus a 64-step bisection and query growth. */
 #define EVENTPANE_MAX_STEPS 200
 #define EVENTPANE_DEFAULT_ROWS 20
+/* Raw events read a batch while looking for ones that pass the filters. */
+#define EVENTPANE_FILTER_BATCH 1024
 
 /* A position between events: (time, file offset), ordered like evseek hits. */
 typedef struct eventpane_pos {
@@ -45,7 +49,18 @@ struct eventpane {
     size_t top;                 /* first hit on screen */
     bool recentre;              /* the next draw centres the cursor event */
     uint64_t ns_per_event;      /* average spacing: the first window's size */
+    int filter_type;            /* only events of this type id, or -1 for every type */
+    char filter_text[128];      /* only events whose `show` line holds this, "" for all */
+    evseek_hit *raw;            /* owned: a raw batch read while filtering */
+    size_t raw_cap;
+    strbuf line;                /* a candidate's `show` line while filtering */
 };
+
+static bool
+eventpane_filtered(const eventpane *p)
+{
+    return p->filter_type >= 0 || p->filter_text[0];
+}
 
 static int
 eventpane_cmp(const evseek_hit *h, eventpane_pos p)
@@ -95,6 +110,8 @@ eventpane_new(const evindex *ix)
     p->r = render_new();
     p->rows = EVENTPANE_DEFAULT_ROWS;
     p->at_start = p->at_end = true;
+    p->filter_type = -1;
+    strbuf_init(&p->line);
     uint64_t n = evindex_n_events(ix);
     uint64_t span = evindex_last_ns(ix) - evindex_first_ns(ix);
     p->ns_per_event = n ? span / n : 1;
@@ -112,6 +129,8 @@ eventpane_free(eventpane *p)
     x_free(p->hits);
     x_free(p->q);
     x_free(p->batch);
+    x_free(p->raw);
+    strbuf_free(&p->line);
     x_free(p);
 }
 
@@ -143,7 +162,7 @@ eventpane_count_before(const evseek_hit *q, size_t n, eventpane_pos pos)
 /* The first k events after `pos`, ascending, into out[] (room for k). Returns how many;
  * fewer than k only at the end of the log. */
 static size_t
-eventpane_fetch_after(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+eventpane_raw_after(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
 {
     uint64_t last = evindex_last_ns(p->ix);
     if (k == 0 || evindex_n_events(p->ix) == 0 || pos.t > last)
@@ -269,7 +288,7 @@ eventpane_last_before_time(eventpane *p, uint64_t hi, size_t k, evseek_hit *out)
  * fewer than k only at the start of the log. Events at pos.t itself are taken apart, so
  * that a run of equal times at pos (before or after it) never crowds the search. */
 static size_t
-eventpane_fetch_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+eventpane_raw_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
 {
     if (k == 0 || evindex_n_events(p->ix) == 0 || pos.t < evindex_first_ns(p->ix))
         return 0;
@@ -281,6 +300,82 @@ eventpane_fetch_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *ou
     size_t b = eventpane_last_before_time(p, pos.t, k - a, out);
     memmove(out + b, out + (k - a), a * sizeof *out);
     return b + a;
+}
+
+/* ASCII-case-insensitive substring test. */
+static bool
+eventpane_contains(const char *hay, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++) {
+        size_t j = 0;
+        while (j < m && tolower((unsigned char)hay[i + j]) == tolower((unsigned char)needle[j]))
+            j++;
+        if (j == m)
+            return true;
+    }
+    return m == 0;
+}
+
+/* Whether a hit passes the filters: its type, then its `show` line's text. */
+static bool
+eventpane_match(eventpane *p, const evseek_hit *h)
+{
+    if (!eventpane_filtered(p))
+        return true;
+    evlog_event ev;
+    if (!evlog_event_at(p->log, h->offset, h->cap, &ev))
+        return false;
+    if (p->filter_type >= 0 && ev.type != (uint16_t)p->filter_type)
+        return false;
+    if (!p->filter_text[0])
+        return true;
+    strbuf_reset(&p->line);
+    render_show_line(p->r, &p->line, &ev);
+    return eventpane_contains(p->line.data ? p->line.data : "", p->line.len, p->filter_text);
+}
+
+/* The first k events after `pos` that pass the filters, ascending, into out[]: batches of
+ * raw events are read on until k match or the log ends (fewer than k only then). */
+static size_t
+eventpane_fetch_after(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+{
+    if (!eventpane_filtered(p))
+        return eventpane_raw_after(p, pos, k, out);
+    size_t chunk = k < EVENTPANE_FILTER_BATCH ? EVENTPANE_FILTER_BATCH : k, got = 0;
+    eventpane_grow(&p->raw, &p->raw_cap, chunk);
+    while (got < k) {
+        size_t n = eventpane_raw_after(p, pos, chunk, p->raw);
+        for (size_t i = 0; i < n && got < k; i++)
+            if (eventpane_match(p, &p->raw[i]))
+                out[got++] = p->raw[i];
+        if (n < chunk)
+            break;
+        pos = eventpane_pos_of(&p->raw[n - 1]);
+    }
+    return got;
+}
+
+/* The last k events before `pos` that pass the filters, ascending, into out[]. */
+static size_t
+eventpane_fetch_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+{
+    if (!eventpane_filtered(p))
+        return eventpane_raw_before(p, pos, k, out);
+    size_t chunk = k < EVENTPANE_FILTER_BATCH ? EVENTPANE_FILTER_BATCH : k, got = 0;
+    eventpane_grow(&p->raw, &p->raw_cap, chunk);
+    /* Filled from the end of out[], then moved to its start. */
+    while (got < k) {
+        size_t n = eventpane_raw_before(p, pos, chunk, p->raw);
+        for (size_t i = n; i > 0 && got < k; i--)
+            if (eventpane_match(p, &p->raw[i - 1]))
+                out[k - 1 - got++] = p->raw[i - 1];
+        if (n < chunk)
+            break;
+        pos = eventpane_pos_of(&p->raw[0]);
+    }
+    memmove(out, out + (k - got), got * sizeof *out);
+    return got;
 }
 
 /* Append up to k events after the loaded ones; returns how many came. */
@@ -480,6 +575,26 @@ eventpane_last(eventpane *p)
     p->recentre = false;
 }
 
+void
+eventpane_set_filter(eventpane *p, int type, const char *text)
+{
+    p->filter_type = type >= 0 && type <= 0xffff ? type : -1;
+    snprintf(p->filter_text, sizeof p->filter_text, "%s", text ? text : "");
+    p->synced = false;          /* the next sync loads anew */
+}
+
+int
+eventpane_filter_type(const eventpane *p)
+{
+    return p->filter_type;
+}
+
+const char *
+eventpane_filter_text(const eventpane *p)
+{
+    return p->filter_text;
+}
+
 bool
 eventpane_selected_time(const eventpane *p, uint64_t *t_ns)
 {
@@ -589,10 +704,22 @@ eventpane_draw(eventpane *p, surface *s, int col, int line, int cols, int lines,
     strbuf_init(&sb);
     strbuf_puts(&sb, " events near ");
     timefmt_append_res(&sb, p->cursor_ns, 1);      /* exact, as the lines below */
+    if (p->filter_type >= 0) {
+        const evlog_type *t = evlog_type_of(p->log, (uint16_t)p->filter_type);
+        strbuf_printf(&sb, " · type %d", p->filter_type);
+        if (t && t->desc_len)
+            strbuf_printf(&sb, " (%.*s)", (int)t->desc_len, (const char *)t->desc);
+    }
+    if (p->filter_text[0])
+        strbuf_printf(&sb, " · text \"%s\"", p->filter_text);
+    if (eventpane_filtered(p))
+        strbuf_puts(&sb, " · Esc shows all");
     uibox_text(s, col, line, sb.data, STYLE_POPUP_TITLE, cols);
     int rows = lines - 1;
     if (rows > 0 && p->n == 0)
-        uibox_text(s, col, line + 1, " no events", STYLE_EVENT_LIST, cols);
+        uibox_text(s, col, line + 1, eventpane_filtered(p) ? " no event passes the filter"
+                                                           : " no events",
+                   STYLE_EVENT_LIST, cols);
     if (rows <= 0 || p->n == 0) {
         strbuf_free(&sb);
         return;
