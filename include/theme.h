@@ -60,7 +60,7 @@
     X(PROGRESS,             16,  33,   0,        7,  4,  0,    R)     \
     X(THREAD_FOCUS,        226,  90,   B,        3,  5,  B,    B)     \
     X(TICK,                231,   D,   B,        7,  D,  B,    B)     \
-    X(SPARK_CREATED,       214,   D,   0,        3,  D,  0,    0)     \
+    X(SPARK_CREATED,       214,   D,   0,        3,  D,  0,    U)     \
     X(SPARK_CONVERTED,     114,   D,   0,        2,  D,  0,    B)
 
 typedef enum style_id {

@@ -1229,7 +1229,7 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     a->cols = cols;
     a->lines = lines;
     a->mode = MODE_TIMELINE;
-    size_t max = evindex_n_caps(ix) + 8;
+    size_t max = 4 * evindex_n_caps(ix) + 8;    /* a HEC lane and three spark lanes each */
     a->lanes = xmalloc(max * sizeof *a->lanes);
     a->n_lanes = lanes_build(ix, a->lanes, max);
     a->markers_lane = SIZE_MAX;

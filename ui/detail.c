@@ -11,6 +11,7 @@
 #include "decode.h"
 #include "evseek.h"
 #include "render.h"
+#include "sparklanes.h"
 #include "textfmt.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -1088,6 +1089,10 @@ detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item
     case LANE_ACTIVITY: detail_activity(out, ix, it, cursor_ns); break;
     case LANE_HEAP: detail_heap(out, ix, cursor_ns); break;
     case LANE_SPARKS: detail_sparks(out, ix, cursor_ns); break;
+    case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
+        if (it->kind == LANE_ITEM_NONE)
+            sparklanes_detail(out, ix, l, it->start_ns, it->end_ns, cursor_ns);
+        break;
     default: break;
     }
 }
@@ -1439,6 +1444,9 @@ detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it
             } else {
                 strbuf_puts(out, "no heap sample yet");
             }
+        } else if (l->kind == LANE_SPARK_CREATED || l->kind == LANE_SPARK_CONVERTED ||
+                   l->kind == LANE_SPARK_POOL) {
+            sparklanes_status(out, ix, l, it->start_ns, it->end_ns);
         } else if (l->kind == LANE_SPARKS) {
             uint64_t v;
             if (detail_series_at(ix, EVINDEX_S_SPARK_POOL, cursor_ns, &v))

@@ -8,6 +8,7 @@
 
 #include "strbuf.h"
 #include "textfmt.h"
+#include "sparklanes.h"
 #include "theme.h"
 #include "threadlife.h"
 #include "xalloc.h"
@@ -129,6 +130,23 @@ lanes_build(const evindex *ix, lane *out, size_t max)
     if (series_max(evindex_series(ix, EVINDEX_S_SPARK_POOL)) > 0 ||
         series_max(evindex_series(ix, EVINDEX_S_SPARKS_CREATED)) > 0 || lanes_has_spark_events(ix))
         lanes_push(out, max, &n, LANE_SPARKS, 0, "sparks");
+    for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+        if (!lanes_cap_shown(ix, i) || !sparklanes_cap_active(ix, i))
+            continue;
+        static const struct { lane_kind kind; const char *name; } per_hec[] = {
+            { LANE_SPARK_CREATED, "created" }, { LANE_SPARK_CONVERTED, "convert" },
+            { LANE_SPARK_POOL, "pool" },
+        };
+        uint16_t cap = evindex_cap_at(ix, i)->cap;
+        for (size_t k = 0; k < sizeof per_hec / sizeof per_hec[0]; k++) {
+            char label[16];
+            if (cap == EVINDEX_NO_CAP)
+                snprintf(label, sizeof label, "%s -", per_hec[k].name);
+            else
+                snprintf(label, sizeof label, "%s %u", per_hec[k].name, (unsigned)cap);
+            lanes_push(out, max, &n, per_hec[k].kind, i, label);
+        }
+    }
     return n;
 }
 
@@ -186,6 +204,8 @@ typedef struct lanes_ctx {
      * boundary is searched once, not twice. */
     uint64_t *busy, *gc_work, *gc_wait;
     bool *have_sums;
+    double spark_top[2];        /* common scale of the HECs' spark creation / conversion
+                                 * rows, -1 until the first such row needs it */
     strbuf text;
 } lanes_ctx;
 
@@ -518,6 +538,57 @@ lanes_row_sparks(lanes_ctx *x)
             x->row[c] = lanes_bar(x, lanes_eighths(x->scratch_u[c], top), STYLE_SPARKS);
 }
 
+/* The busiest visible column of every HEC's spark lane of `kind`: the common scale. */
+static double
+lanes_spark_top(lanes_ctx *x, lane_kind kind)
+{
+    double top = 0;
+    for (size_t i = 0; i < evindex_n_caps(x->ix); i++) {
+        if (!sparklanes_cap_active(x->ix, i))
+            continue;
+        for (int c = 0; c < x->ncols; c++) {
+            uint64_t a = x->col_a[c], b = x->col_a[c + 1];
+            double n = kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, i, a, b)
+                                                  : sparklanes_converted(x->ix, i, a, b);
+            top = n > top ? n : top;
+        }
+    }
+    return top;
+}
+
+/* One HEC's spark creation or conversion counts, or its pool size, as bars. */
+static void
+lanes_row_spark_hec(lanes_ctx *x, const lane *l)
+{
+    if (l->kind == LANE_SPARK_POOL) {
+        uint64_t top = 0;
+        for (size_t i = 0; i < evindex_n_caps(x->ix); i++) {
+            uint64_t m = series_max(evindex_cap_spark_series(x->ix, i, EVINDEX_CS_POOL));
+            top = m > top ? m : top;
+        }
+        for (int c = 0; c < x->ncols; c++) {
+            uint64_t v;
+            if (sparklanes_pool(x->ix, l->cap_lane, x->col_a[c], x->col_a[c + 1], &v))
+                x->row[c] = lanes_bar(x, lanes_eighths(v, top), STYLE_SPARKS);
+        }
+        return;
+    }
+    double *top = l->kind == LANE_SPARK_CREATED ? &x->spark_top[0] : &x->spark_top[1];
+    if (*top < 0)
+        *top = lanes_spark_top(x, l->kind);
+    uint8_t st = l->kind == LANE_SPARK_CREATED ? STYLE_SPARK_CREATED : STYLE_SPARK_CONVERTED;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t a = x->col_a[c], b = x->col_a[c + 1];
+        double n = l->kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, l->cap_lane, a, b)
+                                                 : sparklanes_converted(x->ix, l->cap_lane, a, b);
+        if (n > 0 && *top > 0) {
+            /* Eighths of the common top, at least one for any spark at all. */
+            unsigned level = (unsigned)(n / *top * 8.0 + 0.5);
+            x->row[c] = lanes_bar(x, level < 1 ? 1 : level > 8 ? 8 : level, st);
+        }
+    }
+}
+
 static void
 lanes_draw_label(lanes_ctx *x, int col0, int line, int width, const lane *l, bool selected)
 {
@@ -546,7 +617,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
            const lanes_draw_opts *o)
 {
     static const lanes_draw_opts defaults = { .selected_lane = SIZE_MAX };
-    lanes_ctx x = { .s = s, .ix = ix, .o = o ? o : &defaults, .x0 = col0 + LANES_LABEL_COLS };
+    lanes_ctx x = { .s = s, .ix = ix, .o = o ? o : &defaults, .x0 = col0 + LANES_LABEL_COLS,
+                    .spark_top = { -1, -1 } };
     int plot = width - LANES_LABEL_COLS;
     x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
     size_t nc = (size_t)x.ncols;
@@ -594,6 +666,9 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
             case LANE_ACTIVITY: lanes_row_activity(&x); break;
             case LANE_HEAP: lanes_row_heap(&x); break;
             case LANE_SPARKS: lanes_row_sparks(&x); break;
+            case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
+                lanes_row_spark_hec(&x, l);
+                break;
             }
             for (int c = 0; c < x.ncols; c++) {
                 surface_cell cell = x.row[c];
@@ -892,6 +967,7 @@ lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns, l
     case LANE_NONMOVING: found = lanes_at_nm(ix, t, slack_ns, out); break;
     case LANE_MARKERS: found = lanes_at_markers(ix, t, slack_ns, out); break;
     case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
+    case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
         found = lanes_at_gc(ix, t, slack_ns, out);
         break;
     }
@@ -1037,6 +1113,7 @@ lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item
         case LANE_NONMOVING: found = lanes_step_nm(ix, t, dir, &it); break;
         case LANE_MARKERS: found = lanes_step_msg(ix, t, dir, &it); break;
         case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
+        case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
             found = lanes_step_gc(ix, t, dir, &it);
             break;
         }
