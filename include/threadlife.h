@@ -68,6 +68,9 @@ size_t threadlife_run_containing(const threadlife *tl, uint64_t t);
 /* Whether the thread runs on evindex lane `cap_lane` during [a, b) (a zero-length run at
  * t counts when a <= t < b). O(log n) whatever the zoom. */
 bool threadlife_runs_in(const threadlife *tl, size_t cap_lane, uint64_t a, uint64_t b);
+/* The thread running on capability `cap` at time t (a run with start <= t <= end), 0 if
+ * none: who posted an event there then. O(log n). */
+uint32_t threadlife_running_on(const evindex *ix, uint16_t cap, uint64_t t);
 /* Sum of the thread's run time. */
 uint64_t threadlife_run_ns(const threadlife *tl);
 

@@ -80,9 +80,7 @@ threadlife_collect_runs(threadlife *tl)
     x_free(fill);
 }
 
-/* The thread running on capability `cap` at time t (a run with start <= t <= end), 0 if
- * none. */
-static uint32_t
+uint32_t
 threadlife_running_on(const evindex *ix, uint16_t cap, uint64_t t)
 {
     size_t li = evindex_lane_of(ix, cap);

@@ -13,6 +13,7 @@
 #include "app.h"
 #include "evindex.h"
 #include "evlog.h"
+#include "instants.h"
 #include "sparklanes.h"
 #include "surface.h"
 #include "tests.h"
@@ -550,6 +551,102 @@ START_TEST(test_spark_lanes_from_counters)
 }
 END_TEST
 
+/* ---- instants at deep zoom ---------------------------------------------------------------------- */
+
+/* The instants of a window are the dump's lines of those kinds, and every wake-up names
+ * the thread the dump has running on the waking cap. */
+START_TEST(test_instants_against_dump)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/threaded-n4.eventlog");
+    vfx f;
+    app_opts o = { 0 };
+    vfx_open(&f, "fixtures/threaded-n4.eventlog", 120, 30, &o);
+    static const char *const prefixes[] = { "creating thread", "waking up thread",
+                                            "migrating thread" };
+    uint64_t t0 = 149000000, t1 = 152000000;
+    instant in[4096];
+    size_t n = instants_in(f.ix, t0, t1, 4096, in);
+    ck_assert_uint_ne(n, SIZE_MAX);
+    size_t want = 0, wakes = 0;
+    for (size_t k = 0; k < 3; k++)
+        want += ref_count(&d, -2, prefixes[k], t0, t1);
+    ck_assert_uint_eq(n, want);         /* this log has no spark events or messages there */
+    uint32_t running[8] = { 0 };
+    size_t j = 0;
+    for (size_t i = 0; i < d.n && d.l[i].t < t1; i++) {
+        const ref_line *r = &d.l[i];
+        unsigned a, b;
+        if (r->cap >= 0 && r->cap < 8 && sscanf(r->text, "running thread %u", &a) == 1)
+            running[r->cap] = a;
+        else if (r->cap >= 0 && r->cap < 8 && strncmp(r->text, "stopping thread", 15) == 0)
+            running[r->cap] = 0;
+        if (r->t < t0 || sscanf(r->text, "waking up thread %u on cap %u", &a, &b) != 2)
+            continue;
+        while (j < n && in[j].kind != INSTANTS_WAKEUP)
+            j++;
+        ck_assert_uint_lt(j, n);
+        ck_assert_uint_eq(in[j].time_ns, r->t);
+        strbuf sb;
+        strbuf_init(&sb);
+        instants_text(&sb, f.ix, &in[j]);
+        char want_text[128];
+        if (running[r->cap])
+            snprintf(want_text, sizeof want_text, "thread %u (on HEC %d) woke thread %u (on HEC %u)",
+                     running[r->cap], r->cap, a, b);
+        else
+            snprintf(want_text, sizeof want_text, "the RTS (on HEC %d) woke thread %u (on HEC %u)",
+                     r->cap, a, b);
+        ck_assert_str_eq(sb.data, want_text);
+        strbuf_free(&sb);
+        j++;
+        wakes++;
+    }
+    ck_assert_uint_gt(wakes, 0);
+    /* The whole log holds far more events than a screen of ticks. */
+    ck_assert_uint_eq(instants_in(f.ix, 0, UINT64_MAX, 220, in), SIZE_MAX);
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
+/* Zoomed in: the wake-up of thread 12 at 149789084 (posted on cap 1 while thread 6 ran)
+ * is a W tick on HEC 1 in the tick's pen, and the pane names both threads; zoomed out,
+ * no tick. */
+START_TEST(test_instants_ticks_drawn)
+{
+    vfx f;
+    app_opts o = { 0 };
+    vfx_open(&f, "fixtures/threaded-n4.eventlog", 120, 30, &o);
+    timeview *v = app_view(f.a);
+    timeview_zoom_to(v, 149780000, 149800000);
+    timeview_set_cursor(v, 149789084);
+    vfx_keys(&f, "j");                  /* HEC 1 */
+    int line = vfx_line_of(&f, "HEC 1"), col = vfx_col_of(&f, 149789084);
+    ck_assert_int_ge(line, 0);
+    ck_assert_int_ge(col, 0);
+    surface_cell c = surface_get(f.s, PLOT0 + col, line);
+    ck_assert_uint_eq(c.cp, 'W');
+    ck_assert(vfx_has(&f, "Instant: 149.789084ms wake-up: thread 6 (on HEC 1) woke thread 12 "
+                          "(on HEC 1)"));
+    termio_opts to = termio_default_opts();
+    to.force_theme = true;
+    to.theme = THEME_256;
+    termio *t = termio_open_mock(120, 30, &to);
+    vfx_keys(&f, "<");                  /* the cursor off the tick's column */
+    termio_present(t, f.s);
+    TickitPen *pen = tickit_mockterm_get_display_pen(termio_mock_term(t), line, PLOT0 + col);
+    ck_assert_int_eq(tickit_pen_get_colour_attr(pen, TICKIT_PEN_FG),
+                     theme_get(THEME_256, STYLE_TICK).fg);
+    termio_free(t);
+    vfx_keys(&f, "0");
+    for (int y = 0; y < 30; y++)
+        for (int x = PLOT0; x < 120; x++)
+            ck_assert_uint_ne(surface_get(f.s, x, y).style, STYLE_TICK);
+    vfx_close(&f);
+}
+END_TEST
+
 Suite *
 test_view11_suite(void)
 {
@@ -562,6 +659,8 @@ test_view11_suite(void)
     tcase_add_test(tc, test_copy_command_reproduces);
     tcase_add_test(tc, test_spark_lanes_against_dump);
     tcase_add_test(tc, test_spark_lanes_from_counters);
+    tcase_add_test(tc, test_instants_against_dump);
+    tcase_add_test(tc, test_instants_ticks_drawn);
     suite_add_tcase(s, tc);
     return s;
 }

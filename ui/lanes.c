@@ -3,6 +3,8 @@
  * its column's time range, so what a cell shows is true at every zoom. */
 #include "lanes.h"
 
+#include "instants.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -206,6 +208,9 @@ typedef struct lanes_ctx {
     bool *have_sums;
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
                                  * rows, -1 until the first such row needs it */
+    instant *ticks;             /* the view's instants when zoomed in far enough (owned) */
+    size_t n_ticks;             /* SIZE_MAX: too many events in view, no ticks */
+    bool ticks_loaded;
     strbuf text;
 } lanes_ctx;
 
@@ -315,6 +320,59 @@ lanes_hec_text(lanes_ctx *x, const runlane *rl)
     }
 }
 
+/* Which instant wins a column holding several: a wake-up, then a creation, a migration,
+ * a spark event, a message. */
+static const uint8_t lanes_tick_rank[INSTANTS_N_KINDS] = {
+    [INSTANTS_WAKEUP] = 5, [INSTANTS_CREATE] = 4, [INSTANTS_MIGRATE] = 3,
+    [INSTANTS_SPARK] = 2, [INSTANTS_MESSAGE] = 1,
+};
+
+/* Plot column holding time t (t inside the view). */
+static int
+lanes_col_at(const lanes_ctx *x, uint64_t t)
+{
+    int lo = 0, hi = x->ncols;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (x->col_a[mid + 1] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The instants posted by capability `cap` as ticks over its run row (not over GC): only
+ * when the view holds at most INSTANTS_PER_COL events a column. */
+static void
+lanes_hec_ticks(lanes_ctx *x, uint16_t cap)
+{
+    if (!x->ticks_loaded) {
+        x->ticks_loaded = true;
+        size_t max = (size_t)x->ncols * INSTANTS_PER_COL;
+        x->ticks = xmalloc((max + 1) * sizeof *x->ticks);    /* freed by lanes_draw */
+        x->n_ticks = x->ncols ? instants_in(x->ix, x->col_a[0], x->col_a[x->ncols], max,
+                                            x->ticks) : 0;
+    }
+    if (x->n_ticks == SIZE_MAX)
+        return;
+    uint8_t *rank = (uint8_t *)x->scratch_u;    /* per column: the rank of its tick */
+    memset(rank, 0, (size_t)x->ncols);
+    for (size_t i = 0; i < x->n_ticks; i++) {
+        const instant *in = &x->ticks[i];
+        if (in->cap != cap)
+            continue;
+        int c = lanes_col_at(x, in->time_ns);
+        if (c >= x->ncols)
+            continue;
+        uint8_t st = x->row[c].style;
+        if (st == STYLE_GC_WORK || st == STYLE_GC_WAIT || lanes_tick_rank[in->kind] <= rank[c])
+            continue;
+        rank[c] = lanes_tick_rank[in->kind];
+        x->row[c] = lanes_cell(instants_glyph((instants_kind)in->kind), STYLE_TICK);
+    }
+}
+
 /* What a HEC row shows: runs and GC in one row (GC wins a shared cell), or only one
  * of them (the two rows of a split lane). */
 enum lanes_hec_part { LANES_HEC_BOTH, LANES_HEC_RUNS, LANES_HEC_GC };
@@ -377,8 +435,10 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
                 x->scratch[c] = i;
         }
     }
-    if (part != LANES_HEC_GC)
+    if (part != LANES_HEC_GC) {
         lanes_hec_text(x, cap->runs);
+        lanes_hec_ticks(x, cap->cap);
+    }
 }
 
 int
@@ -683,6 +743,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     }
     strbuf_free(&x.text);
     x_free(x.have_sums);
+    x_free(x.ticks);
     x_free(x.gc_wait);
     x_free(x.gc_work);
     x_free(x.busy);
