@@ -11,6 +11,7 @@
 
 #include "../ui/termio_mock.h"
 #include "app.h"
+#include "detail.h"
 #include "evindex.h"
 #include "evlog.h"
 #include "instants.h"
@@ -647,6 +648,123 @@ START_TEST(test_instants_ticks_drawn)
 }
 END_TEST
 
+/* ---- range statistics: pause histogram, non-moving ---------------------------------------------- */
+
+/* Each bin of the histogram holds the dump's pauses (starting GC .. finished GC on the
+ * one capability of a non-threaded log) that fall in it. */
+START_TEST(test_range_pause_histogram)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/heapprof-hT.eventlog");
+    uint64_t pauses[4096];
+    size_t n = 0;
+    uint64_t start = 0;
+    for (size_t i = 0; i < d.n && n < 4096; i++) {
+        if (strcmp(d.l[i].text, "starting GC") == 0)
+            start = d.l[i].t;
+        else if (strcmp(d.l[i].text, "finished GC") == 0)
+            pauses[n++] = d.l[i].t - start;
+    }
+    ck_assert_uint_gt(n, 2);
+    vfx f;
+    app_opts o = { 0 };
+    vfx_open(&f, "fixtures/heapprof-hT.eventlog", 120, 40, &o);
+    detail_lines dl;
+    detail_lines_init(&dl);
+    detail_range(&dl, f.ix, evindex_first_ns(f.ix), evindex_last_ns(f.ix) + 1);
+    const char *hist = NULL;
+    for (size_t i = 0; i < dl.n; i++)
+        if (strncmp(dl.lines[i], "Pause histogram: ", 17) == 0)
+            hist = dl.lines[i];
+    ck_assert_ptr_nonnull(hist);
+    /* "lo-hi count" after the bars; every pause lands in exactly one bin. */
+    const char *p = strchr(hist + 17, ' ');
+    size_t seen = 0, bins = 0;
+    while (p && *p) {
+        char lo_s[32], hi_s[32];
+        size_t count;
+        int used = 0;
+        if (sscanf(p, " %31[^-]-%31s %zu%n", lo_s, hi_s, &count, &used) != 3)
+            break;
+        uint64_t lo, hi;
+        ck_assert(timefmt_parse(lo_s, &lo) && timefmt_parse(hi_s, &hi));
+        size_t want = 0;
+        for (size_t i = 0; i < n; i++)
+            want += pauses[i] >= lo && pauses[i] < hi;
+        ck_assert_msg(count == want, "%s: bin %s-%s has %zu, the dump %zu", hist, lo_s, hi_s,
+                      count, want);
+        seen += count;
+        bins++;
+        p += used;
+        if (*p == ',')
+            p++;
+    }
+    ck_assert_uint_gt(bins, 1);
+    ck_assert_uint_eq(seen, n);
+    detail_lines_free(&dl);
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
+/* Over the whole log the non-moving line has the RTS's syncs (`+RTS -s`: "25 syncs,
+ * 0.062s" elapsed — 25 is the collections, the syncs are the dump's 48 BEGINs, each
+ * posted twice) and every sweep. */
+START_TEST(test_range_nonmoving)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/nonmoving.eventlog");
+    size_t syncs = ref_count(&d, -2, "post-mark synchronization began", 0, UINT64_MAX) / 2;
+    size_t sweeps = ref_count(&d, -2, "concurrent sweep began", 0, UINT64_MAX);
+    char *rts = test_path("fixtures/nonmoving.rts-s.txt");
+    FILE *fp = fopen(rts, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[256];
+    double sync_s = -1;
+    while (fgets(line, sizeof line, fp))
+        if (strstr(line, " syncs,"))
+            ck_assert_int_eq(sscanf(strstr(line, "syncs,") + 6, " %lf", &sync_s), 1);
+    fclose(fp);
+    x_free(rts);
+    ck_assert(sync_s > 0);
+    vfx f;
+    app_opts o = { 0 };
+    vfx_open(&f, "fixtures/nonmoving.eventlog", 120, 40, &o);
+    detail_lines dl;
+    detail_lines_init(&dl);
+    detail_range(&dl, f.ix, evindex_first_ns(f.ix), evindex_last_ns(f.ix) + 1);
+    const char *nm = NULL;
+    for (size_t i = 0; i < dl.n; i++)
+        if (strncmp(dl.lines[i], "Non-moving: ", 12) == 0)
+            nm = dl.lines[i];
+    ck_assert_ptr_nonnull(nm);
+    char sync_t[32];
+    size_t n_sync, n_sweep, n_cycles;
+    const char *s = strstr(nm, "sync ");
+    ck_assert_int_eq(sscanf(s, "sync %31s (%zu)", sync_t, &n_sync), 2);
+    ck_assert_int_eq(sscanf(strstr(nm, "sweep "), "sweep %*s (%zu); %zu cycles", &n_sweep,
+                            &n_cycles), 2);
+    ck_assert_uint_eq(n_sync, syncs);
+    ck_assert_uint_eq(n_sweep, sweeps);
+    ck_assert_uint_eq(n_cycles, sweeps);
+    uint64_t sync_ns;
+    ck_assert(timefmt_parse(sync_t, &sync_ns));
+    /* The RTS prints seconds to 3 decimals. */
+    ck_assert_msg(sync_ns >= (uint64_t)((sync_s - 0.0005) * 1e9) &&
+                  sync_ns < (uint64_t)((sync_s + 0.0005) * 1e9), "%s vs %.3fs", nm, sync_s);
+    /* An empty range in the middle holds none of it. */
+    detail_lines_free(&dl);
+    detail_range(&dl, f.ix, 1, 2);
+    for (size_t i = 0; i < dl.n; i++)
+        if (strncmp(dl.lines[i], "Non-moving: ", 12) == 0)
+            ck_assert_str_eq(dl.lines[i], "Non-moving: mark 0ns (0), sync 0ns (0), sweep 0ns "
+                             "(0); 0 cycles starting in the range");
+    detail_lines_free(&dl);
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
 Suite *
 test_view11_suite(void)
 {
@@ -661,6 +779,8 @@ test_view11_suite(void)
     tcase_add_test(tc, test_spark_lanes_from_counters);
     tcase_add_test(tc, test_instants_against_dump);
     tcase_add_test(tc, test_instants_ticks_drawn);
+    tcase_add_test(tc, test_range_pause_histogram);
+    tcase_add_test(tc, test_range_nonmoving);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,7 @@
 
 #include "decode.h"
 #include "evseek.h"
+#include "pausehist.h"
 #include "render.h"
 #include "sparklanes.h"
 #include "textfmt.h"
@@ -1153,6 +1154,64 @@ detail_series_before(const series *s, uint64_t t)
     return i == SIZE_MAX ? 0 : series_get(s, i).value;
 }
 
+/* "Pause histogram: ▁█▃ 10us 3, 20us 12, 50us-100us 2": the bars, then each bin (its
+ * lower edge, the last one with its upper) and count. */
+static void
+detail_pause_hist(strbuf *sb, const uint64_t *pause_ns, size_t n)
+{
+    pausehist h;
+    pausehist_build(&h, pause_ns, n);
+    strbuf_puts(sb, "Pause histogram: ");
+    static const char *const bars[9] = { " ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+    for (size_t i = 0; i < h.n_bins; i++) {
+        size_t c = h.bins[i].count;
+        size_t level = c == 0 ? 0 : (c * 8 + h.max_count - 1) / h.max_count;
+        strbuf_puts(sb, bars[level > 8 ? 8 : level]);
+    }
+    for (size_t i = 0; i < h.n_bins; i++) {
+        strbuf_puts(sb, i ? ", " : " ");
+        timefmt_append_res(sb, h.bins[i].lo_ns, h.bins[i].lo_ns);
+        strbuf_putc(sb, '-');
+        timefmt_append_res(sb, h.bins[i].hi_ns, h.bins[i].hi_ns);
+        strbuf_printf(sb, " %zu", h.bins[i].count);
+    }
+}
+
+/* The non-moving collector inside [a, b): time in each phase (clipped to the range) and
+ * how many phases of each kind overlap it, and the cycles starting in it. */
+static void
+detail_range_nm(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
+{
+    const ivtrack *tr = evindex_nm_track(ix);
+    if (ivtrack_count(tr) == 0)
+        return;
+    static const char *const names[3] = { "mark", "sync", "sweep" };
+    size_t count[3] = { 0, 0, 0 };
+    for (size_t i = ivtrack_first_after(tr, a); i < ivtrack_count(tr); i++) {
+        const ivtrack_iv *iv = ivtrack_get(tr, i);
+        if (iv->start_ns >= b)
+            break;
+        if (iv->kind < 3 && (iv->end_ns > a || iv->start_ns == iv->end_ns))
+            count[iv->kind]++;
+    }
+    size_t cycles = 0;
+    for (size_t i = 0; i < evindex_n_nm_cycles(ix); i++) {
+        uint64_t s = evindex_nm_cycle_at(ix, i)->start_ns;
+        cycles += s >= a && s < b;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, "Non-moving: ");
+    for (unsigned k = 0; k < 3; k++) {
+        strbuf_printf(&sb, "%s%s ", k ? ", " : "", names[k]);
+        detail_dur(&sb, ivtrack_kind_ns(tr, k, a, b));
+        strbuf_printf(&sb, " (%zu)", count[k]);
+    }
+    strbuf_printf(&sb, "; %zu cycle%s starting in the range", cycles, cycles == 1 ? "" : "s");
+    detail_add_sb(out, &sb);
+    strbuf_free(&sb);
+}
+
 static void
 detail_range_gcs(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
 {
@@ -1210,6 +1269,15 @@ detail_range_gcs(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
         detail_dur(&sb, detail_rank(p + s, k, 99));
         detail_add_sb(out, &sb);
         s = e;
+    }
+    if (np) {
+        uint64_t *ns = xmalloc(np * sizeof *ns);       /* freed below */
+        for (size_t i = 0; i < np; i++)
+            ns[i] = p[i].pause_ns;
+        strbuf_reset(&sb);
+        detail_pause_hist(&sb, ns, np);
+        detail_add_sb(out, &sb);
+        x_free(ns);
     }
     if (n) {
         strbuf_reset(&sb);
@@ -1313,6 +1381,7 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
     detail_add_sb(out, &sb);
 
     detail_range_gcs(out, ix, a, b);
+    detail_range_nm(out, ix, a, b);
 
     const series *alloc = evindex_series(ix, EVINDEX_S_ALLOCATED);
     if (series_count(alloc)) {
