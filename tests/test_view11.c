@@ -183,7 +183,7 @@ vfx_col_of(vfx *f, uint64_t t)
 
 #define PLOT0 10        /* LANES_LABEL_COLS */
 
-/* ---- thread focus ----------------------------------------------------------------------------- */
+/* ---- thread focus ---------------------------------------------------------------------------- */
 
 START_TEST(test_focus_thread_steps_and_marks)
 {
@@ -304,7 +304,7 @@ START_TEST(test_focus_thread_glyphs)
 }
 END_TEST
 
-/* ---- the event pane --------------------------------------------------------------------------- */
+/* ---- the event pane -------------------------------------------------------------------------- */
 
 START_TEST(test_events_whole_log_and_filters)
 {
@@ -350,7 +350,7 @@ START_TEST(test_events_whole_log_and_filters)
 }
 END_TEST
 
-/* ---- copy as command ---------------------------------------------------------------------------- */
+/* ---- copy as command ------------------------------------------------------------------------- */
 
 /* Run `cmd` (a shell command line) and return its first line of stdout. Caller frees. */
 static char *
@@ -456,7 +456,7 @@ START_TEST(test_copy_command_reproduces)
 }
 END_TEST
 
-/* ---- spark lanes -------------------------------------------------------------------------------- */
+/* ---- spark lanes ----------------------------------------------------------------------------- */
 
 START_TEST(test_spark_lanes_against_dump)
 {
@@ -552,7 +552,7 @@ START_TEST(test_spark_lanes_from_counters)
 }
 END_TEST
 
-/* ---- instants at deep zoom ---------------------------------------------------------------------- */
+/* ---- instants at deep zoom ------------------------------------------------------------------- */
 
 /* The instants of a window are the dump's lines of those kinds, and every wake-up names
  * the thread the dump has running on the waking cap. */
@@ -593,8 +593,9 @@ START_TEST(test_instants_against_dump)
         instants_text(&sb, f.ix, &in[j]);
         char want_text[128];
         if (running[r->cap])
-            snprintf(want_text, sizeof want_text, "thread %u (on HEC %d) woke thread %u (on HEC %u)",
-                     running[r->cap], r->cap, a, b);
+            snprintf(want_text, sizeof want_text,
+                     "thread %u (on HEC %d) woke thread %u (on HEC %u)", running[r->cap], r->cap,
+                     a, b);
         else
             snprintf(want_text, sizeof want_text, "the RTS (on HEC %d) woke thread %u (on HEC %u)",
                      r->cap, a, b);
@@ -648,7 +649,7 @@ START_TEST(test_instants_ticks_drawn)
 }
 END_TEST
 
-/* ---- range statistics: pause histogram, non-moving ---------------------------------------------- */
+/* ---- range statistics: pause histogram, non-moving ------------------------------------------- */
 
 /* Each bin of the histogram holds the dump's pauses (starting GC .. finished GC on the
  * one capability of a non-threaded log) that fall in it. */
@@ -765,6 +766,14 @@ START_TEST(test_range_nonmoving)
 }
 END_TEST
 
+/* tests/e2e/threads.sh: thread focus and stepping in the real binary under tmux, both
+ * backends and LANG=C. */
+START_TEST(test_e2e_threads)
+{
+    test_e2e_script("threads", "");
+}
+END_TEST
+
 Suite *
 test_view11_suite(void)
 {
@@ -782,5 +791,9 @@ test_view11_suite(void)
     tcase_add_test(tc, test_range_pause_histogram);
     tcase_add_test(tc, test_range_nonmoving);
     suite_add_tcase(s, tc);
+    TCase *e2e = tcase_create("e2e");
+    tcase_set_timeout(e2e, 120);
+    tcase_add_test(e2e, test_e2e_threads);
+    suite_add_tcase(s, e2e);
     return s;
 }
