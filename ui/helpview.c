@@ -36,7 +36,7 @@ static const struct {
     { "\u25bc", "|", STYLE_MARKER, "user marker (traceMarker)" },
     { "\u00b7", ".", STYLE_MARKER_TEXT, "user or RTS message (traceEvent)" },
     { "\u2588\u2585\u2582", "@@@", STYLE_THREAD_FOCUS,
-      "the focused thread (t, Enter); \u259a without colour" },
+      "the focused thread (t, Enter); a checker without colour" },
     { "CWM", "CWM", STYLE_TICK, "zoomed in: thread created, woken, migrated" },
     { "S*", "S*", STYLE_TICK, "zoomed in: a spark event, a message" },
     { "\u2588\u2585\u2582", "#+.", STYLE_SPARK_CREATED, "sparks created on a HEC (created N)" },
