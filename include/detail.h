@@ -68,7 +68,7 @@ void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane
  * (summed over HECs, and as elapsed pause time), the mutator share, the collections
  * starting in the range per generation with total / average / max pause and p50 / p90 /
  * p99 (nearest rank), a pause histogram of them (pausehist.h: bars, then each bin's
- * "lo-hi count"), bytes copied, the non-moving collector's mark / sync / sweep time
+ * "lo count," and the last bin's upper edge), bytes copied, the non-moving collector's mark / sync / sweep time
  * inside the range with how many of each overlap it and the cycles starting in it,
  * bytes allocated, largest heap size and live bytes, markers and per-spark events (by
  * kind: created, dud, overflowed, run, stolen, fizzled, GC'd) in the range. */

@@ -1154,8 +1154,8 @@ detail_series_before(const series *s, uint64_t t)
     return i == SIZE_MAX ? 0 : series_get(s, i).value;
 }
 
-/* "Pause histogram: ▁█▃ 10us 3, 20us 12, 50us-100us 2": the bars, then each bin (its
- * lower edge, the last one with its upper) and count. */
+/* "Pause histogram: ▁█▃ 10us 3, 20us 12, 50us 2, 100us": the bars, then each bin's lower
+ * edge and count, then the last bin's upper edge (compact: a pane line is not wrapped). */
 static void
 detail_pause_hist(strbuf *sb, const uint64_t *pause_ns, size_t n)
 {
@@ -1169,11 +1169,13 @@ detail_pause_hist(strbuf *sb, const uint64_t *pause_ns, size_t n)
         strbuf_puts(sb, bars[level > 8 ? 8 : level]);
     }
     for (size_t i = 0; i < h.n_bins; i++) {
-        strbuf_puts(sb, i ? ", " : " ");
+        strbuf_putc(sb, ' ');
         timefmt_append_res(sb, h.bins[i].lo_ns, h.bins[i].lo_ns);
-        strbuf_putc(sb, '-');
-        timefmt_append_res(sb, h.bins[i].hi_ns, h.bins[i].hi_ns);
-        strbuf_printf(sb, " %zu", h.bins[i].count);
+        strbuf_printf(sb, " %zu,", h.bins[i].count);
+    }
+    if (h.n_bins) {
+        strbuf_putc(sb, ' ');
+        timefmt_append_res(sb, h.bins[h.n_bins - 1].hi_ns, h.bins[h.n_bins - 1].hi_ns);
     }
 }
 

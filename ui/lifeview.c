@@ -8,6 +8,9 @@
 #include "textfmt.h"
 #include "timefmt.h"
 
+/* Columns the entry's time is padded to: "123.456789ms" and "1.234567890s" fit. */
+#define LIFEVIEW_TIME_COLS 12
+
 /* Instants with time <= t. */
 static size_t
 lifeview_events_upto(const threadlife *tl, uint64_t t)
@@ -147,7 +150,10 @@ lifeview_entry(const evindex *ix, const threadlife *tl, size_t i, strbuf *out,
     uint64_t t = is_run ? threadlife_run_at(tl, k)->start_ns : threadlife_event_at(tl, k)->time_ns;
     if (time_ns)
         *time_ns = t;
+    size_t start = out->len;
     timefmt_append_res(out, t, 1);
+    while (out->len - start < LIFEVIEW_TIME_COLS)      /* the texts line up */
+        strbuf_putc(out, ' ');
     strbuf_puts(out, "  ");
     if (is_run)
         lifeview_run_text(out, ix, threadlife_run_at(tl, k));
