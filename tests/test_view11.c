@@ -350,6 +350,53 @@ START_TEST(test_events_whole_log_and_filters)
 }
 END_TEST
 
+/* A filter nothing passes, on a log of 700,000 events: each fetch stops after its budget
+ * and says how far it searched; Down searches on from there, to the log's end. */
+START_TEST(test_events_filter_budget)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    char dir[] = "/tmp/elog-view11.XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    char path[64], cmd[256];
+    snprintf(path, sizeof path, "%s/big.eventlog", dir);
+    snprintf(cmd, sizeof cmd, "'%s' --events 700000 -o '%s' 2>/dev/null", synth, path);
+    ck_assert_msg(system(cmd) == 0, "elog-synth failed");
+    vfx f;
+    diag d;
+    f.path = xstrdup(path);
+    f.log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(f.log);
+    f.ix = evindex_build(f.log, NULL, &d);
+    app_opts o = { 0 };
+    f.a = app_new(f.ix, path, 120, 40, &o);
+    f.s = surface_new(120, 40);
+    vfx_keys(&f, "e Tab f z z z q x Enter");
+    ck_assert(vfx_has(&f, "no event passes the filter in what was searched"));
+    uint64_t last = 0;
+    int downs = 0;
+    for (; downs < 20 && vfx_has(&f, ", Down on"); downs++) {
+        char *dump = surface_dump(f.s), *at = strstr(dump, "searched ..");
+        ck_assert_ptr_nonnull(at);
+        char t[32];
+        ck_assert_int_eq(sscanf(at + 11, "%31[^,]", t), 1);
+        uint64_t ns;
+        ck_assert(timefmt_parse(t, &ns));
+        ck_assert_uint_gt(ns, last);            /* each Down searches further */
+        last = ns;
+        x_free(dump);
+        vfx_keys(&f, "Down");
+    }
+    /* 700,000 events at 262,144 a fetch: two cut fetches, then the end of the log. */
+    ck_assert_int_eq(downs, 2);
+    ck_assert(vfx_has(&f, "no event passes the filter"));
+    ck_assert(!vfx_has(&f, "searched"));
+    vfx_close(&f);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 /* ---- copy as command ------------------------------------------------------------------------- */
 
 /* Run `cmd` (a shell command line) and return its first line of stdout. Caller frees. */
@@ -783,6 +830,7 @@ test_view11_suite(void)
     tcase_add_test(tc, test_focus_thread_steps_and_marks);
     tcase_add_test(tc, test_focus_thread_glyphs);
     tcase_add_test(tc, test_events_whole_log_and_filters);
+    tcase_add_test(tc, test_events_filter_budget);
     tcase_add_test(tc, test_copy_command_reproduces);
     tcase_add_test(tc, test_spark_lanes_against_dump);
     tcase_add_test(tc, test_spark_lanes_from_counters);

@@ -482,6 +482,18 @@ app_step_focus(app *a, int dir)
     strbuf_free(&sb);
 }
 
+/* New filters for the event pane, loaded around the cursor at once (keys that follow,
+ * before the next frame, then scroll what they show). */
+static void
+app_refilter(app *a, int type, const char *text)
+{
+    char keep[sizeof a->query];
+    snprintf(keep, sizeof keep, "%s", text);    /* text may be the pane's own */
+    eventpane_set_filter(a->events, type, keep);
+    eventpane_sync(a->events, a->v.cursor_ns, a->lay.pane_rows > 1 ? a->lay.pane_rows - 1 : 1);
+    a->events_follow = a->mode != MODE_EVENTS;     /* loaded: the pane's keys move it now */
+}
+
 /* The event pane's type filter: every type the log's header declares. */
 static void
 app_evtype_list(app *a)
@@ -587,9 +599,8 @@ app_list_choose(app *a)
     enum app_list_kind kind = a->list_kind;
     app_close_list(a);
     if (kind == APP_LIST_EVTYPES) {
-        eventpane_set_filter(a->events, payload == UINT64_MAX ? -1 : (int)payload,
-                             eventpane_filter_text(a->events));
-        a->events_follow = true;
+        app_refilter(a, payload == UINT64_MAX ? -1 : (int)payload,
+                     eventpane_filter_text(a->events));
         a->mode = a->events_on ? MODE_EVENTS : MODE_TIMELINE;
         return;
     }
@@ -1010,9 +1021,8 @@ app_search_action(app *a, enum keymap_action act, const char *key)
     case ACTION_ACCEPT:
         a->mode = back;
         if (a->prompt_filter) {
-            eventpane_set_filter(a->events, eventpane_filter_type(a->events), a->query);
+            app_refilter(a, eventpane_filter_type(a->events), a->query);
             a->prompt_filter = false;
-            a->events_follow = true;
             break;
         }
         if (len) {
@@ -1080,10 +1090,8 @@ app_events_action(app *a, enum keymap_action act)
     case ACTION_CANCEL:
         /* The pane's filters go first, then what Escape clears on the timeline. */
         if (eventpane_filter_type(a->events) >= 0 || eventpane_filter_text(a->events)[0])
-        {
-            eventpane_set_filter(a->events, -1, "");
-            a->events_follow = true;
-        } else
+            app_refilter(a, -1, "");
+        else
             app_cancel(a);
         break;
     case ACTION_TOGGLE_EVENTS:
