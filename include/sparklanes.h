@@ -30,6 +30,19 @@ double sparklanes_converted(const evindex *ix, size_t li, uint64_t t0, uint64_t 
  * before the first SPARK_COUNTERS sample of that capability. */
 bool sparklanes_pool(const evindex *ix, size_t li, uint64_t t0, uint64_t t1, uint64_t *out);
 
+/* One capability's SPARK_COUNTERS as posted: cumulative counts and the pool then. */
+typedef struct sparklanes_counters {
+    uint64_t created, dud, overflowed, converted, gcd, fizzled, remaining;
+} sparklanes_counters;
+/* The counters lane `li` had posted by time t (the last SPARK_COUNTERS at or before t,
+ * re-read from the log); all zero, and false, before its first. */
+bool sparklanes_counters_at(const evindex *ix, size_t li, uint64_t t, sparklanes_counters *out);
+/* What the counters say happened in [t0, t1), summed over capabilities: each one's
+ * counters by t1 - 1 minus those before t0 (remaining: the pools by t1 - 1). False when
+ * the log has no spark counters above zero. */
+bool sparklanes_range_counters(const evindex *ix, uint64_t t0, uint64_t t1,
+                               sparklanes_counters *out);
+
 /* Detail pane lines for a spark lane (LANE_SPARK_*) at the cursor's column [t0, t1):
  * created / converted in the column with their rates, the pool, and the HEC's totals
  * (created, converted, fizzled, GC'd, dud, overflowed). */

@@ -599,6 +599,83 @@ START_TEST(test_spark_lanes_from_counters)
 }
 END_TEST
 
+/* Range statistics of a log with spark counters only: over the whole log, the RTS's own
+ * SPARKS line; over a part, each cap's last "spark stats" of the dump before the end
+ * minus its last before the start. */
+START_TEST(test_range_spark_counters)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/sparks-p.eventlog");
+    char *rts = test_path("fixtures/sparks-p.rts-s.txt");
+    FILE *fp = fopen(rts, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[256];
+    unsigned long long total = 0, conv = 0, ovf = 0, dud = 0, gcd = 0, fiz = 0;
+    while (fgets(line, sizeof line, fp))
+        if (strstr(line, "SPARKS:"))
+            ck_assert_int_eq(sscanf(strstr(line, "SPARKS:"), "SPARKS: %llu (%llu converted, "
+                                    "%llu overflowed, %llu dud, %llu GC'd, %llu fizzled",
+                                    &total, &conv, &ovf, &dud, &gcd, &fiz), 6);
+    fclose(fp);
+    x_free(rts);
+    vfx f;
+    app_opts o = { 0 };
+    vfx_open(&f, "fixtures/sparks-p.eventlog", 120, 40, &o);
+    sparklanes_counters sc;
+    ck_assert(sparklanes_range_counters(f.ix, 0, UINT64_MAX, &sc));
+    ck_assert_uint_eq(sc.created + sc.overflowed + sc.dud, total);   /* GHC's S */
+    ck_assert_uint_eq(sc.converted, conv);
+    ck_assert_uint_eq(sc.overflowed, ovf);
+    ck_assert_uint_eq(sc.dud, dud);
+    ck_assert_uint_eq(sc.gcd, gcd);
+    ck_assert_uint_eq(sc.fizzled, fiz);
+    /* A part: [10 ms, 25 ms). */
+    uint64_t a = 10000000, b = 25000000;
+    unsigned long long want[6] = { 0 };
+    for (int cap = 0; cap < 2; cap++) {
+        unsigned long long lo[6] = { 0 }, hi[6] = { 0 };
+        for (size_t i = 0; i < d.n; i++) {
+            const ref_line *r = &d.l[i];
+            unsigned long long v[6];
+            if (r->cap != cap || sscanf(r->text, "spark stats: %llu created, %llu converted, "
+                                        "%*u remaining (%llu overflowed, %llu dud, %llu GC'd, "
+                                        "%llu fizzled)", &v[0], &v[1], &v[2], &v[3], &v[4],
+                                        &v[5]) != 6)
+                continue;
+            if (r->t < a)
+                memcpy(lo, v, sizeof v);
+            if (r->t < b)
+                memcpy(hi, v, sizeof v);
+        }
+        for (int k = 0; k < 6; k++)
+            want[k] += hi[k] - lo[k];
+    }
+    ck_assert(sparklanes_range_counters(f.ix, a, b, &sc));
+    ck_assert_uint_eq(sc.created, want[0]);
+    ck_assert_uint_eq(sc.converted, want[1]);
+    ck_assert_uint_eq(sc.overflowed, want[2]);
+    ck_assert_uint_eq(sc.dud, want[3]);
+    ck_assert_uint_eq(sc.gcd, want[4]);
+    ck_assert_uint_eq(sc.fizzled, want[5]);
+    ck_assert_uint_gt(want[0] + want[1] + want[4] + want[5], 0);
+    /* And the range statistics say so. */
+    detail_lines dl;
+    detail_lines_init(&dl);
+    detail_range(&dl, f.ix, a, b);
+    char line_want[160];
+    snprintf(line_want, sizeof line_want, "Spark counters: created %llu, converted %llu, "
+             "overflowed %llu, dud %llu, GC'd %llu, fizzled %llu", want[0], want[1], want[2],
+             want[3], want[4], want[5]);
+    bool found = false;
+    for (size_t i = 0; i < dl.n; i++)
+        found |= strncmp(dl.lines[i], line_want, strlen(line_want)) == 0;
+    ck_assert_msg(found, "no \"%s\"", line_want);
+    detail_lines_free(&dl);
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
 /* ---- instants at deep zoom ------------------------------------------------------------------- */
 
 /* The instants of a window are the dump's lines of those kinds, and every wake-up names
@@ -834,6 +911,7 @@ test_view11_suite(void)
     tcase_add_test(tc, test_copy_command_reproduces);
     tcase_add_test(tc, test_spark_lanes_against_dump);
     tcase_add_test(tc, test_spark_lanes_from_counters);
+    tcase_add_test(tc, test_range_spark_counters);
     tcase_add_test(tc, test_instants_against_dump);
     tcase_add_test(tc, test_instants_ticks_drawn);
     tcase_add_test(tc, test_range_pause_histogram);

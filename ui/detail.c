@@ -1430,6 +1430,14 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
         detail_add_sb(out, &sb);
     }
     detail_spark_events(out, ix, "Spark events", a, b);
+    sparklanes_counters sc;
+    if (!sparklanes_exact(ix) && sparklanes_range_counters(ix, a, b, &sc))
+        detail_lines_add(out, "Spark counters: created %llu, converted %llu, overflowed %llu, "
+                         "dud %llu, GC'd %llu, fizzled %llu (the rise between the samples "
+                         "before the range's ends)", (unsigned long long)sc.created,
+                         (unsigned long long)sc.converted, (unsigned long long)sc.overflowed,
+                         (unsigned long long)sc.dud, (unsigned long long)sc.gcd,
+                         (unsigned long long)sc.fizzled);
     strbuf_free(&sb);
 }
 

@@ -2,6 +2,9 @@
  * over a time range, and their words for the detail pane. */
 #include "sparklanes.h"
 
+#include <string.h>
+
+#include "decode.h"
 #include "series.h"
 #include "timefmt.h"
 
@@ -102,6 +105,68 @@ sparklanes_pool(const evindex *ix, size_t li, uint64_t t0, uint64_t t1, uint64_t
     }
     if (any)
         *out = mx;
+    return any;
+}
+
+bool
+sparklanes_counters_at(const evindex *ix, size_t li, uint64_t t, sparklanes_counters *out)
+{
+    memset(out, 0, sizeof *out);
+    const series *s = evindex_cap_spark_series(ix, li, EVINDEX_CS_CREATED);
+    size_t i = s ? series_at(s, t) : SIZE_MAX;
+    if (i == SIZE_MAX)
+        return false;
+    uint64_t at = series_get(s, i).time_ns;
+    uint16_t cap = evindex_cap_at(ix, li)->cap;
+    /* The event itself, among those at its timestamp (the last of this cap's there). */
+    evseek_hit hits[64];
+    size_t n = evseek_range(evindex_seek(ix), evindex_log(ix), at, at + 1, hits, 64, NULL);
+    bool found = false;
+    for (size_t k = 0; k < n; k++) {
+        evlog_event ev;
+        if (hits[k].cap != cap || !evlog_event_at(evindex_log(ix), hits[k].offset, cap, &ev) ||
+            ev.type != EV_SPARK_COUNTERS)
+            continue;
+        evdecoded dec;
+        decode_event(&ev, &dec);
+        if (dec.n_present < 7)
+            continue;
+        /* File order: created, dud, overflowed, converted, GC'd, fizzled, remaining. */
+        *out = (sparklanes_counters){ dec.f[0].u, dec.f[1].u, dec.f[2].u, dec.f[3].u,
+                                      dec.f[4].u, dec.f[5].u, dec.f[6].u };
+        found = true;
+    }
+    return found;
+}
+
+static uint64_t
+sparklanes_rise(uint64_t hi, uint64_t lo)
+{
+    return hi > lo ? hi - lo : 0;
+}
+
+bool
+sparklanes_range_counters(const evindex *ix, uint64_t t0, uint64_t t1, sparklanes_counters *out)
+{
+    memset(out, 0, sizeof *out);
+    bool any = false;
+    for (size_t li = 0; li < evindex_n_caps(ix) && t1 > t0; li++) {
+        if (!sparklanes_cap_active(ix, li))
+            continue;
+        sparklanes_counters a, b;
+        if (!sparklanes_counters_at(ix, li, t1 - 1, &b))
+            continue;
+        if (t0 == 0 || !sparklanes_counters_at(ix, li, t0 - 1, &a))
+            memset(&a, 0, sizeof a);
+        out->created += sparklanes_rise(b.created, a.created);
+        out->dud += sparklanes_rise(b.dud, a.dud);
+        out->overflowed += sparklanes_rise(b.overflowed, a.overflowed);
+        out->converted += sparklanes_rise(b.converted, a.converted);
+        out->gcd += sparklanes_rise(b.gcd, a.gcd);
+        out->fizzled += sparklanes_rise(b.fizzled, a.fizzled);
+        out->remaining += b.remaining;
+        any = true;
+    }
     return any;
 }
 
