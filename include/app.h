@@ -68,6 +68,9 @@ bool app_take_redraw(app *a);
 void app_draw(app *a, surface *s);
 /* The view, for callers that position it (snapshot --from/--to). */
 timeview *app_view(app *a);
+/* Text the user asked to copy (copy as command) and not yet taken, else NULL; reading
+ * clears it. Valid until the next app call. The loop sends it as OSC 52. */
+const char *app_take_clipboard(app *a);
 /* The status line's current text (tests). */
 const char *app_status(const app *a);
 /* Ask whether the log's file changed on disk since it was opened (shrank under the

@@ -67,8 +67,11 @@ void detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane
  * them finds what the range holds), per-HEC run and GC shares, mutator and GC time
  * (summed over HECs, and as elapsed pause time), the mutator share, the collections
  * starting in the range per generation with total / average / max pause and p50 / p90 /
- * p99 (nearest rank), bytes copied and allocated, largest heap size and live bytes,
- * markers and per-spark events (by kind) in the range. */
+ * p99 (nearest rank), a pause histogram of them (pausehist.h: bars, then each bin's
+ * "lo count," and the last bin's upper edge), bytes copied, the non-moving collector's mark / sync / sweep time
+ * inside the range with how many of each overlap it and the cycles starting in it,
+ * bytes allocated, largest heap size and live bytes, markers and per-spark events (by
+ * kind: created, dud, overflowed, run, stolen, fizzled, GC'd) in the range. */
 void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns);
 
 /* Append one line (no newline) summarising the lane, the cursor time and the item, e.g.

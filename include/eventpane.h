@@ -37,6 +37,17 @@ void eventpane_scroll(eventpane *p, int delta);
 void eventpane_first(eventpane *p);
 void eventpane_last(eventpane *p);
 
+/* Show only events of type id `type` (-1: every type) whose `show` line holds `text`
+ * (ASCII case ignored; NULL or "" for any text). Scrolling, g/G and the sync then move
+ * among those events only, reading on through the log past the others — at most about
+ * 262,144 events a fetch (a tenth of a second): when a filter few events pass runs out
+ * of that, the pane says how far it searched, and the next scroll that way (Down / Up,
+ * also with nothing loaded) searches on from there. The next eventpane_sync reloads. */
+void eventpane_set_filter(eventpane *p, int type, const char *text);
+/* The filters in force: the type id or -1, the text or "". */
+int eventpane_filter_type(const eventpane *p);
+const char *eventpane_filter_text(const eventpane *p);
+
 /* The selected event's time; false when the pane holds no events. */
 bool eventpane_selected_time(const eventpane *p, uint64_t *t_ns);
 /* The selected event (time, file offset, cap); false when the pane holds no events. */

@@ -269,6 +269,17 @@ enum evindex_spark_kind {
 uint64_t evindex_spark_count(const evindex *ix, enum evindex_spark_kind kind, uint64_t t0,
                              uint64_t t1);
 uint64_t evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind);
+/* The same per capability: lane `lane` (evindex_cap_at) only; 0 for a bad lane. */
+uint64_t evindex_cap_spark_count(const evindex *ix, size_t lane, enum evindex_spark_kind kind,
+                                 uint64_t t0, uint64_t t1);
+uint64_t evindex_cap_spark_total(const evindex *ix, size_t lane, enum evindex_spark_kind kind);
+/* One capability's SPARK_COUNTERS, as posted (cumulative created and converted, and the
+ * pool's size then): one series each, borrowed; NULL for a bad lane. */
+enum evindex_cap_spark {
+    EVINDEX_CS_CREATED, EVINDEX_CS_CONVERTED, EVINDEX_CS_POOL, EVINDEX_N_CAP_SPARK
+};
+const series *evindex_cap_spark_series(const evindex *ix, size_t lane,
+                                       enum evindex_cap_spark which);
 /* Heap bytes holding the spark event times (bench breakdown). */
 size_t evindex_spark_bytes(const evindex *ix);
 

@@ -26,22 +26,22 @@
     X(CENTER,         "center",         "centre the view on the cursor") \
     X(LANE_UP,        "lane-up",        "select the lane above") \
     X(LANE_DOWN,      "lane-down",      "select the lane below") \
-    X(NEXT_ITEM,      "next-item",      "next item on the selected lane") \
-    X(PREV_ITEM,      "prev-item",      "previous item on the selected lane") \
+    X(NEXT_ITEM,      "next-item",      "next item on the lane (focused thread: its next run)") \
+    X(PREV_ITEM,      "prev-item",      "previous item on the lane (focused thread: run)") \
     X(NEXT_MARKER,    "next-marker",    "next user marker (next match after a search)") \
     X(PREV_MARKER,    "prev-marker",    "previous user marker (previous match after a search)") \
     X(MARKER_LIST,    "marker-list",    "list user markers") \
     X(NEXT_GC,        "next-gc",        "next garbage collection") \
     X(PREV_GC,        "prev-gc",        "previous garbage collection") \
     X(GC_LIST,        "gc-list",        "list garbage collections, longest pause first") \
-    X(THREAD_LIST,    "thread-list",    "list Haskell threads") \
+    X(THREAD_LIST,    "thread-list",    "list Haskell threads (Enter focuses one)") \
     X(MMU_PLOT,       "mmu-plot",       "minimum mutator utilisation curve (selection or log)") \
     X(WORST_LIST,     "worst-list",     "worst windows (lowest mutator share) of that length") \
     X(SHORTER_WINDOW, "shorter-window", "the next shorter window length on the MMU plot") \
     X(LONGER_WINDOW,  "longer-window",  "the next longer window length on the MMU plot") \
     X(SEARCH,         "search",         "search event text") \
     X(SELECT,         "select",         "start or end a range selection at the cursor") \
-    X(CANCEL,         "cancel",         "clear the search and the selection") \
+    X(CANCEL,         "cancel",         "clear search, selection, thread focus, pane filters") \
     X(TOGGLE_EVENTS,  "toggle-events",  "show or hide the event list pane") \
     X(FOCUS_NEXT,     "focus-next",     "move focus between the timeline and the event pane") \
     X(LINE_UP,        "line-up",        "move up one line") \
@@ -52,6 +52,9 @@
     X(LAST,           "last",           "go to the last line") \
     X(CHOOSE,         "choose",         "go to the chosen item") \
     X(GOTO_EVENT,     "goto-event",     "move the timeline cursor to this event") \
+    X(FILTER_TEXT,    "filter-text",    "show only events whose line holds a text") \
+    X(FILTER_TYPE,    "filter-type",    "show only events of one type (a list)") \
+    X(COPY_COMMAND,   "copy-command",   "commands that reproduce the view or selection (copy)") \
     X(ERASE_CHAR,     "erase-char",     "delete the last character typed") \
     X(ERASE_LINE,     "erase-line",     "delete everything typed") \
     X(ACCEPT,         "accept",         "run the search") \

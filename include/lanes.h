@@ -19,6 +19,9 @@ typedef enum lane_kind {
     LANE_ACTIVITY,              /* utilisation over all HECs */
     LANE_HEAP,                  /* heap size (or live bytes) as a bar graph */
     LANE_SPARKS,                /* spark pool size (or spark creations) as bars */
+    LANE_SPARK_CREATED,         /* one HEC's sparks created per column (cap_lane: its lane) */
+    LANE_SPARK_CONVERTED,       /* one HEC's sparks converted (run or stolen) per column */
+    LANE_SPARK_POOL,            /* one HEC's spark pool size */
 } lane_kind;
 
 typedef struct lane {
@@ -38,7 +41,8 @@ typedef struct lane {
  * log has non-moving events, "markers" if it has markers or messages, "heap" if it has
  * heap size or live samples, "sparks" if a spark was ever created or pooled (spark
  * counters above zero, or spark events; the all-zero counters every threaded RTS posts
- * get no lane). */
+ * get no lane), then for each HEC that had sparks, as ThreadScope shows them, "created N",
+ * "convert N" and "pool N" (sparklanes.h). */
 size_t lanes_build(const evindex *ix, lane *out, size_t max);
 /* Whether evindex lane i is shown as a HEC lane (the no-capability lane only when it
  * has runs or GC phases); the activity lane and range statistics sum over these. */
@@ -56,6 +60,11 @@ typedef struct lanes_draw_opts {
                                  * row: GC wins a shared cell, as tall as the HEC was busy) */
     bool highlight;             /* show where thread `highlight_tid` runs */
     uint32_t highlight_tid;
+    const struct threadlife *focus; /* the focused thread (app: Enter in the thread list),
+                                 * or NULL: every column where it runs is drawn in
+                                 * STYLE_THREAD_FOCUS, at any zoom (one binary search a
+                                 * cell), as the run's eighth block in colour, '▚' in
+                                 * monochrome and '@' in ASCII */
 } lanes_draw_opts;
 
 /* Screen rows lane `l` takes (2 for a HEC lane when o->hec_split, else 1). */
@@ -88,6 +97,10 @@ int lanes_rows(const lane *l, const lanes_draw_opts *o);
  *    STYLE_HEAP_LIVE. Exact numbers are the detail pane's job.
  *  - sparks: the spark pool size likewise (STYLE_SPARKS); without spark counters, the
  *    number of sparks created in each column relative to the busiest visible column.
+ *  - a HEC's spark creation / conversion: the sparks created / converted in the column
+ *    (sparklanes.h), relative to the busiest visible column of every HEC's lane of that
+ *    kind, so HECs compare (STYLE_SPARK_CREATED, STYLE_SPARK_CONVERTED); its pool: the
+ *    largest pool size in the column relative to the largest of any HEC (STYLE_SPARKS).
  * The cursor's column is restyled STYLE_CURSOR (glyph kept) on every lane; idle cells
  * inside the selection are STYLE_SELECTION. With o->ascii: runs '#' (>= 1/2) or '+',
  * GC 'G' (the same height: >= 1/2 of the column) or 'g', non-moving 'M' 'S' 'W', markers

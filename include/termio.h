@@ -119,6 +119,9 @@ int termio_signal_status(int sig);
 
 /* Make the next present clear the terminal and send every cell (for C-l). */
 void termio_force_redraw(termio *t);
+/* Ask the terminal to put `text` on the clipboard (OSC 52; terminals without it ignore
+ * the sequence). Does nothing without a claimed terminal (the mock). */
+void termio_send_clipboard(termio *t, const char *text);
 /* Cells sent by the last present (for tests and diagnostics). */
 size_t termio_cells_sent(const termio *t);
 

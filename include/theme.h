@@ -57,7 +57,11 @@
     X(POPUP_TITLE,         231, 237,   B,        7,  4,  B,    R|B|U) \
     X(HELP_KEY,            214,   D,   B,        3,  D,  B,    B)     \
     X(EVENT_LIST,          250,   D,   0,        D,  D,  0,    0)     \
-    X(PROGRESS,             16,  33,   0,        7,  4,  0,    R)
+    X(PROGRESS,             16,  33,   0,        7,  4,  0,    R)     \
+    X(THREAD_FOCUS,        226,  90,   B,        3,  5,  B,    B)     \
+    X(TICK,                231,   D,   B,        7,  D,  B,    B)     \
+    X(SPARK_CREATED,       214,   D,   0,        3,  D,  0,    U)     \
+    X(SPARK_CONVERTED,     114,   D,   0,        2,  D,  0,    B)
 
 typedef enum style_id {
 #define THEME_X_ENUM(name, f256, b256, a256, f8, b8, a8, amono) STYLE_##name,

@@ -121,6 +121,8 @@ builder_lane(builder *b, uint16_t cap)
     lane->runs = runlane_new();
     for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
         lane->sparks[k] = timelist_new();
+    for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
+        lane->spark_series[k] = series_new();
     lane->gc = ivtrack_new();
     lane->pub.cap = cap;
     lane->pub.created_ns = EVINDEX_NO_TIME;
@@ -802,6 +804,7 @@ builder_finish_series(builder *b)
             lane_state *l = &b->ls[s->lane];
             spark_sum[k] += s->value - l->spark_last[k];
             l->spark_last[k] = s->value;
+            series_append(ix->lanes[s->lane].spark_series[k], s->time_ns, s->value);
             static const uint8_t ids[3] = { EVINDEX_S_SPARKS_CREATED,
                                             EVINDEX_S_SPARKS_CONVERTED, EVINDEX_S_SPARK_POOL };
             series_append(ix->series[ids[k]], s->time_ns, spark_sum[k]);
@@ -961,6 +964,8 @@ builder_finish(builder *b)
         runlane_seal(lane->runs);
         for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
             timelist_seal(lane->sparks[k]);
+        for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
+            series_seal(lane->spark_series[k]);
         ivtrack_seal(lane->gc);
         lane->pub.runs = lane->runs;
         lane->pub.gc = lane->gc;
@@ -1406,6 +1411,8 @@ evindex_free(evindex *ix)
         runlane_free(ix->lanes[i].runs);
         for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
             timelist_free(ix->lanes[i].sparks[k]);
+        for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
+            series_free(ix->lanes[i].spark_series[k]);
         ivtrack_free(ix->lanes[i].gc);
         x_free(ix->lanes[i].spans);
     }
@@ -1618,9 +1625,12 @@ size_t
 evindex_spark_bytes(const evindex *ix)
 {
     size_t n = 0;
-    for (size_t li = 0; li < ix->n_lanes; li++)
+    for (size_t li = 0; li < ix->n_lanes; li++) {
         for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
             n += timelist_bytes(ix->lanes[li].sparks[k]);
+        for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
+            n += series_bytes(ix->lanes[li].spark_series[k]);
+    }
     return n;
 }
 
@@ -1633,6 +1643,31 @@ evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind)
     for (size_t li = 0; li < ix->n_lanes; li++)
         n += timelist_count(ix->lanes[li].sparks[kind]);
     return n;
+}
+
+uint64_t
+evindex_cap_spark_count(const evindex *ix, size_t lane, enum evindex_spark_kind kind,
+                        uint64_t t0, uint64_t t1)
+{
+    if (lane >= ix->n_lanes || kind >= EVINDEX_N_SPARK_KINDS)
+        return 0;
+    return timelist_count_in(ix->lanes[lane].sparks[kind], t0, t1);
+}
+
+uint64_t
+evindex_cap_spark_total(const evindex *ix, size_t lane, enum evindex_spark_kind kind)
+{
+    if (lane >= ix->n_lanes || kind >= EVINDEX_N_SPARK_KINDS)
+        return 0;
+    return timelist_count(ix->lanes[lane].sparks[kind]);
+}
+
+const series *
+evindex_cap_spark_series(const evindex *ix, size_t lane, enum evindex_cap_spark which)
+{
+    if (lane >= ix->n_lanes || which >= EVINDEX_N_CAP_SPARK)
+        return NULL;
+    return ix->lanes[lane].spark_series[which];
 }
 
 const evindex_program *evindex_program_info(const evindex *ix) { return &ix->program; }
@@ -1694,9 +1729,13 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         if (!series_check(ix->series[i], why, why_len))
             return false;
-    for (size_t li = 0; li < ix->n_lanes; li++)
+    for (size_t li = 0; li < ix->n_lanes; li++) {
         for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
             if (!timelist_check(ix->lanes[li].sparks[k], why, why_len))
                 return false;
+        for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
+            if (!series_check(ix->lanes[li].spark_series[k], why, why_len))
+                return false;
+    }
     return true;
 }

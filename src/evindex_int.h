@@ -49,6 +49,9 @@ typedef struct evindex_lane {
     /* This cap's per-spark events by kind, in its own time order (a time earlier than
      * the last is kept at the last: see timelist_append). Ranges sum over caps. */
     timelist *sparks[EVINDEX_N_SPARK_KINDS];
+    /* This cap's own SPARK_COUNTERS samples (evindex_cap_spark order: created, converted,
+     * remaining). */
+    series *spark_series[EVINDEX_N_CAP_SPARK];
     evindex_span *spans;
     size_t n_spans, cap_spans;
 } evindex_lane;

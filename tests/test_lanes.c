@@ -197,8 +197,14 @@ START_TEST(test_lanes_build_fixtures)
     tl_assert_lanes("threaded-n4.eventlog", "activity,HEC 0,HEC 1,HEC 2,HEC 3,markers,heap");
     tl_assert_lanes("threaded-n2.eventlog", "activity,HEC 0,HEC 1,markers,heap");
     tl_assert_lanes("nonmoving.eventlog", "activity,HEC 0,HEC 1,nonmoving,markers,heap");
-    tl_assert_lanes("sparks.eventlog", "activity,HEC 0,HEC 1,markers,heap,sparks");
-    tl_assert_lanes("demo.eventlog", "activity,HEC 0,HEC 1,HEC 2,HEC 3,markers,heap,sparks");
+    /* Both HECs created sparks (13125 and 376 by the dump): three spark lanes each. */
+    tl_assert_lanes("sparks.eventlog", "activity,HEC 0,HEC 1,markers,heap,sparks,created 0,"
+                    "convert 0,pool 0,created 1,convert 1,pool 1");
+    /* Every HEC converted or created sparks by the dump's last spark stats (0/169, 0/78,
+     * 1/153, 399/0 created/converted). */
+    tl_assert_lanes("demo.eventlog", "activity,HEC 0,HEC 1,HEC 2,HEC 3,markers,heap,sparks,"
+                    "created 0,convert 0,pool 0,created 1,convert 1,pool 1,created 2,"
+                    "convert 2,pool 2,created 3,convert 3,pool 3");
     tl_assert_lanes("markers.eventlog", "activity,HEC 0,markers,heap");
     tl_assert_lanes("killed.eventlog", "activity,HEC 0,markers,heap");
     tl_assert_lanes("heapprof-hT.eventlog", "activity,HEC 0,markers,heap");

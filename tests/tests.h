@@ -49,6 +49,9 @@ Suite *test_helpview_suite(void);
 Suite *test_xcheck_suite(void);
 Suite *test_mmu_suite(void);
 Suite *test_gcanalysis_suite(void);
+/* issue 11 */
+Suite *test_threadlife_suite(void);
+Suite *test_view11_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app_int.h"
+#include "copycmd.h"
 #include "detail.h"
 #include "eventpane.h"
 #include "helpview.h"
@@ -157,7 +158,7 @@ app_close_list(app *a)
 {
     uilist_free(a->list);
     a->list = NULL;
-    a->mode = MODE_TIMELINE;
+    a->mode = a->list_kind == APP_LIST_EVTYPES && a->events_on ? MODE_EVENTS : MODE_TIMELINE;
 }
 
 void
@@ -439,6 +440,160 @@ app_thread_list(app *a)
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
+/* Focus thread `tid`: its runs marked on every HEC, its life in the detail pane, the
+ * cursor on its first run; . and , then step through its runs. */
+static void
+app_focus_thread(app *a, uint32_t tid)
+{
+    threadlife_free(a->focus);
+    a->focus = threadlife_new(a->ix, tid);
+    size_t n = threadlife_n_runs(a->focus);
+    if (n == 0) {
+        app_msg(a, "thread %u never ran in this log; its life is in the pane (Esc ends the "
+                "focus)", tid);
+        return;
+    }
+    const threadlife_run *r = threadlife_run_at(a->focus, 0);
+    app_jump(a, r->start_ns);
+    app_select_cap(a, r->cap);
+    app_msg(a, "thread %u focused: %zu runs marked on every HEC; . and , step through them, "
+            "Esc ends the focus", tid, n);
+}
+
+/* . and , with a thread focused: its next or previous run, whatever the HEC. */
+static void
+app_step_focus(app *a, int dir)
+{
+    size_t i = threadlife_step(a->focus, a->v.cursor_ns, dir);
+    uint32_t tid = threadlife_tid(a->focus);
+    if (i == SIZE_MAX) {
+        app_msg(a, "no %s run of thread %u", dir > 0 ? "later" : "earlier", tid);
+        return;
+    }
+    const threadlife_run *r = threadlife_run_at(a->focus, i);
+    app_jump(a, r->start_ns);
+    app_select_cap(a, r->cap);
+    strbuf sb;
+    strbuf_init(&sb);
+    timefmt_append_res(&sb, r->start_ns, 1);
+    strbuf_puts(&sb, " on ");
+    if (r->cap == EVINDEX_NO_CAP)
+        strbuf_puts(&sb, "no HEC");
+    else
+        strbuf_printf(&sb, "HEC %u", (unsigned)r->cap);
+    strbuf_puts(&sb, ", ran ");
+    timefmt_append(&sb, r->end_ns - r->start_ns);
+    app_msg(a, "thread %u run %zu/%zu at %s", tid, i + 1, threadlife_n_runs(a->focus),
+            sb.data);
+    strbuf_free(&sb);
+}
+
+/* New filters for the event pane, loaded around the cursor at once (keys that follow,
+ * before the next frame, then scroll what they show). */
+static void
+app_refilter(app *a, int type, const char *text)
+{
+    char keep[sizeof a->query];
+    snprintf(keep, sizeof keep, "%s", text);    /* text may be the pane's own */
+    eventpane_set_filter(a->events, type, keep);
+    eventpane_sync(a->events, a->v.cursor_ns, a->lay.pane_rows > 1 ? a->lay.pane_rows - 1 : 1);
+    a->events_follow = a->mode != MODE_EVENTS;     /* loaded: the pane's keys move it now */
+}
+
+/* The event pane's type filter: every type the log's header declares. */
+static void
+app_evtype_list(app *a)
+{
+    uilist *l = uilist_new("show only events of type");
+    uilist_set_columns_header(l, "id   description");
+    uilist_add(l, "-    every type (no type filter)", UINT64_MAX);
+    const evlog *log = evindex_log(a->ix);
+    strbuf sb;
+    strbuf_init(&sb);
+    int cur = eventpane_filter_type(a->events);
+    for (size_t i = 0; i < evlog_n_types(log); i++) {
+        const evlog_type *t = evlog_type_at(log, i);
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "%-4u ", (unsigned)t->id);
+        textfmt_append_utf8(&sb, t->desc, t->desc_len);
+        strbuf_putc(&sb, '\0');
+        uilist_add(l, sb.data, t->id);
+        if (cur == (int)t->id)
+            uilist_move(l, (long)i + 1);
+    }
+    strbuf_free(&sb);
+    app_open_list(a, l, APP_LIST_EVTYPES);
+}
+
+static void
+app_free_commands(app *a)
+{
+    for (size_t i = 0; i < 2; i++) {
+        x_free(a->commands[i]);
+        a->commands[i] = NULL;
+    }
+}
+
+/* Copy as command: the selection, else the view, as `stats` and `snapshot` commands; the
+ * chosen one goes to the clipboard (OSC 52) and the status line. */
+static void
+app_command_list(app *a)
+{
+    const timeview *v = &a->v;
+    uint64_t from = v->t0_ns, to = v->t1_ns;
+    if (timeview_has_selection(v)) {
+        from = v->sel.a_ns;
+        to = v->sel.b_ns;
+    }
+    app_free_commands(a);
+    strbuf sb;
+    strbuf_init(&sb);
+    copycmd_stats(&sb, a->path, from, to);
+    strbuf_putc(&sb, '\0');
+    a->commands[0] = xstrdup(sb.data);
+    strbuf_reset(&sb);
+    copycmd_snapshot(&sb, a->path, from, to, a->cols, a->lines);
+    strbuf_putc(&sb, '\0');
+    a->commands[1] = xstrdup(sb.data);
+    strbuf_free(&sb);
+    uilist *l = uilist_new(timeview_has_selection(v) ? "copy the selection as a command (Enter)"
+                                                     : "copy the view as a command (Enter)");
+    uilist_add(l, a->commands[0], 0);
+    uilist_add(l, a->commands[1], 1);
+    app_open_list(a, l, APP_LIST_COMMANDS);
+}
+
+static void
+app_copy(app *a, const char *text)
+{
+    strbuf_reset(&a->clip);
+    strbuf_puts(&a->clip, text);
+    strbuf_putc(&a->clip, '\0');
+    a->clip_pending = true;
+    app_msg(a, "copied (OSC 52): %s", text);
+}
+
+const char *
+app_take_clipboard(app *a)
+{
+    if (!a->clip_pending)
+        return NULL;
+    a->clip_pending = false;
+    return a->clip.data;
+}
+
+/* The timeline cursor follows the event pane's selection (and the view, if it leaves). */
+static void
+app_follow_pane(app *a)
+{
+    uint64_t t;
+    if (!eventpane_selected_time(a->events, &t))
+        return;
+    if (t < a->v.t0_ns || t >= a->v.t1_ns)
+        app_jump(a, t);
+    timeview_set_cursor(&a->v, t);
+}
+
 static void
 app_list_choose(app *a)
 {
@@ -449,6 +604,18 @@ app_list_choose(app *a)
     }
     enum app_list_kind kind = a->list_kind;
     app_close_list(a);
+    if (kind == APP_LIST_EVTYPES) {
+        app_refilter(a, payload == UINT64_MAX ? -1 : (int)payload,
+                     eventpane_filter_text(a->events));
+        a->mode = a->events_on ? MODE_EVENTS : MODE_TIMELINE;
+        return;
+    }
+    if (kind == APP_LIST_COMMANDS) {
+        if (payload < 2 && a->commands[payload])
+            app_copy(a, a->commands[payload]);
+        app_free_commands(a);
+        return;
+    }
     if (kind == APP_LIST_MARKERS && payload < evindex_n_markers(a->ix)) {
         const evindex_msg *m = evindex_marker_at(a->ix, payload);
         app_jump(a, m->time_ns);
@@ -460,9 +627,7 @@ app_list_choose(app *a)
     } else if (kind == APP_LIST_WORST) {
         app_gc_choose_worst(a, payload);
     } else if (kind == APP_LIST_THREADS) {
-        a->highlight = true;
-        a->highlight_tid = (uint32_t)payload;
-        app_msg(a, "highlighting thread %u on every HEC (Esc clears)", a->highlight_tid);
+        app_focus_thread(a, (uint32_t)payload);
     }
 }
 
@@ -729,16 +894,28 @@ app_open_search(app *a)
 {
     a->search_from = a->mode;
     a->mode = MODE_SEARCH;
+    a->prompt_filter = false;
     a->query[0] = '\0';
 }
 
-/* Escape: no selection, search or highlight. */
+/* The prompt for the event pane's text filter, holding the filter in force. */
+static void
+app_open_filter(app *a)
+{
+    a->search_from = MODE_EVENTS;
+    a->mode = MODE_SEARCH;
+    a->prompt_filter = true;
+    snprintf(a->query, sizeof a->query, "%s", eventpane_filter_text(a->events));
+}
+
+/* Escape: no selection, search or thread focus. */
 static void
 app_cancel(app *a)
 {
     timeview_select_clear(&a->v);
     a->search_on = false;
-    a->highlight = false;
+    threadlife_free(a->focus);
+    a->focus = NULL;
     a->msg_sticky = false;
 }
 
@@ -768,8 +945,13 @@ app_timeline_action(app *a, enum keymap_action act)
         if (a->lane_sel + 1 < a->n_lanes)
             a->lane_sel++;
         break;
-    case ACTION_NEXT_ITEM: app_step_item(a, 1); break;
-    case ACTION_PREV_ITEM: app_step_item(a, -1); break;
+    case ACTION_NEXT_ITEM:
+    case ACTION_PREV_ITEM:
+        if (a->focus)
+            app_step_focus(a, act == ACTION_NEXT_ITEM ? 1 : -1);
+        else
+            app_step_item(a, act == ACTION_NEXT_ITEM ? 1 : -1);
+        break;
     case ACTION_NEXT_MARKER: app_step_marker_or_match(a, 1); break;
     case ACTION_PREV_MARKER: app_step_marker_or_match(a, -1); break;
     case ACTION_MARKER_LIST: app_marker_list(a); break;
@@ -779,6 +961,7 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_THREAD_LIST: app_thread_list(a); break;
     case ACTION_MMU_PLOT: app_gc_open_mmu(a); break;
     case ACTION_WORST_LIST: app_gc_open_worst(a); break;
+    case ACTION_COPY_COMMAND: app_command_list(a); break;
     case ACTION_SEARCH: app_open_search(a); break;
     case ACTION_SELECT:
         /* sel.active: the selection follows the cursor; the range stays after. */
@@ -847,6 +1030,11 @@ app_search_action(app *a, enum keymap_action act, const char *key)
     switch (act) {
     case ACTION_ACCEPT:
         a->mode = back;
+        if (a->prompt_filter) {
+            app_refilter(a, eventpane_filter_type(a->events), a->query);
+            a->prompt_filter = false;
+            break;
+        }
         if (len) {
             app_run_search(a);
             if (a->n_matches)
@@ -862,7 +1050,10 @@ app_search_action(app *a, enum keymap_action act, const char *key)
         a->query[len] = '\0';
         break;
     case ACTION_ERASE_LINE: a->query[0] = '\0'; break;
-    case ACTION_CLOSE: a->mode = back; break;
+    case ACTION_CLOSE:
+        a->mode = back;
+        a->prompt_filter = false;
+        break;
     case ACTION_REDRAW: a->redraw = true; break;
     case ACTION_QUIT: a->quit = true; break;
     case ACTION_NONE: {
@@ -882,10 +1073,15 @@ app_events_action(app *a, enum keymap_action act)
     int page = a->lay.pane_rows > 3 ? a->lay.pane_rows - 2 : 1;
     uint64_t t;
     switch (act) {
-    case ACTION_LINE_UP: eventpane_scroll(a->events, -1); break;
-    case ACTION_LINE_DOWN: eventpane_scroll(a->events, 1); break;
-    case ACTION_PAGE_UP: eventpane_scroll(a->events, -page); break;
-    case ACTION_PAGE_DOWN: eventpane_scroll(a->events, page); break;
+    case ACTION_LINE_UP: eventpane_scroll(a->events, -1); app_follow_pane(a); break;
+    case ACTION_LINE_DOWN: eventpane_scroll(a->events, 1); app_follow_pane(a); break;
+    case ACTION_PAGE_UP: eventpane_scroll(a->events, -page); app_follow_pane(a); break;
+    case ACTION_PAGE_DOWN: eventpane_scroll(a->events, page); app_follow_pane(a); break;
+    case ACTION_FIRST: eventpane_first(a->events); app_follow_pane(a); break;
+    case ACTION_LAST: eventpane_last(a->events); app_follow_pane(a); break;
+    case ACTION_FILTER_TEXT: app_open_filter(a); break;
+    case ACTION_FILTER_TYPE: app_evtype_list(a); break;
+    case ACTION_COPY_COMMAND: app_command_list(a); break;
     case ACTION_GOTO_EVENT:
     case ACTION_CHOOSE:
         if (eventpane_selected_time(a->events, &t)) {
@@ -901,7 +1097,13 @@ app_events_action(app *a, enum keymap_action act)
         app_step_marker_or_match(a, act == ACTION_NEXT_MARKER ? 1 : -1);
         a->events_follow = true;
         break;
-    case ACTION_CANCEL: app_cancel(a); break;
+    case ACTION_CANCEL:
+        /* The pane's filters go first, then what Escape clears on the timeline. */
+        if (eventpane_filter_type(a->events) >= 0 || eventpane_filter_text(a->events)[0])
+            app_refilter(a, -1, "");
+        else
+            app_cancel(a);
+        break;
     case ACTION_TOGGLE_EVENTS:
         a->events_on = false;
         a->mode = MODE_TIMELINE;
@@ -1046,7 +1248,7 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     a->cols = cols;
     a->lines = lines;
     a->mode = MODE_TIMELINE;
-    size_t max = evindex_n_caps(ix) + 8;
+    size_t max = 4 * evindex_n_caps(ix) + 8;    /* a HEC lane and three spark lanes each */
     a->lanes = xmalloc(max * sizeof *a->lanes);
     a->n_lanes = lanes_build(ix, a->lanes, max);
     a->markers_lane = SIZE_MAX;
@@ -1060,6 +1262,8 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     int plot = cols - LANES_LABEL_COLS;
     timeview_init(&a->v, first, last > first ? last : first, plot > 0 ? plot : 1);
     a->events = eventpane_new(ix);
+    a->path = xstrdup(path);
+    strbuf_init(&a->clip);
     a->events_follow = true;
     strbuf_init(&a->status);
     app_relayout(a);
@@ -1078,6 +1282,10 @@ app_free(app *a)
     app_two_free(a);
     x_free(a->lanes);
     x_free(a->matches);
+    threadlife_free(a->focus);
+    app_free_commands(a);
+    x_free(a->path);
+    strbuf_free(&a->clip);
     app_wait_totals(a);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);

@@ -8,6 +8,8 @@
 #include "axis.h"
 #include "detail.h"
 #include "helpview.h"
+#include "instants.h"
+#include "lifeview.h"
 #include "textfmt.h"
 #include "theme.h"
 #include "timefmt.h"
@@ -146,6 +148,36 @@ draw_lines(surface *s, int col, int line, int cols, int rows, const detail_lines
     }
 }
 
+/* Instants this few (or fewer) in the cursor's column are named in the detail pane. */
+#define APP_COL_INSTANTS 16
+
+/* The instants the selected HEC posted in the cursor's column, one line each, first in
+ * the pane (the ticks drawn there). */
+static void
+draw_col_instants(const app *a, detail_lines *dl)
+{
+    const lane *l = a->n_lanes ? &a->lanes[a->lane_sel] : NULL;
+    int col = timeview_col_of(&a->v, a->v.cursor_ns);
+    uint64_t t0, t1;
+    if (!l || l->kind != LANE_HEC || !timeview_col_range(&a->v, col, &t0, &t1))
+        return;
+    uint16_t cap = evindex_cap_at(a->ix, l->cap_lane)->cap;
+    instant in[APP_COL_INSTANTS];
+    size_t n = instants_in(a->ix, t0, t1, APP_COL_INSTANTS, in);
+    strbuf sb;
+    strbuf_init(&sb);
+    for (size_t i = 0; n != SIZE_MAX && i < n; i++) {
+        if (in[i].cap != cap)
+            continue;
+        strbuf_reset(&sb);
+        timefmt_append_res(&sb, in[i].time_ns, 1);
+        strbuf_printf(&sb, " %s: ", instants_name((instants_kind)in[i].kind));
+        instants_text(&sb, a->ix, &in[i]);
+        detail_lines_add(dl, "Instant: %s", sb.data);
+    }
+    strbuf_free(&sb);
+}
+
 static void
 draw_pane(app *a, surface *s, const lane_item *it)
 {
@@ -165,7 +197,10 @@ draw_pane(app *a, surface *s, const lane_item *it)
     detail_lines_init(&dl);
     if (timeview_has_selection(&a->v)) {
         detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
+    } else if (a->focus) {
+        lifeview_lines(&dl, a->ix, a->focus, a->v.cursor_ns, rows, a->opts.ascii);
     } else if (a->n_lanes) {
+        draw_col_instants(a, &dl);
         detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns, &a->thread_memo);
     }
     draw_lines(s, 0, line, a->cols, rows, &dl);
@@ -180,7 +215,8 @@ draw_status(app *a, surface *s, const lane_item *it)
         return;
     strbuf_reset(&a->status);
     if (a->mode == MODE_SEARCH) {
-        strbuf_printf(&a->status, "/%s", a->query);
+        strbuf_printf(&a->status, a->prompt_filter ? "filter events by text (Enter; empty: "
+                      "all): %s" : "/%s", a->query);
     } else if (a->msg_sticky && a->msg[0]) {
         strbuf_puts(&a->status, a->msg);
     } else {
@@ -286,8 +322,7 @@ app_draw(app *a, surface *s)
         .mono = a->opts.mono,
         .hec_split = a->hec_split,
         .selected_lane = a->lane_sel,
-        .highlight = a->highlight,
-        .highlight_tid = a->highlight_tid,
+        .focus = a->focus,
     };
     if (a->lay.lanes_rows > 0)
         lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,

@@ -12,9 +12,11 @@
 #include "keymap.h"
 #include "lanes.h"
 #include "strbuf.h"
+#include "threadlife.h"
 #include "uilist.h"
 
-enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_WORST };
+enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_EVTYPES,
+                     APP_LIST_COMMANDS, APP_LIST_WORST };
 
 /* The GC analysis views' state (app_gc.c). */
 typedef struct app_gc app_gc;
@@ -61,8 +63,8 @@ struct app {
     app_match *matches;         /* owned */
     size_t n_matches;
 
-    bool highlight;
-    uint32_t highlight_tid;
+    threadlife *focus;          /* owned; the focused thread (Enter in the thread list),
+                                 * NULL when none */
     detail_thread_memo thread_memo;     /* every thread's run totals, made once */
     pthread_t totals_th;                /* counts them when opts.async_totals */
     bool totals_running;                /* totals_th was started and not yet joined */
@@ -80,6 +82,14 @@ struct app {
     bool events_follow;         /* the pane re-centres on the cursor */
     eventpane *events;          /* owned */
     int help_scroll;
+
+    char *path;                 /* owned; the log's path as given (copy as command) */
+    bool prompt_filter;         /* the MODE_SEARCH prompt edits the event pane's text
+                                 * filter, not a search */
+    char *commands[2];          /* owned; the copy-as-command list's rows (stats,
+                                 * snapshot) while it is open */
+    strbuf clip;                /* text for the terminal's clipboard (OSC 52) */
+    bool clip_pending;          /* ... not yet taken by the loop (app_take_clipboard) */
 
     char msg[512];              /* a message for the status line */
     bool msg_sticky;            /* show msg instead of the description of the cursor */

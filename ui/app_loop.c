@@ -242,6 +242,9 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
                 } else if (ev.kind == TERMIO_EV_KEY) {
                     app_key(a, ev.key);
                 }
+                const char *clip = app_take_clipboard(a);
+                if (clip)
+                    termio_send_clipboard(t, clip);
                 if (app_take_suspend(a)) {
                     termio_suspend(t);
                     break;      /* draw at once on return */

@@ -12,6 +12,7 @@
 #include "evseek.h"
 #include "pausehist.h"
 #include "render.h"
+#include "sparklanes.h"
 #include "textfmt.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -1089,6 +1090,10 @@ detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item
     case LANE_ACTIVITY: detail_activity(out, ix, it, cursor_ns); break;
     case LANE_HEAP: detail_heap(out, ix, cursor_ns); break;
     case LANE_SPARKS: detail_sparks(out, ix, cursor_ns); break;
+    case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
+        if (it->kind == LANE_ITEM_NONE)
+            sparklanes_detail(out, ix, l, it->start_ns, it->end_ns, cursor_ns);
+        break;
     default: break;
     }
 }
@@ -1184,6 +1189,41 @@ detail_range_hist(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b, 
                       (unsigned long long)g->n);
         detail_add_sb(out, sb);
     }
+}
+
+/* The non-moving collector inside [a, b): time in each phase (clipped to the range) and
+ * how many phases of each kind overlap it, and the cycles starting in it. */
+static void
+detail_range_nm(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
+{
+    const ivtrack *tr = evindex_nm_track(ix);
+    if (ivtrack_count(tr) == 0)
+        return;
+    static const char *const names[3] = { "mark", "sync", "sweep" };
+    size_t count[3] = { 0, 0, 0 };
+    for (size_t i = ivtrack_first_after(tr, a); i < ivtrack_count(tr); i++) {
+        const ivtrack_iv *iv = ivtrack_get(tr, i);
+        if (iv->start_ns >= b)
+            break;
+        if (iv->kind < 3 && (iv->end_ns > a || iv->start_ns == iv->end_ns))
+            count[iv->kind]++;
+    }
+    size_t cycles = 0;
+    for (size_t i = 0; i < evindex_n_nm_cycles(ix); i++) {
+        uint64_t s = evindex_nm_cycle_at(ix, i)->start_ns;
+        cycles += s >= a && s < b;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_puts(&sb, "Non-moving: ");
+    for (unsigned k = 0; k < 3; k++) {
+        strbuf_printf(&sb, "%s%s ", k ? ", " : "", names[k]);
+        detail_dur(&sb, ivtrack_kind_ns(tr, k, a, b));
+        strbuf_printf(&sb, " (%zu)", count[k]);
+    }
+    strbuf_printf(&sb, "; %zu cycle%s starting in the range", cycles, cycles == 1 ? "" : "s");
+    detail_add_sb(out, &sb);
+    strbuf_free(&sb);
 }
 
 static void
@@ -1347,6 +1387,7 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
     detail_add_sb(out, &sb);
 
     detail_range_gcs(out, ix, a, b);
+    detail_range_nm(out, ix, a, b);
 
     const series *alloc = evindex_series(ix, EVINDEX_S_ALLOCATED);
     if (series_count(alloc)) {
@@ -1393,6 +1434,14 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
         detail_add_sb(out, &sb);
     }
     detail_spark_events(out, ix, "Spark events", a, b);
+    sparklanes_counters sc;
+    if (!sparklanes_exact(ix) && sparklanes_range_counters(ix, a, b, &sc))
+        detail_lines_add(out, "Spark counters: created %llu, converted %llu, overflowed %llu, "
+                         "dud %llu, GC'd %llu, fizzled %llu (the rise between the samples "
+                         "before the range's ends)", (unsigned long long)sc.created,
+                         (unsigned long long)sc.converted, (unsigned long long)sc.overflowed,
+                         (unsigned long long)sc.dud, (unsigned long long)sc.gcd,
+                         (unsigned long long)sc.fizzled);
     strbuf_free(&sb);
 }
 
@@ -1478,6 +1527,9 @@ detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it
             } else {
                 strbuf_puts(out, "no heap sample yet");
             }
+        } else if (l->kind == LANE_SPARK_CREATED || l->kind == LANE_SPARK_CONVERTED ||
+                   l->kind == LANE_SPARK_POOL) {
+            sparklanes_status(out, ix, l, it->start_ns, it->end_ns);
         } else if (l->kind == LANE_SPARKS) {
             uint64_t v;
             if (detail_series_at(ix, EVINDEX_S_SPARK_POOL, cursor_ns, &v))

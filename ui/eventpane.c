@@ -3,6 +3,8 @@
  * hold enough events, trimmed to a few screens around the selection. */
 #include "eventpane.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "render.h"
@@ -18,6 +20,11 @@
 /* Enough for 64 doublings of a window plus a 64-step bisection and query growth. */
 #define EVENTPANE_MAX_STEPS 200
 #define EVENTPANE_DEFAULT_ROWS 20
+/* Raw events read a batch while looking for ones that pass the filters. */
+#define EVENTPANE_FILTER_BATCH 1024
+/* Raw events one filtered fetch may look at (about 0.1 s): a filter few events pass
+ * searches on a key press at a time, never holding the keys for a scan of the log. */
+#define EVENTPANE_SCAN_BUDGET ((size_t)1 << 18)
 
 /* A position between events: (time, file offset), ordered like evseek hits. */
 typedef struct eventpane_pos {
@@ -45,7 +52,25 @@ struct eventpane {
     size_t top;                 /* first hit on screen */
     bool recentre;              /* the next draw centres the cursor event */
     uint64_t ns_per_event;      /* average spacing: the first window's size */
+    int filter_type;            /* only events of this type id, or -1 for every type */
+    char filter_text[128];      /* only events whose `show` line holds this, "" for all */
+    evseek_hit *raw;            /* owned: a raw batch read while filtering */
+    size_t raw_cap;
+    strbuf line;                /* a candidate's `show` line while filtering */
+    /* The last filtered fetch ran out of its scan budget (cut) after reading up to
+     * cut_at; and per direction, how far the scan got past the loaded events when it
+     * was cut there (the next fetch that way starts from it). */
+    bool cut;
+    eventpane_pos cut_at;
+    bool fwd_cut, bwd_cut;
+    eventpane_pos fwd_at, bwd_at;
 };
+
+static bool
+eventpane_filtered(const eventpane *p)
+{
+    return p->filter_type >= 0 || p->filter_text[0];
+}
 
 static int
 eventpane_cmp(const evseek_hit *h, eventpane_pos p)
@@ -95,6 +120,8 @@ eventpane_new(const evindex *ix)
     p->r = render_new();
     p->rows = EVENTPANE_DEFAULT_ROWS;
     p->at_start = p->at_end = true;
+    p->filter_type = -1;
+    strbuf_init(&p->line);
     uint64_t n = evindex_n_events(ix);
     uint64_t span = evindex_last_ns(ix) - evindex_first_ns(ix);
     p->ns_per_event = n ? span / n : 1;
@@ -112,6 +139,8 @@ eventpane_free(eventpane *p)
     x_free(p->hits);
     x_free(p->q);
     x_free(p->batch);
+    x_free(p->raw);
+    strbuf_free(&p->line);
     x_free(p);
 }
 
@@ -143,7 +172,7 @@ eventpane_count_before(const evseek_hit *q, size_t n, eventpane_pos pos)
 /* The first k events after `pos`, ascending, into out[] (room for k). Returns how many;
  * fewer than k only at the end of the log. */
 static size_t
-eventpane_fetch_after(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+eventpane_raw_after(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
 {
     uint64_t last = evindex_last_ns(p->ix);
     if (k == 0 || evindex_n_events(p->ix) == 0 || pos.t > last)
@@ -269,7 +298,7 @@ eventpane_last_before_time(eventpane *p, uint64_t hi, size_t k, evseek_hit *out)
  * fewer than k only at the start of the log. Events at pos.t itself are taken apart, so
  * that a run of equal times at pos (before or after it) never crowds the search. */
 static size_t
-eventpane_fetch_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+eventpane_raw_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
 {
     if (k == 0 || evindex_n_events(p->ix) == 0 || pos.t < evindex_first_ns(p->ix))
         return 0;
@@ -283,18 +312,113 @@ eventpane_fetch_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *ou
     return b + a;
 }
 
+/* ASCII-case-insensitive substring test. */
+static bool
+eventpane_contains(const char *hay, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++) {
+        size_t j = 0;
+        while (j < m && tolower((unsigned char)hay[i + j]) == tolower((unsigned char)needle[j]))
+            j++;
+        if (j == m)
+            return true;
+    }
+    return m == 0;
+}
+
+/* Whether a hit passes the filters: its type, then its `show` line's text. */
+static bool
+eventpane_match(eventpane *p, const evseek_hit *h)
+{
+    if (!eventpane_filtered(p))
+        return true;
+    evlog_event ev;
+    if (!evlog_event_at(p->log, h->offset, h->cap, &ev))
+        return false;
+    if (p->filter_type >= 0 && ev.type != (uint16_t)p->filter_type)
+        return false;
+    if (!p->filter_text[0])
+        return true;
+    strbuf_reset(&p->line);
+    render_show_line(p->r, &p->line, &ev);
+    return eventpane_contains(p->line.data ? p->line.data : "", p->line.len, p->filter_text);
+}
+
+/* The first k events after `pos` that pass the filters, ascending, into out[]: batches of
+ * raw events are read on until k match or the log ends (fewer than k only then). */
+static size_t
+eventpane_fetch_after(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+{
+    p->cut = false;
+    if (!eventpane_filtered(p))
+        return eventpane_raw_after(p, pos, k, out);
+    size_t chunk = k < EVENTPANE_FILTER_BATCH ? EVENTPANE_FILTER_BATCH : k, got = 0;
+    size_t scanned = 0;
+    eventpane_grow(&p->raw, &p->raw_cap, chunk);
+    while (got < k) {
+        size_t n = eventpane_raw_after(p, pos, chunk, p->raw);
+        for (size_t i = 0; i < n && got < k; i++)
+            if (eventpane_match(p, &p->raw[i]))
+                out[got++] = p->raw[i];
+        if (n < chunk)
+            break;
+        pos = eventpane_pos_of(&p->raw[n - 1]);
+        scanned += n;
+        if (got < k && scanned >= EVENTPANE_SCAN_BUDGET) {
+            p->cut = true;      /* everything up to pos was looked at */
+            p->cut_at = pos;
+            break;
+        }
+    }
+    return got;
+}
+
+/* The last k events before `pos` that pass the filters, ascending, into out[]. */
+static size_t
+eventpane_fetch_before(eventpane *p, eventpane_pos pos, size_t k, evseek_hit *out)
+{
+    p->cut = false;
+    if (!eventpane_filtered(p))
+        return eventpane_raw_before(p, pos, k, out);
+    size_t chunk = k < EVENTPANE_FILTER_BATCH ? EVENTPANE_FILTER_BATCH : k, got = 0;
+    size_t scanned = 0;
+    eventpane_grow(&p->raw, &p->raw_cap, chunk);
+    /* Filled from the end of out[], then moved to its start. */
+    while (got < k) {
+        size_t n = eventpane_raw_before(p, pos, chunk, p->raw);
+        for (size_t i = n; i > 0 && got < k; i--)
+            if (eventpane_match(p, &p->raw[i - 1]))
+                out[k - 1 - got++] = p->raw[i - 1];
+        if (n < chunk)
+            break;
+        pos = eventpane_pos_of(&p->raw[0]);
+        scanned += n;
+        if (got < k && scanned >= EVENTPANE_SCAN_BUDGET) {
+            p->cut = true;      /* everything from pos on was looked at */
+            p->cut_at = pos;
+            break;
+        }
+    }
+    memmove(out, out + (k - got), got * sizeof *out);
+    return got;
+}
+
 /* Append up to k events after the loaded ones; returns how many came. */
 static size_t
 eventpane_extend_after(eventpane *p, size_t k)
 {
-    if (p->n == 0 || p->at_end)
+    if (p->at_end || (p->n == 0 && !p->fwd_cut))
         return 0;
     eventpane_grow(&p->batch, &p->batch_cap, k);
-    size_t got = eventpane_fetch_after(p, eventpane_pos_of(&p->hits[p->n - 1]), k, p->batch);
+    eventpane_pos from = p->fwd_cut ? p->fwd_at : eventpane_pos_of(&p->hits[p->n - 1]);
+    size_t got = eventpane_fetch_after(p, from, k, p->batch);
     eventpane_grow(&p->hits, &p->cap, p->n + got);
     memcpy(p->hits + p->n, p->batch, got * sizeof *p->hits);
     p->n += got;
-    if (got < k)
+    p->fwd_cut = p->cut;
+    p->fwd_at = p->cut_at;
+    if (got < k && !p->cut)
         p->at_end = true;
     return got;
 }
@@ -303,17 +427,20 @@ eventpane_extend_after(eventpane *p, size_t k)
 static size_t
 eventpane_extend_before(eventpane *p, size_t k)
 {
-    if (p->n == 0 || p->at_start)
+    if (p->at_start || (p->n == 0 && !p->bwd_cut))
         return 0;
     eventpane_grow(&p->batch, &p->batch_cap, k);
-    size_t got = eventpane_fetch_before(p, eventpane_pos_of(&p->hits[0]), k, p->batch);
+    eventpane_pos from = p->bwd_cut ? p->bwd_at : eventpane_pos_of(&p->hits[0]);
+    size_t got = eventpane_fetch_before(p, from, k, p->batch);
+    p->bwd_cut = p->cut;
+    p->bwd_at = p->cut_at;
     eventpane_grow(&p->hits, &p->cap, p->n + got);
     memmove(p->hits + got, p->hits, p->n * sizeof *p->hits);
     memcpy(p->hits, p->batch, got * sizeof *p->hits);
     p->n += got;
     p->sel += got;
     p->top += got;
-    if (got < k)
+    if (got < k && !p->bwd_cut)
         p->at_start = true;
     return got;
 }
@@ -356,10 +483,12 @@ eventpane_trim(eventpane *p)
         p->sel -= df;
         p->top = p->top > df ? p->top - df : 0;
         p->at_start = false;
+        p->bwd_cut = false;     /* the scan's frontier was before what is dropped */
     }
     if (db) {
         p->n -= db;
         p->at_end = false;
+        p->fwd_cut = false;
     }
 }
 
@@ -401,11 +530,15 @@ eventpane_sync(eventpane *p, uint64_t cursor_ns, int rows)
     eventpane_grow(&p->hits, &p->cap, 2 * k);
     eventpane_grow(&p->batch, &p->batch_cap, k);
     size_t before = eventpane_fetch_before(p, at, k, p->hits);
+    p->bwd_cut = p->cut;
+    p->bwd_at = p->cut_at;
     size_t after = eventpane_fetch_after(p, at, k, p->batch);
+    p->fwd_cut = p->cut;
+    p->fwd_at = p->cut_at;
     memcpy(p->hits + before, p->batch, after * sizeof *p->hits);
     p->n = before + after;
-    p->at_start = before < k;
-    p->at_end = after < k;
+    p->at_start = before < k && !p->bwd_cut;
+    p->at_end = after < k && !p->fwd_cut;
     p->has_cursor = after > 0;
     if (after)
         p->cursor_hit = p->hits[before];
@@ -423,8 +556,17 @@ eventpane_sync(eventpane *p, uint64_t cursor_ns, int rows)
 void
 eventpane_scroll(eventpane *p, int delta)
 {
-    if (p->n == 0)
+    if (p->n == 0) {
+        /* Nothing passed the filter yet: a key searches on that way (one budget). */
+        size_t got = delta > 0   ? eventpane_extend_after(p, 2 * eventpane_rows(p))
+                     : delta < 0 ? eventpane_extend_before(p, 2 * eventpane_rows(p)) : 0;
+        if (got) {
+            p->sel = delta > 0 ? 0 : p->n - 1;
+            p->top = p->sel;
+            p->recentre = false;
+        }
         return;
+    }
     size_t chunk = 2 * eventpane_rows(p);
     long long d = delta;
     while (d > 0) {
@@ -459,8 +601,11 @@ eventpane_first(eventpane *p)
     size_t k = 2 * eventpane_rows(p);
     eventpane_grow(&p->hits, &p->cap, k);
     p->n = eventpane_fetch_after(p, (eventpane_pos){ 0, 0 }, k, p->hits);
+    p->fwd_cut = p->cut;
+    p->fwd_at = p->cut_at;
+    p->bwd_cut = false;
     p->at_start = true;
-    p->at_end = p->n < k;
+    p->at_end = p->n < k && !p->fwd_cut;
     p->sel = 0;
     p->top = 0;
     p->recentre = false;
@@ -473,11 +618,34 @@ eventpane_last(eventpane *p)
     eventpane_grow(&p->hits, &p->cap, k);
     eventpane_pos end = { evindex_last_ns(p->ix), UINT64_MAX };
     p->n = eventpane_fetch_before(p, end, k, p->hits);
-    p->at_start = p->n < k;
+    p->bwd_cut = p->cut;
+    p->bwd_at = p->cut_at;
+    p->fwd_cut = false;
+    p->at_start = p->n < k && !p->bwd_cut;
     p->at_end = true;
     p->sel = p->n ? p->n - 1 : 0;
     p->top = p->sel;
     p->recentre = false;
+}
+
+void
+eventpane_set_filter(eventpane *p, int type, const char *text)
+{
+    p->filter_type = type >= 0 && type <= 0xffff ? type : -1;
+    snprintf(p->filter_text, sizeof p->filter_text, "%s", text ? text : "");
+    p->synced = false;          /* the next sync loads anew */
+}
+
+int
+eventpane_filter_type(const eventpane *p)
+{
+    return p->filter_type;
+}
+
+const char *
+eventpane_filter_text(const eventpane *p)
+{
+    return p->filter_text;
 }
 
 bool
@@ -589,10 +757,35 @@ eventpane_draw(eventpane *p, surface *s, int col, int line, int cols, int lines,
     strbuf_init(&sb);
     strbuf_puts(&sb, " events near ");
     timefmt_append_res(&sb, p->cursor_ns, 1);      /* exact, as the lines below */
+    if (p->filter_type >= 0) {
+        const evlog_type *t = evlog_type_of(p->log, (uint16_t)p->filter_type);
+        strbuf_printf(&sb, " · type %d", p->filter_type);
+        if (t && t->desc_len)
+            strbuf_printf(&sb, " (%.*s)", (int)t->desc_len, (const char *)t->desc);
+    }
+    if (p->filter_text[0])
+        strbuf_printf(&sb, " · text \"%s\"", p->filter_text);
+    if (p->fwd_cut || p->bwd_cut) {
+        /* The scan stopped on its budget: say how far it looked and how to go on. */
+        strbuf_puts(&sb, " · searched ");
+        if (p->bwd_cut)
+            timefmt_append_res(&sb, p->bwd_at.t, 1);
+        strbuf_puts(&sb, "..");
+        if (p->fwd_cut)
+            timefmt_append_res(&sb, p->fwd_at.t, 1);
+        strbuf_printf(&sb, ", %s%s%s on", p->bwd_cut ? "Up" : "",
+                      p->bwd_cut && p->fwd_cut ? "/" : "", p->fwd_cut ? "Down" : "");
+    }
+    if (eventpane_filtered(p))
+        strbuf_puts(&sb, " · Esc shows all");
     uibox_text(s, col, line, sb.data, STYLE_POPUP_TITLE, cols);
     int rows = lines - 1;
     if (rows > 0 && p->n == 0)
-        uibox_text(s, col, line + 1, " no events", STYLE_EVENT_LIST, cols);
+        uibox_text(s, col, line + 1,
+                   p->fwd_cut || p->bwd_cut ? " no event passes the filter in what was searched"
+                   : eventpane_filtered(p)  ? " no event passes the filter"
+                                            : " no events",
+                   STYLE_EVENT_LIST, cols);
     if (rows <= 0 || p->n == 0) {
         strbuf_free(&sb);
         return;

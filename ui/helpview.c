@@ -35,6 +35,12 @@ static const struct {
     { "\u2588\u2588\u2588", "WWW", STYLE_NM_SWEEP, "non-moving GC: concurrent sweep" },
     { "\u25bc", "|", STYLE_MARKER, "user marker (traceMarker)" },
     { "\u00b7", ".", STYLE_MARKER_TEXT, "user or RTS message (traceEvent)" },
+    { "\u2588\u2585\u2582", "@@@", STYLE_THREAD_FOCUS,
+      "the focused thread (t, Enter); a checker without colour" },
+    { "CWM", "CWM", STYLE_TICK, "zoomed in: thread created, woken, migrated" },
+    { "S*", "S*", STYLE_TICK, "zoomed in: a spark event, a message" },
+    { "\u2588\u2585\u2582", "#+.", STYLE_SPARK_CREATED, "sparks created on a HEC (created N)" },
+    { "\u2588\u2585\u2582", "#+.", STYLE_SPARK_CONVERTED, "sparks converted on a HEC (convert N)" },
 };
 
 /* What the times, folded lanes and the range statistics mean: a term, then lines of its
@@ -46,6 +52,9 @@ static const char *const helpview_terms[][4] = {
     { "folded HEC rows", "small screens give a HEC one row: a GC cell is then",
       "as tall as the HEC was busy (braille dots in mono);",
       "ASCII G or # from half the column up, g or + below" },
+    { "thread focus", "t, Enter: its runs marked on every HEC, . and ,",
+      "step through them, the pane shows its life (wakers,",
+      "migrations, stops); Esc ends it" },
     { DETAIL_MUTATOR_SHARE, "of a range (Space ... Space): its time outside GC",
       "pauses, 1 - pause time / range length. Not GHC's",
       "Productivity, which `stats --from --to` prints" },

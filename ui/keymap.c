@@ -44,6 +44,7 @@ static const keymap_binding keymap_timeline[] = {
     { "?", ACTION_HELP },
     { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
     { "q", ACTION_QUIT },               { "C-c", ACTION_QUIT },
+    { "y", ACTION_COPY_COMMAND },
 };
 
 /* Printable keys are filter text here: only non-printable keys are bound. */
@@ -82,6 +83,8 @@ static const keymap_binding keymap_events[] = {
     { "?", ACTION_HELP },
     { "C-l", ACTION_REDRAW },           { "C-z", ACTION_SUSPEND },
     { "q", ACTION_QUIT },               { "C-c", ACTION_QUIT },
+    { "f", ACTION_FILTER_TEXT },        { "t", ACTION_FILTER_TYPE },
+    { "y", ACTION_COPY_COMMAND },
 };
 
 static const keymap_binding keymap_help[] = {

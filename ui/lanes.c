@@ -3,12 +3,16 @@
  * its column's time range, so what a cell shows is true at every zoom. */
 #include "lanes.h"
 
+#include "instants.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "strbuf.h"
 #include "textfmt.h"
+#include "sparklanes.h"
 #include "theme.h"
+#include "threadlife.h"
 #include "xalloc.h"
 
 /* Lower eighth blocks, index = eighths (0 is a space). */
@@ -25,6 +29,7 @@ static const char lanes_ascii_bars[9] = { ' ', '.', ':', '-', '=', '+', '*', '#'
 
 #define LANES_TICK      0x25BCu     /* ▼ */
 #define LANES_DOT       0x00B7u     /* · */
+#define LANES_FOCUS_GLYPH 0x259Au   /* ▚: the focused thread's runs in monochrome */
 #define LANES_ELLIPSIS  0x2026u     /* … */
 /* A run needs this many whole columns to itself before its thread is named in it. */
 #define LANES_TEXT_MIN_COLS 4
@@ -127,6 +132,23 @@ lanes_build(const evindex *ix, lane *out, size_t max)
     if (series_max(evindex_series(ix, EVINDEX_S_SPARK_POOL)) > 0 ||
         series_max(evindex_series(ix, EVINDEX_S_SPARKS_CREATED)) > 0 || lanes_has_spark_events(ix))
         lanes_push(out, max, &n, LANE_SPARKS, 0, "sparks");
+    for (size_t i = 0; i < evindex_n_caps(ix); i++) {
+        if (!lanes_cap_shown(ix, i) || !sparklanes_cap_active(ix, i))
+            continue;
+        static const struct { lane_kind kind; const char *name; } per_hec[] = {
+            { LANE_SPARK_CREATED, "created" }, { LANE_SPARK_CONVERTED, "convert" },
+            { LANE_SPARK_POOL, "pool" },
+        };
+        uint16_t cap = evindex_cap_at(ix, i)->cap;
+        for (size_t k = 0; k < sizeof per_hec / sizeof per_hec[0]; k++) {
+            char label[16];
+            if (cap == EVINDEX_NO_CAP)
+                snprintf(label, sizeof label, "%s -", per_hec[k].name);
+            else
+                snprintf(label, sizeof label, "%s %u", per_hec[k].name, (unsigned)cap);
+            lanes_push(out, max, &n, per_hec[k].kind, i, label);
+        }
+    }
     return n;
 }
 
@@ -184,6 +206,11 @@ typedef struct lanes_ctx {
      * boundary is searched once, not twice. */
     uint64_t *busy, *gc_work, *gc_wait;
     bool *have_sums;
+    double spark_top[2];        /* common scale of the HECs' spark creation / conversion
+                                 * rows, -1 until the first such row needs it */
+    instant *ticks;             /* the view's instants when zoomed in far enough (owned) */
+    size_t n_ticks;             /* SIZE_MAX: too many events in view, no ticks */
+    bool ticks_loaded;
     strbuf text;
 } lanes_ctx;
 
@@ -293,6 +320,59 @@ lanes_hec_text(lanes_ctx *x, const runlane *rl)
     }
 }
 
+/* Which instant wins a column holding several: a wake-up, then a creation, a migration,
+ * a spark event, a message. */
+static const uint8_t lanes_tick_rank[INSTANTS_N_KINDS] = {
+    [INSTANTS_WAKEUP] = 5, [INSTANTS_CREATE] = 4, [INSTANTS_MIGRATE] = 3,
+    [INSTANTS_SPARK] = 2, [INSTANTS_MESSAGE] = 1,
+};
+
+/* Plot column holding time t (t inside the view). */
+static int
+lanes_col_at(const lanes_ctx *x, uint64_t t)
+{
+    int lo = 0, hi = x->ncols;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (x->col_a[mid + 1] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The instants posted by capability `cap` as ticks over its run row (not over GC): only
+ * when the view holds at most INSTANTS_PER_COL events a column. */
+static void
+lanes_hec_ticks(lanes_ctx *x, uint16_t cap)
+{
+    if (!x->ticks_loaded) {
+        x->ticks_loaded = true;
+        size_t max = (size_t)x->ncols * INSTANTS_PER_COL;
+        x->ticks = xmalloc((max + 1) * sizeof *x->ticks);    /* freed by lanes_draw */
+        x->n_ticks = x->ncols ? instants_in(x->ix, x->col_a[0], x->col_a[x->ncols], max,
+                                            x->ticks) : 0;
+    }
+    if (x->n_ticks == SIZE_MAX)
+        return;
+    uint8_t *rank = (uint8_t *)x->scratch_u;    /* per column: the rank of its tick */
+    memset(rank, 0, (size_t)x->ncols);
+    for (size_t i = 0; i < x->n_ticks; i++) {
+        const instant *in = &x->ticks[i];
+        if (in->cap != cap)
+            continue;
+        int c = lanes_col_at(x, in->time_ns);
+        if (c >= x->ncols)
+            continue;
+        uint8_t st = x->row[c].style;
+        if (st == STYLE_GC_WORK || st == STYLE_GC_WAIT || lanes_tick_rank[in->kind] <= rank[c])
+            continue;
+        rank[c] = lanes_tick_rank[in->kind];
+        x->row[c] = lanes_cell(instants_glyph((instants_kind)in->kind), STYLE_TICK);
+    }
+}
+
 /* What a HEC row shows: runs and GC in one row (GC wins a shared cell), or only one
  * of them (the two rows of a split lane). */
 enum lanes_hec_part { LANES_HEC_BOTH, LANES_HEC_RUNS, LANES_HEC_GC };
@@ -334,6 +414,14 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
         if (busy == 0)
             continue;
         uint8_t st = STYLE_RUNNING;
+        if (x->o->focus && threadlife_runs_in(x->o->focus, l->cap_lane, a, b)) {
+            /* The focused thread: its own style and, without colour, its own glyph. */
+            x->row[c] = ascii        ? lanes_cell('@', STYLE_THREAD_FOCUS)
+                        : x->o->mono ? lanes_cell(LANES_FOCUS_GLYPH, STYLE_THREAD_FOCUS)
+                                     : lanes_cell(lanes_blocks[lanes_eighths(busy, span)],
+                                                  STYLE_THREAD_FOCUS);
+            continue;
+        }
         if (x->o->highlight && lanes_tid_runs_in(cap->runs, a, b, x->o->highlight_tid))
             st = STYLE_RUNNING_HL;
         x->row[c] = ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', st)
@@ -347,8 +435,10 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
                 x->scratch[c] = i;
         }
     }
-    if (part != LANES_HEC_GC)
+    if (part != LANES_HEC_GC) {
         lanes_hec_text(x, cap->runs);
+        lanes_hec_ticks(x, cap->cap);
+    }
 }
 
 int
@@ -508,6 +598,57 @@ lanes_row_sparks(lanes_ctx *x)
             x->row[c] = lanes_bar(x, lanes_eighths(x->scratch_u[c], top), STYLE_SPARKS);
 }
 
+/* The busiest visible column of every HEC's spark lane of `kind`: the common scale. */
+static double
+lanes_spark_top(lanes_ctx *x, lane_kind kind)
+{
+    double top = 0;
+    for (size_t i = 0; i < evindex_n_caps(x->ix); i++) {
+        if (!sparklanes_cap_active(x->ix, i))
+            continue;
+        for (int c = 0; c < x->ncols; c++) {
+            uint64_t a = x->col_a[c], b = x->col_a[c + 1];
+            double n = kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, i, a, b)
+                                                  : sparklanes_converted(x->ix, i, a, b);
+            top = n > top ? n : top;
+        }
+    }
+    return top;
+}
+
+/* One HEC's spark creation or conversion counts, or its pool size, as bars. */
+static void
+lanes_row_spark_hec(lanes_ctx *x, const lane *l)
+{
+    if (l->kind == LANE_SPARK_POOL) {
+        uint64_t top = 0;
+        for (size_t i = 0; i < evindex_n_caps(x->ix); i++) {
+            uint64_t m = series_max(evindex_cap_spark_series(x->ix, i, EVINDEX_CS_POOL));
+            top = m > top ? m : top;
+        }
+        for (int c = 0; c < x->ncols; c++) {
+            uint64_t v;
+            if (sparklanes_pool(x->ix, l->cap_lane, x->col_a[c], x->col_a[c + 1], &v))
+                x->row[c] = lanes_bar(x, lanes_eighths(v, top), STYLE_SPARKS);
+        }
+        return;
+    }
+    double *top = l->kind == LANE_SPARK_CREATED ? &x->spark_top[0] : &x->spark_top[1];
+    if (*top < 0)
+        *top = lanes_spark_top(x, l->kind);
+    uint8_t st = l->kind == LANE_SPARK_CREATED ? STYLE_SPARK_CREATED : STYLE_SPARK_CONVERTED;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t a = x->col_a[c], b = x->col_a[c + 1];
+        double n = l->kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, l->cap_lane, a, b)
+                                                 : sparklanes_converted(x->ix, l->cap_lane, a, b);
+        if (n > 0 && *top > 0) {
+            /* Eighths of the common top, at least one for any spark at all. */
+            unsigned level = (unsigned)(n / *top * 8.0 + 0.5);
+            x->row[c] = lanes_bar(x, level < 1 ? 1 : level > 8 ? 8 : level, st);
+        }
+    }
+}
+
 static void
 lanes_draw_label(lanes_ctx *x, int col0, int line, int width, const lane *l, bool selected)
 {
@@ -536,7 +677,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
            const lanes_draw_opts *o)
 {
     static const lanes_draw_opts defaults = { .selected_lane = SIZE_MAX };
-    lanes_ctx x = { .s = s, .ix = ix, .o = o ? o : &defaults, .x0 = col0 + LANES_LABEL_COLS };
+    lanes_ctx x = { .s = s, .ix = ix, .o = o ? o : &defaults, .x0 = col0 + LANES_LABEL_COLS,
+                    .spark_top = { -1, -1 } };
     int plot = width - LANES_LABEL_COLS;
     x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
     size_t nc = (size_t)x.ncols;
@@ -584,6 +726,9 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
             case LANE_ACTIVITY: lanes_row_activity(&x); break;
             case LANE_HEAP: lanes_row_heap(&x); break;
             case LANE_SPARKS: lanes_row_sparks(&x); break;
+            case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
+                lanes_row_spark_hec(&x, l);
+                break;
             }
             for (int c = 0; c < x.ncols; c++) {
                 surface_cell cell = x.row[c];
@@ -598,6 +743,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     }
     strbuf_free(&x.text);
     x_free(x.have_sums);
+    x_free(x.ticks);
     x_free(x.gc_wait);
     x_free(x.gc_work);
     x_free(x.busy);
@@ -882,6 +1028,7 @@ lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns, l
     case LANE_NONMOVING: found = lanes_at_nm(ix, t, slack_ns, out); break;
     case LANE_MARKERS: found = lanes_at_markers(ix, t, slack_ns, out); break;
     case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
+    case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
         found = lanes_at_gc(ix, t, slack_ns, out);
         break;
     }
@@ -1027,6 +1174,7 @@ lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item
         case LANE_NONMOVING: found = lanes_step_nm(ix, t, dir, &it); break;
         case LANE_MARKERS: found = lanes_step_msg(ix, t, dir, &it); break;
         case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
+        case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
             found = lanes_step_gc(ix, t, dir, &it);
             break;
         }

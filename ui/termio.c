@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copycmd.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 #define TERMIO_SLICE_MS 250
@@ -241,6 +243,23 @@ termio_claim_terminal(termio *t, int in_fd, int out_fd, char *err, size_t errlen
     termio_catch(SIGTSTP, termio_on_tstp, &termio_old_tstp);
     termio_catch(SIGCONT, termio_on_cont, &termio_old_cont);
     return true;
+}
+
+void
+termio_send_clipboard(termio *t, const char *text)
+{
+    if (!t->claimed || termio_emerg_out_fd < 0)
+        return;
+    strbuf sb;
+    strbuf_init(&sb);
+    copycmd_osc52(&sb, text);
+    for (size_t off = 0; off < sb.len;) {
+        ssize_t n = write(termio_emerg_out_fd, sb.data + off, sb.len - off);
+        if (n <= 0 && errno != EINTR)
+            break;
+        off += n > 0 ? (size_t)n : 0;
+    }
+    strbuf_free(&sb);
 }
 
 bool
