@@ -46,6 +46,10 @@ static const char main_usage[] =
     "                                 band (cost-centre stack, description, retainer set or\n"
     "                                 biography) by peak bytes, or with --censuses every\n"
     "                                 census's bytes per band, at the time it was taken\n"
+    "       elog-tui ticky FILE [--sort allocs|entries] [--samples] [--top N] [--json]\n"
+    "                                 ticky-ticky counters (-ticky, +RTS -lT): name, arity,\n"
+    "                                 kinds, info table, entries and allocations in total, or\n"
+    "                                 with --samples per sample\n"
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
@@ -431,6 +435,11 @@ main_table_args(int argc, char **argv, const char *cmd, const char **file, repor
         } else if (strcmp(a, "--sort") == 0 && i + 1 < argc && strcmp(cmd, "threads") == 0 &&
                    (strcmp(argv[i + 1], "runtime") == 0 || strcmp(argv[i + 1], "id") == 0)) {
             o->sort_by_run = strcmp(argv[++i], "runtime") == 0;
+        } else if (strcmp(a, "--sort") == 0 && i + 1 < argc && strcmp(cmd, "ticky") == 0 &&
+                   (strcmp(argv[i + 1], "allocs") == 0 || strcmp(argv[i + 1], "entries") == 0)) {
+            o->sort_by_allocs = strcmp(argv[++i], "allocs") == 0;
+        } else if (strcmp(a, "--samples") == 0 && strcmp(cmd, "ticky") == 0) {
+            o->samples = true;
         } else if (strcmp(a, "--top") == 0 && i + 1 < argc && strcmp(cmd, "markers") != 0) {
             if (!main_parse_count(argv[++i], &o->limit)) {
                 fprintf(stderr, "elog-tui: --top wants a whole number from 1 to %zu, not "
@@ -465,6 +474,8 @@ main_table(int argc, char **argv, const char *cmd)
         reports_markers(&out, ix, &o);
     else if (strcmp(cmd, "heap") == 0)
         reports_heap(&out, ix, &o);
+    else if (strcmp(cmd, "ticky") == 0)
+        reports_ticky(&out, ix, &o);
     else
         reports_threads(&out, ix, &o);
     size_t n_events = evindex_n_events(ix);
@@ -721,6 +732,7 @@ static const main_command main_commands[] = {
     { "threads", main_table },         { "heap", main_table },
     { "index", main_cmd_index },       { "scan", main_cmd_scan },
     { "snapshot", main_cmd_snapshot },
+    { "ticky", main_table },
 };
 
 int

@@ -11,6 +11,7 @@
 #include "decode.h"
 #include "evseek.h"
 #include "render.h"
+#include "stopstatus.h"
 #include "textfmt.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -383,14 +384,15 @@ detail_stop_text(strbuf *out, const evindex *ix, uint16_t cap, const runlane_run
     }
     uint16_t status;
     uint32_t info;
+    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
     if (detail_stop_event(ix, cap, r, &status, &info)) {
-        render_stop_status(out, status, info);
+        stopstatus_name(out, era, status, info);
     } else if (r->stop == 2) {
         strbuf_puts(out, "stack overflow");
-    } else if (r->stop == 8) {
+    } else if (stopstatus_class(era, r->stop) == THREADTAB_STOP_BLACKHOLE) {
         strbuf_puts(out, "blocked on black hole");
     } else {
-        render_stop_status(out, r->stop, 0);
+        stopstatus_name(out, era, r->stop, 0);
     }
 }
 
