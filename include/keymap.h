@@ -35,6 +35,7 @@
     X(PREV_GC,        "prev-gc",        "previous garbage collection") \
     X(GC_LIST,        "gc-list",        "list garbage collections, longest pause first") \
     X(THREAD_LIST,    "thread-list",    "list Haskell threads") \
+    X(BAND_LIST,      "band-list",      "list heap-profile bands by peak (Enter: go to the peak)") \
     X(SEARCH,         "search",         "search event text") \
     X(SELECT,         "select",         "start or end a range selection at the cursor") \
     X(CANCEL,         "cancel",         "clear the search and the selection") \

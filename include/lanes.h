@@ -19,7 +19,16 @@ typedef enum lane_kind {
     LANE_ACTIVITY,              /* utilisation over all HECs */
     LANE_HEAP,                  /* heap size (or live bytes) as a bar graph */
     LANE_SPARKS,                /* spark pool size (or spark creations) as bars */
+    LANE_HEAPBANDS,             /* the heap profile's largest bands stacked, 3 rows */
+    LANE_MEMORY,                /* megablocks allocated from the OS (MEM_RETURN), or
+                                 * the blocks size, as a bar graph (GHC 9.2+) */
+    LANE_TICKY,                 /* ticky-ticky samples: entries per sample as bars */
 } lane_kind;
+
+/* Rows of the stacked heap-bands lane, and how many bands get a style of their own
+ * (the rest are drawn together as "other"). */
+#define LANES_BAND_ROWS 3
+#define LANES_BAND_STYLES 6
 
 typedef struct lane {
     lane_kind kind;
@@ -88,6 +97,13 @@ int lanes_rows(const lane *l, const lanes_draw_opts *o);
  *    STYLE_HEAP_LIVE. Exact numbers are the detail pane's job.
  *  - sparks: the spark pool size likewise (STYLE_SPARKS); without spark counters, the
  *    number of sparks created in each column relative to the busiest visible column.
+ *  - heap bands: the census in force at the column's end, stacked from the bottom row
+ *    up in band-by-peak order (the LANES_BAND_STYLES largest bands in STYLE_BAND_1..6,
+ *    the rest STYLE_BAND_OTHER above them), LANES_BAND_ROWS rows tall for the largest
+ *    census; a cell takes the style of the band with most of its height.
+ *  - memory: MEM_RETURN's current megablocks likewise (STYLE_MEMORY), else BLOCKS_SIZE.
+ *  - ticky: the entries of the ticky samples in the column (the largest), relative to
+ *    the log's largest sample (STYLE_TICKY).
  * The cursor's column is restyled STYLE_CURSOR (glyph kept) on every lane; idle cells
  * inside the selection are STYLE_SELECTION. With o->ascii: runs '#' (>= 1/2) or '+',
  * GC 'G' (the same height: >= 1/2 of the column) or 'g', non-moving 'M' 'S' 'W', markers

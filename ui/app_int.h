@@ -14,7 +14,7 @@
 #include "strbuf.h"
 #include "uilist.h"
 
-enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS };
+enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_BANDS };
 
 /* One search hit: a message (index into evindex_msg_at) or a thread label (tid). */
 typedef struct app_match {

@@ -36,6 +36,7 @@ static const keymap_binding keymap_timeline[] = {
     { "]", ACTION_NEXT_GC },            { "[", ACTION_PREV_GC },
     { "p", ACTION_GC_LIST },
     { "t", ACTION_THREAD_LIST },
+    { "B", ACTION_BAND_LIST },
     { "/", ACTION_SEARCH },
     { "Space", ACTION_SELECT },
     { "Escape", ACTION_CANCEL },
