@@ -26,6 +26,7 @@
 /* Largest bands of a heap-profile census listed at the cursor. */
 #define DETAIL_HEAP_TOP 5
 #define DETAIL_TICKY_TOP 8
+#define DETAIL_IPE_TOP 4
 
 /* ---- lines ------------------------------------------------------------------------------ */
 
@@ -1018,6 +1019,33 @@ detail_memory_lane(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
     strbuf_free(&sb);
 }
 
+/* The log's info-table provenance (IPE): how many, and the first few. */
+static void
+detail_ipe(detail_lines *out, const evindex *ix, strbuf *sb)
+{
+    const ipe_table *t = evindex_ipe(ix);
+    size_t n = ipe_table_count(t);
+    if (!n)
+        return;
+    detail_lines_add(out, "Info tables (IPE): %zu with source positions%s", n,
+                     heapprof_breakdown_of(evindex_heap_profile(ix)) == HEAPPROF_BY_INFO_TABLE
+                         ? ", naming the -hi bands" : "");
+    for (size_t i = 0; i < n && i < DETAIL_IPE_TOP; i++) {
+        const ipe_entry *e = ipe_table_at(t, i);
+        const char *ct = ipe_closure_type_name(e->closure_desc);
+        const char *parts[] = { e->table_name, " (", ct ? ct : e->closure_desc, ") ",
+                                e->label, *e->ty_desc ? " :: " : "", e->ty_desc, " at ",
+                                e->module, " ", e->src_loc };
+        strbuf_reset(sb);
+        strbuf_printf(sb, "  0x%llx ", (unsigned long long)e->info);
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+            textfmt_append_utf8(sb, (const uint8_t *)parts[k], strlen(parts[k]));
+        detail_add_sb(out, sb);
+    }
+    if (n > DETAIL_IPE_TOP)
+        detail_lines_add(out, "  ... and %zu more", n - DETAIL_IPE_TOP);
+}
+
 static void
 detail_heap(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
 {
@@ -1048,6 +1076,7 @@ detail_heap(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
     }
     detail_memory(out, ix, cursor_ns, &sb);
     detail_heap_census(out, ix, cursor_ns, &sb);
+    detail_ipe(out, ix, &sb);
     strbuf_free(&sb);
 }
 
