@@ -201,7 +201,7 @@ START_TEST(test_lanes_build_fixtures)
     tl_assert_lanes("demo.eventlog", "activity,HEC 0,HEC 1,HEC 2,HEC 3,markers,heap,sparks");
     tl_assert_lanes("markers.eventlog", "activity,HEC 0,markers,heap");
     tl_assert_lanes("killed.eventlog", "activity,HEC 0,markers,heap");
-    tl_assert_lanes("heapprof-hT.eventlog", "activity,HEC 0,markers,heap");
+    tl_assert_lanes("heapprof-hT.eventlog", "activity,HEC 0,markers,heap,bands");
 }
 END_TEST
 
