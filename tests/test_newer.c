@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "detail.h"
 #include "evindex.h"
@@ -852,6 +853,91 @@ START_TEST(test_newer_stop_status)
 }
 END_TEST
 
+/* elog-synth --ghc V writes each version's layout: the header declares what V
+ * declares, the census has V's size, the ticky definitions V's fields, and every
+ * newer event it writes reaches the index, the parallel build agreeing. */
+START_TEST(test_newer_synth_versions)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    static const struct {
+        const char *v;
+        int census_size;            /* declared size of 207 */
+        bool mem, pruned;
+        ticky_layout ticky;
+    } vs[] = {
+        { "9.0", 13, false, false, TICKY_LAYOUT_NONE },
+        { "9.2", 13, true, false, TICKY_LAYOUT_PLAIN },
+        { "9.3", 13, true, false, TICKY_LAYOUT_BEGIN },
+        { "9.4", 13, true, false, TICKY_LAYOUT_ITBL },
+        { "9.6", 13, true, false, TICKY_LAYOUT_JSON },
+        { "9.10", 14, true, false, TICKY_LAYOUT_JSON },
+        { "9.12", 14, true, true, TICKY_LAYOUT_JSON },
+    };
+    for (size_t i = 0; i < sizeof vs / sizeof vs[0]; i++) {
+        for (int prof = 0; prof < 2; prof++) {
+            /* -hi came with 9.2, -he with 9.10; 9.0 gets neither. */
+            bool has_prof = prof ? strcmp(vs[i].v, "9.10") == 0 || strcmp(vs[i].v, "9.12") == 0
+                                 : strcmp(vs[i].v, "9.0") != 0;
+            char path[] = "/tmp/elog-newer-XXXXXX";
+            int fd = mkstemp(path);
+            ck_assert_int_ge(fd, 0);
+            close(fd);
+            char cmd[1024];
+            snprintf(cmd, sizeof cmd, "'%s' --ghc %s --ticky --nonmoving %s --caps 2 "
+                     "--size 300K --seed %zu -o '%s' 2>/dev/null", synth, vs[i].v,
+                     !has_prof ? "" : prof ? "--heap-profile he" : "--heap-profile hi",
+                     40 + i, path);
+            ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+            diag d;
+            evlog *log = evlog_open(path, &d);
+            ck_assert_ptr_nonnull(log);
+            ck_assert_int_eq(evlog_type_of(log, EV_NONMOVING_HEAP_CENSUS)->size,
+                             vs[i].census_size);
+            ck_assert_int_eq(evlog_type_of(log, EV_NONMOVING_PRUNED_SEGMENTS) != NULL,
+                             vs[i].pruned);
+            evindex *ix = evindex_build(log, NULL, &d);
+            char why[256];
+            ck_assert_msg(evindex_check(ix, why, sizeof why), "%s: %s", vs[i].v, why);
+            ck_assert_int_eq(series_count(evindex_series(ix, EVINDEX_S_MEM_CURRENT)) > 0,
+                             vs[i].mem);
+            ck_assert_int_eq(series_count(evindex_nm_pruned(ix)) > 0, vs[i].pruned);
+            ck_assert_uint_gt(evindex_n_nm_census(ix), 0);
+            ck_assert_uint_eq(evindex_nm_census_at(ix, 1)->blk_size, 16);
+            if (vs[i].census_size == 14)
+                ck_assert_uint_eq(evindex_nm_census_at(ix, 2)->blk_size, 24);
+            else
+                ck_assert_uint_eq(evindex_nm_census_at(ix, 2)->blk_size, 32);
+            const ticky *t = evindex_ticky(ix);
+            ck_assert_int_eq(ticky_layout_of(t), vs[i].ticky);
+            if (vs[i].ticky != TICKY_LAYOUT_NONE) {
+                ck_assert_uint_eq(ticky_n_counters(t), 5);
+                ck_assert_uint_gt(ticky_n_samples(t), 0);
+            }
+            const heapprof *hp = evindex_heap_profile(ix);
+            ck_assert_int_eq(heapprof_n_censuses(hp) > 0, has_prof);
+            ck_assert_int_eq(heapprof_breakdown_of(hp),
+                             !has_prof ? HEAPPROF_BY_UNKNOWN
+                             : prof    ? HEAPPROF_BY_ERA : HEAPPROF_BY_INFO_TABLE);
+            if (has_prof && !prof) {
+                /* Every band but the one address without an entry is named by IPE. */
+                size_t named = 0;
+                for (size_t b = 0; b < heapprof_n_bands(hp); b++)
+                    named += heapbands_ipe(hp, evindex_ipe(ix), b) != NULL;
+                ck_assert_uint_eq(named, heapprof_n_bands(hp) - 1);
+            }
+            evindex_opts o = { .threads = 3 };
+            evindex *par = evindex_build(log, &o, &d);
+            test_evindex_same(vs[i].v, ix, par);
+            evindex_free(par);
+            evindex_free(ix);
+            evlog_close(log);
+            unlink(path);
+        }
+    }
+}
+END_TEST
+
 Suite *
 test_newer_suite(void)
 {
@@ -872,6 +958,10 @@ test_newer_suite(void)
     tcase_add_test(tc, test_newer_memory);
     tcase_add_test(tc, test_newer_nonmoving_layouts);
     tcase_add_test(tc, test_newer_stop_status);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("synth");
+    tcase_set_timeout(tc, 120 * test_time_scale());
+    tcase_add_test(tc, test_newer_synth_versions);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1479,6 +1479,12 @@ synth_parse_args(int argc, char **argv, synth_opts *o)
         fprintf(stderr, "elog-synth: missing -o OUT (try --help)\n");
         return 1;
     }
+    if ((o->heap_profile == 'i' && synth_ghc(o) < 902) ||
+        (o->heap_profile == 'e' && synth_ghc(o) < 910)) {
+        fprintf(stderr, "elog-synth: --heap-profile %s needs --ghc %s or later\n",
+                o->heap_profile == 'i' ? "hi" : "he", o->heap_profile == 'i' ? "9.2" : "9.10");
+        return 1;
+    }
     if (!size_given && !o->max_events && !o->churn)
         o->size_bytes = 1u << 20;
     return 0;
