@@ -108,7 +108,8 @@ ipe_raw_cmp(const void *a, const void *b)
 void
 ipe_table_seal(ipe_table *t)
 {
-    qsort(t->raw, t->n_raw, sizeof *t->raw, ipe_raw_cmp);
+    if (t->n_raw > 1)
+        qsort(t->raw, t->n_raw, sizeof *t->raw, ipe_raw_cmp);
     x_free(t->entries);
     t->entries = xmalloc((t->n_raw + 1) * sizeof *t->entries);  /* owned by t */
     t->n_entries = 0;

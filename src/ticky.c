@@ -227,7 +227,8 @@ ticky_seal(ticky *t)
                                                  : ((uint64_t)1 << 32) + r->seen_seq;
         ord[i] = (ticky_order){ key, (uint32_t)i };
     }
-    qsort(ord, n, sizeof *ord, ticky_order_cmp);
+    if (n > 1)
+        qsort(ord, n, sizeof *ord, ticky_order_cmp);
     uint32_t *new_of = xmalloc((n + 1) * sizeof *new_of);  /* freed below */
     ticky_counter *c2 = xmalloc((n + 1) * sizeof *c2);      /* owned by t */
     ticky_raw *r2 = xmalloc((n + 1) * sizeof *r2);          /* owned by t */
@@ -256,7 +257,8 @@ ticky_seal(ticky *t)
         c->entries = c->allocs = c->allocd = 0;
         c->n_samples = 0;
     }
-    qsort(t->samples, t->n_samples, sizeof *t->samples, ticky_sample_cmp);
+    if (t->n_samples > 1)
+        qsort(t->samples, t->n_samples, sizeof *t->samples, ticky_sample_cmp);
     for (size_t s = 0; s < t->n_samples; s++) {
         ticky_sample *sm = &t->samples[s];
         sm->entries = sm->allocs = sm->allocd = 0;
