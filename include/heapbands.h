@@ -14,7 +14,8 @@
 #include "strbuf.h"
 
 /* The IPE entry of band b (-hi profiles only), or NULL (no entry for its address, or
- * not an info-table band). */
+ * not an info-table band). The entry may name the table's info pointer instead of its
+ * struct address (GHC 9.2: 16 or 24 bytes further). */
 const ipe_entry *heapbands_ipe(const heapprof *hp, const ipe_table *ipe, size_t b);
 /* Append band b's name: with an IPE entry "label :: type (CLOSURE_TYPE) at module
  * src_loc [table_name]" (parts the entry leaves empty left out); for -he "era N";

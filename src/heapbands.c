@@ -19,8 +19,14 @@ heapbands_ipe(const heapprof *hp, const ipe_table *ipe, size_t b)
     heapprof_band_name(hp, b, &raw);
     uint64_t addr;
     const ipe_entry *e = NULL;
+    /* A band is the info table's struct address (get_itbl). Newer RTSs give IPE that
+     * address too; earlier ones (9.2) the info pointer, which with tables next to code
+     * is just past the struct: 16 bytes on, 24 in a profiled RTS. An entry there can
+     * only be this table's, since code follows the struct. */
+    static const uint64_t past[] = { 0, 16, 24 };
     if (ipe_parse_address((const uint8_t *)raw.data, raw.len, &addr))
-        e = ipe_table_find(ipe, addr);
+        for (size_t k = 0; k < sizeof past / sizeof past[0] && !e; k++)
+            e = ipe_table_find(ipe, addr + past[k]);
     strbuf_free(&raw);
     return e;
 }

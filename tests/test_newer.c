@@ -561,11 +561,15 @@ START_TEST(test_newer_hi_ipe)
     EW(evwrite_ipe(w, G, 120, 0x40a088, "main_info", "21", "IO ()", "main", "Main",
                    "Test.hs:7:1-4"));
     EW(evwrite_ipe(w, G, 125, 0x40a088, "duplicate_info", "1", "", "", "X", "X.hs:1:1"));
+    /* 9.2 gave the info pointer, 16 bytes past the struct address the band names. */
+    EW(evwrite_ipe(w, G, 130, 0x50010, "f_info", "8", "Int -> Int", "f", "M", "M.hs:2:1-9"));
     for (uint64_t c = 1; c <= 2; c++) {
         EW(evwrite_heap_prof_sample_begin(w, G, 1000 * c, c));
         EW(evwrite_heap_prof_sample_string(w, G, 1000 * c + 1, 4096 * c, "0x409f78"));
         EW(evwrite_heap_prof_sample_string(w, G, 1000 * c + 2, 100, "0x40a088"));
         EW(evwrite_heap_prof_sample_string(w, G, 1000 * c + 3, 50, "0xdead0"));
+        if (c == 1)
+            EW(evwrite_heap_prof_sample_string(w, G, 1000 * c + 3, 10, "0x50000"));
         EW(evwrite_heap_prof_sample_end(w, G, 1000 * c + 4, c));
     }
     nw_finish(w);
@@ -573,7 +577,7 @@ START_TEST(test_newer_hi_ipe)
     nw_open_file(&l, f);
     const heapprof *hp = evindex_heap_profile(l.ix);
     ck_assert_int_eq(heapprof_breakdown_of(hp), HEAPPROF_BY_INFO_TABLE);
-    ck_assert_uint_eq(ipe_table_count(evindex_ipe(l.ix)), 2);
+    ck_assert_uint_eq(ipe_table_count(evindex_ipe(l.ix)), 3);
     ck_assert_str_eq(ipe_table_find(evindex_ipe(l.ix), 0x40a088)->table_name, "main_info");
     strbuf out;
     strbuf_init(&out);
@@ -586,7 +590,8 @@ START_TEST(test_newer_hi_ipe)
         "Test.hs:5:1-30\n"
         "0x40a088\tstring\t100\t1000\t100\t100\t2\tmain_info\tTHUNK_STATIC\tIO ()\tmain\tMain\t"
         "Test.hs:7:1-4\n"
-        "0xdead0\tstring\t50\t1000\t50\t50\t2\t\t\t\t\t\t\n");
+        "0xdead0\tstring\t50\t1000\t50\t50\t2\t\t\t\t\t\t\n"
+        "0x50000\tstring\t10\t1000\t5\t0\t1\tf_info\tFUN\tInt -> Int\tf\tM\tM.hs:2:1-9\n");
     strbuf name;
     strbuf_init(&name);
     heapbands_name(hp, evindex_ipe(l.ix), 0, &name);
