@@ -62,6 +62,10 @@ static const char main_usage[] =
     "       elog-tui diff A B         two runs side by side: the +RTS -s rows with the change,\n"
     "                                 pause percentiles and histograms, durations between\n"
     "                                 same-named markers, MMU at a few window lengths\n"
+    "       elog-tui ticky FILE [--sort allocs|entries] [--samples] [--top N] [--json]\n"
+    "                                 ticky-ticky counters (-ticky, +RTS -lT): name, arity,\n"
+    "                                 kinds, info table, entries and allocations in total, or\n"
+    "                                 with --samples per sample\n"
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
@@ -471,6 +475,11 @@ main_table_args(int argc, char **argv, const char *cmd, const char **file, repor
         } else if (strcmp(a, "--sort") == 0 && i + 1 < argc && strcmp(cmd, "threads") == 0 &&
                    (strcmp(argv[i + 1], "runtime") == 0 || strcmp(argv[i + 1], "id") == 0)) {
             o->sort_by_run = strcmp(argv[++i], "runtime") == 0;
+        } else if (strcmp(a, "--sort") == 0 && i + 1 < argc && strcmp(cmd, "ticky") == 0 &&
+                   (strcmp(argv[i + 1], "allocs") == 0 || strcmp(argv[i + 1], "entries") == 0)) {
+            o->sort_by_allocs = strcmp(argv[++i], "allocs") == 0;
+        } else if (strcmp(a, "--samples") == 0 && strcmp(cmd, "ticky") == 0) {
+            o->samples = true;
         } else if (strcmp(a, "--top") == 0 && i + 1 < argc && strcmp(cmd, "markers") != 0) {
             if (!main_parse_count(argv[++i], &o->limit)) {
                 fprintf(stderr, "elog-tui: --top wants a whole number from 1 to %zu, not "
@@ -523,6 +532,8 @@ main_table(int argc, char **argv, const char *cmd)
         reports_markers(&out, ix, &o);
     else if (strcmp(cmd, "heap") == 0)
         reports_heap(&out, ix, &o);
+    else if (strcmp(cmd, "ticky") == 0)
+        reports_ticky(&out, ix, &o);
     else
         reports_threads(&out, ix, &o);
     size_t n_events = evindex_n_events(ix);
@@ -980,6 +991,7 @@ static const main_command main_commands[] = {
     { "snapshot", main_cmd_snapshot },
     { "mmu", main_gc_cmd },            { "worst", main_gc_cmd },
     { "diff", main_diff },
+    { "ticky", main_table },
 };
 
 int

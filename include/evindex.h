@@ -17,9 +17,11 @@
 #include "evseek.h"
 #include "ivtrack.h"
 #include "heapprof.h"
+#include "ipe.h"
 #include "runlane.h"
 #include "series.h"
 #include "threadtab.h"
+#include "ticky.h"
 
 #define EVINDEX_NO_TIME UINT64_MAX
 #define EVINDEX_NO_CAP 0xffffu
@@ -195,12 +197,20 @@ size_t evindex_n_nm_flushes(const evindex *ix);
 const evindex_instant *evindex_nm_flush_at(const evindex *ix, size_t i);
 /* NONMOVING_PRUNED_SEGMENTS: series of pruned segment counts (may be empty). */
 const series *evindex_nm_pruned(const evindex *ix);
+/* NONMOVING_PRUNED_SEGMENTS: free segments retained after each pruning (same times). */
+const series *evindex_nm_free_segments(const evindex *ix);
 
 /* --- heap profile (+RTS -h...) ------------------------------------------------------- */
 
 /* Censuses broken down by cost-centre stack or description (see heapprof.h); empty
  * when the program was not heap-profiled. Borrowed. */
 const heapprof *evindex_heap_profile(const evindex *ix);
+
+/* Info-table provenance (IPE events, GHC 9.2+ with -finfo-table-map), for naming -hi
+ * bands and ticky counters; empty without them. Borrowed. */
+const ipe_table *evindex_ipe(const evindex *ix);
+/* Ticky-ticky counters (see ticky.h); empty without ticky events. Borrowed. */
+const ticky *evindex_ticky(const evindex *ix);
 
 /* --- markers and messages ---------------------------------------------------------- */
 

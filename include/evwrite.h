@@ -224,4 +224,42 @@ int evwrite_nonmoving_heap_census(evwrite *w, uint16_t cap, uint64_t time_ns,
 int evwrite_nonmoving_pruned_segments(evwrite *w, uint16_t cap, uint64_t time_ns,
                                       uint32_t pruned, uint32_t free_segments);
 
+/* --- newer GHCs' events, each in the layout the given GHC version writes ----------- */
+
+/* A GHC version as major * 100 + minor: 901 is 9.1, 910 is 9.10. */
+#define EVWRITE_GHC_NEWEST 9999
+/* Declare the event types GHC `version` declares, with its sizes: as
+ * evwrite_declare_ghc, but without MEM_RETURN, BLOCKS_SIZE and IPE before 9.2, the
+ * ticky events before 9.1 (TICKY_BEGIN_SAMPLE before 9.3), the 13-byte non-moving
+ * census before 9.10 and no NONMOVING_PRUNED_SEGMENTS before 9.12. */
+int evwrite_declare_ghc_version(evwrite *w, unsigned version);
+
+/* IPE (169): an info table's provenance; texts NUL-terminated, written with their NUL. */
+int evwrite_ipe(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t info,
+                const char *table_name, const char *closure_desc, const char *ty_desc,
+                const char *label, const char *module, const char *src_loc);
+/* HEAP_PROF_BEGIN (160): profile 0, sampling period, breakdown (heapprof_breakdown
+ * numbering), every filter empty. */
+int evwrite_heap_prof_begin(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t period_ns,
+                            uint32_t breakdown);
+/* HEAP_PROF_SAMPLE_BEGIN (162) / HEAP_PROF_SAMPLE_END (165) of census `era`. */
+int evwrite_heap_prof_sample_begin(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t era);
+int evwrite_heap_prof_sample_end(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t era);
+/* HEAP_PROF_SAMPLE_STRING (164): profile 0, residency, the label. */
+int evwrite_heap_prof_sample_string(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t bytes,
+                                    const char *label);
+/* TICKY_COUNTER_DEF (210) as GHC `version` writes it: id, arity, kinds, name; from 9.4
+ * also the info table (and 9.4's JSON in the kinds field, json then replacing kinds);
+ * from 9.6 the JSON as a field of its own. */
+int evwrite_ticky_def(evwrite *w, uint16_t cap, uint64_t time_ns, unsigned version,
+                      uint64_t id, uint16_t arity, const char *kinds, const char *name,
+                      uint64_t info_table, const char *json);
+/* TICKY_COUNTER_SAMPLE (211). */
+int evwrite_ticky_sample(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t id,
+                         uint64_t entries, uint64_t allocs, uint64_t allocd);
+/* The 13-byte NONMOVING_HEAP_CENSUS of GHC 8.10 .. 9.8: block size as a u8 log2. */
+int evwrite_nonmoving_heap_census_log2(evwrite *w, uint16_t cap, uint64_t time_ns,
+                                       uint8_t log2_blk_size, uint32_t active,
+                                       uint32_t filled, uint32_t live);
+
 #endif

@@ -80,6 +80,45 @@ typedef struct gcstats_pause {
     uint16_t cap;               /* the leader */
 } gcstats_pause;
 
+/* Memory the OS sees (§2 memory): GHC 9.2+ writes MEM_RETURN after each major GC and
+ * BLOCKS_SIZE after every GC. */
+typedef struct gcstats_memory {
+    bool has_mem_return;        /* MEM_RETURN events in the window */
+    bool has_blocks_size;       /* BLOCKS_SIZE events in the window */
+    uint64_t n_mem_return;
+    uint64_t max_current_mblocks;   /* largest MEM_RETURN current */
+    uint64_t last_current_mblocks, last_needed_mblocks;
+    uint64_t returned_mblocks;  /* summed over the window */
+    uint64_t max_blocks_bytes;  /* largest BLOCKS_SIZE: the allocated blocks' high-water
+                                 * mark as the log sees it (after each GC) */
+    uint64_t mblock_bytes, block_bytes;     /* HEAP_INFO_GHC, else 1 MiB and 4 KiB */
+    uint64_t peak_mblocks;      /* max(HEAP_SIZE / mblock, MEM_RETURN current) */
+    bool has_frag;              /* BLOCKS_SIZE seen: fragmentation can be told */
+    uint64_t frag_mib;          /* (peak_mblocks x blocks per mblock x block - max
+                                 * blocks size) / 2^20, GHC's formula (§2) */
+} gcstats_memory;
+
+#define GCSTATS_NM_MAX_ALLOCS 64
+
+/* One allocator's line of a non-moving heap census. */
+typedef struct gcstats_nm_alloc {
+    uint32_t blk_size;          /* bytes (the 14-byte layout), or 2^log2 (13-byte) */
+    uint32_t active, filled, live;  /* segments, segments, blocks */
+} gcstats_nm_alloc;
+
+/* Non-moving heap censuses (-xn with -ln) and free-list pruning (GHC 9.12+, event 208). */
+typedef struct gcstats_nonmoving_detail {
+    uint64_t n_census_events;   /* NONMOVING_HEAP_CENSUS events */
+    uint64_t n_censuses;        /* censuses (a run over the allocators, a block size
+                                 * seen again starting the next) */
+    bool wide_census;           /* 14-byte layout (block size in bytes, GHC 9.10+) */
+    gcstats_nm_alloc last[GCSTATS_NM_MAX_ALLOCS];   /* the last census, its allocators */
+    unsigned n_last;
+    uint64_t n_prunes;          /* NONMOVING_PRUNED_SEGMENTS events */
+    uint64_t pruned_segments;   /* summed */
+    uint64_t last_free_segments, max_free_segments;
+} gcstats_nonmoving_detail;
+
 typedef struct gcstats_report {
     /* What the log is, and so which rows it can know (§0 unknowns). */
     bool has_gc_events;         /* any GC_STATS: without class `g` there are no GC rows */
@@ -117,7 +156,10 @@ typedef struct gcstats_report {
     uint64_t residency_samples; /* major collections */
     uint64_t max_slop;          /* over major collections, u64 (it can wrap) */
     uint64_t max_heap_bytes;    /* largest HEAP_SIZE */
-    uint64_t total_mem_mib;     /* max_heap_bytes / 2^20 */
+    uint64_t total_mem_mib;     /* max(max_heap_bytes, peak MEM_RETURN current x mblock)
+                                 * / 2^20 */
+    gcstats_memory mem;
+    gcstats_nonmoving_detail nm;
 
     /* Collections (§1). */
     gcstats_gen gens[GCSTATS_MAX_GENS];

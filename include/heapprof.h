@@ -32,6 +32,21 @@ typedef struct heapprof_census {
     uint32_t first_entry, n_entries;    /* its (band, bytes) entries */
 } heapprof_census;
 
+/* HEAP_PROF_BEGIN's breakdown (GHC's HEAP_PROF_BREAKDOWN_*; -he and -hi since 9.10
+ * and 9.2). */
+typedef enum heapprof_breakdown {
+    HEAPPROF_BY_UNKNOWN = 0,    /* no HEAP_PROF_BEGIN (or an id GHC never wrote) */
+    HEAPPROF_BY_COST_CENTRE = 1,    /* -hc */
+    HEAPPROF_BY_MODULE = 2,         /* -hm */
+    HEAPPROF_BY_CLOSURE_DESCR = 3,  /* -hd */
+    HEAPPROF_BY_TYPE_DESCR = 4,     /* -hy */
+    HEAPPROF_BY_RETAINER = 5,       /* -hr */
+    HEAPPROF_BY_BIOGRAPHY = 6,      /* -hb */
+    HEAPPROF_BY_CLOSURE_TYPE = 7,   /* -hT */
+    HEAPPROF_BY_INFO_TABLE = 8,     /* -hi: bands are info-table addresses ("0x4a2b10") */
+    HEAPPROF_BY_ERA = 9,            /* -he: bands are eras ("3") */
+} heapprof_breakdown;
+
 typedef struct heapprof heapprof;
 
 /* Empty profile. Caller frees with heapprof_free. */
@@ -56,6 +71,11 @@ void heapprof_census_end(heapprof *hp);
  * times; bands recounted in that order) and the cost centres by id. The queries below
  * want a sealed profile. */
 void heapprof_seal(heapprof *hp);
+/* Record the profile's breakdown (HEAP_PROF_BEGIN; the first one stays). */
+void heapprof_set_breakdown(heapprof *hp, uint32_t breakdown);
+heapprof_breakdown heapprof_breakdown_of(const heapprof *hp);
+/* "closure type (-hT)", ...: static text; "unknown" for HEAPPROF_BY_UNKNOWN. */
+const char *heapprof_breakdown_name(heapprof_breakdown b);
 
 size_t heapprof_n_censuses(const heapprof *hp);
 /* Census i (< count), borrowed. */

@@ -22,7 +22,16 @@ typedef enum lane_kind {
     LANE_SPARK_CREATED,         /* one HEC's sparks created per column (cap_lane: its lane) */
     LANE_SPARK_CONVERTED,       /* one HEC's sparks converted (run or stolen) per column */
     LANE_SPARK_POOL,            /* one HEC's spark pool size */
+    LANE_HEAPBANDS,             /* the heap profile's largest bands stacked, 3 rows */
+    LANE_MEMORY,                /* megablocks allocated from the OS (MEM_RETURN), or
+                                 * the blocks size, as a bar graph (GHC 9.2+) */
+    LANE_TICKY,                 /* ticky-ticky samples: entries per sample as bars */
 } lane_kind;
+
+/* Rows of the stacked heap-bands lane, and how many bands get a style of their own
+ * (the rest are drawn together as "other"). */
+#define LANES_BAND_ROWS 3
+#define LANES_BAND_STYLES 6
 
 typedef struct lane {
     lane_kind kind;
@@ -101,6 +110,13 @@ int lanes_rows(const lane *l, const lanes_draw_opts *o);
  *    (sparklanes.h), relative to the busiest visible column of every HEC's lane of that
  *    kind, so HECs compare (STYLE_SPARK_CREATED, STYLE_SPARK_CONVERTED); its pool: the
  *    largest pool size in the column relative to the largest of any HEC (STYLE_SPARKS).
+ *  - heap bands: the census in force at the column's end, stacked from the bottom row
+ *    up in band-by-peak order (the LANES_BAND_STYLES largest bands in STYLE_BAND_1..6,
+ *    the rest STYLE_BAND_OTHER above them), LANES_BAND_ROWS rows tall for the largest
+ *    census; a cell takes the style of the band with most of its height.
+ *  - memory: MEM_RETURN's current megablocks likewise (STYLE_MEMORY), else BLOCKS_SIZE.
+ *  - ticky: the entries of the ticky samples in the column (the largest), relative to
+ *    the log's largest sample (STYLE_TICKY).
  * The cursor's column is restyled STYLE_CURSOR (glyph kept) on every lane; idle cells
  * inside the selection are STYLE_SELECTION. With o->ascii: runs '#' (>= 1/2) or '+',
  * GC 'G' (the same height: >= 1/2 of the column) or 'g', non-moving 'M' 'S' 'W', markers

@@ -20,13 +20,17 @@ typedef struct render render;
 /* Compile the templates of the evtype table. Caller frees with render_free. */
 render *render_new(void);
 void render_free(render *r);
+/* Render `log`'s events: STOP_THREAD statuses in the numbering its header says (see
+ * stopstatus.h; without this call, GHC 7.8.3+'s). */
+void render_set_log(render *r, const evlog *log);
 /* Append the event's description text (no timestamp or cap prefix). */
 void render_event_text(const render *r, strbuf *sb, const evlog_event *ev);
 /* Append one `show` line: "<time>: [cap <c>: ]<text>\n". */
 void render_show_line(const render *r, strbuf *sb, const evlog_event *ev);
 /* Append one header line: "<id>: <description> (size <n>|variable)" (no newline). */
 void render_type_line(strbuf *sb, const evlog_type *t);
-/* The text ghc-events gives a STOP_THREAD status (with its blocked-on info). */
+/* The text ghc-events gives a STOP_THREAD status (with its blocked-on info) in GHC
+ * 7.8.3+'s numbering (stopstatus_name for the others). */
 void render_stop_status(strbuf *sb, uint16_t status, uint32_t info);
 
 /* Check `d`'s template: every directive names a known formatter and a field the

@@ -17,6 +17,8 @@ typedef struct reports_opts {
     bool sort_by_run;           /* threads: most run time first (ties: lower id) */
     bool messages;              /* markers: also USER_MSG, LOG_MSG, binary messages */
     bool censuses;              /* heap: one row per band per census instead of per band */
+    bool sort_by_allocs;        /* ticky: most allocation first (else most entries) */
+    bool samples;               /* ticky: one row per counter per sample (TSV) */
     size_t limit;               /* at most this many rows; 0 = all */
 } reports_opts;
 
@@ -29,6 +31,15 @@ void reports_threads(strbuf *out, const evindex *ix, const reports_opts *o);
  * last census, censuses it appears in. With o->censuses: time, band, bytes per census
  * entry in time order (limit: the first N censuses). */
 void reports_heap(strbuf *out, const evindex *ix, const reports_opts *o);
+
+/* Ticky-ticky counters (reports_ticky.c), most entries first (o->sort_by_allocs: most
+ * allocation; ties in definition order): counter id, name, arity, kinds, info table
+ * (hex, "-" in layouts without one), entries, allocs, allocd, samples it appears in,
+ * JSON description, and (-hi style) the IPE name of its info table. With o->samples
+ * (TSV): time, sample number, counter, name, entries, allocs, allocd per counter per
+ * sample. JSON: {"layout", "samples": [time, totals], "counters": [... with "samples":
+ * per-sample values]}. */
+void reports_ticky(strbuf *out, const evindex *ix, const reports_opts *o);
 
 /* Text of a log string for one TSV cell: UTF-8 with invalid bytes as U+FFFD, and
  * backslash, tab, CR, LF and other controls escaped (\\ \t \r \n \xHH). */

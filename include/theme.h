@@ -46,6 +46,15 @@
     X(HEAP_SIZE,            67,   D,   0,        4,  D,  0,    0)     \
     X(HEAP_LIVE,           173,   D,   0,        3,  D,  0,    B)     \
     X(SPARKS,              178,   D,   0,        3,  D,  0,    0)     \
+    X(BAND_1,               33,   D,   0,        4,  D,  0,    B)     \
+    X(BAND_2,              208,   D,   0,        3,  D,  0,    U)     \
+    X(BAND_3,               41,   D,   0,        2,  D,  0,    B|U)     \
+    X(BAND_4,              163,   D,   0,        5,  D,  0,    R)     \
+    X(BAND_5,               51,   D,   0,        6,  D,  0,    R|B)     \
+    X(BAND_6,              196,   D,   0,        1,  D,  0,    R|U)     \
+    X(BAND_OTHER,          245,   D,   0,        7,  D,  0,    0)     \
+    X(MEMORY,               98,   D,   0,        5,  D,  0,    0)     \
+    X(TICKY,               142,   D,   0,        3,  D,  0,    0)     \
     X(CURSOR,               16, 226,   0,        0,  3,  0,    R|B)   \
     X(SELECTION,             D,  24,   0,        7,  4,  0,    R)     \
     X(STATUS,              252, 238,   0,        0,  7,  0,    R)     \

@@ -538,6 +538,40 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
     }
 }
 
+/* ---- info-table provenance, ticky counters ---------------------------------------------------- */
+
+static void
+on_ipe(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    ipe_table_add(b->ix->ipe, ev->payload, ev->payload_len);
+}
+
+static void
+on_ticky(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    ticky *t = b->ix->ticky;
+    switch (ev->type) {
+    case EV_TICKY_COUNTER_DEF: ticky_add_def(t, ev->payload, ev->payload_len); break;
+    case EV_TICKY_BEGIN_SAMPLE: ticky_begin_sample(t, ev->time_ns); break;
+    default:
+        if (ev->payload_len >= 32)
+            ticky_add_sample(t, ev->time_ns, pl64(ev, 0), pl64(ev, 8), pl64(ev, 16),
+                             pl64(ev, 24));
+        break;
+    }
+}
+
+/* HEAP_PROF_BEGIN: the breakdown (u8 profile id, u64 period, u32 breakdown, ...). */
+static void
+on_heap_prof_begin(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    if (ev->payload_len >= 13)
+        heapprof_set_breakdown(b->ix->heap, pl32(ev, 9));
+}
+
 /* ---- non-moving collector ------------------------------------------------------------------ */
 
 static evindex_nm_cycle *
@@ -626,12 +660,13 @@ on_nonmoving(builder *b, size_t li, const evlog_event *ev)
     }
     case EV_NONMOVING_HEAP_CENSUS: {
         evindex_nm_census *c = EVINDEX_PUSH(ix->nm_census, ix->n_nm_census, b->cap_census);
-        /* Census block size: u16 (log2) in GHC 9.0's 13-byte layout, else u8. */
+        /* Block size: a u8 log2 in the 13-byte layout (GHC 8.10 .. 9.8), the u16 size
+         * itself in the 14-byte one (9.10+, GHC #23340: sizes not powers of two). */
         bool wide = ev->payload_len >= 14;
         unsigned at = wide ? 2 : 1;
-        uint32_t lg = wide ? pl16(ev, 0) : (ev->payload_len ? ev->payload[0] : 0);
+        uint32_t lg = ev->payload_len ? ev->payload[0] : 0;
         c->time_ns = t;
-        c->blk_size = lg < 32 ? 1u << lg : 0;
+        c->blk_size = wide ? pl16(ev, 0) : lg < 32 ? 1u << lg : 0;
         c->active = pl32(ev, at);
         c->filled = pl32(ev, at + 4);
         c->live = pl32(ev, at + 8);
@@ -639,6 +674,7 @@ on_nonmoving(builder *b, size_t li, const evlog_event *ev)
     }
     default:                    /* NONMOVING_PRUNED_SEGMENTS */
         series_append(ix->nm_pruned, t, pl32(ev, 0));
+        series_append(ix->nm_free_segments, t, pl32(ev, 4));
         break;
     }
 }
@@ -710,6 +746,11 @@ static const evindex_handler evindex_handlers[256] = {
     [EV_CONC_UPD_REM_SET_FLUSH] = on_nonmoving,
     [EV_NONMOVING_HEAP_CENSUS] = on_nonmoving,
     [EV_NONMOVING_PRUNED_SEGMENTS] = on_nonmoving,
+    [EV_IPE] = on_ipe,
+    [EV_TICKY_COUNTER_DEF] = on_ticky,
+    [EV_TICKY_COUNTER_SAMPLE] = on_ticky,
+    [EV_TICKY_BEGIN_SAMPLE] = on_ticky,
+    [EV_HEAP_PROF_BEGIN] = on_heap_prof_begin,
 };
 
 /* Types whose handler works on the event's capability lane (created on first use,
@@ -813,7 +854,10 @@ builder_finish_series(builder *b)
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         series_seal(ix->series[i]);
     series_seal(ix->nm_pruned);
+    series_seal(ix->nm_free_segments);
     heapprof_seal(ix->heap);
+    ipe_table_seal(ix->ipe);
+    ticky_seal(ix->ticky);
 
 }
 
@@ -1014,7 +1058,10 @@ evindex_alloc(const evlog *log)
     ix->threads = threadtab_new();
     ix->nm = ivtrack_new();
     ix->nm_pruned = series_new();
+    ix->nm_free_segments = series_new();
     ix->heap = heapprof_new();
+    ix->ipe = ipe_table_new();
+    ix->ticky = ticky_new();
     ix->seek = evseek_new();
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         ix->series[i] = series_new();
@@ -1222,6 +1269,8 @@ par_merge(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
     if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
+        !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) ||
+        heapprof_breakdown_of(s->heap) != HEAPPROF_BY_UNKNOWN ||
         heapprof_n_censuses(s->heap) || heapprof_n_cost_centres(s->heap) ||
         src->nm_phase_open || src->nm_cycle_open)
         return false;
@@ -1424,7 +1473,10 @@ evindex_free(evindex *ix)
     x_free(ix->nm_census);
     x_free(ix->nm_flushes);
     series_free(ix->nm_pruned);
+    series_free(ix->nm_free_segments);
     heapprof_free(ix->heap);
+    ipe_table_free(ix->ipe);
+    ticky_free(ix->ticky);
     x_free(ix->msgs);
     x_free(ix->markers);
     threadtab_free(ix->threads);
@@ -1455,7 +1507,8 @@ evindex_bytes(const evindex *ix)
     n += ix->n_gcs * sizeof *ix->gcs + ix->n_parts * sizeof *ix->parts;
     n += ivtrack_bytes(ix->nm) + ix->n_nm_cycles * sizeof *ix->nm_cycles +
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
-         series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap);
+         series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap) +
+         series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky);
     n += (ix->n_msgs + ix->n_markers) * sizeof *ix->msgs;
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
@@ -1671,6 +1724,9 @@ evindex_cap_spark_series(const evindex *ix, size_t lane, enum evindex_cap_spark 
 }
 
 const evindex_program *evindex_program_info(const evindex *ix) { return &ix->program; }
+const ipe_table *evindex_ipe(const evindex *ix) { return ix->ipe; }
+const ticky *evindex_ticky(const evindex *ix) { return ix->ticky; }
+const series *evindex_nm_free_segments(const evindex *ix) { return ix->nm_free_segments; }
 
 bool
 evindex_event_text(const evindex *ix, uint64_t offset, const uint8_t **text, size_t *len)
@@ -1683,7 +1739,7 @@ const evseek *evindex_seek(const evindex *ix) { return ix->seek; }
 bool
 evindex_check(const evindex *ix, char *why, size_t why_len)
 {
-    if (!heapprof_check(ix->heap, why, why_len))
+    if (!heapprof_check(ix->heap, why, why_len) || !ticky_check(ix->ticky, why, why_len))
         return false;
     for (size_t i = 0; i < ix->n_lanes; i++) {
         const evindex_lane *l = &ix->lanes[i];

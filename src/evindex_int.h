@@ -5,6 +5,8 @@
 #define ELOG_EVINDEX_INT_H
 
 #include "evindex.h"
+#include "ipe.h"
+#include "ticky.h"
 #include "heapprof.h"
 #include "timelist.h"
 
@@ -80,7 +82,10 @@ struct evindex {
     evindex_instant *nm_flushes;
     size_t n_nm_flushes;
     series *nm_pruned;
+    series *nm_free_segments;   /* NONMOVING_PRUNED_SEGMENTS: free segments retained */
     heapprof *heap;             /* heap-profile bands and censuses */
+    ipe_table *ipe;             /* info-table provenance (IPE events) */
+    ticky *ticky;               /* ticky-ticky counters and samples */
 
     evindex_msg *msgs;          /* all, time order */
     size_t n_msgs;

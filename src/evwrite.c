@@ -948,3 +948,153 @@ evwrite_nonmoving_pruned_segments(evwrite *w, uint16_t cap, uint64_t time_ns,
     return evw_u32_u32_event(w, cap, EV_NONMOVING_PRUNED_SEGMENTS, time_ns, pruned,
                              free_segments);
 }
+
+/* ---- newer GHCs' events ------------------------------------------------------------------- */
+
+/* When each type came in (major * 100 + minor) and its size then, where it differs
+ * from evw_ghc_types. */
+static const struct {
+    uint16_t id;
+    unsigned since;
+} evw_since[] = {
+    { EV_MEM_RETURN, 902 }, { EV_BLOCKS_SIZE, 902 }, { EV_IPE, 902 },
+    { EV_TICKY_COUNTER_DEF, 901 }, { EV_TICKY_COUNTER_SAMPLE, 901 },
+    { EV_TICKY_BEGIN_SAMPLE, 903 }, { EV_NONMOVING_PRUNED_SEGMENTS, 912 },
+};
+
+int
+evwrite_declare_ghc_version(evwrite *w, unsigned version)
+{
+    for (size_t i = 0; i < sizeof evw_ghc_types / sizeof evw_ghc_types[0]; i++) {
+        const struct evw_ghc_type *t = &evw_ghc_types[i];
+        bool later = false;
+        for (size_t k = 0; k < sizeof evw_since / sizeof evw_since[0]; k++)
+            later |= evw_since[k].id == t->id && version < evw_since[k].since;
+        if (later)
+            continue;
+        int size = t->size;
+        if (t->id == EV_NONMOVING_HEAP_CENSUS && version < 910)
+            size = 13;
+        int rc = evwrite_declare(w, t->id, size, t->desc);
+        if (rc)
+            return rc;
+    }
+    return EVWRITE_OK;
+}
+
+/* Append `s` with its NUL to b at *n (which stays within EVWRITE_MAX_PAYLOAD). */
+static bool
+evw_put_cstr(uint8_t *b, size_t *n, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    if (*n + len > EVWRITE_MAX_PAYLOAD)
+        return false;
+    memcpy(b + *n, s, len);
+    *n += len;
+    return true;
+}
+
+int
+evwrite_ipe(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t info, const char *table_name,
+            const char *closure_desc, const char *ty_desc, const char *label,
+            const char *module, const char *src_loc)
+{
+    uint8_t *b = w->scratch;
+    size_t n = 8;
+    evw_put64(b, info);
+    const char *texts[] = { table_name, closure_desc, ty_desc, label, module, src_loc };
+    for (size_t i = 0; i < 6; i++)
+        if (!evw_put_cstr(b, &n, texts[i]))
+            return EVWRITE_ETOOBIG;
+    return evw_append(w, cap, EV_IPE, time_ns, b, n, NULL, 0);
+}
+
+int
+evwrite_heap_prof_begin(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t period_ns,
+                        uint32_t breakdown)
+{
+    uint8_t b[13 + 7];
+    b[0] = 0;
+    evw_put64(b + 1, period_ns);
+    evw_put32(b + 9, breakdown);
+    memset(b + 13, 0, 7);       /* seven empty filters */
+    return evw_append(w, cap, EV_HEAP_PROF_BEGIN, time_ns, b, sizeof b, NULL, 0);
+}
+
+int
+evwrite_heap_prof_sample_begin(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t era)
+{
+    uint8_t b[8];
+    evw_put64(b, era);
+    return evw_append(w, cap, EV_HEAP_PROF_SAMPLE_BEGIN, time_ns, b, sizeof b, NULL, 0);
+}
+
+int
+evwrite_heap_prof_sample_end(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t era)
+{
+    uint8_t b[8];
+    evw_put64(b, era);
+    return evw_append(w, cap, EV_HEAP_PROF_SAMPLE_END, time_ns, b, sizeof b, NULL, 0);
+}
+
+int
+evwrite_heap_prof_sample_string(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t bytes,
+                                const char *label)
+{
+    uint8_t *b = w->scratch;
+    size_t n = 9;
+    b[0] = 0;
+    evw_put64(b + 1, bytes);
+    if (!evw_put_cstr(b, &n, label))
+        return EVWRITE_ETOOBIG;
+    return evw_append(w, cap, EV_HEAP_PROF_SAMPLE_STRING, time_ns, b, n, NULL, 0);
+}
+
+int
+evwrite_ticky_def(evwrite *w, uint16_t cap, uint64_t time_ns, unsigned version, uint64_t id,
+                  uint16_t arity, const char *kinds, const char *name, uint64_t info_table,
+                  const char *json)
+{
+    uint8_t *b = w->scratch;
+    size_t n = 10;
+    evw_put64(b, id);
+    evw_put16(b + 8, arity);
+    /* 9.4 wrote the JSON description where the kinds had been. */
+    const char *k = version >= 904 && version < 906 && json ? json : kinds;
+    if (!evw_put_cstr(b, &n, k) || !evw_put_cstr(b, &n, name))
+        return EVWRITE_ETOOBIG;
+    if (version >= 904) {
+        if (n + 8 > EVWRITE_MAX_PAYLOAD)
+            return EVWRITE_ETOOBIG;
+        evw_put64(b + n, info_table);
+        n += 8;
+    }
+    if (version >= 906 && !evw_put_cstr(b, &n, json ? json : ""))
+        return EVWRITE_ETOOBIG;
+    return evw_append(w, cap, EV_TICKY_COUNTER_DEF, time_ns, b, n, NULL, 0);
+}
+
+int
+evwrite_ticky_sample(evwrite *w, uint16_t cap, uint64_t time_ns, uint64_t id, uint64_t entries,
+                     uint64_t allocs, uint64_t allocd)
+{
+    uint8_t b[32];
+    evw_put64(b, id);
+    evw_put64(b + 8, entries);
+    evw_put64(b + 16, allocs);
+    evw_put64(b + 24, allocd);
+    return evw_append(w, cap, EV_TICKY_COUNTER_SAMPLE, time_ns, b, sizeof b, NULL, 0);
+}
+
+int
+evwrite_nonmoving_heap_census_log2(evwrite *w, uint16_t cap, uint64_t time_ns,
+                                   uint8_t log2_blk_size, uint32_t active, uint32_t filled,
+                                   uint32_t live)
+{
+    uint8_t b[13];
+    b[0] = log2_blk_size;
+    evw_put32(b + 1, active);
+    evw_put32(b + 5, filled);
+    evw_put32(b + 9, live);
+    return evw_append(w, cap, EV_NONMOVING_HEAP_CENSUS, time_ns, b, sizeof b, NULL, 0);
+}

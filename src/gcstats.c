@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "decode.h"
 #include "xalloc.h"
 
@@ -65,6 +66,11 @@ struct gcstats {
     cap_state nocap;            /* events outside capability blocks */
     int max_cap;                /* -1 until a capability event is seen */
     unsigned n_cap_create;
+
+    gcstats_memory mem;         /* MEM_RETURN, BLOCKS_SIZE (finished in gcstats_finish) */
+    gcstats_nonmoving_detail nm;
+    gcstats_nm_alloc nm_cur[GCSTATS_NM_MAX_ALLOCS];    /* the census being read */
+    unsigned n_nm_cur;
 
     gc_rec *gcs;
     size_t n_gcs, cap_gcs;
@@ -357,6 +363,118 @@ gcstats_on_census_begin(gcstats *g, uint64_t t)
     }
 }
 
+/* ---- memory the OS sees, non-moving census and pruning (§2 memory, §5) ----------------- */
+
+static void
+gcstats_nm_census_close(gcstats *g)
+{
+    if (!g->n_nm_cur)
+        return;
+    memcpy(g->nm.last, g->nm_cur, g->n_nm_cur * sizeof *g->nm_cur);
+    g->nm.n_last = g->n_nm_cur;
+    g->nm.n_censuses++;
+    g->n_nm_cur = 0;
+}
+
+static void
+gcstats_on_memory(gcstats *g, const evlog_event *ev)
+{
+    cursor c;
+    cursor_init(&c, ev->payload, ev->payload_len);
+    switch (ev->type) {
+    case EV_MEM_RETURN: {
+        (void)cursor_u32(&c);                       /* capset */
+        uint32_t cur = cursor_u32(&c), need = cursor_u32(&c), ret = cursor_u32(&c);
+        if (c.failed)
+            return;
+        gcstats_memory *m = &g->mem;
+        m->has_mem_return = true;
+        m->n_mem_return++;
+        if (cur > m->max_current_mblocks)
+            m->max_current_mblocks = cur;
+        m->last_current_mblocks = cur;
+        m->last_needed_mblocks = need;
+        m->returned_mblocks += ret;
+        return;
+    }
+    case EV_BLOCKS_SIZE: {
+        (void)cursor_u32(&c);
+        uint64_t bytes = cursor_u64(&c);
+        if (c.failed)
+            return;
+        g->mem.has_blocks_size = true;
+        if (bytes > g->mem.max_blocks_bytes)
+            g->mem.max_blocks_bytes = bytes;
+        return;
+    }
+    case EV_NONMOVING_HEAP_CENSUS: {
+        /* 13 bytes: u8 log2 block size; 14: u16 block size in bytes (GHC #23340). */
+        bool wide = ev->payload_len >= 14;
+        uint32_t bs = wide ? cursor_u16(&c) : cursor_u8(&c);
+        if (!wide)
+            bs = bs < 32 ? 1u << bs : 0;
+        gcstats_nm_alloc a = { bs, cursor_u32(&c), cursor_u32(&c), cursor_u32(&c) };
+        if (c.failed)
+            return;
+        g->nm.n_census_events++;
+        g->nm.wide_census |= wide;
+        for (unsigned i = 0; i < g->n_nm_cur; i++)
+            if (g->nm_cur[i].blk_size == bs) {
+                gcstats_nm_census_close(g);
+                break;
+            }
+        if (g->n_nm_cur < GCSTATS_NM_MAX_ALLOCS)
+            g->nm_cur[g->n_nm_cur++] = a;
+        return;
+    }
+    default: {                                      /* NONMOVING_PRUNED_SEGMENTS */
+        uint32_t pruned = cursor_u32(&c), free_segs = cursor_u32(&c);
+        if (c.failed)
+            return;
+        g->nm.n_prunes++;
+        g->nm.pruned_segments += pruned;
+        g->nm.last_free_segments = free_segs;
+        if (free_segs > g->nm.max_free_segments)
+            g->nm.max_free_segments = free_segs;
+        return;
+    }
+    }
+}
+
+/* total memory in use and the fragmentation GHC prints beside it (§2 memory). */
+static void
+gcstats_finish_memory(gcstats *g, gcstats_report *out)
+{
+    gcstats_memory *m = &g->mem;
+    if (!m->mblock_bytes) {
+        m->mblock_bytes = MIB;
+        m->block_bytes = 4096;
+    }
+    uint64_t peak = g->max_heap / m->mblock_bytes;
+    if (m->max_current_mblocks > peak)
+        peak = m->max_current_mblocks;
+    m->peak_mblocks = peak;
+    uint64_t total = g->max_heap > peak * m->mblock_bytes ? g->max_heap : peak * m->mblock_bytes;
+    out->total_mem_mib = total / MIB;
+    /* The RTS's blocks per megablock: the block descriptors (64 bytes each on a 64-bit
+     * machine, one per block) take the first blocks of every megablock. */
+    uint64_t per_mb0 = m->mblock_bytes / m->block_bytes;
+    uint64_t descr = (64 * per_mb0 + m->block_bytes - 1) / m->block_bytes;
+    uint64_t per_mb = per_mb0 > descr ? per_mb0 - descr : 0;
+    uint64_t usable = peak * per_mb * m->block_bytes;
+    m->has_frag = m->has_blocks_size;
+    m->frag_mib = m->has_frag && usable > m->max_blocks_bytes
+                      ? (usable - m->max_blocks_bytes) / MIB : 0;
+    out->mem = *m;
+    gcstats_nonmoving_detail nm = g->nm;
+    if (g->n_nm_cur) {                      /* the census in progress is the last one */
+        memcpy(nm.last, g->nm_cur, g->n_nm_cur * sizeof *g->nm_cur);
+        nm.n_last = g->n_nm_cur;
+        nm.n_censuses++;
+    }
+    out->nm = nm;
+}
+
 void
 gcstats_add(gcstats *g, const evlog_event *ev)
 {
@@ -452,6 +570,13 @@ gcstats_add(gcstats *g, const evlog_event *ev)
     case EV_CAP_CREATE:
         g->n_cap_create++;
         return;
+    case EV_MEM_RETURN:
+    case EV_BLOCKS_SIZE:
+    case EV_NONMOVING_HEAP_CENSUS:
+    case EV_NONMOVING_PRUNED_SEGMENTS:
+        if (gcstats_in(g, t))
+            gcstats_on_memory(g, ev);
+        return;
     case EV_CAPSET_DELETE:
         g->capset_deleted = true;
         return;
@@ -505,6 +630,10 @@ gcstats_add(gcstats *g, const evlog_event *ev)
     case EV_HEAP_INFO_GHC:
         if (d.n_present >= 2 && d.f[1].u >= 1)
             g->n_gens = d.f[1].u < GCSTATS_MAX_GENS ? (unsigned)d.f[1].u : GCSTATS_MAX_GENS;
+        if (d.n_present >= 6 && d.f[4].u >= d.f[5].u && d.f[5].u > 0) {
+            g->mem.mblock_bytes = d.f[4].u;
+            g->mem.block_bytes = d.f[5].u;
+        }
         break;
     case EV_SPARK_COUNTERS:
         if (d.n_present < 7)
@@ -1003,7 +1132,7 @@ gcstats_finish(gcstats *g, bool truncated, gcstats_report *out)
 
     out->max_residency = g->max_live;
     out->max_heap_bytes = g->max_heap;
-    out->total_mem_mib = g->max_heap / MIB;
+    gcstats_finish_memory(g, out);
 
     /* A cycle still open at the end (stopped at exit, or the log is cut) ends at
      * its last concurrent event; restored after so finish can run again. */

@@ -45,6 +45,7 @@ struct heapprof {
     size_t n_ccs, cap_ccs;
     bool open;                  /* census n_census - 1 is taking entries */
     bool sealed;
+    heapprof_breakdown breakdown;
 };
 
 heapprof *
@@ -361,6 +362,38 @@ heapprof_seal(heapprof *hp)
             hp->bands[hp->ent_band[e]].last_bytes = hp->ent_bytes[e];
     }
     hp->sealed = true;
+}
+
+void
+heapprof_set_breakdown(heapprof *hp, uint32_t breakdown)
+{
+    if (hp->breakdown == HEAPPROF_BY_UNKNOWN && breakdown >= HEAPPROF_BY_COST_CENTRE &&
+        breakdown <= HEAPPROF_BY_ERA)
+        hp->breakdown = (heapprof_breakdown)breakdown;
+}
+
+heapprof_breakdown
+heapprof_breakdown_of(const heapprof *hp)
+{
+    return hp->breakdown;
+}
+
+const char *
+heapprof_breakdown_name(heapprof_breakdown b)
+{
+    static const char *const names[] = {
+        [HEAPPROF_BY_UNKNOWN] = "unknown",
+        [HEAPPROF_BY_COST_CENTRE] = "cost-centre stack (-hc)",
+        [HEAPPROF_BY_MODULE] = "module (-hm)",
+        [HEAPPROF_BY_CLOSURE_DESCR] = "closure description (-hd)",
+        [HEAPPROF_BY_TYPE_DESCR] = "type description (-hy)",
+        [HEAPPROF_BY_RETAINER] = "retainer set (-hr)",
+        [HEAPPROF_BY_BIOGRAPHY] = "biography (-hb)",
+        [HEAPPROF_BY_CLOSURE_TYPE] = "closure type (-hT)",
+        [HEAPPROF_BY_INFO_TABLE] = "info table (-hi)",
+        [HEAPPROF_BY_ERA] = "era (-he)",
+    };
+    return (unsigned)b < sizeof names / sizeof names[0] ? names[b] : "unknown";
 }
 
 size_t

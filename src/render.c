@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "stopstatus.h"
 #include "textfmt.h"
 #include "xalloc.h"
 
@@ -30,42 +31,10 @@ render_field(strbuf *sb, const evdecoded *dec, unsigned i)
     }
 }
 
-static const char *const render_stop_names[] = {
-    [0] = "No stop thread status",
-    [1] = "heap overflow",
-    [3] = "thread yielding",
-    [4] = "thread blocked",
-    [5] = "thread finished",
-    [6] = "making a foreign call",
-    [7] = "blocked on an MVar",
-    [9] = "blocked on I/O read",
-    [10] = "blocked on I/O write",
-    [11] = "blocked on threadDelay",
-    [12] = "blocked in STM retry",
-    [13] = "blocked on asyncDoProc",
-    [16] = "blocked on a foreign call",
-    [17] = "blocked on an interruptible foreign call",
-    [18] = "blocked in throwTo",
-    [19] = "No stop thread status",
-    [20] = "blocked reading an MVar",
-};
-
 void
 render_stop_status(strbuf *sb, uint16_t status, uint32_t info)
 {
-    if (status == 2) {
-        strbuf_puts(sb, "stack overflow, size ");
-        strbuf_u64(sb, info);
-    } else if (status == 8) {
-        strbuf_puts(sb, "blocked on black hole owned by thread ");
-        strbuf_u64(sb, info);
-    } else if (status < sizeof render_stop_names / sizeof render_stop_names[0] &&
-               render_stop_names[status]) {
-        strbuf_puts(sb, render_stop_names[status]);
-    } else {
-        strbuf_puts(sb, "unknown stop status ");
-        strbuf_u64(sb, status);
-    }
+    stopstatus_name(sb, STOPSTATUS_GHC783, status, info);
 }
 
 static void
@@ -251,6 +220,7 @@ struct render {
     const evtype_desc *table;   /* the evtype table; tmpls is parallel to it */
     unsigned n;
     render_tmpl *tmpls;         /* owned */
+    stopstatus_era stop_era;    /* STOP_THREAD numbering (render_set_log) */
 };
 
 /* Compile `d`'s template, checking every directive against the type's fields.
@@ -324,6 +294,12 @@ render_new(void)
 }
 
 void
+render_set_log(render *r, const evlog *log)
+{
+    r->stop_era = stopstatus_era_of(log);
+}
+
+void
 render_free(render *r)
 {
     if (!r)
@@ -346,6 +322,9 @@ render_event_text(const render *r, strbuf *sb, const evlog_event *ev)
         const render_op *op = &t->ops[i];
         if (op->lit)
             strbuf_append(sb, op->lit, op->len);
+        else if (op->fn == render_fmt_stop)
+            stopstatus_name(sb, r->stop_era, (uint16_t)dec.f[op->field].u,
+                            (uint32_t)dec.f[op->field + 1].u);
         else if (op->fn)
             op->fn(sb, &dec, op->field);
         else

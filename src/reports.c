@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heapbands.h"
 #include "textfmt.h"
 #include "threadstats.h"
 #include "xalloc.h"
@@ -397,11 +398,15 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
 
 /* ---- heap profile --------------------------------------------------------------------------- */
 
+/* A band's name as the log writes it, but "era N" for -he (see heapbands.h). */
 static void
 rep_band_name(strbuf *out, const heapprof *hp, size_t b, bool json, strbuf *tmp)
 {
     strbuf_reset(tmp);
-    heapprof_band_name(hp, b, tmp);
+    if (heapprof_breakdown_of(hp) == HEAPPROF_BY_ERA)
+        heapbands_name(hp, NULL, b, tmp);
+    else
+        heapprof_band_name(hp, b, tmp);
     if (json)
         reports_json_text(out, (const uint8_t *)tmp->data, tmp->len);
     else
@@ -439,6 +444,38 @@ rep_heap_censuses(strbuf *out, const heapprof *hp, const reports_opts *o, strbuf
         strbuf_puts(out, first ? "]\n" : "\n]\n");
 }
 
+/* The IPE columns of a -hi band: table name, closure type, type, label, module,
+ * source location (empty cells, or JSON nulls, without an IPE entry). */
+static void
+rep_ipe_cells(strbuf *out, const ipe_entry *e, bool json)
+{
+    static const char *const keys[] = { "info_table", "closure_type", "type", "label",
+                                        "module", "src_loc" };
+    const char *vals[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
+    if (e) {
+        const char *ct = ipe_closure_type_name(e->closure_desc);
+        vals[0] = e->table_name;
+        vals[1] = ct ? ct : e->closure_desc;
+        vals[2] = e->ty_desc;
+        vals[3] = e->label;
+        vals[4] = e->module;
+        vals[5] = e->src_loc;
+    }
+    for (int k = 0; k < 6; k++) {
+        if (json) {
+            strbuf_printf(out, ",\"%s\":", keys[k]);
+            if (vals[k])
+                reports_json_text(out, (const uint8_t *)vals[k], strlen(vals[k]));
+            else
+                strbuf_puts(out, "null");
+        } else {
+            strbuf_putc(out, '\t');
+            if (vals[k])
+                reports_tsv_text(out, (const uint8_t *)vals[k], strlen(vals[k]));
+        }
+    }
+}
+
 void
 reports_heap(strbuf *out, const evindex *ix, const reports_opts *o)
 {
@@ -457,10 +494,12 @@ reports_heap(strbuf *out, const evindex *ix, const reports_opts *o)
         keys[b] = (rep_key){ heapprof_band_at(hp, b)->peak_bytes, (uint32_t)b, b };
     size_t *order = rep_order(n, keys);
     size_t rows = rep_rows(n, o);
+    bool by_ipe = heapprof_breakdown_of(hp) == HEAPPROF_BY_INFO_TABLE;
     if (o->json)
         strbuf_puts(out, "[\n");
     else
-        strbuf_puts(out, "band\tkind\tpeak_bytes\tpeak_ns\tmean_bytes\tlast_bytes\tcensuses\n");
+        strbuf_printf(out, "band\tkind\tpeak_bytes\tpeak_ns\tmean_bytes\tlast_bytes\tcensuses%s\n",
+                      by_ipe ? "\tinfo_table\tclosure_type\ttype\tlabel\tmodule\tsrc_loc" : "");
     for (size_t r = 0; r < rows; r++) {
         size_t b = order[r];
         const heapprof_band *band = heapprof_band_at(hp, b);
@@ -470,17 +509,22 @@ reports_heap(strbuf *out, const evindex *ix, const reports_opts *o)
             strbuf_puts(out, "{\"band\":");
             rep_band_name(out, hp, b, true, &tmp);
             strbuf_printf(out, ",\"kind\":\"%s\",\"peak_bytes\":%llu,\"peak_ns\":%llu,"
-                          "\"mean_bytes\":%llu,\"last_bytes\":%llu,\"censuses\":%u}%s\n",
+                          "\"mean_bytes\":%llu,\"last_bytes\":%llu,\"censuses\":%u",
                           kind, (unsigned long long)band->peak_bytes,
                           (unsigned long long)band->peak_time_ns, mean,
-                          (unsigned long long)band->last_bytes, band->n_censuses,
-                          r + 1 < rows ? "," : "");
+                          (unsigned long long)band->last_bytes, band->n_censuses);
+            if (by_ipe)
+                rep_ipe_cells(out, heapbands_ipe(hp, evindex_ipe(ix), b), true);
+            strbuf_printf(out, "}%s\n", r + 1 < rows ? "," : "");
         } else {
             rep_band_name(out, hp, b, false, &tmp);
-            strbuf_printf(out, "\t%s\t%llu\t%llu\t%llu\t%llu\t%u\n", kind,
+            strbuf_printf(out, "\t%s\t%llu\t%llu\t%llu\t%llu\t%u", kind,
                           (unsigned long long)band->peak_bytes,
                           (unsigned long long)band->peak_time_ns, mean,
                           (unsigned long long)band->last_bytes, band->n_censuses);
+            if (by_ipe)
+                rep_ipe_cells(out, heapbands_ipe(hp, evindex_ipe(ix), b), false);
+            strbuf_putc(out, '\n');
         }
     }
     if (o->json)

@@ -35,6 +35,7 @@ show_write(const evlog *log, FILE *out, diag *ending, show_stats *stats)
     evlog_advise_sequential(log);
     merge *m = merge_new(log, ending);
     render *r = render_new();
+    render_set_log(r, log);
     evlog_event ev;
     size_t n = 0;
     while (merge_next(m, &ev)) {

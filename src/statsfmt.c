@@ -9,6 +9,8 @@
 
 #include "timefmt.h"
 
+#define MIB_U (1024u * 1024u)
+
 
 void
 statsfmt_commas(strbuf *sb, uint64_t v)
@@ -116,8 +118,14 @@ statsfmt_gc_rows(strbuf *sb, const gcstats_report *r)
         strbuf_free(&num);
     }
     statsfmt_bytes_row(sb, r->max_slop, "bytes maximum slop");
-    /* Fragmentation needs the block high-water mark, which is never logged (§2). */
-    strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use\n\n", r->total_mem_mib);
+    /* Fragmentation needs the blocks' high-water mark: GHC 9.2+ logs BLOCKS_SIZE after
+     * every GC, older GHCs nothing (§2). */
+    if (r->mem.has_frag)
+        strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use (%" PRIu64
+                      " MiB lost due to fragmentation)\n\n", r->total_mem_mib,
+                      r->mem.frag_mib);
+    else
+        strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use\n\n", r->total_mem_mib);
     strbuf_printf(sb, "%37s%s\n", "", "Elapsed   Avg pause  Max pause");
     for (unsigned g = 0; g < r->n_gens; g++) {
         const gcstats_gen *row = &r->gens[g];
@@ -385,6 +393,55 @@ statsfmt_extra(strbuf *sb, const gcstats_report *r)
     }
 }
 
+/* Memory the OS sees: MEM_RETURN and BLOCKS_SIZE (GHC 9.2+, §2 memory). */
+static void
+statsfmt_memory(strbuf *sb, const gcstats_report *r)
+{
+    const gcstats_memory *m = &r->mem;
+    if (!m->has_mem_return && !m->has_blocks_size)
+        return;
+    strbuf_printf(sb, "\nelog-tui: memory: peak %" PRIu64 " megablocks (%" PRIu64
+                  " MiB) allocated from the OS\n", m->peak_mblocks,
+                  m->peak_mblocks * m->mblock_bytes / MIB_U);
+    if (m->has_mem_return)
+        strbuf_printf(sb, "  returned to the OS: %" PRIu64 " megablocks over %" PRIu64
+                      " major GCs; at the last: %" PRIu64 " current, %" PRIu64 " needed\n",
+                      m->returned_mblocks, m->n_mem_return, m->last_current_mblocks,
+                      m->last_needed_mblocks);
+    if (m->has_blocks_size)
+        strbuf_printf(sb, "  blocks in use: at most %" PRIu64 " bytes (after a GC)\n",
+                      m->max_blocks_bytes);
+}
+
+/* Non-moving heap census with its block sizes, and free-list pruning (§5). */
+static void
+statsfmt_nonmoving_detail(strbuf *sb, const gcstats_report *r)
+{
+    const gcstats_nonmoving_detail *nm = &r->nm;
+    if (nm->n_census_events) {
+        strbuf_printf(sb, "\nelog-tui: nonmoving heap census: %" PRIu64 " census(es), %s;"
+                      " the last:\n", nm->n_censuses,
+                      nm->wide_census ? "14-byte layout (block size in bytes)"
+                                      : "13-byte layout (block size as log2)");
+        strbuf_puts(sb, "     block size    active    filled  live blocks      live bytes\n");
+        uint64_t act = 0, fil = 0, liv = 0, bytes = 0;
+        for (unsigned i = 0; i < nm->n_last; i++) {
+            const gcstats_nm_alloc *a = &nm->last[i];
+            uint64_t b = (uint64_t)a->live * a->blk_size;
+            strbuf_printf(sb, "  %13u %9u %9u %12u %15" PRIu64 "\n", a->blk_size, a->active,
+                          a->filled, a->live, b);
+            act += a->active, fil += a->filled, liv += a->live, bytes += b;
+        }
+        strbuf_printf(sb, "  %13s %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " %15" PRIu64 "\n",
+                      "total", act, fil, liv, bytes);
+    }
+    if (nm->n_prunes)
+        strbuf_printf(sb, "\nelog-tui: nonmoving free list pruned %" PRIu64 " times: %" PRIu64
+                      " segments pruned; %" PRIu64 " free segments retained at the last"
+                      " (at most %" PRIu64 ")\n", nm->n_prunes, nm->pruned_segments,
+                      nm->last_free_segments, nm->max_free_segments);
+}
+
 void
 statsfmt_report(strbuf *sb, const gcstats_report *r)
 {
@@ -396,4 +453,6 @@ statsfmt_report(strbuf *sb, const gcstats_report *r)
     statsfmt_phases(sb, r);
     if (r->has_gc_events)
         statsfmt_extra(sb, r);
+    statsfmt_memory(sb, r);
+    statsfmt_nonmoving_detail(sb, r);
 }

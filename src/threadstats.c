@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "stopstatus.h"
 #include "xalloc.h"
 
 void
@@ -17,11 +18,11 @@ threadstats_init(threadstats_row *row)
 }
 
 static void
-threadstats_add(threadstats_row *row, const runlane_run *r, uint16_t cap)
+threadstats_add(threadstats_row *row, const runlane_run *r, uint16_t cap, stopstatus_era era)
 {
     row->run_ns += r->end_ns - r->start_ns;
     row->n_runs++;
-    row->stops[threadtab_stop_class(r->stop)]++;
+    row->stops[stopstatus_class(era, r->stop)]++;
     if (row->first_run_ns == THREADTAB_NO_TIME || r->start_ns < row->first_run_ns)
         row->first_run_ns = r->start_ns;
     /* Lanes are visited in cap order and runs in time order: ">=" makes the later
@@ -38,6 +39,7 @@ static void
 threadstats_scan(const evindex *ix, threadstats_row *rows, threadstats_row *one, uint32_t tid)
 {
     const threadtab *tt = evindex_threads(ix);
+    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
     for (size_t li = 0; li < evindex_n_caps(ix); li++) {
         const evindex_cap *cap = evindex_cap_at(ix, li);
         size_t count = runlane_count(cap->runs);
@@ -46,12 +48,12 @@ threadstats_scan(const evindex *ix, threadstats_row *rows, threadstats_row *one,
             runlane_get(cap->runs, i, &r);
             if (one) {
                 if (r.tid == tid)
-                    threadstats_add(one, &r, cap->cap);
+                    threadstats_add(one, &r, cap->cap, era);
                 continue;
             }
             size_t ti = threadtab_index_of(tt, r.tid);
             if (ti != SIZE_MAX)
-                threadstats_add(&rows[ti], &r, cap->cap);
+                threadstats_add(&rows[ti], &r, cap->cap, era);
         }
     }
 }

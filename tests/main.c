@@ -49,6 +49,7 @@ main(void)
     srunner_add_suite(sr, test_gcanalysis_suite());
     srunner_add_suite(sr, test_threadlife_suite());
     srunner_add_suite(sr, test_view11_suite());
+    srunner_add_suite(sr, test_newer_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

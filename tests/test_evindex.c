@@ -571,7 +571,7 @@ START_TEST(test_evindex_nonmoving)
     EW(evwrite_conc_mark_end(w, G, 3000, 5));
     EW(evwrite_empty(w, G, EV_CONC_SWEEP_BEGIN, 3500));
     EW(evwrite_empty(w, G, EV_CONC_SWEEP_END, 4500));
-    EW(evwrite_nonmoving_heap_census(w, G, 4600, 4, 10, 20, 30));
+    EW(evwrite_nonmoving_heap_census(w, G, 4600, 16, 10, 20, 30));
 
     EW(evwrite_empty(w, G, EV_CONC_MARK_BEGIN, 6000));
     EW(evwrite_conc_mark_end(w, G, 6500, 7));

@@ -207,7 +207,7 @@ START_TEST(test_lanes_build_fixtures)
                     "convert 2,pool 2,created 3,convert 3,pool 3");
     tl_assert_lanes("markers.eventlog", "activity,HEC 0,markers,heap");
     tl_assert_lanes("killed.eventlog", "activity,HEC 0,markers,heap");
-    tl_assert_lanes("heapprof-hT.eventlog", "activity,HEC 0,markers,heap");
+    tl_assert_lanes("heapprof-hT.eventlog", "activity,HEC 0,markers,heap,bands");
 }
 END_TEST
 

@@ -84,6 +84,7 @@ START_TEST(test_theme_table_complete)
                     i == STYLE_NM_MARK || i == STYLE_NM_SWEEP;
         if (coloured && !lane && i != STYLE_AXIS && i != STYLE_LANE_LABEL &&
             i != STYLE_ACTIVITY && i != STYLE_HEAP_SIZE && i != STYLE_SPARKS &&
+            i != STYLE_BAND_OTHER && i != STYLE_MEMORY && i != STYLE_TICKY &&
             i != STYLE_DETAIL && i != STYLE_EVENT_LIST)
             ck_assert_msg(lmono.attrs != 0, "%s has no monochrome attributes", name);
     }

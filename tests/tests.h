@@ -52,6 +52,7 @@ Suite *test_gcanalysis_suite(void);
 /* issue 11 */
 Suite *test_threadlife_suite(void);
 Suite *test_view11_suite(void);
+Suite *test_newer_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);

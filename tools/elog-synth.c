@@ -36,6 +36,9 @@ typedef struct synth_opts {
     size_t block_bytes;
     bool nonmoving, sparks, heap, labels, no_blocks, unknown_types, oversized;
     bool out_of_order, truncate, global_block, max_payload;
+    unsigned ghc;               /* --ghc: layouts of this GHC (901 = 9.1); 0 = the newest */
+    bool ticky;                 /* --ticky: ticky-ticky counters sampled at major GCs */
+    char heap_profile;          /* --heap-profile: 'i' (-hi with IPE), 'e' (-he), or 0 */
 } synth_opts;
 
 typedef struct synth_rng {
@@ -81,6 +84,7 @@ typedef struct synth {
     bool done;
     synth_cap *caps;
     uint16_t pcap;              /* where program-info events go */
+    uint64_t n_censuses;        /* --heap-profile censuses written */
     uint64_t nocap_last_ns;     /* latest time in the global (cap 0xffff) block */
     synth_thread *th;
     size_t n_th, th_alloc;
@@ -750,6 +754,125 @@ synth_mutate(synth *s, uint16_t leader)
     }
 }
 
+/* --- newer GHCs: IPE, -hi / -he censuses, ticky counters (--ghc, --heap-profile, --ticky) */
+
+static unsigned
+synth_ghc(const synth_opts *o)
+{
+    return o->ghc ? o->ghc : EVWRITE_GHC_NEWEST;
+}
+
+/* The info tables -hi bands name, and the provenance IPE events give them. */
+static const struct {
+    uint64_t info;
+    const char *table, *closure, *type, *label, *module, *loc;
+} synth_ipes[] = {
+    { 0x4a2b10, "sat_s1a2_info", "15", "[Int]", "go", "Synth.Loop", "Synth/Loop.hs:12:5-40" },
+    { 0x4a2b70, "Synth.Types.Rec_con_info", "1", "Rec", "Rec", "Synth.Types",
+      "Synth/Types.hs:8:1-30" },
+    { 0x4a2bd0, "sat_s1b9_info", "16", "Map Int Rec", "build", "Synth.Map",
+      "Synth/Map.hs:20:3-55" },
+    { 0x4a2c30, "main_info", "21", "IO ()", "main", "Main", "Main.hs:5:1-4" },
+    { 0x4a2c90, "ghczmprim_GHCziTypes_ZC_con_info", "2", "[]", ":", "GHC.Types",
+      "<no location info>" },
+};
+#define SYNTH_N_IPES (sizeof synth_ipes / sizeof synth_ipes[0])
+#define SYNTH_N_TICKY 5u
+
+/* After the program-info events: the heap profile's start and the IPE entries. */
+static void
+synth_newer_start(synth *s, uint64_t t)
+{
+    const synth_opts *o = s->o;
+    uint16_t g = EVLOG_NO_CAP;
+    if (!o->heap_profile)
+        return;
+    if (t < s->nocap_last_ns)
+        t = s->nocap_last_ns;
+    synth_ck(s, evwrite_heap_prof_begin(s->w, g, synth_at(s, g, t += 100), 100 * MS,
+                                        o->heap_profile == 'i' ? 8 : 9));
+    if (o->heap_profile == 'i')
+        for (size_t k = 0; k < SYNTH_N_IPES; k++)
+            synth_ck(s, evwrite_ipe(s->w, g, synth_at(s, g, t += 50), synth_ipes[k].info,
+                                    synth_ipes[k].table, synth_ipes[k].closure,
+                                    synth_ipes[k].type, synth_ipes[k].label,
+                                    synth_ipes[k].module, synth_ipes[k].loc));
+}
+
+/* At the end of a major GC (time t): a heap census and a ticky sample, in the global
+ * block as the RTS writes them. */
+static void
+synth_newer_at_major_gc(synth *s, uint64_t t)
+{
+    const synth_opts *o = s->o;
+    uint16_t g = EVLOG_NO_CAP;
+    if (!o->heap_profile && !o->ticky)
+        return;
+    if (t < s->nocap_last_ns)
+        t = s->nocap_last_ns;
+    if (o->heap_profile) {
+        uint64_t era = ++s->n_censuses;
+        synth_ck(s, evwrite_heap_prof_sample_begin(s->w, g, synth_at(s, g, t += 200), era));
+        char label[32];
+        if (o->heap_profile == 'i') {
+            for (size_t k = 0; k <= SYNTH_N_IPES; k++) {
+                /* The last band has no IPE entry: named by its address only. */
+                uint64_t info = k < SYNTH_N_IPES ? synth_ipes[k].info : 0x4a2cf0;
+                snprintf(label, sizeof label, "0x%llx", (unsigned long long)info);
+                uint64_t bytes = 8 * synth_range(s, 1, (uint64_t)(k + 1) * 4096);
+                synth_ck(s, evwrite_heap_prof_sample_string(s->w, g, synth_at(s, g, t += 20),
+                                                            bytes, label));
+            }
+        } else {
+            /* -he: the eras so far, the older ones smaller. */
+            for (uint64_t e = 1; e <= era && e <= 8; e++) {
+                snprintf(label, sizeof label, "%llu", (unsigned long long)e);
+                uint64_t bytes = 8 * synth_range(s, 1, 2048 * e);
+                synth_ck(s, evwrite_heap_prof_sample_string(s->w, g, synth_at(s, g, t += 20),
+                                                            bytes, label));
+            }
+        }
+        synth_ck(s, evwrite_heap_prof_sample_end(s->w, g, synth_at(s, g, t += 20), era));
+    }
+    if (o->ticky && synth_ghc(o) >= 901) {
+        if (synth_ghc(o) >= 903)
+            synth_ck(s, evwrite_empty(s->w, g, EV_TICKY_BEGIN_SAMPLE, synth_at(s, g, t += 100)));
+        for (unsigned k = 0; k < SYNTH_N_TICKY; k++) {
+            uint64_t entries = synth_below(s, 1000u << k);
+            if (!entries)
+                continue;       /* the RTS skips counters with nothing to say */
+            synth_ck(s, evwrite_ticky_sample(s->w, g, synth_at(s, g, t += 30), 0x7000 + 0x40 * k,
+                                             entries, entries * 16 * (k + 1), k == 2 ? entries : 0));
+        }
+    }
+    s->nocap_last_ns = s->nocap_last_ns > t ? s->nocap_last_ns : t;
+}
+
+/* At exit: the ticky counters' definitions (the RTS writes them last). */
+static void
+synth_newer_end(synth *s, uint64_t t)
+{
+    const synth_opts *o = s->o;
+    uint16_t g = EVLOG_NO_CAP;
+    if (!o->ticky || synth_ghc(o) < 901)
+        return;
+    if (t < s->nocap_last_ns)
+        t = s->nocap_last_ns;
+    static const char *const names[SYNTH_N_TICKY] = {
+        "go{v s1a2} (Synth.Loop) (fun)", "Synth.Types.mkRec{v r3} (fun)",
+        "build{v s1b9} (Synth.Map) (fun) in r4", "Main.main1{v r1} (fun)",
+        ":Main.main{v 01D} (fun)",
+    };
+    for (unsigned k = 0; k < SYNTH_N_TICKY; k++) {
+        char json[96];
+        snprintf(json, sizeof json, "{\"type\":\"entCntr\",\"subTy\":\"fun\",\"args\":\"%.*s\"}",
+                 (int)k, "++++");
+        synth_ck(s, evwrite_ticky_def(s->w, g, synth_at(s, g, t += 40), synth_ghc(o),
+                                      0x7000 + 0x40 * k, (uint16_t)k, k ? "M" : "", names[k],
+                                      k < SYNTH_N_IPES ? synth_ipes[k].info : 0, json));
+    }
+}
+
 /* --- garbage collection --------------------------------------------------------------- */
 
 static uint64_t
@@ -792,18 +915,24 @@ synth_nonmoving(synth *s, uint64_t t, uint64_t limit)
     t += synth_range(s, 1 * US, 5 * US);
     synth_ck(s, evwrite_empty(s->w, g, EV_CONC_SWEEP_BEGIN, synth_at(s, g, t)));
     t += synth_range(s, 20 * US, 400 * US);
-    synth_ck(s, evwrite_nonmoving_pruned_segments(s->w, g, synth_at(s, g, t),
-                                                  (uint32_t)synth_below(s, 40),
-                                                  (uint32_t)synth_range(s, 0, 64)));
+    if (synth_ghc(s->o) >= 912)
+        synth_ck(s, evwrite_nonmoving_pruned_segments(s->w, g, synth_at(s, g, t),
+                                                      (uint32_t)synth_below(s, 40),
+                                                      (uint32_t)synth_range(s, 0, 64)));
     t += synth_range(s, 1 * US, 20 * US);
     synth_ck(s, evwrite_empty(s->w, g, EV_CONC_SWEEP_END, synth_at(s, g, t)));
-    for (uint16_t blk = 8; blk <= 64; blk += 8) {
+    /* 9.10+: allocators every 8 bytes, size as a u16; before: powers of two, log2. */
+    bool wide = synth_ghc(s->o) >= 910;
+    for (uint16_t blk = 8; blk <= 64; blk = wide ? blk + 8 : blk * 2) {
         t += synth_range(s, 100, 900);
         uint32_t active = (uint32_t)synth_below(s, 200);
         uint32_t filled = (uint32_t)synth_below(s, 400);
         uint32_t live = (uint32_t)synth_below(s, (active + filled + 1) * 4096u / blk);
-        synth_ck(s, evwrite_nonmoving_heap_census(s->w, g, synth_at(s, g, t), blk, active,
-                                                  filled, live));
+        uint8_t lg = (uint8_t)(blk == 8 ? 3 : blk == 16 ? 4 : blk == 32 ? 5 : 6);
+        synth_ck(s, wide ? evwrite_nonmoving_heap_census(s->w, g, synth_at(s, g, t), blk,
+                                                         active, filled, live)
+                         : evwrite_nonmoving_heap_census_log2(s->w, g, synth_at(s, g, t), lg,
+                                                              active, filled, live));
     }
 }
 
@@ -932,17 +1061,21 @@ synth_gc(synth *s, uint16_t leader, uint64_t next_gc_ns)
     t += synth_range(s, 30, 400);
     synth_ck(s, evwrite_heap_bytes(w, leader, EV_HEAP_SIZE, synth_at(s, leader, t), 0,
                                    s->heap_bytes));
-    t += synth_range(s, 30, 400);
-    synth_ck(s, evwrite_heap_bytes(w, leader, EV_BLOCKS_SIZE, synth_at(s, leader, t), 0,
-                                   blocks));
-    t += synth_range(s, 30, 400);
-    synth_ck(s, evwrite_mem_return(w, leader, synth_at(s, leader, t), 0, mblocks, needed,
-                                   major ? (mblocks - needed) / 2 : 0));
+    if (synth_ghc(o) >= 902) {
+        t += synth_range(s, 30, 400);
+        synth_ck(s, evwrite_heap_bytes(w, leader, EV_BLOCKS_SIZE, synth_at(s, leader, t), 0,
+                                       blocks));
+        t += synth_range(s, 30, 400);
+        synth_ck(s, evwrite_mem_return(w, leader, synth_at(s, leader, t), 0, mblocks, needed,
+                                       major ? (mblocks - needed) / 2 : 0));
+    }
     lc->now_ns = t;
     for (unsigned c = 0; c < n; c++)
         caps[c].now_ns += synth_logu(s, 300, 5 * US);
     if (major && o->nonmoving)
         synth_nonmoving(s, t, next_gc_ns);
+    if (major)
+        synth_newer_at_major_gc(s, t);
     s->gc_no++;
 }
 
@@ -953,7 +1086,7 @@ synth_declare(synth *s)
 {
     const synth_opts *o = s->o;
     evwrite *w = s->w;
-    synth_ck(s, evwrite_declare_ghc(w));
+    synth_ck(s, o->ghc ? evwrite_declare_ghc_version(w, o->ghc) : evwrite_declare_ghc(w));
     if (o->oversized) {
         /* Not CREATE_THREAD with size 8: ghc-events reads such a log as GHC 6's format
          * (64-bit thread ids) throughout. */
@@ -1076,6 +1209,9 @@ synth_end(synth *s)
         if (s->caps[c].now_ns > t)
             t = s->caps[c].now_ns;
     }
+    synth_newer_end(s, t + 10 * US);
+    if (s->nocap_last_ns > t)
+        t = s->nocap_last_ns;
     t += 20 * US;
     for (unsigned c = 0; c < s->o->caps; c++) {
         uint16_t cap = (uint16_t)c;
@@ -1103,6 +1239,7 @@ synth_generate(synth *s)
     if (s->err)
         return s->err;
     synth_start(s);
+    synth_newer_start(s, s->caps[0].now_ns);
     s->next_marker_ns = o->markers_every_ns ? s->caps[0].now_ns + o->markers_every_ns : 0;
     s->big_next_bytes = 0;
     uint64_t gc_at = 0;
@@ -1164,7 +1301,12 @@ synth_usage(FILE *f)
           "  --out-of-order      a few events slightly out of time order within a block\n"
           "  --truncate          cut the last event in the middle, no end marker\n"
           "  --max-payload       some variable-size events with 65535-byte payloads\n"
-          "  --block-bytes N     block flush threshold (default 64K)\n",
+          "  --block-bytes N     block flush threshold (default 64K)\n"
+          "  --ghc V             the event layouts of GHC V (9.0, 9.2, 9.4, 9.6, 9.10, 9.12...;\n"
+          "                      default the newest): which types are declared, the non-\n"
+          "                      moving census's 13 or 14 bytes, the ticky definitions\n"
+          "  --ticky             ticky-ticky counters, sampled at each major GC\n"
+          "  --heap-profile P    P = hi: a -hi profile with IPE events; he: a -he profile\n",
           f);
 }
 
@@ -1201,6 +1343,7 @@ enum {
     OPT_CAPS = 256, OPT_SIZE, OPT_EVENTS, OPT_SEED, OPT_MARKERS, OPT_GC, OPT_NONMOVING,
     OPT_SPARKS, OPT_HEAP, OPT_LABELS, OPT_NO_BLOCKS, OPT_UNKNOWN, OPT_OVERSIZED, OPT_OOO,
     OPT_TRUNCATE, OPT_GLOBAL, OPT_MAX_PAYLOAD, OPT_BLOCK_BYTES, OPT_CHURN,
+    OPT_GHC, OPT_TICKY, OPT_HEAP_PROFILE,
 };
 
 static const struct option synth_long_opts[] = {
@@ -1225,6 +1368,9 @@ static const struct option synth_long_opts[] = {
     { "max-payload", no_argument, NULL, OPT_MAX_PAYLOAD },
     { "block-bytes", required_argument, NULL, OPT_BLOCK_BYTES },
     { "churn", required_argument, NULL, OPT_CHURN },
+    { "ghc", required_argument, NULL, OPT_GHC },
+    { "ticky", no_argument, NULL, OPT_TICKY },
+    { "heap-profile", required_argument, NULL, OPT_HEAP_PROFILE },
     { NULL, 0, NULL, 0 },
 };
 
@@ -1301,6 +1447,21 @@ synth_parse_args(int argc, char **argv, synth_opts *o)
         case OPT_TRUNCATE: o->truncate = true; break;
         case OPT_GLOBAL: o->global_block = true; break;
         case OPT_MAX_PAYLOAD: o->max_payload = true; break;
+        case OPT_TICKY: o->ticky = true; break;
+        case OPT_GHC: {
+            unsigned maj, min;
+            char extra;
+            if (sscanf(optarg, "%u.%u%c", &maj, &min, &extra) != 2 || maj < 8 || maj > 99 ||
+                min > 99)
+                return synth_bad("--ghc", optarg, "a GHC version like 9.2 or 9.10");
+            o->ghc = maj * 100 + min;
+            break;
+        }
+        case OPT_HEAP_PROFILE:
+            if (strcmp(optarg, "hi") != 0 && strcmp(optarg, "he") != 0)
+                return synth_bad("--heap-profile", optarg, "hi or he");
+            o->heap_profile = optarg[1];
+            break;
         case ':':
             fprintf(stderr, "elog-synth: option %s needs an argument\n", argv[optind - 1]);
             return 1;
@@ -1316,6 +1477,12 @@ synth_parse_args(int argc, char **argv, synth_opts *o)
     }
     if (!o->out_path) {
         fprintf(stderr, "elog-synth: missing -o OUT (try --help)\n");
+        return 1;
+    }
+    if ((o->heap_profile == 'i' && synth_ghc(o) < 902) ||
+        (o->heap_profile == 'e' && synth_ghc(o) < 910)) {
+        fprintf(stderr, "elog-synth: --heap-profile %s needs --ghc %s or later\n",
+                o->heap_profile == 'i' ? "hi" : "he", o->heap_profile == 'i' ? "9.2" : "9.10");
         return 1;
     }
     if (!size_given && !o->max_events && !o->churn)

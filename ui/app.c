@@ -13,6 +13,7 @@
 #include "copycmd.h"
 #include "detail.h"
 #include "eventpane.h"
+#include "heapbands.h"
 #include "helpview.h"
 #include "keymap.h"
 #include "lanes.h"
@@ -272,6 +273,47 @@ app_gc_list(app *a)
     strbuf_free(&t);
     x_free(keys);
     app_open_list(a, l, APP_LIST_GCS);
+}
+
+/* Every heap-profile band, largest peak first, named by source (IPE, eras). */
+static void
+app_band_list(app *a)
+{
+    const heapprof *hp = evindex_heap_profile(a->ix);
+    if (heapprof_n_bands(hp) == 0) {
+        app_msg(a, "no heap profile in this log (+RTS -hT, -hi, -hc ...)");
+        return;
+    }
+    size_t n;
+    uint32_t *order = heapbands_by_peak(hp, &n);
+    uilist *l = uilist_new("heap-profile bands by peak");
+    uilist_set_columns_header(l, "peak       at           mean       band");
+    strbuf sb, t;
+    strbuf_init(&sb);
+    strbuf_init(&t);
+    size_t n_census = heapprof_n_censuses(hp);
+    for (size_t k = 0; k < n; k++) {
+        const heapprof_band *b = heapprof_band_at(hp, order[k]);
+        strbuf_reset(&sb);
+        strbuf_reset(&t);
+        detail_bytes(&t, b->peak_bytes);
+        strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
+        strbuf_reset(&t);
+        timefmt_append_res(&t, b->peak_time_ns, 1000);
+        strbuf_printf(&sb, "%-12.*s ", (int)t.len, t.data);
+        strbuf_reset(&t);
+        detail_bytes(&t, n_census ? b->sum_bytes / n_census : 0);
+        strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
+        strbuf_reset(&t);
+        heapbands_name(hp, evindex_ipe(a->ix), order[k], &t);
+        textfmt_append_utf8(&sb, (const uint8_t *)t.data, t.len);
+        strbuf_putc(&sb, '\0');
+        uilist_add(l, sb.data, order[k]);
+    }
+    strbuf_free(&sb);
+    strbuf_free(&t);
+    x_free(order);
+    app_open_list(a, l, APP_LIST_BANDS);
 }
 
 /* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
@@ -626,6 +668,11 @@ app_list_choose(app *a)
         app_select_cap(a, g->leader_cap);
     } else if (kind == APP_LIST_WORST) {
         app_gc_choose_worst(a, payload);
+    } else if (kind == APP_LIST_BANDS && payload < heapprof_n_bands(evindex_heap_profile(a->ix))) {
+        app_jump(a, heapprof_band_at(evindex_heap_profile(a->ix), payload)->peak_time_ns);
+        for (size_t i = 0; i < a->n_lanes; i++)
+            if (a->lanes[i].kind == LANE_HEAPBANDS)
+                a->lane_sel = i;
     } else if (kind == APP_LIST_THREADS) {
         app_focus_thread(a, (uint32_t)payload);
     }
@@ -958,6 +1005,7 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_NEXT_GC: app_step_gc(a, 1); break;
     case ACTION_PREV_GC: app_step_gc(a, -1); break;
     case ACTION_GC_LIST: app_gc_list(a); break;
+    case ACTION_BAND_LIST: app_band_list(a); break;
     case ACTION_THREAD_LIST: app_thread_list(a); break;
     case ACTION_MMU_PLOT: app_gc_open_mmu(a); break;
     case ACTION_WORST_LIST: app_gc_open_worst(a); break;

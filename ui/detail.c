@@ -10,9 +10,11 @@
 
 #include "decode.h"
 #include "evseek.h"
+#include "heapbands.h"
 #include "pausehist.h"
 #include "render.h"
 #include "sparklanes.h"
+#include "stopstatus.h"
 #include "textfmt.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -25,6 +27,8 @@
 #define DETAIL_STATUS_LABEL 24
 /* Largest bands of a heap-profile census listed at the cursor. */
 #define DETAIL_HEAP_TOP 5
+#define DETAIL_TICKY_TOP 8
+#define DETAIL_IPE_TOP 4
 
 /* ---- lines ------------------------------------------------------------------------------ */
 
@@ -385,14 +389,15 @@ detail_stop_text(strbuf *out, const evindex *ix, uint16_t cap, const runlane_run
     }
     uint16_t status;
     uint32_t info;
+    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
     if (detail_stop_event(ix, cap, r, &status, &info)) {
-        render_stop_status(out, status, info);
+        stopstatus_name(out, era, status, info);
     } else if (r->stop == 2) {
         strbuf_puts(out, "stack overflow");
-    } else if (r->stop == 8) {
+    } else if (stopstatus_class(era, r->stop) == THREADTAB_STOP_BLACKHOLE) {
         strbuf_puts(out, "blocked on black hole");
     } else {
-        render_stop_status(out, r->stop, 0);
+        stopstatus_name(out, era, r->stop, 0);
     }
 }
 
@@ -939,6 +944,8 @@ detail_heap_census(detail_lines *out, const evindex *ix, uint64_t cursor_ns, str
     }
     const heapprof_census *c = heapprof_census_at(hp, ci);
     strbuf_reset(sb);
+    if (heapprof_breakdown_of(hp) != HEAPPROF_BY_UNKNOWN)
+        strbuf_printf(sb, "By %s, ", heapprof_breakdown_name(heapprof_breakdown_of(hp)));
     strbuf_printf(sb, "Heap profile census %zu of %zu at ", ci + 1, heapprof_n_censuses(hp));
     detail_at(sb, c->time_ns);
     strbuf_puts(sb, ": ");
@@ -959,12 +966,86 @@ detail_heap_census(detail_lines *out, const evindex *ix, uint64_t cursor_ns, str
         detail_pct(sb, top[k].bytes, c->total_bytes);
         strbuf_puts(sb, ") ");
         strbuf_reset(&name);
-        heapprof_band_name(hp, top[k].band, &name);
+        heapbands_name(hp, evindex_ipe(ix), top[k].band, &name);
         textfmt_append_utf8(sb, (const uint8_t *)name.data, name.len);
         detail_add_sb(out, sb);
     }
     strbuf_free(&name);
     x_free(top);
+}
+
+/* Memory the OS sees at the cursor: MEM_RETURN's megablocks and BLOCKS_SIZE (GHC
+ * 9.2+), next to heap size and live bytes. */
+static void
+detail_memory(detail_lines *out, const evindex *ix, uint64_t cursor_ns, strbuf *sb)
+{
+    uint64_t cur, need, ret;
+    if (detail_series_at(ix, EVINDEX_S_MEM_CURRENT, cursor_ns, &cur) &&
+        detail_series_at(ix, EVINDEX_S_MEM_NEEDED, cursor_ns, &need) &&
+        detail_series_at(ix, EVINDEX_S_MEM_RETURNED, cursor_ns, &ret)) {
+        strbuf_reset(sb);
+        strbuf_printf(sb, "Megablocks (last major GC): %llu allocated, %llu needed, %llu"
+                      " returned to the OS (largest ", (unsigned long long)cur,
+                      (unsigned long long)need, (unsigned long long)ret);
+        strbuf_printf(sb, "%llu)", (unsigned long long)series_max(
+                                       evindex_series(ix, EVINDEX_S_MEM_CURRENT)));
+        detail_add_sb(out, sb);
+    } else if (series_count(evindex_series(ix, EVINDEX_S_MEM_CURRENT))) {
+        detail_lines_add(out, "Megablocks: no MEM_RETURN yet");
+    }
+}
+
+static void
+detail_memory_lane(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
+{
+    static const struct { enum evindex_series_id id; const char *key; } rows[] = {
+        { EVINDEX_S_HEAP_SIZE, "Heap size (megablocks)" },
+        { EVINDEX_S_BLOCKS_SIZE, "Blocks size" },
+        { EVINDEX_S_HEAP_LIVE, "Live bytes" },
+    };
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_memory(out, ix, cursor_ns, &sb);
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        uint64_t v;
+        if (!detail_series_at(ix, rows[k].id, cursor_ns, &v))
+            continue;
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "%s: ", rows[k].key);
+        detail_bytes(&sb, v);
+        strbuf_puts(&sb, " (largest ");
+        detail_bytes(&sb, series_max(evindex_series(ix, rows[k].id)));
+        strbuf_putc(&sb, ')');
+        detail_add_sb(out, &sb);
+    }
+    strbuf_free(&sb);
+}
+
+/* The log's info-table provenance (IPE): how many, and the first few. */
+static void
+detail_ipe(detail_lines *out, const evindex *ix, strbuf *sb)
+{
+    const ipe_table *t = evindex_ipe(ix);
+    size_t n = ipe_table_count(t);
+    if (!n)
+        return;
+    detail_lines_add(out, "Info tables (IPE): %zu with source positions%s", n,
+                     heapprof_breakdown_of(evindex_heap_profile(ix)) == HEAPPROF_BY_INFO_TABLE
+                         ? ", naming the -hi bands" : "");
+    for (size_t i = 0; i < n && i < DETAIL_IPE_TOP; i++) {
+        const ipe_entry *e = ipe_table_at(t, i);
+        const char *ct = ipe_closure_type_name(e->closure_desc);
+        const char *parts[] = { e->table_name, " (", ct ? ct : e->closure_desc, ") ",
+                                e->label, *e->ty_desc ? " :: " : "", e->ty_desc, " at ",
+                                e->module, " ", e->src_loc };
+        strbuf_reset(sb);
+        strbuf_printf(sb, "  0x%llx ", (unsigned long long)e->info);
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
+            textfmt_append_utf8(sb, (const uint8_t *)parts[k], strlen(parts[k]));
+        detail_add_sb(out, sb);
+    }
+    if (n > DETAIL_IPE_TOP)
+        detail_lines_add(out, "  ... and %zu more", n - DETAIL_IPE_TOP);
 }
 
 static void
@@ -995,7 +1076,157 @@ detail_heap(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
         }
         detail_add_sb(out, &sb);
     }
+    detail_memory(out, ix, cursor_ns, &sb);
     detail_heap_census(out, ix, cursor_ns, &sb);
+    detail_ipe(out, ix, &sb);
+    strbuf_free(&sb);
+}
+
+/* The heap-bands lane: the census at the cursor by source, and which style is which. */
+static void
+detail_heapbands(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
+{
+    const heapprof *hp = evindex_heap_profile(ix);
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_heap_census(out, ix, cursor_ns, &sb);
+    size_t n;
+    uint32_t *order = heapbands_by_peak(hp, &n);
+    strbuf_reset(&sb);
+    strbuf_printf(&sb, "Stacked, bottom up: the %d largest bands by peak (of %zu)",
+                  LANES_BAND_STYLES < (int)n ? LANES_BAND_STYLES : (int)n, n);
+    if ((size_t)LANES_BAND_STYLES < n)
+        strbuf_puts(&sb, ", then the rest");
+    strbuf_puts(&sb, "; B lists every band");
+    detail_add_sb(out, &sb);
+    strbuf name;
+    strbuf_init(&name);
+    for (size_t k = 0; k < n && k < LANES_BAND_STYLES; k++) {
+        const heapprof_band *b = heapprof_band_at(hp, order[k]);
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "  %zu. peak ", k + 1);
+        detail_bytes(&sb, b->peak_bytes);
+        strbuf_puts(&sb, " at ");
+        detail_at(&sb, b->peak_time_ns);
+        strbuf_puts(&sb, ": ");
+        strbuf_reset(&name);
+        heapbands_name(hp, evindex_ipe(ix), order[k], &name);
+        textfmt_append_utf8(&sb, (const uint8_t *)name.data, name.len);
+        detail_add_sb(out, &sb);
+    }
+    strbuf_free(&name);
+    x_free(order);
+    strbuf_free(&sb);
+}
+
+/* The ticky lane: the sample at the cursor and its most entered counters. */
+static void
+detail_ticky(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
+{
+    const ticky *t = evindex_ticky(ix);
+    detail_lines_add(out, "Ticky: %zu counters, %zu samples (%s)", ticky_n_counters(t),
+                     ticky_n_samples(t), ticky_layout_name(ticky_layout_of(t)));
+    size_t si = ticky_sample_by(t, cursor_ns);
+    if (si == SIZE_MAX) {
+        if (ticky_n_samples(t))
+            detail_lines_add(out, "No sample yet at the cursor");
+        return;
+    }
+    const ticky_sample *sm = ticky_sample_at(t, si);
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_printf(&sb, "Sample %zu at ", si + 1);
+    detail_at(&sb, sm->time_ns);
+    strbuf_printf(&sb, ": %u counters, %llu entries, ", sm->n, (unsigned long long)sm->entries);
+    detail_bytes(&sb, sm->allocs);
+    strbuf_puts(&sb, " allocated");
+    detail_add_sb(out, &sb);
+    detail_band *top = xmalloc((sm->n + 1) * sizeof *top);     /* freed below */
+    for (uint32_t k = 0; k < sm->n; k++) {
+        const ticky_entry *e = ticky_entry_at(t, sm->first + k);
+        top[k] = (detail_band){ e->entries, sm->first + k };
+    }
+    qsort(top, sm->n, sizeof *top, detail_band_cmp);
+    for (uint32_t k = 0; k < sm->n && k < DETAIL_TICKY_TOP; k++) {
+        const ticky_entry *e = ticky_entry_at(t, top[k].band);
+        const ticky_counter *c = ticky_counter_at(t, e->counter);
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "  %llu entries, ", (unsigned long long)e->entries);
+        detail_bytes(&sb, e->allocs);
+        strbuf_puts(&sb, ": ");
+        textfmt_append_utf8(&sb, (const uint8_t *)c->name, strlen(c->name));
+        if (c->arity)
+            strbuf_printf(&sb, " (arity %u)", c->arity);
+        detail_add_sb(out, &sb);
+    }
+    x_free(top);
+    strbuf_free(&sb);
+}
+
+/* The non-moving heap census in force at the cursor (its allocators by block size) and
+ * the last free-list pruning. */
+static void
+detail_nm_census(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
+{
+    size_t n = evindex_n_nm_census(ix);
+    size_t last = SIZE_MAX;
+    for (size_t lo = 0, hi = n; lo < hi;) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (evindex_nm_census_at(ix, mid)->time_ns <= cursor_ns)
+            last = mid, lo = mid + 1;
+        else
+            hi = mid;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    if (last != SIZE_MAX) {
+        /* A census is a run over the allocators: back to where a block size repeats. */
+        size_t first = last;
+        while (first > 0) {
+            uint32_t bs = evindex_nm_census_at(ix, first - 1)->blk_size;
+            bool seen = false;
+            for (size_t k = first; k <= last && !seen; k++)
+                seen = evindex_nm_census_at(ix, k)->blk_size == bs;
+            if (seen)
+                break;
+            first--;
+        }
+        uint64_t act = 0, fil = 0, live = 0, bytes = 0;
+        for (size_t k = first; k <= last; k++) {
+            const evindex_nm_census *c = evindex_nm_census_at(ix, k);
+            act += c->active, fil += c->filled, live += c->live;
+            bytes += (uint64_t)c->live * c->blk_size;
+        }
+        strbuf_puts(&sb, "Non-moving census at ");
+        detail_at(&sb, evindex_nm_census_at(ix, first)->time_ns);
+        strbuf_printf(&sb, ": %zu allocators, %llu active + %llu filled segments, %llu live"
+                      " blocks (", last - first + 1, (unsigned long long)act,
+                      (unsigned long long)fil, (unsigned long long)live);
+        detail_bytes(&sb, bytes);
+        strbuf_putc(&sb, ')');
+        detail_add_sb(out, &sb);
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "  block size: live blocks");
+        for (size_t k = first; k <= last; k++) {
+            const evindex_nm_census *c = evindex_nm_census_at(ix, k);
+            if (c->live || c->active || c->filled)
+                strbuf_printf(&sb, "  %u: %u", c->blk_size, c->live);
+        }
+        detail_add_sb(out, &sb);
+    }
+    const series *pr = evindex_nm_pruned(ix);
+    size_t pi = series_at(pr, cursor_ns);
+    if (pi != SIZE_MAX) {
+        series_sample p = series_get(pr, pi);
+        series_sample f = series_get(evindex_nm_free_segments(ix), pi);
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "Free list pruned at ");
+        detail_at(&sb, p.time_ns);
+        strbuf_printf(&sb, ": %llu segments pruned, %llu free segments retained (%zu prunings"
+                      " in all)", (unsigned long long)p.value, (unsigned long long)f.value,
+                      series_count(pr));
+        detail_add_sb(out, &sb);
+    }
     strbuf_free(&sb);
 }
 
@@ -1094,6 +1325,10 @@ detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item
         if (it->kind == LANE_ITEM_NONE)
             sparklanes_detail(out, ix, l, it->start_ns, it->end_ns, cursor_ns);
         break;
+    case LANE_HEAPBANDS: detail_heapbands(out, ix, cursor_ns); break;
+    case LANE_MEMORY: detail_memory_lane(out, ix, cursor_ns); break;
+    case LANE_TICKY: detail_ticky(out, ix, cursor_ns); break;
+    case LANE_NONMOVING: detail_nm_census(out, ix, cursor_ns); break;
     default: break;
     }
 }

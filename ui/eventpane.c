@@ -118,6 +118,7 @@ eventpane_new(const evindex *ix)
     p->log = evindex_log(ix);
     p->seek = evindex_seek(ix);
     p->r = render_new();
+    render_set_log(p->r, p->log);
     p->rows = EVENTPANE_DEFAULT_ROWS;
     p->at_start = p->at_end = true;
     p->filter_type = -1;

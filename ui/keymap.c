@@ -37,6 +37,7 @@ static const keymap_binding keymap_timeline[] = {
     { "p", ACTION_GC_LIST },
     { "t", ACTION_THREAD_LIST },
     { "u", ACTION_MMU_PLOT },           { "W", ACTION_WORST_LIST },
+    { "B", ACTION_BAND_LIST },
     { "/", ACTION_SEARCH },
     { "Space", ACTION_SELECT },
     { "Escape", ACTION_CANCEL },

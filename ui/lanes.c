@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "heapbands.h"
 #include "strbuf.h"
 #include "textfmt.h"
 #include "sparklanes.h"
@@ -149,6 +150,13 @@ lanes_build(const evindex *ix, lane *out, size_t max)
             lanes_push(out, max, &n, per_hec[k].kind, i, label);
         }
     }
+    if (heapprof_n_censuses(evindex_heap_profile(ix)) > 0)
+        lanes_push(out, max, &n, LANE_HEAPBANDS, 0, "bands");
+    if (series_count(evindex_series(ix, EVINDEX_S_MEM_CURRENT)) > 0 ||
+        series_count(evindex_series(ix, EVINDEX_S_BLOCKS_SIZE)) > 0)
+        lanes_push(out, max, &n, LANE_MEMORY, 0, "memory");
+    if (ticky_n_counters(evindex_ticky(ix)) > 0 || ticky_n_samples(evindex_ticky(ix)) > 0)
+        lanes_push(out, max, &n, LANE_TICKY, 0, "ticky");
     return n;
 }
 
@@ -444,6 +452,8 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
 int
 lanes_rows(const lane *l, const lanes_draw_opts *o)
 {
+    if (l->kind == LANE_HEAPBANDS)
+        return LANES_BAND_ROWS;
     return l->kind == LANE_HEC && o && o->hec_split ? 2 : 1;
 }
 
@@ -649,6 +659,109 @@ lanes_row_spark_hec(lanes_ctx *x, const lane *l)
     }
 }
 
+/* Each band's place by peak (0: largest). Caller frees. */
+static uint32_t *
+lanes_band_rank(const evindex *ix)
+{
+    const heapprof *hp = evindex_heap_profile(ix);
+    size_t n;
+    uint32_t *order = heapbands_by_peak(hp, &n);
+    uint32_t *rank = xmalloc((n + 1) * sizeof *rank);      /* caller frees */
+    for (size_t k = 0; k < n; k++)
+        rank[order[k]] = (uint32_t)k;
+    x_free(order);
+    return rank;
+}
+
+/* Row `part` (0: top) of the stacked heap-bands lane. `rank` maps a band to its place
+ * by peak (built once per frame by the caller). */
+static void
+lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
+{
+    const heapprof *hp = evindex_heap_profile(x->ix);
+    uint64_t top = heapbands_max_total(hp);
+    if (!top)
+        return;
+    unsigned levels = 8u * LANES_BAND_ROWS;
+    unsigned row = (unsigned)(LANES_BAND_ROWS - 1 - part);     /* 0: bottom row */
+    uint64_t per_style[LANES_BAND_STYLES + 1];
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t end = x->col_a[c + 1] > x->col_a[c] ? x->col_a[c + 1] - 1 : x->col_a[c];
+        size_t ci = heapprof_census_by(hp, end);
+        if (ci == SIZE_MAX)
+            continue;
+        const heapprof_census *cs = heapprof_census_at(hp, ci);
+        memset(per_style, 0, sizeof per_style);
+        for (size_t k = 0; k < cs->n_entries; k++) {
+            uint32_t band;
+            uint64_t bytes;
+            heapprof_entry(hp, ci, k, &band, &bytes);
+            uint32_t r = rank[band];
+            per_style[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES] += bytes;
+        }
+        /* The stack in levels (eighths of a row), bottom up; a cell shows how much of
+         * its 8 levels are filled and the band with most of them. */
+        unsigned total = (unsigned)(cs->total_bytes * levels / top);
+        if (total == 0 && cs->total_bytes > 0)
+            total = 1;
+        unsigned lo = row * 8, hi = lo + 8;
+        if (total <= lo)
+            continue;
+        unsigned fill = total >= hi ? 8 : total - lo;
+        uint64_t acc = 0;
+        unsigned best = LANES_BAND_STYLES, best_len = 0;
+        for (unsigned k = 0; k <= LANES_BAND_STYLES; k++) {
+            unsigned a = (unsigned)(acc * levels / top);
+            acc += per_style[k];
+            unsigned b = (unsigned)(acc * levels / top);
+            unsigned ov_lo = a > lo ? a : lo, ov_hi = b < hi ? b : hi;
+            if (ov_hi > ov_lo && ov_hi - ov_lo > best_len) {
+                best_len = ov_hi - ov_lo;
+                best = k;
+            }
+        }
+        static const uint8_t styles[LANES_BAND_STYLES + 1] = {
+            STYLE_BAND_1, STYLE_BAND_2, STYLE_BAND_3, STYLE_BAND_4, STYLE_BAND_5,
+            STYLE_BAND_6, STYLE_BAND_OTHER,
+        };
+        x->row[c] = lanes_bar(x, fill, styles[best]);
+    }
+}
+
+static void
+lanes_row_memory(lanes_ctx *x)
+{
+    const series *cur = evindex_series(x->ix, EVINDEX_S_MEM_CURRENT);
+    if (series_count(cur) > 0)
+        lanes_row_series(x, cur, STYLE_MEMORY);
+    else
+        lanes_row_series(x, evindex_series(x->ix, EVINDEX_S_BLOCKS_SIZE), STYLE_MEMORY);
+}
+
+static void
+lanes_row_ticky(lanes_ctx *x)
+{
+    const ticky *t = evindex_ticky(x->ix);
+    uint64_t top = ticky_max_sample_entries(t);
+    size_t n = ticky_n_samples(t);
+    for (int c = 0; c < x->ncols; c++) {
+        size_t i = ticky_sample_by(t, x->col_a[c] ? x->col_a[c] - 1 : 0);
+        i = i == SIZE_MAX || x->col_a[c] == 0 ? 0 : i + 1;
+        bool any = false;
+        uint64_t mx = 0;
+        for (; i < n && ticky_sample_at(t, i)->time_ns < x->col_a[c + 1]; i++) {
+            const ticky_sample *sm = ticky_sample_at(t, i);
+            if (sm->time_ns < x->col_a[c])
+                continue;
+            any = true;
+            if (sm->entries > mx)
+                mx = sm->entries;
+        }
+        if (any)
+            x->row[c] = lanes_bar(x, top ? lanes_eighths(mx, top) : 1, STYLE_TICKY);
+    }
+}
+
 static void
 lanes_draw_label(lanes_ctx *x, int col0, int line, int width, const lane *l, bool selected)
 {
@@ -701,6 +814,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
 
     bool has_sel = timeview_has_selection(v);
     int cursor = timeview_col_of(v, v->cursor_ns);
+    uint32_t *band_rank = NULL;     /* bands lane: band -> place by peak; freed below */
     int r = 0;
     for (size_t li = first_lane; li < n_lanes && r < n_rows; li++) {
         const lane *l = &lanes[li];
@@ -711,8 +825,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                 lanes_draw_label(&x, col0, line, width, l, li == x.o->selected_lane);
             } else {
                 surface_fill(s, col0, line, LANES_LABEL_COLS, ' ', STYLE_LANE_LABEL);
-                surface_text(s, col0, line, x.o->ascii ? "  gc" : "  gc", STYLE_LANE_LABEL,
-                             LANES_LABEL_COLS - 1);
+                if (l->kind == LANE_HEC)
+                    surface_text(s, col0, line, "  gc", STYLE_LANE_LABEL, LANES_LABEL_COLS - 1);
             }
             for (int c = 0; c < x.ncols; c++)
                 x.row[c] = lanes_cell(' ', STYLE_IDLE);
@@ -729,6 +843,13 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
             case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
                 lanes_row_spark_hec(&x, l);
                 break;
+            case LANE_HEAPBANDS:
+                if (!band_rank)
+                    band_rank = lanes_band_rank(ix);
+                lanes_row_heapbands(&x, part, band_rank);
+                break;
+            case LANE_MEMORY: lanes_row_memory(&x); break;
+            case LANE_TICKY: lanes_row_ticky(&x); break;
             }
             for (int c = 0; c < x.ncols; c++) {
                 surface_cell cell = x.row[c];
@@ -741,6 +862,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
             }
         }
     }
+    x_free(band_rank);
     strbuf_free(&x.text);
     x_free(x.have_sums);
     x_free(x.ticks);
@@ -1029,6 +1151,7 @@ lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns, l
     case LANE_MARKERS: found = lanes_at_markers(ix, t, slack_ns, out); break;
     case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
     case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
+    case LANE_HEAPBANDS: case LANE_MEMORY: case LANE_TICKY:
         found = lanes_at_gc(ix, t, slack_ns, out);
         break;
     }
@@ -1175,6 +1298,7 @@ lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item
         case LANE_MARKERS: found = lanes_step_msg(ix, t, dir, &it); break;
         case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
         case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
+        case LANE_HEAPBANDS: case LANE_MEMORY: case LANE_TICKY:
             found = lanes_step_gc(ix, t, dir, &it);
             break;
         }

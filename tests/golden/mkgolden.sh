@@ -1,0 +1,135 @@
+#!/bin/sh
+# Expected outputs for tests/test_newer.c, derived ONLY from the peer suite's
+# `ghc-events show` dumps (../shared/corpus/ghc-events-tests/*.reference) with awk —
+# never from elog-tui's own output. Run from the repository root:
+#   sh tests/golden/mkgolden.sh ../shared/corpus/ghc-events-tests
+# Files written (tests/golden/):
+#   LOG.ticky.tsv   counter, name, arity, info table (hex, "-" for none), entries,
+#                   allocs, allocd, samples — per counter, definition order
+#   LOG.heap.tsv    band, peak bytes, peak time, mean over all censuses, last census's
+#                   bytes, censuses it is in — per string band (-hd, -hy)
+#   LOG.stats.txt   the lines `stats` prints about memory the OS sees and the
+#                   non-moving census and pruning
+set -eu
+C=${1:-../shared/corpus/ghc-events-tests}
+G=tests/golden
+
+for log in ticky-ticky ticky-begin-sample ticky-new ticky-json; do
+  awk '
+    /ticky counter definition/ {
+      line = $0; sub(/^[0-9]+: /, "", line); sub(/^ticky counter definition /, "", line)
+      id = line; sub(/,.*/, "", id)
+      ar = line; sub(/^[^,]*, arity: /, "", ar); sub(/,.*/, "", ar)
+      nm = line; sub(/.*, name: /, "", nm); it = nm; sub(/, itbl: [0-9a-f]+$/, "", nm)
+      sub(/.*, itbl: /, "", it)
+      if (!(id in def)) { order[++n] = id; def[id] = 1 }
+      name[id] = nm; arity[id] = ar; itbl[id] = (it == "0" ? "-" : it)
+    }
+    /ticky counter sample/ {
+      line = $0; sub(/^[0-9]+: /, "", line); sub(/^ticky counter sample /, "", line)
+      id = line; sub(/:.*/, "", id)
+      e = line; sub(/.*entry count: /, "", e); sub(/,.*/, "", e)
+      a = line; sub(/.*, /, "", a)
+      split(line, parts, ", ")
+      al = parts[2]; sub(/ allocs$/, "", al)
+      ad = parts[3]; sub(/ allocd$/, "", ad)
+      ent[id] += e; alloc[id] += al; allocd[id] += ad; samp[id]++
+      if (!(id in seen)) { seen[id] = 1; if (!(id in def)) { late[++m] = id } }
+    }
+    END {
+      for (i = 1; i <= n; i++) {
+        id = order[i]
+        printf "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", id, name[id], arity[id], itbl[id],
+               ent[id], alloc[id], allocd[id], samp[id]
+      }
+      for (i = 1; i <= m; i++) if (!(late[i] in def))
+        printf "%s\t\t0\t-\t%d\t%d\t%d\t%d\n", late[i], ent[late[i]], alloc[late[i]],
+               allocd[late[i]], samp[late[i]]
+    }' "$C/$log.eventlog.reference" > "$G/$log.ticky.tsv"
+done
+
+for log in sleep.hd sleep.hy; do
+  awk '
+    /start heap prof sample/ { t = $1; sub(/:$/, "", t); nc++; ctime[nc] = t }
+    /heap prof sample [0-9]+, residency [0-9]+, label / {
+      line = $0; sub(/^[0-9]+: /, "", line)
+      r = line; sub(/^heap prof sample [0-9]+, residency /, "", r); sub(/,.*/, "", r)
+      lb = line; sub(/^heap prof sample [0-9]+, residency [0-9]+, label /, "", lb)
+      if (!(lb in seen)) { seen[lb] = 1; order[++n] = lb }
+      key = nc SUBSEP lb
+      bytes[key] += r
+    }
+    END {
+      for (i = 1; i <= n; i++) {
+        lb = order[i]; peak = 0; pt = 0; sum = 0; cnt = 0
+        for (c = 1; c <= nc; c++) {
+          k = c SUBSEP lb
+          if (k in bytes) { b = bytes[k]; sum += b; cnt++; if (b > peak) { peak = b; pt = ctime[c] } }
+        }
+        last = ((nc SUBSEP lb) in bytes) ? bytes[nc SUBSEP lb] : 0
+        printf "%s\t%d\t%s\t%d\t%d\t%d\n", lb, peak, pt, int(sum / nc), last, cnt
+      }
+    }' "$C/$log.eventlog.reference" > "$G/$log.heap.tsv"
+done
+
+for log in ghc-9.2-events ticky-new ticky-json ticky-begin-sample nonmoving-gc-census \
+           nonmoving-gc-census-T23340 nonmoving-gc-pruned-segments; do
+  awk '
+    /^207: Nonmoving heap census \(size 13\)/ { narrow = 1 }
+    /heap stats for heap capset/ {
+      mb = $0; sub(/ bytes mblock size.*/, "", mb); sub(/.* /, "", mb)
+      bs = $0; sub(/ bytes block size.*/, "", bs); sub(/.* /, "", bs)
+    }
+    /: size of heap capset/ { v = $NF == "bytes" ? $(NF-1) : $NF; if (v + 0 > maxheap) maxheap = v + 0 }
+    /blocks size of heap capset/ { v = $(NF-1) + 0; hasbs = 1; if (v > maxblocks) maxblocks = v }
+    /memory returned \(mblocks\)/ {
+      line = $0
+      cu = line; sub(/.*current\(/, "", cu); sub(/\).*/, "", cu)
+      ne = line; sub(/.*needed\(/, "", ne); sub(/\).*/, "", ne)
+      re = line; sub(/.*returned\(/, "", re); sub(/\).*/, "", re)
+      hasmr = 1; nmr++; ret += re; lastcu = cu; lastne = ne; if (cu + 0 > maxcu) maxcu = cu + 0
+    }
+    /nonmoving heap census [0-9]+:/ {
+      line = $0; sub(/^[0-9]+: /, "", line); sub(/^nonmoving heap census /, "", line)
+      b = line; sub(/:.*/, "", b); b += 0   # ghc-events prints the size in bytes for both layouts
+      split(line, p, ", "); a = p[1]; sub(/.*: /, "", a); a += 0
+      f = p[2] + 0; l = p[3] + 0
+      for (i = 1; i <= ncur; i++) if (cb[i] == b) { ncen++; ncur = 0; break }
+      ncur++; cb[ncur] = b; ca[ncur] = a; cf[ncur] = f; cl[ncur] = l; ncev++
+    }
+    /nonmoving segments pruned:/ {
+      pr = $0; sub(/.*pruned: /, "", pr); sub(/ pruned.*/, "", pr)
+      fr = $0; sub(/.*segments, /, "", fr); sub(/ free.*/, "", fr)
+      npr++; prs += pr; lastfr = fr; if (fr + 0 > maxfr) maxfr = fr + 0
+    }
+    END {
+      if (!mb) { mb = 1048576; bs = 4096 }
+      peak = int(maxheap / mb); if (maxcu > peak) peak = maxcu
+      if (hasbs || hasmr) {
+        per = mb / bs; descr = int((64 * per + bs - 1) / bs); usable = peak * (per - descr) * bs
+        frag = usable > maxblocks ? int((usable - maxblocks) / 1048576) : 0
+        tot = maxheap > peak * mb ? maxheap : peak * mb
+        if (hasbs)
+          printf "%16d MiB total memory in use (%d MiB lost due to fragmentation)\n", int(tot / 1048576), frag
+        printf "elog-tui: memory: peak %d megablocks (%d MiB) allocated from the OS\n", peak, int(peak * mb / 1048576)
+        if (hasmr)
+          printf "  returned to the OS: %d megablocks over %d major GCs; at the last: %d current, %d needed\n", ret, nmr, lastcu, lastne
+        if (hasbs)
+          printf "  blocks in use: at most %d bytes (after a GC)\n", maxblocks
+      }
+      if (ncev) {
+        if (ncur) ncen++
+        printf "elog-tui: nonmoving heap census: %d census(es), %s; the last:\n", ncen,
+               narrow ? "13-byte layout (block size as log2)" : "14-byte layout (block size in bytes)"
+        printf "     block size    active    filled  live blocks      live bytes\n"
+        ta = tf = tl = tb = 0
+        for (i = 1; i <= ncur; i++) {
+          printf "  %13d %9d %9d %12d %15d\n", cb[i], ca[i], cf[i], cl[i], cl[i] * cb[i]
+          ta += ca[i]; tf += cf[i]; tl += cl[i]; tb += cl[i] * cb[i]
+        }
+        printf "  %13s %9d %9d %12d %15d\n", "total", ta, tf, tl, tb
+      }
+      if (npr)
+        printf "elog-tui: nonmoving free list pruned %d times: %d segments pruned; %d free segments retained at the last (at most %d)\n", npr, prs, lastfr, maxfr
+    }' "$C/$log.eventlog.reference" > "$G/$log.stats.txt"
+done
