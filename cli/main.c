@@ -17,7 +17,9 @@
 #include "diag.h"
 #include "evindex.h"
 #include "evlog.h"
+#include "export.h"
 #include "gcstats.h"
+#include "keymap.h"
 #include "merge.h"
 #include "reports.h"
 #include "show.h"
@@ -25,6 +27,7 @@
 #include "statsfmt.h"
 #include "strbuf.h"
 #include "timefmt.h"
+#include "version.h"
 #include "xalloc.h"
 
 static const char main_usage[] =
@@ -54,6 +57,10 @@ static const char main_usage[] =
     "                         [--color] [--ascii]\n"
     "                                 draw the viewer's screen once to stdout (after the\n"
     "                                 given key presses, e.g. --keys ']  ]  z')\n"
+    "       elog-tui export [--format chrome] FILE... [--from T] [--to T]\n"
+    "                                 the timeline as Trace Event Format JSON on stdout, for\n"
+    "                                 Perfetto (ui.perfetto.dev) and chrome://tracing\n"
+    "       elog-tui --version        print the version\n"
     "       elog-tui --help\n"
     "All times are the log's clock: ns since the RTS started, as `ghc-events show` prints\n"
     "them (the viewer shows the same clock).\n";
@@ -594,6 +601,76 @@ main_snapshot(int argc, char **argv)
     return main_emit(file, log, &out, &ending, n_events);
 }
 
+/* `export`: every FILE (one process each, in order) into one trace on stdout. Options
+ * apply to every file; --from/--to marker names are looked up in each. */
+static int
+main_export(int argc, char **argv, const char *name)
+{
+    (void)name;
+    const char *from = NULL, *to = NULL, *format = "chrome";
+    const char **files = xcalloc((size_t)argc + 1, sizeof *files);    /* freed below */
+    size_t n_files = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_arg = i + 1 < argc;
+        if (strcmp(a, "--format") == 0 && has_arg) {
+            format = argv[++i];
+        } else if (strcmp(a, "--from") == 0 && has_arg) {
+            from = argv[++i];
+        } else if (strcmp(a, "--to") == 0 && has_arg) {
+            to = argv[++i];
+        } else if (a[0] != '-') {
+            files[n_files++] = a;
+        } else {
+            x_free(files);
+            return main_usage_error("export: unexpected argument \"%s\"", a);
+        }
+    }
+    if (strcmp(format, "chrome") != 0) {
+        x_free(files);
+        return main_usage_error("export: unknown --format \"%s\" (chrome)", format);
+    }
+    if (n_files == 0) {
+        x_free(files);
+        return main_usage_error("export needs a FILE");
+    }
+    int status = 0;
+    export_chrome *w = export_chrome_new(stdout);
+    for (size_t k = 0; k < n_files; k++) {
+        const char *file = files[k];
+        evlog *log = main_open(file);
+        export_opts eo = { .from_ns = 0, .to_ns = UINT64_MAX, .pid = (unsigned)k + 1,
+                           .name = file };
+        if (from)
+            eo.from_ns = main_bound(log, file, "--from", from);
+        if (to)
+            eo.to_ns = main_bound(log, file, "--to", to);
+        if (!main_window_ok(file, from, eo.from_ns, to, eo.to_ns)) {
+            evlog_close(log);
+            status = 1;
+            continue;
+        }
+        diag ending;
+        evindex *ix = evindex_build(log, NULL, &ending);
+        main_window_warn(file, from, eo.from_ns, to, eo.to_ns, evindex_n_events(ix) > 0,
+                         evindex_first_ns(ix), evindex_last_ns(ix));
+        export_chrome_add(w, ix, &eo, NULL);
+        size_t n_events = evindex_n_events(ix);
+        evindex_free(ix);
+        bool changed = main_changed(file, log);
+        evlog_close(log);
+        int st = changed ? 1 : main_ending(file, &ending, n_events);
+        if (st > status)
+            status = st;
+    }
+    x_free(files);
+    if (!export_chrome_finish(w)) {
+        fprintf(stderr, "elog-tui: error writing output\n");
+        return 1;
+    }
+    return status;
+}
+
 /* Descriptors the viewer needs beyond stdin, stdout and stderr: the log's and the
  * terminal libraries' (the terminal database). Measured: the curses backend starts
  * with `ulimit -n 6` and fails with 5. */
@@ -721,7 +798,31 @@ static const main_command main_commands[] = {
     { "threads", main_table },         { "heap", main_table },
     { "index", main_cmd_index },       { "scan", main_cmd_scan },
     { "snapshot", main_cmd_snapshot },
+    { "export", main_export },
 };
+
+/* --list-commands and --list-keys (hidden): the binary's own tables, one entry a
+ * line, for the test that the man page documents every command and key. */
+static int
+main_list_commands(void)
+{
+    for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
+        printf("%s\n", main_commands[i].name);
+    return 0;
+}
+
+static int
+main_list_keys(void)
+{
+    for (int m = 0; m < MODE__COUNT; m++) {
+        size_t n;
+        const keymap_binding *b = keymap_table((keymap_mode)m, &n);
+        for (size_t i = 0; i < n; i++)
+            printf("%s\t%s\t%s\n", keymap_mode_name((keymap_mode)m), b[i].key,
+                   keymap_action_name(b[i].action));
+    }
+    return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -733,6 +834,14 @@ main(int argc, char **argv)
         fputs(main_usage, stdout);
         return 0;
     }
+    if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+        printf("elog-tui %s\n", ELOG_VERSION);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "--list-commands") == 0)
+        return main_list_commands();
+    if (argc == 2 && strcmp(argv[1], "--list-keys") == 0)
+        return main_list_keys();
     for (size_t i = 0; argc >= 2 && i < sizeof main_commands / sizeof main_commands[0]; i++)
         if (strcmp(argv[1], main_commands[i].name) == 0)
             return main_commands[i].run(argc - 2, argv + 2, argv[1]);

@@ -177,6 +177,26 @@ keymap_action_by_name(const char *name)
     return ACTION_NONE;
 }
 
+static const char *const keymap_mode_names[MODE__COUNT] = {
+    [MODE_TIMELINE] = "timeline", [MODE_LIST] = "list", [MODE_SEARCH] = "search",
+    [MODE_EVENTS] = "events",     [MODE_HELP] = "help",
+};
+
+const char *
+keymap_mode_name(keymap_mode mode)
+{
+    return keymap_mode_ok((int)mode) ? keymap_mode_names[mode] : "";
+}
+
+int
+keymap_mode_by_name(const char *name)
+{
+    for (int m = 0; name && m < MODE__COUNT; m++)
+        if (strcmp(keymap_mode_names[m], name) == 0)
+            return m;
+    return -1;
+}
+
 const char *
 keymap_mode_title(keymap_mode mode)
 {
