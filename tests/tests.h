@@ -48,6 +48,7 @@ Suite *test_eventpane_suite(void);
 Suite *test_helpview_suite(void);
 Suite *test_xcheck_suite(void);
 Suite *test_export_suite(void);
+Suite *test_install_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);
