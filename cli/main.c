@@ -22,6 +22,7 @@
 #include "keymap.h"
 #include "merge.h"
 #include "reports.h"
+#include "settings.h"
 #include "show.h"
 #include "snapshot.h"
 #include "statsfmt.h"
@@ -61,6 +62,8 @@ static const char main_usage[] =
     "                                 the timeline as Trace Event Format JSON on stdout, for\n"
     "                                 Perfetto (ui.perfetto.dev) and chrome://tracing\n"
     "       elog-tui --version        print the version\n"
+    "       elog-tui --print-config   print the default settings in the settings file's\n"
+    "                                 format ($XDG_CONFIG_HOME/elog-tui/config)\n"
     "       elog-tui --help\n"
     "All times are the log's clock: ns since the RTS started, as `ghc-events show` prints\n"
     "them (the viewer shows the same clock).\n";
@@ -701,10 +704,26 @@ main_spare_fds(const char *file)
     return true;
 }
 
+/* The settings file (settings.h) or exit 1 with its one-line error. Caller frees. */
+static settings *
+main_settings(void)
+{
+    settings *st = settings_new();
+    char *path = settings_path(getenv("XDG_CONFIG_HOME"), getenv("HOME"));
+    char err[1024];
+    bool found;
+    if (path && !settings_load(st, path, &found, err, sizeof err)) {
+        fprintf(stderr, "elog-tui: %s\n", err);
+        exit(1);
+    }
+    x_free(path);
+    return st;
+}
+
 static int
 main_view(int argc, char **argv)
 {
-    const char *file = NULL, *backend = "curses";
+    const char *file = NULL, *backend = NULL;
     app_opts ao = { .mouse = true };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -726,19 +745,32 @@ main_view(int argc, char **argv)
     if (!file)
         return main_usage_error("the viewer needs a FILE");
     main_oom_file = file;
+    /* The settings give the defaults; the command line's options win. */
+    settings *st = main_settings();
+    if (!backend)
+        backend = settings_backend(st);
+    ao.mouse = ao.mouse && settings_mouse(st);
+    ao.force_mono = ao.force_mono || settings_mono(st);
+    ao.ascii = ao.ascii || settings_ascii(st);
+    ao.keys = settings_keys(st);
+    ao.styles = settings_styles(st);
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "elog-tui: %s: the viewer needs a terminal; `elog-tui show %s` lists "
                 "the events and `elog-tui snapshot %s` draws the screen as text\n",
                 file, file, file);
+        settings_free(st);
         return 1;
     }
     main_fifo_check(file);
-    if (!main_spare_fds(file))
+    if (!main_spare_fds(file)) {
+        settings_free(st);
         return 1;
+    }
     char err[1024] = "";
     int status = app_run(file, backend, &ao, err, sizeof err);
     if (err[0])
         fprintf(stderr, "elog-tui: %s\n", err);
+    settings_free(st);
     return status;
 }
 
@@ -837,6 +869,16 @@ main(int argc, char **argv)
     if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
         printf("elog-tui %s\n", ELOG_VERSION);
         return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "--print-config") == 0) {
+        settings *st = settings_new();
+        strbuf out;
+        strbuf_init(&out);
+        settings_write(st, &out);
+        settings_free(st);
+        bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
+        strbuf_free(&out);
+        return ok ? 0 : 1;
     }
     if (argc == 2 && strcmp(argv[1], "--list-commands") == 0)
         return main_list_commands();

@@ -82,7 +82,7 @@ _elog_tui()
     if [[ $cur == -* ]]; then
         local opts
         case $cmd in
-        "") opts="$view_opts --help --version" ;;
+        "") opts="$view_opts --help --version --print-config" ;;
         stats) opts="--from --to" ;;
         gc) opts="--sort --top --json" ;;
         markers) opts="--messages --json" ;;

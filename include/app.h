@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "evindex.h"
+#include "keymap.h"
 #include "surface.h"
 #include "termio.h"
 #include "timeview.h"
@@ -26,6 +27,10 @@ typedef struct app_opts {
                                  * cursor first meets a run); else on first need */
     const char *notice;         /* shown in the header after the file name ("ASCII: locale
                                  * is not UTF-8"); borrowed by app_new only, may be NULL */
+    const keymap *keys;         /* key bindings (settings); NULL for the defaults;
+                                 * borrowed: must outlive the app */
+    const theme_table *styles;  /* the styles' looks (settings); NULL for the defaults;
+                                 * borrowed by app_run */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines

@@ -307,7 +307,8 @@ app_draw(app *a, surface *s)
         a->list_rows = lines - 3;
         uilist_draw(a->list, s, col, line, cols, lines);
     } else if (a->mode == MODE_HELP) {
-        int n = helpview_draw(s, col, line, cols, lines, a->help_scroll, a->opts.ascii);
+        int n = helpview_draw_in(a->opts.keys, s, col, line, cols, lines, a->help_scroll,
+                                 a->opts.ascii);
         if (a->help_scroll > n)
             a->help_scroll = n;
     }
