@@ -21,6 +21,7 @@
 #include "gcstats.h"
 #include "keymap.h"
 #include "merge.h"
+#include "perfetto.h"
 #include "reports.h"
 #include "settings.h"
 #include "show.h"
@@ -58,9 +59,10 @@ static const char main_usage[] =
     "                         [--color] [--ascii]\n"
     "                                 draw the viewer's screen once to stdout (after the\n"
     "                                 given key presses, e.g. --keys ']  ]  z')\n"
-    "       elog-tui export [--format chrome] FILE... [--from T] [--to T]\n"
-    "                                 the timeline as Trace Event Format JSON on stdout, for\n"
-    "                                 Perfetto (ui.perfetto.dev) and chrome://tracing\n"
+    "       elog-tui export [--format chrome|perfetto] FILE... [--from T] [--to T]\n"
+    "                                 the timeline as a trace on stdout: Trace Event Format\n"
+    "                                 JSON (chrome, for Perfetto and chrome://tracing) or\n"
+    "                                 Perfetto's protobuf (perfetto)\n"
     "       elog-tui --version        print the version\n"
     "       elog-tui --print-config   print the default settings in the settings file's\n"
     "                                 format ($XDG_CONFIG_HOME/elog-tui/config)\n"
@@ -629,16 +631,24 @@ main_export(int argc, char **argv, const char *name)
             return main_usage_error("export: unexpected argument \"%s\"", a);
         }
     }
-    if (strcmp(format, "chrome") != 0) {
+    bool pb = strcmp(format, "perfetto") == 0;
+    if (!pb && strcmp(format, "chrome") != 0) {
         x_free(files);
-        return main_usage_error("export: unknown --format \"%s\" (chrome)", format);
+        return main_usage_error("export: unknown --format \"%s\" (chrome or perfetto)", format);
     }
     if (n_files == 0) {
         x_free(files);
         return main_usage_error("export needs a FILE");
     }
+    if (pb && isatty(STDOUT_FILENO)) {
+        x_free(files);
+        fprintf(stderr, "elog-tui: export --format perfetto writes a binary trace: redirect it "
+                "to a file (> trace.pftrace)\n");
+        return 1;
+    }
     int status = 0;
-    export_chrome *w = export_chrome_new(stdout);
+    export_chrome *w = pb ? NULL : export_chrome_new(stdout);
+    perfetto *pw = pb ? perfetto_new(stdout) : NULL;
     for (size_t k = 0; k < n_files; k++) {
         const char *file = files[k];
         evlog *log = main_open(file);
@@ -657,7 +667,10 @@ main_export(int argc, char **argv, const char *name)
         evindex *ix = evindex_build(log, NULL, &ending);
         main_window_warn(file, from, eo.from_ns, to, eo.to_ns, evindex_n_events(ix) > 0,
                          evindex_first_ns(ix), evindex_last_ns(ix));
-        export_chrome_add(w, ix, &eo, NULL);
+        if (pb)
+            perfetto_add(pw, ix, &eo, NULL);
+        else
+            export_chrome_add(w, ix, &eo, NULL);
         size_t n_events = evindex_n_events(ix);
         evindex_free(ix);
         bool changed = main_changed(file, log);
@@ -667,7 +680,7 @@ main_export(int argc, char **argv, const char *name)
             status = st;
     }
     x_free(files);
-    if (!export_chrome_finish(w)) {
+    if (pb ? !perfetto_finish(pw) : !export_chrome_finish(w)) {
         fprintf(stderr, "elog-tui: error writing output\n");
         return 1;
     }

@@ -53,7 +53,7 @@ _elog_tui()
         return
         ;;
     --format)
-        COMPREPLY=($(compgen -W "chrome" -- "$cur"))
+        COMPREPLY=($(compgen -W "chrome perfetto" -- "$cur"))
         return
         ;;
     --sort)

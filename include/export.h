@@ -49,6 +49,10 @@ void export_chrome_add(export_chrome *w, const evindex *ix, const export_opts *o
 /* Close the JSON, flush and free the writer. False if any write failed. */
 bool export_chrome_finish(export_chrome *w);
 
+/* Append `len` bytes of untrusted text as they are, except that bytes which are not
+ * well-formed UTF-8 become U+FFFD (for protobuf string fields). */
+void export_utf8_clean(strbuf *sb, const uint8_t *text, size_t len);
+
 /* Append `len` bytes of untrusted text as a JSON string body (no quotes): quotes,
  * backslashes and control characters escaped, bytes that are not well-formed UTF-8
  * replaced by U+FFFD, so the output is always valid JSON in UTF-8. */

@@ -121,6 +121,22 @@ export_json_string(strbuf *sb, const uint8_t *text, size_t len)
     }
 }
 
+void
+export_utf8_clean(strbuf *sb, const uint8_t *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t n = export_utf8_len(text + i, len - i);
+        if (n == 0) {
+            strbuf_puts(sb, "\xef\xbf\xbd");
+            i++;
+        } else {
+            strbuf_append(sb, text + i, n);
+            i += n;
+        }
+    }
+}
+
 static void
 export_cstr(strbuf *sb, const char *s)
 {
