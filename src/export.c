@@ -38,7 +38,8 @@ export_chrome_new(FILE *out)
     w->ok = true;
     strbuf_init(&w->sb);
     strbuf_reserve(&w->sb, EXPORT_FLUSH_BYTES + 4096);
-    strbuf_puts(&w->sb, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"elog-tui "
+    /* No "displayTimeUnit": some Perfetto versions read "ns" there as the unit of ts. */
+    strbuf_puts(&w->sb, "{\"otherData\":{\"generator\":\"elog-tui "
                 "export\",\"clock\":\"the log's own: ts and dur are microseconds since the "
                 "RTS started\"},\n\"traceEvents\":[\n");
     return w;
