@@ -128,8 +128,51 @@ check "export FILE --from <TAB>: every distinct marker of the dump ($n_all, $n_d
     test "$n_all" = "$n_dump"
 
 # --- zsh ---------------------------------------------------------------------------------------
-if command -v zsh > /dev/null; then
+# The zsh completion in a real zsh (zsh -f, compinit, fpath with completions/) in a private
+# tmux server: type a line, press Tab, read the screen.
+if ! command -v zsh > /dev/null; then
+    bad "zsh is needed for the zsh completion test (sh tools/deps.sh installs it)"
+else
     check "zsh parses _elog-tui" zsh -n "$ROOT/completions/_elog-tui"
+    SOCK="elog-zsh-$$"
+    Z() { tmux -L "$SOCK" "$@"; }
+    trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+    Z -f /dev/null new-session -d -x 150 -y 30 \
+        "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' zsh -f"
+    # (capture-pane drops trailing blanks: expected texts end without one.)
+    Z send-keys "fpath=('$ROOT/completions' \$fpath); autoload -U compinit; compinit -u -D; \
+PS1='zsh%% '; print READY" Enter
+    wait_for() {    # wait_for TEXT: poll the screen (5 s at most); 0 when it shows TEXT
+        local i
+        for ((i = 0; i < 50; i++)); do
+            Z capture-pane -p | grep -qF -- "$1" && return 0
+            sleep 0.1
+        done
+        return 1
+    }
+    wait_for READY
+    ztab() {        # ztab 'LINE' TEXT [TABS]: type LINE, press Tab (TABS times), expect TEXT
+        local line=$1 want=$2 tabs=${3:-1} i
+        Z send-keys C-u C-l
+        sleep 0.2
+        Z send-keys -l "$line"
+        for ((i = 0; i < tabs; i++)); do
+            sleep 0.3
+            Z send-keys Tab
+        done
+        if wait_for "$want"; then ok "zsh: '$line' + Tab shows '$want'"; else
+            bad "zsh: '$line' + Tab: no '$want' in: $(Z capture-pane -p | grep -v '^$')"; fi
+    }
+    ztab "elog-tui st" "zsh% elog-tui stats"
+    ztab "elog-tui fixtures/de" "elog-tui fixtures/demo.eventlog"
+    ztab "elog-tui export --format " "perfetto"
+    ztab "elog-tui export --format " "chrome"
+    ztab "elog-tui gc fixtures/threaded-n2.eventlog --so" "eventlog --sort"
+    ztab "elog-tui threads fixtures/threaded-n2.eventlog --sort " "runtime"
+    ztab "elog-tui --back" "elog-tui --backend"
+    ztab "elog-tui stats fixtures/demo.eventlog --from lo" "load done" 2
+    ztab "elog-tui snapshot fixtures/markers.eventlog --to phase:w" "--to phase:write"
+    Z kill-server 2>/dev/null
 fi
 
 echo "$PASS passed, $FAIL failed"
