@@ -19,10 +19,15 @@ _elog_tui()
     if declare -F _init_completion >/dev/null; then
         _init_completion -n := || return
     else
-        cur=${COMP_WORDS[COMP_CWORD]}
-        prev=${COMP_WORDS[COMP_CWORD - 1]}
-        words=("${COMP_WORDS[@]}")
-        cword=$COMP_CWORD
+        # Without bash-completion: the words of the line up to the cursor, split on
+        # blanks only (bash's own COMP_WORDS would also split "phase:write" at ':'),
+        # backslash-escaped blanks kept inside a word.
+        local line=${COMP_LINE:0:COMP_POINT}
+        read -a words <<< "$line"
+        [[ -z $line || ($line == *[[:blank:]] && $line != *\\[[:blank:]]) ]] && words+=("")
+        cword=$((${#words[@]} - 1))
+        cur=${words[cword]}
+        prev=${words[cword - 1]}
     fi
     local bin=${words[0]}
     bin=${bin/#\~/$HOME}
@@ -75,6 +80,13 @@ _elog_tui()
         while IFS= read -r name; do
             [[ $name == "$unq"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
         done < <(_elog_tui_markers "$bin" "$file")
+        # bash replaces only the part of the word after its last ':' (a word break).
+        if [[ $unq == *:* && $COMP_WORDBREAKS == *:* ]]; then
+            local pre=${unq%"${unq##*:}"} i
+            for i in "${!COMPREPLY[@]}"; do
+                COMPREPLY[i]=${COMPREPLY[i]#"$(printf '%q' "$pre")"}
+            done
+        fi
         return
         ;;
     esac

@@ -120,12 +120,46 @@ check "stats FILE --from lo<TAB> -> the dump's markers 'load…' ($(echo $want))
     test "$out" = "$want"
 check "  … which are two" test "$(wc -l <<< "$out")" = 2
 out=$(complete_words elog-tui snapshot fixtures/markers.eventlog --to "phase:w")
-check "snapshot FILE --to phase:w<TAB> -> phase:write" test "$out" = "phase:write"
+check "snapshot FILE --to phase:w<TAB> -> write (bash replaces what follows the ':')" \
+    test "$out" = "write"
 n_all=$(complete_words elog-tui export fixtures/markers.eventlog --from "" | wc -l)
 n_dump=$(sed -n 's/^ *[0-9]*: cap [0-9]*: marker: //p' "$ROOT/fixtures/markers.eventlog.ref017" \
     | sort -u | wc -l)
 check "export FILE --from <TAB>: every distinct marker of the dump ($n_all, $n_dump)" \
     test "$n_all" = "$n_dump"
+
+# The same in a real interactive bash (no bash-completion package) in tmux, where bash
+# itself splits the line (at ':' too) and inserts the completion.
+SOCKB="elog-bash-$$"
+B() { tmux -L "$SOCKB" "$@"; }
+trap 'tmux -L "$SOCKB" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+B -f /dev/null new-session -d -x 150 -y 30 \
+    "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' bash --norc --noprofile"
+B send-keys "source completions/elog-tui.bash; PS1='bash\\$ '; echo READY" Enter
+screen_has() {  # screen_has SERVER-FUNCTION TEXT: poll the screen (5 s at most)
+    local i
+    for ((i = 0; i < 50; i++)); do
+        "$1" capture-pane -p | grep -qF -- "$2" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+screen_has B READY
+btab() {        # btab 'LINE' TEXT: type LINE, press Tab, expect TEXT on the screen
+    B send-keys C-u C-l
+    sleep 0.2
+    B send-keys -l "$1"
+    sleep 0.3
+    B send-keys Tab
+    if screen_has B "$2"; then ok "bash: '$1' + Tab shows '$2'"; else
+        bad "bash: '$1' + Tab: no '$2' in: $(B capture-pane -p | grep -v '^$')"; fi
+}
+btab "elog-tui snapshot fixtures/markers.eventlog --to phase:w" "--to phase:write"
+btab 'elog-tui stats fixtures/demo.eventlog --from load\ d' '--from load\ done'
+btab "elog-tui export --format p" "--format perfetto"
+btab "elog-tui fixtures/de" "elog-tui fixtures/demo.eventlog"
+btab "elog-tui sn" "elog-tui snapshot"
+B kill-server 2>/dev/null
 
 # --- zsh ---------------------------------------------------------------------------------------
 # The zsh completion in a real zsh (zsh -f, compinit, fpath with completions/) in a private
@@ -136,7 +170,8 @@ else
     check "zsh parses _elog-tui" zsh -n "$ROOT/completions/_elog-tui"
     SOCK="elog-zsh-$$"
     Z() { tmux -L "$SOCK" "$@"; }
-    trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+    trap 'tmux -L "$SOCK" kill-server 2>/dev/null; tmux -L "$SOCKB" kill-server 2>/dev/null; \
+        rm -rf "$TMP"' EXIT
     Z -f /dev/null new-session -d -x 150 -y 30 \
         "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' zsh -f"
     # (capture-pane drops trailing blanks: expected texts end without one.)
