@@ -351,6 +351,7 @@ test_install_suite(void)
     tcase_add_test(tc, test_man_options);
     suite_add_tcase(s, tc);
     TCase *ti = tcase_create("install");
+    tcase_set_tags(ti, "e2e");      /* tmux; CK_EXCLUDE_TAGS=e2e leaves it out (valgrind) */
     tcase_set_timeout(ti, 120);
     tcase_add_test(ti, test_install_script);
     suite_add_tcase(s, ti);

@@ -3,7 +3,8 @@
  * help screen read (a key rebound in the file drives the app, an unbound one does
  * nothing); styles reach the terminal's pens (TickitMockTerm); every bad line gives one
  * line naming the file and line; where the file is looked for; the binary's own
- * `--print-config` and its error for a bad file. */
+ * `--print-config` and its error for a bad file; and tests/e2e/settings.sh, the file in
+ * the real viewer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,13 @@ START_TEST(test_settings_man_example)
 }
 END_TEST
 
+/* tests/e2e/settings.sh: the file in the real viewer, both backends, in tmux. */
+START_TEST(test_settings_e2e)
+{
+    test_e2e_script("settings", "");
+}
+END_TEST
+
 Suite *
 test_settings_suite(void)
 {
@@ -381,5 +389,10 @@ test_settings_suite(void)
     tcase_add_test(tc, test_settings_cli);
     tcase_add_test(tc, test_settings_man_example);
     suite_add_tcase(s, tc);
+    TCase *te = tcase_create("e2e");
+    tcase_set_tags(te, "e2e");      /* CK_EXCLUDE_TAGS=e2e leaves it out (valgrind) */
+    tcase_set_timeout(te, 120);
+    tcase_add_test(te, test_settings_e2e);
+    suite_add_tcase(s, te);
     return s;
 }
