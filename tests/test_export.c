@@ -869,7 +869,8 @@ ex_json_lines(const char *json, size_t len, ex_lines *out)
     size_t n_t = 0;
     for (size_t i = 0; i < evs->n; i++) {
         const jsonv *e = &evs->items[i];
-        if (strcmp(jsonv_str(e, "ph"), "M") == 0 && strcmp(jsonv_str(e, "name"), "thread_name") == 0) {
+        if (strcmp(jsonv_str(e, "ph"), "M") == 0 &&
+            strcmp(jsonv_str(e, "name"), "thread_name") == 0) {
             ck_assert_uint_lt(n_t, EX_MAX_TRACKS);
             tids[n_t] = ex_uint(e, "tid", "json");
             names[n_t++] = jsonv_str(jsonv_get(e, "args"), "name");

@@ -44,7 +44,8 @@ check "the man page is 644" test "$(stat -c %a "$P/share/man/man1/elog-tui.1")" 
 got=$("$P/bin/elog-tui" --version)
 want=$("$BIN" --version)
 check "installed --version \"$got\" equals the build's" test "$got" = "$want"
-check "--version is 'elog-tui VERSION'" bash -c '[[ $1 =~ ^elog-tui\ [0-9]+\.[0-9]+\.[0-9]+ ]]' _ "$got"
+check "--version is 'elog-tui VERSION'" \
+    bash -c '[[ $1 =~ ^elog-tui\ [0-9]+\.[0-9]+\.[0-9]+ ]]' _ "$got"
 check "-V equals --version" test "$("$P/bin/elog-tui" -V)" = "$got"
 "$P/bin/elog-tui" gc "$ROOT/fixtures/threaded-n2.eventlog" > "$TMP/gc.installed"
 "$BIN" gc "$ROOT/fixtures/threaded-n2.eventlog" > "$TMP/gc.build"
@@ -134,7 +135,8 @@ SOCKB="elog-bash-$$"
 B() { tmux -L "$SOCKB" "$@"; }
 trap 'tmux -L "$SOCKB" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 B -f /dev/null new-session -d -x 150 -y 30 \
-    "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' bash --norc --noprofile"
+    "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' \
+     bash --norc --noprofile"
 B send-keys "source completions/elog-tui.bash; PS1='bash\\$ '; echo READY" Enter
 screen_has() {  # screen_has SERVER-FUNCTION TEXT: poll the screen (5 s at most)
     local i

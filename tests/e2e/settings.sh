@@ -39,7 +39,12 @@ start() {       # start 'SHELL COMMAND': a fresh session "set", 120x40
     done
 }
 check() {       # check NAME TEXT
-    if wait_for "$2"; then ok "$1"; else bad "$1 (screen lacks '$2')"; screen | sed 's/^/     | /'; fi
+    if wait_for "$2"; then
+        ok "$1"
+    else
+        bad "$1 (screen lacks '$2')"
+        screen | sed 's/^/     | /'
+    fi
 }
 
 mkdir -p "$TMP/cfg/elog-tui"
@@ -93,8 +98,10 @@ start "cd '$ROOT' && XDG_CONFIG_HOME='$TMP/cfg' '$BIN' fixtures/threaded-n2.even
      2> '$TMP/err'; echo \$? > '$TMP/exit'; sleep 60"
 for ((i = 0; i < 100; i++)); do [ -s "$TMP/exit" ] && break; sleep 0.05; done
 want="elog-tui: $TMP/cfg/elog-tui/config:2: fg wants a colour 0..255 or default, not \"300\""
-[ "$(cat "$TMP/exit" 2>/dev/null)" = 1 ] && ok "bad line: exit 1" || bad "bad line: exit '$(cat "$TMP/exit")'"
-[ "$(cat "$TMP/err")" = "$want" ] && ok "bad line: '$want'" || bad "bad line: stderr '$(cat "$TMP/err")'"
+[ "$(cat "$TMP/exit" 2>/dev/null)" = 1 ] && ok "bad line: exit 1" ||
+    bad "bad line: exit '$(cat "$TMP/exit")'"
+[ "$(cat "$TMP/err")" = "$want" ] && ok "bad line: '$want'" ||
+    bad "bad line: stderr '$(cat "$TMP/err")'"
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
