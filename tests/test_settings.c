@@ -134,6 +134,22 @@ START_TEST(test_settings_bindings_drive_app)
     x_free(screen);
     app_key(a, "F1");
     ck_assert(!app_quit_requested(a));
+    /* The header's help hint names the help key in force. */
+    app_draw(a, sf);
+    screen = surface_dump(sf);
+    ck_assert_msg(strstr(screen, " ? help ") != NULL, "%s", screen);
+    x_free(screen);
+    settings *moved = settings_new();
+    st_apply_text(moved, "unbind timeline ?\nbind timeline F2 help");
+    app_opts o2 = { .keys = settings_keys(moved) };
+    app *a2 = app_new(ix, "threaded-n2", 120, 40, &o2);
+    app_draw(a2, sf);
+    screen = surface_dump(sf);
+    ck_assert_msg(strstr(screen, " F2 help ") != NULL && !strstr(screen, " ? help "), "%s",
+                  screen);
+    x_free(screen);
+    app_free(a2);
+    settings_free(moved);
     surface_free(sf);
     app_free(a);
     evindex_free(ix);
