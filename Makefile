@@ -5,6 +5,8 @@
 #                   build/elog-bench, the in-process timer it runs)
 #   make SAN=address,undefined check   the same suite under ASan/UBSan
 #   make fuzz       libFuzzer targets (clang), each run FUZZ_SECONDS (default 60)
+#   make install    binary, man page and bash/zsh completions under $(DESTDIR)$(PREFIX)
+#                   (PREFIX=/usr/local by default); make uninstall removes them
 
 CC      ?= cc
 SAN     ?=
@@ -47,7 +49,8 @@ BENCHBIN := $(BUILD)/elog-bench
 MMUBENCH := $(BUILD)/elog-mmu-bench
 TESTBIN  := $(BUILD)/elog-tests
 
-.PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps
+.PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps \
+        install uninstall FORCE
 
 all: $(BIN) $(SYNTH) $(BENCHBIN) layers
 
@@ -70,6 +73,22 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# The version `elog-tui --version` prints: `git describe` in a checkout (the VERSION
+# file's number and the commit when the history has no tags), else the VERSION file.
+# build/version.h is rewritten only when that text changes, so nothing rebuilds for it.
+ELOG_VERSION = $(shell v=$$(git -C $(CURDIR) describe --tags --dirty 2>/dev/null) || \
+                 { h=$$(git -C $(CURDIR) describe --always --dirty 2>/dev/null) && \
+                   v="$$(cat $(CURDIR)/VERSION)-g$$h"; } || v=$$(cat $(CURDIR)/VERSION); \
+                 echo "$$v")
+
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define ELOG_VERSION "%s"\n' '$(ELOG_VERSION)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/cli/main.o: $(BUILD)/version.h
+$(BUILD)/cli/main.o: CFLAGS += -I$(BUILD)
 
 $(BIN): $(CLI_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a $(UI_LIBS) $(LDLIBS) -o $@
@@ -103,7 +122,7 @@ headers:
 
 # The whole suite: Check unit/integration tests, then end-to-end scripts.
 check: $(BIN) $(SYNTH) $(TESTBIN) layers headers
-	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) $(TESTBIN)
+	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) ELOG_SAN=$(SAN) $(TESTBIN)
 
 bench: $(BIN) $(SYNTH) $(BENCHBIN) $(MMUBENCH)
 	BUILD=$(BUILD) bash bench/run.sh
@@ -165,6 +184,26 @@ fuzz-build: fuzz-deps
 
 fuzz: fuzz-build
 	sh tools/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Installing: the places Debian's man, bash-completion and zsh look.
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+BINDIR      := $(PREFIX)/bin
+MAN1DIR     := $(PREFIX)/share/man/man1
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  := $(PREFIX)/share/zsh/site-functions
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) \
+	  $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/elog-tui
+	install -m 644 docs/elog-tui.1 $(DESTDIR)$(MAN1DIR)/elog-tui.1
+	install -m 644 completions/elog-tui.bash $(DESTDIR)$(BASHCOMPDIR)/elog-tui
+	install -m 644 completions/_elog-tui $(DESTDIR)$(ZSHCOMPDIR)/_elog-tui
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/elog-tui $(DESTDIR)$(MAN1DIR)/elog-tui.1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/elog-tui $(DESTDIR)$(ZSHCOMPDIR)/_elog-tui
 
 # The viewer on the bundled demo log (q quits).
 demo: $(BIN)

@@ -17,19 +17,24 @@
 #include "diag.h"
 #include "evindex.h"
 #include "evlog.h"
+#include "export.h"
 #include "gcstats.h"
 #include "gcreport.h"
+#include "keymap.h"
 #include "merge.h"
 #include "mmu.h"
 #include "mmusrc.h"
 #include "pausehist.h"
+#include "perfetto.h"
 #include "reports.h"
 #include "rundiff.h"
+#include "settings.h"
 #include "show.h"
 #include "snapshot.h"
 #include "statsfmt.h"
 #include "strbuf.h"
 #include "timefmt.h"
+#include "version.h"
 #include "xalloc.h"
 
 static const char main_usage[] =
@@ -78,6 +83,13 @@ static const char main_usage[] =
     "                         [--color] [--ascii]\n"
     "                                 draw the viewer's screen once to stdout (after the\n"
     "                                 given key presses, e.g. --keys ']  ]  z')\n"
+    "       elog-tui export [--format chrome|perfetto] FILE... [--from T] [--to T]\n"
+    "                                 the timeline as a trace on stdout: Trace Event Format\n"
+    "                                 JSON (chrome, for Perfetto and chrome://tracing) or\n"
+    "                                 Perfetto's protobuf (perfetto)\n"
+    "       elog-tui --version        print the version\n"
+    "       elog-tui --print-config   print the default settings in the settings file's\n"
+    "                                 format ($XDG_CONFIG_HOME/elog-tui/config)\n"
     "       elog-tui --help\n"
     "All times are the log's clock: ns since the RTS started, as `ghc-events show` prints\n"
     "them (the viewer shows the same clock).\n";
@@ -854,6 +866,87 @@ main_snapshot(int argc, char **argv)
     return main_emit(file, log, &out, &ending, n_events);
 }
 
+/* `export`: every FILE (one process each, in order) into one trace on stdout. Options
+ * apply to every file; --from/--to marker names are looked up in each. */
+static int
+main_export(int argc, char **argv, const char *name)
+{
+    (void)name;
+    const char *from = NULL, *to = NULL, *format = "chrome";
+    const char **files = xcalloc((size_t)argc + 1, sizeof *files);    /* freed below */
+    size_t n_files = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_arg = i + 1 < argc;
+        if (strcmp(a, "--format") == 0 && has_arg) {
+            format = argv[++i];
+        } else if (strcmp(a, "--from") == 0 && has_arg) {
+            from = argv[++i];
+        } else if (strcmp(a, "--to") == 0 && has_arg) {
+            to = argv[++i];
+        } else if (a[0] != '-') {
+            files[n_files++] = a;
+        } else {
+            x_free(files);
+            return main_usage_error("export: unexpected argument \"%s\"", a);
+        }
+    }
+    bool pb = strcmp(format, "perfetto") == 0;
+    if (!pb && strcmp(format, "chrome") != 0) {
+        x_free(files);
+        return main_usage_error("export: unknown --format \"%s\" (chrome or perfetto)", format);
+    }
+    if (n_files == 0) {
+        x_free(files);
+        return main_usage_error("export needs a FILE");
+    }
+    if (pb && isatty(STDOUT_FILENO)) {
+        x_free(files);
+        fprintf(stderr, "elog-tui: export --format perfetto writes a binary trace: redirect it "
+                "to a file (> trace.pftrace)\n");
+        return 1;
+    }
+    int status = 0;
+    export_chrome *w = pb ? NULL : export_chrome_new(stdout);
+    perfetto *pw = pb ? perfetto_new(stdout) : NULL;
+    for (size_t k = 0; k < n_files; k++) {
+        const char *file = files[k];
+        evlog *log = main_open(file);
+        export_opts eo = { .from_ns = 0, .to_ns = UINT64_MAX, .pid = (unsigned)k + 1,
+                           .name = file };
+        if (from)
+            eo.from_ns = main_bound(log, file, "--from", from);
+        if (to)
+            eo.to_ns = main_bound(log, file, "--to", to);
+        if (!main_window_ok(file, from, eo.from_ns, to, eo.to_ns)) {
+            evlog_close(log);
+            status = 1;
+            continue;
+        }
+        diag ending;
+        evindex *ix = evindex_build(log, NULL, &ending);
+        main_window_warn(file, from, eo.from_ns, to, eo.to_ns, evindex_n_events(ix) > 0,
+                         evindex_first_ns(ix), evindex_last_ns(ix));
+        if (pb)
+            perfetto_add(pw, ix, &eo, NULL);
+        else
+            export_chrome_add(w, ix, &eo, NULL);
+        size_t n_events = evindex_n_events(ix);
+        evindex_free(ix);
+        bool changed = main_changed(file, log);
+        evlog_close(log);
+        int st = changed ? 1 : main_ending(file, &ending, n_events);
+        if (st > status)
+            status = st;
+    }
+    x_free(files);
+    if (pb ? !perfetto_finish(pw) : !export_chrome_finish(w)) {
+        fprintf(stderr, "elog-tui: error writing output\n");
+        return 1;
+    }
+    return status;
+}
+
 /* Descriptors the viewer needs beyond stdin, stdout and stderr: the log's and the
  * terminal libraries' (the terminal database). Measured: the curses backend starts
  * with `ulimit -n 6` and fails with 5. */
@@ -884,10 +977,26 @@ main_spare_fds(const char *file)
     return true;
 }
 
+/* The settings file (settings.h) or exit 1 with its one-line error. Caller frees. */
+static settings *
+main_settings(void)
+{
+    settings *st = settings_new();
+    char *path = settings_path(getenv("XDG_CONFIG_HOME"), getenv("HOME"));
+    char err[1024];
+    bool found;
+    if (path && !settings_load(st, path, &found, err, sizeof err)) {
+        fprintf(stderr, "elog-tui: %s\n", err);
+        exit(1);
+    }
+    x_free(path);
+    return st;
+}
+
 static int
 main_view(int argc, char **argv)
 {
-    const char *file = NULL, *backend = "curses";
+    const char *file = NULL, *backend = NULL;
     app_opts ao = { .mouse = true };
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -915,21 +1024,34 @@ main_view(int argc, char **argv)
     if (ao.align && !ao.second_path)
         return main_usage_error("--align needs two FILEs (the two-log view)");
     main_oom_file = file;
+    /* The settings give the defaults; the command line's options win. */
+    settings *st = main_settings();
+    if (!backend)
+        backend = settings_backend(st);
+    ao.mouse = ao.mouse && settings_mouse(st);
+    ao.force_mono = ao.force_mono || settings_mono(st);
+    ao.ascii = ao.ascii || settings_ascii(st);
+    ao.keys = settings_keys(st);
+    ao.styles = settings_styles(st);
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "elog-tui: %s: the viewer needs a terminal; `elog-tui show %s` lists "
                 "the events and `elog-tui snapshot %s` draws the screen as text\n",
                 file, file, file);
+        settings_free(st);
         return 1;
     }
     main_fifo_check(file);
     if (ao.second_path)
         main_fifo_check(ao.second_path);
-    if (!main_spare_fds(file))
+    if (!main_spare_fds(file)) {
+        settings_free(st);
         return 1;
+    }
     char err[1024] = "";
     int status = app_run(file, backend, &ao, err, sizeof err);
     if (err[0])
         fprintf(stderr, "elog-tui: %s\n", err);
+    settings_free(st);
     return status;
 }
 
@@ -992,7 +1114,31 @@ static const main_command main_commands[] = {
     { "mmu", main_gc_cmd },            { "worst", main_gc_cmd },
     { "diff", main_diff },
     { "ticky", main_table },
+    { "export", main_export },
 };
+
+/* --list-commands and --list-keys (hidden): the binary's own tables, one entry a
+ * line, for the test that the man page documents every command and key. */
+static int
+main_list_commands(void)
+{
+    for (size_t i = 0; i < sizeof main_commands / sizeof main_commands[0]; i++)
+        printf("%s\n", main_commands[i].name);
+    return 0;
+}
+
+static int
+main_list_keys(void)
+{
+    for (int m = 0; m < MODE__COUNT; m++) {
+        size_t n;
+        const keymap_binding *b = keymap_table((keymap_mode)m, &n);
+        for (size_t i = 0; i < n; i++)
+            printf("%s\t%s\t%s\n", keymap_mode_name((keymap_mode)m), b[i].key,
+                   keymap_action_name(b[i].action));
+    }
+    return 0;
+}
 
 int
 main(int argc, char **argv)
@@ -1004,6 +1150,24 @@ main(int argc, char **argv)
         fputs(main_usage, stdout);
         return 0;
     }
+    if (argc == 2 && (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
+        printf("elog-tui %s\n", ELOG_VERSION);
+        return 0;
+    }
+    if (argc == 2 && strcmp(argv[1], "--print-config") == 0) {
+        settings *st = settings_new();
+        strbuf out;
+        strbuf_init(&out);
+        settings_write(st, &out);
+        settings_free(st);
+        bool ok = fwrite(out.data, 1, out.len, stdout) == out.len && fflush(stdout) == 0;
+        strbuf_free(&out);
+        return ok ? 0 : 1;
+    }
+    if (argc == 2 && strcmp(argv[1], "--list-commands") == 0)
+        return main_list_commands();
+    if (argc == 2 && strcmp(argv[1], "--list-keys") == 0)
+        return main_list_keys();
     for (size_t i = 0; argc >= 2 && i < sizeof main_commands / sizeof main_commands[0]; i++)
         if (strcmp(argv[1], main_commands[i].name) == 0)
             return main_commands[i].run(argc - 2, argv + 2, argv[1]);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "evindex.h"
+#include "keymap.h"
 #include "surface.h"
 #include "termio.h"
 #include "timeview.h"
@@ -30,6 +31,10 @@ typedef struct app_opts {
                                  * none); borrowed */
     const char *align;          /* app_run: the marker both logs are aligned at (NULL: their
                                  * first events); borrowed */
+    const keymap *keys;         /* key bindings (settings); NULL for the defaults;
+                                 * borrowed: must outlive the app */
+    const theme_table *styles;  /* the styles' looks (settings); NULL for the defaults;
+                                 * borrowed by app_run */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keymap.h"
 #include "surface.h"
 
 typedef enum helpview_kind {
@@ -33,6 +34,8 @@ typedef void helpview_line_fn(void *ctx, const helpview_line *line);
  * glyphs plain ASCII when `ascii`), then what times and the range statistics' terms mean.
  * Returns the number of lines. */
 size_t helpview_lines(bool ascii, helpview_line_fn *fn, void *ctx);
+/* The same with the bindings of `km` (NULL: the defaults). */
+size_t helpview_lines_in(const keymap *km, bool ascii, helpview_line_fn *fn, void *ctx);
 
 /* Draw the help screen as a box of cols x lines at (col, line), never outside it: the
  * lines from `scroll` on (clamped to [0, lines of text - lines inside]), section
@@ -40,5 +43,8 @@ size_t helpview_lines(bool ascii, helpview_line_fn *fn, void *ctx);
  * the rest in STYLE_POPUP, and the visible range in the bottom border. Returns the
  * number of lines of text, so the caller can clamp its scroll position. */
 int helpview_draw(surface *s, int col, int line, int cols, int lines, int scroll, bool ascii);
+/* The same with the bindings of `km` (NULL: the defaults). */
+int helpview_draw_in(const keymap *km, surface *s, int col, int line, int cols, int lines,
+                     int scroll, bool ascii);
 
 #endif

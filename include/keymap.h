@@ -4,6 +4,7 @@
 #ifndef ELOG_KEYMAP_H
 #define ELOG_KEYMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strbuf.h"
@@ -92,6 +93,31 @@ typedef struct keymap_binding {
     keymap_action action;
 } keymap_binding;
 
+/* A keymap: the default tables with a user's changes (the settings file's `bind` and
+ * `unbind`). Every function below that takes a `const keymap *` treats NULL as the
+ * defaults; the ones without `km` read the defaults. */
+typedef struct keymap keymap;
+
+/* A copy of the default tables. Caller frees with keymap_free. */
+keymap *keymap_new(void);
+void keymap_free(keymap *km);
+/* Bind `key` to `action` in `mode`, replacing what it was bound to (a new key is added
+ * at the end of the mode's table). False, leaving km as it was, for an invalid mode or
+ * action or a key that is not a key name (keymap_key_name_ok). */
+bool keymap_bind(keymap *km, keymap_mode mode, const char *key, keymap_action action);
+/* Remove `key`'s binding in `mode`; false if it had none. */
+bool keymap_unbind(keymap *km, keymap_mode mode, const char *key);
+/* Whether `key` is a key name a terminal backend can report: one printable character
+ * (ASCII or UTF-8), or a named key (Left Right Up Down PageUp PageDown Home End Insert
+ * Delete Enter Escape Tab Backspace Space F1..F12), optionally after C- M- S- prefixes
+ * (C-x). */
+bool keymap_key_name_ok(const char *key);
+
+keymap_action keymap_lookup_in(const keymap *km, keymap_mode mode, const char *key);
+const keymap_binding *keymap_table_in(const keymap *km, keymap_mode mode, size_t *n);
+size_t keymap_keys_for_in(const keymap *km, keymap_mode mode, keymap_action action,
+                          strbuf *sb);
+
 /* The action bound to `key` in `mode`, ACTION_NONE if none (or mode/key invalid). Key
  * names are libtickit's: "Left" "Up" "PageUp" "Home" "Enter" "Escape" "Tab" "Backspace",
  * "C-x" for Ctrl, "S-Left" for Shift, printable keys as their text; Space is "Space"
@@ -108,6 +134,11 @@ const char *keymap_action_name(keymap_action action);
 const char *keymap_action_help(keymap_action action);
 /* The action named `name` ("zoom-in"), ACTION_NONE if there is none. */
 keymap_action keymap_action_by_name(const char *name);
+/* Short static name of a mode, as settings and `elog-tui --list-keys` write it:
+ * "timeline", "list", "search", "events", "help"; "" if out of range. */
+const char *keymap_mode_name(keymap_mode mode);
+/* MODE_TIMELINE for "timeline", ...; -1 when unknown. */
+int keymap_mode_by_name(const char *name);
 /* Static title of a mode's help section ("Timeline"); "" if out of range. */
 const char *keymap_mode_title(keymap_mode mode);
 
@@ -124,5 +155,6 @@ size_t keymap_keys_for(keymap_mode mode, keymap_action action, strbuf *sb);
  * valid only during the call. */
 typedef void keymap_line_fn(void *ctx, const char *line);
 void keymap_help_lines(int mode, keymap_line_fn *line, void *ctx);
+void keymap_help_lines_in(const keymap *km, int mode, keymap_line_fn *line, void *ctx);
 
 #endif

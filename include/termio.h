@@ -57,6 +57,8 @@ typedef struct termio_opts {
     bool mouse;        /* report mouse presses, drags, releases and the wheel */
     bool force_theme;  /* use `theme` instead of choosing from $NO_COLOR and colours */
     theme_mode theme;
+    const theme_table *styles;  /* the styles' looks (settings), NULL for the defaults;
+                                 * borrowed while the backend is opened */
 } termio_opts;
 
 /* Defaults: mouse on, theme chosen automatically. */

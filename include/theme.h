@@ -98,6 +98,17 @@ theme_look theme_get(theme_mode mode, unsigned style);
 const char *theme_style_name(unsigned style);
 /* STYLE_RUNNING for "RUNNING" (case-insensitive); -1 when unknown. */
 int theme_style_lookup(const char *name);
+/* Every style's look in every mode: the defaults with a user's changes (the settings
+ * file's `style` lines). A plain value; NULL where one is taken means the defaults. */
+typedef struct theme_table {
+    theme_look look[STYLE_COUNT][3];    /* [style][theme_mode] */
+} theme_table;
+
+/* Fill `t` with the default looks. */
+void theme_table_defaults(theme_table *t);
+/* The look of `style` in `mode` from `t` (theme_get's when t is NULL). */
+theme_look theme_table_get(const theme_table *t, theme_mode mode, unsigned style);
+
 /* "256", "8" or "mono". */
 const char *theme_mode_name(theme_mode mode);
 /* Pick a mode: `no_color` is the value of $NO_COLOR (NULL when unset) — non-empty

@@ -50,6 +50,9 @@ main(void)
     srunner_add_suite(sr, test_threadlife_suite());
     srunner_add_suite(sr, test_view11_suite());
     srunner_add_suite(sr, test_newer_suite());
+    srunner_add_suite(sr, test_export_suite());
+    srunner_add_suite(sr, test_install_suite());
+    srunner_add_suite(sr, test_settings_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

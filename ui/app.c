@@ -1170,7 +1170,7 @@ void
 app_key(app *a, const char *key)
 {
     enum keymap_mode mode = a->mode;
-    enum keymap_action act = keymap_lookup(mode, key);
+    enum keymap_action act = keymap_lookup_in(a->opts.keys, mode, key);
     if (act == ACTION_SUSPEND) {
         a->suspend = true;      /* the terminal loop acts on it (app_take_suspend) */
         return;

@@ -67,10 +67,20 @@ draw_header(const app *a, surface *s)
         strbuf_putc(&sb, '\0');
         surface_text(s, used + 1, a->lay.header, sb.data, STYLE_STATUS_WARN, a->cols - used - 1);
     } else {
-        const char *help = " ? help ";
-        int w = (int)strlen(help);
-        if (a->cols - used > w + 1)
-            surface_text(s, a->cols - w, a->lay.header, help, STYLE_STATUS, w);
+        /* The first key bound to help (the settings file may move it): " ? help ". */
+        strbuf_reset(&sb);
+        strbuf_putc(&sb, ' ');
+        size_t n = keymap_keys_for_in(a->opts.keys, MODE_TIMELINE, ACTION_HELP, &sb);
+        char *space = n > 1 ? strchr(sb.data + 1, ' ') : NULL;
+        if (space)
+            sb.len = (size_t)(space - sb.data);
+        if (n) {
+            strbuf_append(&sb, " help ", 6);
+            const char *help = sb.data;
+            int w = surface_text_cols(help);
+            if (a->cols - used > w + 1)
+                surface_text(s, a->cols - w, a->lay.header, help, STYLE_STATUS, w);
+        }
     }
     strbuf_free(&sb);
 }
@@ -347,7 +357,8 @@ app_draw(app *a, surface *s)
     } else if (a->mode == MODE_MMU) {
         app_gc_draw_mmu(a, s, col, line, cols, lines);
     } else if (a->mode == MODE_HELP) {
-        int n = helpview_draw(s, col, line, cols, lines, a->help_scroll, a->opts.ascii);
+        int n = helpview_draw_in(a->opts.keys, s, col, line, cols, lines, a->help_scroll,
+                                 a->opts.ascii);
         if (a->help_scroll > n)
             a->help_scroll = n;
     }

@@ -159,6 +159,7 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
     }
     termio_opts to = termio_default_opts();
     to.mouse = o->mouse;
+    to.styles = o->styles;
     if (o->force_mono) {
         to.force_theme = true;
         to.theme = THEME_MONO;

@@ -103,8 +103,14 @@ helpview_keymap_line(void *ctx, const char *line)
 size_t
 helpview_lines(bool ascii, helpview_line_fn *fn, void *ctx)
 {
+    return helpview_lines_in(NULL, ascii, fn, ctx);
+}
+
+size_t
+helpview_lines_in(const keymap *km, bool ascii, helpview_line_fn *fn, void *ctx)
+{
     helpview_emit e = { fn, ctx, 0 };
-    keymap_help_lines(KEYMAP_ALL_MODES, helpview_keymap_line, &e);
+    keymap_help_lines_in(km, KEYMAP_ALL_MODES, helpview_keymap_line, &e);
 
     strbuf sb;
     strbuf_init(&sb);
@@ -187,7 +193,14 @@ helpview_paint(void *ctx, const helpview_line *l)
 int
 helpview_draw(surface *s, int col, int line, int cols, int lines, int scroll, bool ascii)
 {
-    size_t n = helpview_lines(ascii, NULL, NULL);
+    return helpview_draw_in(NULL, s, col, line, cols, lines, scroll, ascii);
+}
+
+int
+helpview_draw_in(const keymap *km, surface *s, int col, int line, int cols, int lines,
+                 int scroll, bool ascii)
+{
+    size_t n = helpview_lines_in(km, ascii, NULL, NULL);
     if (cols <= 0 || lines <= 0)
         return (int)n;
     uibox_frame(s, col, line, cols, lines, ascii, STYLE_POPUP, STYLE_POPUP);
@@ -202,7 +215,7 @@ helpview_draw(surface *s, int col, int line, int cols, int lines, int scroll, bo
     strbuf close, range;
     strbuf_init(&close);
     strbuf_init(&range);
-    if (keymap_keys_for(MODE_HELP, ACTION_CLOSE, &close))
+    if (keymap_keys_for_in(km, MODE_HELP, ACTION_CLOSE, &close))
         strbuf_puts(&close, ": close");
     size_t last = first + rows < n ? first + rows : n;
     strbuf_printf(&range, "%zu-%zu/%zu", n ? first + 1 : 0, last, n);
@@ -214,7 +227,7 @@ helpview_draw(surface *s, int col, int line, int cols, int lines, int scroll, bo
 
     if (rows > 0 && cols > 4) {
         helpview_painter pt = { s, col + 2, line + 1, cols - 4, first, rows, 0 };
-        helpview_lines(ascii, helpview_paint, &pt);
+        helpview_lines_in(km, ascii, helpview_paint, &pt);
     }
     return (int)n;
 }

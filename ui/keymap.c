@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "xalloc.h"
+
 static const struct {
     const char *name;
     const char *help;
@@ -136,16 +138,132 @@ keymap_mode_ok(int mode)
     return mode >= 0 && mode < MODE__COUNT;
 }
 
+/* A user's tables: per mode an owned array of bindings whose key names are owned too. */
+struct keymap {
+    keymap_binding *keys[MODE__COUNT];
+    size_t n_keys[MODE__COUNT], cap[MODE__COUNT];
+};
+
+keymap *
+keymap_new(void)
+{
+    keymap *km = xcalloc(1, sizeof *km);    /* caller frees with keymap_free */
+    for (int m = 0; m < MODE__COUNT; m++) {
+        size_t n = keymap_modes[m].n_keys;
+        km->cap[m] = n + 8;
+        km->keys[m] = xcalloc(km->cap[m], sizeof *km->keys[m]);
+        for (size_t i = 0; i < n; i++)
+            km->keys[m][i] = (keymap_binding){ xstrdup(keymap_modes[m].keys[i].key),
+                                               keymap_modes[m].keys[i].action };
+        km->n_keys[m] = n;
+    }
+    return km;
+}
+
+void
+keymap_free(keymap *km)
+{
+    if (!km)
+        return;
+    for (int m = 0; m < MODE__COUNT; m++) {
+        for (size_t i = 0; i < km->n_keys[m]; i++)
+            x_free((char *)km->keys[m][i].key);
+        x_free(km->keys[m]);
+    }
+    x_free(km);
+}
+
+/* The bindings of `mode` in km, or the defaults when km is NULL. */
+static const keymap_binding *
+keymap_mode_keys(const keymap *km, keymap_mode mode, size_t *n)
+{
+    if (km) {
+        *n = km->n_keys[mode];
+        return km->keys[mode];
+    }
+    *n = keymap_modes[mode].n_keys;
+    return keymap_modes[mode].keys;
+}
+
+bool
+keymap_key_name_ok(const char *key)
+{
+    static const char *const named[] = {
+        "Left", "Right", "Up", "Down", "PageUp", "PageDown", "Home", "End", "Insert",
+        "Delete", "Enter", "Escape", "Tab", "Backspace", "Space",
+    };
+    if (!key || !key[0])
+        return false;
+    /* Modifier prefixes, each once, before something else. */
+    while (key[0] && key[1] == '-' && key[2] && strchr("CMS", key[0]))
+        key += 2;
+    if (keymap_key_text(key))
+        return strcmp(key, " ") != 0;
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(key, named[i]) == 0)
+            return true;
+    if (key[0] == 'F' && key[1] >= '1' && key[1] <= '9') {
+        int f = key[2] ? (key[1] - '0') * 10 + (key[2] - '0') : key[1] - '0';
+        return (!key[2] || (key[2] >= '0' && key[2] <= '9' && !key[3])) && f >= 1 && f <= 12;
+    }
+    return false;
+}
+
+bool
+keymap_bind(keymap *km, keymap_mode mode, const char *key, keymap_action action)
+{
+    if (!km || !keymap_mode_ok((int)mode) || (int)action <= ACTION_NONE ||
+        action >= ACTION__COUNT || !keymap_key_name_ok(key))
+        return false;
+    if (strcmp(key, " ") == 0)
+        key = "Space";
+    for (size_t i = 0; i < km->n_keys[mode]; i++)
+        if (strcmp(km->keys[mode][i].key, key) == 0) {
+            km->keys[mode][i].action = action;
+            return true;
+        }
+    if (km->n_keys[mode] == km->cap[mode]) {
+        km->cap[mode] *= 2;
+        km->keys[mode] = xreallocarray(km->keys[mode], km->cap[mode], sizeof *km->keys[mode]);
+    }
+    km->keys[mode][km->n_keys[mode]++] = (keymap_binding){ xstrdup(key), action };
+    return true;
+}
+
+bool
+keymap_unbind(keymap *km, keymap_mode mode, const char *key)
+{
+    if (!km || !keymap_mode_ok((int)mode) || !key)
+        return false;
+    for (size_t i = 0; i < km->n_keys[mode]; i++)
+        if (strcmp(km->keys[mode][i].key, key) == 0) {
+            x_free((char *)km->keys[mode][i].key);
+            memmove(&km->keys[mode][i], &km->keys[mode][i + 1],
+                    (km->n_keys[mode] - i - 1) * sizeof km->keys[mode][i]);
+            km->n_keys[mode]--;
+            return true;
+        }
+    return false;
+}
+
 keymap_action
 keymap_lookup(keymap_mode mode, const char *key)
+{
+    return keymap_lookup_in(NULL, mode, key);
+}
+
+keymap_action
+keymap_lookup_in(const keymap *km, keymap_mode mode, const char *key)
 {
     if (!keymap_mode_ok((int)mode) || !key)
         return ACTION_NONE;
     if (strcmp(key, " ") == 0)
         key = "Space";
-    for (size_t i = 0; i < keymap_modes[mode].n_keys; i++)
-        if (strcmp(keymap_modes[mode].keys[i].key, key) == 0)
-            return keymap_modes[mode].keys[i].action;
+    size_t n;
+    const keymap_binding *b = keymap_mode_keys(km, mode, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(b[i].key, key) == 0)
+            return b[i].action;
     return ACTION_NONE;
 }
 
@@ -195,6 +313,26 @@ keymap_action_by_name(const char *name)
     return ACTION_NONE;
 }
 
+static const char *const keymap_mode_names[MODE__COUNT] = {
+    [MODE_TIMELINE] = "timeline", [MODE_LIST] = "list", [MODE_SEARCH] = "search",
+    [MODE_EVENTS] = "events",     [MODE_HELP] = "help",
+};
+
+const char *
+keymap_mode_name(keymap_mode mode)
+{
+    return keymap_mode_ok((int)mode) ? keymap_mode_names[mode] : "";
+}
+
+int
+keymap_mode_by_name(const char *name)
+{
+    for (int m = 0; name && m < MODE__COUNT; m++)
+        if (strcmp(keymap_mode_names[m], name) == 0)
+            return m;
+    return -1;
+}
+
 const char *
 keymap_mode_title(keymap_mode mode)
 {
@@ -204,39 +342,53 @@ keymap_mode_title(keymap_mode mode)
 const keymap_binding *
 keymap_table(keymap_mode mode, size_t *n)
 {
+    return keymap_table_in(NULL, mode, n);
+}
+
+const keymap_binding *
+keymap_table_in(const keymap *km, keymap_mode mode, size_t *n)
+{
     if (!keymap_mode_ok((int)mode)) {
         *n = 0;
         return NULL;
     }
-    *n = keymap_modes[mode].n_keys;
-    return keymap_modes[mode].keys;
+    return keymap_mode_keys(km, mode, n);
 }
 
 size_t
 keymap_keys_for(keymap_mode mode, keymap_action action, strbuf *sb)
 {
+    return keymap_keys_for_in(NULL, mode, action, sb);
+}
+
+size_t
+keymap_keys_for_in(const keymap *km, keymap_mode mode, keymap_action action, strbuf *sb)
+{
     size_t count = 0;
     if (!keymap_mode_ok((int)mode))
         return 0;
-    for (size_t i = 0; i < keymap_modes[mode].n_keys; i++) {
-        if (keymap_modes[mode].keys[i].action != action)
+    size_t n;
+    const keymap_binding *b = keymap_mode_keys(km, mode, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (b[i].action != action)
             continue;
         if (count++)
             strbuf_putc(sb, ' ');
-        strbuf_puts(sb, keymap_modes[mode].keys[i].key);
+        strbuf_puts(sb, b[i].key);
     }
     return count;
 }
 
 /* One mode's section; `sb` is scratch space. */
 static void
-keymap_help_mode(keymap_mode mode, keymap_line_fn *line, void *ctx, strbuf *sb)
+keymap_help_mode(const keymap *km, keymap_mode mode, keymap_line_fn *line, void *ctx,
+                 strbuf *sb)
 {
     /* Width of the key column: the longest key list, so the help texts line up. */
     int key_cols = 0;
     for (int a = 1; a < ACTION__COUNT; a++) {
         strbuf_reset(sb);
-        if (keymap_keys_for(mode, (keymap_action)a, sb) && (int)sb->len > key_cols)
+        if (keymap_keys_for_in(km, mode, (keymap_action)a, sb) && (int)sb->len > key_cols)
             key_cols = (int)sb->len;
     }
     line(ctx, keymap_modes[mode].title);
@@ -244,7 +396,7 @@ keymap_help_mode(keymap_mode mode, keymap_line_fn *line, void *ctx, strbuf *sb)
         strbuf_reset(sb);
         strbuf_puts(sb, "  ");
         size_t before = sb->len;
-        if (!keymap_keys_for(mode, (keymap_action)a, sb))
+        if (!keymap_keys_for_in(km, mode, (keymap_action)a, sb))
             continue;
         strbuf_printf(sb, "%*s  %s", key_cols - (int)(sb->len - before), "",
                       keymap_actions[a].help);
@@ -256,10 +408,16 @@ keymap_help_mode(keymap_mode mode, keymap_line_fn *line, void *ctx, strbuf *sb)
 void
 keymap_help_lines(int mode, keymap_line_fn *line, void *ctx)
 {
+    keymap_help_lines_in(NULL, mode, line, ctx);
+}
+
+void
+keymap_help_lines_in(const keymap *km, int mode, keymap_line_fn *line, void *ctx)
+{
     strbuf sb;
     strbuf_init(&sb);
     for (int m = 0; m < MODE__COUNT; m++)
         if (mode == KEYMAP_ALL_MODES || mode == m)
-            keymap_help_mode((keymap_mode)m, line, ctx, &sb);
+            keymap_help_mode(km, (keymap_mode)m, line, ctx, &sb);
     strbuf_free(&sb);
 }

@@ -440,11 +440,11 @@ cu_can_drive(const char *term, char *err, size_t errlen)
 }
 
 static void
-cu_setup_styles(termio *t, cu_impl *k)
+cu_setup_styles(termio *t, cu_impl *k, const theme_table *styles)
 {
     bool default_colours = use_default_colors() == OK;
     for (int i = 0; i < STYLE_COUNT; i++) {
-        theme_look look = theme_get(t->mode, (unsigned)i);
+        theme_look look = theme_table_get(styles, t->mode, (unsigned)i);
         attr_t a = A_NORMAL;
         if (look.attrs & THEME_BOLD)
             a |= A_BOLD;
@@ -496,7 +496,7 @@ cu_start(termio *t, const termio_opts *opts, const char *termtype, char *err, si
     if (has_colors() && start_color() == OK)
         colours = COLORS;
     t->mode = termio_pick_mode(&o, colours);
-    cu_setup_styles(t, k);
+    cu_setup_styles(t, k, o.styles);
 
     if (o.mouse) {
         k->mouse = true;

@@ -390,9 +390,9 @@ static const termio_ops tk_mock_ops = {
 };
 
 static TickitPen *
-tk_pen_for(theme_mode mode, unsigned style)
+tk_pen_for(const theme_table *styles, theme_mode mode, unsigned style)
 {
-    theme_look look = theme_get(mode, style);
+    theme_look look = theme_table_get(styles, mode, style);
     TickitPen *pen = tickit_pen_new();  /* owned by the caller's pen table */
     if (look.fg >= 0)
         tickit_pen_set_colour_attr(pen, TICKIT_PEN_FG, look.fg);
@@ -417,7 +417,7 @@ tk_setup(termio *t, const termio_opts *opts)
         colours = 8;
     t->mode = termio_pick_mode(opts, colours);
     for (int i = 0; i < STYLE_COUNT; i++)
-        k->pens[i] = tk_pen_for(t->mode, (unsigned)i);
+        k->pens[i] = tk_pen_for(opts ? opts->styles : NULL, t->mode, (unsigned)i);
     k->cur_style = -1;
     int lines = 0, cols = 0;
     tickit_term_get_size(k->tt, &lines, &cols);

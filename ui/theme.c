@@ -40,6 +40,26 @@ theme_get(theme_mode mode, unsigned style)
     return theme_rows[style].look[mode];
 }
 
+void
+theme_table_defaults(theme_table *t)
+{
+    for (unsigned st = 0; st < STYLE_COUNT; st++)
+        for (unsigned m = 0; m < 3; m++)
+            t->look[st][m] = theme_rows[st].look[m];
+}
+
+theme_look
+theme_table_get(const theme_table *t, theme_mode mode, unsigned style)
+{
+    if (!t)
+        return theme_get(mode, style);
+    if (style >= STYLE_COUNT)
+        style = STYLE_DEFAULT;
+    if ((unsigned)mode > THEME_MONO)
+        mode = THEME_MONO;
+    return t->look[style][mode];
+}
+
 const char *
 theme_style_name(unsigned style)
 {

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Installing: `make install` into a DESTDIR with PREFIX puts the binary, the man page and
+# both completions where Debian looks; the installed binary runs (its --version and `gc`
+# equal the build's); the installed man page renders; `make uninstall` removes all four.
+# Then the bash completion, sourced into a plain bash (no bash-completion package) and
+# called through COMP_WORDS: commands, options per command, --backend/--sort/--format
+# values, *.eventlog files, marker names for --from/--to (expected names read from the
+# fixture's ghc-events dump). zsh, when installed, parses the zsh completion.
+# ELOG_SAN names the sanitizer build to install (as `make SAN=...`). Prints one line per
+# check and "N passed, N failed"; exit status 1 on failure.
+set -u
+BIN=${ELOG_BIN:-build/elog-tui}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PASS=0
+FAIL=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+check() {       # check 'description' COMMAND...: ok when the command succeeds
+    local what=$1
+    shift
+    if "$@"; then ok "$what"; else bad "$what"; fi
+}
+
+# --- make install / uninstall ---------------------------------------------------------------
+DEST=$TMP/dest
+PREFIX=/opt/elog
+# A make started from `make check` must not join its job server.
+if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$ROOT" install DESTDIR="$DEST" \
+    PREFIX="$PREFIX" SAN="${ELOG_SAN:-}" > "$TMP/install.log" 2>&1; then
+    ok "make install DESTDIR=... PREFIX=$PREFIX"
+else
+    bad "make install: $(cat "$TMP/install.log")"
+fi
+P=$DEST$PREFIX
+for f in bin/elog-tui share/man/man1/elog-tui.1 share/bash-completion/completions/elog-tui \
+    share/zsh/site-functions/_elog-tui; do
+    check "installed $PREFIX/$f" test -f "$P/$f"
+done
+check "the binary is executable (755)" test "$(stat -c %a "$P/bin/elog-tui")" = 755
+check "the man page is 644" test "$(stat -c %a "$P/share/man/man1/elog-tui.1")" = 644
+got=$("$P/bin/elog-tui" --version)
+want=$("$BIN" --version)
+check "installed --version \"$got\" equals the build's" test "$got" = "$want"
+check "--version is 'elog-tui VERSION'" \
+    bash -c '[[ $1 =~ ^elog-tui\ [0-9]+\.[0-9]+\.[0-9]+ ]]' _ "$got"
+check "-V equals --version" test "$("$P/bin/elog-tui" -V)" = "$got"
+"$P/bin/elog-tui" gc "$ROOT/fixtures/threaded-n2.eventlog" > "$TMP/gc.installed"
+"$BIN" gc "$ROOT/fixtures/threaded-n2.eventlog" > "$TMP/gc.build"
+check "installed binary: gc output equals the build's" cmp -s "$TMP/gc.installed" "$TMP/gc.build"
+check "installed binary: gc has 287 collections (+RTS -s: 271 + 16)" \
+    test "$(($(wc -l < "$TMP/gc.installed") - 1))" = 287
+check "the installed bash completion is completions/elog-tui.bash" \
+    cmp -s "$P/share/bash-completion/completions/elog-tui" "$ROOT/completions/elog-tui.bash"
+if command -v man > /dev/null; then
+    MANPATH="$P/share/man" MANWIDTH=80 man elog-tui 2>/dev/null | col -b > "$TMP/man.txt"
+    check "man elog-tui (MANPATH) renders the page" grep -q "elog-tui export" "$TMP/man.txt"
+fi
+if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$ROOT" uninstall DESTDIR="$DEST" \
+    PREFIX="$PREFIX" SAN="${ELOG_SAN:-}" > "$TMP/uninstall.log" 2>&1; then
+    ok "make uninstall"
+else
+    bad "make uninstall: $(cat "$TMP/uninstall.log")"
+fi
+left=$(find "$DEST" -type f | wc -l)
+check "uninstall leaves no file ($left left)" test "$left" = 0
+
+# --- bash completion --------------------------------------------------------------------------
+# Complete the words given (the last is the one being completed, may be empty) with
+# completions/elog-tui.bash (what install copied, checked above), the build's binary
+# first on PATH as elog-tui; prints COMPREPLY one a line, sorted.
+mkdir -p "$TMP/path"
+ln -s "$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")" "$TMP/path/elog-tui"
+complete_words() {
+    (cd "$ROOT" && PATH="$TMP/path:$PATH" bash --norc --noprofile -c '
+        source completions/elog-tui.bash
+        COMP_WORDS=("$@")
+        COMP_CWORD=$(($# - 1))
+        COMP_LINE="$*"
+        COMP_POINT=${#COMP_LINE}
+        _elog_tui
+        printf "%s\n" "${COMPREPLY[@]}"' _ "$@") | sort
+}
+has() {         # has WORD: stdin has the line WORD
+    grep -qxF -- "$1"
+}
+
+out=$(complete_words elog-tui sh)
+check "elog-tui sh<TAB> -> show" has show <<< "$out"
+out=$(complete_words elog-tui "")
+for c in $("$BIN" --list-commands); do
+    check "elog-tui <TAB> offers command $c" has "$c" <<< "$out"
+done
+out=$(complete_words elog-tui --b)
+check "elog-tui --b<TAB> -> --backend" test "$out" = "--backend"
+out=$(complete_words elog-tui --backend "")
+check "--backend <TAB> -> curses tickit" test "$out" = $'curses\ntickit'
+out=$(complete_words elog-tui gc --s)
+check "gc --s<TAB> -> --sort" test "$out" = "--sort"
+out=$(complete_words elog-tui gc f.eventlog --sort "")
+check "gc --sort <TAB> -> pause start" test "$out" = $'pause\nstart'
+out=$(complete_words elog-tui threads f.eventlog --sort "")
+check "threads --sort <TAB> -> id runtime" test "$out" = $'id\nruntime'
+out=$(complete_words elog-tui export --format "")
+check "export --format <TAB> -> chrome perfetto" test "$out" = $'chrome\nperfetto'
+out=$(complete_words elog-tui export -)
+check "export -<TAB> -> --format --from --to" test "$out" = $'--format\n--from\n--to'
+out=$(complete_words elog-tui markers -)
+check "markers -<TAB> -> --json --messages" test "$out" = $'--json\n--messages'
+out=$(complete_words elog-tui fixtures/de)
+check "elog-tui fixtures/de<TAB> -> fixtures/demo.eventlog only ($out)" \
+    test "$out" = fixtures/demo.eventlog
+# Marker names: what the dump has, as bash needs them quoted.
+want=$(sed -n 's/^ *[0-9]*: cap [0-9]*: marker: \(load.*\)$/\1/p' \
+    "$ROOT/fixtures/demo.eventlog.ref017" | sort -u | while IFS= read -r m; do
+    printf '%q\n' "$m"; done | sort)
+out=$(complete_words elog-tui stats fixtures/demo.eventlog --from lo)
+check "stats FILE --from lo<TAB> -> the dump's markers 'load…' ($(echo $want))" \
+    test "$out" = "$want"
+check "  … which are two" test "$(wc -l <<< "$out")" = 2
+out=$(complete_words elog-tui snapshot fixtures/markers.eventlog --to "phase:w")
+check "snapshot FILE --to phase:w<TAB> -> write (bash replaces what follows the ':')" \
+    test "$out" = "write"
+n_all=$(complete_words elog-tui export fixtures/markers.eventlog --from "" | wc -l)
+n_dump=$(sed -n 's/^ *[0-9]*: cap [0-9]*: marker: //p' "$ROOT/fixtures/markers.eventlog.ref017" \
+    | sort -u | wc -l)
+check "export FILE --from <TAB>: every distinct marker of the dump ($n_all, $n_dump)" \
+    test "$n_all" = "$n_dump"
+
+# The same in a real interactive bash (no bash-completion package) in tmux, where bash
+# itself splits the line (at ':' too) and inserts the completion.
+SOCKB="elog-bash-$$"
+B() { tmux -L "$SOCKB" "$@"; }
+trap 'tmux -L "$SOCKB" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+B -f /dev/null new-session -d -x 150 -y 30 \
+    "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' \
+     bash --norc --noprofile"
+B send-keys "source completions/elog-tui.bash; PS1='bash\\$ '; echo READY" Enter
+screen_has() {  # screen_has SERVER-FUNCTION TEXT: poll the screen (5 s at most)
+    local i
+    for ((i = 0; i < 50; i++)); do
+        "$1" capture-pane -p | grep -qF -- "$2" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+screen_has B READY
+btab() {        # btab 'LINE' TEXT: type LINE, press Tab, expect TEXT on the screen
+    B send-keys C-u C-l
+    sleep 0.2
+    B send-keys -l "$1"
+    sleep 0.3
+    B send-keys Tab
+    if screen_has B "$2"; then ok "bash: '$1' + Tab shows '$2'"; else
+        bad "bash: '$1' + Tab: no '$2' in: $(B capture-pane -p | grep -v '^$')"; fi
+}
+btab "elog-tui snapshot fixtures/markers.eventlog --to phase:w" "--to phase:write"
+btab 'elog-tui stats fixtures/demo.eventlog --from load\ d' '--from load\ done'
+btab "elog-tui export --format p" "--format perfetto"
+btab "elog-tui fixtures/de" "elog-tui fixtures/demo.eventlog"
+btab "elog-tui sn" "elog-tui snapshot"
+B kill-server 2>/dev/null
+
+# --- zsh ---------------------------------------------------------------------------------------
+# The zsh completion in a real zsh (zsh -f, compinit, fpath with completions/) in a private
+# tmux server: type a line, press Tab, read the screen.
+if ! command -v zsh > /dev/null; then
+    bad "zsh is needed for the zsh completion test (sh tools/deps.sh installs it)"
+else
+    check "zsh parses _elog-tui" zsh -n "$ROOT/completions/_elog-tui"
+    SOCK="elog-zsh-$$"
+    Z() { tmux -L "$SOCK" "$@"; }
+    trap 'tmux -L "$SOCK" kill-server 2>/dev/null; tmux -L "$SOCKB" kill-server 2>/dev/null; \
+        rm -rf "$TMP"' EXIT
+    Z -f /dev/null new-session -d -x 150 -y 30 \
+        "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' zsh -f"
+    # (capture-pane drops trailing blanks: expected texts end without one.)
+    Z send-keys "fpath=('$ROOT/completions' \$fpath); autoload -U compinit; compinit -u -D; \
+PS1='zsh%% '; print READY" Enter
+    wait_for() {    # wait_for TEXT: poll the screen (5 s at most); 0 when it shows TEXT
+        local i
+        for ((i = 0; i < 50; i++)); do
+            Z capture-pane -p | grep -qF -- "$1" && return 0
+            sleep 0.1
+        done
+        return 1
+    }
+    wait_for READY
+    ztab() {        # ztab 'LINE' TEXT [TABS]: type LINE, press Tab (TABS times), expect TEXT
+        local line=$1 want=$2 tabs=${3:-1} i
+        Z send-keys C-u C-l
+        sleep 0.2
+        Z send-keys -l "$line"
+        for ((i = 0; i < tabs; i++)); do
+            sleep 0.3
+            Z send-keys Tab
+        done
+        if wait_for "$want"; then ok "zsh: '$line' + Tab shows '$want'"; else
+            bad "zsh: '$line' + Tab: no '$want' in: $(Z capture-pane -p | grep -v '^$')"; fi
+    }
+    ztab "elog-tui st" "zsh% elog-tui stats"
+    ztab "elog-tui fixtures/de" "elog-tui fixtures/demo.eventlog"
+    ztab "elog-tui export --format " "perfetto"
+    ztab "elog-tui export --format " "chrome"
+    ztab "elog-tui gc fixtures/threaded-n2.eventlog --so" "eventlog --sort"
+    ztab "elog-tui threads fixtures/threaded-n2.eventlog --sort " "runtime"
+    ztab "elog-tui --back" "elog-tui --backend"
+    ztab "elog-tui stats fixtures/demo.eventlog --from lo" "load done" 2
+    ztab "elog-tui snapshot fixtures/markers.eventlog --to phase:w" "--to phase:write"
+    Z kill-server 2>/dev/null
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
