@@ -44,11 +44,12 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/elog-tui
 SYNTH    := $(BUILD)/elog-synth
 BENCHBIN := $(BUILD)/elog-bench
+REPLAY   := $(BUILD)/elog-replay
 TESTBIN  := $(BUILD)/elog-tests
 
 .PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps
 
-all: $(BIN) $(SYNTH) $(BENCHBIN) layers
+all: $(BIN) $(SYNTH) $(BENCHBIN) $(REPLAY) layers
 
 $(BUILD)/libelog.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -76,6 +77,9 @@ $(BIN): $(CLI_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
 $(SYNTH): $(BUILD)/tools/elog-synth.o $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(REPLAY): $(BUILD)/tools/elog-replay.o
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 $(BENCHBIN): $(BUILD)/tools/elog-bench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
 
@@ -95,8 +99,9 @@ headers:
 	done
 
 # The whole suite: Check unit/integration tests, then end-to-end scripts.
-check: $(BIN) $(SYNTH) $(TESTBIN) layers headers
-	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) $(TESTBIN)
+check: $(BIN) $(SYNTH) $(REPLAY) $(TESTBIN) layers headers
+	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) ELOG_REPLAY=$(abspath $(REPLAY)) \
+	  $(TESTBIN)
 
 bench: $(BIN) $(SYNTH) $(BENCHBIN)
 	BUILD=$(BUILD) bash bench/run.sh
@@ -167,4 +172,4 @@ clean:
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tools/elog-synth.d
 -include $(wildcard $(FUZZ_BUILD)/*/*.d) \
-	$(BUILD)/tools/elog-bench.d
+	$(BUILD)/tools/elog-bench.d $(BUILD)/tools/elog-replay.d

@@ -18,6 +18,8 @@
 #include "evindex.h"
 #include "evlog.h"
 #include "gcstats.h"
+#include "live.h"
+#include "livesrc.h"
 #include "merge.h"
 #include "reports.h"
 #include "show.h"
@@ -55,6 +57,11 @@ static const char main_usage[] =
     "                                 draw the viewer's screen once to stdout (after the\n"
     "                                 given key presses, e.g. --keys ']  ]  z')\n"
     "       elog-tui --help\n"
+    "FILE may also be a live source, for every command and the viewer: - (standard input),\n"
+    "a FIFO, unix:PATH or tcp:HOST:PORT (an eventlog socket; --wait keeps trying until the\n"
+    "program is up), or --follow FILE (a log still being written). show, gc and markers\n"
+    "print each row as soon as it can be placed in time order; the others report when the\n"
+    "stream ends, or on Ctrl-C for what was read.\n"
     "All times are the log's clock: ns since the RTS started, as `ghc-events show` prints\n"
     "them (the viewer shows the same clock).\n";
 
@@ -94,6 +101,17 @@ main_on_oom(size_t n)
     main_oom_exiting = true;
     atomic_store(&main_oom_bytes, n ? n : 1);
     exit(1);
+}
+
+/* --follow and --wait, taken out of the arguments before any command sees them; set
+ * once in main, read-only after. */
+static livesrc_opts main_live;
+
+/* An operand: a FILE, or "-" for standard input. */
+static bool
+main_operand(const char *a)
+{
+    return a[0] != '-' || strcmp(a, "-") == 0;
 }
 
 /* A usage error: the reason, then the usage; exit status 2. */
@@ -167,6 +185,8 @@ static evlog *
 main_open(const char *file)
 {
     main_oom_file = file;
+    if (livesrc_is_live(file, main_live.follow))
+        return live_collect(file, &main_live);
     main_fifo_check(file);
     diag d;
     diag_clear(&d);
@@ -219,6 +239,10 @@ main_ending(const char *file, const diag *ending, size_t n_events)
 static int
 main_show(const char *file)
 {
+    if (livesrc_is_live(file, main_live.follow)) {
+        main_oom_file = file;
+        return live_show(file, &main_live);
+    }
     evlog *log = main_open(file);
     diag ending;
     show_stats st;
@@ -352,7 +376,7 @@ main_stats(int argc, char **argv)
         if ((strcmp(argv[i], "--from") == 0 || strcmp(argv[i], "--to") == 0) && i + 1 < argc) {
             *(argv[i][2] == 'f' ? &from : &to) = argv[i + 1];
             i++;
-        } else if (argv[i][0] != '-' && !file) {
+        } else if (main_operand(argv[i]) && !file) {
             file = argv[i];
         } else {
             return main_usage_error("stats: unexpected argument \"%s\"", argv[i]);
@@ -437,7 +461,7 @@ main_table_args(int argc, char **argv, const char *cmd, const char **file, repor
                         "\"%s\"\n", (size_t)SIZE_MAX, argv[i]);
                 return 2;
             }
-        } else if (a[0] != '-' && !*file) {
+        } else if (main_operand(a) && !*file) {
             *file = a;
         } else {
             return main_usage_error("%s: unexpected argument \"%s\"", cmd, a);
@@ -454,6 +478,11 @@ main_table(int argc, char **argv, const char *cmd)
     int usage = main_table_args(argc, argv, cmd, &file, &o);
     if (usage)
         return usage;
+    if ((strcmp(cmd, "gc") == 0 || strcmp(cmd, "markers") == 0) && !o.json &&
+        !o.sort_by_pause && !o.limit && livesrc_is_live(file, main_live.follow)) {
+        main_oom_file = file;
+        return live_table(file, &main_live, cmd, &o);
+    }
     evlog *log = main_open(file);
     diag ending;
     evindex *ix = evindex_build(log, NULL, &ending);
@@ -545,7 +574,7 @@ main_snapshot(int argc, char **argv)
             color = true;
         } else if (strcmp(a, "--ascii") == 0) {
             ao.ascii = true;
-        } else if (a[0] != '-' && !file) {
+        } else if (main_operand(a) && !file) {
             file = a;
         } else {
             return main_usage_error("snapshot: unexpected argument \"%s\"", a);
@@ -640,7 +669,7 @@ main_view(int argc, char **argv)
             ao.force_mono = true;
         } else if (strcmp(a, "--no-mouse") == 0) {
             ao.mouse = false;
-        } else if (a[0] != '-' && !file) {
+        } else if (main_operand(a) && !file) {
             file = a;
         } else {
             return main_usage_error("unexpected argument \"%s\"", a);
@@ -678,7 +707,7 @@ main_one_file(int argc, char **argv, const char *name, int (*run)(const char *fi
         return main_usage_error("%s needs a FILE", name);
     if (argc > 1)
         return main_usage_error("%s: unexpected argument \"%s\"", name, argv[1]);
-    if (argv[0][0] == '-')
+    if (!main_operand(argv[0]))
         return main_usage_error("%s: unexpected argument \"%s\"", name, argv[0]);
     return run(argv[0]);
 }
@@ -733,10 +762,22 @@ main(int argc, char **argv)
         fputs(main_usage, stdout);
         return 0;
     }
+    /* --follow and --wait apply to whichever command follows; anywhere on the line. */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--follow") == 0)
+            main_live.follow = true;
+        else if (strcmp(argv[i], "--wait") == 0)
+            main_live.wait = true;
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
+    argv[argc] = NULL;
     for (size_t i = 0; argc >= 2 && i < sizeof main_commands / sizeof main_commands[0]; i++)
         if (strcmp(argv[1], main_commands[i].name) == 0)
             return main_commands[i].run(argc - 2, argv + 2, argv[1]);
-    if (argc >= 2 && (argv[1][0] != '-' || strcmp(argv[1], "--backend") == 0 ||
+    if (argc >= 2 && (main_operand(argv[1]) || strcmp(argv[1], "--backend") == 0 ||
                       strcmp(argv[1], "--ascii") == 0 || strcmp(argv[1], "--mono") == 0 ||
                       strcmp(argv[1], "--no-mouse") == 0)) {
         setlocale(LC_ALL, "");
