@@ -47,25 +47,31 @@ live_start(const char *spec, const livesrc_opts *o)
 
 /* Waiting for the writer: said once, so a silent command is not a mystery. */
 static void
-live_say_waiting(const char *spec, const livesrc_status *st, bool *said)
+live_say_waiting(const char *spec, livelog *l, const livesrc_status *st, bool *said)
 {
     if (*said || st->state != LIVESRC_CONNECTING || st->bytes)
         return;
-    fprintf(stderr, "elog-tui: %s: waiting for the program (%s)\n", spec,
-            strncmp(spec, "unix:", 5) == 0 || strncmp(spec, "tcp:", 4) == 0
-                ? "connecting" : "no writer yet");
+    enum livesrc_kind k = livesrc_kind_of(livelog_src(l));
+    if (k == LIVESRC_FIFO)
+        fprintf(stderr, "elog-tui: %s: waiting for a writer (a FIFO)\n", spec);
+    else if (k == LIVESRC_UNIX || k == LIVESRC_TCP)
+        fprintf(stderr, "elog-tui: %s: waiting for the program (connecting)\n", spec);
     *said = true;
 }
 
 /* One round: wait, take bytes. False once there is nothing more to wait for (the
  * stream ended, Ctrl-C, or an error already reported: *status set). */
 static bool
-live_round(const char *spec, livelog *l, bool done, int *status)
+live_round(const char *spec, livelog *l, bool done, int *status, bool *said)
 {
-    static bool said;
     livesrc_status st;
     diag d;
     diag_clear(&d);
+    /* Ctrl-C before a whole header came cancels: there is nothing to report on. */
+    if (live_interrupted && !livelog_log(l)) {
+        *status = 128 + SIGINT;
+        return false;
+    }
     if (done || live_interrupted) {
         livesrc_stop(livelog_src(l));
         livelog_update(l, 0, &st, &d);
@@ -78,7 +84,7 @@ live_round(const char *spec, livelog *l, bool done, int *status)
         *status = 1;
         return false;
     }
-    live_say_waiting(spec, &st, &said);
+    live_say_waiting(spec, l, &st, said);
     if (st.state == LIVESRC_LOST && livelog_final(l))
         fprintf(stderr, "elog-tui: warning: %s: connection lost (%s)\n", spec, st.err.msg);
     return !livelog_final(l);
@@ -113,7 +119,8 @@ live_collect(const char *spec, const livesrc_opts *o)
     livelog *l = live_start(spec, o);
     live_scan scan = { .started = false };
     int status = 0;
-    while (live_round(spec, l, live_scan_done(&scan, livelog_log(l)), &status))
+    bool said = false;
+    while (live_round(spec, l, live_scan_done(&scan, livelog_log(l)), &status, &said))
         ;
     if (status)
         exit(status);
@@ -158,10 +165,10 @@ live_show(const char *spec, const livesrc_opts *o)
     render *r = render_new();
     strbuf sb;
     strbuf_init(&sb);
-    bool ok = true, more = true;
+    bool ok = true, more = true, said = false;
     int status = 0;
     while (more) {
-        more = live_round(spec, l, m && livemerge_done(m), &status);
+        more = live_round(spec, l, m && livemerge_done(m), &status, &said);
         if (status)
             break;
         evlog *log = livelog_log(l);
@@ -192,11 +199,16 @@ live_show(const char *spec, const livesrc_opts *o)
     }
     diag ending;
     diag_clear(&ending);
-    size_t n = 0;
+    size_t n = 0, late = 0;
     if (m) {
         livemerge_ending(m, &ending);
         n = livemerge_n_out(m);
+        late = livemerge_n_late(m);
     }
+    if (late)
+        fprintf(stderr, "elog-tui: warning: %s: %zu events came after later ones had been "
+                "printed (a capability's events out of order by more than 10 ms): the listing "
+                "is not in time order there; `show` on the finished log is\n", spec, late);
     livemerge_free(m);
     render_free(r);
     strbuf_free(&sb);
@@ -264,13 +276,13 @@ live_table(const char *spec, const livesrc_opts *o, const char *cmd, const repor
     livemerge *m = NULL;
     uint64_t printed = 0, digest = UINT64_C(0xcbf29ce484222325), next_build_ns = 0;
     uint64_t built_bytes = 0;
-    bool ok = true, more = true, diverged = false;
+    bool ok = true, more = true, diverged = false, said = false;
     int status = 0;
     diag ending;
     diag_clear(&ending);
     size_t n_events = 0;
     while (more) {
-        more = live_round(spec, l, m && livemerge_done(m), &status);
+        more = live_round(spec, l, m && livemerge_done(m), &status, &said);
         if (status)
             break;
         evlog *log = livelog_log(l);

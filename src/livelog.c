@@ -8,6 +8,7 @@ struct livelog {
     livesrc *src;               /* owned */
     evlog *log;                 /* owned; NULL until the header is whole */
     uint64_t tried;             /* bytes the header was last tried on */
+    diag header;                /* why it did not parse then */
     bool final;
     bool failed;
 };
@@ -41,6 +42,7 @@ livelog_update(livelog *l, int timeout_ms, livesrc_status *st, diag *err)
         l->tried = s.bytes;
         l->log = evlog_open_growing(livesrc_fd(l->src), (size_t)s.bytes, LIVELOG_RESERVE,
                                     &d, &short_header);
+        l->header = d;
         if (!l->log && (!short_header || ending)) {
             l->failed = true;
             *err = d;
@@ -54,11 +56,12 @@ livelog_update(livelog *l, int timeout_ms, livesrc_status *st, diag *err)
     }
     if (ending && !l->log) {
         l->failed = true;
-        if (s.state == LIVESRC_LOST)
+        if (s.state == LIVESRC_LOST && !s.bytes)
             *err = s.err;
+        else if (s.bytes)
+            *err = l->header;   /* as the file of these bytes would say */
         else
-            diag_set(err, DIAG_NOT_EVENTLOG, 0, s.bytes ? "the stream ended inside the header"
-                                                        : "the stream ended with no bytes");
+            diag_set(err, DIAG_NOT_EVENTLOG, DIAG_NO_OFFSET, "the stream ended with no bytes");
         return false;
     }
     l->final = ending;

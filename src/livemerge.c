@@ -28,9 +28,14 @@ struct livemerge {
     bool *known;                /* owned; writers that exist (seen, or announced) */
     uint16_t *lanes;            /* owned; the known writers, in order found */
     size_t n_lanes, cap_lanes;
+    bool blocks;                /* a block marker was seen: the log has writers per cap */
+    uint16_t *announced;        /* owned; caps created before any block was seen */
+    size_t n_announced, cap_announced;
     uint64_t placed_ns;         /* min of high over lanes, cached */
     bool placed_ok;
     size_t n_read, n_out;
+    uint64_t last_out_ns;       /* time of the last event placed */
+    size_t n_late;              /* events read after a later one was placed */
     bool overflow;              /* the last feed stopped at max_pending held events */
     merge *rest;                /* owned; the finished file's merge, past n_out events */
     diag rest_ending;
@@ -96,7 +101,7 @@ livemerge_new(const evlog *log, size_t max_pending)
 {
     livemerge *m = xcalloc(1, sizeof *m);
     m->log = log;
-    m->max_pending = max_pending ? max_pending : 1;
+    m->max_pending = max_pending ? max_pending : MERGE_DEFAULT_MAX_PENDING;
     m->high = xcalloc(LIVEMERGE_LANES, sizeof *m->high);
     m->known = xcalloc(LIVEMERGE_LANES, sizeof *m->known);
     diag_clear(&m->rest_ending);
@@ -106,16 +111,34 @@ livemerge_new(const evlog *log, size_t max_pending)
     return m;
 }
 
+/* A capability the log creates will write, but only in a log with blocks: in one
+ * without (older GHCs) every event is the one global writer's. */
+static void
+livemerge_cap(livemerge *m, uint16_t cap)
+{
+    if (m->blocks) {
+        livemerge_know(m, cap);
+        return;
+    }
+    xgrowarray((void **)&m->announced, &m->cap_announced, m->n_announced + 1, 16,
+               sizeof *m->announced);
+    m->announced[m->n_announced++] = cap;
+}
+
 /* Writers a log announces before they write: the capabilities it creates. */
 static void
 livemerge_announce(livemerge *m, const evlog_event *ev)
 {
-    if (ev->type == EV_CAP_CREATE && ev->payload_len >= 2) {
-        livemerge_know(m, (uint16_t)(ev->payload[0] << 8 | ev->payload[1]));
+    if (ev->type == EV_BLOCK_MARKER && !m->blocks) {
+        m->blocks = true;
+        for (size_t i = 0; i < m->n_announced; i++)
+            livemerge_know(m, m->announced[i]);
+    } else if (ev->type == EV_CAP_CREATE && ev->payload_len >= 2) {
+        livemerge_cap(m, (uint16_t)(ev->payload[0] << 8 | ev->payload[1]));
     } else if (ev->type == EV_STARTUP && ev->payload_len >= 2) {
         unsigned n = (unsigned)(ev->payload[0] << 8 | ev->payload[1]);
         for (unsigned c = 0; c < n && c < EVLOG_NO_CAP; c++)
-            livemerge_know(m, (uint16_t)c);
+            livemerge_cap(m, (uint16_t)c);
     }
 }
 
@@ -140,6 +163,8 @@ livemerge_feed(livemerge *m)
         m->n_read++;
         livemerge_know(m, ev.cap);
         livemerge_announce(m, &ev);
+        if (m->n_out && ev.time_ns < m->last_out_ns)
+            m->n_late++;
         if (ev.time_ns > m->high[ev.cap]) {
             m->high[ev.cap] = ev.time_ns;
             m->placed_ok = false;
@@ -158,6 +183,8 @@ livemerge_placed_ns(const livemerge *m)
     for (size_t i = 0; i < m->n_lanes; i++)
         if (m->high[m->lanes[i]] < low)
             low = m->high[m->lanes[i]];
+    /* Without blocks nothing says who wrote what: the file order is no time order. */
+    low = !m->blocks ? 0 : low > LIVEMERGE_SLACK_NS ? low - LIVEMERGE_SLACK_NS : 0;
     livemerge *w = (livemerge *)m;      /* a cache, not state */
     w->placed_ns = low;
     w->placed_ok = true;
@@ -186,10 +213,14 @@ livemerge_next(livemerge *m, bool final, evlog_event *ev)
     if (!final && m->heap[0].time_ns > livemerge_placed_ns(m))
         return false;
     livemerge_entry e = livemerge_pop(m);
+    if (!final && !m->blocks)
+        return false;
     bool ok = evlog_event_at(m->log, e.off_cap & LIVEMERGE_OFF_MASK,
                              (uint16_t)(e.off_cap >> 48), ev);
-    if (ok)
+    if (ok) {
         m->n_out++;
+        m->last_out_ns = ev->time_ns;
+    }
     return ok;
 }
 
@@ -217,6 +248,12 @@ livemerge_n_out(const livemerge *m)
 }
 
 size_t
+livemerge_n_late(const livemerge *m)
+{
+    return m->n_late;
+}
+
+size_t
 livemerge_n_read(const livemerge *m)
 {
     return m->rest ? merge_n_events(m->rest) : m->n_read;
@@ -232,5 +269,6 @@ livemerge_free(livemerge *m)
     x_free(m->high);
     x_free(m->known);
     x_free(m->lanes);
+    x_free(m->announced);
     x_free(m);
 }

@@ -45,6 +45,7 @@ main(void)
     srunner_add_suite(sr, test_xcheck_suite());
     srunner_add_suite(sr, test_e2e_suite());
     srunner_add_suite(sr, test_clock_suite());
+    srunner_add_suite(sr, test_live_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -47,6 +47,7 @@ Suite *test_uilist_suite(void);
 Suite *test_eventpane_suite(void);
 Suite *test_helpview_suite(void);
 Suite *test_xcheck_suite(void);
+Suite *test_live_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# End-to-end: the commands over live sources. elog-replay writes logs into standard
+# input, a FIFO, a Unix socket, a TCP loopback socket and a growing file, in random
+# chunks (mid-event too) with pauses; show, gc, markers (and stats, threads) over the
+# stream must print exactly what they print over the file, with the same exit status
+# and messages (the source's name for the file's). A stream cut short gives the
+# truncation warning `head -c` gives; Ctrl-C ends stats with a report of what came.
+# Prints one line per check and "N passed, N failed"; exit status 1 on failure.
+set -u
+BIN=${ELOG_BIN:-build/elog-tui}
+REPLAY=${ELOG_REPLAY:-build/elog-replay}
+ROOT=${ELOG_ROOT:-.}
+PASS=0
+FAIL=0
+TMP=$(mktemp -d)
+PIDS=()
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
+
+ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+
+# same NAME SPEC FILE: the saved outputs of the command over SPEC and over FILE agree.
+same() {
+    local name=$1 spec=$2 file=$3
+    sed "s|: $spec|: SRC|g" "$TMP/live.err" | grep -v "waiting for" > "$TMP/live.err2"
+    sed "s|: $file|: SRC|g" "$TMP/file.err" > "$TMP/file.err2"
+    if ! cmp -s "$TMP/live.out" "$TMP/file.out"; then
+        bad "$name: output differs"; diff "$TMP/live.out" "$TMP/file.out" | head -5 | sed 's/^/     | /'
+    elif [ "$(cat "$TMP/live.rc")" != "$(cat "$TMP/file.rc")" ]; then
+        bad "$name: exit $(cat "$TMP/live.rc"), over the file $(cat "$TMP/file.rc")"
+    elif ! cmp -s "$TMP/live.err2" "$TMP/file.err2"; then
+        bad "$name: messages differ"; diff "$TMP/live.err2" "$TMP/file.err2" | sed 's/^/     | /'
+    else
+        ok "$name"
+    fi
+}
+
+over_file() {   # over_file CMD FILE
+    "$BIN" "$1" "$2" > "$TMP/file.out" 2> "$TMP/file.err"
+    echo $? > "$TMP/file.rc"
+}
+
+wait_port() {
+    local i
+    for ((i = 0; i < 200; i++)); do [ -s "$TMP/port" ] && return 0; sleep 0.02; done
+    return 1
+}
+
+# run_source KIND CMD LOG SEED [replay options...]: the command over LOG replayed
+# into a source of KIND; outputs in $TMP/live.*.
+run_source() {
+    local kind=$1 cmd=$2 log=$3 seed=$4
+    shift 4
+    local r=("$REPLAY" --seed "$seed" "$@" "$log")
+    rm -f "$TMP/p.fifo" "$TMP/s.sock" "$TMP/port" "$TMP/grow.eventlog"
+    case $kind in
+    stdin)
+        "${r[@]}" - | timeout 60 "$BIN" "$cmd" - > "$TMP/live.out" 2> "$TMP/live.err"
+        echo "${PIPESTATUS[1]}" > "$TMP/live.rc"
+        SPEC=-
+        return ;;
+    fifo)
+        mkfifo "$TMP/p.fifo"; SPEC=$TMP/p.fifo
+        "${r[@]}" "fifo:$SPEC" & ;;
+    unix)
+        SPEC=unix:$TMP/s.sock
+        "${r[@]}" --delay 200 "$SPEC" & ;;
+    tcp)
+        "${r[@]}" --port-file "$TMP/port" tcp:0 &
+        PIDS+=($!)
+        wait_port || { bad "tcp: replay did not listen"; return; }
+        SPEC=tcp:127.0.0.1:$(cat "$TMP/port") ;;
+    follow)
+        SPEC=$TMP/grow.eventlog
+        : > "$SPEC"
+        "${r[@]}" "file:$SPEC" & ;;
+    esac
+    PIDS+=($!)
+    local extra=()
+    [ "$kind" = unix ] && extra=(--wait)
+    [ "$kind" = follow ] && extra=(--follow)
+    timeout 60 "$BIN" "$cmd" "${extra[@]}" "$SPEC" > "$TMP/live.out" 2> "$TMP/live.err"
+    echo $? > "$TMP/live.rc"
+    wait "${PIDS[-1]}" 2>/dev/null
+}
+
+FX=$ROOT/fixtures
+LOGS=("$FX/threaded-n4.eventlog" "$FX/markers.eventlog" "$FX/nonmoving-l.eventlog")
+if [ -n "${ELOG_SYNTH:-}" ] && [ -x "${ELOG_SYNTH}" ]; then
+    "$ELOG_SYNTH" --size 1M --seed 4 --global-block -o "$TMP/synth.eventlog" 2>/dev/null &&
+        LOGS+=("$TMP/synth.eventlog")
+fi
+
+# --- every command over every source equals it over the file ------------------------------
+seed=1
+for log in "${LOGS[@]}"; do
+    for kind in stdin fifo unix tcp follow; do
+        for cmd in show gc markers; do
+            seed=$((seed + 1))
+            over_file "$cmd" "$log"
+            # the growing file at a rate so it is followed for a while
+            if [ "$kind" = follow ]; then
+                run_source "$kind" "$cmd" "$log" "$seed" --chunk 1-8000 --rate 4000000
+            else
+                run_source "$kind" "$cmd" "$log" "$seed" --chunk 1-5000 --pause-every 40 --pause 30
+            fi
+            same "$kind $cmd $(basename "$log")" "$SPEC" "$log"
+        done
+    done
+done
+for cmd in stats threads heap index; do
+    log=$FX/threaded-n4.eventlog
+    over_file "$cmd" "$log"
+    run_source fifo "$cmd" "$log" 7 --chunk 1-3000
+    same "fifo $cmd $(basename "$log")" "$SPEC" "$log"
+done
+
+# --- streams cut short: the warning `head -c` gives -----------------------------------------
+log=$FX/threaded-n4.eventlog
+for cut in 20 50001 200000; do
+    head -c "$cut" "$log" > "$TMP/cut.eventlog"
+    for kind in stdin tcp; do
+        for cmd in show gc stats; do
+            over_file "$cmd" "$TMP/cut.eventlog"
+            run_source "$kind" "$cmd" "$log" 3 --chunk 1-4000 --cut "$cut"
+            same "$kind $cmd cut at $cut" "$SPEC" "$TMP/cut.eventlog"
+        done
+    done
+done
+if grep -q "truncated" "$TMP/live.err"; then ok "a cut stream says it is truncated"
+else bad "no truncation warning: $(cat "$TMP/live.err")"; fi
+
+# --- Ctrl-C: stats reports what came ---------------------------------------------------------
+rm -f "$TMP/p.fifo"; mkfifo "$TMP/p.fifo"
+"$REPLAY" --chunk 60000-60000 --pause-every 1 --pause 5000 "$log" "fifo:$TMP/p.fifo" &
+RP=$!
+PIDS+=($RP)
+"$BIN" stats "$TMP/p.fifo" > "$TMP/live.out" 2> "$TMP/live.err" &
+SP=$!
+sleep 1.5
+kill -INT $SP
+wait $SP
+echo $? > "$TMP/live.rc"
+kill $RP 2>/dev/null; wait $RP 2>/dev/null
+head -c 60000 "$log" > "$TMP/cut.eventlog"
+over_file stats "$TMP/cut.eventlog"
+same "Ctrl-C: stats over the first 60000 bytes" "$TMP/p.fifo" "$TMP/cut.eventlog"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
