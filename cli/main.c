@@ -19,6 +19,7 @@
 #include "evlog.h"
 #include "gcstats.h"
 #include "live.h"
+#include "livelog.h"
 #include "livesrc.h"
 #include "merge.h"
 #include "reports.h"
@@ -51,6 +52,7 @@ static const char main_usage[] =
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
+    "                         [--alert-pause T]\n"
     "                                 the interactive timeline viewer (? lists the keys)\n"
     "       elog-tui snapshot FILE [--size WxH] [--from T] [--to T] [--keys 'K ...']\n"
     "                         [--color] [--ascii]\n"
@@ -61,7 +63,8 @@ static const char main_usage[] =
     "a FIFO, unix:PATH or tcp:HOST:PORT (an eventlog socket; --wait keeps trying until the\n"
     "program is up), or --follow FILE (a log still being written). show, gc and markers\n"
     "print each row as soon as it can be placed in time order; the others report when the\n"
-    "stream ends, or on Ctrl-C for what was read.\n"
+    "stream ends, or on Ctrl-C for what was read. The viewer follows it live (F follows\n"
+    "again after looking back); --alert-pause T flashes GC pauses of T or longer.\n"
     "All times are the log's clock: ns since the RTS started, as `ghc-events show` prints\n"
     "them (the viewer shows the same clock).\n";
 
@@ -653,14 +656,44 @@ main_spare_fds(const char *file)
     return true;
 }
 
+/* The viewer over a live source: the timeline follows the log as it grows. */
+static int
+main_view_live(const char *file, const char *backend, const app_opts *ao,
+               uint64_t alert_pause_ns)
+{
+    diag d;
+    diag_clear(&d);
+    livelog *l = livelog_open(file, &main_live, &d);
+    if (!l) {
+        fprintf(stderr, "elog-tui: %s: %s\n", file, d.msg);
+        return 1;
+    }
+    char err[1024] = "";
+    int status = app_run_live(l, file, backend, ao, alert_pause_ns, err, sizeof err);
+    livelog_close(l);
+    if (err[0]) {
+        fprintf(stderr, "elog-tui: %s\n", err);
+        if (!status)
+            status = 1;
+    }
+    return status;
+}
+
 static int
 main_view(int argc, char **argv)
 {
     const char *file = NULL, *backend = "curses";
     app_opts ao = { .mouse = true };
+    uint64_t alert_ns = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--backend") == 0 && i + 1 < argc &&
+        if (strcmp(a, "--alert-pause") == 0 && i + 1 < argc) {
+            if (!timefmt_parse(argv[++i], &alert_ns) || alert_ns == 0) {
+                fprintf(stderr, "elog-tui: --alert-pause wants a duration (50ms, 1.5s), not "
+                        "\"%s\"\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(a, "--backend") == 0 && i + 1 < argc &&
             (strcmp(argv[i + 1], "curses") == 0 || strcmp(argv[i + 1], "tickit") == 0)) {
             backend = argv[++i];
         } else if (strcmp(a, "--ascii") == 0) {
@@ -683,6 +716,11 @@ main_view(int argc, char **argv)
                 "the events and `elog-tui snapshot %s` draws the screen as text\n",
                 file, file, file);
         return 1;
+    }
+    if (livesrc_is_live(file, main_live.follow)) {
+        if (!main_spare_fds(file))
+            return 1;
+        return main_view_live(file, backend, &ao, alert_ns);
     }
     main_fifo_check(file);
     if (!main_spare_fds(file))
@@ -779,7 +817,8 @@ main(int argc, char **argv)
             return main_commands[i].run(argc - 2, argv + 2, argv[1]);
     if (argc >= 2 && (main_operand(argv[1]) || strcmp(argv[1], "--backend") == 0 ||
                       strcmp(argv[1], "--ascii") == 0 || strcmp(argv[1], "--mono") == 0 ||
-                      strcmp(argv[1], "--no-mouse") == 0)) {
+                      strcmp(argv[1], "--no-mouse") == 0 ||
+                      strcmp(argv[1], "--alert-pause") == 0)) {
         setlocale(LC_ALL, "");
         return main_view(argc - 1, argv + 1);
     }

@@ -55,7 +55,8 @@
     X(HELP,           "help",           "show this help") \
     X(REDRAW,         "redraw",         "redraw the screen") \
     X(SUSPEND,        "suspend",        "suspend to the shell (fg resumes)") \
-    X(QUIT,           "quit",           "quit elog-tui")
+    X(QUIT,           "quit",           "quit elog-tui") \
+    X(FOLLOW,         "follow",         "live log: follow the newest events again")
 
 typedef enum keymap_action {
 #define KEYMAP_ENUM_(id, name, help) ACTION_##id,

@@ -146,5 +146,71 @@ head -c 60000 "$log" > "$TMP/cut.eventlog"
 over_file stats "$TMP/cut.eventlog"
 same "Ctrl-C: stats over the first 60000 bytes" "$TMP/p.fifo" "$TMP/cut.eventlog"
 
+# --- the viewer follows a log as it is written ------------------------------------------
+SOCK="elog-live-$$"
+T() { tmux -L "$SOCK" "$@"; }
+screen() { T capture-pane -p -t live 2>/dev/null; }
+wait_for() {    # wait_for TEXT [seconds]
+    local i
+    for ((i = 0; i < ${2:-10} * 20; i++)); do
+        screen | grep -qF -- "$1" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+check() {       # check NAME TEXT [seconds]
+    if wait_for "$2" "${3:-10}"; then ok "$1"
+    else bad "$1 (screen lacks '$2')"; screen | sed 's/^/     | /'; fi
+}
+view() {        # view SPEC [options]: the viewer in a private tmux server
+    T kill-server 2>/dev/null
+    rm -f "$TMP/exit"
+    T -f /dev/null new-session -d -s live -x 140 -y 30 \
+        "TERM=xterm-256color $BIN $* 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit; sleep 60"
+}
+exited() {      # exited NAME STATUS
+    local i
+    for ((i = 0; i < 100; i++)); do [ -s "$TMP/exit" ] && break; sleep 0.05; done
+    if [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=$2" ]; then ok "$1"
+    else bad "$1 ($(cat "$TMP/exit" 2>/dev/null || echo 'did not exit'); $(cat "$TMP/stderr"))"; fi
+}
+events() { screen | head -1 | sed -n 's/.* \([0-9][0-9]*\) events.*/\1/p'; }
+if command -v tmux >/dev/null 2>&1; then
+    big=$FX/sparks.eventlog
+    rm -f "$TMP/v.fifo"; mkfifo "$TMP/v.fifo"
+    view "$TMP/v.fifo"
+    check "viewer: waits for the program" "waiting for the program"
+    "$REPLAY" --chunk 1-2000 --rate 40000 "$big" "fifo:$TMP/v.fifo" &
+    PIDS+=($!)
+    check "viewer: live, following" "following"
+    check "viewer: events per second and lag in the header" "ev/s"
+    n1=$(events); sleep 1.5; n2=$(events)
+    if [ -n "$n1" ] && [ -n "$n2" ] && [ "$n2" -gt "$n1" ]; then ok "viewer: the log grows on screen ($n1 -> $n2 events)"
+    else bad "viewer: events did not grow ($n1 -> $n2)"; fi
+    T send-keys -t live Left Left
+    check "viewer: panning into the past stops following" "F follows" 3
+    T send-keys -t live F
+    check "viewer: F follows again" "following" 3
+    check "viewer: the end marker: program ended" "program ended" 60
+    n=$(events); want=$("$BIN" index "$big" | head -1 | sed 's/ events.*//')
+    if [ "$n" = "$want" ]; then ok "viewer: all $want events of the log"
+    else bad "viewer: $n events on screen, the log has $want"; fi
+    T send-keys -t live q
+    exited "viewer: q quits with 0" 0
+    # a stream cut short: the connection is lost, the viewer keeps what came
+    rm -f "$TMP/v.fifo"; mkfifo "$TMP/v.fifo"
+    view --alert-pause 100us "$TMP/v.fifo"
+    "$REPLAY" --cut 100000 "$big" "fifo:$TMP/v.fifo" &
+    PIDS+=($!)
+    check "viewer: --alert-pause flashes a long GC pause" "GC pause"
+    check "viewer: a cut stream: connection lost" "connection lost"
+    check "viewer: the long pauses are counted" "long pause"
+    T send-keys -t live q
+    exited "viewer: q quits with 0 after a lost connection" 0
+    T kill-server 2>/dev/null
+else
+    echo "skip viewer checks: no tmux"
+fi
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
