@@ -146,6 +146,44 @@ head -c 60000 "$log" > "$TMP/cut.eventlog"
 over_file stats "$TMP/cut.eventlog"
 same "Ctrl-C: stats over the first 60000 bytes" "$TMP/p.fifo" "$TMP/cut.eventlog"
 
+# --- a real GHC program writing +RTS -l -ol FIFO ------------------------------------------
+# Only with GHC installed (the suite never needs it). The markers the program wrote, read
+# live from its FIFO, are the markers of fixtures/markers.eventlog (a run of the same
+# program) as ghc-events dumps them; show over the FIFO ends cleanly and in time order.
+if command -v ghc >/dev/null 2>&1; then
+    mkdir -p "$TMP/ghc"
+    if (cd "$ROOT/fixtures/src" && ghc -O0 -eventlog -rtsopts -outputdir "$TMP/ghc" \
+            -o "$TMP/ghc/markers" markers.hs >/dev/null 2>&1); then
+        for cmd in markers show; do
+            rm -f "$TMP/g.fifo"; mkfifo "$TMP/g.fifo"
+            (cd "$TMP/ghc" && ./markers +RTS -l "-ol$TMP/g.fifo" -RTS >/dev/null) &
+            PIDS+=($!)
+            timeout 60 "$BIN" "$cmd" "$TMP/g.fifo" > "$TMP/g.$cmd" 2> "$TMP/g.err"
+            echo $? > "$TMP/g.rc"
+            wait "${PIDS[-1]}"
+        done
+        cut -f3 "$TMP/g.markers" | tail -n +2 | sort > "$TMP/g.names"
+        grep -E '^ *[0-9]+: cap [0-9]+: marker: ' "$FX/markers.eventlog.ref017" |
+            sed 's/^ *[0-9]*: cap [0-9]*: marker: //' | sort > "$TMP/ref.names"
+        if [ -s "$TMP/ref.names" ] && cmp -s "$TMP/g.names" "$TMP/ref.names"; then
+            ok "GHC -ol FIFO: markers live are the program's ($(wc -l < "$TMP/ref.names"))"
+        else
+            bad "GHC -ol FIFO: markers differ"; diff "$TMP/g.names" "$TMP/ref.names" | head -5
+        fi
+        if [ "$(cat "$TMP/g.rc")" = 0 ] && [ ! -s "$TMP/g.err" ] &&
+            awk -F: '/^Events:/{e=1; next} e && /^ *[0-9]+:/{t=$1+0; if (t<last) bad=1; last=t}
+                     END{exit bad}' "$TMP/g.show"; then
+            ok "GHC -ol FIFO: show ends cleanly, in time order ($(wc -l < "$TMP/g.show") lines)"
+        else
+            bad "GHC -ol FIFO: show exit $(cat "$TMP/g.rc"): $(cat "$TMP/g.err")"
+        fi
+    else
+        bad "GHC is installed but could not build fixtures/src/markers.hs"
+    fi
+else
+    echo "skip GHC -ol FIFO test: ghc is not installed (the other tests do not need it)"
+fi
+
 # --- the viewer follows a log as it is written ------------------------------------------
 SOCK="elog-live-$$"
 T() { tmux -L "$SOCK" "$@"; }
