@@ -45,11 +45,12 @@ BIN      := $(BUILD)/elog-tui
 SYNTH    := $(BUILD)/elog-synth
 BENCHBIN := $(BUILD)/elog-bench
 REPLAY   := $(BUILD)/elog-replay
+LIVEBENCH := $(BUILD)/elog-livebench
 TESTBIN  := $(BUILD)/elog-tests
 
 .PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps
 
-all: $(BIN) $(SYNTH) $(BENCHBIN) $(REPLAY) layers
+all: $(BIN) $(SYNTH) $(BENCHBIN) $(REPLAY) $(LIVEBENCH) layers
 
 $(BUILD)/libelog.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -80,6 +81,9 @@ $(SYNTH): $(BUILD)/tools/elog-synth.o $(BUILD)/libelog.a
 $(REPLAY): $(BUILD)/tools/elog-replay.o
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(LIVEBENCH): $(BUILD)/tools/elog-livebench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
+
 $(BENCHBIN): $(BUILD)/tools/elog-bench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
 
@@ -103,7 +107,7 @@ check: $(BIN) $(SYNTH) $(REPLAY) $(TESTBIN) layers headers
 	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) ELOG_REPLAY=$(abspath $(REPLAY)) \
 	  $(TESTBIN)
 
-bench: $(BIN) $(SYNTH) $(BENCHBIN)
+bench: $(BIN) $(SYNTH) $(BENCHBIN) $(LIVEBENCH)
 	BUILD=$(BUILD) bash bench/run.sh
 
 deps:
@@ -172,4 +176,4 @@ clean:
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tools/elog-synth.d
 -include $(wildcard $(FUZZ_BUILD)/*/*.d) \
-	$(BUILD)/tools/elog-bench.d $(BUILD)/tools/elog-replay.d
+	$(BUILD)/tools/elog-bench.d $(BUILD)/tools/elog-replay.d $(BUILD)/tools/elog-livebench.d

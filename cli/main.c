@@ -711,6 +711,12 @@ main_view(int argc, char **argv)
     if (!file)
         return main_usage_error("the viewer needs a FILE");
     main_oom_file = file;
+    if (strcmp(file, "-") == 0) {
+        fprintf(stderr, "elog-tui: the viewer reads its keys from standard input, so it cannot "
+                "read the log there: give it a FIFO (mkfifo /tmp/p.fifo; +RTS -ol/tmp/p.fifo), "
+                "a socket or --follow FILE; the commands take -\n");
+        return 2;
+    }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "elog-tui: %s: the viewer needs a terminal; `elog-tui show %s` lists "
                 "the events and `elog-tui snapshot %s` draws the screen as text\n",

@@ -33,6 +33,9 @@ void applive_attach(applive *lv, app *a);
  * while a list or the search prompt is open: then when it closes), update the header.
  * True when the screen changed. */
 bool applive_poll(applive *lv, app *a);
+/* From the arrival of the newest byte in the index drawn to the moment it was put in
+ * place (the last swap), ns. */
+uint64_t applive_lag_ns(const applive *lv);
 /* How long the loop may wait for input before the next applive_poll, in ms. */
 int applive_poll_ms(const applive *lv);
 /* The long pauses seen, oldest first; *n receives the count. Owned by lv. */

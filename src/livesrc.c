@@ -218,6 +218,8 @@ livesrc_connect(livesrc *s)
         errno = 0;
         int fd = s->kind == LIVESRC_UNIX ? livesrc_connect_unix(s->path) : livesrc_connect_tcp(s);
         if (fd >= 0) {
+            int rcv = (int)LIVESRC_CHUNK;
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof rcv);
             s->in_fd = fd;
             return true;
         }
@@ -431,6 +433,12 @@ livesrc_open_fds(livesrc *s, diag *d)
     case LIVESRC_TCP:
         break;
     }
+    /* A bigger pipe buffer absorbs the moments our thread is not scheduled, so the
+     * writer blocks less (Linux; the limit is /proc/sys/fs/pipe-max-size). */
+#ifdef F_SETPIPE_SZ
+    if (s->in_fd >= 0)
+        fcntl(s->in_fd, F_SETPIPE_SZ, (int)LIVESRC_CHUNK);
+#endif
     s->file_fd = livesrc_tempfile(d);
     return s->file_fd >= 0;
 }

@@ -21,6 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../ui/app_int.h"
+#include "applive.h"
+#include "evindex.h"
 #include "evlog.h"
 #include "livelog.h"
 #include "livemerge.h"
@@ -517,6 +520,80 @@ START_TEST(test_live_src_follow)
 }
 END_TEST
 
+/* The viewer over a growing log: a following view keeps its zoom and slides to the new
+ * end when the longer log's index is swapped in; one the user moved stays where it was;
+ * F follows again; F on a log that is not live says so. */
+START_TEST(test_live_app_swap)
+{
+    char *path = test_path("fixtures/threaded-n4.eventlog");
+    size_t len;
+    uint8_t *data = test_read_file(path, &len);
+    evlog *logs[3];
+    evindex *ix[3];
+    for (int i = 0; i < 3; i++) {
+        diag d;
+        logs[i] = evlog_open_bytes(data, len * (size_t)(i + 1) / 3, &d);
+        ck_assert(logs[i] != NULL);
+        ix[i] = evindex_build(logs[i], NULL, &d);
+    }
+    ck_assert_uint_lt(evindex_last_ns(ix[0]), evindex_last_ns(ix[2]));
+    app_opts ao = { .mouse = false };
+    surface *s;
+    app *a = app_new(ix[0], "live", 120, 40, &ao);
+    a->live = true;
+    a->live_follow = true;
+    timeview_zoom(&a->v, 0.125, a->v.cursor_ns);
+    app_follow_now(a);
+    uint64_t span = a->v.t1_ns - a->v.t0_ns;
+    ck_assert_uint_eq(a->v.t1_ns, a->v.log_end_ns + 1);
+    app_swap_index(a, ix[1]);
+    ck_assert_uint_eq(a->v.log_end_ns, evindex_last_ns(ix[1]));
+    ck_assert_uint_eq(a->v.t1_ns, evindex_last_ns(ix[1]) + 1);
+    ck_assert(a->v.t1_ns - a->v.t0_ns <= span + 1 && a->v.t1_ns - a->v.t0_ns + 1 >= span);
+    ck_assert_uint_eq(evindex_n_caps(ix[1]), a->n_lanes > 0 ? evindex_n_caps(ix[1]) : 0);
+    /* Looking into the past: the view stays through the next swap. */
+    app_key(a, "Left");
+    a->live_follow = false;
+    uint64_t t0 = a->v.t0_ns, t1 = a->v.t1_ns;
+    app_swap_index(a, ix[2]);
+    ck_assert_uint_eq(a->v.t0_ns, t0);
+    ck_assert_uint_eq(a->v.t1_ns, t1);
+    ck_assert_uint_eq(a->v.log_end_ns, evindex_last_ns(ix[2]));
+    app_key(a, "F");
+    ck_assert(a->live_follow);
+    ck_assert_uint_eq(a->v.t1_ns, evindex_last_ns(ix[2]) + 1);
+    s = surface_new(120, 40);
+    app_draw(a, s);             /* draws over the swapped index without complaint */
+    surface_free(s);
+    app_free(a);
+    a = app_new(ix[2], "file", 120, 40, &ao);
+    app_key(a, "F");
+    s = surface_new(120, 40);
+    app_draw(a, s);
+    surface_free(s);
+    ck_assert_msg(strstr(app_status(a), "not being written") != NULL, "%s", app_status(a));
+    app_free(a);
+    for (int i = 0; i < 3; i++) {
+        evindex_free(ix[i]);
+        evlog_close(logs[i]);
+    }
+    free(data);
+    free(path);
+}
+END_TEST
+
+/* The header's live text: rate and lag while live, the state when ended. */
+START_TEST(test_live_header_text)
+{
+    char buf[200];
+    applive_header_text(buf, sizeof buf, "p.fifo", "live", 1234567.0, 42000000, true, false);
+    ck_assert_str_eq(buf, "p.fifo \xc2\xb7 live \xc2\xb7 1.2M ev/s \xc2\xb7 lag 42ms "
+                          "\xc2\xb7 following");
+    applive_header_text(buf, sizeof buf, "p.fifo", "program ended", 0, 0, false, true);
+    ck_assert_str_eq(buf, "p.fifo \xc2\xb7 program ended \xc2\xb7 F follows");
+}
+END_TEST
+
 /* tests/e2e/live.sh: every command over every source against the file, cut streams,
  * Ctrl-C, and the viewer following a log. */
 START_TEST(test_live_e2e)
@@ -542,6 +619,8 @@ test_live_suite(void)
     tcase_add_test(tc, test_live_src_fifo);
     tcase_add_test(tc, test_live_src_sockets);
     tcase_add_test(tc, test_live_src_follow);
+    tcase_add_test(tc, test_live_app_swap);
+    tcase_add_test(tc, test_live_header_text);
     tcase_add_test(tc, test_live_e2e);
     suite_add_tcase(s, tc);
     return s;

@@ -44,6 +44,7 @@ struct applive {
     bool ended;                 /* the end-of-data marker came */
     bool src_final;
     size_t gcs_seen;
+    bool final_scanned;         /* the last index's collections were all looked at */
     applive_alert *alerts;      /* owned */
     size_t n_alerts, cap_alerts;
     uint64_t alert_shown_ns;    /* when the newest alert was raised */
@@ -117,8 +118,9 @@ applive_header_text(char *buf, size_t len, const char *name, const char *state,
             strbuf_printf(&sb, " \xc2\xb7 %.1fk ev/s", events_per_s / 1e3);
         else
             strbuf_printf(&sb, " \xc2\xb7 %.0f ev/s", events_per_s);
-        strbuf_puts(&sb, " \xc2\xb7 lag ");
-        timefmt_append(&sb, lag_ns);
+        /* A duration, not a time on the log's clock: whole ms, tenths below 10 ms. */
+        double ms = (double)lag_ns / 1e6;
+        strbuf_printf(&sb, ms < 10 ? " \xc2\xb7 lag %.1fms" : " \xc2\xb7 lag %.0fms", ms);
     }
     strbuf_puts(&sb, following ? " \xc2\xb7 following" : " \xc2\xb7 F follows");
     snprintf(buf, len, "%.*s", (int)sb.len, sb.data);
@@ -166,18 +168,23 @@ applive_header(applive *lv, app *a, uint64_t now)
                         lv->lag_ns, a->live_follow, lv->ended || lv->src_final);
 }
 
+/* Defined below; the first index is looked at when attached. */
+static void applive_scan_alerts(applive *lv, const evindex *ix, uint64_t now, bool final);
+
 void
 applive_attach(applive *lv, app *a)
 {
+    applive_scan_alerts(lv, lv->cur, applive_now_ns(), lv->ended);
     a->live = true;
     a->live_follow = true;
     app_follow_now(a);
     applive_header(lv, a, applive_now_ns());
 }
 
-/* New collections in the index: the ones pausing longer than the threshold. */
+/* New collections in the index: the ones pausing longer than the threshold. Unless
+ * `final`, the newest is looked at again next time (its pause may still grow). */
 static void
-applive_scan_alerts(applive *lv, const evindex *ix, uint64_t now)
+applive_scan_alerts(applive *lv, const evindex *ix, uint64_t now, bool final)
 {
     size_t n = evindex_n_gcs(ix);
     for (size_t i = lv->gcs_seen; lv->alert_pause_ns && i < n; i++) {
@@ -190,7 +197,7 @@ applive_scan_alerts(applive *lv, const evindex *ix, uint64_t now)
         lv->alert_shown_ns = now;
     }
     /* The newest collection may still grow its pause: look at it again next time. */
-    lv->gcs_seen = n ? n - 1 : 0;
+    lv->gcs_seen = n && !final ? n - 1 : n;
     if (lv->n_alerts && n && lv->alerts[lv->n_alerts - 1].start_ns ==
                                  evindex_gc_at(ix, n - 1)->start_ns)
         lv->gcs_seen = n;
@@ -216,7 +223,10 @@ applive_poll(applive *lv, app *a)
     /* Following stops once the user has looked into the past (panned, zoomed). */
     if (a->live_follow && a->v.t1_ns < a->v.log_end_ns + 1)
         a->live_follow = false;
-    if (lv->ready && a->mode != MODE_LIST && a->mode != MODE_SEARCH) {
+    /* Not while the threads' totals of the current index are being counted: the swap
+     * would wait for them and the loop would stall. */
+    if (lv->ready && a->mode != MODE_LIST && a->mode != MODE_SEARCH &&
+        !app_totals_pending(a)) {
         app_swap_index(a, lv->ready);
         evindex_free(lv->cur);
         lv->cur = lv->ready;
@@ -229,7 +239,7 @@ applive_poll(applive *lv, app *a)
         lv->rate_t_ns = now;
         lv->rate_events = ev;
         lv->ended = evindex_ending(lv->cur)->code == DIAG_OK;
-        applive_scan_alerts(lv, lv->cur, now);
+        applive_scan_alerts(lv, lv->cur, now, lv->ended);
         changed = true;
     }
     /* Grow only while nothing else reads the log. */
@@ -261,11 +271,24 @@ applive_poll(applive *lv, app *a)
             lv->lag_ns = applive_now_ns() - lv->build_arrival_ns;
         }
     }
+    /* The last bytes are in once the source is final and nothing is left to index:
+     * the newest collection is whole too. */
+    if (!lv->final_scanned && lv->src_final && !lv->running && !lv->ready &&
+        lv->indexed_bytes >= size) {
+        applive_scan_alerts(lv, lv->cur, now, true);
+        lv->final_scanned = true;
+    }
     char before[sizeof a->live_text];
     memcpy(before, a->live_text, sizeof before);
     bool alert_before = a->live_alert;
     applive_header(lv, a, now);
     return changed || alert_before != a->live_alert || strcmp(before, a->live_text) != 0;
+}
+
+uint64_t
+applive_lag_ns(const applive *lv)
+{
+    return lv->lag_ns;
 }
 
 int
