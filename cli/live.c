@@ -321,6 +321,8 @@ live_table(const char *spec, const livesrc_opts *o, const char *cmd, const repor
             ok = fwrite(out.data + printed, 1, add, stdout) == add && fflush(stdout) == 0;
             digest = live_digest(digest, out.data + printed, add);
             printed = out.len;
+        } else {
+            diverged = true;    /* fewer bytes than already printed: rows changed */
         }
         strbuf_free(&out);
         if (!ok)

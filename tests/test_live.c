@@ -241,6 +241,7 @@ lt_flushing_log(tlog *t, uint64_t seed, int rounds)
     tlog_type(t, EV_RUN_THREAD, 4, "Run thread");
     tlog_type(t, EV_BLOCK_MARKER, 14, "Block marker");
     tlog_type(t, EV_CAP_CREATE, 2, "Create capability");
+    tlog_type(t, EV_USER_MARKER, 0xffff, "User marker");
     tlog_header_end(t);
     uint16_t lanes[3] = { 0xffff, 0, 1 };
     tlog_block(t, 1000, 2 * 12, 1000, 0xffff);
@@ -254,13 +255,21 @@ lt_flushing_log(tlog *t, uint64_t seed, int rounds)
             uint16_t cap = lanes[(first + k) % 3];
             uint64_t t0 = (uint64_t)r * 100000000u + 2000 + cap % 7 * 10;
             int n = 20;
-            tlog_block(t, t0, (uint32_t)n * 14u, t0 + 99000000u, cap);
+            char name[32];
+            int name_len = snprintf(name, sizeof name, "round %d", r);
+            uint32_t marker_bytes = cap == 0 ? 12u + (uint32_t)name_len : 0;
+            tlog_block(t, t0, (uint32_t)n * 14u + marker_bytes, t0 + 99000000u, cap);
             for (int e = 0; e < n; e++) {
                 uint64_t tm = t0 + (uint64_t)e * 4900000u;
                 if (e % 5 == 3)
                     tm -= 3000;     /* a few microseconds behind, as GHC's blocks are */
                 tlog_event(t, EV_RUN_THREAD, tm);
                 tlog_u32(t, (uint32_t)e);
+                if (e == 10 && cap == 0) {  /* traceMarker "round r" */
+                    tlog_event(t, EV_USER_MARKER, tm + 1);
+                    tlog_u16(t, (uint16_t)name_len);
+                    tlog_bytes(t, name, (size_t)name_len);
+                }
             }
         }
     }
@@ -594,6 +603,87 @@ START_TEST(test_live_header_text)
 }
 END_TEST
 
+static double
+lt_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* `markers` and `show` over a FIFO fed slowly with a log whose writers all flush as
+ * they go (GHC 9.2+ with --eventlog-flush-interval): the first rows come long before
+ * the stream ends, and the whole output equals the command over the file. */
+START_TEST(test_live_rows_come_early)
+{
+    const char *bin = getenv("ELOG_BIN"), *replay = getenv("ELOG_REPLAY");
+    ck_assert_msg(bin && replay, "ELOG_BIN and ELOG_REPLAY must be set");
+    char dir[] = "/tmp/elog-early.XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    char logp[128], fifo[128], cmd[1024];
+    snprintf(logp, sizeof logp, "%s/flush.eventlog", dir);
+    snprintf(fifo, sizeof fifo, "%s/p", dir);
+    tlog t;
+    tlog_init(&t);
+    lt_flushing_log(&t, 5, 40);
+    FILE *f = fopen(logp, "wb");
+    ck_assert(f && fwrite(t.b.data, 1, t.b.len, f) == t.b.len && fclose(f) == 0);
+    /* About 3 s of stream. */
+    unsigned rate = (unsigned)(t.b.len / 3);
+    static const char *const cmds[] = { "markers", "show" };
+    for (size_t c = 0; c < 2; c++) {
+        unlink(fifo);
+        ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+        snprintf(cmd, sizeof cmd, "'%s' --rate %u --chunk 1-500 '%s' fifo:'%s' &", replay, rate,
+                 logp, fifo);
+        ck_assert_int_eq(system(cmd), 0);
+        double t0 = lt_now_s(), first_row = 0;
+        snprintf(cmd, sizeof cmd, "'%s' %s '%s'", bin, cmds[c], fifo);
+        FILE *p = popen(cmd, "r");
+        ck_assert(p != NULL);
+        strbuf live;
+        strbuf_init(&live);
+        char line[4096];
+        /* The first row: after the TSV header, or after "Events:" in show. */
+        bool body = c == 0;
+        int header_lines = 0;
+        while (fgets(line, sizeof line, p)) {
+            strbuf_puts(&live, line);
+            if (c == 0 && header_lines++ == 0)
+                continue;
+            if (!body) {
+                body = strcmp(line, "Events:\n") == 0;
+                continue;
+            }
+            if (!first_row)
+                first_row = lt_now_s();
+        }
+        double end = lt_now_s();
+        ck_assert_int_eq(pclose(p), 0);
+        ck_assert_msg(first_row > 0 && first_row - t0 < 0.5 * (end - t0),
+                      "%s: first row after %.2f s of a %.2f s stream", cmds[c], first_row - t0,
+                      end - t0);
+        snprintf(cmd, sizeof cmd, "'%s' %s '%s'", bin, cmds[c], logp);
+        p = popen(cmd, "r");
+        strbuf whole;
+        strbuf_init(&whole);
+        size_t n;
+        while ((n = fread(line, 1, sizeof line, p)) > 0)
+            strbuf_append(&whole, line, n);
+        pclose(p);
+        ck_assert_uint_eq(live.len, whole.len);
+        ck_assert_msg(memcmp(live.data, whole.data, live.len) == 0, "%s: stream != file",
+                      cmds[c]);
+        strbuf_free(&live);
+        strbuf_free(&whole);
+    }
+    tlog_free(&t);
+    unlink(fifo);
+    unlink(logp);
+    rmdir(dir);
+}
+END_TEST
+
 /* tests/e2e/live.sh: every command over every source against the file, cut streams,
  * Ctrl-C, and the viewer following a log. */
 START_TEST(test_live_e2e)
@@ -619,6 +709,7 @@ test_live_suite(void)
     tcase_add_test(tc, test_live_src_fifo);
     tcase_add_test(tc, test_live_src_sockets);
     tcase_add_test(tc, test_live_src_follow);
+    tcase_add_test(tc, test_live_rows_come_early);
     tcase_add_test(tc, test_live_app_swap);
     tcase_add_test(tc, test_live_header_text);
     tcase_add_test(tc, test_live_e2e);
