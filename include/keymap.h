@@ -56,7 +56,7 @@
     X(REDRAW,         "redraw",         "redraw the screen") \
     X(SUSPEND,        "suspend",        "suspend to the shell (fg resumes)") \
     X(QUIT,           "quit",           "quit elog-tui") \
-    X(FOLLOW,         "follow",         "live log: follow the newest events again")
+    X(FOLLOW,         "follow",         "follow a live log's newest events (a growing file's too)")
 
 typedef enum keymap_action {
 #define KEYMAP_ENUM_(id, name, help) ACTION_##id,

@@ -748,7 +748,10 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_GO_START: timeview_home(v); break;
     case ACTION_GO_END: timeview_end(v); break;
     case ACTION_FOLLOW:
-        if (!a->live) {
+        if (!a->live && a->disk_warning[0] && !a->disk_gone && evindex_truncated(a->ix)) {
+            a->live_request = true;     /* app_loop.c follows the file from here on */
+            app_msg(a, "following the file as it grows");
+        } else if (!a->live) {
             app_msg(a, "F follows a live log; this one is not being written");
         } else {
             a->live_follow = true;

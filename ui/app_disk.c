@@ -25,7 +25,7 @@ app_poll_disk(app *a)
     } else if (evlog_stale(log) && evindex_truncated(a->ix)) {
         /* No end marker and changed: most likely a program still writing it. */
         snprintf(a->disk_warning, sizeof a->disk_warning,
-                 "file changed on disk: still being written? elog-tui --follow watches it");
+                 "file changed on disk: still being written? F follows it live");
     } else if (evlog_stale(log)) {
         snprintf(a->disk_warning, sizeof a->disk_warning,
                  "file changed on disk: showing what was indexed");

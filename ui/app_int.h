@@ -87,6 +87,7 @@ struct app {
     bool live_follow;           /* the view's right edge is "now" and slides with it */
     char live_text[200];        /* header: source, state, events/s, lag ("" if none) */
     bool live_alert;            /* live_text tells of a long pause: drawn as a warning */
+    bool live_request;          /* F on a file that grows: the loop is to follow it */
 };
 
 /* Put `ix` (borrowed, the log's index now that it has grown) in place of a->ix: lanes,

@@ -192,6 +192,36 @@ app_wait_header(termio *t, surface *s, livelog *l, const char *name, int *quit_s
     return true;
 }
 
+/* F on a file that grows without an end marker: follow it from now on — a live log
+ * over the same path, indexed once here, put in the app's place. NULL (and a message
+ * in the status line) if it cannot be opened; else the applive, *out the live log the
+ * caller closes after it. */
+static applive *
+app_follow_file(app *a, const char *path, uint64_t alert_pause_ns, livelog **out)
+{
+    livesrc_opts so = { .follow = true };
+    diag d;
+    diag_clear(&d);
+    livelog *l = livelog_open(path, &so, &d);
+    for (int i = 0; l && !livelog_log(l) && i < 100; i++)
+        if (!livelog_update(l, 20, NULL, &d))
+            break;
+    if (!l || !livelog_log(l)) {
+        snprintf(a->msg, sizeof a->msg, "cannot follow %s: %s", path,
+                 d.msg[0] ? d.msg : "no header");
+        a->msg_sticky = true;
+        livelog_close(l);
+        return NULL;
+    }
+    evindex *ix = evindex_build(livelog_log(l), NULL, &d);
+    applive *lv = applive_new(l, ix, alert_pause_ns);
+    app_swap_index(a, applive_index(lv));
+    a->disk_warning[0] = '\0';
+    applive_attach(lv, a);
+    *out = l;
+    return lv;
+}
+
 static int app_session(evlog *log, livelog *l, const char *path, const char *backend,
                        const app_opts *o, uint64_t alert_pause_ns, char *err, size_t errlen);
 
@@ -254,6 +284,7 @@ app_session(evlog *log, livelog *l, const char *path, const char *backend, const
     diag_clear(&b.ending);
     evindex *ix = app_wait_index(t, s, &b, path, evlog_size(rlog), ao.ascii, &quit_sig);
     applive *lv = NULL;
+    livelog *followed = NULL;   /* F on a growing file: the live log opened for it */
     if (ix && l) {
         lv = applive_new(l, ix, alert_pause_ns);    /* owns ix from here */
         ix = NULL;
@@ -302,6 +333,11 @@ app_session(evlog *log, livelog *l, const char *path, const char *backend, const
                     break;      /* draw at once on return */
                 }
             }
+            if (!lv && a->live_request) {
+                a->live_request = false;
+                lv = app_follow_file(a, path, alert_pause_ns, &followed);
+                dirty = true;
+            }
             if (lv ? applive_poll(lv, a) : app_poll_disk(a))
                 dirty = true;
             if (app_poll_totals(a))
@@ -310,10 +346,14 @@ app_session(evlog *log, livelog *l, const char *path, const char *backend, const
         app_free(a);
     }
     applive_free(lv);
+    livelog_close(followed);
     surface_free(s);
     termio_free(t);
-    if (l)
+    if (l || followed) {
+        evindex_free(ix);
+        evlog_close(log);
         return quit_sig ? termio_signal_status(quit_sig) : 0;
+    }
     uint64_t gone;
     if (evlog_changed(log, &gone)) {
         /* How the data ended says nothing once the file lost bytes under us. */

@@ -245,6 +245,20 @@ if command -v tmux >/dev/null 2>&1; then
     check "viewer: the long pauses are counted" "long pause"
     T send-keys -t live q
     exited "viewer: q quits with 0 after a lost connection" 0
+    # a file opened while still being written: the header offers F, which follows it
+    "$REPLAY" --chunk 1-2000 --rate 30000 "$big" "file:$TMP/grow.eventlog" &
+    PIDS+=($!)
+    sleep 1
+    view "$TMP/grow.eventlog"
+    check "viewer: a growing file offers to follow it" "F follows it live"
+    T send-keys -t live F
+    check "viewer: F on a growing file follows it" "following"
+    check "viewer: ... to its end marker" "program ended" 60
+    n=$(events)
+    if [ "$n" = "$want" ]; then ok "viewer: the followed file's $want events"
+    else bad "viewer: $n events on screen after following, the log has $want"; fi
+    T send-keys -t live q
+    exited "viewer: q quits with 0 after following a file" 0
     T kill-server 2>/dev/null
 else
     echo "skip viewer checks: no tmux"
