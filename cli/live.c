@@ -80,7 +80,9 @@ live_round(const char *spec, livelog *l, bool done, int *status, bool *said)
     if (!livelog_update(l, LIVE_TICK_MS, &st, &d)) {
         char buf[1024];
         diag_format(&d, spec, buf, sizeof buf);
-        fprintf(stderr, "elog-tui: %s\n", buf);
+        bool refused = strncmp(d.msg, "cannot connect", 14) == 0;
+        fprintf(stderr, "elog-tui: %s%s\n", buf,
+                refused ? " (--wait keeps trying until the program is up)" : "");
         *status = 1;
         return false;
     }

@@ -712,7 +712,12 @@ test_live_suite(void)
     tcase_add_test(tc, test_live_rows_come_early);
     tcase_add_test(tc, test_live_app_swap);
     tcase_add_test(tc, test_live_header_text);
-    tcase_add_test(tc, test_live_e2e);
     suite_add_tcase(s, tc);
+    /* The end-to-end script runs the binary some eighty times and the viewer over
+     * streams paced in seconds: slower under the sanitizers. */
+    TCase *te = tcase_create("live-e2e");
+    tcase_set_timeout(te, 300);
+    tcase_add_test(te, test_live_e2e);
+    suite_add_tcase(s, te);
     return s;
 }

@@ -92,9 +92,15 @@ if [ -n "${ELOG_SYNTH:-}" ] && [ -x "${ELOG_SYNTH}" ]; then
 fi
 
 # --- every command over every source equals it over the file ------------------------------
+# The first log (4 capabilities) and the synthetic one over every source; the others (one
+# capability, many markers; the non-moving collector) over two.
 seed=1
 for log in "${LOGS[@]}"; do
-    for kind in stdin fifo unix tcp follow; do
+    kinds=(stdin fifo unix tcp follow)
+    case $log in
+    */markers.eventlog|*/nonmoving-l.eventlog) kinds=(fifo tcp) ;;
+    esac
+    for kind in "${kinds[@]}"; do
         for cmd in show gc markers; do
             seed=$((seed + 1))
             over_file "$cmd" "$log"
@@ -119,7 +125,9 @@ done
 log=$FX/threaded-n4.eventlog
 for cut in 20 50001 200000; do
     head -c "$cut" "$log" > "$TMP/cut.eventlog"
-    for kind in stdin tcp; do
+    kinds=(stdin tcp)
+    [ "$cut" = 50001 ] && kinds=(fifo)
+    for kind in "${kinds[@]}"; do
         for cmd in show gc stats; do
             over_file "$cmd" "$TMP/cut.eventlog"
             run_source "$kind" "$cmd" "$log" 3 --chunk 1-4000 --cut "$cut"
@@ -246,7 +254,7 @@ if command -v tmux >/dev/null 2>&1; then
     T send-keys -t live q
     exited "viewer: q quits with 0 after a lost connection" 0
     # a file opened while still being written: the header offers F, which follows it
-    "$REPLAY" --chunk 1-2000 --rate 30000 "$big" "file:$TMP/grow.eventlog" &
+    "$REPLAY" --chunk 1-2000 --rate 50000 "$big" "file:$TMP/grow.eventlog" &
     PIDS+=($!)
     sleep 1
     view "$TMP/grow.eventlog"
