@@ -3,7 +3,9 @@
  * index meanwhile), and puts the new index in the app's place; the header tells the
  * source, its state (live, program ended, connection lost), events per second and the
  * lag from the newest byte to the screen; a collection pausing longer than the alert
- * threshold flashes there and is kept. */
+ * threshold flashes there and is kept. The marker and GC lists are made again with each
+ * new index (keeping their filter and selection); the thread list and the search prompt
+ * hold the index until they close. */
 #ifndef ELOG_APPLIVE_H
 #define ELOG_APPLIVE_H
 
@@ -30,7 +32,8 @@ const evindex *applive_index(const applive *lv);
 /* Mark `a` as live (following) and fill its header. */
 void applive_attach(applive *lv, app *a);
 /* Take new bytes, start or finish a build, put a finished index in a's place (not
- * while a list or the search prompt is open: then when it closes), update the header.
+ * while the thread list or the search prompt is open: then when it closes), update
+ * the header.
  * True when the screen changed. */
 bool applive_poll(applive *lv, app *a);
 /* From the arrival of the newest byte in the index drawn to the moment it was put in

@@ -591,6 +591,40 @@ START_TEST(test_live_app_swap)
 }
 END_TEST
 
+/* An open marker list is made again over the longer log: still open, the same text in
+ * its filter, more markers in it. */
+START_TEST(test_live_app_list)
+{
+    char *path = test_path("fixtures/markers.eventlog");
+    size_t len;
+    uint8_t *data = test_read_file(path, &len);
+    diag d;
+    evlog *half = evlog_open_bytes(data, len / 2, &d), *whole = evlog_open_bytes(data, len, &d);
+    evindex *ix1 = evindex_build(half, NULL, &d), *ix2 = evindex_build(whole, NULL, &d);
+    ck_assert_uint_lt(evindex_n_markers(ix1), evindex_n_markers(ix2));
+    app_opts ao = { .mouse = false };
+    app *a = app_new(ix1, "live", 120, 40, &ao);
+    a->live = true;
+    app_key(a, "m");
+    ck_assert_int_eq(a->mode, MODE_LIST);
+    app_key(a, "p");
+    app_key(a, "h");
+    size_t before = uilist_n_items(a->list);
+    app_swap_index(a, ix2);
+    ck_assert_int_eq(a->mode, MODE_LIST);
+    ck_assert_str_eq(uilist_filter(a->list), "ph");
+    ck_assert_uint_eq(uilist_n_items(a->list), evindex_n_markers(ix2));
+    ck_assert_uint_gt(uilist_n_items(a->list), before);
+    app_free(a);
+    evindex_free(ix1);
+    evindex_free(ix2);
+    evlog_close(half);
+    evlog_close(whole);
+    free(data);
+    free(path);
+}
+END_TEST
+
 /* The header's live text: rate and lag while live, the state when ended. */
 START_TEST(test_live_header_text)
 {
@@ -711,6 +745,7 @@ test_live_suite(void)
     tcase_add_test(tc, test_live_src_follow);
     tcase_add_test(tc, test_live_rows_come_early);
     tcase_add_test(tc, test_live_app_swap);
+    tcase_add_test(tc, test_live_app_list);
     tcase_add_test(tc, test_live_header_text);
     suite_add_tcase(s, tc);
     /* The end-to-end script runs the binary some eighty times and the viewer over

@@ -1094,9 +1094,40 @@ app_follow_now(app *a)
         timeview_set_cursor(v, v->log_end_ns);
 }
 
+/* The marker or GC list open over the old index, made again over the new one with
+ * what was typed into its filter and the same item selected. */
+static void
+app_list_again(app *a, enum app_list_kind kind, const char *filter, bool had_sel,
+               uint64_t sel)
+{
+    int rows = a->list_rows;
+    if (kind == APP_LIST_MARKERS)
+        app_marker_list(a);
+    else
+        app_gc_list(a);
+    a->list_rows = rows;
+    if (filter[0])
+        uilist_filter_append(a->list, filter);
+    if (had_sel)
+        uilist_select_payload(a->list, sel);
+}
+
 void
 app_swap_index(app *a, const evindex *ix)
 {
+    /* An open marker or GC list is made again below (the thread list waits for the
+     * totals, so applive does not swap while it is open). */
+    bool relist = a->mode == MODE_LIST && a->list && a->list_kind != APP_LIST_THREADS;
+    enum app_list_kind kind = a->list_kind;
+    char filter[256] = "";
+    uint64_t sel = 0;
+    bool had_sel = false;
+    if (relist) {
+        snprintf(filter, sizeof filter, "%s", uilist_filter(a->list));
+        had_sel = uilist_selected(a->list, &sel);
+        uilist_free(a->list);
+        a->list = NULL;
+    }
     app_wait_totals(a);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);
@@ -1142,6 +1173,8 @@ app_swap_index(app *a, const evindex *ix)
     }
     app_relayout(a);
     app_start_totals(a);
+    if (relist)
+        app_list_again(a, kind, filter, had_sel, sel);
 }
 
 void

@@ -225,7 +225,8 @@ applive_poll(applive *lv, app *a)
         a->live_follow = false;
     /* Not while the threads' totals of the current index are being counted: the swap
      * would wait for them and the loop would stall. */
-    if (lv->ready && a->mode != MODE_LIST && a->mode != MODE_SEARCH &&
+    if (lv->ready && a->mode != MODE_SEARCH &&
+        !(a->mode == MODE_LIST && a->list_kind == APP_LIST_THREADS) &&
         !app_totals_pending(a)) {
         app_swap_index(a, lv->ready);
         evindex_free(lv->cur);
