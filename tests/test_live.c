@@ -591,6 +591,61 @@ START_TEST(test_live_app_swap)
 }
 END_TEST
 
+/* What the viewer does with a live log: index the grown log after each random piece.
+ * Each index equals the index of the same bytes in a file of their own (head -c), and
+ * the last the whole file's (test_evindex_same: events, lanes, runs, collections,
+ * messages, threads, series, seek answers). */
+START_TEST(test_live_index_over_growing_log)
+{
+    static const char *const logs[] = { "fixtures/threaded-n4.eventlog",
+                                        "fixtures/nonmoving-l.eventlog" };
+    for (size_t li = 0; li < 2; li++) {
+        char *path = test_path(logs[li]);
+        size_t len;
+        uint8_t *data = test_read_file(path, &len);
+        int fd = lt_tempfile();
+        uint64_t s = 21 + li;
+        size_t have = 0;
+        evlog *log = NULL;
+        int rounds = 0;
+        while (have < len) {
+            size_t piece = 1 + (size_t)(lt_rand(&s) % (len / 6));
+            if (piece > len - have)
+                piece = len - have;
+            lt_write(fd, data + have, piece);
+            have += piece;
+            diag d;
+            if (!log) {
+                bool short_header;
+                log = evlog_open_growing(fd, have, (size_t)1 << 30, &d, &short_header);
+                if (!log)
+                    continue;
+            } else {
+                ck_assert(evlog_grow(log, have, &d));
+            }
+            diag e1, e2;
+            evindex *grown = evindex_build(log, NULL, &e1);
+            evlog *cut = evlog_open_bytes(data, have, &d);
+            evindex *fresh = evindex_build(cut, NULL, &e2);
+            char name[128];
+            snprintf(name, sizeof name, "%s at %zu bytes", logs[li], have);
+            test_evindex_same(name, grown, fresh);
+            ck_assert_int_eq(e1.code, e2.code);
+            ck_assert_uint_eq(e1.offset, e2.offset);
+            evindex_free(grown);
+            evindex_free(fresh);
+            evlog_close(cut);
+            rounds++;
+        }
+        ck_assert_int_ge(rounds, 3);
+        evlog_close(log);
+        close(fd);
+        free(data);
+        free(path);
+    }
+}
+END_TEST
+
 /* An open marker list is made again over the longer log: still open, the same text in
  * its filter, more markers in it. */
 START_TEST(test_live_app_list)
@@ -744,6 +799,7 @@ test_live_suite(void)
     tcase_add_test(tc, test_live_src_sockets);
     tcase_add_test(tc, test_live_src_follow);
     tcase_add_test(tc, test_live_rows_come_early);
+    tcase_add_test(tc, test_live_index_over_growing_log);
     tcase_add_test(tc, test_live_app_swap);
     tcase_add_test(tc, test_live_app_list);
     tcase_add_test(tc, test_live_header_text);
