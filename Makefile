@@ -47,12 +47,14 @@ BIN      := $(BUILD)/elog-tui
 SYNTH    := $(BUILD)/elog-synth
 BENCHBIN := $(BUILD)/elog-bench
 MMUBENCH := $(BUILD)/elog-mmu-bench
+REPLAY   := $(BUILD)/elog-replay
+LIVEBENCH := $(BUILD)/elog-livebench
 TESTBIN  := $(BUILD)/elog-tests
 
 .PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps \
         install uninstall FORCE
 
-all: $(BIN) $(SYNTH) $(BENCHBIN) layers
+all: $(BIN) $(SYNTH) $(BENCHBIN) $(REPLAY) $(LIVEBENCH) layers
 
 $(BUILD)/libelog.a: $(CORE_OBJ)
 	@mkdir -p $(dir $@)
@@ -96,6 +98,12 @@ $(BIN): $(CLI_OBJ) $(BUILD)/libelogui.a $(BUILD)/libelog.a
 $(SYNTH): $(BUILD)/tools/elog-synth.o $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+$(REPLAY): $(BUILD)/tools/elog-replay.o
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(LIVEBENCH): $(BUILD)/tools/elog-livebench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
+
 $(BENCHBIN): $(BUILD)/tools/elog-bench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
 
@@ -121,10 +129,11 @@ headers:
 	done
 
 # The whole suite: Check unit/integration tests, then end-to-end scripts.
-check: $(BIN) $(SYNTH) $(TESTBIN) layers headers
-	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) ELOG_SAN=$(SAN) $(TESTBIN)
+check: $(BIN) $(SYNTH) $(REPLAY) $(TESTBIN) layers headers
+	ELOG_BIN=$(abspath $(BIN)) ELOG_SYNTH=$(abspath $(SYNTH)) ELOG_REPLAY=$(abspath $(REPLAY)) \
+	  ELOG_SAN=$(SAN) $(TESTBIN)
 
-bench: $(BIN) $(SYNTH) $(BENCHBIN) $(MMUBENCH)
+bench: $(BIN) $(SYNTH) $(BENCHBIN) $(MMUBENCH) $(LIVEBENCH)
 	BUILD=$(BUILD) bash bench/run.sh
 	BUILD=$(BUILD) bash bench/mmu.sh
 
@@ -214,4 +223,5 @@ clean:
 
 -include $(CORE_OBJ:.o=.d) $(UI_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/tools/elog-synth.d
 -include $(wildcard $(FUZZ_BUILD)/*/*.d) \
-	$(BUILD)/tools/elog-bench.d $(BUILD)/tools/elog-mmu-bench.d
+	$(BUILD)/tools/elog-bench.d $(BUILD)/tools/elog-mmu-bench.d $(BUILD)/tools/elog-replay.d \
+	$(BUILD)/tools/elog-livebench.d

@@ -239,3 +239,13 @@ bench_inproc real "$real"
 [ -n "$real300" ] && bench_inproc real-300M "$real300"
 bench_inproc synth-300M "$synth300"
 bench_inproc "synth-$SYNTH_SIZE" "$synth"
+
+# ---- live (build/elog-livebench): a log fed into a FIFO at 1M events/s while the viewer's
+# loop runs headless — sustained ingest, lag from a byte's arrival to its event on screen
+# (goal <= 100 ms at 1M events/s), catch-up after the last byte. A 100 MB synthetic log.
+LIVEBENCH=$BUILD/elog-livebench
+live_log=$OUT/live-100M.eventlog
+[ -s "$live_log" ] || "$SYNTH" --size 100M --seed 2 --global-block -o "$live_log" 2>/dev/null
+echo
+echo "live viewer (build/elog-livebench, one run):"
+"$LIVEBENCH" "$live_log" 1000000 | sed 's/^live: /  /'

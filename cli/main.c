@@ -21,6 +21,9 @@
 #include "gcstats.h"
 #include "gcreport.h"
 #include "keymap.h"
+#include "live.h"
+#include "livelog.h"
+#include "livesrc.h"
 #include "merge.h"
 #include "mmu.h"
 #include "mmusrc.h"
@@ -74,6 +77,7 @@ static const char main_usage[] =
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
+    "                         [--alert-pause T]\n"
     "                                 the interactive timeline viewer (? lists the keys)\n"
     "       elog-tui A.eventlog B.eventlog [--align NAME]\n"
     "                                 both timelines stacked on one zoom and pan, aligned at\n"
@@ -91,6 +95,12 @@ static const char main_usage[] =
     "       elog-tui --print-config   print the default settings in the settings file's\n"
     "                                 format ($XDG_CONFIG_HOME/elog-tui/config)\n"
     "       elog-tui --help\n"
+    "FILE may also be a live source, for every command and the viewer: - (standard input),\n"
+    "a FIFO, unix:PATH or tcp:HOST:PORT (an eventlog socket; --wait keeps trying until the\n"
+    "program is up), or --follow FILE (a log still being written). show, gc and markers\n"
+    "print each row as soon as it can be placed in time order; the others report when the\n"
+    "stream ends, or on Ctrl-C for what was read. The viewer follows it live (F follows\n"
+    "again after looking back); --alert-pause T flashes GC pauses of T or longer.\n"
     "All times are the log's clock: ns since the RTS started, as `ghc-events show` prints\n"
     "them (the viewer shows the same clock).\n";
 
@@ -130,6 +140,17 @@ main_on_oom(size_t n)
     main_oom_exiting = true;
     atomic_store(&main_oom_bytes, n ? n : 1);
     exit(1);
+}
+
+/* --follow and --wait, taken out of the arguments before any command sees them; set
+ * once in main, read-only after. */
+static livesrc_opts main_live;
+
+/* An operand: a FILE, or "-" for standard input. */
+static bool
+main_operand(const char *a)
+{
+    return a[0] != '-' || strcmp(a, "-") == 0;
 }
 
 /* A usage error: the reason, then the usage; exit status 2. */
@@ -203,6 +224,8 @@ static evlog *
 main_open(const char *file)
 {
     main_oom_file = file;
+    if (livesrc_is_live(file, main_live.follow))
+        return live_collect(file, &main_live);
     main_fifo_check(file);
     diag d;
     diag_clear(&d);
@@ -255,6 +278,10 @@ main_ending(const char *file, const diag *ending, size_t n_events)
 static int
 main_show(const char *file)
 {
+    if (livesrc_is_live(file, main_live.follow)) {
+        main_oom_file = file;
+        return live_show(file, &main_live);
+    }
     evlog *log = main_open(file);
     diag ending;
     show_stats st;
@@ -406,7 +433,7 @@ main_stats(int argc, char **argv)
             i++;
         } else if (strcmp(argv[i], "--histogram") == 0) {
             histogram = true;
-        } else if (argv[i][0] != '-' && !file) {
+        } else if (main_operand(argv[i]) && !file) {
             file = argv[i];
         } else {
             return main_usage_error("stats: unexpected argument \"%s\"", argv[i]);
@@ -498,7 +525,7 @@ main_table_args(int argc, char **argv, const char *cmd, const char **file, repor
                         "\"%s\"\n", (size_t)SIZE_MAX, argv[i]);
                 return 2;
             }
-        } else if (a[0] != '-' && !*file) {
+        } else if (main_operand(a) && !*file) {
             *file = a;
         } else {
             return main_usage_error("%s: unexpected argument \"%s\"", cmd, a);
@@ -526,6 +553,11 @@ main_table(int argc, char **argv, const char *cmd)
     x_free(args);
     if (usage)
         return usage;
+    if ((strcmp(cmd, "gc") == 0 || strcmp(cmd, "markers") == 0) && !o.json &&
+        !o.sort_by_pause && !o.limit && livesrc_is_live(file, main_live.follow)) {
+        main_oom_file = file;
+        return live_table(file, &main_live, cmd, &o);
+    }
     evlog *log = main_open(file);
     diag ending;
     evindex *ix = evindex_build(log, NULL, &ending);
@@ -787,7 +819,7 @@ main_snapshot(int argc, char **argv)
             ao.ascii = true;
         } else if (strcmp(a, "--align") == 0 && has_arg) {
             align = argv[++i];
-        } else if (a[0] != '-' && !file) {
+        } else if (main_operand(a) && !file) {
             file = a;
         } else if (a[0] != '-' && !file2) {
             file2 = a;
@@ -993,14 +1025,44 @@ main_settings(void)
     return st;
 }
 
+/* The viewer over a live source: the timeline follows the log as it grows. */
+static int
+main_view_live(const char *file, const char *backend, const app_opts *ao,
+               uint64_t alert_pause_ns)
+{
+    diag d;
+    diag_clear(&d);
+    livelog *l = livelog_open(file, &main_live, &d);
+    if (!l) {
+        fprintf(stderr, "elog-tui: %s: %s\n", file, d.msg);
+        return 1;
+    }
+    char err[1024] = "";
+    int status = app_run_live(l, file, backend, ao, alert_pause_ns, err, sizeof err);
+    livelog_close(l);
+    if (err[0]) {
+        fprintf(stderr, "elog-tui: %s\n", err);
+        if (!status)
+            status = 1;
+    }
+    return status;
+}
+
 static int
 main_view(int argc, char **argv)
 {
     const char *file = NULL, *backend = NULL;
     app_opts ao = { .mouse = true };
+    uint64_t alert_ns = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--align") == 0 && i + 1 < argc) {
+        if (strcmp(a, "--alert-pause") == 0 && i + 1 < argc) {
+            if (!timefmt_parse(argv[++i], &alert_ns) || alert_ns == 0) {
+                fprintf(stderr, "elog-tui: --alert-pause wants a duration (50ms, 1.5s), not "
+                        "\"%s\"\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(a, "--align") == 0 && i + 1 < argc) {
             ao.align = argv[++i];
         } else if (a[0] != '-' && file && !ao.second_path) {
             ao.second_path = a;     /* the two-log view */
@@ -1013,7 +1075,7 @@ main_view(int argc, char **argv)
             ao.force_mono = true;
         } else if (strcmp(a, "--no-mouse") == 0) {
             ao.mouse = false;
-        } else if (a[0] != '-' && !file) {
+        } else if (main_operand(a) && !file) {
             file = a;
         } else {
             return main_usage_error("unexpected argument \"%s\"", a);
@@ -1024,6 +1086,12 @@ main_view(int argc, char **argv)
     if (ao.align && !ao.second_path)
         return main_usage_error("--align needs two FILEs (the two-log view)");
     main_oom_file = file;
+    if (strcmp(file, "-") == 0) {
+        fprintf(stderr, "elog-tui: the viewer reads its keys from standard input, so it cannot "
+                "read the log there: give it a FIFO (mkfifo /tmp/p.fifo; +RTS -ol/tmp/p.fifo), "
+                "a socket or --follow FILE; the commands take -\n");
+        return 2;
+    }
     /* The settings give the defaults; the command line's options win. */
     settings *st = main_settings();
     if (!backend)
@@ -1039,6 +1107,11 @@ main_view(int argc, char **argv)
                 file, file, file);
         settings_free(st);
         return 1;
+    }
+    if (livesrc_is_live(file, main_live.follow)) {
+        int status = main_spare_fds(file) ? main_view_live(file, backend, &ao, alert_ns) : 1;
+        settings_free(st);
+        return status;
     }
     main_fifo_check(file);
     if (ao.second_path)
@@ -1068,7 +1141,7 @@ main_one_file(int argc, char **argv, const char *name, int (*run)(const char *fi
         return main_usage_error("%s needs a FILE", name);
     if (argc > 1)
         return main_usage_error("%s: unexpected argument \"%s\"", name, argv[1]);
-    if (argv[0][0] == '-')
+    if (!main_operand(argv[0]))
         return main_usage_error("%s: unexpected argument \"%s\"", name, argv[0]);
     return run(argv[0]);
 }
@@ -1168,13 +1241,26 @@ main(int argc, char **argv)
         return main_list_commands();
     if (argc == 2 && strcmp(argv[1], "--list-keys") == 0)
         return main_list_keys();
+    /* --follow and --wait apply to whichever command follows; anywhere on the line. */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--follow") == 0)
+            main_live.follow = true;
+        else if (strcmp(argv[i], "--wait") == 0)
+            main_live.wait = true;
+        else
+            argv[kept++] = argv[i];
+    }
+    argc = kept;
+    argv[argc] = NULL;
     for (size_t i = 0; argc >= 2 && i < sizeof main_commands / sizeof main_commands[0]; i++)
         if (strcmp(argv[1], main_commands[i].name) == 0)
             return main_commands[i].run(argc - 2, argv + 2, argv[1]);
-    if (argc >= 2 && (argv[1][0] != '-' || strcmp(argv[1], "--backend") == 0 ||
+    if (argc >= 2 && (main_operand(argv[1]) || strcmp(argv[1], "--backend") == 0 ||
                       strcmp(argv[1], "--align") == 0 ||
                       strcmp(argv[1], "--ascii") == 0 || strcmp(argv[1], "--mono") == 0 ||
-                      strcmp(argv[1], "--no-mouse") == 0)) {
+                      strcmp(argv[1], "--no-mouse") == 0 ||
+                      strcmp(argv[1], "--alert-pause") == 0)) {
         setlocale(LC_ALL, "");
         return main_view(argc - 1, argv + 1);
     }

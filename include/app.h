@@ -96,5 +96,11 @@ const char *app_disk_warning(const app *a);
  * always given back as it was found. */
 int app_run(const char *path, const char *backend, const app_opts *o, char *err,
             size_t errlen);
+/* The same over a live source `l` (borrowed; see livelog.h) named `name`: it waits
+ * for the header (q quits), then the timeline follows the log as it grows (applive.h);
+ * a collection pausing alert_pause_ns or longer (0: never) flashes in the header. */
+struct livelog;
+int app_run_live(struct livelog *l, const char *name, const char *backend, const app_opts *o,
+                 unsigned long long alert_pause_ns, char *err, size_t errlen);
 
 #endif

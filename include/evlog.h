@@ -28,6 +28,17 @@ typedef struct evlog_type {
 evlog *evlog_open(const char *path, diag *d);
 /* Same over bytes the caller owns and keeps alive until evlog_close (tests, fuzzing). */
 evlog *evlog_open_bytes(const uint8_t *data, size_t len, diag *d);
+/* A log still being written: the first `size` bytes of the file open at `fd` (which
+ * the caller keeps; it is duplicated), mapped so that evlog_grow can add bytes as they
+ * arrive without moving any (see mapfile_open_growing; `reserve` bytes of address
+ * space). NULL with `d` on failure; *short_header is then true when the bytes end
+ * inside the header, so a later call with more bytes may succeed. Caller frees with
+ * evlog_close. */
+evlog *evlog_open_growing(int fd, size_t size, size_t reserve, diag *d, bool *short_header);
+/* The file of a growing log now holds `size` bytes: so does the log (never less than
+ * before). Iterators keep their end until evlog_iter_resume. False with `d` if the
+ * bytes cannot be mapped; no-op for other logs. */
+bool evlog_grow(evlog *log, size_t size, diag *d);
 void evlog_close(evlog *log);
 
 size_t evlog_n_types(const evlog *log);
@@ -97,6 +108,9 @@ void evlog_iter_init_at(evlog_iter *it, const evlog *log, uint64_t offset);
  * not wholly before it ends the iteration as truncated, as `head -c end` would. For
  * re-reading a file that was cut while it was read (evlog_changed). */
 void evlog_iter_cut(evlog_iter *it, uint64_t end);
+/* After evlog_grow: an iterator that stopped as truncated (or is still going) reads on
+ * to the log's new size, from the event it stopped at. Other states stay. */
+void evlog_iter_resume(evlog_iter *it);
 /* To come back to a position later, copy the evlog_iter struct: it is a plain value,
  * or keep only its position and block context in an evlog_iter_mark (24 bytes). */
 typedef struct evlog_iter_mark {

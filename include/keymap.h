@@ -64,7 +64,8 @@
     X(HELP,           "help",           "show this help") \
     X(REDRAW,         "redraw",         "redraw the screen") \
     X(SUSPEND,        "suspend",        "suspend to the shell (fg resumes)") \
-    X(QUIT,           "quit",           "quit elog-tui")
+    X(QUIT,           "quit",           "quit elog-tui") \
+    X(FOLLOW,         "follow",         "follow a live log's newest events (a growing file's too)")
 
 typedef enum keymap_action {
 #define KEYMAP_ENUM_(id, name, help) ACTION_##id,

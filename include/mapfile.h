@@ -42,6 +42,18 @@ bool mapfile_rewritten(const mapfile *m);
  * was modified (mtime), or another file (or none) is now at its path. An fstat and a
  * stat: cheap enough to poll. */
 bool mapfile_stale(const mapfile *m);
+/* A mapping that grows with its file (a log being written, or the temporary file a
+ * stream is copied into). Address space for `reserve` bytes is set aside at once (less
+ * if the system refuses: halved down to 16 MiB) so the data pointer never moves and
+ * bytes already handed out stay valid; the first `size` bytes are mapped. `fd` is
+ * duplicated (the caller keeps its own). NULL with `d` (DIAG_IO) on failure. Caller
+ * destroys with mapfile_close. */
+mapfile *mapfile_open_growing(int fd, size_t size, size_t reserve, diag *d);
+/* Map more of a growing mapping: its size becomes `size` (never smaller than before).
+ * False with `d` when the size exceeds the reservation or mmap fails; the mapping is
+ * then unchanged. Bytes up to `size` must already be in the file. Only the thread
+ * that reads the mapping may call this. */
+bool mapfile_grow(mapfile *m, size_t size, diag *d);
 /* Unmap and free; NULL is a no-op. */
 void mapfile_close(mapfile *m);
 

@@ -22,31 +22,30 @@ struct evlog {
 
 /* Header parse. Fills log->types / by_id / data_start, or returns false with `d`. */
 static bool
-evlog_parse_header(evlog *log, diag *d)
+evlog_parse_header(evlog *log, cursor *c, diag *d)
 {
-    cursor c;
-    cursor_init(&c, log->data, log->size);
+    cursor_init(c, log->data, log->size);
     if (log->size == 0)
         return diag_set(d, DIAG_NOT_EVENTLOG, 0, "empty file, not an eventlog");
     if (log->size < 4)
         return diag_set(d, DIAG_NOT_EVENTLOG, 0, "too short to be an eventlog (%zu bytes)",
                         log->size);
-    uint32_t magic = cursor_u32(&c);
+    uint32_t magic = cursor_u32(c);
     if (magic != EVLOG_HEADER_BEGIN)
         return diag_set(d, DIAG_NOT_EVENTLOG, 0,
                         "not a GHC eventlog (bad magic 0x%08x, expected \"hdrb\")", magic);
-    uint64_t at = c.pos;
-    if (cursor_u32(&c) != EVLOG_HET_BEGIN)
+    uint64_t at = c->pos;
+    if (cursor_u32(c) != EVLOG_HET_BEGIN)
         return diag_set(d, DIAG_BAD_HEADER, at,
-                        c.failed ? "header truncated" : "malformed header: no event-type list");
+                        c->failed ? "header truncated" : "malformed header: no event-type list");
 
     size_t cap = 64;
     log->types = xreallocarray(NULL, cap, sizeof *log->types);
     size_t max_id = 0;
     for (;;) {
-        at = c.pos;
-        uint32_t m = cursor_u32(&c);
-        if (c.failed)
+        at = c->pos;
+        uint32_t m = cursor_u32(c);
+        if (c->failed)
             return diag_set(d, DIAG_BAD_HEADER, at, "header truncated in event-type list");
         if (m == EVLOG_HET_END)
             break;
@@ -54,24 +53,24 @@ evlog_parse_header(evlog *log, diag *d)
             return diag_set(d, DIAG_BAD_HEADER, at,
                             "malformed header: expected an event type (0x%08x)", m);
         evlog_type t;
-        t.id = cursor_u16(&c);
-        t.size = cursor_u16(&c);
-        t.desc_len = cursor_u32(&c);
-        uint64_t desc_at = c.pos;
-        t.desc = cursor_take(&c, t.desc_len);
-        if (c.failed)
+        t.id = cursor_u16(c);
+        t.size = cursor_u16(c);
+        t.desc_len = cursor_u32(c);
+        uint64_t desc_at = c->pos;
+        t.desc = cursor_take(c, t.desc_len);
+        if (c->failed)
             return diag_set(d, DIAG_BAD_HEADER, desc_at,
                             "header truncated in the description of event type %u", t.id);
-        uint32_t extra = cursor_u32(&c);
-        uint64_t extra_at = c.pos;
-        cursor_take(&c, extra);
-        if (c.failed)
+        uint32_t extra = cursor_u32(c);
+        uint64_t extra_at = c->pos;
+        cursor_take(c, extra);
+        if (c->failed)
             return diag_set(d, DIAG_BAD_HEADER, extra_at,
                             "header truncated in event type %u", t.id);
-        at = c.pos;
-        if (cursor_u32(&c) != EVLOG_ET_END)
+        at = c->pos;
+        if (cursor_u32(c) != EVLOG_ET_END)
             return diag_set(d, DIAG_BAD_HEADER, at,
-                            c.failed ? "header truncated in event type %u"
+                            c->failed ? "header truncated in event type %u"
                                      : "malformed header: event type %u has no end marker",
                             t.id);
         t.known = evtype_lookup(t.id);
@@ -93,16 +92,16 @@ evlog_parse_header(evlog *log, diag *d)
         if (t.id > max_id)
             max_id = t.id;
     }
-    at = c.pos;
-    if (cursor_u32(&c) != EVLOG_HEADER_END)
+    at = c->pos;
+    if (cursor_u32(c) != EVLOG_HEADER_END)
         return diag_set(d, DIAG_BAD_HEADER, at,
-                        c.failed ? "header truncated" : "malformed header: no header end marker");
-    at = c.pos;
-    if (cursor_u32(&c) != EVLOG_DATA_BEGIN)
+                        c->failed ? "header truncated" : "malformed header: no header end marker");
+    at = c->pos;
+    if (cursor_u32(c) != EVLOG_DATA_BEGIN)
         return diag_set(d, DIAG_BAD_HEADER, at,
-                        c.failed ? "header truncated before the data section"
+                        c->failed ? "header truncated before the data section"
                                  : "malformed header: no data begin marker");
-    log->data_start = c.pos;
+    log->data_start = c->pos;
 
     /* max_id <= 0xffff, so this table is bounded whatever the file says. */
     log->n_by_id = log->n_types ? max_id + 1 : 0;
@@ -113,13 +112,16 @@ evlog_parse_header(evlog *log, diag *d)
 }
 
 static evlog *
-evlog_new_over(const uint8_t *data, size_t size, mapfile *map, diag *d)
+evlog_new_over(const uint8_t *data, size_t size, mapfile *map, diag *d, bool *short_header)
 {
     evlog *log = xcalloc(1, sizeof *log);
     log->map = map;
     log->data = data;
     log->size = size;
-    if (!evlog_parse_header(log, d)) {
+    cursor c;
+    if (!evlog_parse_header(log, &c, d)) {
+        if (short_header)
+            *short_header = c.failed || size < 4;
         evlog_close(log);
         return NULL;
     }
@@ -132,13 +134,34 @@ evlog_open(const char *path, diag *d)
     mapfile *map = mapfile_open(path, d);
     if (!map)
         return NULL;
-    return evlog_new_over(mapfile_data(map), mapfile_size(map), map, d);
+    return evlog_new_over(mapfile_data(map), mapfile_size(map), map, d, NULL);
 }
 
 evlog *
 evlog_open_bytes(const uint8_t *data, size_t len, diag *d)
 {
-    return evlog_new_over(data, len, NULL, d);
+    return evlog_new_over(data, len, NULL, d, NULL);
+}
+
+evlog *
+evlog_open_growing(int fd, size_t size, size_t reserve, diag *d, bool *short_header)
+{
+    *short_header = false;
+    mapfile *map = mapfile_open_growing(fd, size, reserve, d);
+    if (!map)
+        return NULL;
+    return evlog_new_over(mapfile_data(map), mapfile_size(map), map, d, short_header);
+}
+
+bool
+evlog_grow(evlog *log, size_t size, diag *d)
+{
+    if (!log->map || size <= log->size)
+        return true;
+    if (!mapfile_grow(log->map, size, d))
+        return false;
+    log->size = mapfile_size(log->map);
+    return true;
 }
 
 void
@@ -245,6 +268,16 @@ evlog_iter_cut(evlog_iter *it, uint64_t end)
 {
     if (end < it->data_end)
         it->data_end = end;
+}
+
+void
+evlog_iter_resume(evlog_iter *it)
+{
+    if (it->state == EVLOG_ITER_TRUNCATED || it->state == EVLOG_ITER_OK) {
+        it->state = EVLOG_ITER_OK;
+        it->data_end = it->log->size;
+        diag_clear(&it->diag);
+    }
 }
 
 void

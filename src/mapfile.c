@@ -26,6 +26,9 @@ struct mapfile {
     char *path;                 /* owned; to notice another file put in its place */
     struct stat st;             /* as it was when mapped */
     int slot;                   /* index in mapfile_live, -1 if not registered */
+    size_t reserved;            /* growing mappings: address space set aside (else 0) */
+    size_t mapped;              /* growing mappings: bytes mapped from the file, whole
+                                 * pages */
     _Atomic uint64_t first_bad; /* lowest offset the SIGBUS handler replaced, or
                                  * UINT64_MAX: written in signal context */
 };
@@ -258,7 +261,8 @@ bool
 mapfile_rewritten(const mapfile *m)
 {
     struct stat now;
-    return m->fd >= 0 && fstat(m->fd, &now) == 0 && (uint64_t)now.st_size <= m->size &&
+    return m->fd >= 0 && !m->reserved && fstat(m->fd, &now) == 0 &&
+           (uint64_t)now.st_size <= m->size &&
            (now.st_mtim.tv_sec != m->st.st_mtim.tv_sec ||
             now.st_mtim.tv_nsec != m->st.st_mtim.tv_nsec);
 }
@@ -269,6 +273,8 @@ mapfile_stale(const mapfile *m)
     struct stat now;
     if (mapfile_changed(m, NULL))
         return true;
+    if (m->reserved)
+        return false;           /* growing: growth is expected, there is no path */
     if (m->fd < 0 || fstat(m->fd, &now) != 0 || now.st_size != m->st.st_size ||
         now.st_mtim.tv_sec != m->st.st_mtim.tv_sec || now.st_mtim.tv_nsec != m->st.st_mtim.tv_nsec)
         return true;
@@ -283,10 +289,88 @@ mapfile_close(mapfile *m)
         return;
     if (m->slot >= 0)
         atomic_store(&mapfile_live[m->slot], NULL);
-    if (m->size)
+    if (m->reserved)
+        munmap((void *)m->data, m->reserved);
+    else if (m->size)
         munmap((void *)m->data, m->size);
     if (m->fd >= 0)
         close(m->fd);
     x_free(m->path);
     x_free(m);
+}
+
+/* --- Growing mappings ------------------------------------------------------------------
+ * One reservation (PROT_NONE, no memory committed) whose front is replaced by shared
+ * mappings of the file, page by page as it grows: the data pointer is stable. Pages
+ * are mapped only once the file holds bytes in them; the tail of the last page reads
+ * the file's page cache, so bytes written there later are seen without a new map. */
+
+static size_t
+mapfile_page_size(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? (size_t)page : 4096;
+}
+
+mapfile *
+mapfile_open_growing(int fd, size_t size, size_t reserve, diag *d)
+{
+    size_t page = mapfile_page_size();
+    if (reserve < ((size_t)16 << 20))
+        reserve = (size_t)16 << 20;
+    reserve = (reserve + page - 1) & ~(page - 1);
+    void *base = MAP_FAILED;
+    while (base == MAP_FAILED) {
+        base = mmap(NULL, reserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                    -1, 0);
+        if (base == MAP_FAILED && reserve <= ((size_t)16 << 20)) {
+            diag_set(d, DIAG_IO, 0, "cannot reserve address space: %s", strerror(errno));
+            return NULL;
+        }
+        if (base == MAP_FAILED)
+            reserve /= 2;
+    }
+    int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) {
+        diag_set(d, DIAG_IO, 0, "cannot duplicate the descriptor: %s", strerror(errno));
+        munmap(base, reserve);
+        return NULL;
+    }
+    mapfile *m = xcalloc(1, sizeof *m);
+    m->data = base;
+    m->fd = own;
+    m->slot = -1;
+    m->reserved = reserve;
+    fstat(own, &m->st);
+    atomic_init(&m->first_bad, UINT64_MAX);
+    m->path = xstrdup("");
+    if (!mapfile_grow(m, size, d)) {
+        mapfile_close(m);
+        return NULL;
+    }
+    mapfile_register(m);    /* a followed file may still be cut under us */
+    return m;
+}
+
+bool
+mapfile_grow(mapfile *m, size_t size, diag *d)
+{
+    if (size <= m->size)
+        return true;
+    if (size > m->reserved)
+        return diag_set(d, DIAG_IO, m->size, "the log outgrew the %zu MiB of address space "
+                        "set aside for it", m->reserved >> 20);
+    size_t page = mapfile_page_size();
+    size_t want = (size + page - 1) & ~(page - 1);
+    if (want > m->mapped) {
+        void *at = (void *)(m->data + m->mapped);
+        void *p = mmap(at, want - m->mapped, PROT_READ, MAP_SHARED | MAP_FIXED, m->fd,
+                       (off_t)m->mapped);
+        if (p == MAP_FAILED)
+            return diag_set(d, DIAG_IO, m->size, "cannot map: %s", strerror(errno));
+        m->mapped = want;
+    }
+    m->size = size;
+    fstat(m->fd, &m->st);
+    return true;
 }

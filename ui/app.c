@@ -979,6 +979,17 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_CURSOR_RIGHT: timeview_cursor_move(v, 1); break;
     case ACTION_GO_START: timeview_home(v); break;
     case ACTION_GO_END: timeview_end(v); break;
+    case ACTION_FOLLOW:
+        if (!a->live && a->disk_warning[0] && !a->disk_gone && evindex_truncated(a->ix)) {
+            a->live_request = true;     /* app_loop.c follows the file from here on */
+            app_msg(a, "following the file as it grows");
+        } else if (!a->live) {
+            app_msg(a, "F follows a live log; this one is not being written");
+        } else {
+            a->live_follow = true;
+            app_follow_now(a);
+        }
+        break;
     case ACTION_ZOOM_IN: timeview_zoom(v, 0.5, v->cursor_ns); break;
     case ACTION_ZOOM_OUT: timeview_zoom(v, 2.0, v->cursor_ns); break;
     case ACTION_ZOOM_FIT: timeview_fit(v); break;
@@ -1339,6 +1350,100 @@ app_free(app *a)
     x_free(a->thread_order);
     strbuf_free(&a->status);
     x_free(a);
+}
+
+void
+app_follow_now(app *a)
+{
+    timeview *v = &a->v;
+    uint64_t span = v->t1_ns - v->t0_ns, end = v->log_end_ns + 1;
+    uint64_t start = end - v->log_start_ns > span ? end - span : v->log_start_ns;
+    timeview_zoom_to(v, start, end);
+    if (v->cursor_ns < v->t0_ns || v->cursor_ns >= v->t1_ns)
+        timeview_set_cursor(v, v->log_end_ns);
+}
+
+/* The marker or GC list open over the old index, made again over the new one with
+ * what was typed into its filter and the same item selected. */
+static void
+app_list_again(app *a, enum app_list_kind kind, const char *filter, bool had_sel,
+               uint64_t sel)
+{
+    int rows = a->list_rows;
+    if (kind == APP_LIST_MARKERS)
+        app_marker_list(a);
+    else
+        app_gc_list(a);
+    a->list_rows = rows;
+    if (filter[0])
+        uilist_filter_append(a->list, filter);
+    if (had_sel)
+        uilist_select_payload(a->list, sel);
+}
+
+void
+app_swap_index(app *a, const evindex *ix)
+{
+    /* An open marker or GC list is made again below (the thread list waits for the
+     * totals, so applive does not swap while it is open). */
+    bool relist = a->mode == MODE_LIST && a->list && a->list_kind != APP_LIST_THREADS;
+    enum app_list_kind kind = a->list_kind;
+    char filter[256] = "";
+    uint64_t sel = 0;
+    bool had_sel = false;
+    if (relist) {
+        snprintf(filter, sizeof filter, "%s", uilist_filter(a->list));
+        had_sel = uilist_selected(a->list, &sel);
+        uilist_free(a->list);
+        a->list = NULL;
+    }
+    app_wait_totals(a);
+    x_free(a->thread_memo.rows);
+    x_free(a->thread_order);
+    a->thread_memo.rows = NULL;
+    a->thread_order = NULL;
+    a->ix = ix;
+    /* Lanes: the same selection by position (caps only ever come, in order). */
+    size_t max = evindex_n_caps(ix) + 8;
+    x_free(a->lanes);
+    a->lanes = xmalloc(max * sizeof *a->lanes);
+    a->n_lanes = lanes_build(ix, a->lanes, max);
+    a->markers_lane = SIZE_MAX;
+    for (size_t i = 0; i < a->n_lanes; i++)
+        if (a->lanes[i].kind == LANE_MARKERS)
+            a->markers_lane = i;
+    if (a->lane_sel >= a->n_lanes)
+        a->lane_sel = a->n_lanes ? a->n_lanes - 1 : 0;
+    if (a->first_lane >= a->n_lanes)
+        a->first_lane = 0;
+    eventpane_free(a->events);
+    a->events = eventpane_new(ix);
+    /* The view over the longer log: where it was, or at the new end while following. */
+    timeview old = a->v;
+    uint64_t first = evindex_first_ns(ix), last = evindex_last_ns(ix);
+    timeview_init(&a->v, first, last > first ? last : first, old.width);
+    if (old.t1_ns > old.t0_ns && old.t0_ns >= a->v.log_start_ns)
+        timeview_zoom_to(&a->v, old.t0_ns, old.t1_ns);
+    if (old.cursor_ns >= a->v.log_start_ns && old.cursor_ns <= a->v.log_end_ns)
+        timeview_set_cursor(&a->v, old.cursor_ns);
+    if (a->live_follow)
+        app_follow_now(a);
+    if (a->search_on && a->query[0]) {
+        char keep[sizeof a->msg];
+        bool sticky = a->msg_sticky;
+        memcpy(keep, a->msg, sizeof keep);
+        app_run_search(a);
+        memcpy(a->msg, keep, sizeof keep);  /* no new "N matches" line every second */
+        a->msg_sticky = sticky;
+    } else {
+        x_free(a->matches);
+        a->matches = NULL;
+        a->n_matches = 0;
+    }
+    app_relayout(a);
+    app_start_totals(a);
+    if (relist)
+        app_list_again(a, kind, filter, had_sel, sel);
 }
 
 void

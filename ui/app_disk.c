@@ -22,6 +22,10 @@ app_poll_disk(app *a)
                  "file changed on disk at byte %llu: showing what was indexed",
                  (unsigned long long)off);
         a->disk_gone = true;
+    } else if (evlog_stale(log) && evindex_truncated(a->ix)) {
+        /* No end marker and changed: most likely a program still writing it. */
+        snprintf(a->disk_warning, sizeof a->disk_warning,
+                 "file changed on disk: still being written? F follows it live");
     } else if (evlog_stale(log)) {
         snprintf(a->disk_warning, sizeof a->disk_warning,
                  "file changed on disk: showing what was indexed");

@@ -60,6 +60,15 @@ draw_header(const app *a, surface *s)
         int col = a->cols - w < used + 1 ? a->cols - w : used + 1;
         surface_text(s, col > name ? col : name, a->lay.header, sb.data, STYLE_STATUS_WARN,
                      a->cols);
+    } else if (a->live_text[0]) {
+        /* A live log (applive.c): source, state, rate, lag; an alert as a warning. */
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, " %s ", a->live_text);
+        strbuf_putc(&sb, '\0');
+        int w = surface_text_cols(sb.data);
+        int col = a->cols - w < used + 1 ? used + 1 : a->cols - w;
+        surface_text(s, col, a->lay.header, sb.data,
+                     a->live_alert ? STYLE_STATUS_WARN : STYLE_STATUS, a->cols - col);
     } else if (evindex_truncated(a->ix)) {
         const diag *d = evindex_ending(a->ix);
         strbuf_reset(&sb);

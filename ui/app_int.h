@@ -99,7 +99,21 @@ struct app {
     app_two *two;               /* owned; the second log of the two-log view, or NULL */
     char disk_warning[160];     /* the file changed on disk (app_disk.c), "" if not */
     bool disk_gone;             /* ... and lost bytes we mapped: the warning is final */
+
+    /* A live log (applive.c): its index is replaced as it grows (app_swap_index). */
+    bool live;
+    bool live_follow;           /* the view's right edge is "now" and slides with it */
+    char live_text[200];        /* header: source, state, events/s, lag ("" if none) */
+    bool live_alert;            /* live_text tells of a long pause: drawn as a warning */
+    bool live_request;          /* F on a file that grows: the loop is to follow it */
 };
+
+/* Put `ix` (borrowed, the log's index now that it has grown) in place of a->ix: lanes,
+ * event pane, thread totals and search matches are made again from it; the view keeps
+ * its place, or slides to the new end while following (app.c). */
+void app_swap_index(app *a, const evindex *ix);
+/* Slide the view, at its zoom, so that its right edge is the log's newest event. */
+void app_follow_now(app *a);
 
 /* The item under the cursor on the selected lane, one column of slack; kind
  * LANE_ITEM_NONE (and false) when there is none (app.c). */

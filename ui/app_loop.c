@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app_int.h"
+#include "applive.h"
 #include "diag.h"
 #include "evlog.h"
 #include "surface.h"
@@ -147,6 +148,83 @@ app_wait_index(termio *t, surface *s, app_build *b, const char *path, size_t siz
     return b->ix;
 }
 
+/* A live source before its header has come: what it waits for, and q. False when
+ * the user quit (*quit_sig: the signal, if one did) or the source failed (err). */
+static bool
+app_wait_header(termio *t, surface *s, livelog *l, const char *name, int *quit_sig,
+                char *err, size_t errlen)
+{
+    while (!livelog_log(l)) {
+        livesrc_status st;
+        diag d;
+        if (!livelog_update(l, 50, &st, &d)) {
+            diag_format(&d, name, err, errlen);
+            return false;
+        }
+        int cols, lines;
+        termio_size(t, &cols, &lines);
+        if (surface_cols(s) != cols || surface_lines(s) != lines)
+            surface_resize(s, cols, lines);
+        surface_clear(s, STYLE_DEFAULT);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s: %s", name,
+                 st.state == LIVESRC_CONNECTING ? "waiting for the program (connecting, or no "
+                                                  "writer yet)"
+                                                : "reading the header");
+        surface_text(s, 1, lines / 2 - 1 > 0 ? lines / 2 - 1 : 0, buf, STYLE_DEFAULT, cols - 2);
+        if (lines / 2 < lines)
+            surface_text(s, 1, lines / 2, "q quits", STYLE_AXIS, cols - 2);
+        termio_present(t, s);
+        termio_event ev;
+        if (!termio_poll(t, 0, &ev))
+            continue;
+        if (ev.kind == TERMIO_EV_KEY && strcmp(ev.key, "C-z") == 0)
+            termio_suspend(t);
+        if (app_is_quit_key(&ev)) {
+            /* C-c cancels the wait as it does for the commands: 130. */
+            if (ev.kind == TERMIO_EV_QUIT)
+                *quit_sig = ev.signal;
+            else if (strcmp(ev.key, "C-c") == 0)
+                *quit_sig = SIGINT;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* F on a file that grows without an end marker: follow it from now on — a live log
+ * over the same path, indexed once here, put in the app's place. NULL (and a message
+ * in the status line) if it cannot be opened; else the applive, *out the live log the
+ * caller closes after it. */
+static applive *
+app_follow_file(app *a, const char *path, uint64_t alert_pause_ns, livelog **out)
+{
+    livesrc_opts so = { .follow = true };
+    diag d;
+    diag_clear(&d);
+    livelog *l = livelog_open(path, &so, &d);
+    for (int i = 0; l && !livelog_log(l) && i < 100; i++)
+        if (!livelog_update(l, 20, NULL, &d))
+            break;
+    if (!l || !livelog_log(l)) {
+        snprintf(a->msg, sizeof a->msg, "cannot follow %s: %s", path,
+                 d.msg[0] ? d.msg : "no header");
+        a->msg_sticky = true;
+        livelog_close(l);
+        return NULL;
+    }
+    evindex *ix = evindex_build(livelog_log(l), NULL, &d);
+    applive *lv = applive_new(l, ix, alert_pause_ns);
+    app_swap_index(a, applive_index(lv));
+    a->disk_warning[0] = '\0';
+    applive_attach(lv, a);
+    *out = l;
+    return lv;
+}
+
+static int app_session(evlog *log, livelog *l, const char *path, const char *backend,
+                       const app_opts *o, uint64_t alert_pause_ns, char *err, size_t errlen);
+
 int
 app_run(const char *path, const char *backend, const app_opts *o, char *err, size_t errlen)
 {
@@ -157,6 +235,21 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
         diag_format(&d, path, err, errlen);
         return 1;
     }
+    return app_session(log, NULL, path, backend, o, 0, err, errlen);
+}
+
+int
+app_run_live(livelog *l, const char *name, const char *backend, const app_opts *o,
+             unsigned long long alert_pause_ns, char *err, size_t errlen)
+{
+    return app_session(NULL, l, name, backend, o, alert_pause_ns, err, errlen);
+}
+
+/* The session over `log` (consumed), or over the live `l` (borrowed) when log is NULL. */
+static int
+app_session(evlog *log, livelog *l, const char *path, const char *backend, const app_opts *o,
+            uint64_t alert_pause_ns, char *err, size_t errlen)
+{
     termio_opts to = termio_default_opts();
     to.mouse = o->mouse;
     to.styles = o->styles;
@@ -171,6 +264,7 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
         evlog_close(log);
         return 1;
     }
+    int quit_sig = 0;
     /* Without a UTF-8 codeset ncursesw cannot show the glyphs (lanes would be blank):
      * both backends draw the ASCII set then, and the header says why. */
     if (!ao.ascii && strcmp(nl_langinfo(CODESET), "UTF-8") != 0) {
@@ -181,16 +275,29 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
     int cols, lines;
     termio_size(t, &cols, &lines);
     surface *s = surface_new(cols, lines);
-    app_build b = { .log = log };
+    if (l && !app_wait_header(t, s, l, path, &quit_sig, err, errlen)) {
+        surface_free(s);
+        termio_free(t);
+        return quit_sig ? termio_signal_status(quit_sig) : err[0] ? 1 : 0;
+    }
+    const evlog *rlog = l ? livelog_log(l) : log;
+    app_build b = { .log = rlog };
     diag_clear(&b.ending);
-    int quit_sig = 0;
-    evindex *ix = app_wait_index(t, s, &b, path, evlog_size(log), ao.ascii, &quit_sig);
+    evindex *ix = app_wait_index(t, s, &b, path, evlog_size(rlog), ao.ascii, &quit_sig);
+    applive *lv = NULL;
+    livelog *followed = NULL;   /* F on a growing file: the live log opened for it */
+    if (ix && l) {
+        lv = applive_new(l, ix, alert_pause_ns);    /* owns ix from here */
+        ix = NULL;
+    }
     int status = 0;
     /* The two-log view: the second log, indexed the same way after the first. */
     evlog *log2 = NULL;
     evindex *ix2 = NULL;
     app_build b2 = { .log = NULL };
     if (ix && o->second_path) {
+        diag d;
+        diag_clear(&d);
         log2 = evlog_open(o->second_path, &d);
         if (!log2) {
             diag_format(&d, o->second_path, err, errlen);
@@ -206,17 +313,20 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
             ix = NULL;
         }
     }
-    if (ix) {
+    if (ix || lv) {
         ao.mono = termio_theme_mode(t) == THEME_MONO;
         ao.async_totals = true;
-        app_new_call call = { ix, path, cols, lines, &ao, NULL };
+        app_new_call call = { lv ? applive_index(lv) : ix, path, cols, lines, &ao, NULL };
         app_thread_start(NULL, app_new_main, &call);
         app *a = call.a;
         if (ix2 && !app_set_second(a, ix2, o->second_path, o->align, err, errlen)) {
             status = 1;
             app_key(a, "C-c");
         }
-        app_poll_disk(a);
+        if (lv)
+            applive_attach(lv, a);
+        else
+            app_poll_disk(a);
         bool dirty = true;
         while (!app_quit_requested(a)) {
             if (dirty) {
@@ -229,6 +339,8 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
              * on disk now and then (app_disk.c). */
             termio_event ev;
             int timeout = app_totals_pending(a) ? APP_TOTALS_POLL_MS : APP_DISK_POLL_MS;
+            if (lv && applive_poll_ms(lv) < timeout)
+                timeout = applive_poll_ms(lv);
             dirty = false;
             while (!app_quit_requested(a) && termio_poll(t, timeout, &ev)) {
                 timeout = 0;
@@ -251,15 +363,30 @@ app_run(const char *path, const char *backend, const app_opts *o, char *err, siz
                     break;      /* draw at once on return */
                 }
             }
-            if (app_poll_disk(a))
+            if (!lv && a->live_request) {
+                a->live_request = false;
+                lv = app_follow_file(a, path, alert_pause_ns, &followed);
+                dirty = true;
+            }
+            if (lv ? applive_poll(lv, a) : app_poll_disk(a))
                 dirty = true;
             if (app_poll_totals(a))
                 dirty = true;
         }
         app_free(a);
     }
+    applive_free(lv);
+    livelog_close(followed);
     surface_free(s);
     termio_free(t);
+    if (l || followed) {
+        evindex_free(ix);
+        evindex_free(ix2);
+        evlog_close(log);
+        if (log2)
+            evlog_close(log2);
+        return quit_sig ? termio_signal_status(quit_sig) : 0;
+    }
     uint64_t gone;
     if (evlog_changed(log, &gone)) {
         /* How the data ended says nothing once the file lost bytes under us. */

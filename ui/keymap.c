@@ -24,6 +24,7 @@ static const keymap_binding keymap_timeline[] = {
     { "S-Left", ACTION_CURSOR_LEFT },   { "<", ACTION_CURSOR_LEFT },
     { "S-Right", ACTION_CURSOR_RIGHT }, { ">", ACTION_CURSOR_RIGHT },
     { "Home", ACTION_GO_START },        { "End", ACTION_GO_END },
+    { "F", ACTION_FOLLOW },
     { "+", ACTION_ZOOM_IN },            { "=", ACTION_ZOOM_IN },
     { "w", ACTION_ZOOM_IN },
     { "-", ACTION_ZOOM_OUT },           { "s", ACTION_ZOOM_OUT },

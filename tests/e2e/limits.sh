@@ -86,13 +86,13 @@ fi
 mkfifo "$TMP/fifo"
 start "TERM=xterm-256color $BIN $TMP/fifo 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit"
 for ((i = 0; i < 60; i++)); do
-    grep -q "waiting for a writer" "$TMP/stderr" 2>/dev/null && break
+    screen | grep -q "waiting for the program" && break
     sleep 0.05
 done
-if grep -q "waiting for a writer (a FIFO)" "$TMP/stderr" 2>/dev/null; then
+if screen | grep -q "fifo: waiting for the program (connecting, or no writer yet)"; then
     ok "FIFO: waiting for a writer"
 else
-    bad "FIFO: stderr \"$(cat "$TMP/stderr" 2>/dev/null)\""
+    bad "FIFO: screen \"$(screen)\" stderr \"$(cat "$TMP/stderr" 2>/dev/null)\""
 fi
 T send-keys -t lim C-c
 if wait_exit 1 && [ "$(cat "$TMP/exit")" = "exit=130" ]; then
