@@ -171,7 +171,7 @@ on_run(builder *b, size_t li, const evlog_event *ev)
     /* Every thread that runs gets a record, found again only when the lane switches
      * threads (its run totals come from the runs themselves: threadstats). */
     if (!s->run_any || tid != s->run_tid)
-        threadtab_get_or_add(b->ix->threads, tid);
+        threadtab_add(b->ix->threads, tid);
     s->run_any = true;
     s->run_open = true;
     s->run_tid = tid;

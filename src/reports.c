@@ -369,8 +369,11 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
     rep_key *keys = NULL;
     if (o->sort_by_run) {
         keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
-        for (size_t i = 0; i < n; i++)
-            keys[i] = (rep_key){ st[i].run_ns, threadtab_at(tt, i)->tid, i };
+        for (size_t i = 0; i < n; i++) {
+            threadtab_thread t;
+            threadtab_at(tt, i, &t);
+            keys[i] = (rep_key){ st[i].run_ns, t.tid, i };
+        }
     }
     size_t *order = rep_order(n, keys);
     size_t rows = rep_rows(n, o);
@@ -385,7 +388,9 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
         strbuf_putc(out, '\n');
     }
     for (size_t r = 0; r < rows; r++) {
-        rep_thread_row(out, ix, threadtab_at(tt, order[r]), &st[order[r]], o->json);
+        threadtab_thread t;
+        threadtab_at(tt, order[r], &t);
+        rep_thread_row(out, ix, &t, &st[order[r]], o->json);
         strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
     }
     if (o->json)

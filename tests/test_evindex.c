@@ -19,6 +19,17 @@
 
 #define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
 
+
+/* The record of a thread that must be in the table. */
+static threadtab_thread
+ei_thread(const threadtab *tt, uint32_t tid)
+{
+    threadtab_thread t;
+    memset(&t, 0, sizeof t);
+    ck_assert_msg(threadtab_find(tt, tid, &t), "thread %u not in the table", tid);
+    return t;
+}
+
 static uint64_t
 ei_rng(uint64_t *s)
 {
@@ -333,7 +344,7 @@ START_TEST(test_evindex_parallel_gc)
     ck_assert_uint_eq(st2.first_run_ns, 500);
     ck_assert_uint_eq(st2.last_end_ns, 11000);
     ck_assert_uint_eq(st2.last_cap, evindex_cap_at(ix, 1)->cap);
-    ck_assert_uint_eq(threadtab_find(tt, 2)->create_ns, 400);
+    ck_assert_uint_eq(ei_thread(tt, 2).create_ns, 400);
     ck_assert_uint_eq(st2.stops[THREADTAB_STOP_HEAP_OVERFLOW], 1);
     ck_assert_uint_eq(st2.stops[THREADTAB_STOP_MVAR], 1);
     ck_assert_uint_eq(st2.stops[THREADTAB_STOP_YIELD], 0);
@@ -546,10 +557,11 @@ START_TEST(test_evindex_thread_labels)
     ck_assert_uint_eq(threadtab_count(tt), 2);
     const uint8_t *p;
     size_t n;
-    ck_assert(evindex_thread_label(c.ix, threadtab_find(tt, 7), &p, &n));
+    threadtab_thread t7 = ei_thread(tt, 7), t8 = ei_thread(tt, 8);
+    ck_assert(evindex_thread_label(c.ix, &t7, &p, &n));
     ck_assert_uint_eq(n, strlen("worker-\xce\xbb"));      /* the latest label */
     ck_assert_mem_eq(p, "worker-\xce\xbb", n);
-    ck_assert(!evindex_thread_label(c.ix, threadtab_find(tt, 8), &p, &n));
+    ck_assert(!evindex_thread_label(c.ix, &t8, &p, &n));
     threadstats_row st7;
     threadstats_of(c.ix, 7, &st7);
     ck_assert_uint_eq(st7.stops[THREADTAB_STOP_FINISHED], 1);
@@ -807,8 +819,8 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         for (size_t i = 0; i < runlane_count(rl); i += 1 + runlane_count(rl) / 64) {
             runlane_run r;
             runlane_get(rl, i, &r);
-            ck_assert_msg(threadtab_find(tt, r.tid), "%s: run of thread %u, not in the table",
-                          name, r.tid);
+            ck_assert_msg(threadtab_find(tt, r.tid, NULL),
+                          "%s: run of thread %u, not in the table", name, r.tid);
         }
     }
     threadstats_row *rows = threadstats_all(ix);
@@ -821,9 +833,11 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         ck_assert_uint_eq(stops, rows[i].n_runs);
         if (i % (1 + threadtab_count(tt) / 32) == 0) {
             threadstats_row one;
-            threadstats_of(ix, threadtab_at(tt, i)->tid, &one);
+            threadtab_thread t;
+            ck_assert(threadtab_at(tt, i, &t));
+            threadstats_of(ix, t.tid, &one);
             ck_assert_msg(memcmp(&one, &rows[i], sizeof one) == 0, "%s: thread %u: alone "
-                          "differs from the table", name, threadtab_at(tt, i)->tid);
+                          "differs from the table", name, t.tid);
         }
     }
     x_free(rows);

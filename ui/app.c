@@ -363,7 +363,8 @@ app_thread_row_text(void *ctx, size_t row, strbuf *out)
 {
     app *a = ctx;
     size_t i = a->thread_order[row];
-    const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), i);
+    threadtab_thread th_v;
+    const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), i, &th_v) ? &th_v : NULL;
     const threadstats_row *st = &a->thread_memo.rows[i];
     strbuf t;
     strbuf_init(&t);
@@ -381,7 +382,9 @@ static void
 app_thread_row_key(void *ctx, size_t row, strbuf *out)
 {
     app *a = ctx;
-    const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), a->thread_order[row]);
+    threadtab_thread th_v;
+    const threadtab_thread *th =
+        threadtab_at(evindex_threads(a->ix), a->thread_order[row], &th_v) ? &th_v : NULL;
     char digits[12], *d = digits + sizeof digits;
     uint32_t v = th->tid;
     do
@@ -400,7 +403,9 @@ static uint64_t
 app_thread_row_payload(void *ctx, size_t row)
 {
     app *a = ctx;
-    return threadtab_at(evindex_threads(a->ix), a->thread_order[row])->tid;
+    threadtab_thread th;
+    threadtab_at(evindex_threads(a->ix), a->thread_order[row], &th);
+    return th.tid;
 }
 
 /* Every thread, most run time first: rows made only when drawn or filtered, from the
@@ -515,7 +520,8 @@ app_run_search(app *a)
     }
     const threadtab *tt = evindex_threads(a->ix);
     for (size_t i = 0; i < threadtab_count(tt); i++) {
-        const threadtab_thread *th = threadtab_at(tt, i);
+        threadtab_thread th_v;
+        const threadtab_thread *th = threadtab_at(tt, i, &th_v) ? &th_v : NULL;
         const uint8_t *p;
         size_t n;
         if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, a->query))
@@ -549,7 +555,9 @@ app_match_text(const app *a, const app_match *m, strbuf *sb)
     const uint8_t *p = NULL;
     size_t n = 0;
     if (m->is_thread) {
-        const threadtab_thread *th = threadtab_find(evindex_threads(a->ix), (uint32_t)m->index);
+        threadtab_thread th_v;
+        const threadtab_thread *th =
+            threadtab_find(evindex_threads(a->ix), (uint32_t)m->index, &th_v) ? &th_v : NULL;
         if (th && evindex_thread_label(a->ix, th, &p, &n)) {
             strbuf_printf(sb, "thread %u ", th->tid);
             textfmt_append_utf8(sb, p, n);

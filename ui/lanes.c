@@ -276,7 +276,8 @@ lanes_hec_text(lanes_ctx *x, const runlane *rl)
             runlane_run run;
             runlane_get(rl, r, &run);
             strbuf_reset(&x->text);
-            const threadtab_thread *th = threadtab_find(tt, run.tid);
+            threadtab_thread th_v;
+            const threadtab_thread *th = threadtab_find(tt, run.tid, &th_v) ? &th_v : NULL;
             const uint8_t *p;
             size_t n;
             if (th && evindex_thread_label(x->ix, th, &p, &n) && n > 0) {
