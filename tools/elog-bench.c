@@ -347,7 +347,8 @@ bench_memory(const evindex *ix, size_t file_bytes)
     gcs = evindex_n_gcs(ix) * sizeof(evindex_gc);
     for (size_t i = 0; i < evindex_n_gcs(ix); i++)
         gcs += evindex_gc_at(ix, i)->n_parts * sizeof(evindex_gc_part);
-    size_t msgs = (evindex_n_msgs(ix) + evindex_n_markers(ix)) * sizeof(evindex_msg);
+    size_t msgs = evindex_n_msgs(ix) * sizeof(evindex_msg) +
+                  evindex_n_markers(ix) * sizeof(uint32_t);
     size_t threads = threadtab_bytes(evindex_threads(ix));
     size_t seek = evseek_bytes(evindex_seek(ix));
     sparks = evindex_spark_bytes(ix);

@@ -166,34 +166,37 @@ app_open_list(app *a, uilist *l, enum app_list_kind kind)
     a->mode = MODE_LIST;
 }
 
-/* The marker list: time, capability, name. */
+/* Row `row` of the marker list: time, capability, name. */
+static void
+app_marker_row_text(void *ctx, size_t row, strbuf *out)
+{
+    app *a = ctx;
+    const evindex_msg *m = evindex_marker_at(a->ix, row);
+    size_t start = out->len;
+    timefmt_append_res(out, m->time_ns, detail_marker_res(a->ix, row));
+    while (out->len < start + 13)
+        strbuf_putc(out, ' ');
+    if (m->cap == EVINDEX_NO_CAP)
+        strbuf_puts(out, " -   ");
+    else
+        strbuf_printf(out, " %-4u", (unsigned)m->cap);
+    strbuf_putc(out, ' ');
+    const uint8_t *p;
+    size_t n;
+    if (evindex_msg_text(a->ix, m, &p, &n))
+        textfmt_append_utf8(out, p, n);
+}
+
+/* The marker list: rows made only when drawn or filtered (a log may have millions). */
 static void
 app_marker_list(app *a)
 {
-    uilist *l = uilist_new("markers");
+    uilist_rows rows = {
+        .n_rows = evindex_n_markers(a->ix), .ctx = a, .text = app_marker_row_text,
+    };
+    uilist *l = uilist_new_rows("markers", &rows);
     uilist_set_columns_header(l, "time          cap  name");
-    strbuf sb;
-    strbuf_init(&sb);
     size_t sel = evindex_marker_first_from(a->ix, a->v.cursor_ns);
-    for (size_t i = 0; i < evindex_n_markers(a->ix); i++) {
-        const evindex_msg *m = evindex_marker_at(a->ix, i);
-        strbuf_reset(&sb);
-        timefmt_append_res(&sb, m->time_ns, detail_marker_res(a->ix, i));
-        while (sb.len < 13)
-            strbuf_putc(&sb, ' ');
-        if (m->cap == EVINDEX_NO_CAP)
-            strbuf_puts(&sb, " -   ");
-        else
-            strbuf_printf(&sb, " %-4u", m->cap);
-        strbuf_putc(&sb, ' ');
-        const uint8_t *p;
-        size_t n;
-        if (evindex_msg_text(a->ix, m, &p, &n))
-            textfmt_append_utf8(&sb, p, n);
-        strbuf_putc(&sb, '\0');
-        uilist_add(l, sb.data, i);
-    }
-    strbuf_free(&sb);
     if (sel < evindex_n_markers(a->ix))
         uilist_move(l, (long)sel);
     app_open_list(a, l, APP_LIST_MARKERS);
