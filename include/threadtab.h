@@ -78,6 +78,14 @@ bool threadtab_at(const threadtab *tt, size_t i, threadtab_thread *out);
 bool threadtab_find(const threadtab *tt, uint32_t tid, threadtab_thread *out);
 /* Index (in ascending order, after threadtab_seal) of `tid`, or SIZE_MAX. */
 size_t threadtab_index_of(const threadtab *tt, uint32_t tid);
+/* The same, remembering the last page of 64 ids looked up in *hint (zero it before the
+ * first call): a pass over runs of nearby threads skips the hash. */
+typedef struct threadtab_hint {
+    uint32_t page_no1;          /* 1 + the page number remembered; 0: none */
+    uint32_t rank;
+    uint64_t present;
+} threadtab_hint;
+size_t threadtab_index_of_hint(const threadtab *tt, uint32_t tid, threadtab_hint *hint);
 
 size_t threadtab_bytes(const threadtab *tt);
 bool threadtab_check(const threadtab *tt, char *why, size_t why_len);

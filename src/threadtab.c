@@ -186,6 +186,17 @@ tt_hash_put(tt_hash *h, uint32_t key, uint32_t idx1)
 
 /* --- pages ----------------------------------------------------------------------------- */
 
+/* Bits set in v, without relying on a popcount instruction (builds target plain
+ * x86-64, where __builtin_popcountll is a libgcc call). */
+static inline unsigned
+tt_popcount(uint64_t v)
+{
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (unsigned)((v * 0x0101010101010101ull) >> 56);
+}
+
 static inline uint64_t
 tt_below(unsigned bit)
 {
@@ -195,7 +206,7 @@ tt_below(unsigned bit)
 static inline unsigned
 tt_pos(uint64_t bits, unsigned bit)
 {
-    return (unsigned)__builtin_popcountll(bits & tt_below(bit));
+    return tt_popcount(bits & tt_below(bit));
 }
 
 /* The k-th page by page number (when sealed). */
@@ -261,7 +272,7 @@ tt_add(threadtab *tt, uint32_t tid)
     unsigned bit = tid & (TT_PAGE - 1);
     if (p->present >> bit & 1)
         return p;
-    unsigned used = (unsigned)__builtin_popcountll(p->present), pos = tt_pos(p->present, bit);
+    unsigned used = tt_popcount(p->present), pos = tt_pos(p->present, bit);
     p->slots = tt_insert_at(p->slots, &p->n_slots_alloc, used, pos, sizeof *p->slots);
     p->slots[pos] = (tt_slot){ .cap = 0 };
     tt_set_delta(&p->slots[pos], TT_NO_DELTA);
@@ -364,7 +375,7 @@ tt_set_label(threadtab *tt, uint32_t tid, uint64_t label_offset, bool only_later
     }
     if (label_offset == 0)
         return;                 /* 0 means "no label" */
-    unsigned used = (unsigned)__builtin_popcountll(p->labelled);
+    unsigned used = tt_popcount(p->labelled);
     p->labels = tt_insert_at(p->labels, &p->n_labels_alloc, used, pos, sizeof *p->labels);
     p->labels[pos] = label_offset;
     p->labelled |= 1ull << bit;
@@ -510,8 +521,8 @@ threadtab_seal(threadtab *tt)
     for (size_t k = 0; k < tt->n_pages; k++) {
         tt_page *p = (tt_page *)tt_page_at(tt, k);
         p->rank = (uint32_t)rank;
-        unsigned used = (unsigned)__builtin_popcountll(p->present);
-        unsigned n_labels = (unsigned)__builtin_popcountll(p->labelled);
+        unsigned used = tt_popcount(p->present);
+        unsigned n_labels = tt_popcount(p->labelled);
         rank += used;
         /* Spare room back, except in the highest page, where a growing log adds. */
         if (k + 1 < tt->n_pages && used < p->n_slots_alloc) {
@@ -586,6 +597,20 @@ threadtab_index_of(const threadtab *tt, uint32_t tid)
 }
 
 size_t
+threadtab_index_of_hint(const threadtab *tt, uint32_t tid, threadtab_hint *hint)
+{
+    uint32_t pn = tid >> TT_PAGE_BITS;
+    if (hint->page_no1 != pn + 1) {
+        const tt_page *p = tt_page_find(tt, pn);
+        *hint = (threadtab_hint){ pn + 1, p ? p->rank : 0, p ? p->present : 0 };
+    }
+    unsigned bit = tid & (TT_PAGE - 1);
+    if (!(hint->present >> bit & 1))
+        return SIZE_MAX;
+    return (size_t)hint->rank + tt_pos(hint->present, bit);
+}
+
+size_t
 threadtab_bytes(const threadtab *tt)
 {
     size_t n = sizeof *tt + tt->cap_pages * sizeof *tt->pages +
@@ -631,9 +656,9 @@ threadtab_check(const threadtab *tt, char *why, size_t why_len)
         uint32_t tid0 = p->page_no << TT_PAGE_BITS;
         if (tt_page_find(tt, p->page_no) != p)
             return threadtab_fail(why, why_len, "page not found through the hash", tid0);
-        if (!p->present || (unsigned)__builtin_popcountll(p->present) > p->n_slots_alloc)
+        if (!p->present || tt_popcount(p->present) > p->n_slots_alloc)
             return threadtab_fail(why, why_len, "page slots do not cover its threads", tid0);
-        if ((unsigned)__builtin_popcountll(p->labelled) > p->n_labels_alloc ||
+        if (tt_popcount(p->labelled) > p->n_labels_alloc ||
             (p->labelled & ~p->present) || (p->extra & ~p->present))
             return threadtab_fail(why, why_len, "page bitmaps disagree", tid0);
         for (uint64_t left = p->present; left; left &= left - 1) {
@@ -651,8 +676,8 @@ threadtab_check(const threadtab *tt, char *why, size_t why_len)
                     return threadtab_fail(why, why_len, "side record missing", tid0 | bit);
             }
         }
-        n += (size_t)__builtin_popcountll(p->present);
-        n_extra += (size_t)__builtin_popcountll(p->extra);
+        n += (size_t)tt_popcount(p->present);
+        n_extra += (size_t)tt_popcount(p->extra);
     }
     if (n != tt->n_threads)
         return threadtab_fail(why, why_len, "thread count differs from the pages", 0);
@@ -668,7 +693,7 @@ threadtab_check(const threadtab *tt, char *why, size_t why_len)
             if (p->rank != rank)
                 return threadtab_fail(why, why_len, "page rank is stale",
                                       p->page_no << TT_PAGE_BITS);
-            rank += (size_t)__builtin_popcountll(p->present);
+            rank += (size_t)tt_popcount(p->present);
         }
     }
     return true;

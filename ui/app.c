@@ -274,18 +274,42 @@ app_gc_list(app *a)
 
 /* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
 
-/* Threadtab indexes ranked by run time, most first, ties in tid order. Caller frees. */
+/* Threadtab indexes ranked by run time, most first, ties in tid order: a stable LSD
+ * radix sort of (most - run time) over the indexes in tid order, a few linear passes
+ * (qsort took a tenth of a second a million threads). Caller frees. */
 static size_t *
 app_rank_threads(const threadstats_row *st, size_t n)
 {
-    app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
+    enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
+    uint64_t most = 0;
     for (size_t i = 0; i < n; i++)
-        keys[i] = (app_rank){ st[i].run_ns, i };
-    qsort(keys, n, sizeof *keys, app_rank_cmp);
+        most = st[i].run_ns > most ? st[i].run_ns : most;
     size_t *order = xmalloc((n + 1) * sizeof *order);  /* caller frees */
+    size_t *tmp = xmalloc((n + 1) * sizeof *tmp);      /* freed below */
+    size_t *count = xmalloc(RADIX * sizeof *count);    /* freed below */
     for (size_t i = 0; i < n; i++)
-        order[i] = keys[i].idx;
-    x_free(keys);
+        order[i] = i;
+    size_t *src = order, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (most >> shift) != 0; shift += RADIX_BITS) {
+        memset(count, 0, RADIX * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[((most - st[src[i]].run_ns) >> shift) & (RADIX - 1)]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < RADIX; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[((most - st[src[i]].run_ns) >> shift) & (RADIX - 1)]++] = src[i];
+        size_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != order)
+        memcpy(order, src, n * sizeof *order);
+    x_free(count);
+    x_free(tmp);
     return order;
 }
 
