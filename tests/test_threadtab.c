@@ -336,6 +336,14 @@ START_TEST(test_threadtab_random_vs_model)
     }
     ck_assert_uint_eq(threadtab_count(tt), n_threads);
     ck_assert_uint_gt(n_threads, 40000);
+    /* The remembered-page lookup agrees with the plain one, for ids present or not,
+     * near each other or far apart. */
+    threadtab_hint hint = { 0, 0, 0 };
+    for (int k = 0; k < 20000; k++) {
+        uint32_t tid = k % 3 ? (uint32_t)(tt_rng(&s) % 6000) : (uint32_t)tt_rng(&s);
+        if (threadtab_index_of_hint(tt, tid, &hint) != threadtab_index_of(tt, tid))
+            ck_abort_msg("tid %u: hinted index differs", tid);
+    }
     /* Ids never mentioned are absent. */
     for (int k = 0; k < 1000; k++) {
         uint32_t tid = (uint32_t)tt_rng(&s);
