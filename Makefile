@@ -3,6 +3,7 @@
 #   make check      build and run every test (Check unit tests + end-to-end scripts)
 #   make bench      performance benchmark (ratios against a bare-scan floor; builds
 #                   build/elog-bench, the in-process timer it runs)
+#   make bench-huge a 10 GB thread-churn log: open, stats, gc, threads (bench/huge.sh)
 #   make SAN=address,undefined check   the same suite under ASan/UBSan
 #   make fuzz       libFuzzer targets (clang), each run FUZZ_SECONDS (default 60)
 
@@ -46,7 +47,7 @@ SYNTH    := $(BUILD)/elog-synth
 BENCHBIN := $(BUILD)/elog-bench
 TESTBIN  := $(BUILD)/elog-tests
 
-.PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps
+.PHONY: all check bench bench-huge layers headers clean demo deps fuzz fuzz-build fuzz-deps
 
 all: $(BIN) $(SYNTH) $(BENCHBIN) layers
 
@@ -100,6 +101,9 @@ check: $(BIN) $(SYNTH) $(TESTBIN) layers headers
 
 bench: $(BIN) $(SYNTH) $(BENCHBIN)
 	BUILD=$(BUILD) bash bench/run.sh
+
+bench-huge: $(BIN) $(SYNTH) $(BENCHBIN)
+	BUILD=$(BUILD) bash bench/huge.sh
 
 deps:
 	sh tools/deps.sh
