@@ -72,7 +72,7 @@ shape_file() {
                     --size "${mb}M" ;;
     caps64)     gen_synth "caps64-${mb}M" --caps 64 --size "${mb}M" ;;
     sparks)     gen_synth "sparks-${mb}M" --caps 8 --sparks --size "${mb}M" ;;
-    heapbands)  gen_synth "heapbands-${mb}M" --caps 2 --heap-bands 3000 --gc-every 5ms \
+    heapbands)  gen_synth "heapbands-${mb}M" --caps 2 --global-block --heap-bands 3000 --gc-every 5ms \
                     --size "${mb}M" ;;
     nonmoving)  gen_synth "nonmoving-${mb}M" --caps 4 --nonmoving --gc-every 5ms \
                     --size "${mb}M" ;;

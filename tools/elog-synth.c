@@ -823,10 +823,16 @@ synth_nonmoving(synth *s, uint64_t t, uint64_t limit)
 
 /* A stop-the-world GC requested by `leader` once every capability reached its cut. */
 /* --heap-bands: a heap-profile census by closure type (as +RTS -hT writes after a GC):
- * sample begin, one string sample per band, sample end. Returns the last time used. */
+ * sample begin, one string sample per band, sample end; in the global block with
+ * --global-block, as GHC writes them, else on `cap`. Returns the last time used on cap. */
 static uint64_t
 synth_census(synth *s, uint16_t cap, uint64_t t)
 {
+    uint64_t t_cap = t;
+    if (s->pcap == EVLOG_NO_CAP) {
+        cap = EVLOG_NO_CAP;
+        t = t > s->nocap_last_ns ? t : s->nocap_last_ns;
+    }
     uint8_t buf[64];
     uint64_t era = s->gc_no + 1;
     for (int i = 0; i < 8; i++)
@@ -846,7 +852,7 @@ synth_census(synth *s, uint16_t cap, uint64_t t)
         buf[i] = (uint8_t)(era >> (56 - 8 * i));
     synth_ck(s, evwrite_event(s->w, cap, EV_HEAP_PROF_SAMPLE_END, synth_at(s, cap, ++t),
                               buf, 8));
-    return t;
+    return cap == EVLOG_NO_CAP ? t_cap : t;
 }
 
 static void
@@ -1193,6 +1199,7 @@ synth_usage(FILE *f)
           "  --seed S            random seed (default 1); same seed, same bytes\n"
           "  --messages-every T  a traceEvent message every T ns (default 0 = none)\n"
           "  --heap-bands N      a -hT heap-profile census of N bands after every GC\n"
+          "                      (in the global block with --global-block, as GHC does)\n"
           "  --markers-every T   user marker \"iteration K\" every T ns (suffix us/ms/s;\n"
           "                      default 10ms, 0 = none)\n"
           "  --gc-every T        stop-the-world GC about every T ns (default 20ms, 0 = none)\n"
