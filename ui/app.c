@@ -202,88 +202,16 @@ app_marker_list(app *a)
     app_open_list(a, l, APP_LIST_MARKERS);
 }
 
-/* A list row's rank: largest key first, ties in index order. */
-typedef struct app_rank {
-    uint64_t key;
-    size_t idx;
-} app_rank;
-
-static int
-app_rank_cmp(const void *x, const void *y)
-{
-    const app_rank *p = x, *q = y;
-    if (p->key != q->key)
-        return p->key > q->key ? -1 : 1;
-    return p->idx < q->idx ? -1 : p->idx > q->idx;
-}
-
-/* Every collection, longest pause first. */
-static void
-app_gc_list(app *a)
-{
-    size_t n = evindex_n_gcs(a->ix);
-    app_rank *keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
-    for (size_t i = 0; i < n; i++) {
-        const evindex_gc *g = evindex_gc_at(a->ix, i);
-        keys[i] = (app_rank){ g->end_ns - g->start_ns, i };
-    }
-    qsort(keys, n, sizeof *keys, app_rank_cmp);
-    uilist *l = uilist_new("collections by pause");
-    uilist_set_columns_header(l, "pause      start        gen  to stop    slowest      copied");
-    strbuf sb, t;
-    strbuf_init(&sb);
-    strbuf_init(&t);
-    for (size_t k = 0; k < n; k++) {
-        const evindex_gc *g = evindex_gc_at(a->ix, keys[k].idx);
-        strbuf_reset(&sb);
-        strbuf_reset(&t);
-        timefmt_append(&t, g->end_ns - g->start_ns);
-        strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
-        strbuf_reset(&t);
-        timefmt_append_res(&t, g->start_ns, detail_gc_res(a->ix, keys[k].idx));
-        strbuf_printf(&sb, "%-12.*s ", (int)t.len, t.data);
-        if (g->gen == EVINDEX_GEN_UNKNOWN)
-            strbuf_puts(&sb, "?    ");
-        else
-            strbuf_printf(&sb, "%-4u ", g->gen);
-        strbuf_reset(&t);
-        if (g->stopping_ns == EVINDEX_NO_TIME)
-            strbuf_putc(&t, '-');
-        else
-            timefmt_append(&t, g->stopping_ns);
-        strbuf_printf(&sb, "%-10.*s ", (int)t.len, t.data);
-        if (g->slowest_cap == EVINDEX_NO_CAP)
-            strbuf_puts(&sb, "-        ");
-        else
-            strbuf_printf(&sb, "HEC %-4u ", g->slowest_cap);
-        /* Bytes as the detail pane gives them, right-aligned. */
-        strbuf_reset(&t);
-        if (g->flags & EVINDEX_GC_F_NO_STATS)
-            strbuf_putc(&t, '-');
-        else
-            detail_bytes(&t, g->copied);
-        strbuf_printf(&sb, "%10.*s", (int)t.len, t.data);
-        strbuf_putc(&sb, '\0');
-        uilist_add(l, sb.data, keys[k].idx);
-    }
-    strbuf_free(&sb);
-    strbuf_free(&t);
-    x_free(keys);
-    app_open_list(a, l, APP_LIST_GCS);
-}
-
-/* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
-
-/* Threadtab indexes ranked by run time, most first, ties in tid order: a stable LSD
- * radix sort of (most - run time) over the indexes in tid order, a few linear passes
- * (qsort took a tenth of a second a million threads). Caller frees. */
+/* Indexes 0..n-1 ranked by key, largest first, ties in index order: a stable LSD radix
+ * sort of (largest - key), a few linear passes (qsort took a tenth of a second a
+ * million rows). Caller frees. */
 static size_t *
-app_rank_threads(const threadstats_row *st, size_t n)
+app_rank_desc(const uint64_t *key, size_t n)
 {
     enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
     uint64_t most = 0;
     for (size_t i = 0; i < n; i++)
-        most = st[i].run_ns > most ? st[i].run_ns : most;
+        most = key[i] > most ? key[i] : most;
     size_t *order = xmalloc((n + 1) * sizeof *order);  /* caller frees */
     size_t *tmp = xmalloc((n + 1) * sizeof *tmp);      /* freed below */
     size_t *count = xmalloc(RADIX * sizeof *count);    /* freed below */
@@ -293,7 +221,7 @@ app_rank_threads(const threadstats_row *st, size_t n)
     for (unsigned shift = 0; shift < 64 && (most >> shift) != 0; shift += RADIX_BITS) {
         memset(count, 0, RADIX * sizeof *count);
         for (size_t i = 0; i < n; i++)
-            count[((most - st[src[i]].run_ns) >> shift) & (RADIX - 1)]++;
+            count[((most - key[src[i]]) >> shift) & (RADIX - 1)]++;
         size_t sum = 0;
         for (size_t d = 0; d < RADIX; d++) {
             size_t c = count[d];
@@ -301,7 +229,7 @@ app_rank_threads(const threadstats_row *st, size_t n)
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[((most - st[src[i]].run_ns) >> shift) & (RADIX - 1)]++] = src[i];
+            dst[count[((most - key[src[i]]) >> shift) & (RADIX - 1)]++] = src[i];
         size_t *t = src;
         src = dst;
         dst = t;
@@ -310,6 +238,89 @@ app_rank_threads(const threadstats_row *st, size_t n)
         memcpy(order, src, n * sizeof *order);
     x_free(count);
     x_free(tmp);
+    return order;
+}
+
+/* Row `row` of the GC list: pause, start, generation, time to stop, slowest cap, bytes
+ * copied. */
+static void
+app_gc_row_text(void *ctx, size_t row, strbuf *sb)
+{
+    app *a = ctx;
+    size_t i = a->gc_order[row];
+    const evindex_gc *g = evindex_gc_at(a->ix, i);
+    strbuf t;
+    strbuf_init(&t);
+    timefmt_append(&t, g->end_ns - g->start_ns);
+    strbuf_printf(sb, "%-10.*s ", (int)t.len, t.data);
+    strbuf_reset(&t);
+    timefmt_append_res(&t, g->start_ns, detail_gc_res(a->ix, i));
+    strbuf_printf(sb, "%-12.*s ", (int)t.len, t.data);
+    if (g->gen == EVINDEX_GEN_UNKNOWN)
+        strbuf_puts(sb, "?    ");
+    else
+        strbuf_printf(sb, "%-4u ", g->gen);
+    strbuf_reset(&t);
+    if (g->stopping_ns == EVINDEX_NO_TIME)
+        strbuf_putc(&t, '-');
+    else
+        timefmt_append(&t, g->stopping_ns);
+    strbuf_printf(sb, "%-10.*s ", (int)t.len, t.data);
+    if (g->slowest_cap == EVINDEX_NO_CAP)
+        strbuf_puts(sb, "-        ");
+    else
+        strbuf_printf(sb, "HEC %-4u ", g->slowest_cap);
+    /* Bytes as the detail pane gives them, right-aligned. */
+    strbuf_reset(&t);
+    if (g->flags & EVINDEX_GC_F_NO_STATS)
+        strbuf_putc(&t, '-');
+    else
+        detail_bytes(&t, g->copied);
+    strbuf_printf(sb, "%10.*s", (int)t.len, t.data);
+    strbuf_free(&t);
+}
+
+static uint64_t
+app_gc_row_payload(void *ctx, size_t row)
+{
+    const app *a = ctx;
+    return a->gc_order[row];
+}
+
+/* Every collection, longest pause first: ranked once, rows made only when drawn or
+ * filtered. */
+static void
+app_gc_list(app *a)
+{
+    size_t n = evindex_n_gcs(a->ix);
+    if (!a->gc_order) {
+        uint64_t *pause = xmalloc((n + 1) * sizeof *pause);    /* freed below */
+        for (size_t i = 0; i < n; i++) {
+            const evindex_gc *g = evindex_gc_at(a->ix, i);
+            pause[i] = g->end_ns - g->start_ns;
+        }
+        a->gc_order = app_rank_desc(pause, n);
+        x_free(pause);
+    }
+    uilist_rows rows = {
+        .n_rows = n, .ctx = a, .text = app_gc_row_text, .payload = app_gc_row_payload,
+    };
+    uilist *l = uilist_new_rows("collections by pause", &rows);
+    uilist_set_columns_header(l, "pause      start        gen  to stop    slowest      copied");
+    app_open_list(a, l, APP_LIST_GCS);
+}
+
+/* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
+
+/* Threadtab indexes ranked by run time, most first, ties in tid order. Caller frees. */
+static size_t *
+app_rank_threads(const threadstats_row *st, size_t n)
+{
+    uint64_t *run = xmalloc((n + 1) * sizeof *run);    /* freed below */
+    for (size_t i = 0; i < n; i++)
+        run[i] = st[i].run_ns;
+    size_t *order = app_rank_desc(run, n);
+    x_free(run);
     return order;
 }
 
@@ -1103,6 +1114,7 @@ app_free(app *a)
     app_wait_totals(a);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);
+    x_free(a->gc_order);
     strbuf_free(&a->status);
     x_free(a);
 }
