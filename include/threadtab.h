@@ -73,6 +73,16 @@ size_t threadtab_count(const threadtab *tt);
 /* The i-th thread in ascending tid order (after threadtab_seal) into *out; false (and
  * *out untouched) if i >= count. O(log(threads/64)). */
 bool threadtab_at(const threadtab *tt, size_t i, threadtab_thread *out);
+/* Every thread in ascending tid order (after threadtab_seal), O(1) a thread: zero the
+ * iterator, then each call fills *out and its index; false at the end. With
+ * `labelled_only`, only the threads that have a label (the pages without skipped). */
+typedef struct threadtab_iter {
+    size_t page;                /* position in page order */
+    uint64_t left;              /* bits of that page not yet handed out */
+    bool started;
+} threadtab_iter;
+bool threadtab_next(const threadtab *tt, threadtab_iter *it, bool labelled_only,
+                    threadtab_thread *out, size_t *index);
 /* The thread with id `tid` into *out (out may be NULL: a presence test); false if
  * absent. */
 bool threadtab_find(const threadtab *tt, uint32_t tid, threadtab_thread *out);

@@ -369,11 +369,11 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
     rep_key *keys = NULL;
     if (o->sort_by_run) {
         keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
-        for (size_t i = 0; i < n; i++) {
-            threadtab_thread t;
-            threadtab_at(tt, i, &t);
+        threadtab_iter it = { 0, 0, false };
+        threadtab_thread t;
+        size_t i;
+        while (threadtab_next(tt, &it, false, &t, &i))
             keys[i] = (rep_key){ st[i].run_ns, t.tid, i };
-        }
     }
     size_t *order = rep_order(n, keys);
     size_t rows = rep_rows(n, o);

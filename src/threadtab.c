@@ -575,6 +575,36 @@ threadtab_at(const threadtab *tt, size_t i, threadtab_thread *out)
 }
 
 bool
+threadtab_next(const threadtab *tt, threadtab_iter *it, bool labelled_only,
+               threadtab_thread *out, size_t *index)
+{
+    for (;;) {
+        if (!it->started) {
+            it->started = true;
+            it->page = 0;
+            it->left = tt->n_pages ? (labelled_only ? tt_page_at(tt, 0)->labelled
+                                                    : tt_page_at(tt, 0)->present)
+                                   : 0;
+        }
+        if (it->page >= tt->n_pages)
+            return false;
+        const tt_page *p = tt_page_at(tt, it->page);
+        if (it->left) {
+            unsigned bit = (unsigned)__builtin_ctzll(it->left);
+            it->left &= it->left - 1;
+            tt_get(tt, p, bit, out);
+            if (index)
+                *index = (size_t)p->rank + tt_pos(p->present, bit);
+            return true;
+        }
+        if (++it->page < tt->n_pages) {
+            const tt_page *q = tt_page_at(tt, it->page);
+            it->left = labelled_only ? q->labelled : q->present;
+        }
+    }
+}
+
+bool
 threadtab_find(const threadtab *tt, uint32_t tid, threadtab_thread *out)
 {
     const tt_page *p = tt_page_find(tt, tid >> TT_PAGE_BITS);

@@ -336,6 +336,26 @@ START_TEST(test_threadtab_random_vs_model)
     }
     ck_assert_uint_eq(threadtab_count(tt), n_threads);
     ck_assert_uint_gt(n_threads, 40000);
+    /* Iteration gives every thread in order with its index; labelled_only exactly the
+     * labelled ones. */
+    threadtab_iter it = { 0, 0, false }, itl = { 0, 0, false };
+    threadtab_thread t, tl;
+    size_t idx, n_it = 0, n_lab = 0, idx_l;
+    while (threadtab_next(tt, &it, false, &t, &idx)) {
+        threadtab_thread at = tt_at(tt, n_it);
+        if (idx != n_it || !tt_same(&t, &at))
+            ck_abort_msg("iteration #%zu differs", n_it);
+        if (t.label_offset) {
+            if (!threadtab_next(tt, &itl, true, &tl, &idx_l) || idx_l != idx ||
+                !tt_same(&tl, &t))
+                ck_abort_msg("labelled iteration differs at #%zu", n_it);
+            n_lab++;
+        }
+        n_it++;
+    }
+    ck_assert_uint_eq(n_it, n_threads);
+    ck_assert(!threadtab_next(tt, &itl, true, &tl, &idx_l));
+    ck_assert_uint_gt(n_lab, 1000);
     /* The remembered-page lookup agrees with the plain one, for ids present or not,
      * near each other or far apart. */
     threadtab_hint hint = { 0, 0, 0 };

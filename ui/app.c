@@ -557,9 +557,11 @@ app_run_search(app *a)
         a->matches[a->n_matches++] = (app_match){ m->time_ns, i, false };
     }
     const threadtab *tt = evindex_threads(a->ix);
-    for (size_t i = 0; i < threadtab_count(tt); i++) {
-        threadtab_thread th_v;
-        const threadtab_thread *th = threadtab_at(tt, i, &th_v) ? &th_v : NULL;
+    threadtab_iter it = { 0, 0, false };
+    threadtab_thread th_v;
+    size_t i;
+    while (threadtab_next(tt, &it, true, &th_v, &i)) {
+        const threadtab_thread *th = &th_v;
         const uint8_t *p;
         size_t n;
         if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, a->query))
