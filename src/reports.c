@@ -215,6 +215,14 @@ rep_gc_row(strbuf *out, const evindex *ix, const evindex_gc *g, bool json)
     }
 }
 
+/* Hand a full buffer to the caller's flush, if it gave one. */
+static void
+rep_maybe_flush(strbuf *out, const reports_opts *o)
+{
+    if (o->flush && out->len >= (o->flush_bytes ? o->flush_bytes : REPORTS_FLUSH_BYTES))
+        o->flush(o->flush_ctx, out);
+}
+
 void
 reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
 {
@@ -238,6 +246,7 @@ reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
     for (size_t r = 0; r < rows; r++) {
         rep_gc_row(out, ix, evindex_gc_at(ix, order[r]), o->json);
         strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
+        rep_maybe_flush(out, o);
     }
     if (o->json)
         strbuf_puts(out, "]\n");
@@ -392,6 +401,7 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
         threadtab_at(tt, order[r], &t);
         rep_thread_row(out, ix, &t, &st[order[r]], o->json);
         strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
+        rep_maybe_flush(out, o);
     }
     if (o->json)
         strbuf_puts(out, "]\n");

@@ -1945,6 +1945,42 @@ START_TEST(test_evindex_heap_profile)
 }
 END_TEST
 
+/* reports_opts.flush: what was handed over so far, appended to a strbuf. */
+static void
+ei_flush_into(void *ctx, strbuf *out)
+{
+    strbuf *all = ctx;
+    strbuf_append(all, out->data, out->len);
+    strbuf_reset(out);
+}
+
+/* A table flushed in pieces of a few hundred bytes is the golden table, piece by piece
+ * (the buffer never held it whole). */
+START_TEST(test_evindex_tables_flushed)
+{
+    ei_case c;
+    ei_open_fixture(&c, "threaded-n4.eventlog");
+    static const char *const golden[2] = { "threaded-n4.gc.tsv", "threaded-n4.threads.tsv" };
+    for (int which = 0; which < 2; which++) {
+        strbuf out, all;
+        strbuf_init(&out);
+        strbuf_init(&all);
+        reports_opts o = { .flush = ei_flush_into, .flush_ctx = &all, .flush_bytes = 300 };
+        if (which)
+            reports_threads(&out, c.ix, &o);
+        else
+            reports_gc(&out, c.ix, &o);
+        ck_assert_uint_gt(all.len, 0);          /* flushed at least once */
+        ck_assert_uint_lt(out.len, 1000);       /* only the tail is left */
+        strbuf_append(&all, out.data, out.len);
+        ei_golden(&all, golden[which]);
+        strbuf_free(&out);
+        strbuf_free(&all);
+    }
+    ei_close(&c);
+}
+END_TEST
+
 START_TEST(test_evindex_golden_tables)
 {
     ei_case c;
@@ -2079,6 +2115,7 @@ test_evindex_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_evindex_json_checker);
     tcase_add_test(tc, test_evindex_golden_tables);
+    tcase_add_test(tc, test_evindex_tables_flushed);
     tcase_add_test(tc, test_evindex_heap_profile);
     tcase_add_test(tc, test_evindex_json_escaping);
     suite_add_tcase(s, tc);
