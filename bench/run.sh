@@ -67,8 +67,8 @@ shape_file() {
     churn-real) gen_ghc churn-real fixtures/src/Churn.hs 25000 -N2 ;;
     pingpong-real) gen_ghc pingpong-real fixtures/src/Bench.hs 135000 -N4 ;;
     pingpong)   gen_synth "pingpong-${mb}M" --caps 8 --sparks --heap --labels --size "${mb}M" ;;
-    markers)    gen_synth "markers-${mb}M" --caps 2 --markers-every 20us --size "${mb}M" ;;
-    messages)   gen_synth "messages-${mb}M" --caps 2 --markers-every 0 --messages-every 14us \
+    markers)    gen_synth "markers-${mb}M" --caps 2 --markers-every 300us --size "${mb}M" ;;
+    messages)   gen_synth "messages-${mb}M" --caps 2 --markers-every 0 --messages-every 150us \
                     --size "${mb}M" ;;
     caps64)     gen_synth "caps64-${mb}M" --caps 64 --size "${mb}M" ;;
     sparks)     gen_synth "sparks-${mb}M" --caps 8 --sparks --size "${mb}M" ;;
