@@ -556,6 +556,7 @@ app_run_search(app *a)
         }
         a->matches[a->n_matches++] = (app_match){ m->time_ns, i, false };
     }
+    size_t n_msg_matches = a->n_matches;       /* already in time order */
     const threadtab *tt = evindex_threads(a->ix);
     threadtab_iter it = { 0, 0, false };
     threadtab_thread th_v;
@@ -579,8 +580,21 @@ app_run_search(app *a)
         }
         a->matches[a->n_matches++] = (app_match){ t, th->tid, true };
     }
-    if (a->n_matches > 1)
-        qsort(a->matches, a->n_matches, sizeof *a->matches, match_cmp);
+    /* Messages come in time order: sort only the thread matches, then merge (as a
+     * stable sort of the whole: a message before a thread at the same time). */
+    size_t n_th = a->n_matches - n_msg_matches;
+    if (n_th > 1)
+        qsort(a->matches + n_msg_matches, n_th, sizeof *a->matches, match_cmp);
+    if (n_th > 0 && n_msg_matches > 0) {
+        app_match *all = xmalloc(a->n_matches * sizeof *all);   /* owned by a */
+        const app_match *x = a->matches, *y = a->matches + n_msg_matches;
+        size_t i_x = 0, i_y = 0, k = 0;
+        while (i_x < n_msg_matches || i_y < n_th)
+            all[k++] = i_y == n_th || (i_x < n_msg_matches && x[i_x].time_ns <= y[i_y].time_ns)
+                           ? x[i_x++] : y[i_y++];
+        x_free(a->matches);
+        a->matches = all;
+    }
     a->search_on = a->n_matches > 0;
     if (!a->n_matches)
         app_msg(a, "no marker, message or thread label contains \"%s\"", a->query);
