@@ -540,6 +540,52 @@ START_TEST(test_evindex_messages)
 }
 END_TEST
 
+/* Enough threads for threadstats_all to split them over two threads: every row equals
+ * what was written (runs on alternating caps, a third of the threads run twice). */
+START_TEST(test_evindex_threadstats_many)
+{
+    enum { N = 70000 };
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    for (uint32_t k = 1; k <= N; k++) {
+        uint64_t t = 100ull * k;
+        uint16_t cap = (uint16_t)(k % 2), other = (uint16_t)(1 - k % 2);
+        EW(evwrite_create_thread(w, 0, t + 1, k));
+        EW(evwrite_run_thread(w, cap, t + 10, k));
+        EW(evwrite_stop_thread(w, cap, t + 10 + k % 50, k, (uint16_t)(k % 21), 0));
+        if (k % 3 == 0) {
+            EW(evwrite_run_thread(w, other, t + 70, k));
+            EW(evwrite_stop_thread(w, other, t + 90, k, 5, 0));
+        }
+    }
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const threadtab *tt = evindex_threads(c.ix);
+    ck_assert_uint_eq(threadtab_count(tt), N);
+    threadstats_row *rows = threadstats_all(c.ix);
+    for (uint32_t k = 1; k <= N; k++) {
+        const threadstats_row *r = &rows[k - 1];
+        uint64_t t = 100ull * k;
+        bool twice = k % 3 == 0;
+        uint32_t want_stops[THREADTAB_N_STOP_CLASSES] = { 0 };
+        want_stops[threadtab_stop_class((uint16_t)(k % 21))]++;
+        if (twice)
+            want_stops[THREADTAB_STOP_FINISHED]++;
+        bool ok = r->run_ns == k % 50 + (twice ? 20 : 0) && r->n_runs == 1u + twice &&
+                  r->first_run_ns == t + 10 &&
+                  r->last_end_ns == (twice ? t + 90 : t + 10 + k % 50) &&
+                  r->last_cap == (twice ? 1 - k % 2 : k % 2);
+        for (int cl = 0; cl < THREADTAB_N_STOP_CLASSES; cl++)
+            ok = ok && r->stops[cl] == want_stops[cl];
+        if (!ok)
+            ck_abort_msg("thread %u: row differs from what was written", k);
+    }
+    x_free(rows);
+    ei_close(&c);
+}
+END_TEST
+
 START_TEST(test_evindex_thread_labels)
 {
     ei_mem m;
@@ -2098,6 +2144,7 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_truncated);
     tcase_add_test(tc, test_evindex_messages);
     tcase_add_test(tc, test_evindex_thread_labels);
+    tcase_add_test(tc, test_evindex_threadstats_many);
     tcase_add_test(tc, test_evindex_nonmoving);
     tcase_add_test(tc, test_evindex_sparks_and_series);
     suite_add_tcase(s, tc);
