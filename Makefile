@@ -3,6 +3,7 @@
 #   make check      build and run every test (Check unit tests + end-to-end scripts)
 #   make bench      performance benchmark (ratios against a bare-scan floor; builds
 #                   build/elog-bench, the in-process timer it runs)
+#   make bench-huge a 10 GB thread-churn log: open, stats, gc, threads (bench/huge.sh)
 #   make SAN=address,undefined check   the same suite under ASan/UBSan
 #   make fuzz       libFuzzer targets (clang), each run FUZZ_SECONDS (default 60)
 #   make install    binary, man page and bash/zsh completions under $(DESTDIR)$(PREFIX)
@@ -51,7 +52,7 @@ REPLAY   := $(BUILD)/elog-replay
 LIVEBENCH := $(BUILD)/elog-livebench
 TESTBIN  := $(BUILD)/elog-tests
 
-.PHONY: all check bench layers headers clean demo deps fuzz fuzz-build fuzz-deps \
+.PHONY: all check bench bench-huge layers headers clean demo deps fuzz fuzz-build fuzz-deps \
         install uninstall FORCE
 
 all: $(BIN) $(SYNTH) $(BENCHBIN) $(REPLAY) $(LIVEBENCH) layers
@@ -134,8 +135,11 @@ check: $(BIN) $(SYNTH) $(REPLAY) $(TESTBIN) layers headers
 	  ELOG_SAN=$(SAN) $(TESTBIN)
 
 bench: $(BIN) $(SYNTH) $(BENCHBIN) $(MMUBENCH) $(LIVEBENCH)
-	BUILD=$(BUILD) bash bench/run.sh
 	BUILD=$(BUILD) bash bench/mmu.sh
+	BUILD=$(BUILD) bash bench/run.sh
+
+bench-huge: $(BIN) $(SYNTH) $(BENCHBIN)
+	BUILD=$(BUILD) bash bench/huge.sh
 
 deps:
 	sh tools/deps.sh

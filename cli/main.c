@@ -359,7 +359,8 @@ main_bound(const evlog *log, const char *file, const char *opt, const char *arg)
 static int
 main_emit(const char *file, evlog *log, strbuf *out, const diag *ending, size_t n_events)
 {
-    bool ok = fwrite(out->data, 1, out->len, stdout) == out->len && fflush(stdout) == 0;
+    bool ok = fwrite(out->data, 1, out->len, stdout) == out->len && fflush(stdout) == 0 &&
+              !ferror(stdout);
     strbuf_free(out);
     bool changed = main_changed(file, log);
     evlog_close(log);
@@ -534,6 +535,16 @@ main_table_args(int argc, char **argv, const char *cmd, const char **file, repor
     return *file ? 0 : main_usage_error("%s needs a FILE", cmd);
 }
 
+/* reports_opts.flush: write what the table has so far to stdout (errors show at the
+ * final write in main_emit, as stdout's error flag stays set). */
+static void
+main_flush_table(void *ctx, strbuf *out)
+{
+    (void)ctx;
+    if (fwrite(out->data, 1, out->len, stdout) == out->len)
+        strbuf_reset(out);
+}
+
 static int
 main_table(int argc, char **argv, const char *cmd)
 {
@@ -563,6 +574,7 @@ main_table(int argc, char **argv, const char *cmd)
     evindex *ix = evindex_build(log, NULL, &ending);
     strbuf out;
     strbuf_init(&out);
+    o.flush = main_flush_table;
     pausehist h;
     if (histogram)
         pausehist_from_index(&h, ix, 0, UINT64_MAX);

@@ -221,11 +221,12 @@ enum evindex_msg_kind {
     EVINDEX_MSG_BINARY,             /* USER_BINARY_MSG */
 };
 
+/* 16 bytes: a million messages or markers cost 16 MB. */
 typedef struct evindex_msg {
     uint64_t time_ns;
-    uint64_t offset;                /* the event in the file */
-    uint16_t cap;
-    uint8_t kind;                   /* evindex_msg_kind */
+    uint64_t offset : 40;           /* the event in the file (files up to 1 TiB) */
+    uint64_t cap : 16;
+    uint64_t kind : 8;              /* evindex_msg_kind */
 } evindex_msg;
 
 /* USER_MARKERs in time order. */

@@ -20,7 +20,15 @@ typedef struct reports_opts {
     bool sort_by_allocs;        /* ticky: most allocation first (else most entries) */
     bool samples;               /* ticky: one row per counter per sample (TSV) */
     size_t limit;               /* at most this many rows; 0 = all */
+    /* If set, handed `out` whenever it holds flush_bytes (0: REPORTS_FLUSH_BYTES) or
+     * more, to write it out and empty it: a table of millions of rows (gc, threads)
+     * never sits whole in memory. */
+    void (*flush)(void *ctx, strbuf *out);
+    void *flush_ctx;
+    size_t flush_bytes;
 } reports_opts;
+
+#define REPORTS_FLUSH_BYTES (1u << 20)
 
 /* Append the table to `out`. */
 void reports_gc(strbuf *out, const evindex *ix, const reports_opts *o);

@@ -51,6 +51,9 @@ size_t runlane_first_after(const runlane *rl, uint64_t t);
 size_t runlane_last_starting_by(const runlane *rl, uint64_t t);
 /* Sum over runs of |run ∩ [t0, t1)|, in ns. O(log n + RUNLANE_CHUNK). */
 uint64_t runlane_busy_ns(const runlane *rl, uint64_t t0, uint64_t t1);
+/* out[m] = sum over runs of |run ∩ [0, t[m])| for n ascending times (a screen's column
+ * boundaries): one sweep, about O(n + log runs) chunk steps. */
+void runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *out);
 /* Number of runs that overlap [t0, t1) (a zero-length run at t counts if t0 <= t < t1). */
 size_t runlane_count_in(const runlane *rl, uint64_t t0, uint64_t t1);
 /* Total run time of runs [0, i) — the prefix sum, O(log n + RUNLANE_CHUNK).

@@ -1,7 +1,9 @@
 /* threadtab: the log's Haskell threads keyed by thread id — creation, label,
  * migrations and wakeups: what the runs cannot tell (run time, run counts and stop
- * reasons are derived from the capabilities' runs by threadstats) — found through a
- * dense array for small ids and a hash for the rest (ids come from untrusted input). */
+ * reasons are derived from the capabilities' runs by threadstats). GHC numbers threads
+ * 1, 2, 3, ...: the table stores them in pages of 64 consecutive ids at about 8 bytes a
+ * thread when nothing unusual happened to it; ids come from untrusted input, so any
+ * id works, at more bytes a thread when ids are sparse. */
 #ifndef ELOG_THREADTAB_H
 #define ELOG_THREADTAB_H
 
@@ -34,6 +36,7 @@ const char *threadtab_stop_class_name(enum threadtab_stop_class c);
 
 #define THREADTAB_NO_TIME UINT64_MAX
 
+/* A thread as handed out (a plain value, assembled from the compact storage). */
 typedef struct threadtab_thread {
     uint32_t tid;
     uint16_t create_cap;        /* EVLOG_NO_CAP (0xffff) if no CREATE_THREAD was seen */
@@ -48,11 +51,10 @@ typedef struct threadtab threadtab;
 threadtab *threadtab_new(void);
 void threadtab_free(threadtab *tt);
 
-/* The record of `tid`, created (zero counts, no creation time, cap 0xffff) on first
- * mention: a thread that only runs still gets a record. Borrowed: valid until the
- * next threadtab_get_or_add. Adding a thread with a smaller id than the last one
- * unseals the table. */
-threadtab_thread *threadtab_get_or_add(threadtab *tt, uint32_t tid);
+/* Record `tid` (zero counts, no creation time, cap 0xffff) if it is new: a thread that
+ * only runs still gets a record. Adding a thread below the largest id so far unseals
+ * the table. */
+void threadtab_add(threadtab *tt, uint32_t tid);
 /* Events, in the order they happen on each capability. A thread created twice keeps
  * its earliest creation. */
 void threadtab_created(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap);
@@ -63,17 +65,37 @@ void threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset);
  * the earliest creation wins, the label recorded latest in the file wins. For builds
  * that split the log. */
 void threadtab_merge(threadtab *dst, const threadtab *src);
-/* Done adding: threads are then listed in ascending tid order, and spare capacity
- * is given back. */
+/* Done adding (for now): positions (threadtab_at, threadtab_index_of) are valid until
+ * the next add. Adding more and sealing again is allowed (a growing log). O(threads/64). */
 void threadtab_seal(threadtab *tt);
 
 size_t threadtab_count(const threadtab *tt);
-/* i-th thread in ascending tid order (after threadtab_seal), borrowed. */
-const threadtab_thread *threadtab_at(const threadtab *tt, size_t i);
-/* The thread with id `tid`, or NULL. */
-const threadtab_thread *threadtab_find(const threadtab *tt, uint32_t tid);
-/* Index (in ascending order) of `tid`, or SIZE_MAX. */
+/* The i-th thread in ascending tid order (after threadtab_seal) into *out; false (and
+ * *out untouched) if i >= count. O(log(threads/64)). */
+bool threadtab_at(const threadtab *tt, size_t i, threadtab_thread *out);
+/* Every thread in ascending tid order (after threadtab_seal), O(1) a thread: zero the
+ * iterator, then each call fills *out and its index; false at the end. With
+ * `labelled_only`, only the threads that have a label (the pages without skipped). */
+typedef struct threadtab_iter {
+    size_t page;                /* position in page order */
+    uint64_t left;              /* bits of that page not yet handed out */
+    bool started;
+} threadtab_iter;
+bool threadtab_next(const threadtab *tt, threadtab_iter *it, bool labelled_only,
+                    threadtab_thread *out, size_t *index);
+/* The thread with id `tid` into *out (out may be NULL: a presence test); false if
+ * absent. */
+bool threadtab_find(const threadtab *tt, uint32_t tid, threadtab_thread *out);
+/* Index (in ascending order, after threadtab_seal) of `tid`, or SIZE_MAX. */
 size_t threadtab_index_of(const threadtab *tt, uint32_t tid);
+/* The same, remembering the last page of 64 ids looked up in *hint (zero it before the
+ * first call): a pass over runs of nearby threads skips the hash. */
+typedef struct threadtab_hint {
+    uint32_t page_no1;          /* 1 + the page number remembered; 0: none */
+    uint32_t rank;
+    uint64_t present;
+} threadtab_hint;
+size_t threadtab_index_of_hint(const threadtab *tt, uint32_t tid, threadtab_hint *hint);
 
 size_t threadtab_bytes(const threadtab *tt);
 bool threadtab_check(const threadtab *tt, char *why, size_t why_len);

@@ -173,7 +173,7 @@ on_run(builder *b, size_t li, const evlog_event *ev)
     /* Every thread that runs gets a record, found again only when the lane switches
      * threads (its run totals come from the runs themselves: threadstats). */
     if (!s->run_any || tid != s->run_tid)
-        threadtab_get_or_add(b->ix->threads, tid);
+        threadtab_add(b->ix->threads, tid);
     s->run_any = true;
     s->run_open = true;
     s->run_tid = tid;
@@ -349,6 +349,8 @@ static void
 on_msg(builder *b, size_t li, const evlog_event *ev)
 {
     evindex *ix = b->ix;
+    if (ev->offset >> 40)
+        return;                 /* beyond evindex_msg's 40-bit offset: a 1 TiB log */
     evindex_msg *m = EVINDEX_PUSH(ix->msgs, ix->n_msgs, b->cap_msgs);
     m->time_ns = ev->time_ns;
     m->offset = ev->offset;
@@ -824,6 +826,57 @@ raw_sample_sort(raw_sample *a, size_t n)
     x_free(tmp);
 }
 
+/* Messages by (time, offset), as msg_cmp: a stable LSD radix sort on time (a few
+ * sequential passes; qsort here was half the build of a message-heavy log), then runs of
+ * equal times put in offset order (they are short). */
+static void
+msg_sort(evindex_msg *a, size_t n)
+{
+    enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
+    if (n < 2)
+        return;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    bool sorted = true;
+    for (size_t i = 0; i < n; i++) {
+        lo = a[i].time_ns < lo ? a[i].time_ns : lo;
+        hi = a[i].time_ns > hi ? a[i].time_ns : hi;
+        sorted = sorted && (i == 0 || msg_cmp(&a[i - 1], &a[i]) <= 0);
+    }
+    if (sorted)
+        return;
+    uint64_t span = hi - lo;
+    evindex_msg *tmp = xmalloc(n * sizeof *tmp);           /* freed below */
+    size_t *count = xmalloc(RADIX * sizeof *count);        /* freed below */
+    evindex_msg *src = a, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIX_BITS) {
+        memset(count, 0, RADIX * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < RADIX; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++] = src[i];
+        evindex_msg *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    x_free(count);
+    x_free(tmp);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
+                           a[j - 1].offset > a[j].offset; j--) {
+            evindex_msg t = a[j - 1];
+            a[j - 1] = a[j];
+            a[j] = t;
+        }
+}
+
 /* Series in time order; summed series keep each lane's latest value. */
 static void
 builder_finish_series(builder *b)
@@ -1016,15 +1069,14 @@ builder_finish(builder *b)
     }
     ivtrack_seal(ix->nm);
 
-    if (ix->n_msgs)
-        qsort(ix->msgs, ix->n_msgs, sizeof *ix->msgs, msg_cmp);
+    msg_sort(ix->msgs, ix->n_msgs);
     size_t nm = 0;
     for (size_t i = 0; i < ix->n_msgs; i++)
         nm += ix->msgs[i].kind == EVINDEX_MSG_MARKER;
-    ix->markers = xmalloc(nm * sizeof *ix->markers);
+    ix->markers = xmalloc((nm + 1) * sizeof *ix->markers);    /* owned by ix */
     for (size_t i = 0; i < ix->n_msgs; i++)
         if (ix->msgs[i].kind == EVINDEX_MSG_MARKER)
-            ix->markers[ix->n_markers++] = ix->msgs[i];
+            ix->markers[ix->n_markers++] = (uint32_t)i;
 
     evseek_seal(ix->seek);
     evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
@@ -1509,7 +1561,7 @@ evindex_bytes(const evindex *ix)
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
          series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap) +
          series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky);
-    n += (ix->n_msgs + ix->n_markers) * sizeof *ix->msgs;
+    n += ix->n_msgs * sizeof *ix->msgs + ix->n_markers * sizeof *ix->markers;
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         n += series_bytes(ix->series[i]);
@@ -1579,7 +1631,7 @@ const series *evindex_nm_pruned(const evindex *ix) { return ix->nm_pruned; }
 const heapprof *evindex_heap_profile(const evindex *ix) { return ix->heap; }
 
 size_t evindex_n_markers(const evindex *ix) { return ix->n_markers; }
-const evindex_msg *evindex_marker_at(const evindex *ix, size_t i) { return &ix->markers[i]; }
+const evindex_msg *evindex_marker_at(const evindex *ix, size_t i) { return &ix->msgs[ix->markers[i]]; }
 size_t evindex_n_msgs(const evindex *ix) { return ix->n_msgs; }
 const evindex_msg *evindex_msg_at(const evindex *ix, size_t i) { return &ix->msgs[i]; }
 
@@ -1589,7 +1641,7 @@ evindex_marker_first_from(const evindex *ix, uint64_t t)
     size_t lo = 0, hi = ix->n_markers;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (ix->markers[mid].time_ns < t)
+        if (ix->msgs[ix->markers[mid]].time_ns < t)
             lo = mid + 1;
         else
             hi = mid;

@@ -89,7 +89,7 @@ struct evindex {
 
     evindex_msg *msgs;          /* all, time order */
     size_t n_msgs;
-    evindex_msg *markers;       /* USER_MARKER only, time order */
+    uint32_t *markers;          /* indices in msgs of the USER_MARKERs, time order */
     size_t n_markers;
 
     threadtab *threads;

@@ -234,7 +234,8 @@ export_runs(export_ctx *x, const evindex_cap *cap)
         if (!export_overlaps(x->o, r.start_ns, r.end_ns))
             continue;
         export_slice_head(x->w, x->o->pid, tid, "run", r.start_ns, r.end_ns);
-        const threadtab_thread *th = threadtab_find(tt, r.tid);
+        threadtab_thread th_v;
+        const threadtab_thread *th = threadtab_find(tt, r.tid, &th_v) ? &th_v : NULL;
         const uint8_t *label;
         size_t len;
         if (th && evindex_thread_label(x->ix, th, &label, &len) && len > 0)

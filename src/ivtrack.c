@@ -115,9 +115,21 @@ ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
 /* Number of intervals with start < t (inclusive: start <= t): first the last chunk
  * whose first interval counts, then within it. */
 static size_t
-ivtrack_count_starts(const ivtrack *tr, uint64_t t, bool inclusive)
+ivtrack_count_starts_from(const ivtrack *tr, uint64_t t, bool inclusive, size_t c_from)
 {
     size_t lo = 0, hi = ivtrack_chunks(tr->n);
+    /* Chunk c_from's first interval is known to count: gallop forward from there. */
+    if (c_from > 0 && c_from < hi) {
+        size_t step = 1;
+        lo = c_from + 1;
+        while (lo + step < hi && (tr->ch[lo + step - 1].start_ns < t ||
+                                  (inclusive && tr->ch[lo + step - 1].start_ns == t))) {
+            lo += step;
+            step *= 2;
+        }
+        if (lo + step < hi)
+            hi = lo + step;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         uint64_t s = tr->ch[mid].start_ns;
@@ -140,6 +152,12 @@ ivtrack_count_starts(const ivtrack *tr, uint64_t t, bool inclusive)
             hi = mid;
     }
     return lo;
+}
+
+static size_t
+ivtrack_count_starts(const ivtrack *tr, uint64_t t, bool inclusive)
+{
+    return ivtrack_count_starts_from(tr, t, inclusive, 0);
 }
 
 size_t
@@ -194,6 +212,19 @@ ivtrack_kind_before(const ivtrack *tr, unsigned kind, uint64_t t, size_t k)
     if (v->kind == kind)
         sum += (v->end_ns < t ? v->end_ns : t) - v->start_ns;
     return sum;
+}
+
+void
+ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out)
+{
+    size_t c_from = 0;
+    for (size_t m = 0; m < n; m++) {
+        size_t k = ivtrack_count_starts_from(tr, t[m], false, c_from);
+        /* Chunk (k - 1) / CHUNK's first interval starts before t[m]. */
+        c_from = k ? (k - 1) / IVTRACK_CHUNK : 0;
+        for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++)
+            out[m * IVTRACK_KINDS + kind] = ivtrack_kind_before(tr, kind, t[m], k);
+    }
 }
 
 uint64_t

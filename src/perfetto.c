@@ -343,7 +343,8 @@ pf_begin(pf_ctx *x, uint64_t track, const pf_iv *iv)
         runlane_run r;
         runlane_get(iv->src, iv->idx, &r);
         pf_event_head(w, TE_SLICE_BEGIN, track, "run");
-        const threadtab_thread *th = threadtab_find(evindex_threads(x->ix), r.tid);
+        threadtab_thread th_v;
+        const threadtab_thread *th = threadtab_find(evindex_threads(x->ix), r.tid, &th_v) ? &th_v : NULL;
         const uint8_t *label;
         size_t len;
         if (th && evindex_thread_label(x->ix, th, &label, &len) && len > 0) {

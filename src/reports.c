@@ -216,6 +216,14 @@ rep_gc_row(strbuf *out, const evindex *ix, const evindex_gc *g, bool json)
     }
 }
 
+/* Hand a full buffer to the caller's flush, if it gave one. */
+static void
+rep_maybe_flush(strbuf *out, const reports_opts *o)
+{
+    if (o->flush && out->len >= (o->flush_bytes ? o->flush_bytes : REPORTS_FLUSH_BYTES))
+        o->flush(o->flush_ctx, out);
+}
+
 void
 reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
 {
@@ -239,6 +247,7 @@ reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
     for (size_t r = 0; r < rows; r++) {
         rep_gc_row(out, ix, evindex_gc_at(ix, order[r]), o->json);
         strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
+        rep_maybe_flush(out, o);
     }
     if (o->json)
         strbuf_puts(out, "]\n");
@@ -370,8 +379,11 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
     rep_key *keys = NULL;
     if (o->sort_by_run) {
         keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
-        for (size_t i = 0; i < n; i++)
-            keys[i] = (rep_key){ st[i].run_ns, threadtab_at(tt, i)->tid, i };
+        threadtab_iter it = { 0, 0, false };
+        threadtab_thread t;
+        size_t i;
+        while (threadtab_next(tt, &it, false, &t, &i))
+            keys[i] = (rep_key){ st[i].run_ns, t.tid, i };
     }
     size_t *order = rep_order(n, keys);
     size_t rows = rep_rows(n, o);
@@ -386,8 +398,11 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
         strbuf_putc(out, '\n');
     }
     for (size_t r = 0; r < rows; r++) {
-        rep_thread_row(out, ix, threadtab_at(tt, order[r]), &st[order[r]], o->json);
+        threadtab_thread t;
+        threadtab_at(tt, order[r], &t);
+        rep_thread_row(out, ix, &t, &st[order[r]], o->json);
         strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
+        rep_maybe_flush(out, o);
     }
     if (o->json)
         strbuf_puts(out, "]\n");

@@ -414,7 +414,18 @@ runlane_span(const runlane *rl, size_t i, uint64_t *start, uint64_t *dur)
  * Branches rather than conditional moves: screen columns query neighbouring times,
  * so the branches predict well and the loads run ahead. */
 static size_t
+runlane_count_starts_from(const runlane *rl, uint64_t t, bool inclusive, size_t c_from);
+
+static size_t
 runlane_count_starts(const runlane *rl, uint64_t t, bool inclusive)
+{
+    return runlane_count_starts_from(rl, t, inclusive, 0);
+}
+
+/* The same, knowing that chunk c_from's base is < t (0: nothing known): the chunk search
+ * gallops forward from there, so a sweep over increasing times is about linear. */
+static size_t
+runlane_count_starts_from(const runlane *rl, uint64_t t, bool inclusive, size_t c_from)
 {
     if (inclusive) {
         if (t == UINT64_MAX)
@@ -436,6 +447,16 @@ runlane_count_starts(const runlane *rl, uint64_t t, bool inclusive)
     if (rl->n_chunks == 0 || rl->bases[0] >= t)
         return 0;
     size_t lo = 1, hi = rl->n_chunks;       /* the first chunk whose base is >= t */
+    if (c_from > 0 && c_from < rl->n_chunks && rl->bases[c_from] < t) {
+        size_t step = 1;
+        lo = c_from + 1;
+        while (lo + step < hi && rl->bases[lo + step - 1] < t) {
+            lo += step;
+            step *= 2;
+        }
+        if (lo + step < hi)
+            hi = lo + step;
+    }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (rl->bases[mid] < t)
@@ -526,6 +547,26 @@ runlane_busy_before(const runlane *rl, uint64_t t)
     uint64_t end = start + dur;
     uint64_t before = runlane_chunk_prefix(rl, c) + runlane_chunk_sum(rl, c, i % RUNLANE_CHUNK);
     return before + ((end < t ? end : t) - start);
+}
+
+void
+runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *out)
+{
+    size_t c_from = 0;
+    for (size_t m = 0; m < n; m++) {
+        size_t k = runlane_count_starts_from(rl, t[m], false, c_from);
+        if (k == 0) {
+            out[m] = 0;
+            continue;
+        }
+        size_t i = k - 1, c = i / RUNLANE_CHUNK;
+        c_from = c < rl->n_chunks ? c : c_from;
+        uint64_t start, dur;
+        runlane_span(rl, i, &start, &dur);
+        uint64_t end = start + dur;
+        out[m] = runlane_chunk_prefix(rl, c) + runlane_chunk_sum(rl, c, i % RUNLANE_CHUNK) +
+                 ((end < t[m] ? end : t[m]) - start);
+    }
 }
 
 uint64_t

@@ -1,8 +1,10 @@
 /* threadstats: per-thread run totals computed from the index's runlanes, one pass
- * over every run, for the `threads` report, the viewer's thread list and the run
+ * over every run (two halves of the threads in parallel when there are many), for the `threads` report, the viewer's thread list and the run
  * detail pane. */
 #include "threadstats.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "stopstatus.h"
@@ -40,6 +42,7 @@ threadstats_scan(const evindex *ix, threadstats_row *rows, threadstats_row *one,
 {
     const threadtab *tt = evindex_threads(ix);
     stopstatus_era era = stopstatus_era_of(evindex_log(ix));
+    threadtab_hint hint = { 0, 0, 0 };
     for (size_t li = 0; li < evindex_n_caps(ix); li++) {
         const evindex_cap *cap = evindex_cap_at(ix, li);
         size_t count = runlane_count(cap->runs);
@@ -51,23 +54,76 @@ threadstats_scan(const evindex *ix, threadstats_row *rows, threadstats_row *one,
                     threadstats_add(one, &r, cap->cap, era);
                 continue;
             }
-            size_t ti = threadtab_index_of(tt, r.tid);
+            size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
             if (ti != SIZE_MAX)
                 threadstats_add(&rows[ti], &r, cap->cap, era);
         }
     }
 }
 
+/* One share of threadstats_all: rows [lo, hi), the threads with ids in
+ * [tid_lo, tid_hi] (the table is in ascending id order). */
+typedef struct threadstats_share {
+    const evindex *ix;
+    threadstats_row *rows;
+    size_t lo, hi;
+    uint32_t tid_lo, tid_hi;
+} threadstats_share;
+
+static void *
+threadstats_share_main(void *arg)
+{
+    const threadstats_share *sh = arg;
+    const threadtab *tt = evindex_threads(sh->ix);
+    stopstatus_era era = stopstatus_era_of(evindex_log(sh->ix));
+    for (size_t i = sh->lo; i < sh->hi; i++)
+        threadstats_init(&sh->rows[i]);
+    threadtab_hint hint = { 0, 0, 0 };
+    for (size_t li = 0; li < evindex_n_caps(sh->ix); li++) {
+        const evindex_cap *cap = evindex_cap_at(sh->ix, li);
+        size_t count = runlane_count(cap->runs);
+        for (size_t i = 0; i < count; i++) {
+            runlane_run r;
+            runlane_get(cap->runs, i, &r);
+            if (r.tid < sh->tid_lo || r.tid > sh->tid_hi)
+                continue;
+            size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
+            if (ti != SIZE_MAX)
+                threadstats_add(&sh->rows[ti], &r, cap->cap, era);
+        }
+    }
+    return NULL;
+}
+
+/* Below this many threads one pass is as quick as starting a second thread. */
+#define THREADSTATS_SPLIT_MIN 65536u
+
+/* Two shares, one on another thread, when there are many threads: each walks every run
+ * but looks up and adds only its half of the threads (the costly part). */
 threadstats_row *
 threadstats_all(const evindex *ix)
 {
-    size_t n = threadtab_count(evindex_threads(ix));
+    const threadtab *tt = evindex_threads(ix);
+    size_t n = threadtab_count(tt);
     if (!n)
         return NULL;
     threadstats_row *rows = xmalloc(n * sizeof *rows);     /* caller frees */
-    for (size_t i = 0; i < n; i++)
-        threadstats_init(&rows[i]);
-    threadstats_scan(ix, rows, NULL, 0);
+    threadtab_thread first, mid, last;
+    threadtab_at(tt, 0, &first);
+    threadtab_at(tt, n / 2, &mid);
+    threadtab_at(tt, n - 1, &last);
+    threadstats_share sh[2] = {
+        { ix, rows, 0, n / 2, first.tid, mid.tid - 1 },
+        { ix, rows, n / 2, n, mid.tid, last.tid },
+    };
+    pthread_t th;
+    bool split = n >= THREADSTATS_SPLIT_MIN &&
+                 pthread_create(&th, NULL, threadstats_share_main, &sh[0]) == 0;
+    if (!split)
+        sh[1] = (threadstats_share){ ix, rows, 0, n, first.tid, last.tid };
+    threadstats_share_main(&sh[1]);
+    if (split)
+        pthread_join(th, NULL);
     return rows;
 }
 

@@ -19,6 +19,17 @@
 
 #define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
 
+
+/* The record of a thread that must be in the table. */
+static threadtab_thread
+ei_thread(const threadtab *tt, uint32_t tid)
+{
+    threadtab_thread t;
+    memset(&t, 0, sizeof t);
+    ck_assert_msg(threadtab_find(tt, tid, &t), "thread %u not in the table", tid);
+    return t;
+}
+
 static uint64_t
 ei_rng(uint64_t *s)
 {
@@ -333,7 +344,7 @@ START_TEST(test_evindex_parallel_gc)
     ck_assert_uint_eq(st2.first_run_ns, 500);
     ck_assert_uint_eq(st2.last_end_ns, 11000);
     ck_assert_uint_eq(st2.last_cap, evindex_cap_at(ix, 1)->cap);
-    ck_assert_uint_eq(threadtab_find(tt, 2)->create_ns, 400);
+    ck_assert_uint_eq(ei_thread(tt, 2).create_ns, 400);
     ck_assert_uint_eq(st2.stops[THREADTAB_STOP_HEAP_OVERFLOW], 1);
     ck_assert_uint_eq(st2.stops[THREADTAB_STOP_MVAR], 1);
     ck_assert_uint_eq(st2.stops[THREADTAB_STOP_YIELD], 0);
@@ -529,6 +540,52 @@ START_TEST(test_evindex_messages)
 }
 END_TEST
 
+/* Enough threads for threadstats_all to split them over two threads: every row equals
+ * what was written (runs on alternating caps, a third of the threads run twice). */
+START_TEST(test_evindex_threadstats_many)
+{
+    enum { N = 70000 };
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    for (uint32_t k = 1; k <= N; k++) {
+        uint64_t t = 100ull * k;
+        uint16_t cap = (uint16_t)(k % 2), other = (uint16_t)(1 - k % 2);
+        EW(evwrite_create_thread(w, 0, t + 1, k));
+        EW(evwrite_run_thread(w, cap, t + 10, k));
+        EW(evwrite_stop_thread(w, cap, t + 10 + k % 50, k, (uint16_t)(k % 21), 0));
+        if (k % 3 == 0) {
+            EW(evwrite_run_thread(w, other, t + 70, k));
+            EW(evwrite_stop_thread(w, other, t + 90, k, 5, 0));
+        }
+    }
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const threadtab *tt = evindex_threads(c.ix);
+    ck_assert_uint_eq(threadtab_count(tt), N);
+    threadstats_row *rows = threadstats_all(c.ix);
+    for (uint32_t k = 1; k <= N; k++) {
+        const threadstats_row *r = &rows[k - 1];
+        uint64_t t = 100ull * k;
+        bool twice = k % 3 == 0;
+        uint32_t want_stops[THREADTAB_N_STOP_CLASSES] = { 0 };
+        want_stops[threadtab_stop_class((uint16_t)(k % 21))]++;
+        if (twice)
+            want_stops[THREADTAB_STOP_FINISHED]++;
+        bool ok = r->run_ns == k % 50 + (twice ? 20 : 0) && r->n_runs == 1u + twice &&
+                  r->first_run_ns == t + 10 &&
+                  r->last_end_ns == (twice ? t + 90 : t + 10 + k % 50) &&
+                  r->last_cap == (twice ? 1 - k % 2 : k % 2);
+        for (int cl = 0; cl < THREADTAB_N_STOP_CLASSES; cl++)
+            ok = ok && r->stops[cl] == want_stops[cl];
+        if (!ok)
+            ck_abort_msg("thread %u: row differs from what was written", k);
+    }
+    x_free(rows);
+    ei_close(&c);
+}
+END_TEST
+
 START_TEST(test_evindex_thread_labels)
 {
     ei_mem m;
@@ -546,10 +603,11 @@ START_TEST(test_evindex_thread_labels)
     ck_assert_uint_eq(threadtab_count(tt), 2);
     const uint8_t *p;
     size_t n;
-    ck_assert(evindex_thread_label(c.ix, threadtab_find(tt, 7), &p, &n));
+    threadtab_thread t7 = ei_thread(tt, 7), t8 = ei_thread(tt, 8);
+    ck_assert(evindex_thread_label(c.ix, &t7, &p, &n));
     ck_assert_uint_eq(n, strlen("worker-\xce\xbb"));      /* the latest label */
     ck_assert_mem_eq(p, "worker-\xce\xbb", n);
-    ck_assert(!evindex_thread_label(c.ix, threadtab_find(tt, 8), &p, &n));
+    ck_assert(!evindex_thread_label(c.ix, &t8, &p, &n));
     threadstats_row st7;
     threadstats_of(c.ix, 7, &st7);
     ck_assert_uint_eq(st7.stops[THREADTAB_STOP_FINISHED], 1);
@@ -807,8 +865,8 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         for (size_t i = 0; i < runlane_count(rl); i += 1 + runlane_count(rl) / 64) {
             runlane_run r;
             runlane_get(rl, i, &r);
-            ck_assert_msg(threadtab_find(tt, r.tid), "%s: run of thread %u, not in the table",
-                          name, r.tid);
+            ck_assert_msg(threadtab_find(tt, r.tid, NULL),
+                          "%s: run of thread %u, not in the table", name, r.tid);
         }
     }
     threadstats_row *rows = threadstats_all(ix);
@@ -821,9 +879,11 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         ck_assert_uint_eq(stops, rows[i].n_runs);
         if (i % (1 + threadtab_count(tt) / 32) == 0) {
             threadstats_row one;
-            threadstats_of(ix, threadtab_at(tt, i)->tid, &one);
+            threadtab_thread t;
+            ck_assert(threadtab_at(tt, i, &t));
+            threadstats_of(ix, t.tid, &one);
             ck_assert_msg(memcmp(&one, &rows[i], sizeof one) == 0, "%s: thread %u: alone "
-                          "differs from the table", name, threadtab_at(tt, i)->tid);
+                          "differs from the table", name, t.tid);
         }
     }
     x_free(rows);
@@ -1931,6 +1991,42 @@ START_TEST(test_evindex_heap_profile)
 }
 END_TEST
 
+/* reports_opts.flush: what was handed over so far, appended to a strbuf. */
+static void
+ei_flush_into(void *ctx, strbuf *out)
+{
+    strbuf *all = ctx;
+    strbuf_append(all, out->data, out->len);
+    strbuf_reset(out);
+}
+
+/* A table flushed in pieces of a few hundred bytes is the golden table, piece by piece
+ * (the buffer never held it whole). */
+START_TEST(test_evindex_tables_flushed)
+{
+    ei_case c;
+    ei_open_fixture(&c, "threaded-n4.eventlog");
+    static const char *const golden[2] = { "threaded-n4.gc.tsv", "threaded-n4.threads.tsv" };
+    for (int which = 0; which < 2; which++) {
+        strbuf out, all;
+        strbuf_init(&out);
+        strbuf_init(&all);
+        reports_opts o = { .flush = ei_flush_into, .flush_ctx = &all, .flush_bytes = 300 };
+        if (which)
+            reports_threads(&out, c.ix, &o);
+        else
+            reports_gc(&out, c.ix, &o);
+        ck_assert_uint_gt(all.len, 0);          /* flushed at least once */
+        ck_assert_uint_lt(out.len, 1000);       /* only the tail is left */
+        strbuf_append(&all, out.data, out.len);
+        ei_golden(&all, golden[which]);
+        strbuf_free(&out);
+        strbuf_free(&all);
+    }
+    ei_close(&c);
+}
+END_TEST
+
 START_TEST(test_evindex_golden_tables)
 {
     ei_case c;
@@ -2048,6 +2144,7 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_truncated);
     tcase_add_test(tc, test_evindex_messages);
     tcase_add_test(tc, test_evindex_thread_labels);
+    tcase_add_test(tc, test_evindex_threadstats_many);
     tcase_add_test(tc, test_evindex_nonmoving);
     tcase_add_test(tc, test_evindex_sparks_and_series);
     suite_add_tcase(s, tc);
@@ -2065,6 +2162,7 @@ test_evindex_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_evindex_json_checker);
     tcase_add_test(tc, test_evindex_golden_tables);
+    tcase_add_test(tc, test_evindex_tables_flushed);
     tcase_add_test(tc, test_evindex_heap_profile);
     tcase_add_test(tc, test_evindex_json_escaping);
     suite_add_tcase(s, tc);

@@ -130,9 +130,11 @@ test_evindex_same(const char *name, const evindex *a, const evindex *b)
             ck_abort_msg("%s: message %zu differs", name, i);
     const threadtab *ta = evindex_threads(a), *tb = evindex_threads(b);
     ck_assert_msg(threadtab_count(ta) == threadtab_count(tb), "%s: threads", name);
-    for (size_t i = 0; i < threadtab_count(ta); i++)
-        if (!thread_same(threadtab_at(ta, i), threadtab_at(tb, i)))
-            ck_abort_msg("%s: thread %u differs", name, threadtab_at(ta, i)->tid);
+    for (size_t i = 0; i < threadtab_count(ta); i++) {
+        threadtab_thread x, y;
+        if (!threadtab_at(ta, i, &x) || !threadtab_at(tb, i, &y) || !thread_same(&x, &y))
+            ck_abort_msg("%s: thread %zu differs", name, i);
+    }
     for (int k = 0; k < EVINDEX_N_SERIES; k++) {
         const series *x = evindex_series(a, (enum evindex_series_id)k);
         const series *y = evindex_series(b, (enum evindex_series_id)k);

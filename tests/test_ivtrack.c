@@ -333,6 +333,43 @@ START_TEST(test_ivtrack_matches_brute_force)
 }
 END_TEST
 
+/* The sweep over ascending times equals, kind by kind, a direct sum over the model's
+ * intervals, for steps from none to many chunks. */
+START_TEST(test_ivtrack_kinds_upto_many)
+{
+    enum { N_T = 400 };
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        iv_random_track(seed, 50 + seed * 97 % 2000, tr, &m);
+        uint64_t last = m.n ? m.v[m.n - 1].end_ns + 10 : 10;
+        uint64_t t[N_T], got[N_T * IVTRACK_KINDS], s = seed, now = 0;
+        for (size_t k = 0; k < N_T; k++) {
+            uint64_t r = iv_rng(&s);
+            now += r % 4 == 0 ? 0 : r % 4 == 1 ? r % 50 : (r >> 8) % (last / 40 + 1);
+            t[k] = now;
+        }
+        ivtrack_kinds_upto_many(tr, t, N_T, got);
+        for (size_t k = 0; k < N_T; k++)
+            for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++) {
+                uint64_t want = 0;
+                for (size_t i = 0; i < m.n; i++) {
+                    const ivtrack_iv *v = &m.v[i];
+                    uint64_t e = v->end_ns < t[k] ? v->end_ns : t[k];
+                    want += v->kind == kind && e > v->start_ns ? e - v->start_ns : 0;
+                }
+                if (got[k * IVTRACK_KINDS + kind] != want)
+                    ck_abort_msg("seed %llu t %llu kind %u: %llu, want %llu",
+                                 (unsigned long long)seed, (unsigned long long)t[k], kind,
+                                 (unsigned long long)got[k * IVTRACK_KINDS + kind],
+                                 (unsigned long long)want);
+            }
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
 /* Track of exactly n intervals, every one kept: mixed kinds, gaps, zero-length ones and
  * ones clipped by their predecessor. */
 static void
@@ -543,6 +580,7 @@ test_ivtrack_suite(void)
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_ivtrack_matches_brute_force);
+    tcase_add_test(tp, test_ivtrack_kinds_upto_many);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
     suite_add_tcase(s, tp);
     return s;

@@ -512,6 +512,36 @@ START_TEST(test_runlane_full_chunks)
 }
 END_TEST
 
+/* The sweep over ascending times equals a direct count from the runs, whatever the steps
+ * between times (repeats, within a chunk, across many chunks: the gallop). */
+START_TEST(test_runlane_busy_upto_many)
+{
+    enum { N_RUNS = 40 * RUNLANE_CHUNK + 5, N_T = 600 };
+    runlane *rl = runlane_new();
+    for (uint64_t k = 0; k < N_RUNS; k++)
+        ck_assert(rl_add(rl, 10 * k + 3, 10 * k + 3 + k % 7, (uint32_t)k, 0, 0));
+    uint64_t t[N_T], got[N_T], s = 12345, now = 0;
+    for (size_t m = 0; m < N_T; m++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        unsigned r = (unsigned)(s >> 60);
+        now += r < 3 ? 0 : r < 10 ? (s >> 20) % 20 : (s >> 20) % (10 * 8 * RUNLANE_CHUNK);
+        t[m] = now;
+    }
+    runlane_busy_upto_many(rl, t, N_T, got);
+    for (size_t m = 0; m < N_T; m++) {
+        uint64_t want = 0;
+        for (uint64_t k = 0; k < N_RUNS; k++) {
+            uint64_t a = 10 * k + 3, b = a + k % 7;
+            want += t[m] <= a ? 0 : (t[m] < b ? t[m] : b) - a;
+        }
+        if (got[m] != want)
+            ck_abort_msg("t[%zu] = %llu: %llu, want %llu", m, (unsigned long long)t[m],
+                         (unsigned long long)got[m], (unsigned long long)want);
+    }
+    runlane_free(rl);
+}
+END_TEST
+
 START_TEST(test_runlane_near_uint64_max)
 {
     runlane *rl = runlane_new();
@@ -819,6 +849,7 @@ test_runlane_suite(void)
     tcase_add_test(tc, test_runlane_long_runs);
     tcase_add_test(tc, test_runlane_long_gaps);
     tcase_add_test(tc, test_runlane_full_chunks);
+    tcase_add_test(tc, test_runlane_busy_upto_many);
     tcase_add_test(tc, test_runlane_near_uint64_max);
     tcase_add_test(tc, test_runlane_stop_values);
     tcase_add_test(tc, test_runlane_seal_then_append);

@@ -17,6 +17,25 @@ tt_rng(uint64_t *s)
     return *s;
 }
 
+/* The i-th thread / the thread `tid`, which must exist. */
+static threadtab_thread
+tt_at(const threadtab *tt, size_t i)
+{
+    threadtab_thread t;
+    memset(&t, 0, sizeof t);
+    ck_assert_msg(threadtab_at(tt, i, &t), "no thread #%zu", i);
+    return t;
+}
+
+static threadtab_thread
+tt_find(const threadtab *tt, uint32_t tid)
+{
+    threadtab_thread t;
+    memset(&t, 0, sizeof t);
+    ck_assert_msg(threadtab_find(tt, tid, &t), "no thread %u", tid);
+    return t;
+}
+
 static void
 tt_assert_ok(const threadtab *tt)
 {
@@ -58,15 +77,17 @@ START_TEST(test_threadtab_counters)
 {
     threadtab *tt = threadtab_new();
     ck_assert_uint_eq(threadtab_count(tt), 0);
-    ck_assert_ptr_null(threadtab_find(tt, 1));
+    ck_assert(!threadtab_find(tt, 1, NULL));
     ck_assert_uint_eq(threadtab_index_of(tt, 1), SIZE_MAX);
 
-    threadtab_thread *fresh = threadtab_get_or_add(tt, 42);
-    ck_assert_uint_eq(fresh->tid, 42);
-    ck_assert_uint_eq(fresh->create_cap, 0xffff);
-    ck_assert_uint_eq(fresh->create_ns, THREADTAB_NO_TIME);
-    ck_assert_uint_eq(fresh->n_wakeups, 0);
-    ck_assert_uint_eq(fresh->label_offset, 0);
+    threadtab_add(tt, 42);
+    threadtab_thread fresh;
+    ck_assert(threadtab_find(tt, 42, &fresh));
+    ck_assert_uint_eq(fresh.tid, 42);
+    ck_assert_uint_eq(fresh.create_cap, 0xffff);
+    ck_assert_uint_eq(fresh.create_ns, THREADTAB_NO_TIME);
+    ck_assert_uint_eq(fresh.n_wakeups, 0);
+    ck_assert_uint_eq(fresh.label_offset, 0);
 
     threadtab_created(tt, 7, 500, 2);
     threadtab_created(tt, 7, 300, 1);           /* earlier report from another cap wins */
@@ -80,8 +101,8 @@ START_TEST(test_threadtab_counters)
     tt_assert_ok(tt);
 
     ck_assert_uint_eq(threadtab_count(tt), 2);
-    const threadtab_thread *t = threadtab_find(tt, 7);
-    ck_assert_ptr_nonnull(t);
+    threadtab_thread t7 = tt_find(tt, 7);
+    const threadtab_thread *t = &t7;
     ck_assert_uint_eq(t->create_ns, 300);
     ck_assert_uint_eq(t->create_cap, 1);
     ck_assert_uint_eq(t->n_migrations, 2);
@@ -89,12 +110,12 @@ START_TEST(test_threadtab_counters)
     ck_assert_uint_eq(t->label_offset, 5678);
 
     /* Ascending order after seal, whatever the insertion order. */
-    ck_assert_uint_eq(threadtab_at(tt, 0)->tid, 7);
-    ck_assert_uint_eq(threadtab_at(tt, 1)->tid, 42);
+    ck_assert_uint_eq(tt_at(tt, 0).tid, 7);
+    ck_assert_uint_eq(tt_at(tt, 1).tid, 42);
     ck_assert_uint_eq(threadtab_index_of(tt, 7), 0);
     ck_assert_uint_eq(threadtab_index_of(tt, 42), 1);
-    ck_assert_ptr_eq(threadtab_find(tt, 42), threadtab_at(tt, 1));
-    ck_assert_ptr_null(threadtab_find(tt, 8));
+    ck_assert_uint_eq(tt_find(tt, 42).tid, tt_at(tt, 1).tid);
+    ck_assert(!threadtab_find(tt, 8, NULL));
     threadtab_free(tt);
 }
 END_TEST
@@ -112,30 +133,48 @@ START_TEST(test_threadtab_extreme_ids)
     ck_assert_uint_eq(threadtab_count(tt), 5);
     static const uint32_t sorted[] = { 0, 1, 0x80000000u, 0xfffffffeu, 0xffffffffu };
     for (size_t i = 0; i < 5; i++) {
-        ck_assert_uint_eq(threadtab_at(tt, i)->tid, sorted[i]);
+        ck_assert_uint_eq(tt_at(tt, i).tid, sorted[i]);
         ck_assert_uint_eq(threadtab_index_of(tt, sorted[i]), i);
     }
-    ck_assert_ptr_null(threadtab_at(tt, 5));
-    ck_assert_uint_eq(threadtab_find(tt, 0xffffffffu)->create_ns, 0);
+    threadtab_thread none;
+    ck_assert(!threadtab_at(tt, 5, &none));
+    ck_assert_uint_eq(tt_find(tt, 0xffffffffu).create_ns, 0);
     /* Memory follows the number of threads, not the id values. */
     ck_assert_uint_lt(threadtab_bytes(tt), 4096);
     threadtab_free(tt);
 }
 END_TEST
 
-/* GHC numbers threads 1, 2, 3, ...: a million of them cost about 40 bytes each (the
- * record and the dense array; no hash slots). Ids in strides, sparse or descending,
- * stay correct and bounded too. */
+/* GHC numbers threads 1, 2, 3, ...: a million churned threads (created microseconds
+ * apart on two caps, woken once or twice, some migrated, every 10th labelled) cost at
+ * most 10 bytes each, and read back exactly. Ids in strides, sparse or descending
+ * (one id per 64: a page each) stay correct and bounded too. */
 START_TEST(test_threadtab_memory_per_thread)
 {
     enum { N = 1000000 };
     threadtab *tt = threadtab_new();
-    for (uint32_t tid = 1; tid <= N; tid++)
-        threadtab_created(tt, tid, tid, 0);
+    for (uint32_t tid = 1; tid <= N; tid++) {
+        threadtab_created(tt, tid, 5000000000ull + 1500ull * tid, (uint16_t)(tid % 2));
+        threadtab_woken(tt, tid);
+        if (tid % 3 == 0)
+            threadtab_woken(tt, tid);
+        if (tid % 7 == 0)
+            threadtab_migrated(tt, tid);
+        if (tid % 10 == 0)
+            threadtab_labelled(tt, tid, 100ull * tid);
+    }
     threadtab_seal(tt);
     tt_assert_ok(tt);
     ck_assert_uint_eq(threadtab_count(tt), N);
-    ck_assert_uint_le(threadtab_bytes(tt), (size_t)42 * N);
+    ck_assert_uint_le(threadtab_bytes(tt), (size_t)10 * N);
+    for (uint32_t tid = 1; tid <= N; tid += 9973) {
+        threadtab_thread t = tt_find(tt, tid);
+        if (t.create_ns != 5000000000ull + 1500ull * tid || t.create_cap != tid % 2 ||
+            t.n_wakeups != 1u + (tid % 3 == 0) || t.n_migrations != (tid % 7 == 0) ||
+            t.label_offset != (tid % 10 == 0 ? 100ull * tid : 0) ||
+            threadtab_index_of(tt, tid) != tid - 1)
+            ck_abort_msg("thread %u read back wrong", tid);
+    }
     threadtab_free(tt);
 
     /* Stride 2 from the end of the dense array: each id lands just past it. */
@@ -149,7 +188,7 @@ START_TEST(test_threadtab_memory_per_thread)
         ck_assert_uint_eq(threadtab_count(tt), 200000);
         for (uint32_t i = 0; i < 200000; i += 997)
             ck_assert_uint_eq(threadtab_index_of(tt, 256 + strides[k] * i), i);
-        ck_assert_uint_le(threadtab_bytes(tt), (size_t)80 * 200000);
+        ck_assert_uint_le(threadtab_bytes(tt), (size_t)112 * 200000);
         threadtab_free(tt);
     }
     tt = threadtab_new();
@@ -157,7 +196,7 @@ START_TEST(test_threadtab_memory_per_thread)
         threadtab_woken(tt, i);
     threadtab_seal(tt);
     tt_assert_ok(tt);
-    ck_assert_uint_eq(threadtab_at(tt, 0)->tid, 1);
+    ck_assert_uint_eq(tt_at(tt, 0).tid, 1);
     ck_assert_uint_le(threadtab_bytes(tt), (size_t)80 * 300000);
     threadtab_free(tt);
 }
@@ -176,12 +215,12 @@ START_TEST(test_threadtab_colliding_ids)
     tt_assert_ok(tt);
     ck_assert_uint_eq(threadtab_count(tt), 4096);
     for (uint32_t i = 0; i < 4096; i++) {
-        const threadtab_thread *t = threadtab_at(tt, i);
-        if (t->tid != (i << 20 | 0x5) || t->n_wakeups != 2)
-            ck_abort_msg("thread #%u: tid %u, %u wakeups", i, t->tid, t->n_wakeups);
+        threadtab_thread t = tt_at(tt, i);
+        if (t.tid != (i << 20 | 0x5) || t.n_wakeups != 2)
+            ck_abort_msg("thread #%u: tid %u, %u wakeups", i, t.tid, t.n_wakeups);
     }
-    ck_assert_ptr_null(threadtab_find(tt, 0x6));
-    ck_assert_uint_lt(threadtab_bytes(tt), 4096 * 64);
+    ck_assert(!threadtab_find(tt, 0x6, NULL));
+    ck_assert_uint_lt(threadtab_bytes(tt), 4096 * 112);
     threadtab_free(tt);
 }
 END_TEST
@@ -201,7 +240,7 @@ START_TEST(test_threadtab_add_after_seal)
     static const uint32_t sorted[] = { 10, 20, 30, 40 };
     ck_assert_uint_eq(threadtab_count(tt), 4);
     for (size_t i = 0; i < 4; i++) {
-        ck_assert_uint_eq(threadtab_at(tt, i)->tid, sorted[i]);
+        ck_assert_uint_eq(tt_at(tt, i).tid, sorted[i]);
         ck_assert_uint_eq(threadtab_index_of(tt, sorted[i]), i);
     }
     threadtab_free(tt);
@@ -254,7 +293,7 @@ START_TEST(test_threadtab_random_vs_model)
         o->b = tt_rng(&s) % 1000000;
         switch (o->kind) {
         case 0: threadtab_created(tt, o->tid, o->a, o->cap); break;
-        case 1: threadtab_get_or_add(tt, o->tid); break;
+        case 1: threadtab_add(tt, o->tid); break;
         case 2: threadtab_migrated(tt, o->tid); break;
         case 3: threadtab_woken(tt, o->tid); break;
         default: threadtab_labelled(tt, o->tid, o->a + 1); break;
@@ -289,14 +328,42 @@ START_TEST(test_threadtab_random_vs_model)
             }
         }
         /* Plain checks in hot loops: every ck_assert call costs Check a write(2). */
-        const threadtab_thread *t = threadtab_at(tt, n_threads);
-        if (!t || threadtab_find(tt, m.tid) != t ||
-            threadtab_index_of(tt, m.tid) != n_threads || !tt_same(t, &m))
+        threadtab_thread t, f;
+        if (!threadtab_at(tt, n_threads, &t) || !threadtab_find(tt, m.tid, &f) ||
+            !tt_same(&t, &f) || threadtab_index_of(tt, m.tid) != n_threads || !tt_same(&t, &m))
             ck_abort_msg("thread %u (#%zu) differs from the model", m.tid, n_threads);
         n_threads++;
     }
     ck_assert_uint_eq(threadtab_count(tt), n_threads);
     ck_assert_uint_gt(n_threads, 40000);
+    /* Iteration gives every thread in order with its index; labelled_only exactly the
+     * labelled ones. */
+    threadtab_iter it = { 0, 0, false }, itl = { 0, 0, false };
+    threadtab_thread t, tl;
+    size_t idx, n_it = 0, n_lab = 0, idx_l;
+    while (threadtab_next(tt, &it, false, &t, &idx)) {
+        threadtab_thread at = tt_at(tt, n_it);
+        if (idx != n_it || !tt_same(&t, &at))
+            ck_abort_msg("iteration #%zu differs", n_it);
+        if (t.label_offset) {
+            if (!threadtab_next(tt, &itl, true, &tl, &idx_l) || idx_l != idx ||
+                !tt_same(&tl, &t))
+                ck_abort_msg("labelled iteration differs at #%zu", n_it);
+            n_lab++;
+        }
+        n_it++;
+    }
+    ck_assert_uint_eq(n_it, n_threads);
+    ck_assert(!threadtab_next(tt, &itl, true, &tl, &idx_l));
+    ck_assert_uint_gt(n_lab, 1000);
+    /* The remembered-page lookup agrees with the plain one, for ids present or not,
+     * near each other or far apart. */
+    threadtab_hint hint = { 0, 0, 0 };
+    for (int k = 0; k < 20000; k++) {
+        uint32_t tid = k % 3 ? (uint32_t)(tt_rng(&s) % 6000) : (uint32_t)tt_rng(&s);
+        if (threadtab_index_of_hint(tt, tid, &hint) != threadtab_index_of(tt, tid))
+            ck_abort_msg("tid %u: hinted index differs", tid);
+    }
     /* Ids never mentioned are absent. */
     for (int k = 0; k < 1000; k++) {
         uint32_t tid = (uint32_t)tt_rng(&s);
@@ -311,12 +378,11 @@ START_TEST(test_threadtab_random_vs_model)
                 hi = mid;
         }
         present = lo < N_OPS && ops[lo].tid == tid;
-        if ((threadtab_find(tt, tid) != NULL) != present)
+        if (threadtab_find(tt, tid, NULL) != present)
             ck_abort_msg("tid %u: found %d, want %d", tid, !present, present);
     }
-    /* Compact: the record (32 bytes), hash slots at most 4 per sparse id, and the
-     * dense array. */
-    ck_assert_uint_lt(threadtab_bytes(tt), 80 * n_threads);
+    /* Bounded even when most ids are alone in their page of 64 (page, slot, hash). */
+    ck_assert_uint_lt(threadtab_bytes(tt), 112 * n_threads);
     threadtab_free(tt);
     x_free(ops);
 }

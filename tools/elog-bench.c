@@ -1,7 +1,13 @@
 /* elog-bench: in-process timings for `make bench` — a bare scan (the floor), the index
- * build and its memory, index query latencies, the time to the viewer's first frame, and
- * frame draw times at several zooms — printed as aligned "tag name value ..." lines. */
+ * build and its memory, the peak anonymous memory while opening (sampled in a child),
+ * index query latencies, the time to the viewer's first frame, the time until each list
+ * is usable after it, and frame draw times at several zooms — printed as aligned
+ * "tag name value ..." lines. */
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -183,6 +189,147 @@ bench_first_frame(const char *path)
     return f;
 }
 
+/* ---- peak anonymous memory while opening ------------------------------------------- */
+
+/* This process's resident anonymous memory in KiB (RssAnon), or 0 if unknown. */
+static uint64_t
+bench_rss_anon_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    uint64_t kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "RssAnon:", 8) == 0) {
+            kb = strtoull(line + 8, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return kb;
+}
+
+typedef struct bench_sampler {
+    atomic_bool stop;
+    atomic_uint_fast64_t peak_kb;
+} bench_sampler;
+
+/* Polls RssAnon every 0.5 ms until told to stop, keeping the largest value. */
+static void *
+bench_sampler_main(void *arg)
+{
+    bench_sampler *sm = arg;
+    const struct timespec pause = { 0, 500000 };
+    while (!atomic_load(&sm->stop)) {
+        uint64_t kb = bench_rss_anon_kb();
+        if (kb > atomic_load(&sm->peak_kb))
+            atomic_store(&sm->peak_kb, kb);
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+typedef struct bench_peak {
+    uint64_t base_kb;           /* before opening: the process's own baseline */
+    uint64_t first_frame_kb;    /* peak from opening to the first frame */
+    uint64_t settled_kb;        /* peak until the background thread totals are done */
+} bench_peak;
+
+/* In a forked child (a fresh heap): open, index, first frame, then wait for the
+ * viewer's background thread totals, sampling RssAnon throughout. */
+static bench_peak
+bench_open_peak(const char *path)
+{
+    bench_peak pk = { 0, 0, 0 };
+    int fd[2];
+    if (pipe(fd) != 0)
+        return pk;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        bench_sampler sm;
+        atomic_init(&sm.stop, false);
+        atomic_init(&sm.peak_kb, 0);
+        bench_peak r = { bench_rss_anon_kb(), 0, 0 };
+        pthread_t th;
+        bool sampling = pthread_create(&th, NULL, bench_sampler_main, &sm) == 0;
+        evlog *log = bench_open(path);
+        evindex *ix = evindex_build(log, NULL, NULL);
+        app_opts ao = { .mouse = false, .async_totals = true };
+        app *a = app_new(ix, path, BENCH_COLS, BENCH_LINES, &ao);
+        surface *sf = surface_new(BENCH_COLS, BENCH_LINES);
+        app_draw(a, sf);
+        uint64_t kb = bench_rss_anon_kb();
+        r.first_frame_kb = atomic_load(&sm.peak_kb) > kb ? atomic_load(&sm.peak_kb) : kb;
+        const struct timespec pause = { 0, 200000 };
+        while (app_totals_pending(a)) {
+            app_poll_totals(a);
+            nanosleep(&pause, NULL);
+        }
+        app_draw(a, sf);
+        atomic_store(&sm.stop, true);
+        if (sampling)
+            pthread_join(th, NULL);
+        kb = bench_rss_anon_kb();
+        r.settled_kb = atomic_load(&sm.peak_kb) > kb ? atomic_load(&sm.peak_kb) : kb;
+        ssize_t w = write(fd[1], &r, sizeof r);
+        _exit(w == (ssize_t)sizeof r ? 0 : 1);
+    }
+    close(fd[1]);
+    if (pid > 0) {
+        if (read(fd[0], &pk, sizeof pk) != (ssize_t)sizeof pk)
+            memset(&pk, 0, sizeof pk);
+        waitpid(pid, NULL, 0);
+    }
+    close(fd[0]);
+    return pk;
+}
+
+/* ---- lists after the first frame ------------------------------------------------------ */
+
+/* From a fresh viewer's first frame to each list drawn with its rows (the thread list:
+ * once the background totals it waits for are in), one list at a time. The search
+ * looks for "7" in every marker, message and thread label. */
+static void
+bench_lists(const evindex *ix, const char *path, int runs)
+{
+    static const struct {
+        const char *name;
+        const char *keys[4];
+    } lists[] = {
+        { "threads", { "t", NULL } },
+        { "gcs", { "p", NULL } },
+        { "markers", { "m", NULL } },
+        { "search", { "/", "7", "Enter", NULL } },
+    };
+    for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
+        double *ms = xcalloc((size_t)runs, sizeof *ms);    /* freed below */
+        for (int r = 0; r < runs; r++) {
+            app_opts ao = { .mouse = false, .async_totals = true };
+            app *a = app_new(ix, path, BENCH_COLS, BENCH_LINES, &ao);
+            surface *sf = surface_new(BENCH_COLS, BENCH_LINES);
+            app_draw(a, sf);
+            uint64_t t0 = bench_now_ns();
+            for (int k = 0; lists[l].keys[k]; k++)
+                app_key(a, lists[l].keys[k]);
+            const struct timespec pause = { 0, 100000 };
+            while (l == 0 && app_totals_pending(a)) {
+                app_poll_totals(a);
+                nanosleep(&pause, NULL);
+            }
+            app_draw(a, sf);
+            ms[r] = bench_ms_since(t0);
+            surface_free(sf);
+            app_free(a);
+        }
+        bench_stats st = bench_stats_of(ms, (size_t)runs);
+        printf("%-12s %-10s %-9s %9.1f  %-6s %9.1f\n", "list", lists[l].name, "median_ms",
+               st.median, "max_ms", st.max);
+        x_free(ms);
+    }
+}
+
 /* The bytes of each part of the index the public API can see; "other" is the rest. */
 static void
 bench_memory(const evindex *ix, size_t file_bytes)
@@ -200,7 +347,8 @@ bench_memory(const evindex *ix, size_t file_bytes)
     gcs = evindex_n_gcs(ix) * sizeof(evindex_gc);
     for (size_t i = 0; i < evindex_n_gcs(ix); i++)
         gcs += evindex_gc_at(ix, i)->n_parts * sizeof(evindex_gc_part);
-    size_t msgs = (evindex_n_msgs(ix) + evindex_n_markers(ix)) * sizeof(evindex_msg);
+    size_t msgs = evindex_n_msgs(ix) * sizeof(evindex_msg) +
+                  evindex_n_markers(ix) * sizeof(uint32_t);
     size_t threads = threadtab_bytes(evindex_threads(ix));
     size_t seek = evseek_bytes(evindex_seek(ix));
     sparks = evindex_spark_bytes(ix);
@@ -448,6 +596,8 @@ main(int argc, char **argv)
         fputs(bench_usage, stderr);
         return 2;
     }
+    /* First, while this process is small: a forked child inherits its memory. */
+    bench_peak pk = bench_open_peak(o.path);
     /* Interleave the runs so drift in machine load hits all three alike. */
     double *scan = xcalloc((size_t)o.runs, sizeof *scan);
     double *build = xcalloc((size_t)o.runs, sizeof *build);
@@ -474,10 +624,10 @@ main(int argc, char **argv)
 
     evlog *log = bench_open(o.path);
     evindex *ix = evindex_build(log, NULL, NULL);
-    printf("%-12s %-14s %12zu  %-14s %12" PRIu64 "  %-6s %.3f s  %-6s %zu\n", "file", "bytes",
-           evlog_size(log), "events", n_events, "span",
+    printf("%-12s %-14s %12zu  %-14s %12" PRIu64 "  %-6s %.3f s  %-6s %zu  %-7s %zu\n", "file",
+           "bytes", evlog_size(log), "events", n_events, "span",
            (double)(evindex_last_ns(ix) - evindex_first_ns(ix)) / 1e9, "caps",
-           evindex_n_caps(ix));
+           evindex_n_caps(ix), "threads", threadtab_count(evindex_threads(ix)));
     printf("%-12s runs %d  queries %zu  frames %d  cols %d  lines %d  seed %" PRIu64 "\n",
            "setup", o.runs, o.queries, o.frames, BENCH_COLS, BENCH_LINES, o.seed);
     printf("%-12s %-9s %9.1f  %-6s %9.1f  %-6s %9.1f  %-5s %d\n", "scan", "median_ms",
@@ -492,6 +642,13 @@ main(int argc, char **argv)
            ff.median / floor_ms, bench_stats_of(first_open, n).median,
            bench_stats_of(first_index, n).median, bench_stats_of(first_app, n).median,
            bench_stats_of(first_draw, n).median);
+    printf("%-12s %-8s %10" PRIu64 "  %-16s %10" PRIu64 "  %-10s %10" PRIu64 "  %-6s %.3f  "
+           "%-14s %.3f\n", "peak_anon", "base_kb", pk.base_kb, "first_frame_kb",
+           pk.first_frame_kb, "settled_kb", pk.settled_kb, "ratio",
+           (double)(pk.first_frame_kb - pk.base_kb) * 1024 / (double)evlog_size(log),
+           "settled_ratio", (double)(pk.settled_kb - pk.base_kb) * 1024 / (double)evlog_size(log));
+    fflush(stdout);
+    bench_lists(ix, o.path, o.runs);
     fflush(stdout);
     bench_queries(ix, &o);
     fflush(stdout);

@@ -1,5 +1,5 @@
 /* elog-synth: write a synthetic but plausible GHC eventlog (threads, stop-the-world GCs,
- * sparks, nonmoving cycles, markers) of a chosen size, deterministic for a seed, with
+ * sparks, nonmoving cycles, markers, messages, heap-profile censuses) of a chosen size, deterministic for a seed, with
  * knobs for edge cases (no blocks, padding, unknown types, disorder, truncation). */
 #include <assert.h>
 #include <errno.h>
@@ -33,6 +33,8 @@ typedef struct synth_opts {
     uint64_t markers_every_ns;  /* 0: no markers */
     uint64_t gc_every_ns;       /* 0: no GCs */
     uint64_t churn;             /* --churn: this many short-lived threads, then stop */
+    uint64_t messages_every_ns; /* --messages-every: a traceEvent message; 0: none */
+    uint32_t heap_bands;        /* --heap-bands: -hT census of this many bands a GC */
     size_t block_bytes;
     bool nonmoving, sparks, heap, labels, no_blocks, unknown_types, oversized;
     bool out_of_order, truncate, global_block, max_payload;
@@ -96,6 +98,7 @@ typedef struct synth {
     uint32_t next_tid;
     uint64_t churn_made, churn_live;    /* --churn threads created, not yet finished */
     uint64_t next_marker_ns, marker_no;
+    uint64_t next_msg_ns, msg_no;
     uint64_t gc_no;
     uint64_t live_bytes, heap_bytes;
     uint64_t big_next_bytes;
@@ -486,6 +489,17 @@ synth_instants(synth *s, uint16_t cap, uint32_t slot, uint64_t start, uint64_t e
             snprintf(name, sizeof name, "iteration %" PRIu64, s->marker_no++);
             synth_ck(s, evwrite_user_marker(s->w, cap, synth_at(s, cap, t), name));
             s->next_marker_ns += o->markers_every_ns;
+        }
+    }
+    if (o->messages_every_ns) {
+        while (s->next_msg_ns <= end) {
+            char text[64];
+            uint64_t t = s->next_msg_ns > cur ? s->next_msg_ns : cur;
+            cur = t;
+            snprintf(text, sizeof text, "request %" PRIu64 " served in %" PRIu64 " us",
+                     s->msg_no++, synth_range(s, 20, 5000));
+            synth_ck(s, evwrite_user_msg(s->w, cap, synth_at(s, cap, t), text));
+            s->next_msg_ns += o->messages_every_ns;
         }
     }
     if (s->th[slot].spark_worker) {
@@ -937,6 +951,39 @@ synth_nonmoving(synth *s, uint64_t t, uint64_t limit)
 }
 
 /* A stop-the-world GC requested by `leader` once every capability reached its cut. */
+/* --heap-bands: a heap-profile census by closure type (as +RTS -hT writes after a GC):
+ * sample begin, one string sample per band, sample end; in the global block with
+ * --global-block, as GHC writes them, else on `cap`. Returns the last time used on cap. */
+static uint64_t
+synth_census(synth *s, uint16_t cap, uint64_t t)
+{
+    uint64_t t_cap = t;
+    if (s->pcap == EVLOG_NO_CAP) {
+        cap = EVLOG_NO_CAP;
+        t = t > s->nocap_last_ns ? t : s->nocap_last_ns;
+    }
+    uint8_t buf[64];
+    uint64_t era = s->gc_no + 1;
+    for (int i = 0; i < 8; i++)
+        buf[i] = (uint8_t)(era >> (56 - 8 * i));
+    synth_ck(s, evwrite_event(s->w, cap, EV_HEAP_PROF_SAMPLE_BEGIN, synth_at(s, cap, ++t),
+                              buf, 8));
+    for (uint32_t b = 0; b < s->o->heap_bands; b++) {
+        uint64_t res = 16 * synth_logu(s, 1, 1u << 20);
+        buf[0] = 0;
+        for (int i = 0; i < 8; i++)
+            buf[1 + i] = (uint8_t)(res >> (56 - 8 * i));
+        int n = snprintf((char *)buf + 9, sizeof buf - 9, "main:Data.Band%u.T", b);
+        synth_ck(s, evwrite_event(s->w, cap, EV_HEAP_PROF_SAMPLE_STRING,
+                                  synth_at(s, cap, t += 2), buf, 9 + (size_t)n + 1));
+    }
+    for (int i = 0; i < 8; i++)
+        buf[i] = (uint8_t)(era >> (56 - 8 * i));
+    synth_ck(s, evwrite_event(s->w, cap, EV_HEAP_PROF_SAMPLE_END, synth_at(s, cap, ++t),
+                              buf, 8));
+    return cap == EVLOG_NO_CAP ? t_cap : t;
+}
+
 static void
 synth_gc(synth *s, uint16_t leader, uint64_t next_gc_ns)
 {
@@ -1069,6 +1116,8 @@ synth_gc(synth *s, uint16_t leader, uint64_t next_gc_ns)
         synth_ck(s, evwrite_mem_return(w, leader, synth_at(s, leader, t), 0, mblocks, needed,
                                        major ? (mblocks - needed) / 2 : 0));
     }
+    if (o->heap_bands)
+        t = synth_census(s, leader, t);
     lc->now_ns = t;
     for (unsigned c = 0; c < n; c++)
         caps[c].now_ns += synth_logu(s, 300, 5 * US);
@@ -1241,6 +1290,7 @@ synth_generate(synth *s)
     synth_start(s);
     synth_newer_start(s, s->caps[0].now_ns);
     s->next_marker_ns = o->markers_every_ns ? s->caps[0].now_ns + o->markers_every_ns : 0;
+    s->next_msg_ns = o->messages_every_ns ? s->caps[0].now_ns + o->messages_every_ns : 0;
     s->big_next_bytes = 0;
     uint64_t gc_at = 0;
     while (!s->done && !s->err) {
@@ -1284,6 +1334,9 @@ synth_usage(FILE *f)
           "  --size BYTES        stop at about this file size (suffix K/M/G; default 1M)\n"
           "  --events N          stop after about N events (with --size: whichever first)\n"
           "  --seed S            random seed (default 1); same seed, same bytes\n"
+          "  --messages-every T  a traceEvent message every T ns (default 0 = none)\n"
+          "  --heap-bands N      a -hT heap-profile census of N bands after every GC\n"
+          "                      (in the global block with --global-block, as GHC does)\n"
           "  --markers-every T   user marker \"iteration K\" every T ns (suffix us/ms/s;\n"
           "                      default 10ms, 0 = none)\n"
           "  --gc-every T        stop-the-world GC about every T ns (default 20ms, 0 = none)\n"
@@ -1344,6 +1397,7 @@ enum {
     OPT_SPARKS, OPT_HEAP, OPT_LABELS, OPT_NO_BLOCKS, OPT_UNKNOWN, OPT_OVERSIZED, OPT_OOO,
     OPT_TRUNCATE, OPT_GLOBAL, OPT_MAX_PAYLOAD, OPT_BLOCK_BYTES, OPT_CHURN,
     OPT_GHC, OPT_TICKY, OPT_HEAP_PROFILE,
+    OPT_MESSAGES, OPT_HEAP_BANDS,
 };
 
 static const struct option synth_long_opts[] = {
@@ -1371,6 +1425,8 @@ static const struct option synth_long_opts[] = {
     { "ghc", required_argument, NULL, OPT_GHC },
     { "ticky", no_argument, NULL, OPT_TICKY },
     { "heap-profile", required_argument, NULL, OPT_HEAP_PROFILE },
+    { "messages-every", required_argument, NULL, OPT_MESSAGES },
+    { "heap-bands", required_argument, NULL, OPT_HEAP_BANDS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -1436,6 +1492,18 @@ synth_parse_args(int argc, char **argv, synth_opts *o)
                 return synth_bad("--churn", optarg, "a positive thread count");
             o->churn = v;
             break;
+        case OPT_MESSAGES:
+            if (!timefmt_parse(optarg, &o->messages_every_ns))
+                return synth_bad("--messages-every", optarg, "a duration like 5us");
+            break;
+        case OPT_HEAP_BANDS: {
+            char *end;
+            unsigned long bands = strtoul(optarg, &end, 10);
+            if (*end || bands == 0 || bands > 100000)
+                return synth_bad("--heap-bands", optarg, "a band count in 1..100000");
+            o->heap_bands = (uint32_t)bands;
+            break;
+        }
         case OPT_NONMOVING: o->nonmoving = true; break;
         case OPT_SPARKS: o->sparks = true; break;
         case OPT_HEAP: o->heap = true; break;

@@ -71,6 +71,8 @@ struct app {
     atomic_bool totals_ready;           /* totals_th has stored totals_rows */
     threadstats_row *totals_rows;       /* owned; totals_th's result until taken */
     size_t *totals_order;               /* owned; totals_th's ranking until taken */
+    size_t *gc_order;                   /* owned; collection indexes, longest pause
+                                         * first (made when the GC list first opens) */
     size_t *thread_order;               /* owned; threadtab indexes, most run time first,
                                          * made once with the totals */
     bool list_counting;                 /* the thread list waits for the totals */

@@ -318,7 +318,8 @@ static void
 detail_thread_name(strbuf *out, const evindex *ix, uint32_t tid, size_t max_label)
 {
     strbuf_printf(out, "%u", (unsigned)tid);
-    const threadtab_thread *th = threadtab_find(evindex_threads(ix), tid);
+    threadtab_thread th_v;
+    const threadtab_thread *th = threadtab_find(evindex_threads(ix), tid, &th_v) ? &th_v : NULL;
     const uint8_t *p;
     size_t n;
     if (th && evindex_thread_label(ix, th, &p, &n) && n > 0) {
@@ -486,7 +487,8 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
     detail_stop_text(&sb, ix, cap->cap, &r);
     detail_add_sb(out, &sb);
 
-    const threadtab_thread *th = threadtab_find(evindex_threads(ix), r.tid);
+    threadtab_thread th_v;
+    const threadtab_thread *th = threadtab_find(evindex_threads(ix), r.tid, &th_v) ? &th_v : NULL;
     if (th) {
         threadstats_row one;
         const threadstats_row *st = &one;

@@ -230,21 +230,22 @@ lanes_sums(lanes_ctx *x, size_t li)
         return;
     x->have_sums[li] = true;
     const evindex_cap *cap = evindex_cap_at(x->ix, li);
-    uint64_t origin = x->ncols ? x->col_a[0] : 0;
-    uint64_t pb = 0, pw = 0, pi = 0;
-    for (int c = 0; c <= x->ncols; c++) {
-        uint64_t t = x->col_a[c];
-        uint64_t b = runlane_busy_ns(cap->runs, origin, t);
-        uint64_t w = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WORK, origin, t);
-        uint64_t i = ivtrack_kind_ns(cap->gc, EVINDEX_GC_WAIT, origin, t);
-        if (c > 0) {
-            size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
-            x->busy[k] = b - pb;
-            x->gc_work[k] = w - pw;
-            x->gc_wait[k] = i - pi;
-        }
-        pb = b, pw = w, pi = i;
+    /* Sums up to each column boundary, one sweep over each track of the lane. */
+    size_t nb = (size_t)x->ncols + 1;
+    uint64_t *busy = xmalloc(nb * sizeof *busy);                        /* freed below */
+    uint64_t *kinds = xmalloc(nb * IVTRACK_KINDS * sizeof *kinds);      /* freed below */
+    runlane_busy_upto_many(cap->runs, x->col_a, nb, busy);
+    ivtrack_kinds_upto_many(cap->gc, x->col_a, nb, kinds);
+    for (int c = 1; c <= x->ncols; c++) {
+        size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
+        const uint64_t *kn = &kinds[(size_t)c * IVTRACK_KINDS];
+        const uint64_t *kp = &kinds[(size_t)(c - 1) * IVTRACK_KINDS];
+        x->busy[k] = busy[c] - busy[c - 1];
+        x->gc_work[k] = kn[EVINDEX_GC_WORK] - kp[EVINDEX_GC_WORK];
+        x->gc_wait[k] = kn[EVINDEX_GC_WAIT] - kp[EVINDEX_GC_WAIT];
     }
+    x_free(kinds);
+    x_free(busy);
 }
 
 static surface_cell
@@ -311,7 +312,8 @@ lanes_hec_text(lanes_ctx *x, const runlane *rl)
             runlane_run run;
             runlane_get(rl, r, &run);
             strbuf_reset(&x->text);
-            const threadtab_thread *th = threadtab_find(tt, run.tid);
+            threadtab_thread th_v;
+            const threadtab_thread *th = threadtab_find(tt, run.tid, &th_v) ? &th_v : NULL;
             const uint8_t *p;
             size_t n;
             if (th && evindex_thread_label(x->ix, th, &p, &n) && n > 0) {

@@ -181,7 +181,8 @@ lifeview_lines(detail_lines *out, const evindex *ix, const threadlife *tl, uint6
     strbuf sb;
     strbuf_init(&sb);
     strbuf_printf(&sb, "Thread: %u", (unsigned)tid);
-    const threadtab_thread *th = threadtab_find(evindex_threads(ix), tid);
+    threadtab_thread th_v;
+    const threadtab_thread *th = threadtab_find(evindex_threads(ix), tid, &th_v) ? &th_v : NULL;
     const uint8_t *p;
     size_t n;
     if (th && evindex_thread_label(ix, th, &p, &n) && n > 0) {
