@@ -314,10 +314,12 @@ keymap_action_by_name(const char *name)
     return ACTION_NONE;
 }
 
-static const char *const keymap_mode_names[MODE__COUNT] = {
+static const char *const keymap_mode_names[] = {
     [MODE_TIMELINE] = "timeline", [MODE_LIST] = "list", [MODE_SEARCH] = "search",
-    [MODE_EVENTS] = "events",     [MODE_HELP] = "help",
+    [MODE_EVENTS] = "events",     [MODE_HELP] = "help",         [MODE_MMU] = "mmu",
 };
+_Static_assert(sizeof keymap_mode_names / sizeof keymap_mode_names[0] == MODE__COUNT,
+               "every mode has a name");
 
 const char *
 keymap_mode_name(keymap_mode mode)
@@ -329,7 +331,7 @@ int
 keymap_mode_by_name(const char *name)
 {
     for (int m = 0; name && m < MODE__COUNT; m++)
-        if (strcmp(keymap_mode_names[m], name) == 0)
+        if (keymap_mode_names[m] && strcmp(keymap_mode_names[m], name) == 0)
             return m;
     return -1;
 }

@@ -209,10 +209,17 @@ check() {       # check NAME TEXT [seconds]
     else bad "$1 (screen lacks '$2')"; screen | sed 's/^/     | /'; fi
 }
 view() {        # view SPEC [options]: the viewer in a private tmux server
+    local i
     T kill-server 2>/dev/null
+    # The old server may take a moment to go; a loaded machine can fail a start.
+    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
     rm -f "$TMP/exit"
-    T -f /dev/null new-session -d -s live -x 140 -y 30 \
-        "TERM=xterm-256color $BIN $* 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit; sleep 60"
+    for ((i = 0; i < 3; i++)); do
+        T -f /dev/null new-session -d -s live -x 140 -y 30 \
+            "TERM=xterm-256color $BIN $* 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit; sleep 60" \
+            2>/dev/null && T has-session -t live 2>/dev/null && return
+        sleep 0.2
+    done
 }
 exited() {      # exited NAME STATUS
     local i
