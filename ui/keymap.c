@@ -316,6 +316,7 @@ keymap_action_by_name(const char *name)
 static const char *const keymap_mode_names[MODE__COUNT] = {
     [MODE_TIMELINE] = "timeline", [MODE_LIST] = "list", [MODE_SEARCH] = "search",
     [MODE_EVENTS] = "events",     [MODE_HELP] = "help",
+    [MODE_MMU] = "mmu",
 };
 
 const char *
