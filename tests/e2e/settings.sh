@@ -74,6 +74,9 @@ EOF
     sleep 0.5
     [ ! -e "$TMP/exit" ] && ok "$backend: q (unbound) does not quit" || bad "$backend: q quit"
     T send-keys -t set '?'
+    wait_for "elog-tui help" >/dev/null
+    # The Timeline section ends past the first page of the help on a 40-line screen.
+    T send-keys -t set PageDown
     check "$backend: ? lists x for quit" "C-c x"
     T send-keys -t set Escape
     sleep 0.3
