@@ -5,7 +5,8 @@
 # Then the bash completion, sourced into a plain bash (no bash-completion package) and
 # called through COMP_WORDS: commands, options per command (mmu, worst, ticky, --histogram…),
 # --backend/--sort/--format values, *.eventlog files, marker names for --from/--to/--align
-# (expected names read from the fixture's ghc-events dump). zsh, when installed, parses the zsh completion.
+# (expected names read from the fixture's ghc-events dump). zsh, when installed, parses the
+# zsh completion.
 # ELOG_SAN names the sanitizer build to install (as `make SAN=...`). Prints one line per
 # check and "N passed, N failed"; exit status 1 on failure.
 set -u
