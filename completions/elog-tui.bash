@@ -1,7 +1,7 @@
 # bash completion for elog-tui: commands, each command's options, the values of
-# --backend, --format and --sort, *.eventlog files, and for --from/--to the marker
-# names of the log on the line (read with `elog-tui markers FILE`). Installed as
-# share/bash-completion/completions/elog-tui.
+# --backend, --format and --sort (per command), *.eventlog files, and for --from, --to
+# and --align the marker names of the (first) log on the line (read with
+# `elog-tui markers FILE`). Installed as share/bash-completion/completions/elog-tui.
 
 # The marker names of $1, one a line (none if it is not a readable log).
 _elog_tui_markers()
@@ -33,10 +33,10 @@ _elog_tui()
     bin=${bin/#\~/$HOME}
     command -v "$bin" >/dev/null 2>&1 || bin=elog-tui
 
-    local cmds="show stats gc markers threads heap snapshot export index scan"
+    local cmds="show stats gc markers threads heap ticky mmu worst diff snapshot export index scan"
     local listed
     listed=$("$bin" --list-commands 2>/dev/null) && cmds=$(printf '%s ' $listed)
-    local view_opts="--backend --ascii --mono --no-mouse"
+    local view_opts="--backend --ascii --mono --no-mouse --align"
 
     # The command: the first word after the program that names one.
     local cmd="" file="" i
@@ -46,7 +46,8 @@ _elog_tui()
             cmd=$w
         elif [[ $w != -* && -z $file ]]; then
             case ${words[i - 1]} in
-            --from | --to | --sort | --top | --size | --keys | --format | --backend) ;;
+            --from | --to | --sort | --top | --size | --keys | --format | --backend | \
+                --align | --cap | --window) ;;
             *) file=$w ;;
             esac
         fi
@@ -62,17 +63,17 @@ _elog_tui()
         return
         ;;
     --sort)
-        if [[ $cmd == threads ]]; then
-            COMPREPLY=($(compgen -W "runtime id" -- "$cur"))
-        else
-            COMPREPLY=($(compgen -W "pause start" -- "$cur"))
-        fi
+        case $cmd in
+        threads) COMPREPLY=($(compgen -W "runtime id" -- "$cur")) ;;
+        ticky) COMPREPLY=($(compgen -W "entries allocs" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "pause start" -- "$cur")) ;;
+        esac
         return
         ;;
-    --top | --size | --keys)
+    --top | --size | --keys | --cap | --window)
         return
         ;;
-    --from | --to)
+    --from | --to | --align)
         local IFS=$'\n' name
         COMPREPLY=()
         local unq=$cur
@@ -95,12 +96,15 @@ _elog_tui()
         local opts
         case $cmd in
         "") opts="$view_opts --help --version --print-config" ;;
-        stats) opts="--from --to" ;;
-        gc) opts="--sort --top --json" ;;
+        stats) opts="--from --to --histogram" ;;
+        gc) opts="--sort --top --json --histogram" ;;
         markers) opts="--messages --json" ;;
         threads) opts="--sort --top --json" ;;
         heap) opts="--censuses --top --json" ;;
-        snapshot) opts="--size --from --to --keys --color --ascii" ;;
+        ticky) opts="--sort --samples --top --json" ;;
+        mmu) opts="--from --to --cap --with-stop --json" ;;
+        worst) opts="--window --top --from --to --cap --with-stop --json" ;;
+        snapshot) opts="--size --from --to --keys --color --ascii --align" ;;
         export) opts="--format --from --to" ;;
         *) opts="" ;;
         esac

@@ -136,7 +136,7 @@ const char *keymap_action_help(keymap_action action);
 /* The action named `name` ("zoom-in"), ACTION_NONE if there is none. */
 keymap_action keymap_action_by_name(const char *name);
 /* Short static name of a mode, as settings and `elog-tui --list-keys` write it:
- * "timeline", "list", "search", "events", "help"; "" if out of range. */
+ * "timeline", "list", "search", "events", "help", "mmu"; "" if out of range. */
 const char *keymap_mode_name(keymap_mode mode);
 /* MODE_TIMELINE for "timeline", ...; -1 when unknown. */
 int keymap_mode_by_name(const char *name);

@@ -176,8 +176,16 @@ START_TEST(test_keymap_actions)
     ck_assert_str_eq(keymap_action_help((keymap_action)-1), "");
     ck_assert_int_eq(keymap_action_by_name("no-such-action"), ACTION_NONE);
     ck_assert_int_eq(keymap_action_by_name(NULL), ACTION_NONE);
-    for (int m = 0; m < MODE__COUNT; m++)
+    for (int m = 0; m < MODE__COUNT; m++) {
         ck_assert_uint_gt(strlen(keymap_mode_title((keymap_mode)m)), 0);
+        /* Every mode has a name (settings, --list-keys) that reads back as that mode. */
+        const char *mname = keymap_mode_name((keymap_mode)m);
+        ck_assert_ptr_nonnull(mname);
+        ck_assert_uint_gt(strlen(mname), 0);
+        ck_assert_int_eq(keymap_mode_by_name(mname), m);
+    }
+    ck_assert_str_eq(keymap_mode_name(MODE_MMU), "mmu");
+    ck_assert_int_eq(keymap_mode_by_name("popup"), -1);
 }
 END_TEST
 

@@ -137,7 +137,7 @@ settings_mode(const char *word, keymap_mode *mode, char *err, size_t errlen)
     int m = keymap_mode_by_name(word);
     if (m < 0)
         return settings_fail(err, errlen, "unknown mode \"%s\" (timeline, list, search, "
-                             "events or help)", word);
+                             "events, help or mmu)", word);
     *mode = (keymap_mode)m;
     return true;
 }

@@ -3,9 +3,10 @@
 # both completions where Debian looks; the installed binary runs (its --version and `gc`
 # equal the build's); the installed man page renders; `make uninstall` removes all four.
 # Then the bash completion, sourced into a plain bash (no bash-completion package) and
-# called through COMP_WORDS: commands, options per command, --backend/--sort/--format
-# values, *.eventlog files, marker names for --from/--to (expected names read from the
-# fixture's ghc-events dump). zsh, when installed, parses the zsh completion.
+# called through COMP_WORDS: commands, options per command (mmu, worst, ticky, --histogram…),
+# --backend/--sort/--format values, *.eventlog files, marker names for --from/--to/--align
+# (expected names read from the fixture's ghc-events dump). zsh, when installed, parses the
+# zsh completion.
 # ELOG_SAN names the sanitizer build to install (as `make SAN=...`). Prints one line per
 # check and "N passed, N failed"; exit status 1 on failure.
 set -u
@@ -103,6 +104,22 @@ out=$(complete_words elog-tui gc f.eventlog --sort "")
 check "gc --sort <TAB> -> pause start" test "$out" = $'pause\nstart'
 out=$(complete_words elog-tui threads f.eventlog --sort "")
 check "threads --sort <TAB> -> id runtime" test "$out" = $'id\nruntime'
+out=$(complete_words elog-tui ticky f.eventlog --sort "")
+check "ticky --sort <TAB> -> allocs entries" test "$out" = $'allocs\nentries'
+out=$(complete_words elog-tui gc -)
+check "gc -<TAB> -> --histogram --json --sort --top" \
+    test "$out" = $'--histogram\n--json\n--sort\n--top'
+out=$(complete_words elog-tui stats f.eventlog --h)
+check "stats FILE --h<TAB> -> --histogram" test "$out" = "--histogram"
+out=$(complete_words elog-tui mmu -)
+check "mmu -<TAB> -> --cap --from --json --to --with-stop" \
+    test "$out" = $'--cap\n--from\n--json\n--to\n--with-stop'
+out=$(complete_words elog-tui worst f.eventlog --w)
+check "worst FILE --w<TAB> -> --window --with-stop" test "$out" = $'--window\n--with-stop'
+out=$(complete_words elog-tui worst f.eventlog --window "")
+check "worst --window <TAB> -> nothing (a duration)" test -z "$out"
+out=$(complete_words elog-tui diff fixtures/de)
+check "diff fixtures/de<TAB> -> fixtures/demo.eventlog" test "$out" = fixtures/demo.eventlog
 out=$(complete_words elog-tui export --format "")
 check "export --format <TAB> -> chrome perfetto" test "$out" = $'chrome\nperfetto'
 out=$(complete_words elog-tui export -)
@@ -123,6 +140,10 @@ check "  … which are two" test "$(wc -l <<< "$out")" = 2
 out=$(complete_words elog-tui snapshot fixtures/markers.eventlog --to "phase:w")
 check "snapshot FILE --to phase:w<TAB> -> write (bash replaces what follows the ':')" \
     test "$out" = "write"
+out=$(complete_words elog-tui fixtures/demo.eventlog fixtures/demo.eventlog --align lo)
+check "A B --align lo<TAB> -> A's markers 'load…'" test "$out" = "$want"
+out=$(complete_words elog-tui snapshot fixtures/demo.eventlog fixtures/demo.eventlog --align lo)
+check "snapshot A B --align lo<TAB> -> A's markers 'load…'" test "$out" = "$want"
 n_all=$(complete_words elog-tui export fixtures/markers.eventlog --from "" | wc -l)
 n_dump=$(sed -n 's/^ *[0-9]*: cap [0-9]*: marker: //p' "$ROOT/fixtures/markers.eventlog.ref017" \
     | sort -u | wc -l)
@@ -206,6 +227,13 @@ PS1='zsh%% '; print READY" Enter
     ztab "elog-tui export --format " "chrome"
     ztab "elog-tui gc fixtures/threaded-n2.eventlog --so" "eventlog --sort"
     ztab "elog-tui threads fixtures/threaded-n2.eventlog --sort " "runtime"
+    ztab "elog-tui ticky fixtures/demo.eventlog --sort " "allocs"
+    ztab "elog-tui ticky fixtures/demo.eventlog --sort " "entries"
+    ztab "elog-tui gc fixtures/demo.eventlog --hi" "eventlog --histogram"
+    ztab "elog-tui worst fixtures/demo.eventlog --win" "eventlog --window"
+    ztab "elog-tui mmu fixtures/demo.eventlog --with" "eventlog --with-stop"
+    ztab "elog-tui wo" "zsh% elog-tui worst"
+    ztab "elog-tui fixtures/demo.eventlog fixtures/demo.eventlog --align lo" "load done" 2
     ztab "elog-tui --back" "elog-tui --backend"
     ztab "elog-tui stats fixtures/demo.eventlog --from lo" "load done" 2
     ztab "elog-tui snapshot fixtures/markers.eventlog --to phase:w" "--to phase:write"
