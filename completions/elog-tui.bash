@@ -36,7 +36,7 @@ _elog_tui()
     local cmds="show stats gc markers threads heap ticky mmu worst diff snapshot export index scan"
     local listed
     listed=$("$bin" --list-commands 2>/dev/null) && cmds=$(printf '%s ' $listed)
-    local view_opts="--backend --ascii --mono --no-mouse --align"
+    local view_opts="--backend --ascii --mono --no-mouse --align --alert-pause --follow --wait"
 
     # The command: the first word after the program that names one.
     local cmd="" file="" i
@@ -47,7 +47,7 @@ _elog_tui()
         elif [[ $w != -* && -z $file ]]; then
             case ${words[i - 1]} in
             --from | --to | --sort | --top | --size | --keys | --format | --backend | \
-                --align | --cap | --window) ;;
+                --align | --cap | --window | --alert-pause) ;;
             *) file=$w ;;
             esac
         fi
