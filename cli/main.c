@@ -1109,6 +1109,8 @@ main_view(int argc, char **argv)
     if (!backend)
         backend = settings_backend(st);
     ao.mouse = ao.mouse && settings_mouse(st);
+    if (!alert_ns)
+        alert_ns = settings_alert_pause_ns(st);
     ao.force_mono = ao.force_mono || settings_mono(st);
     ao.ascii = ao.ascii || settings_ascii(st);
     ao.keys = settings_keys(st);

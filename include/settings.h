@@ -15,6 +15,7 @@
 #define ELOG_SETTINGS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 #include "keymap.h"
@@ -51,6 +52,8 @@ const keymap *settings_keys(const settings *s);
 const theme_table *settings_styles(const settings *s);
 const char *settings_backend(const settings *s);   /* "curses" or "tickit" */
 bool settings_mouse(const settings *s);
+/* The live viewer's alert threshold (alert-pause), 0 when off. */
+uint64_t settings_alert_pause_ns(const settings *s);
 bool settings_mono(const settings *s);
 bool settings_ascii(const settings *s);
 

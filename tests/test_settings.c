@@ -208,6 +208,8 @@ START_TEST(test_settings_bad_lines)
         { "style RUNNING bg=-1", "bg wants a colour 0..255 or default, not \"-1\"" },
         { "style RUNNING attrs=blink", "attrs wants bold, under, reverse" },
         { "style RUNNING colour=1", "\"colour=1\" is not fg=" },
+        { "alert-pause soon", "alert-pause wants off or a duration (50ms, 1.5s), not \"soon\"" },
+        { "alert-pause 0ms", "alert-pause wants off or a duration" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         settings *s = settings_new();
@@ -227,8 +229,21 @@ START_TEST(test_settings_bad_lines)
         strbuf_free(&after);
         settings_free(s);
     }
-    /* Comments, blank lines, tabs; # as a key. */
+    /* alert-pause: a duration on the log's units, printed back the same way; off is 0. */
     settings *s = settings_new();
+    ck_assert_uint_eq(settings_alert_pause_ns(s), 0);
+    st_apply_text(s, "alert-pause 1.5ms\n");
+    ck_assert_uint_eq(settings_alert_pause_ns(s), 1500000);
+    strbuf w;
+    strbuf_init(&w);
+    settings_write(s, &w);
+    ck_assert(strstr(w.data, "\nalert-pause 1.500000ms\n") != NULL);
+    strbuf_free(&w);
+    st_apply_text(s, "alert-pause off\n");
+    ck_assert_uint_eq(settings_alert_pause_ns(s), 0);
+    settings_free(s);
+    /* Comments, blank lines, tabs; # as a key. */
+    s = settings_new();
     st_apply_text(s, "  # a comment with many words in it, more than any setting has\n"
                      "\t\n\tbind\ttimeline  #  help\n");
     ck_assert_int_eq(keymap_lookup_in(settings_keys(s), MODE_TIMELINE, "#"), ACTION_HELP);

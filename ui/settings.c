@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "timefmt.h"
 #include "xalloc.h"
 
 #define SETTINGS_MAX_WORDS 12
@@ -19,6 +20,7 @@ struct settings {
     theme_table styles;
     const char *backend;        /* static: "curses" or "tickit" */
     bool mouse, mono, ascii;
+    uint64_t alert_pause_ns;    /* live viewer's --alert-pause; 0: off */
 };
 
 settings *
@@ -57,6 +59,12 @@ const char *
 settings_backend(const settings *s)
 {
     return s->backend;
+}
+
+uint64_t
+settings_alert_pause_ns(const settings *s)
+{
+    return s->alert_pause_ns;
 }
 
 bool
@@ -122,6 +130,23 @@ settings_do_mono(settings *s, char **w, size_t n, char *err, size_t errlen)
 {
     (void)n;
     return settings_onoff(w[1], &s->mono, w[0], err, errlen);
+}
+
+static bool
+settings_do_alert_pause(settings *s, char **w, size_t n, char *err, size_t errlen)
+{
+    (void)n;
+    uint64_t ns;
+    if (strcmp(w[1], "off") == 0) {
+        s->alert_pause_ns = 0;
+        return true;
+    }
+    if (timefmt_parse(w[1], &ns) && ns > 0) {
+        s->alert_pause_ns = ns;
+        return true;
+    }
+    return settings_fail(err, errlen, "alert-pause wants off or a duration (50ms, 1.5s), not "
+                         "\"%s\"", w[1]);
 }
 
 static bool
@@ -291,6 +316,7 @@ static const struct {
     { "mouse", 1, 1, "mouse on|off", settings_do_mouse },
     { "mono", 1, 1, "mono on|off", settings_do_mono },
     { "ascii", 1, 1, "ascii on|off", settings_do_ascii },
+    { "alert-pause", 1, 1, "alert-pause off|DURATION", settings_do_alert_pause },
     { "bind", 3, 3, "bind MODE KEY ACTION", settings_do_bind },
     { "unbind", 2, 2, "unbind MODE KEY", settings_do_unbind },
     { "style", 2, 8, "style NAME [fg=C] [bg=C] [attrs=A] [fg8=C] [bg8=C] [attrs8=A] [mono=A]",
@@ -327,7 +353,7 @@ settings_apply_line(settings *s, const char *line, char *err, size_t errlen)
         return settings_kinds[k].fn(s, w, n, err, errlen);
     }
     return settings_fail(err, errlen, "unknown setting \"%s\" (backend, mouse, mono, ascii, "
-                         "bind, unbind, style)", w[0]);
+                         "alert-pause, bind, unbind, style)", w[0]);
 }
 
 bool
@@ -406,10 +432,18 @@ settings_write(const settings *s, strbuf *out)
     strbuf_puts(out, "# elog-tui settings: $XDG_CONFIG_HOME/elog-tui/config, else "
                 "~/.config/elog-tui/config.\n"
                 "# One setting a line; a line whose first word starts with # is a comment.\n"
-                "# The command line's --backend, --no-mouse, --mono, --ascii override the "
-                "first four.\n");
+                "# The command line's --backend, --no-mouse, --mono, --ascii, --alert-pause "
+                "override the first five\n# (alert-pause: live logs' GC pauses this long or "
+                "longer flash in the header; off or a duration such as 50ms).\n");
     strbuf_printf(out, "backend %s\nmouse %s\nmono %s\nascii %s\n", s->backend,
                   s->mouse ? "on" : "off", s->mono ? "on" : "off", s->ascii ? "on" : "off");
+    if (s->alert_pause_ns) {
+        strbuf_puts(out, "alert-pause ");
+        timefmt_append_res(out, s->alert_pause_ns, 1);   /* exact: reads back the same */
+        strbuf_putc(out, '\n');
+    } else {
+        strbuf_puts(out, "alert-pause off\n");
+    }
     strbuf_puts(out, "\n# Key bindings: bind MODE KEY ACTION (replaces KEY's binding in MODE), "
                 "unbind MODE KEY.\n# Actions:\n");
     for (int a = 1; a < ACTION__COUNT; a++)
