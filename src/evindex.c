@@ -13,6 +13,7 @@
 #include "cursor.h"
 #include "decode.h"
 #include "evindex_int.h"
+#include "radixsort.h"
 #include "xalloc.h"
 
 /* Append a slot to a growable array (owned by the index or builder) and point at it. */
@@ -784,90 +785,25 @@ msg_cmp(const void *a, const void *b)
     return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Sort samples by (time, offset): they come in file (offset) order, so a stable LSD
- * radix sort on time alone does it — a few sequential passes instead of a comparison
- * sort, on the serial end of the build. */
+/* Sort samples by (time, offset): they come in file (offset) order, so a stable radix
+ * sort on time alone does it, on the serial end of the build. */
 static void
 raw_sample_sort(raw_sample *a, size_t n)
 {
-    enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
-    if (n < 2)
-        return;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        lo = a[i].time_ns < lo ? a[i].time_ns : lo;
-        hi = a[i].time_ns > hi ? a[i].time_ns : hi;
-    }
-    uint64_t span = hi - lo;
-    if (span == 0)
-        return;
-    raw_sample *tmp = xmalloc(n * sizeof *tmp);            /* freed below */
-    size_t *count = xmalloc(RADIX * sizeof *count);        /* freed below */
-    raw_sample *src = a, *dst = tmp;
-    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIX_BITS) {
-        memset(count, 0, RADIX * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < RADIX; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++] = src[i];
-        raw_sample *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-    x_free(count);
-    x_free(tmp);
+    radixsort_by_u64(a, n, sizeof *a, offsetof(raw_sample, time_ns));
 }
 
-/* Messages by (time, offset), as msg_cmp: a stable LSD radix sort on time (a few
- * sequential passes; qsort here was half the build of a message-heavy log), then runs of
+/* Messages by (time, offset), as msg_cmp: a stable radix sort on time, then runs of
  * equal times put in offset order (they are short). */
 static void
 msg_sort(evindex_msg *a, size_t n)
 {
-    enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
-    if (n < 2)
-        return;
-    uint64_t lo = UINT64_MAX, hi = 0;
     bool sorted = true;
-    for (size_t i = 0; i < n; i++) {
-        lo = a[i].time_ns < lo ? a[i].time_ns : lo;
-        hi = a[i].time_ns > hi ? a[i].time_ns : hi;
-        sorted = sorted && (i == 0 || msg_cmp(&a[i - 1], &a[i]) <= 0);
-    }
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = msg_cmp(&a[i - 1], &a[i]) <= 0;
     if (sorted)
         return;
-    uint64_t span = hi - lo;
-    evindex_msg *tmp = xmalloc(n * sizeof *tmp);           /* freed below */
-    size_t *count = xmalloc(RADIX * sizeof *count);        /* freed below */
-    evindex_msg *src = a, *dst = tmp;
-    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIX_BITS) {
-        memset(count, 0, RADIX * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < RADIX; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[count[((src[i].time_ns - lo) >> shift) & (RADIX - 1)]++] = src[i];
-        evindex_msg *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-    x_free(count);
-    x_free(tmp);
+    radixsort_by_u64(a, n, sizeof *a, offsetof(evindex_msg, time_ns));
     for (size_t i = 1; i < n; i++)
         for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
                            a[j - 1].offset > a[j].offset; j--) {

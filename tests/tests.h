@@ -56,6 +56,7 @@ Suite *test_newer_suite(void);
 Suite *test_export_suite(void);
 Suite *test_install_suite(void);
 Suite *test_settings_suite(void);
+Suite *test_radixsort_suite(void);
 Suite *test_live_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */

@@ -17,6 +17,7 @@
 #include "helpview.h"
 #include "keymap.h"
 #include "lanes.h"
+#include "radixsort.h"
 #include "strbuf.h"
 #include "textfmt.h"
 #include "theme.h"
@@ -208,45 +209,6 @@ app_marker_list(app *a)
     app_open_list(a, l, APP_LIST_MARKERS);
 }
 
-/* Indexes 0..n-1 ranked by key, largest first, ties in index order: a stable LSD radix
- * sort of (largest - key), a few linear passes (qsort took a tenth of a second a
- * million rows). Caller frees. */
-static size_t *
-app_rank_desc(const uint64_t *key, size_t n)
-{
-    enum { RADIX_BITS = 11, RADIX = 1 << RADIX_BITS };
-    uint64_t most = 0;
-    for (size_t i = 0; i < n; i++)
-        most = key[i] > most ? key[i] : most;
-    size_t *order = xmalloc((n + 1) * sizeof *order);  /* caller frees */
-    size_t *tmp = xmalloc((n + 1) * sizeof *tmp);      /* freed below */
-    size_t *count = xmalloc(RADIX * sizeof *count);    /* freed below */
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    size_t *src = order, *dst = tmp;
-    for (unsigned shift = 0; shift < 64 && (most >> shift) != 0; shift += RADIX_BITS) {
-        memset(count, 0, RADIX * sizeof *count);
-        for (size_t i = 0; i < n; i++)
-            count[((most - key[src[i]]) >> shift) & (RADIX - 1)]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < RADIX; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[count[((most - key[src[i]]) >> shift) & (RADIX - 1)]++] = src[i];
-        size_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != order)
-        memcpy(order, src, n * sizeof *order);
-    x_free(count);
-    x_free(tmp);
-    return order;
-}
-
 /* Row `row` of the GC list: pause, start, generation, time to stop, slowest cap, bytes
  * copied. */
 static void
@@ -305,7 +267,7 @@ app_gc_list(app *a)
             const evindex_gc *g = evindex_gc_at(a->ix, i);
             pause[i] = g->end_ns - g->start_ns;
         }
-        a->gc_order = app_rank_desc(pause, n);
+        a->gc_order = radixsort_rank_desc(pause, n);
         x_free(pause);
     }
     uilist_rows rows = {
@@ -366,7 +328,7 @@ app_rank_threads(const threadstats_row *st, size_t n)
     uint64_t *run = xmalloc((n + 1) * sizeof *run);    /* freed below */
     for (size_t i = 0; i < n; i++)
         run[i] = st[i].run_ns;
-    size_t *order = app_rank_desc(run, n);
+    size_t *order = radixsort_rank_desc(run, n);
     x_free(run);
     return order;
 }

@@ -1,0 +1,95 @@
+/* radixsort: the stable LSD radix sort of include/radixsort.h. */
+#include "radixsort.h"
+
+#include <string.h>
+
+#include "xalloc.h"
+
+enum { RADIXSORT_BITS = 11, RADIXSORT_BUCKETS = 1 << RADIXSORT_BITS };
+
+static uint64_t
+radixsort_key(const unsigned char *elem, size_t key_off)
+{
+    uint64_t k;
+    memcpy(&k, elem + key_off, sizeof k);
+    return k;
+}
+
+/* The sort itself; inlined into radixsort_by_u64 once per common element size, so the
+ * element copies are fixed-size moves rather than calls. */
+static inline __attribute__((always_inline)) void
+radixsort_core(unsigned char *a, size_t n, size_t size, size_t key_off)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = radixsort_key(a + i * size, key_off);
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    uint64_t span = hi - lo;
+    if (span == 0)
+        return;
+    unsigned char *tmp = xmalloc(n * size);                            /* freed below */
+    size_t *count = xmalloc(RADIXSORT_BUCKETS * sizeof *count);        /* freed below */
+    unsigned char *src = a, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIXSORT_BITS) {
+        memset(count, 0, RADIXSORT_BUCKETS * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[((radixsort_key(src + i * size, key_off) - lo) >> shift) &
+                  (RADIXSORT_BUCKETS - 1)]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < RADIXSORT_BUCKETS; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t d = ((radixsort_key(src + i * size, key_off) - lo) >> shift) &
+                       (RADIXSORT_BUCKETS - 1);
+            memcpy(dst + count[d]++ * size, src + i * size, size);
+        }
+        unsigned char *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * size);
+    x_free(count);
+    x_free(tmp);
+}
+
+void
+radixsort_by_u64(void *base, size_t n, size_t size, size_t key_off)
+{
+    if (n < 2)
+        return;
+    switch (size) {
+    case 8: radixsort_core(base, n, 8, key_off); break;
+    case 16: radixsort_core(base, n, 16, key_off); break;
+    case 32: radixsort_core(base, n, 32, key_off); break;
+    default: radixsort_core(base, n, size, key_off); break;
+    }
+}
+
+/* A rank entry: the key turned around (largest first) and the index it belongs to. */
+typedef struct radixsort_pair {
+    uint64_t key;
+    uint64_t index;
+} radixsort_pair;
+
+size_t *
+radixsort_rank_desc(const uint64_t *key, size_t n)
+{
+    size_t *order = xmalloc((n ? n : 1) * sizeof *order);              /* caller frees */
+    uint64_t most = 0;
+    for (size_t i = 0; i < n; i++)
+        most = key[i] > most ? key[i] : most;
+    radixsort_pair *p = xmalloc((n ? n : 1) * sizeof *p);                        /* freed below */
+    for (size_t i = 0; i < n; i++)
+        p[i] = (radixsort_pair){ most - key[i], i };
+    radixsort_by_u64(p, n, sizeof *p, offsetof(radixsort_pair, key));
+    for (size_t i = 0; i < n; i++)
+        order[i] = (size_t)p[i].index;
+    x_free(p);
+    return order;
+}
