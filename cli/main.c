@@ -592,6 +592,16 @@ main_table(int argc, char **argv, const char *cmd)
         reports_ticky(&out, ix, &o);
     else
         reports_threads(&out, ix, &o);
+    /* An empty table is right for scripts; a person is told why it is empty. */
+    if (!histogram && strcmp(cmd, "heap") == 0 &&
+        heapprof_n_censuses(evindex_heap_profile(ix)) == 0)
+        fprintf(stderr, "elog-tui: %s: no heap profile in the log (run the program with "
+                "+RTS -l and a heap profiling flag: -hT, or -hc/-hy/-hi with profiling)\n",
+                file);
+    if (strcmp(cmd, "ticky") == 0 && ticky_n_counters(evindex_ticky(ix)) == 0 &&
+        ticky_n_samples(evindex_ticky(ix)) == 0)
+        fprintf(stderr, "elog-tui: %s: no ticky-ticky counters in the log (build with -ticky, "
+                "run with +RTS -lT)\n", file);
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
     return main_emit(file, log, &out, &ending, n_events);

@@ -943,6 +943,61 @@ START_TEST(test_newer_synth_versions)
 }
 END_TEST
 
+/* `heap` and `ticky` on a log without a heap profile or ticky counters: the table's
+ * header alone on stdout (scripts), and on stderr one line saying why it is empty; on a
+ * log that has them, nothing on stderr. */
+static void
+newer_cli(const char *cmd, const char *file, char *out, size_t outlen, char *err, size_t errlen)
+{
+    const char *bin = getenv("ELOG_BIN");
+    ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
+    char errpath[] = "/tmp/elog-newer-err.XXXXXX";
+    int fd = mkstemp(errpath);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char line[2048];
+    snprintf(line, sizeof line, "'%s' %s '%s' 2>'%s'", bin, cmd, file, errpath);
+    FILE *p = popen(line, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    ck_assert_int_eq(pclose(p), 0);
+    FILE *e = fopen(errpath, "r");
+    ck_assert_ptr_nonnull(e);
+    n = fread(err, 1, errlen - 1, e);
+    err[n] = '\0';
+    fclose(e);
+    unlink(errpath);
+}
+
+START_TEST(test_newer_empty_tables_say_why)
+{
+    char out[65536], err[1024];
+    char *demo = test_path("fixtures/demo.eventlog");
+    newer_cli("heap", demo, out, sizeof out, err, sizeof err);
+    ck_assert_int_eq((int)strcspn(out, "\n") + 1, (int)strlen(out));     /* header only */
+    ck_assert_msg(strstr(err, "no heap profile in the log") && strchr(err, '\n') ==
+                  err + strlen(err) - 1, "%s", err);
+    newer_cli("ticky", demo, out, sizeof out, err, sizeof err);
+    ck_assert_int_eq((int)strcspn(out, "\n") + 1, (int)strlen(out));
+    ck_assert_msg(strstr(err, "no ticky-ticky counters in the log"), "%s", err);
+    x_free(demo);
+    char *hp = test_path("fixtures/heapprof-hT.eventlog");
+    newer_cli("heap", hp, out, sizeof out, err, sizeof err);
+    ck_assert_str_eq(err, "");
+    x_free(hp);
+    char *dir = test_corpus_dir();
+    if (dir) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/ticky-new.eventlog", dir);
+        newer_cli("ticky", path, out, sizeof out, err, sizeof err);
+        ck_assert_str_eq(err, "");
+        ck_assert_ptr_nonnull(strstr(out, "fib1"));
+        x_free(dir);
+    }
+}
+END_TEST
+
 Suite *
 test_newer_suite(void)
 {
@@ -963,6 +1018,7 @@ test_newer_suite(void)
     tcase_add_test(tc, test_newer_memory);
     tcase_add_test(tc, test_newer_nonmoving_layouts);
     tcase_add_test(tc, test_newer_stop_status);
+    tcase_add_test(tc, test_newer_empty_tables_say_why);
     suite_add_tcase(s, tc);
     tc = tcase_create("synth");
     tcase_set_timeout(tc, 120 * test_time_scale());
