@@ -53,6 +53,9 @@ typedef struct lane {
  * get no lane), then for each HEC that had sparks, as ThreadScope shows them, "created N",
  * "convert N" and "pool N" (sparklanes.h). */
 size_t lanes_build(const evindex *ix, lane *out, size_t max);
+/* Every lane of `ix` in a new array of exactly the needed size, its count in *n (the
+ * array is never NULL). Caller frees (x_free). */
+lane *lanes_build_all(const evindex *ix, size_t *n);
 /* Whether evindex lane i is shown as a HEC lane (the no-capability lane only when it
  * has runs or GC phases); the activity lane and range statistics sum over these. */
 bool lanes_cap_shown(const evindex *ix, size_t i);

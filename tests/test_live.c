@@ -30,6 +30,7 @@
 #include "livesrc.h"
 #include "mapfile.h"
 #include "merge.h"
+#include "lanes.h"
 #include "tests.h"
 #include "xalloc.h"
 
@@ -529,6 +530,34 @@ START_TEST(test_live_src_follow)
 }
 END_TEST
 
+/* Swapping in a grown index remakes the lanes in full: on demo (4 HECs, each with
+ * three spark lanes, heap, markers) the app's lanes equal lanes_build's, kind and label,
+ * after the swap as at the start (the swap once sized them for the HEC lanes alone). */
+START_TEST(test_live_app_swap_lanes)
+{
+    evlog *log = test_open_log("fixtures/demo.eventlog");
+    diag d;
+    evindex *ix = evindex_build(log, NULL, &d);
+    size_t n;
+    lane *want = lanes_build_all(ix, &n);
+    ck_assert_uint_gt(n, evindex_n_caps(ix) + 8);
+    app_opts ao = { .mouse = false };
+    app *a = app_new(ix, "demo", 80, 24, &ao);
+    for (int round = 0; round < 2; round++) {
+        ck_assert_uint_eq(a->n_lanes, n);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_int_eq(a->lanes[i].kind, want[i].kind);
+            ck_assert_str_eq(a->lanes[i].label, want[i].label);
+        }
+        app_swap_index(a, ix);
+    }
+    app_free(a);
+    x_free(want);
+    evindex_free(ix);
+    evlog_close(log);
+}
+END_TEST
+
 /* The viewer over a growing log: a following view keeps its zoom and slides to the new
  * end when the longer log's index is swapped in; one the user moved stays where it was;
  * F follows again; F on a log that is not live says so. */
@@ -801,6 +830,7 @@ test_live_suite(void)
     tcase_add_test(tc, test_live_rows_come_early);
     tcase_add_test(tc, test_live_index_over_growing_log);
     tcase_add_test(tc, test_live_app_swap);
+    tcase_add_test(tc, test_live_app_swap_lanes);
     tcase_add_test(tc, test_live_app_list);
     tcase_add_test(tc, test_live_header_text);
     suite_add_tcase(s, tc);

@@ -1331,9 +1331,7 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     a->cols = cols;
     a->lines = lines;
     a->mode = MODE_TIMELINE;
-    size_t max = 4 * evindex_n_caps(ix) + 8;    /* a HEC lane and three spark lanes each */
-    a->lanes = xmalloc(max * sizeof *a->lanes);
-    a->n_lanes = lanes_build(ix, a->lanes, max);
+    a->lanes = lanes_build_all(ix, &a->n_lanes);
     a->markers_lane = SIZE_MAX;
     for (size_t i = 0; i < a->n_lanes; i++) {
         if (a->lanes[i].kind == LANE_MARKERS)
@@ -1429,10 +1427,8 @@ app_swap_index(app *a, const evindex *ix)
     a->thread_order = NULL;
     a->ix = ix;
     /* Lanes: the same selection by position (caps only ever come, in order). */
-    size_t max = evindex_n_caps(ix) + 8;
     x_free(a->lanes);
-    a->lanes = xmalloc(max * sizeof *a->lanes);
-    a->n_lanes = lanes_build(ix, a->lanes, max);
+    a->lanes = lanes_build_all(ix, &a->n_lanes);
     a->markers_lane = SIZE_MAX;
     for (size_t i = 0; i < a->n_lanes; i++)
         if (a->lanes[i].kind == LANE_MARKERS)

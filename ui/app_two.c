@@ -73,11 +73,7 @@ app_set_second(app *a, const evindex *ix2, const char *path2, const char *align,
     snprintf(t->name, sizeof t->name, "%s", base ? base + 1 : path2);
     snprintf(t->align, sizeof t->align, "%s", align ? align : "");
     t->delta_ns = (int64_t)(tb - ta);
-    size_t max = evindex_n_caps(ix2) + 8;
-    t->lanes = xmalloc(max * sizeof *t->lanes);
-    t->n_lanes = lanes_build(ix2, t->lanes, max);
-    if (t->n_lanes > max)
-        t->n_lanes = max;
+    t->lanes = lanes_build_all(ix2, &t->n_lanes);
     app_two_tag(t->lanes, t->n_lanes, 'B');
     app_two_tag(a->lanes, a->n_lanes, 'A');
     a->two = t;

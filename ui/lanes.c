@@ -160,6 +160,15 @@ lanes_build(const evindex *ix, lane *out, size_t max)
     return n;
 }
 
+lane *
+lanes_build_all(const evindex *ix, size_t *n)
+{
+    size_t need = lanes_build(ix, NULL, 0);
+    lane *out = xmalloc((need ? need : 1) * sizeof *out);     /* caller frees */
+    *n = lanes_build(ix, out, need);
+    return out;
+}
+
 size_t
 lanes_msg_first_from(const evindex *ix, uint64_t t)
 {
