@@ -1429,7 +1429,7 @@ app_swap_index(app *a, const evindex *ix)
     a->thread_order = NULL;
     a->ix = ix;
     /* Lanes: the same selection by position (caps only ever come, in order). */
-    size_t max = evindex_n_caps(ix) + 8;
+    size_t max = 4 * evindex_n_caps(ix) + 8;    /* as app_new: HEC + 3 spark lanes each */
     x_free(a->lanes);
     a->lanes = xmalloc(max * sizeof *a->lanes);
     a->n_lanes = lanes_build(ix, a->lanes, max);
