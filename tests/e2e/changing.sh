@@ -8,49 +8,20 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=${ELOG_ROOT:-.}
 SOCK="elog-chg-$$"
-PASS=0
-FAIL=0
+SESS=chg
+. "$(dirname "$0")/lib.sh"
 TMP=$(mktemp -d)
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t chg 2>/dev/null; }
-wait_for() {    # wait_for TEXT [seconds]
-    local i
-    for ((i = 0; i < ${2:-10} * 20; i++)); do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-check() {       # check NAME TEXT [seconds]
-    if wait_for "$2" "${3:-5}"; then
-        ok "$1"
-    else
-        bad "$1 (screen lacks '$2')"
-        screen | sed 's/^/     | /'
-    fi
-}
 keys() { T send-keys -t chg "$@"; sleep 0.15; }
 start() {       # start BACKEND FILE
-    local i
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    stop_server
     rm -f "$TMP/exit"
-    for ((i = 0; i < 3; i++)); do
-        T -f /dev/null new-session -d -s chg -x 120 -y 32 \
-            "TERM=xterm-256color $BIN --backend $1 $2 2>$TMP/stderr;
-             echo \"exit=\$?\" > $TMP/exit; sleep 60" \
-            2>/dev/null && T has-session -t chg 2>/dev/null && return
-        sleep 0.2
-    done
-    echo "could not start tmux" >&2
+    new_session 120 32 "TERM=xterm-256color $BIN --backend $1 $2 2>$TMP/stderr;
+             echo \"exit=\$?\" > $TMP/exit; sleep 60"
 }
 exited() {      # exited NAME [STATUS]: the viewer exited STATUS (0), not killed by a signal
-    local i
-    for ((i = 0; i < 100; i++)); do [ -s "$TMP/exit" ] && break; sleep 0.05; done
+    poll test -s "$TMP/exit"
     if [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=${2:-0}" ]; then
         ok "$1"
     else
@@ -91,5 +62,4 @@ for backend in curses tickit; do
     exited "$backend: quits normally after the growth"
 done
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary

@@ -10,34 +10,14 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=${ELOG_ROOT:-.}
 SOCK="elog-e2e-gc-$$"
-PASS=0
-FAIL=0
+SESS=e2e
+. "$(dirname "$0")/lib.sh"
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null' EXIT
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t e2e 2>/dev/null; }
-dump() { screen | sed 's/^/     | /'; }
-poll() {
-    local i
-    for ((i = 0; i < 100; i++)); do
-        "$@" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-has() { screen | grep -qF -- "$1"; }
-check() {
-    if poll has "$2"; then ok "$1"; else bad "$1 (screen lacks '$2')"; dump; fi
-}
 keys() { T send-keys -t e2e "$@"; sleep 0.15; }
-start() {
-    local backend=$1 file=$2 w=${3%x*} h=${3#*x} i
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
-    T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
-        "env TERM=xterm-256color $BIN --backend $backend $file; sleep 60"
+start() {       # start BACKEND FILE COLSxLINES
+    local backend=$1 file=$2 w=${3%x*} h=${3#*x}
+    new_session "$w" "$h" "env TERM=xterm-256color $BIN --backend $backend $file; sleep 60"
     poll has "HEC 0" || { bad "could not start $file"; dump; }
 }
 
@@ -82,9 +62,7 @@ done
 # ---- the two-log view ----------------------------------------------------------------------
 n4="$ROOT/fixtures/threaded-n4.eventlog"
 for backend in curses tickit; do
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
-    T -f /dev/null new-session -d -s e2e -x 120 -y 40 \
+    new_session 120 40 \
         "env TERM=xterm-256color $BIN --backend $backend $log $n4 --align phase:ping-pong-done; sleep 60"
     check "$backend: two logs: A's lanes" "A HEC 1"
     check "$backend: two logs: B's lanes" "B HEC 3"
@@ -109,5 +87,4 @@ else
     bad "--align with a missing marker: $(cat "$ROOT/build/e2e-gc-align.err")"
 fi
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary

@@ -12,14 +12,14 @@
 set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PASS=0
-FAIL=0
+SOCKB="elog-bash-$$"    # the tmux server of the bash test; the zsh test's comes later
+SOCK=$SOCKB
+SESS=bash
+. "$(dirname "$0")/lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-check() {       # check 'description' COMMAND...: ok when the command succeeds
+check_cmd() {   # check_cmd 'description' COMMAND...: ok when the command succeeds
     local what=$1
     shift
     if "$@"; then ok "$what"; else bad "$what"; fi
@@ -38,26 +38,27 @@ fi
 P=$DEST$PREFIX
 for f in bin/elog-tui share/man/man1/elog-tui.1 share/bash-completion/completions/elog-tui \
     share/zsh/site-functions/_elog-tui; do
-    check "installed $PREFIX/$f" test -f "$P/$f"
+    check_cmd "installed $PREFIX/$f" test -f "$P/$f"
 done
-check "the binary is executable (755)" test "$(stat -c %a "$P/bin/elog-tui")" = 755
-check "the man page is 644" test "$(stat -c %a "$P/share/man/man1/elog-tui.1")" = 644
+check_cmd "the binary is executable (755)" test "$(stat -c %a "$P/bin/elog-tui")" = 755
+check_cmd "the man page is 644" test "$(stat -c %a "$P/share/man/man1/elog-tui.1")" = 644
 got=$("$P/bin/elog-tui" --version)
 want=$("$BIN" --version)
-check "installed --version \"$got\" equals the build's" test "$got" = "$want"
-check "--version is 'elog-tui VERSION'" \
+check_cmd "installed --version \"$got\" equals the build's" test "$got" = "$want"
+check_cmd "--version is 'elog-tui VERSION'" \
     bash -c '[[ $1 =~ ^elog-tui\ [0-9]+\.[0-9]+\.[0-9]+ ]]' _ "$got"
-check "-V equals --version" test "$("$P/bin/elog-tui" -V)" = "$got"
+check_cmd "-V equals --version" test "$("$P/bin/elog-tui" -V)" = "$got"
 "$P/bin/elog-tui" gc "$ROOT/fixtures/threaded-n2.eventlog" > "$TMP/gc.installed"
 "$BIN" gc "$ROOT/fixtures/threaded-n2.eventlog" > "$TMP/gc.build"
-check "installed binary: gc output equals the build's" cmp -s "$TMP/gc.installed" "$TMP/gc.build"
-check "installed binary: gc has 287 collections (+RTS -s: 271 + 16)" \
+check_cmd "installed binary: gc output equals the build's" \
+    cmp -s "$TMP/gc.installed" "$TMP/gc.build"
+check_cmd "installed binary: gc has 287 collections (+RTS -s: 271 + 16)" \
     test "$(($(wc -l < "$TMP/gc.installed") - 1))" = 287
-check "the installed bash completion is completions/elog-tui.bash" \
+check_cmd "the installed bash completion is completions/elog-tui.bash" \
     cmp -s "$P/share/bash-completion/completions/elog-tui" "$ROOT/completions/elog-tui.bash"
 if command -v man > /dev/null; then
     MANPATH="$P/share/man" MANWIDTH=80 man elog-tui 2>/dev/null | col -b > "$TMP/man.txt"
-    check "man elog-tui (MANPATH) renders the page" grep -q "elog-tui export" "$TMP/man.txt"
+    check_cmd "man elog-tui (MANPATH) renders the page" grep -q "elog-tui export" "$TMP/man.txt"
 fi
 if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -C "$ROOT" uninstall DESTDIR="$DEST" \
     PREFIX="$PREFIX" SAN="${ELOG_SAN:-}" > "$TMP/uninstall.log" 2>&1; then
@@ -66,7 +67,7 @@ else
     bad "make uninstall: $(cat "$TMP/uninstall.log")"
 fi
 left=$(find "$DEST" -type f | wc -l)
-check "uninstall leaves no file ($left left)" test "$left" = 0
+check_cmd "uninstall leaves no file ($left left)" test "$left" = 0
 
 # --- bash completion --------------------------------------------------------------------------
 # Complete the words given (the last is the one being completed, may be empty) with
@@ -84,105 +85,95 @@ complete_words() {
         _elog_tui
         printf "%s\n" "${COMPREPLY[@]}"' _ "$@") | sort
 }
-has() {         # has WORD: stdin has the line WORD
+has_line() {    # has_line WORD: stdin has the line WORD
     grep -qxF -- "$1"
 }
 
 out=$(complete_words elog-tui sh)
-check "elog-tui sh<TAB> -> show" has show <<< "$out"
+check_cmd "elog-tui sh<TAB> -> show" has_line show <<< "$out"
 out=$(complete_words elog-tui "")
 for c in $("$BIN" --list-commands); do
-    check "elog-tui <TAB> offers command $c" has "$c" <<< "$out"
+    check_cmd "elog-tui <TAB> offers command $c" has_line "$c" <<< "$out"
 done
 out=$(complete_words elog-tui --b)
-check "elog-tui --b<TAB> -> --backend" test "$out" = "--backend"
+check_cmd "elog-tui --b<TAB> -> --backend" test "$out" = "--backend"
 out=$(complete_words elog-tui --backend "")
-check "--backend <TAB> -> curses tickit" test "$out" = $'curses\ntickit'
+check_cmd "--backend <TAB> -> curses tickit" test "$out" = $'curses\ntickit'
 out=$(complete_words elog-tui gc --s)
-check "gc --s<TAB> -> --sort" test "$out" = "--sort"
+check_cmd "gc --s<TAB> -> --sort" test "$out" = "--sort"
 out=$(complete_words elog-tui gc f.eventlog --sort "")
-check "gc --sort <TAB> -> pause start" test "$out" = $'pause\nstart'
+check_cmd "gc --sort <TAB> -> pause start" test "$out" = $'pause\nstart'
 out=$(complete_words elog-tui threads f.eventlog --sort "")
-check "threads --sort <TAB> -> id runtime" test "$out" = $'id\nruntime'
+check_cmd "threads --sort <TAB> -> id runtime" test "$out" = $'id\nruntime'
 out=$(complete_words elog-tui ticky f.eventlog --sort "")
-check "ticky --sort <TAB> -> allocs entries" test "$out" = $'allocs\nentries'
+check_cmd "ticky --sort <TAB> -> allocs entries" test "$out" = $'allocs\nentries'
 out=$(complete_words elog-tui gc -)
-check "gc -<TAB> -> --histogram --json --sort --top" \
+check_cmd "gc -<TAB> -> --histogram --json --sort --top" \
     test "$out" = $'--histogram\n--json\n--sort\n--top'
 out=$(complete_words elog-tui stats f.eventlog --h)
-check "stats FILE --h<TAB> -> --histogram" test "$out" = "--histogram"
+check_cmd "stats FILE --h<TAB> -> --histogram" test "$out" = "--histogram"
 out=$(complete_words elog-tui mmu -)
-check "mmu -<TAB> -> --cap --from --json --to --with-stop" \
+check_cmd "mmu -<TAB> -> --cap --from --json --to --with-stop" \
     test "$out" = $'--cap\n--from\n--json\n--to\n--with-stop'
 out=$(complete_words elog-tui worst f.eventlog --w)
-check "worst FILE --w<TAB> -> --window --with-stop" test "$out" = $'--window\n--with-stop'
+check_cmd "worst FILE --w<TAB> -> --window --with-stop" test "$out" = $'--window\n--with-stop'
 out=$(complete_words elog-tui worst f.eventlog --window "")
-check "worst --window <TAB> -> nothing (a duration)" test -z "$out"
+check_cmd "worst --window <TAB> -> nothing (a duration)" test -z "$out"
 out=$(complete_words elog-tui diff fixtures/de)
-check "diff fixtures/de<TAB> -> fixtures/demo.eventlog" test "$out" = fixtures/demo.eventlog
+check_cmd "diff fixtures/de<TAB> -> fixtures/demo.eventlog" test "$out" = fixtures/demo.eventlog
 out=$(complete_words elog-tui export --format "")
-check "export --format <TAB> -> chrome perfetto" test "$out" = $'chrome\nperfetto'
+check_cmd "export --format <TAB> -> chrome perfetto" test "$out" = $'chrome\nperfetto'
 out=$(complete_words elog-tui export -)
-check "export -<TAB> -> --format --from --to" test "$out" = $'--format\n--from\n--to'
+check_cmd "export -<TAB> -> --format --from --to" test "$out" = $'--format\n--from\n--to'
 out=$(complete_words elog-tui markers -)
-check "markers -<TAB> -> --json --messages" test "$out" = $'--json\n--messages'
+check_cmd "markers -<TAB> -> --json --messages" test "$out" = $'--json\n--messages'
 out=$(complete_words elog-tui fixtures/de)
-check "elog-tui fixtures/de<TAB> -> fixtures/demo.eventlog only ($out)" \
+check_cmd "elog-tui fixtures/de<TAB> -> fixtures/demo.eventlog only ($out)" \
     test "$out" = fixtures/demo.eventlog
 # Marker names: what the dump has, as bash needs them quoted.
 want=$(sed -n 's/^ *[0-9]*: cap [0-9]*: marker: \(load.*\)$/\1/p' \
     "$ROOT/fixtures/demo.eventlog.ref017" | sort -u | while IFS= read -r m; do
     printf '%q\n' "$m"; done | sort)
 out=$(complete_words elog-tui stats fixtures/demo.eventlog --from lo)
-check "stats FILE --from lo<TAB> -> the dump's markers 'load…' ($(echo $want))" \
+check_cmd "stats FILE --from lo<TAB> -> the dump's markers 'load…' ($(echo $want))" \
     test "$out" = "$want"
-check "  … which are two" test "$(wc -l <<< "$out")" = 2
+check_cmd "  … which are two" test "$(wc -l <<< "$out")" = 2
 out=$(complete_words elog-tui snapshot fixtures/markers.eventlog --to "phase:w")
-check "snapshot FILE --to phase:w<TAB> -> write (bash replaces what follows the ':')" \
+check_cmd "snapshot FILE --to phase:w<TAB> -> write (bash replaces what follows the ':')" \
     test "$out" = "write"
 out=$(complete_words elog-tui fixtures/demo.eventlog fixtures/demo.eventlog --align lo)
-check "A B --align lo<TAB> -> A's markers 'load…'" test "$out" = "$want"
+check_cmd "A B --align lo<TAB> -> A's markers 'load…'" test "$out" = "$want"
 out=$(complete_words elog-tui snapshot fixtures/demo.eventlog fixtures/demo.eventlog --align lo)
-check "snapshot A B --align lo<TAB> -> A's markers 'load…'" test "$out" = "$want"
+check_cmd "snapshot A B --align lo<TAB> -> A's markers 'load…'" test "$out" = "$want"
 n_all=$(complete_words elog-tui export fixtures/markers.eventlog --from "" | wc -l)
 n_dump=$(sed -n 's/^ *[0-9]*: cap [0-9]*: marker: //p' "$ROOT/fixtures/markers.eventlog.ref017" \
     | sort -u | wc -l)
-check "export FILE --from <TAB>: every distinct marker of the dump ($n_all, $n_dump)" \
+check_cmd "export FILE --from <TAB>: every distinct marker of the dump ($n_all, $n_dump)" \
     test "$n_all" = "$n_dump"
 
 # The same in a real interactive bash (no bash-completion package) in tmux, where bash
 # itself splits the line (at ':' too) and inserts the completion.
-SOCKB="elog-bash-$$"
-B() { tmux -L "$SOCKB" "$@"; }
 trap 'tmux -L "$SOCKB" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-B -f /dev/null new-session -d -x 150 -y 30 \
+new_session 150 30 \
     "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' \
      bash --norc --noprofile"
-B send-keys "source completions/elog-tui.bash; PS1='bash\\$ '; echo READY" Enter
-screen_has() {  # screen_has SERVER-FUNCTION TEXT: poll the screen (5 s at most)
-    local i
-    for ((i = 0; i < 50; i++)); do
-        "$1" capture-pane -p | grep -qF -- "$2" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-screen_has B READY
+T send-keys -t bash "source completions/elog-tui.bash; PS1='bash\\$ '; echo READY" Enter
+wait_for READY 5
 btab() {        # btab 'LINE' TEXT: type LINE, press Tab, expect TEXT on the screen
-    B send-keys C-u C-l
+    T send-keys -t bash C-u C-l
     sleep 0.2
-    B send-keys -l "$1"
+    T send-keys -t bash -l "$1"
     sleep 0.3
-    B send-keys Tab
-    if screen_has B "$2"; then ok "bash: '$1' + Tab shows '$2'"; else
-        bad "bash: '$1' + Tab: no '$2' in: $(B capture-pane -p | grep -v '^$')"; fi
+    T send-keys -t bash Tab
+    if wait_for "$2" 5; then ok "bash: '$1' + Tab shows '$2'"; else
+        bad "bash: '$1' + Tab: no '$2' in: $(screen | grep -v '^$')"; fi
 }
 btab "elog-tui snapshot fixtures/markers.eventlog --to phase:w" "--to phase:write"
 btab 'elog-tui stats fixtures/demo.eventlog --from load\ d' '--from load\ done'
 btab "elog-tui export --format p" "--format perfetto"
 btab "elog-tui fixtures/de" "elog-tui fixtures/demo.eventlog"
 btab "elog-tui sn" "elog-tui snapshot"
-B kill-server 2>/dev/null
+T kill-server 2>/dev/null
 
 # --- zsh ---------------------------------------------------------------------------------------
 # The zsh completion in a real zsh (zsh -f, compinit, fpath with completions/) in a private
@@ -190,36 +181,28 @@ B kill-server 2>/dev/null
 if ! command -v zsh > /dev/null; then
     bad "zsh is needed for the zsh completion test (sh tools/deps.sh installs it)"
 else
-    check "zsh parses _elog-tui" zsh -n "$ROOT/completions/_elog-tui"
+    check_cmd "zsh parses _elog-tui" zsh -n "$ROOT/completions/_elog-tui"
     SOCK="elog-zsh-$$"
-    Z() { tmux -L "$SOCK" "$@"; }
+    SESS=zsh
     trap 'tmux -L "$SOCK" kill-server 2>/dev/null; tmux -L "$SOCKB" kill-server 2>/dev/null; \
         rm -rf "$TMP"' EXIT
-    Z -f /dev/null new-session -d -x 150 -y 30 \
+    new_session 150 30 \
         "cd '$ROOT' && env -i HOME='$TMP' TERM=xterm PATH='$TMP/path:/usr/bin:/bin' zsh -f"
     # (capture-pane drops trailing blanks: expected texts end without one.)
-    Z send-keys "fpath=('$ROOT/completions' \$fpath); autoload -U compinit; compinit -u -D; \
+    T send-keys -t zsh "fpath=('$ROOT/completions' \$fpath); autoload -U compinit; compinit -u -D; \
 PS1='zsh%% '; print READY" Enter
-    wait_for() {    # wait_for TEXT: poll the screen (5 s at most); 0 when it shows TEXT
-        local i
-        for ((i = 0; i < 50; i++)); do
-            Z capture-pane -p | grep -qF -- "$1" && return 0
-            sleep 0.1
-        done
-        return 1
-    }
-    wait_for READY
+    wait_for READY 5
     ztab() {        # ztab 'LINE' TEXT [TABS]: type LINE, press Tab (TABS times), expect TEXT
         local line=$1 want=$2 tabs=${3:-1} i
-        Z send-keys C-u C-l
+        T send-keys -t zsh C-u C-l
         sleep 0.2
-        Z send-keys -l "$line"
+        T send-keys -t zsh -l "$line"
         for ((i = 0; i < tabs; i++)); do
             sleep 0.3
-            Z send-keys Tab
+            T send-keys -t zsh Tab
         done
-        if wait_for "$want"; then ok "zsh: '$line' + Tab shows '$want'"; else
-            bad "zsh: '$line' + Tab: no '$want' in: $(Z capture-pane -p | grep -v '^$')"; fi
+        if wait_for "$want" 5; then ok "zsh: '$line' + Tab shows '$want'"; else
+            bad "zsh: '$line' + Tab: no '$want' in: $(screen | grep -v '^$')"; fi
     }
     ztab "elog-tui st" "zsh% elog-tui stats"
     ztab "elog-tui fixtures/de" "elog-tui fixtures/demo.eventlog"
@@ -237,8 +220,7 @@ PS1='zsh%% '; print READY" Enter
     ztab "elog-tui --back" "elog-tui --backend"
     ztab "elog-tui stats fixtures/demo.eventlog --from lo" "load done" 2
     ztab "elog-tui snapshot fixtures/markers.eventlog --to phase:w" "--to phase:write"
-    Z kill-server 2>/dev/null
+    T kill-server 2>/dev/null
 fi
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary

@@ -9,33 +9,19 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 SYNTH=${ELOG_SYNTH:-build/elog-synth}
 SOCK="elog-lim-$$"
-PASS=0
-FAIL=0
+SESS=lim
+. "$(dirname "$0")/lib.sh"
 TMP=$(mktemp -d)
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t lim 2>/dev/null; }
 start() {       # start 'SHELL COMMANDS' (run by bash in a fresh 100x30 session)
-    local i
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    stop_server
     rm -f "$TMP/exit" "$TMP/stderr" "$TMP/stty1" "$TMP/stty2"
     printf '%s\n' "$1" > "$TMP/run.sh"
-    for ((i = 0; i < 3; i++)); do
-        T -f /dev/null new-session -d -s lim -x 100 -y 30 "bash $TMP/run.sh; sleep 60" \
-            2>/dev/null && T has-session -t lim 2>/dev/null && return
-        sleep 0.2
-    done
-    echo "could not start tmux" >&2
+    new_session 100 30 "bash $TMP/run.sh; sleep 60"
 }
-wait_exit() {   # wait_exit SECONDS: until the command wrote its status
-    local i
-    for ((i = 0; i < $1 * 20; i++)); do [ -s "$TMP/exit" ] && return 0; sleep 0.05; done
-    return 1
-}
+# wait_exit SECONDS: until the command wrote its status
+wait_exit() { within "$1" test -s "$TMP/exit"; }
 
 # --- out of memory ------------------------------------------------------------------------
 if [ "${ELOG_ASAN:-0}" = 1 ]; then
@@ -53,7 +39,7 @@ stty -a > $TMP/stty2"
             wait_exit 5 || { bad "ulimit -v $kb: the viewer does not quit"; continue; }
         fi
         st=$(cat "$TMP/exit")
-        for ((i = 0; i < 40; i++)); do [ -s "$TMP/stty2" ] && break; sleep 0.05; done
+        within 2 test -s "$TMP/stty2"
         case "$st" in
         exit=0) ;;
         exit=1)
@@ -85,10 +71,7 @@ fi
 # --- a FIFO without a writer --------------------------------------------------------------
 mkfifo "$TMP/fifo"
 start "TERM=xterm-256color $BIN $TMP/fifo 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit"
-for ((i = 0; i < 60; i++)); do
-    screen | grep -q "waiting for the program" && break
-    sleep 0.05
-done
+within 3 has "waiting for the program"
 if screen | grep -q "fifo: waiting for the program (connecting, or no writer yet)"; then
     ok "FIFO: waiting for a writer"
 else
@@ -113,5 +96,4 @@ else
     T send-keys -t lim q
 fi
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary

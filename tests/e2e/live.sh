@@ -10,14 +10,14 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 REPLAY=${ELOG_REPLAY:-build/elog-replay}
 ROOT=${ELOG_ROOT:-.}
-PASS=0
-FAIL=0
+SOCK="elog-live-$$"
+SESS=live
+. "$(dirname "$0")/lib.sh"
+CHECK_SECONDS=10    # the live viewer's checks wait up to 10 s
 TMP=$(mktemp -d)
 PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
-
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; T kill-server 2>/dev/null
+      rm -rf "$TMP"' EXIT
 
 # same NAME SPEC FILE: the saved outputs of the command over SPEC and over FILE agree.
 same() {
@@ -40,11 +40,7 @@ over_file() {   # over_file CMD FILE
     echo $? > "$TMP/file.rc"
 }
 
-wait_port() {
-    local i
-    for ((i = 0; i < 200; i++)); do [ -s "$TMP/port" ] && return 0; sleep 0.02; done
-    return 1
-}
+wait_port() { within 4 test -s "$TMP/port"; }
 
 # run_source KIND CMD LOG SEED [replay options...]: the command over LOG replayed
 # into a source of KIND; outputs in $TMP/live.*.
@@ -193,37 +189,14 @@ else
 fi
 
 # --- the viewer follows a log as it is written ------------------------------------------
-SOCK="elog-live-$$"
-T() { tmux -L "$SOCK" "$@"; }
-screen() { T capture-pane -p -t live 2>/dev/null; }
-wait_for() {    # wait_for TEXT [seconds]
-    local i
-    for ((i = 0; i < ${2:-10} * 20; i++)); do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-check() {       # check NAME TEXT [seconds]
-    if wait_for "$2" "${3:-10}"; then ok "$1"
-    else bad "$1 (screen lacks '$2')"; screen | sed 's/^/     | /'; fi
-}
 view() {        # view SPEC [options]: the viewer in a private tmux server
-    local i
-    T kill-server 2>/dev/null
-    # The old server may take a moment to go; a loaded machine can fail a start.
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    stop_server
     rm -f "$TMP/exit"
-    for ((i = 0; i < 3; i++)); do
-        T -f /dev/null new-session -d -s live -x 140 -y 30 \
-            "TERM=xterm-256color $BIN $* 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit; sleep 60" \
-            2>/dev/null && T has-session -t live 2>/dev/null && return
-        sleep 0.2
-    done
+    new_session 140 30 \
+        "TERM=xterm-256color $BIN $* 2>$TMP/stderr; echo \"exit=\$?\" > $TMP/exit; sleep 60"
 }
 exited() {      # exited NAME STATUS
-    local i
-    for ((i = 0; i < 100; i++)); do [ -s "$TMP/exit" ] && break; sleep 0.05; done
+    poll test -s "$TMP/exit"
     if [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=$2" ]; then ok "$1"
     else bad "$1 ($(cat "$TMP/exit" 2>/dev/null || echo 'did not exit'); $(cat "$TMP/stderr"))"; fi
 }
@@ -279,5 +252,4 @@ else
     echo "skip viewer checks: no tmux"
 fi
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+summary

@@ -11,48 +11,24 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=${ELOG_ROOT:-.}
 SOCK="elog-rob-$$"
-PASS=0
-FAIL=0
+SESS=rob
+. "$(dirname "$0")/lib.sh"
 TMP=$(mktemp -d)
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 LOG="$ROOT/fixtures/markers.eventlog"
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t rob 2>/dev/null; }
 # The pane's terminal modes: alternate screen, cursor shown, mouse reporting, keypad.
 modes() { T display -p -t rob '#{alternate_on}#{cursor_flag}#{mouse_any_flag}#{keypad_flag}'; }
-
-# until COMMAND... succeeds, polling for up to $WAIT seconds (default 5).
-until_ok() {
-    local i
-    for ((i = 0; i < ${WAIT:-5} * 20; i++)); do "$@" && return 0; sleep 0.05; done
-    return 1
-}
-shows() { screen | grep -qF -- "$1"; }
-lacks() { ! screen | grep -qF -- "$1"; }
-status_has() { screen | tail -n 1 | grep -qF -- "$1"; }
-check() {   # check NAME TEXT: the screen shows TEXT
-    if until_ok shows "$2"; then ok "$1"; else bad "$1 (screen lacks '$2')"; screen | sed 's/^/     | /'; fi
-}
+lacks() { ! has "$1"; }
 check_status() {    # check_status NAME TEXT: the last screen line contains TEXT
-    if until_ok status_has "$2"; then ok "$1"; else bad "$1 (status: '$(screen | tail -n 1)', wanted '$2')"; fi
+    if poll status_has "$2"; then
+        ok "$1"
+    else
+        bad "$1 (status: '$(screen | tail -n 1)', wanted '$2')"
+    fi
 }
 keys() { T send-keys -t rob "$@"; sleep 0.1; }
 hex() { T send-keys -t rob -H "$@"; }
-
-new_server() {
-    local i
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
-    for ((i = 0; i < 3; i++)); do
-        T -f /dev/null new-session -d -s rob -x "$1" -y "$2" "$3" 2>/dev/null &&
-            T has-session -t rob 2>/dev/null && return
-        sleep 0.2
-    done
-    echo "could not start tmux" >&2
-}
 
 # start BACKEND [ENV...] -- [ARGS...]: the viewer on $LOG inside sh, which records the
 # tty settings before and after, the viewer's pid and its exit status.
@@ -63,16 +39,18 @@ start() {
     while [ $# -gt 0 ] && [ "$1" != "--" ]; do env="$env $1"; shift; done
     [ $# -gt 0 ] && shift
     rm -f "$TMP"/exit "$TMP"/before "$TMP"/after "$TMP"/pid "$TMP"/err
-    new_server 100 30 "stty -a > $TMP/before; env $env sh -c 'echo \$\$ > $TMP/pid; exec $BIN --backend $backend $LOG $*' 2> $TMP/err; echo \"exit=\$?\" > $TMP/exit; stty -a > $TMP/after; sleep 60"
+    new_session 100 30 "stty -a > $TMP/before; \
+env $env sh -c 'echo \$\$ > $TMP/pid; exec $BIN --backend $backend $LOG $*' 2> $TMP/err; \
+echo \"exit=\$?\" > $TMP/exit; stty -a > $TMP/after; sleep 60"
 }
-viewer_pid() { until_ok test -s "$TMP/pid" && cat "$TMP/pid"; }
+viewer_pid() { poll test -s "$TMP/pid" && cat "$TMP/pid"; }
 ended() { test -s "$TMP/after"; }
 # finished NAME STATUS: the viewer exited with STATUS, the tty settings are exactly
 # as before it started and no mode is left on.
 finished() {
-    if ! until_ok ended; then
+    if ! poll ended; then
         bad "$1 (did not exit)"
-        screen | sed 's/^/     | /'
+        dump
         return
     fi
     local got
@@ -134,7 +112,7 @@ for backend in curses tickit; do
     # --- every catchable signal that ends the program ---------------------------------
     for sig in HUP INT QUIT USR1 USR2 PIPE ALRM TERM VTALRM PROF XCPU XFSZ IO PWR STKFLT RTMIN RTMAX; do
         start $backend
-        until_ok shows "HEC 0" || { bad "$backend: SIG$sig (viewer did not open)"; continue; }
+        poll has "HEC 0" || { bad "$backend: SIG$sig (viewer did not open)"; continue; }
         num=$(kill -l "$sig")
         kill -"$sig" "$(viewer_pid)"
         finished "$backend: SIG$sig restores the terminal, exit $((128 + num))" $((128 + num))
@@ -146,7 +124,7 @@ for backend in curses tickit; do
     keys q
     finished "$backend: TERM=vt100 quits cleanly" 0
     start $backend TERM=dumb
-    if until_ok ended && [ "$(cat "$TMP/exit")" = "exit=1" ] && grep -q 'TERM=dumb' "$TMP/err" &&
+    if poll ended && [ "$(cat "$TMP/exit")" = "exit=1" ] && grep -q 'TERM=dumb' "$TMP/err" &&
         [ "$(wc -l < "$TMP/err")" = 1 ] && ! grep -q 'Required TI' "$TMP/err"; then
         ok "$backend: TERM=dumb ends with one line naming TERM, exit 1"
     else
@@ -170,7 +148,7 @@ for backend in curses tickit; do
     for list in m t; do
         keys $list
         keys Right Left Tab F5 BTab
-        if until_ok shows "type to filter" && lacks "Right" && lacks "F5"; then
+        if poll has "type to filter" && lacks "Right" && lacks "F5"; then
             ok "$backend: $list filter ignores Right Left Tab F5"
         else
             bad "$backend: $list filter took key names"; screen | tail -n 3 | sed 's/^/     | /'
@@ -210,16 +188,16 @@ sh -c 'echo \$\$ > $TMP/pid; exec $BIN --backend $1 $LOG'
 echo "exit=\$?" > $TMP/exit
 stty -a > $TMP/after
 EOF
-    new_server 100 30 "env TERM=xterm-256color PS1='PROMPT\$ ' bash --norc --noprofile -i"
-    until_ok shows 'PROMPT$' || echo "no shell prompt" >&2
+    new_session 100 30 "env TERM=xterm-256color PS1='PROMPT\$ ' bash --norc --noprofile -i"
+    poll has 'PROMPT$' || echo "no shell prompt" >&2
     keys "sh $TMP/job.sh" Enter
-    until_ok shows "HEC 0"
+    poll has "HEC 0"
 }
 # stopped NAME: the shell has the terminal back with no mode left on.
 stopped() {
-    if ! until_ok shows "Stopped"; then bad "$1 (not stopped)"; screen | sed 's/^/     | /'; return; fi
+    if ! poll has "Stopped"; then bad "$1 (not stopped)"; dump; return; fi
     keys "stty -a > $TMP/during" Enter
-    until_ok test -s "$TMP/during"
+    poll test -s "$TMP/during"
     if cmp -s "$TMP/before" "$TMP/during" && [ "$(modes)" = "0100" ]; then
         ok "$1"
     else
@@ -232,12 +210,12 @@ running() { [ "$(modes | cut -c1-3)" = "101" ]; }
 # resumed NAME: after fg the viewer has redrawn everything and reads keys raw.
 resumed() {
     keys fg Enter
-    if until_ok lacks 'PROMPT$' && until_ok shows "HEC 0" && until_ok running; then
+    if poll lacks 'PROMPT$' && poll has "HEC 0" && poll running; then
         keys End        # no Enter: the tty must be raw again
         check_status "$1" "1.64ms"
         keys Home
     else
-        bad "$1 (no full redraw or modes $(modes))"; screen | sed 's/^/     | /'
+        bad "$1 (no full redraw or modes $(modes))"; dump
     fi
 }
 for backend in curses tickit; do
@@ -249,16 +227,15 @@ for backend in curses tickit; do
     stopped "$backend: SIGTSTP gives the terminal back"
     resumed "$backend: fg after SIGTSTP redraws, keys raw"
     kill -STOP -- "-$(ps -o pgid= -p "$(viewer_pid)" | tr -d ' ')"
-    until_ok shows "Stopped" || bad "$backend: SIGSTOP did not stop"
+    poll has "Stopped" || bad "$backend: SIGSTOP did not stop"
     keys clear Enter
     resumed "$backend: fg after SIGSTOP takes the terminal again"
     keys q
-    if until_ok ended && [ "$(cat "$TMP/exit")" = "exit=0" ] && cmp -s "$TMP/before" "$TMP/after"; then
+    if poll ended && [ "$(cat "$TMP/exit")" = "exit=0" ] && cmp -s "$TMP/before" "$TMP/after"; then
         ok "$backend: q after the stops quits, stty -a as before"
     else
         bad "$backend: after the stops ($(cat "$TMP/exit" 2>/dev/null); $(diff "$TMP/before" "$TMP/after" 2>&1 | tr '\n' ' '))"
     fi
 done
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary

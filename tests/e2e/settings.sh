@@ -10,41 +10,15 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SOCK="elog-set-$$"
-PASS=0
-FAIL=0
+SESS=set
+. "$(dirname "$0")/lib.sh"
 TMP=$(mktemp -d)
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t set 2>/dev/null; }
-wait_for() {    # wait_for TEXT: until the screen shows TEXT (5 s at most)
-    local i
-    for ((i = 0; i < 100; i++)); do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
 start() {       # start 'SHELL COMMAND': a fresh session "set", 120x40
-    local i
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    stop_server
     rm -f "$TMP/exit"
-    for ((i = 0; i < 3; i++)); do
-        T -f /dev/null new-session -d -s set -x 120 -y 40 "$1" 2>/dev/null &&
-            T has-session -t set 2>/dev/null && return
-        sleep 0.2
-    done
-}
-check() {       # check NAME TEXT
-    if wait_for "$2"; then
-        ok "$1"
-    else
-        bad "$1 (screen lacks '$2')"
-        screen | sed 's/^/     | /'
-    fi
+    new_session 120 40 "$1"
 }
 
 mkdir -p "$TMP/cfg/elog-tui"
@@ -85,7 +59,7 @@ EOF
     T send-keys -t set Escape
     sleep 0.3
     T send-keys -t set x
-    for ((i = 0; i < 100; i++)); do [ -s "$TMP/exit" ] && break; sleep 0.05; done
+    poll test -s "$TMP/exit"
     [ "$(cat "$TMP/exit" 2>/dev/null)" = 0 ] && ok "$backend: x quits with status 0" ||
         bad "$backend: x: exit status '$(cat "$TMP/exit" 2>/dev/null)'"
     # The same file with --backend: the command line wins (the header names a fallback
@@ -94,7 +68,7 @@ EOF
          fixtures/threaded-n2.eventlog; echo \$? > '$TMP/exit'; sleep 60"
     check "$backend file, --backend $other: opens" "HEC 1"
     T send-keys -t set x
-    for ((i = 0; i < 100; i++)); do [ -s "$TMP/exit" ] && break; sleep 0.05; done
+    poll test -s "$TMP/exit"
     [ "$(cat "$TMP/exit" 2>/dev/null)" = 0 ] && ok "$backend file, --backend $other: x quits" ||
         bad "$backend file, --backend $other: exit status '$(cat "$TMP/exit" 2>/dev/null)'"
 done
@@ -103,12 +77,11 @@ done
 printf 'mouse off\nstyle RUNNING fg=300\n' > "$TMP/cfg/elog-tui/config"
 start "cd '$ROOT' && XDG_CONFIG_HOME='$TMP/cfg' '$BIN' fixtures/threaded-n2.eventlog \
      2> '$TMP/err'; echo \$? > '$TMP/exit'; sleep 60"
-for ((i = 0; i < 100; i++)); do [ -s "$TMP/exit" ] && break; sleep 0.05; done
+poll test -s "$TMP/exit"
 want="elog-tui: $TMP/cfg/elog-tui/config:2: fg wants a colour 0..255 or default, not \"300\""
 [ "$(cat "$TMP/exit" 2>/dev/null)" = 1 ] && ok "bad line: exit 1" ||
     bad "bad line: exit '$(cat "$TMP/exit")'"
 [ "$(cat "$TMP/err")" = "$want" ] && ok "bad line: '$want'" ||
     bad "bad line: stderr '$(cat "$TMP/err")'"
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary

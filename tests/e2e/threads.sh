@@ -9,40 +9,19 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=${ELOG_ROOT:-.}
 SOCK="elog-e2e-threads-$$"
-PASS=0
-FAIL=0
+SESS=e2e
+. "$(dirname "$0")/lib.sh"
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null' EXIT
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t e2e 2>/dev/null; }
-dump() { screen | sed 's/^/     | /'; }
-poll() {
-    local i
-    for ((i = 0; i < 100; i++)); do
-        "$@" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-has() { screen | grep -qF -- "$1"; }
-status_has() { screen | tail -n 1 | grep -qF -- "$1"; }
-check() {   # check NAME TEXT
-    if poll has "$2"; then ok "$1"; else bad "$1 (screen lacks '$2')"; dump; fi
-}
 check_status() {   # check_status NAME TEXT: the status line holds TEXT
     if poll status_has "$2"; then ok "$1"; else bad "$1 (status lacks '$2')"; dump; fi
 }
 keys() { T send-keys -t e2e "$@"; sleep 0.15; }
 
 start() {   # start BACKEND FILE COLSxLINES [ENV...]
-    local backend=$1 file=$2 w=${3%x*} h=${3#*x} i
+    local backend=$1 file=$2 w=${3%x*} h=${3#*x}
     shift 3
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
-    T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
-        "env TERM=xterm-256color $* $BIN --backend $backend $file; sleep 60"
+    new_session "$w" "$h" "env TERM=xterm-256color $* $BIN --backend $backend $file; sleep 60"
     poll has "HEC 0" || { bad "could not start $file"; dump; }
 }
 
@@ -118,5 +97,4 @@ else
 fi
 keys q
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" -eq 0 ]
+summary

@@ -10,29 +10,10 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=${ELOG_ROOT:-.}
 SOCK="elog-e2e-view-$$"
-PASS=0
-FAIL=0
+SESS=e2e
+. "$(dirname "$0")/lib.sh"
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null' EXIT
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t e2e 2>/dev/null; }
-dump() { screen | sed 's/^/     | /'; }
-
-# poll CMD...: until CMD (a shell function of the screen) succeeds, for up to 5 s.
-poll() {
-    local i
-    for ((i = 0; i < 100; i++)); do
-        "$@" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-has() { screen | grep -qF -- "$1"; }
-check() {   # check NAME TEXT
-    if poll has "$2"; then ok "$1"; else bad "$1 (screen lacks '$2')"; dump; fi
-}
 check_not() {   # check_not NAME TEXT: the screen, settled, lacks TEXT
     sleep 0.3
     if has "$2"; then bad "$1 (screen shows '$2')"; dump; else ok "$1"; fi
@@ -41,12 +22,9 @@ keys() { T send-keys -t e2e "$@"; sleep 0.15; }
 
 # start BACKEND FILE COLSxLINES [ENV...]: the viewer in a fresh private server.
 start() {
-    local backend=$1 file=$2 w=${3%x*} h=${3#*x} i
+    local backend=$1 file=$2 w=${3%x*} h=${3#*x}
     shift 3
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
-    T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
-        "env TERM=xterm-256color $* $BIN --backend $backend $file; sleep 60"
+    new_session "$w" "$h" "env TERM=xterm-256color $* $BIN --backend $backend $file; sleep 60"
     poll has "HEC 0" || { bad "could not start $file"; dump; }
 }
 
@@ -231,5 +209,4 @@ for backend in curses tickit; do
     keys q
 done
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary

@@ -6,35 +6,17 @@ set -u
 BIN=${ELOG_BIN:-build/elog-tui}
 ROOT=${ELOG_ROOT:-.}
 SOCK="elog-e2e-$$"
-PASS=0
-FAIL=0
+SESS=e2e
+. "$(dirname "$0")/lib.sh"
 TMP=$(mktemp -d)
 trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 
-T() { tmux -L "$SOCK" "$@"; }
-ok() { PASS=$((PASS + 1)); echo "ok   $*"; }
-bad() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
-screen() { T capture-pane -p -t e2e 2>/dev/null; }
-
-# wait_for TEXT [seconds]: until the screen shows TEXT.
-wait_for() {
-    local i
-    for ((i = 0; i < ${2:-10} * 20; i++)); do
-        screen | grep -qF -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
-check() {   # check NAME TEXT [seconds]
-    if wait_for "$2" "${3:-5}"; then ok "$1"; else bad "$1 (screen lacks '$2')"; screen | sed 's/^/     | /'; fi
-}
 check_status() {    # check_status NAME TEXT: the last screen line contains TEXT
-    local i
-    for ((i = 0; i < 100; i++)); do
-        screen | tail -n 1 | grep -qF -- "$2" && { ok "$1"; return; }
-        sleep 0.05
-    done
-    bad "$1 (status line: '$(screen | tail -n 1)', wanted '$2')"
+    if poll status_has "$2"; then
+        ok "$1"
+    else
+        bad "$1 (status line: '$(screen | tail -n 1)', wanted '$2')"
+    fi
 }
 keys() { T send-keys -t e2e "$@"; sleep 0.15; }
 
@@ -42,21 +24,13 @@ keys() { T send-keys -t e2e "$@"; sleep 0.15; }
 # state after it exits (stty) so we can check it was given back.
 start() {
     local backend=$1 file=$2 w=${3%x*} h=${3#*x}
-    local i
-    T kill-server 2>/dev/null
-    for ((i = 0; i < 100; i++)); do T has-session 2>/dev/null || break; sleep 0.05; done
+    stop_server
     rm -f "$TMP/exit" "$TMP/stty"
-    for ((i = 0; i < 3; i++)); do
-        T -f /dev/null new-session -d -s e2e -x "$w" -y "$h" \
-            "TERM=xterm-256color $BIN --backend $backend $file; echo \"exit=\$?\" > $TMP/exit; stty -a > $TMP/stty; sleep 60" \
-            2>/dev/null && T has-session -t e2e 2>/dev/null && return
-        sleep 0.2
-    done
-    echo "could not start tmux" >&2
+    new_session "$w" "$h" \
+        "TERM=xterm-256color $BIN --backend $backend $file; echo \"exit=\$?\" > $TMP/exit; stty -a > $TMP/stty; sleep 60"
 }
 exited() {  # exited NAME [STATUS]: the viewer exited STATUS (0), the tty is cooked again
-    local i
-    for ((i = 0; i < 100; i++)); do [ -s "$TMP/stty" ] && break; sleep 0.05; done
+    poll test -s "$TMP/stty"
     if [ "$(cat "$TMP/exit" 2>/dev/null)" = "exit=${2:-0}" ] && grep -q ' icanon' "$TMP/stty" &&
         grep -q ' echo ' "$TMP/stty"; then
         ok "$1"
@@ -152,5 +126,4 @@ check "a killed program's log opens with a warning" "log cut short"
 keys q
 exited "killed log: quits cleanly"
 
-echo "$PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+summary
