@@ -353,6 +353,19 @@ evseek_scan_stretch(const evseek *s, const evlog *log, const evseek_stretch *st,
     }
 }
 
+bool
+evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
+{
+    assert(s->sealed);
+    uint64_t n = 0;
+    for (size_t i = 0; i < s->n_st && s->st[i].min_ns < t1; i++) {
+        const evseek_stretch *st = &s->st[i];
+        if (st->min_ns >= t0 && st->max_ns < t1 && (n += st->n_events) > max)
+            return true;
+    }
+    return false;
+}
+
 size_t
 evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
              size_t max, bool *more)
