@@ -12,7 +12,7 @@
 
 #include "evlog.h"
 
-#define EVSEEK_STRIDE 1024
+#define EVSEEK_STRIDE 512
 
 typedef struct evseek evseek;
 
