@@ -53,6 +53,10 @@ bool evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max);
  * ones kept are the earliest. `log` must be the log that was recorded. */
 size_t evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
                     evseek_hit *out, size_t max, bool *more);
+/* The same over the events of capability `cap` only: reads none of the other
+ * capabilities' stretches (a lookup of one cap's event on a log of many caps). */
+size_t evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0,
+                        uint64_t t1, evseek_hit *out, size_t max, bool *more);
 
 size_t evseek_bytes(const evseek *s);
 bool evseek_check(const evseek *s, char *why, size_t why_len);

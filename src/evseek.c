@@ -366,9 +366,13 @@ evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
     return false;
 }
 
-size_t
-evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
-             size_t max, bool *more)
+/* evseek_range over the stretches of capability `cap`, or of all if cap is
+ * EVSEEK_ANY_CAP. */
+#define EVSEEK_ANY_CAP UINT32_MAX
+
+static size_t
+evseek_range_of(const evseek *s, const evlog *log, uint32_t cap, uint64_t t0, uint64_t t1,
+                evseek_hit *out, size_t max, bool *more)
 {
     assert(s->sealed);
     evseek_top top = { out, max, 0, false };
@@ -377,7 +381,7 @@ evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek
         uint64_t hi = evseek_top_limit(&top, t1);
         if (hi <= t0 || st->min_ns >= hi)
             break;      /* stretches are sorted by min_ns: none later can hold a hit */
-        if (st->max_ns < t0)
+        if (st->max_ns < t0 || (cap != EVSEEK_ANY_CAP && st->cap != cap))
             continue;
         evseek_scan_stretch(s, log, st, t0, t1, &top);
     }
@@ -391,6 +395,20 @@ evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek
     if (more)
         *more = top.more;
     return top.n;
+}
+
+size_t
+evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
+             size_t max, bool *more)
+{
+    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more);
+}
+
+size_t
+evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0, uint64_t t1,
+                 evseek_hit *out, size_t max, bool *more)
+{
+    return evseek_range_of(s, log, cap, t0, t1, out, max, more);
 }
 
 size_t
