@@ -12,7 +12,7 @@
 
 #include "evlog.h"
 
-#define EVSEEK_STRIDE 1024
+#define EVSEEK_STRIDE 512
 
 typedef struct evseek evseek;
 
@@ -42,12 +42,21 @@ size_t evseek_n_stretches(const evseek *s);
  * sealed or not; O(stretches). */
 uint64_t evseek_cap_last_ns(const evseek *s, uint16_t cap);
 
+/* Whether [t0, t1) surely holds more than `max` events, counting only the stretches that
+ * lie wholly inside it (false: not known). O(stretches starting before t1), no log reads:
+ * the check a caller that gives up on a crowded range makes before evseek_range. */
+bool evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max);
+
 /* The events with time in [t0, t1), in time order (ties: the order `show` prints,
  * i.e. file order), at most `max` of them into out[]; returns how many were stored.
  * *more (if not NULL) tells whether the range held more than `max`; when it did, the
  * ones kept are the earliest. `log` must be the log that was recorded. */
 size_t evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
                     evseek_hit *out, size_t max, bool *more);
+/* The same over the events of capability `cap` only: reads none of the other
+ * capabilities' stretches (a lookup of one cap's event on a log of many caps). */
+size_t evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0,
+                        uint64_t t1, evseek_hit *out, size_t max, bool *more);
 
 size_t evseek_bytes(const evseek *s);
 bool evseek_check(const evseek *s, char *why, size_t why_len);

@@ -353,9 +353,26 @@ evseek_scan_stretch(const evseek *s, const evlog *log, const evseek_stretch *st,
     }
 }
 
-size_t
-evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
-             size_t max, bool *more)
+bool
+evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
+{
+    assert(s->sealed);
+    uint64_t n = 0;
+    for (size_t i = 0; i < s->n_st && s->st[i].min_ns < t1; i++) {
+        const evseek_stretch *st = &s->st[i];
+        if (st->min_ns >= t0 && st->max_ns < t1 && (n += st->n_events) > max)
+            return true;
+    }
+    return false;
+}
+
+/* evseek_range over the stretches of capability `cap`, or of all if cap is
+ * EVSEEK_ANY_CAP. */
+#define EVSEEK_ANY_CAP UINT32_MAX
+
+static size_t
+evseek_range_of(const evseek *s, const evlog *log, uint32_t cap, uint64_t t0, uint64_t t1,
+                evseek_hit *out, size_t max, bool *more)
 {
     assert(s->sealed);
     evseek_top top = { out, max, 0, false };
@@ -364,7 +381,7 @@ evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek
         uint64_t hi = evseek_top_limit(&top, t1);
         if (hi <= t0 || st->min_ns >= hi)
             break;      /* stretches are sorted by min_ns: none later can hold a hit */
-        if (st->max_ns < t0)
+        if (st->max_ns < t0 || (cap != EVSEEK_ANY_CAP && st->cap != cap))
             continue;
         evseek_scan_stretch(s, log, st, t0, t1, &top);
     }
@@ -378,6 +395,20 @@ evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek
     if (more)
         *more = top.more;
     return top.n;
+}
+
+size_t
+evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
+             size_t max, bool *more)
+{
+    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more);
+}
+
+size_t
+evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0, uint64_t t1,
+                 evseek_hit *out, size_t max, bool *more)
+{
+    return evseek_range_of(s, log, cap, t0, t1, out, max, more);
 }
 
 size_t

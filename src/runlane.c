@@ -549,23 +549,72 @@ runlane_busy_before(const runlane *rl, uint64_t t)
     return before + ((end < t ? end : t) - start);
 }
 
+/* Boundaries whose chunks are prefetched at once by runlane_busy_upto_many. */
+#define RUNLANE_PREFETCH_BLOCK 256
+
+/* Ask the memory system for the packed chunks holding the run before each of the n
+ * increasing times t[]: the chunk headers first, then their words. A sweep over screen
+ * columns far apart touches a new chunk per column, and most of its time is spent
+ * waiting for those loads one after another; issued together, they overlap. */
+static void
+runlane_prefetch_chunks(const runlane *rl, const uint64_t *t, size_t n)
+{
+    size_t cs[RUNLANE_PREFETCH_BLOCK], n_cs = 0, lo = 0;
+    for (size_t m = 0; m < n && rl->n_chunks > 0; m++) {
+        /* The last packed chunk whose base is < t[m], galloping from the previous one. */
+        if (rl->bases[lo] >= t[m])
+            continue;
+        size_t step = 1, hi = rl->n_chunks;
+        while (lo + step < hi && rl->bases[lo + step] < t[m]) {
+            lo += step;
+            step *= 2;
+        }
+        hi = lo + step < hi ? lo + step : hi;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (rl->bases[mid] < t[m])
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (n_cs == 0 || cs[n_cs - 1] != lo) {
+            cs[n_cs++] = lo;
+            __builtin_prefetch(&rl->chunks[lo]);
+            __builtin_prefetch(&rl->chunks[lo + 1]);
+        }
+    }
+    for (size_t k = 0; k < n_cs; k++) {
+        const runlane_chunk *ck = &rl->chunks[cs[k]];
+        const uint64_t *w = rl->words + ck->word;
+        unsigned nw = runlane_chunk_words(ck);
+        for (unsigned j = 0; j < nw; j += 8)
+            __builtin_prefetch(w + j);
+        __builtin_prefetch(w + nw - 1);
+    }
+}
+
 void
 runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *out)
 {
     size_t c_from = 0;
-    for (size_t m = 0; m < n; m++) {
-        size_t k = runlane_count_starts_from(rl, t[m], false, c_from);
-        if (k == 0) {
-            out[m] = 0;
-            continue;
+    for (size_t m0 = 0; m0 < n; m0 += RUNLANE_PREFETCH_BLOCK) {
+        size_t m1 = n - m0 < RUNLANE_PREFETCH_BLOCK ? n : m0 + RUNLANE_PREFETCH_BLOCK;
+        runlane_prefetch_chunks(rl, t + m0, m1 - m0);
+        for (size_t m = m0; m < m1; m++) {
+            size_t k = runlane_count_starts_from(rl, t[m], false, c_from);
+            if (k == 0) {
+                out[m] = 0;
+                continue;
+            }
+            size_t i = k - 1, c = i / RUNLANE_CHUNK;
+            c_from = c < rl->n_chunks ? c : c_from;
+            uint64_t start, dur;
+            runlane_span(rl, i, &start, &dur);
+            uint64_t end = start + dur;
+            out[m] = runlane_chunk_prefix(rl, c) +
+                     runlane_chunk_sum(rl, c, i % RUNLANE_CHUNK) +
+                     ((end < t[m] ? end : t[m]) - start);
         }
-        size_t i = k - 1, c = i / RUNLANE_CHUNK;
-        c_from = c < rl->n_chunks ? c : c_from;
-        uint64_t start, dur;
-        runlane_span(rl, i, &start, &dur);
-        uint64_t end = start + dur;
-        out[m] = runlane_chunk_prefix(rl, c) + runlane_chunk_sum(rl, c, i % RUNLANE_CHUNK) +
-                 ((end < t[m] ? end : t[m]) - start);
     }
 }
 

@@ -336,8 +336,8 @@ detail_stop_event(const evindex *ix, uint16_t cap, const runlane_run *r, uint16_
 {
     evseek_hit hits[DETAIL_STOP_SCAN];
     uint64_t t1 = r->end_ns == UINT64_MAX ? UINT64_MAX : r->end_ns + 1;
-    size_t n = evseek_range(evindex_seek(ix), evindex_log(ix), r->end_ns, t1, hits,
-                            DETAIL_STOP_SCAN, NULL);
+    size_t n = evseek_range_cap(evindex_seek(ix), evindex_log(ix), cap, r->end_ns, t1, hits,
+                                DETAIL_STOP_SCAN, NULL);
     for (size_t i = 0; i < n; i++) {
         if (hits[i].cap != cap)
             continue;

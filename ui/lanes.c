@@ -222,7 +222,7 @@ typedef struct lanes_ctx {
      * [lane * ncols + c]. From cumulative sums at the column boundaries, so each
      * boundary is searched once, not twice. */
     uint64_t *busy, *gc_work, *gc_wait;
-    bool *have_sums;
+    bool *have_busy, *have_gc; /* per index lane: busy / gc_work and gc_wait filled */
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
                                  * rows, -1 until the first such row needs it */
     instant *ticks;             /* the view's instants when zoomed in far enough (owned) */
@@ -231,30 +231,43 @@ typedef struct lanes_ctx {
     strbuf text;
 } lanes_ctx;
 
-/* Fill the per-column sums of index lane `li` (once per frame). */
+/* Fill the per-column run time of index lane `li` (once per frame): all the activity
+ * row needs, so a lane off screen costs no GC sums. */
+static void
+lanes_busy_sums(lanes_ctx *x, size_t li)
+{
+    if (x->have_busy[li])
+        return;
+    x->have_busy[li] = true;
+    size_t nb = (size_t)x->ncols + 1;
+    uint64_t *busy = xmalloc(nb * sizeof *busy);                        /* freed below */
+    /* Run time up to each column boundary, one sweep over the lane's runs. */
+    runlane_busy_upto_many(evindex_cap_at(x->ix, li)->runs, x->col_a, nb, busy);
+    for (int c = 1; c <= x->ncols; c++)
+        x->busy[li * (size_t)x->ncols + (size_t)(c - 1)] = busy[c] - busy[c - 1];
+    x_free(busy);
+}
+
+/* Fill the per-column run, GC work and GC waiting time of index lane `li` (once per
+ * frame): what its HEC row needs. */
 static void
 lanes_sums(lanes_ctx *x, size_t li)
 {
-    if (x->have_sums[li])
+    lanes_busy_sums(x, li);
+    if (x->have_gc[li])
         return;
-    x->have_sums[li] = true;
-    const evindex_cap *cap = evindex_cap_at(x->ix, li);
-    /* Sums up to each column boundary, one sweep over each track of the lane. */
+    x->have_gc[li] = true;
     size_t nb = (size_t)x->ncols + 1;
-    uint64_t *busy = xmalloc(nb * sizeof *busy);                        /* freed below */
     uint64_t *kinds = xmalloc(nb * IVTRACK_KINDS * sizeof *kinds);      /* freed below */
-    runlane_busy_upto_many(cap->runs, x->col_a, nb, busy);
-    ivtrack_kinds_upto_many(cap->gc, x->col_a, nb, kinds);
+    ivtrack_kinds_upto_many(evindex_cap_at(x->ix, li)->gc, x->col_a, nb, kinds);
     for (int c = 1; c <= x->ncols; c++) {
         size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
         const uint64_t *kn = &kinds[(size_t)c * IVTRACK_KINDS];
         const uint64_t *kp = &kinds[(size_t)(c - 1) * IVTRACK_KINDS];
-        x->busy[k] = busy[c] - busy[c - 1];
         x->gc_work[k] = kn[EVINDEX_GC_WORK] - kp[EVINDEX_GC_WORK];
         x->gc_wait[k] = kn[EVINDEX_GC_WAIT] - kp[EVINDEX_GC_WAIT];
     }
     x_free(kinds);
-    x_free(busy);
 }
 
 static surface_cell
@@ -543,7 +556,7 @@ lanes_row_activity(lanes_ctx *x)
         uint64_t a = x->col_a[c], b = x->col_a[c + 1];
         uint64_t busy = 0;
         for (size_t i = 0; i < x->n_hec; i++) {
-            lanes_sums(x, x->hec[i]);
+            lanes_busy_sums(x, x->hec[i]);
             busy += x->busy[x->hec[i] * (size_t)x->ncols + (size_t)c];
         }
         if (busy == 0)
@@ -815,7 +828,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.busy = xmalloc(cells * sizeof *x.busy);                 /* freed below */
     x.gc_work = xmalloc(cells * sizeof *x.gc_work);           /* freed below */
     x.gc_wait = xmalloc(cells * sizeof *x.gc_wait);           /* freed below */
-    x.have_sums = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_sums);   /* freed below */
+    x.have_busy = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_busy);   /* freed below */
+    x.have_gc = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_gc);       /* freed below */
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
         timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
@@ -875,7 +889,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     }
     x_free(band_rank);
     strbuf_free(&x.text);
-    x_free(x.have_sums);
+    x_free(x.have_gc);
+    x_free(x.have_busy);
     x_free(x.ticks);
     x_free(x.gc_wait);
     x_free(x.gc_work);
