@@ -837,6 +837,7 @@ test_live_suite(void)
     /* The end-to-end script runs the binary some eighty times and the viewer over
      * streams paced in seconds: slower under the sanitizers. */
     TCase *te = tcase_create("live-e2e");
+    tcase_set_tags(te, "e2e");      /* CK_EXCLUDE_TAGS=e2e leaves it out (valgrind) */
     tcase_set_timeout(te, 300);
     tcase_add_test(te, test_live_e2e);
     suite_add_tcase(s, te);
