@@ -2,6 +2,7 @@
  * event by event through one buffer flushed every EXPORT_FLUSH_BYTES. */
 #include "export.h"
 
+#include "stopstatus.h"
 #include "xalloc.h"
 
 #define EXPORT_FLUSH_BYTES (64u * 1024u)
@@ -204,6 +205,7 @@ typedef struct export_ctx {
     const evindex *ix;
     const export_opts *o;
     export_counts *c;
+    stopstatus_era era;         /* how the log numbers stop statuses */
     unsigned base;              /* pid * EXPORT_TID_STRIDE */
     bool global_named;          /* the track of events outside capabilities has a name */
 } export_ctx;
@@ -244,7 +246,7 @@ export_runs(export_ctx *x, const evindex_cap *cap)
             strbuf_printf(&x->w->sb, "thread %u", (unsigned)r.tid);
         const char *stop = r.flags & RUNLANE_F_OPEN
                                ? "unknown (log ended)"
-                               : threadtab_stop_class_name(threadtab_stop_class(r.stop));
+                               : threadtab_stop_class_name(stopstatus_class(x->era, r.stop));
         strbuf_printf(&x->w->sb, "\",\"args\":{\"thread\":%u,\"stop\":\"%s\",\"status\":%u}}",
                       (unsigned)r.tid, stop, (unsigned)r.stop);
         x->c->runs++;
@@ -452,7 +454,8 @@ export_chrome_add(export_chrome *w, const evindex *ix, const export_opts *o,
 {
     export_counts local;
     export_ctx x = { .w = w, .ix = ix, .o = o, .c = counts ? counts : &local,
-                     .base = o->pid * EXPORT_TID_STRIDE };
+                     .base = o->pid * EXPORT_TID_STRIDE,
+                     .era = stopstatus_era_of(evindex_log(ix)) };
     memset(x.c, 0, sizeof *x.c);
     export_meta(w, o->pid, NULL, "process_name", o->name, 0);
     export_meta(w, o->pid, NULL, "process_sort_index", NULL, (int)o->pid);

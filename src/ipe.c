@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 #define IPE_N_TEXTS 6
@@ -20,8 +21,7 @@ typedef struct ipe_raw {
 struct ipe_table {
     ipe_raw *raw;                       /* owned */
     size_t n_raw, cap_raw;
-    char *arena;                        /* owned: NUL-terminated texts back to back */
-    size_t arena_len, arena_cap;
+    strbuf arena;                       /* owned: NUL-terminated texts back to back */
     ipe_entry *entries;                 /* owned; built by seal, pointers into arena */
     size_t n_entries;
 };
@@ -57,7 +57,7 @@ ipe_table_free(ipe_table *t)
     if (!t)
         return;
     x_free(t->raw);
-    x_free(t->arena);
+    strbuf_free(&t->arena);
     x_free(t->entries);
     x_free(t);
 }
@@ -65,11 +65,9 @@ ipe_table_free(ipe_table *t)
 static size_t
 ipe_text_add(ipe_table *t, const uint8_t *p, size_t n)
 {
-    xgrowarray((void **)&t->arena, &t->arena_cap, t->arena_len + n + 1, 256, 1);
-    size_t at = t->arena_len;
-    memcpy(t->arena + at, p, n);
-    t->arena[at + n] = '\0';
-    t->arena_len += n + 1;
+    size_t at = t->arena.len;
+    strbuf_append(&t->arena, p, n);
+    strbuf_putc(&t->arena, '\0');
     return at;
 }
 
@@ -119,12 +117,12 @@ ipe_table_seal(ipe_table *t)
             continue;
         ipe_entry *e = &t->entries[t->n_entries++];
         e->info = r->info;
-        e->table_name = t->arena + r->text[0];
-        e->closure_desc = t->arena + r->text[1];
-        e->ty_desc = t->arena + r->text[2];
-        e->label = t->arena + r->text[3];
-        e->module = t->arena + r->text[4];
-        e->src_loc = t->arena + r->text[5];
+        e->table_name = t->arena.data + r->text[0];
+        e->closure_desc = t->arena.data + r->text[1];
+        e->ty_desc = t->arena.data + r->text[2];
+        e->label = t->arena.data + r->text[3];
+        e->module = t->arena.data + r->text[4];
+        e->src_loc = t->arena.data + r->text[5];
     }
 }
 
@@ -163,7 +161,7 @@ ipe_table_find(const ipe_table *t, uint64_t info)
 size_t
 ipe_table_bytes(const ipe_table *t)
 {
-    return sizeof *t + t->cap_raw * sizeof *t->raw + t->arena_cap +
+    return sizeof *t + t->cap_raw * sizeof *t->raw + t->arena.cap +
            t->n_entries * sizeof *t->entries;
 }
 

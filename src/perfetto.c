@@ -4,6 +4,7 @@
  * of open slices, so BEGIN/END pairs nest whatever the streams hold. */
 #include "perfetto.h"
 
+#include "stopstatus.h"
 #include "xalloc.h"
 
 #define PF_FLUSH_BYTES (64u * 1024u)
@@ -203,6 +204,7 @@ typedef struct pf_ctx {
     const evindex *ix;
     const export_opts *o;
     export_counts *c;
+    stopstatus_era era;         /* how the log numbers stop statuses */
     uint64_t base;              /* the process track's uuid */
     strbuf text;                /* scratch for cleaned text */
 } pf_ctx;
@@ -356,7 +358,7 @@ pf_begin(pf_ctx *x, uint64_t track, const pf_iv *iv)
         pf_arg_u64(w, "thread", r.tid);
         pf_arg_str(w, "stop", r.flags & RUNLANE_F_OPEN
                                   ? "unknown (log ended)"
-                                  : threadtab_stop_class_name(threadtab_stop_class(r.stop)));
+                                  : threadtab_stop_class_name(stopstatus_class(x->era, r.stop)));
         pf_arg_u64(w, "status", r.stop);
         x->c->runs++;
         break;
@@ -580,7 +582,8 @@ perfetto_add(perfetto *w, const evindex *ix, const export_opts *o, export_counts
 {
     export_counts local;
     pf_ctx x = { .w = w, .ix = ix, .o = o, .c = counts ? counts : &local,
-                 .base = (uint64_t)o->pid << 32 };
+                 .base = (uint64_t)o->pid << 32,
+                 .era = stopstatus_era_of(evindex_log(ix)) };
     memset(x.c, 0, sizeof *x.c);
     strbuf_init(&x.text);
     /* The process track. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "strbuf.h"
 #include "xalloc.h"
 
 #define TICKY_NO_TEXT SIZE_MAX
@@ -30,8 +31,7 @@ struct ticky {
     size_t n_samples, cap_samples;
     ticky_entry *entries;               /* owned */
     size_t n_entries, cap_entries;
-    char *arena;                        /* owned */
-    size_t arena_len, arena_cap;
+    strbuf arena;                       /* owned: NUL-terminated texts back to back */
     uint32_t n_defs;
     bool saw_begin, saw_itbl, saw_json;
     bool sample_open;
@@ -53,18 +53,16 @@ ticky_free(ticky *t)
     x_free(t->slots);
     x_free(t->samples);
     x_free(t->entries);
-    x_free(t->arena);
+    strbuf_free(&t->arena);
     x_free(t);
 }
 
 static size_t
 ticky_text(ticky *t, const uint8_t *p, size_t n)
 {
-    xgrowarray((void **)&t->arena, &t->arena_cap, t->arena_len + n + 1, 256, 1);
-    size_t at = t->arena_len;
-    memcpy(t->arena + at, p, n);
-    t->arena[at + n] = '\0';
-    t->arena_len += n + 1;
+    size_t at = t->arena.len;
+    strbuf_append(&t->arena, p, n);
+    strbuf_putc(&t->arena, '\0');
     return at;
 }
 
@@ -251,9 +249,10 @@ ticky_seal(ticky *t)
         ticky_counter *c = &t->counters[k];
         const ticky_raw *r = &t->raw[k];
         /* 9.3's JSON in the kinds field is the description, not argument kinds. */
-        c->kinds = r->kinds == TICKY_NO_TEXT || r->json == r->kinds ? "" : t->arena + r->kinds;
-        c->name = r->name == TICKY_NO_TEXT ? "" : t->arena + r->name;
-        c->json = r->json == TICKY_NO_TEXT ? NULL : t->arena + r->json;
+        c->kinds = r->kinds == TICKY_NO_TEXT || r->json == r->kinds ? ""
+                                                                    : t->arena.data + r->kinds;
+        c->name = r->name == TICKY_NO_TEXT ? "" : t->arena.data + r->name;
+        c->json = r->json == TICKY_NO_TEXT ? NULL : t->arena.data + r->json;
         c->entries = c->allocs = c->allocd = 0;
         c->n_samples = 0;
     }
@@ -367,7 +366,7 @@ ticky_bytes(const ticky *t)
 {
     return sizeof *t + t->cap_counters * (sizeof *t->counters + sizeof *t->raw) +
            t->n_slots * sizeof *t->slots + t->cap_samples * sizeof *t->samples +
-           t->cap_entries * sizeof *t->entries + t->arena_cap;
+           t->cap_entries * sizeof *t->entries + t->arena.cap;
 }
 
 bool
