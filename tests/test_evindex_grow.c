@@ -15,6 +15,8 @@
 #include "evindex.h"
 #include "evlog.h"
 #include "tests.h"
+#include "threadstats.h"
+#include "xalloc.h"
 
 static uint64_t
 gr_rand(uint64_t *s)
@@ -362,6 +364,10 @@ START_TEST(test_grow_work_is_incremental)
     ck_assert(log != NULL);
     evindex_grow *g = evindex_grow_new(log);
     evindex_grow_step(g, UINT64_MAX);
+    /* The viewer's thread totals, carried from step to step (threadstats_extend). */
+    threadstats_mark mark = { 0 };
+    threadstats_row *rows = threadstats_all(evindex_grow_index(g));
+    threadstats_mark_take(evindex_grow_index(g), &mark);
     for (size_t k = 2; k <= 200; k++) {
         size_t upto = len * k / 200;
         size_t from = len * (k - 1) / 200;
@@ -383,7 +389,22 @@ START_TEST(test_grow_work_is_incremental)
                           (unsigned long long)joined, (unsigned long long)parts);
         ck_assert_uint_eq(after.steps, before.steps + 1);
         ck_assert_uint_eq(after.events_walked, evindex_n_events(ix));
+        rows = threadstats_extend(ix, rows, &mark);
+        threadstats_mark_take(ix, &mark);
+        if (k % 50 == 0) {
+            threadstats_row *all = threadstats_all(ix);
+            size_t nt = threadtab_count(evindex_threads(ix));
+            for (size_t i = 0; i < nt; i++)
+                ck_assert_msg(rows[i].run_ns == all[i].run_ns && rows[i].n_runs == all[i].n_runs &&
+                              rows[i].first_run_ns == all[i].first_run_ns &&
+                              rows[i].last_end_ns == all[i].last_end_ns &&
+                              memcmp(rows[i].stops, all[i].stops, sizeof rows[i].stops) == 0,
+                              "step %zu: thread row %zu carried differs", k, i);
+            x_free(all);
+        }
     }
+    x_free(rows);
+    threadstats_mark_free(&mark);
     evindex_grow_work w;
     evindex_grow_work_get(g, &w);
     const evindex *ix = evindex_grow_index(g);
