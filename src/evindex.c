@@ -1,7 +1,12 @@
-/* evindex: the one-pass build of the timeline index. Events are taken in file order;
- * a capability's events come in its own blocks in the order it posted them, so each
- * capability's runs and GC phases are built by a small state machine per lane, and
- * everything global (markers, series, collections) is sorted or joined afterwards. */
+/* evindex: the build of the timeline index — one builder, fed the whole file at once
+ * or a growing log block by block (evindex_grow). Events are taken in file order; a
+ * capability's events come in its own blocks in the order it posted them, so each
+ * capability's runs and GC phases are built by a small state machine per lane and only
+ * append. Everything global (markers, series, flushes, collections) is placed by
+ * builder_publish: in time order up to a placement horizon, late items merged in, the
+ * collections joined again from the first that can still change. The one-shot build is
+ * one walk and one final publish; the parallel one walks caps on threads and merges the
+ * builders before that publish. */
 #include "evindex.h"
 
 #include <pthread.h>
