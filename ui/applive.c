@@ -29,6 +29,7 @@ struct applive {
     /* Header figures. */
     uint64_t lag_ns;
     uint64_t caught_up_ns;      /* arrival of the newest byte when indexing last caught up */
+    uint64_t next_grow_ns;      /* no indexing before (a dear swap was just made) */
     double rate;                /* events per second, smoothed */
     uint64_t rate_t_ns;
     size_t rate_events;
@@ -215,7 +216,9 @@ applive_poll(applive *lv, app *a)
             lv->src_final = true;
         }
     }
-    if (may_index && lv->g) {
+    /* A swap remakes what the app derives from the index (lanes, event pane, search
+     * matches): polls that index are spaced by three times its cost when it is dear. */
+    if (may_index && lv->g && now >= lv->next_grow_ns) {
         bool caught_up;
         bool grew = applive_grow(lv, &caught_up);
         lv->ended = evindex_grow_ended(lv->g) &&
@@ -228,9 +231,11 @@ applive_poll(applive *lv, app *a)
             grew = true;
         }
         if (grew || !lv->swapped) {
+            uint64_t swap_start = applive_now_ns();
             app_swap_index(a, applive_index(lv));
             lv->swapped = true;
             uint64_t shown = applive_now_ns();
+            lv->next_grow_ns = shown + 3 * (shown - swap_start);
             /* The newest byte is on screen once every byte that came is indexed. */
             if (caught_up && lv->st.last_arrival_ns && shown > lv->st.last_arrival_ns)
                 lv->lag_ns = shown - lv->st.last_arrival_ns;
