@@ -13,8 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../ui/app_int.h"
+#include "applive.h"
 #include "evindex.h"
 #include "evlog.h"
+#include "livelog.h"
+#include "surface.h"
 #include "tests.h"
 #include "threadstats.h"
 #include "xalloc.h"
@@ -496,6 +500,88 @@ START_TEST(test_grow_step_cost)
 }
 END_TEST
 
+/* The viewer over a file followed as it is written: each poll indexes what came and
+ * puts the same, grown index in the app's place (its thread totals carried over the
+ * runs added equal a fresh count); at the end marker the header says the program ended
+ * and the index is the file's own. */
+START_TEST(test_grow_viewer)
+{
+    char *fx = test_path("fixtures/threaded-n4.eventlog");
+    size_t len;
+    uint8_t *data = test_read_file(fx, &len);
+    char path[] = "/tmp/elog-grow-view.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    size_t have = len / 5;
+    gr_write(fd, data, have);
+    livesrc_opts so = { .follow = true };
+    diag d;
+    livelog *l = livelog_open(path, &so, &d);
+    ck_assert(l != NULL);
+    for (int i = 0; i < 200 && !livelog_log(l); i++)
+        ck_assert(livelog_update(l, 10, NULL, &d));
+    ck_assert(livelog_log(l) != NULL);
+    applive *lv = applive_new(l, 0);
+    app_opts ao = { .mouse = false };
+    app *a = app_new(applive_index(lv), "grow", 120, 40, &ao);
+    applive_attach(lv, a);
+    surface *sf = surface_new(120, 40);
+    uint64_t s = 5;
+    uint64_t last_events = 0;
+    int carried = 0;
+    while (have < len) {
+        size_t piece = 1 + (size_t)(gr_rand(&s) % (len / 8));
+        if (piece > len - have)
+            piece = len - have;
+        gr_write(fd, data + have, piece);
+        have += piece;
+        for (int i = 0; i < 300 && evindex_n_events(applive_index(lv)) == last_events; i++) {
+            struct timespec ts = { 0, 10000000 };
+            nanosleep(&ts, NULL);
+            applive_poll(lv, a);
+        }
+        const evindex *ix = applive_index(lv);
+        ck_assert_ptr_eq(a->ix, ix);
+        ck_assert_uint_gt(evindex_n_events(ix), last_events);
+        last_events = evindex_n_events(ix);
+        app_draw(a, sf);            /* the detail pane counts thread totals once */
+        if (a->thread_memo.rows) {
+            carried++;
+            threadstats_row *all = threadstats_all(ix);
+            for (size_t i = 0; i < threadtab_count(evindex_threads(ix)); i++)
+                ck_assert_msg(all[i].run_ns == a->thread_memo.rows[i].run_ns &&
+                              all[i].n_runs == a->thread_memo.rows[i].n_runs,
+                              "thread row %zu carried differs", i);
+            x_free(all);
+        }
+        if (have < len)
+            ck_assert_msg(strstr(a->live_text, "live") != NULL, "%s", a->live_text);
+    }
+    for (int i = 0; i < 300 && !strstr(a->live_text, "program ended"); i++) {
+        struct timespec ts = { 0, 10000000 };
+        nanosleep(&ts, NULL);
+        applive_poll(lv, a);
+    }
+    ck_assert_msg(strstr(a->live_text, "program ended") != NULL, "%s", a->live_text);
+    ck_assert_int_ge(carried, 3);
+    evlog *whole = evlog_open_bytes(data, len, &d);
+    evindex *ref = evindex_build(whole, NULL, &d);
+    test_evindex_same("viewer", applive_index(lv), ref);
+    ck_assert_ptr_eq(a->ix, applive_index(lv));
+    app_draw(a, sf);
+    surface_free(sf);
+    app_free(a);
+    applive_free(lv);
+    livelog_close(l);
+    evindex_free(ref);
+    evlog_close(whole);
+    close(fd);
+    unlink(path);
+    free(data);
+    free(fx);
+}
+END_TEST
+
 Suite *
 test_evindex_grow_suite(void)
 {
@@ -506,6 +592,7 @@ test_evindex_grow_suite(void)
     tcase_add_test(tc, test_grow_synthetic);
     tcase_add_test(tc, test_grow_work_is_incremental);
     tcase_add_test(tc, test_grow_step_cost);
+    tcase_add_test(tc, test_grow_viewer);
     suite_add_tcase(s, tc);
     return s;
 }
