@@ -113,7 +113,8 @@ typedef struct builder {
     size_t nm_counted;          /* cycles before this have their final flush count */
     /* Series state carried from one publish to the next. */
     bool growing;               /* publishes before the end: keeps `placed` */
-    bool side_dirty;            /* heap profile, IPE or ticky data since the last seal */
+    bool side_dirty;            /* heap profile or IPE data since the last seal */
+    bool ticky_dirty;           /* ticky data since the last seal */
     raw_sample *placed;         /* samples in the series, time order (growing only) */
     size_t n_placed, cap_placed;
     uint64_t alloc_sum, spark_sum[3];
@@ -625,7 +626,7 @@ static void
 on_ticky(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    b->side_dirty = true;
+    b->ticky_dirty = true;
     ticky *t = b->ix->ticky;
     switch (ev->type) {
     case EV_TICKY_COUNTER_DEF: ticky_add_def(t, ev->payload, ev->payload_len); break;
@@ -1359,13 +1360,16 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     } else {
         threadtab_seal(ix->threads);
         builder_place_samples(b, horizon, false);
-        /* The heap profile and IPE tables sort on sealing: only when they changed,
-         * and not inside a census. Ticky samples are sealed at the end only (a seal
-         * closes the sample in progress). */
+        /* The heap profile, IPE and ticky tables sort on sealing: only when they
+         * changed, and not inside a census (a ticky sample in progress stays open). */
         if (b->side_dirty && !b->hp_open) {
             heapprof_seal(ix->heap);
             ipe_table_seal(ix->ipe);
             b->side_dirty = false;
+        }
+        if (b->ticky_dirty) {
+            ticky_publish(ix->ticky);
+            b->ticky_dirty = false;
         }
     }
     for (size_t li = 0; li < ix->n_lanes; li++) {      /* spark series may be new */
