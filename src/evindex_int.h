@@ -58,6 +58,7 @@ typedef struct evindex_lane {
     size_t n_spans, cap_spans;
     size_t n_spans_closed;      /* spans [0, n) that have ended (the join takes only them) */
     size_t span_from;           /* spans before it are in final collections */
+    size_t spans_reffed;        /* spans from here on have no GC refs on their phases */
 } evindex_lane;
 
 struct evindex {

@@ -245,7 +245,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             lane->span_from--;
         if (lane->span_from > lane->n_spans_closed)
             lane->span_from = lane->n_spans_closed;
-        join_set_refs(lane, lane->span_from, lane->n_spans, UINT32_MAX, NULL, 0);
+        if (lane->spans_reffed > lane->span_from)
+            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX, NULL, 0);
+        lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
     }
     span_ref *spans = xmalloc((n_spans + 1) * sizeof *spans);   /* freed below */
@@ -373,6 +375,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             }
             /* Point the capability's GC phases inside this span at the collection. */
             join_set_refs(lane, spans[i].idx, spans[i].idx + 1, (uint32_t)(n_gcs - 1), NULL, 0);
+            if (spans[i].idx + 1 > lane->spans_reffed)
+                lane->spans_reffed = spans[i].idx + 1;
         }
         g->n_parts = (uint32_t)(n_parts - g->first_part);
         /* Every capability had to stop, including those that then sat the GC out. */
@@ -446,8 +450,11 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     }
     if (w)
         memcpy(gcs + base, sorted, w * sizeof *sorted);
-    for (size_t li = 0; li < ix->n_lanes; li++)
-        join_set_refs(&ix->lanes[li], ix->lanes[li].span_from, ix->lanes[li].n_spans_closed, 0,
+    bool moved = w != n_tail;
+    for (size_t i = 0; i < n_tail && !moved; i++)
+        moved = old_to_new[i] != base + i;
+    for (size_t li = 0; moved && li < ix->n_lanes; li++)
+        join_set_refs(&ix->lanes[li], ix->lanes[li].span_from, ix->lanes[li].spans_reffed, 0,
                       old_to_new, base);
     n_gcs = base + w;
     x_free(order);
