@@ -57,6 +57,9 @@ bool app_poll_totals(app *a);
 /* A background count (totals, MMU plot) is still running (the loop then wakes more
  * often). */
 bool app_totals_pending(const app *a);
+/* The thread list is open and still says "counting…" (its rows wait for the first
+ * step of the background count, which app_poll_totals takes). */
+bool app_list_counting(const app *a);
 
 void app_resize(app *a, int cols, int lines);
 /* Apply one key (libtickit-style name, see termio.h). */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "bitpack.h"
 #include "xalloc.h"
 
 enum { RADIXSORT_BITS = 11, RADIXSORT_BUCKETS = 1 << RADIXSORT_BITS };
@@ -77,13 +78,69 @@ typedef struct radixsort_pair {
     uint64_t index;
 } radixsort_pair;
 
+/* Sort n words ascending by their bits [from, 64), stably: passes over only the bits the
+ * words' span there needs. */
+static void
+radixsort_u64_high(uint64_t *a, size_t n, unsigned from)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = a[i] >> from;
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    uint64_t span = hi - lo;
+    if (span == 0)
+        return;
+    uint64_t *tmp = xmalloc(n * sizeof *tmp);                           /* freed below */
+    size_t *count = xmalloc(RADIXSORT_BUCKETS * sizeof *count);        /* freed below */
+    uint64_t *src = a, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIXSORT_BITS) {
+        memset(count, 0, RADIXSORT_BUCKETS * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(((src[i] >> from) - lo) >> shift) & (RADIXSORT_BUCKETS - 1)]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < RADIXSORT_BUCKETS; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(((src[i] >> from) - lo) >> shift) & (RADIXSORT_BUCKETS - 1)]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    x_free(count);
+    x_free(tmp);
+}
+
 size_t *
 radixsort_rank_desc(const uint64_t *key, size_t n)
 {
     size_t *order = xmalloc((n ? n : 1) * sizeof *order);              /* caller frees */
-    uint64_t most = 0;
-    for (size_t i = 0; i < n; i++)
+    uint64_t most = 0, least = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
         most = key[i] > most ? key[i] : most;
+        least = key[i] < least ? key[i] : least;
+    }
+    /* When the turned key and the index fit one word together (key above, index below),
+     * sort words of 8 bytes rather than pairs of 16; ties stay in index order because the
+     * sort is stable and looks only at the key bits. */
+    unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
+    if (n && bitpack_width(most - least) + ib <= 64) {
+        uint64_t *w = xmalloc(n * sizeof *w);                           /* freed below */
+        for (size_t i = 0; i < n; i++)
+            w[i] = ib < 64 ? (most - key[i]) << ib | i : i;
+        if (ib < 64)
+            radixsort_u64_high(w, n, ib);
+        for (size_t i = 0; i < n; i++)
+            order[i] = (size_t)(w[i] & bitpack_mask(ib));
+        x_free(w);
+        return order;
+    }
     radixsort_pair *p = xmalloc((n ? n : 1) * sizeof *p);                        /* freed below */
     for (size_t i = 0; i < n; i++)
         p[i] = (radixsort_pair){ most - key[i], i };

@@ -333,13 +333,19 @@ app_rank_threads(const threadstats_row *st, size_t n)
     return order;
 }
 
+/* The count, in two steps: first only what the thread list shows (run time and runs,
+ * ranked), published as soon as it is made, so the list opens before the rows the detail
+ * pane wants (every stop class, first and last run) are counted. */
 static void *
 app_totals_main(void *arg)
 {
     app *a = arg;
-    a->totals_rows = threadstats_all(a->ix);     /* read-only on the index */
-    a->totals_order = app_rank_threads(a->totals_rows,
-                                       threadtab_count(evindex_threads(a->ix)));
+    /* Read-only on the index. */
+    if (threadstats_brief_all(a->ix, &a->totals_brief))
+        a->totals_order = radixsort_rank_desc(a->totals_brief.run_ns, a->totals_brief.n);
+    atomic_store(&a->brief_ready, true);
+    if (!atomic_load(&a->totals_cancel))
+        a->totals_rows = threadstats_all(a->ix);
     atomic_store(&a->totals_ready, true);
     return NULL;
 }
@@ -349,8 +355,31 @@ app_start_totals(app *a)
 {
     if (!a->opts.async_totals || threadtab_count(evindex_threads(a->ix)) == 0)
         return;
+    atomic_store(&a->brief_ready, false);
+    atomic_store(&a->totals_ready, false);
+    atomic_store(&a->totals_cancel, false);
+    a->brief_taken = false;
     a->totals_running = pthread_create(&a->totals_th, NULL, app_totals_main, a) == 0;
     a->thread_memo.pending = a->totals_running;
+}
+
+/* Take the count's first step (run time, runs and ranking) if it is done and not taken
+ * yet; the worker no longer touches them once brief_ready is set. True if taken now. */
+static bool
+app_take_brief(app *a)
+{
+    if (!a->totals_running || a->brief_taken || !atomic_load(&a->brief_ready))
+        return false;
+    a->brief_taken = true;
+    threadstats_brief_free(&a->brief);
+    a->brief = a->totals_brief;
+    a->totals_brief = (threadstats_brief){ NULL, NULL, 0 };
+    if (!a->thread_order)
+        a->thread_order = a->totals_order;
+    else
+        x_free(a->totals_order);
+    a->totals_order = NULL;
+    return true;
 }
 
 /* Join the count (waiting for it if needed) and hand its rows to the memo. */
@@ -360,18 +389,14 @@ app_wait_totals(app *a)
     if (!a->totals_running)
         return;
     pthread_join(a->totals_th, NULL);
+    app_take_brief(a);
     a->totals_running = false;
     a->thread_memo.pending = false;
     if (!a->thread_memo.rows)
         a->thread_memo.rows = a->totals_rows;
     else
         x_free(a->totals_rows);
-    if (!a->thread_order)
-        a->thread_order = a->totals_order;
-    else
-        x_free(a->totals_order);
     a->totals_rows = NULL;
-    a->totals_order = NULL;
 }
 
 static void app_thread_list(app *a);
@@ -381,11 +406,14 @@ app_poll_totals(app *a)
 {
     if (app_gc_poll(a))
         return true;            /* the MMU plot's next points (app_gc.c) */
+    if (app_take_brief(a)) {
+        if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
+            app_thread_list(a);     /* the rows the "counting…" list was waiting for */
+        return true;
+    }
     if (!a->totals_running || !atomic_load(&a->totals_ready))
         return false;
     app_wait_totals(a);
-    if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
-        app_thread_list(a);     /* the rows the "counting…" list was waiting for */
     return true;
 }
 
@@ -406,6 +434,26 @@ app_totals_pending(const app *a)
     return a->totals_running || app_gc_pending(a);
 }
 
+bool
+app_list_counting(const app *a)
+{
+    return a->list && a->list_kind == APP_LIST_THREADS && a->list_counting;
+}
+
+/* Run time and runs of thread-table index i: from the rows when counted, else from the
+ * brief totals the list opened with. */
+static void
+app_thread_runs(const app *a, size_t i, uint64_t *run_ns, uint32_t *n_runs)
+{
+    if (a->thread_memo.rows) {
+        *run_ns = a->thread_memo.rows[i].run_ns;
+        *n_runs = a->thread_memo.rows[i].n_runs;
+    } else {
+        *run_ns = a->brief.run_ns[i];
+        *n_runs = a->brief.n_runs[i];
+    }
+}
+
 /* Row `row` of the thread list: tid, run time, runs, label. */
 static void
 app_thread_row_text(void *ctx, size_t row, strbuf *out)
@@ -414,11 +462,13 @@ app_thread_row_text(void *ctx, size_t row, strbuf *out)
     size_t i = a->thread_order[row];
     threadtab_thread th_v;
     const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), i, &th_v) ? &th_v : NULL;
-    const threadstats_row *st = &a->thread_memo.rows[i];
+    uint64_t run_ns;
+    uint32_t n_runs;
+    app_thread_runs(a, i, &run_ns, &n_runs);
     strbuf t;
     strbuf_init(&t);
-    timefmt_append(&t, st->run_ns);
-    strbuf_printf(out, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data, st->n_runs);
+    timefmt_append(&t, run_ns);
+    strbuf_printf(out, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data, n_runs);
     strbuf_free(&t);
     const uint8_t *p;
     size_t len;
@@ -471,12 +521,12 @@ app_thread_list(app *a)
         .ctx = a, .text = app_thread_row_text, .key = app_thread_row_key,
         .payload = app_thread_row_payload,
     };
-    a->list_counting = a->totals_running && !atomic_load(&a->totals_ready);
+    app_take_brief(a);
+    a->list_counting = !a->thread_order && a->totals_running;
     if (!a->list_counting) {
         size_t n = threadtab_count(evindex_threads(a->ix));
-        const threadstats_row *st = app_thread_totals(a);
         if (!a->thread_order)
-            a->thread_order = app_rank_threads(st, n);
+            a->thread_order = app_rank_threads(app_thread_totals(a), n);
         rows.n_rows = n;
     }
     uilist *l = uilist_new_rows("threads by run time", &rows);
@@ -1367,7 +1417,9 @@ app_free(app *a)
     app_free_commands(a);
     x_free(a->path);
     strbuf_free(&a->clip);
+    atomic_store(&a->totals_cancel, true);
     app_wait_totals(a);
+    threadstats_brief_free(&a->brief);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);
     x_free(a->gc_order);
@@ -1420,7 +1472,9 @@ app_swap_index(app *a, const evindex *ix)
         uilist_free(a->list);
         a->list = NULL;
     }
+    atomic_store(&a->totals_cancel, true);
     app_wait_totals(a);
+    threadstats_brief_free(&a->brief);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);
     a->thread_memo.rows = NULL;

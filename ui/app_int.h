@@ -69,8 +69,14 @@ struct app {
     pthread_t totals_th;                /* counts them when opts.async_totals */
     bool totals_running;                /* totals_th was started and not yet joined */
     atomic_bool totals_ready;           /* totals_th has stored totals_rows */
+    atomic_bool brief_ready;            /* ... and, before, totals_brief and totals_order */
+    atomic_bool totals_cancel;          /* totals_th stops after the brief totals */
+    bool brief_taken;                   /* totals_brief and totals_order were taken */
     threadstats_row *totals_rows;       /* owned; totals_th's result until taken */
+    threadstats_brief totals_brief;     /* owned; totals_th's first result until taken */
     size_t *totals_order;               /* owned; totals_th's ranking until taken */
+    threadstats_brief brief;            /* owned; every thread's run time and runs, what
+                                         * the thread list shows before thread_memo */
     size_t *gc_order;                   /* owned; collection indexes, longest pause
                                          * first (made when the GC list first opens) */
     size_t *thread_order;               /* owned; threadtab indexes, most run time first,
