@@ -79,22 +79,23 @@ typedef struct radixsort_pair {
 } radixsort_pair;
 
 /* Sort n words ascending by their bits [from, 64), stably: passes over only the bits the
- * words' span there needs. */
+ * words' span there needs. Words are size_t, so a rank sorts in the array it returns
+ * (radixsort_rank_desc uses it only where size_t has 64 bits). */
 static void
-radixsort_u64_high(uint64_t *a, size_t n, unsigned from)
+radixsort_words_high(size_t *a, size_t n, unsigned from)
 {
-    uint64_t lo = UINT64_MAX, hi = 0;
+    size_t lo = SIZE_MAX, hi = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = a[i] >> from;
+        size_t k = a[i] >> from;
         lo = k < lo ? k : lo;
         hi = k > hi ? k : hi;
     }
-    uint64_t span = hi - lo;
+    size_t span = hi - lo;
     if (span == 0)
         return;
-    uint64_t *tmp = xmalloc(n * sizeof *tmp);                           /* freed below */
+    size_t *tmp = xmalloc(n * sizeof *tmp);                             /* freed below */
     size_t *count = xmalloc(RADIXSORT_BUCKETS * sizeof *count);        /* freed below */
-    uint64_t *src = a, *dst = tmp;
+    size_t *src = a, *dst = tmp;
     for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIXSORT_BITS) {
         memset(count, 0, RADIXSORT_BUCKETS * sizeof *count);
         for (size_t i = 0; i < n; i++)
@@ -107,7 +108,7 @@ radixsort_u64_high(uint64_t *a, size_t n, unsigned from)
         }
         for (size_t i = 0; i < n; i++)
             dst[count[(((src[i] >> from) - lo) >> shift) & (RADIXSORT_BUCKETS - 1)]++] = src[i];
-        uint64_t *t = src;
+        size_t *t = src;
         src = dst;
         dst = t;
     }
@@ -126,19 +127,16 @@ radixsort_rank_desc(const uint64_t *key, size_t n)
         most = key[i] > most ? key[i] : most;
         least = key[i] < least ? key[i] : least;
     }
-    /* When the turned key and the index fit one word together (key above, index below),
-     * sort words of 8 bytes rather than pairs of 16; ties stay in index order because the
-     * sort is stable and looks only at the key bits. */
+    /* When the turned key and the index fit one 64-bit word together (key above, index
+     * below), sort those words in the order array itself rather than pairs of 16 bytes;
+     * ties stay in index order because the sort is stable and looks only at the key. */
     unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
-    if (n && bitpack_width(most - least) + ib <= 64) {
-        uint64_t *w = xmalloc(n * sizeof *w);                           /* freed below */
+    if (SIZE_MAX == UINT64_MAX && n && ib < 64 && bitpack_width(most - least) + ib <= 64) {
         for (size_t i = 0; i < n; i++)
-            w[i] = ib < 64 ? (most - key[i]) << ib | i : i;
-        if (ib < 64)
-            radixsort_u64_high(w, n, ib);
+            order[i] = (size_t)((most - key[i]) << ib | i);
+        radixsort_words_high(order, n, ib);
         for (size_t i = 0; i < n; i++)
-            order[i] = (size_t)(w[i] & bitpack_mask(ib));
-        x_free(w);
+            order[i] &= (size_t)bitpack_mask(ib);
         return order;
     }
     radixsort_pair *p = xmalloc((n ? n : 1) * sizeof *p);                        /* freed below */
