@@ -6,6 +6,7 @@
 #ifndef ELOG_THREADLIFE_H
 #define ELOG_THREADLIFE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,21 @@ typedef struct threadlife_event {
 threadlife *threadlife_new(const evindex *ix, uint32_t tid);
 /* threadlife_free(NULL) is a no-op. */
 void threadlife_free(threadlife *tl);
+
+/* The same in two steps, so the slow one can run on another thread: threadlife_new_runs
+ * gathers only the runs (quick: the run lanes' blocks that can hold the thread), with
+ * no instants and each run's status as its lane has it (no blocked-on field);
+ * threadlife_read walks the log's events for the rest, only reading tl (so tl may be
+ * queried meanwhile, not changed), and gives up, returning NULL, soon after *stop
+ * (stop may be NULL) becomes true; threadlife_take puts what it read into tl
+ * (consumes x; NULL is a no-op). threadlife_complete: taken. */
+typedef struct threadlife_extra threadlife_extra;
+threadlife *threadlife_new_runs(const evindex *ix, uint32_t tid);
+threadlife_extra *threadlife_read(const threadlife *tl, const atomic_bool *stop);
+void threadlife_take(threadlife *tl, threadlife_extra *x);
+/* Free what threadlife_read gave without taking it; NULL is a no-op. */
+void threadlife_extra_free(threadlife_extra *x);
+bool threadlife_complete(const threadlife *tl);
 
 uint32_t threadlife_tid(const threadlife *tl);
 /* Runs in start order (they never overlap: a thread runs on one cap at a time). */

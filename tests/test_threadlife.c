@@ -196,6 +196,40 @@ START_TEST(test_threadlife_never_ran)
 }
 END_TEST
 
+/* The two steps: the runs alone (statuses as the lanes have them, no instants), a walk
+ * told to stop gives nothing, a full one makes the same life as threadlife_new. */
+START_TEST(test_threadlife_two_steps)
+{
+    ref_life *rp = xcalloc(1, sizeof *rp);
+    ref_read("fixtures/threaded-n4.eventlog.ref017", 12, rp);
+    evlog *log = test_open_log("fixtures/threaded-n4.eventlog");
+    diag d;
+    evindex *ix = evindex_build(log, NULL, &d);
+    threadlife *tl = threadlife_new_runs(ix, 12);
+    ck_assert(!threadlife_complete(tl));
+    ck_assert_uint_eq(threadlife_n_runs(tl), rp->n_runs);
+    ck_assert_uint_eq(threadlife_run_at(tl, 0)->start_ns, rp->first_run_ns);
+    ck_assert_uint_eq(threadlife_n_events(tl), 0);
+    atomic_bool stop = true;
+    ck_assert_ptr_null(threadlife_read(tl, &stop));
+    atomic_store(&stop, false);
+    threadlife_take(tl, threadlife_read(tl, &stop));
+    ck_assert(threadlife_complete(tl));
+    threadlife *whole = threadlife_new(ix, 12);
+    ck_assert_uint_eq(threadlife_n_events(tl), threadlife_n_events(whole));
+    ck_assert_uint_eq(threadlife_n_events(tl),
+                      1 + rp->n_labels + rp->n_wakeups + rp->n_migrations);
+    for (size_t i = 0; i < threadlife_n_runs(tl); i++)
+        ck_assert_mem_eq(threadlife_run_at(tl, i), threadlife_run_at(whole, i),
+                         sizeof(threadlife_run));
+    threadlife_free(whole);
+    threadlife_free(tl);
+    evindex_free(ix);
+    evlog_close(log);
+    x_free(rp);
+}
+END_TEST
+
 Suite *
 test_threadlife_suite(void)
 {
@@ -204,6 +238,7 @@ test_threadlife_suite(void)
     tcase_add_test(tc, test_threadlife_n4);
     tcase_add_test(tc, test_threadlife_sparks);
     tcase_add_test(tc, test_threadlife_never_ran);
+    tcase_add_test(tc, test_threadlife_two_steps);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../ui/termio_mock.h"
@@ -277,6 +278,72 @@ START_TEST(test_focus_thread_steps_and_marks)
     ck_assert_uint_eq(surface_get(f.s, PLOT0 + col, line).style, STYLE_THREAD_FOCUS);
     vfx_keys(&f, "Escape");
     ck_assert_uint_ne(surface_get(f.s, PLOT0 + col, line).style, STYLE_THREAD_FOCUS);
+    ck_assert(!vfx_has(&f, "Thread: 12 (worker-5)"));
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
+/* Poll the app's background work until none is left (at most ~10 s). */
+static void
+vfx_settle(vfx *f)
+{
+    for (int i = 0; i < 1000 && app_totals_pending(f->a); i++) {
+        if (!app_poll_totals(f->a)) {
+            struct timespec ts = { 0, 10 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    ck_assert(!app_totals_pending(f->a));
+    app_draw(f->a, f->s);
+}
+
+/* In the interactive loop (async_totals) focusing a thread does not walk the log before
+ * the next key: the cursor is on its first run at once, its runs can be stepped through
+ * while the detail says the rest is being read, and the instants (creation and its
+ * creator) arrive later. Escape while it is read stops the walk. */
+START_TEST(test_focus_thread_background)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/threaded-n4.eventlog");
+    size_t n_runs = ref_count(&d, -2, "running thread 12", 0, UINT64_MAX);
+    const ref_line *r1 = ref_nth(&d, -2, "running thread 12", 0);
+    const ref_line *r2 = ref_nth(&d, -2, "running thread 12", 1);
+    const ref_line *created = ref_nth(&d, -2, "creating thread 12", 0);
+    ck_assert(r1 && r2 && created);
+    vfx f;
+    app_opts o = { .async_totals = true };
+    vfx_open(&f, "fixtures/threaded-n4.eventlog", 120, 40, &o);
+    const timeview *v = app_view(f.a);
+    vfx_keys(&f, "t w o r k e r - 5");
+    for (int i = 0; i < 1000 && app_list_counting(f.a); i++) {
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+        app_poll_totals(f.a);
+    }
+    ck_assert(!app_list_counting(f.a));
+    /* Nothing below polls the app: what the worker read is taken only by the loop. */
+    vfx_keys(&f, "Enter");
+    char want[96];
+    snprintf(want, sizeof want, "thread 12 focused: %zu runs", n_runs);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));
+    ck_assert_uint_eq(v->cursor_ns, r1->t);
+    ck_assert(vfx_has(&f, "Thread: 12 (worker-5)"));
+    ck_assert(vfx_has(&f, "reading the log for its creation"));
+    snprintf(want, sizeof want, "created on HEC %d by thread", created->cap);
+    ck_assert(!vfx_has(&f, want));
+    vfx_keys(&f, ".");
+    ck_assert_uint_eq(v->cursor_ns, r2->t);
+    vfx_settle(&f);
+    ck_assert(vfx_has(&f, want));
+    ck_assert(!vfx_has(&f, "reading the log"));
+    ck_assert(vfx_has(&f, "Focus: its life"));
+    /* Focused again and left at once: the walk stops, the focus is gone. */
+    vfx_keys(&f, "t w o r k e r - 5 Enter");
+    ck_assert(vfx_has(&f, "reading the log for its creation"));
+    vfx_keys(&f, "Escape");
+    ck_assert(!app_totals_pending(f.a));
+    vfx_settle(&f);
     ck_assert(!vfx_has(&f, "Thread: 12 (worker-5)"));
     vfx_close(&f);
     x_free(d.l);
@@ -907,6 +974,7 @@ test_view11_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_focus_thread_steps_and_marks);
     tcase_add_test(tc, test_focus_thread_glyphs);
+    tcase_add_test(tc, test_focus_thread_background);
     tcase_add_test(tc, test_events_whole_log_and_filters);
     tcase_add_test(tc, test_events_filter_budget);
     tcase_add_test(tc, test_copy_command_reproduces);

@@ -400,12 +400,15 @@ app_wait_totals(app *a)
 }
 
 static void app_thread_list(app *a);
+static bool app_focus_poll(app *a);
 
 bool
 app_poll_totals(app *a)
 {
     if (app_gc_poll(a))
         return true;            /* the MMU plot's next points (app_gc.c) */
+    if (app_focus_poll(a))
+        return true;            /* the focused thread's life, read */
     if (app_take_brief(a)) {
         if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
             app_thread_list(a);     /* the rows the "counting…" list was waiting for */
@@ -431,7 +434,7 @@ app_thread_totals(app *a)
 bool
 app_totals_pending(const app *a)
 {
-    return a->totals_running || app_gc_pending(a);
+    return a->totals_running || a->focus_running || app_gc_pending(a);
 }
 
 bool
@@ -537,13 +540,74 @@ app_thread_list(app *a)
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
+/* ---- thread focus: the runs at once, the rest of its life read in the background ---- */
+
+static void *
+app_focus_main(void *arg)
+{
+    app *a = arg;
+    a->focus_extra = threadlife_read(a->focus, &a->focus_cancel);  /* reads a->focus only */
+    atomic_store(&a->focus_ready, true);
+    return NULL;
+}
+
+/* Stop reading the focused thread's life (if it is being read) and drop what was read. */
+static void
+app_focus_stop(app *a)
+{
+    if (!a->focus_running)
+        return;
+    atomic_store(&a->focus_cancel, true);
+    pthread_join(a->focus_th, NULL);
+    a->focus_running = false;
+    threadlife_extra_free(a->focus_extra);
+    a->focus_extra = NULL;
+}
+
+/* End the focus. */
+static void
+app_focus_clear(app *a)
+{
+    app_focus_stop(a);
+    threadlife_free(a->focus);
+    a->focus = NULL;
+}
+
+/* Focus `tid` on the current index: its runs now (the blocks of the run lanes that can
+ * hold it), its instants and stop details from a walk over the log — on a worker in the
+ * interactive loop, the detail pane saying "reading…" until they come, else here. */
+static void
+app_focus_gather(app *a, uint32_t tid)
+{
+    app_focus_clear(a);
+    a->focus = threadlife_new_runs(a->ix, tid);
+    atomic_store(&a->focus_ready, false);
+    atomic_store(&a->focus_cancel, false);
+    a->focus_running = a->opts.async_totals &&
+                       pthread_create(&a->focus_th, NULL, app_focus_main, a) == 0;
+    if (!a->focus_running)
+        threadlife_take(a->focus, threadlife_read(a->focus, NULL));
+}
+
+/* Take the focused thread's life when the worker has read it; true if taken now. */
+static bool
+app_focus_poll(app *a)
+{
+    if (!a->focus_running || !atomic_load(&a->focus_ready))
+        return false;
+    pthread_join(a->focus_th, NULL);
+    a->focus_running = false;
+    threadlife_take(a->focus, a->focus_extra);
+    a->focus_extra = NULL;
+    return true;
+}
+
 /* Focus thread `tid`: its runs marked on every HEC, its life in the detail pane, the
  * cursor on its first run; . and , then step through its runs. */
 static void
 app_focus_thread(app *a, uint32_t tid)
 {
-    threadlife_free(a->focus);
-    a->focus = threadlife_new(a->ix, tid);
+    app_focus_gather(a, tid);
     size_t n = threadlife_n_runs(a->focus);
     if (n == 0) {
         app_msg(a, "thread %u never ran in this log; its life is in the pane (Esc ends the "
@@ -1035,8 +1099,7 @@ app_cancel(app *a)
 {
     timeview_select_clear(&a->v);
     a->search_on = false;
-    threadlife_free(a->focus);
-    a->focus = NULL;
+    app_focus_clear(a);
     a->msg_sticky = false;
 }
 
@@ -1413,7 +1476,7 @@ app_free(app *a)
     app_two_free(a);
     x_free(a->lanes);
     x_free(a->matches);
-    threadlife_free(a->focus);
+    app_focus_clear(a);
     app_free_commands(a);
     x_free(a->path);
     strbuf_free(&a->clip);
@@ -1479,7 +1542,13 @@ app_swap_index(app *a, const evindex *ix)
     x_free(a->thread_order);
     a->thread_memo.rows = NULL;
     a->thread_order = NULL;
+    /* A focused thread is gathered again from the new index (the old one may go). */
+    bool refocus = a->focus != NULL;
+    uint32_t focus_tid = refocus ? threadlife_tid(a->focus) : 0;
+    app_focus_clear(a);
     a->ix = ix;
+    if (refocus)
+        app_focus_gather(a, focus_tid);
     /* Lanes: the same selection by position (caps only ever come, in order). */
     x_free(a->lanes);
     a->lanes = lanes_build_all(ix, &a->n_lanes);

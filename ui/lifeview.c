@@ -197,8 +197,13 @@ lifeview_lines(detail_lines *out, const evindex *ix, const threadlife *tl, uint6
                       (unsigned)th->n_migrations);
     detail_lines_add(out, "%s", sb.data ? sb.data : "");
     size_t total = lifeview_n_entries(tl), at = lifeview_entry_at(tl, cursor_ns);
-    detail_lines_add(out, "Focus: its life, %zu entries; %s marks the cursor, . and , step "
-                     "through its runs, Esc ends the focus", total, ascii ? ">" : "▶");
+    if (!threadlife_complete(tl))
+        detail_lines_add(out, "Focus: its %zu runs; reading the log for its creation, "
+                         "labels, wake-ups, migrations and what it blocked on%s", total,
+                         ascii ? "..." : "…");
+    else
+        detail_lines_add(out, "Focus: its life, %zu entries; %s marks the cursor, . and , "
+                         "step through its runs, Esc ends the focus", total, ascii ? ">" : "▶");
     int body = rows - 2;
     if (body <= 0 || total == 0) {
         strbuf_free(&sb);
