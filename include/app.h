@@ -35,6 +35,8 @@ typedef struct app_opts {
                                  * borrowed: must outlive the app */
     const theme_table *styles;  /* the styles' looks (settings); NULL for the defaults;
                                  * borrowed by app_run */
+    unsigned hidden_lanes;      /* lane groups hidden at the start (lanegroup_mask: the
+                                 * settings' hide-lanes); L shows or hides them */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines

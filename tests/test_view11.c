@@ -12,6 +12,7 @@
 
 #include "../ui/termio_mock.h"
 #include "app.h"
+#include "lanegroups.h"
 #include "detail.h"
 #include "evindex.h"
 #include "evlog.h"
@@ -345,6 +346,78 @@ START_TEST(test_focus_thread_background)
     ck_assert(!app_totals_pending(f.a));
     vfx_settle(&f);
     ck_assert(!vfx_has(&f, "Thread: 12 (worker-5)"));
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
+/* ---- lane groups ---------------------------------------------------------------------------- */
+
+/* L lists the log's lane groups; Enter on one hides its lanes (on a small screen the
+ * "↓ N more" row goes with them), Enter again brings them back; a group hidden by the
+ * settings (app_opts.hidden_lanes) starts hidden. The HECs with spark lanes are those
+ * the dump has sparks created on. */
+START_TEST(test_lane_groups_hide_show)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/sparks.eventlog");
+    int spark_caps[2], n_spark_caps = 0;
+    for (int cap = 0; cap < 4; cap++)
+        if (ref_count(&d, cap, "spark created", 0, UINT64_MAX) > 0 && n_spark_caps < 2)
+            spark_caps[n_spark_caps++] = cap;
+    ck_assert_int_eq(n_spark_caps, 2);
+    static const char *const rows[] = { "created", "convert", "pool" };
+    char label[32];
+    for (int pass = 0; pass < 2; pass++) {
+        vfx f;
+        app_opts o = { 0 };
+        vfx_open(&f, "fixtures/sparks.eventlog", 100, pass ? 24 : 40, &o);
+        for (int k = 0; k < n_spark_caps; k++)
+            for (int r = 0; r < 3 && !pass; r++) {
+                snprintf(label, sizeof label, "%s %d", rows[r], spark_caps[k]);
+                ck_assert_msg(vfx_line_of(&f, label) >= 0, "no %s row", label);
+            }
+        if (pass)
+            ck_assert(vfx_has(&f, "more: convert 1, pool 1"));
+        vfx_keys(&f, "L");
+        ck_assert(vfx_has(&f, "lanes: Enter shows or hides a group"));
+        ck_assert(vfx_has(&f, "yes    spark-hec: per HEC"));
+        vfx_keys(&f, "s p a r k - h e c Enter");
+        ck_assert(vfx_has(&f, "no     spark-hec: per HEC"));     /* the menu stays open */
+        ck_assert_msg(strstr(app_status(f.a), "hide-lanes spark-hec"), "%s", app_status(f.a));
+        vfx_keys(&f, "Escape");
+        for (int k = 0; k < n_spark_caps; k++)
+            for (int r = 0; r < 3; r++) {
+                snprintf(label, sizeof label, "%s %d", rows[r], spark_caps[k]);
+                ck_assert_msg(vfx_line_of(&f, label) < 0, "%s still shown", label);
+            }
+        ck_assert_int_ge(vfx_line_of(&f, "HEC 1"), 0);
+        ck_assert_int_ge(vfx_line_of(&f, "sparks"), 0);
+        ck_assert(!vfx_has(&f, "more:"));
+        vfx_keys(&f, "L s p a r k - h e c Enter Escape");
+        snprintf(label, sizeof label, "created %d", spark_caps[0]);
+        ck_assert_int_ge(vfx_line_of(&f, label), 0);
+        if (pass)
+            ck_assert(vfx_has(&f, "more: convert 1, pool 1"));
+        else
+            for (int k = 0; k < n_spark_caps; k++)
+                for (int r = 0; r < 3; r++) {
+                    snprintf(label, sizeof label, "%s %d", rows[r], spark_caps[k]);
+                    ck_assert_msg(vfx_line_of(&f, label) >= 0, "%s not back", label);
+                }
+        vfx_close(&f);
+    }
+    /* Hidden from the start. */
+    vfx f;
+    app_opts o = { .hidden_lanes = LANEGROUP_BIT(LANEGROUP_SPARK_HEC) |
+                                   LANEGROUP_BIT(LANEGROUP_ACTIVITY) };
+    vfx_open(&f, "fixtures/sparks.eventlog", 100, 40, &o);
+    ck_assert_int_lt(vfx_line_of(&f, "activity"), 0);
+    snprintf(label, sizeof label, "pool %d", spark_caps[0]);
+    ck_assert_int_lt(vfx_line_of(&f, label), 0);
+    ck_assert_int_ge(vfx_line_of(&f, "HEC 0"), 0);
+    vfx_keys(&f, "L");
+    ck_assert(vfx_has(&f, "no     activity: utilisation"));
     vfx_close(&f);
     x_free(d.l);
 }
@@ -975,6 +1048,7 @@ test_view11_suite(void)
     tcase_add_test(tc, test_focus_thread_steps_and_marks);
     tcase_add_test(tc, test_focus_thread_glyphs);
     tcase_add_test(tc, test_focus_thread_background);
+    tcase_add_test(tc, test_lane_groups_hide_show);
     tcase_add_test(tc, test_events_whole_log_and_filters);
     tcase_add_test(tc, test_events_filter_budget);
     tcase_add_test(tc, test_copy_command_reproduces);

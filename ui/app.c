@@ -22,6 +22,7 @@
 #include "textfmt.h"
 #include "theme.h"
 #include "threadstats.h"
+#include "lanegroups.h"
 #include "timefmt.h"
 #include "uilist.h"
 #include "xalloc.h"
@@ -317,6 +318,79 @@ app_band_list(app *a)
     strbuf_free(&t);
     x_free(order);
     app_open_list(a, l, APP_LIST_BANDS);
+}
+
+/* ---- lane groups: L shows or hides them ----------------------------------------------- */
+
+void
+app_build_lanes(app *a)
+{
+    lane was = { 0 };
+    bool had = a->lanes && a->lane_sel < a->n_lanes;
+    if (had)
+        was = a->lanes[a->lane_sel];
+    x_free(a->lanes);
+    a->lanes = lanes_build_all(a->ix, &a->n_lanes);
+    a->n_lanes = lanegroup_filter(a->lanes, a->n_lanes, a->opts.hidden_lanes);
+    a->markers_lane = SIZE_MAX;
+    for (size_t i = 0; i < a->n_lanes; i++) {
+        if (a->lanes[i].kind == LANE_MARKERS)
+            a->markers_lane = i;
+        if (had && a->lanes[i].kind == was.kind && a->lanes[i].cap_lane == was.cap_lane)
+            a->lane_sel = i;
+    }
+    if (a->lane_sel >= a->n_lanes)
+        a->lane_sel = a->n_lanes ? a->n_lanes - 1 : 0;
+    if (a->first_lane >= a->n_lanes)
+        a->first_lane = 0;
+    if (a->two)
+        app_two_relane(a);
+}
+
+/* The lane groups this log has, each shown or hidden; Enter switches one. */
+static void
+app_lane_menu(app *a)
+{
+    size_t n_all;
+    lane *all = lanes_build_all(a->ix, &n_all);     /* freed below */
+    lanegroup_mask present = 0;
+    for (size_t i = 0; i < n_all; i++) {
+        int g = lanegroup_of(all[i].kind);
+        if (g >= 0)
+            present |= LANEGROUP_BIT(g);
+    }
+    x_free(all);
+    uilist *l = uilist_new("lanes: Enter shows or hides a group");
+    uilist_set_columns_header(l, "shown  group");
+    strbuf sb;
+    strbuf_init(&sb);
+    for (int g = 0; g < LANEGROUP_N; g++) {
+        if (!(present & LANEGROUP_BIT(g)))
+            continue;
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "%-6s %s", a->opts.hidden_lanes & LANEGROUP_BIT(g) ? "no" : "yes",
+                      lanegroup_title((lanegroup)g));
+        uilist_add(l, sb.data, (uint64_t)g);
+    }
+    strbuf_free(&sb);
+    uilist_set_empty_text(l, "this log has no lanes besides its HECs");
+    app_open_list(a, l, APP_LIST_LANES);
+}
+
+/* Show or hide lane group g, and say which settings line keeps the choice. */
+static void
+app_toggle_lanes(app *a, lanegroup g)
+{
+    a->opts.hidden_lanes ^= LANEGROUP_BIT(g);
+    app_build_lanes(a);
+    app_relayout(a);
+    strbuf sb;
+    strbuf_init(&sb);
+    lanegroup_format(a->opts.hidden_lanes, &sb);
+    app_msg(a, "%s lanes %s; the settings file's line \"hide-lanes %s\" keeps this",
+            lanegroup_name(g), a->opts.hidden_lanes & LANEGROUP_BIT(g) ? "hidden" : "shown",
+            sb.data);
+    strbuf_free(&sb);
 }
 
 /* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
@@ -765,6 +839,12 @@ app_list_choose(app *a)
     }
     enum app_list_kind kind = a->list_kind;
     app_close_list(a);
+    if (kind == APP_LIST_LANES && payload < LANEGROUP_N) {
+        app_toggle_lanes(a, (lanegroup)payload);
+        app_lane_menu(a);       /* open again, on the same group */
+        uilist_select_payload(a->list, payload);
+        return;
+    }
     if (kind == APP_LIST_EVTYPES) {
         app_refilter(a, payload == UINT64_MAX ? -1 : (int)payload,
                      eventpane_filter_text(a->events));
@@ -1154,6 +1234,7 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_PREV_GC: app_step_gc(a, -1); break;
     case ACTION_GC_LIST: app_gc_list(a); break;
     case ACTION_BAND_LIST: app_band_list(a); break;
+    case ACTION_LANE_MENU: app_lane_menu(a); break;
     case ACTION_THREAD_LIST: app_thread_list(a); break;
     case ACTION_MMU_PLOT: app_gc_open_mmu(a); break;
     case ACTION_WORST_LIST: app_gc_open_worst(a); break;
@@ -1444,14 +1525,10 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     a->cols = cols;
     a->lines = lines;
     a->mode = MODE_TIMELINE;
-    a->lanes = lanes_build_all(ix, &a->n_lanes);
-    a->markers_lane = SIZE_MAX;
-    for (size_t i = 0; i < a->n_lanes; i++) {
-        if (a->lanes[i].kind == LANE_MARKERS)
-            a->markers_lane = i;
+    app_build_lanes(a);
+    for (size_t i = 0; i < a->n_lanes; i++)
         if (a->lanes[i].kind == LANE_HEC && a->lane_sel == 0 && a->lanes[0].kind != LANE_HEC)
             a->lane_sel = i;    /* start on the first HEC */
-    }
     uint64_t first = evindex_first_ns(ix), last = evindex_last_ns(ix);
     int plot = cols - LANES_LABEL_COLS;
     timeview_init(&a->v, first, last > first ? last : first, plot > 0 ? plot : 1);
@@ -1549,13 +1626,8 @@ app_swap_index(app *a, const evindex *ix)
     a->ix = ix;
     if (refocus)
         app_focus_gather(a, focus_tid);
-    /* Lanes: the same selection by position (caps only ever come, in order). */
-    x_free(a->lanes);
-    a->lanes = lanes_build_all(ix, &a->n_lanes);
-    a->markers_lane = SIZE_MAX;
-    for (size_t i = 0; i < a->n_lanes; i++)
-        if (a->lanes[i].kind == LANE_MARKERS)
-            a->markers_lane = i;
+    /* Lanes: the same selection (caps only ever come, in order). */
+    app_build_lanes(a);
     if (a->lane_sel >= a->n_lanes)
         a->lane_sel = a->n_lanes ? a->n_lanes - 1 : 0;
     if (a->first_lane >= a->n_lanes)

@@ -16,7 +16,8 @@
 #include "uilist.h"
 
 enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_EVTYPES,
-                     APP_LIST_COMMANDS, APP_LIST_WORST, APP_LIST_BANDS };
+                     APP_LIST_COMMANDS, APP_LIST_WORST, APP_LIST_BANDS,
+                     APP_LIST_LANES };
 
 /* The GC analysis views' state (app_gc.c). */
 typedef struct app_gc app_gc;
@@ -133,6 +134,9 @@ void app_follow_now(app *a);
 bool app_item(const app *a, lane_item *it);
 /* Recompute the rows of each part for the size and panes (app.c). */
 void app_relayout(app *a);
+/* Make the lanes again from the index, without the hidden groups (opts.hidden_lanes),
+ * keeping the selected lane when it is still shown (app.c). */
+void app_build_lanes(app *a);
 /* The printing resolution of the cursor's and the selection's times: one column's width
  * (at least 1 ns) as a power of ten, timefmt_res (app.c). */
 uint64_t app_col_res(const app *a);
@@ -141,6 +145,9 @@ uint64_t app_col_res(const app *a);
  * drawing at a->lay.two_line, and freeing it. */
 int app_two_rows(const app *a, int avail);
 void app_two_draw(app *a, surface *s, const lanes_draw_opts *lo);
+/* The second log's lanes made again without the hidden groups, both logs' labels tagged
+ * again (after app_build_lanes). */
+void app_two_relane(app *a);
 void app_two_free(app *a);
 
 /* Show `l` (consumed) as the popup list of `kind` (app.c). */
