@@ -1039,6 +1039,14 @@ START_TEST(test_e2e_threads)
 }
 END_TEST
 
+/* tests/e2e/clipboard.sh: y copies the command through OSC 52 into tmux's paste buffer
+ * (set-clipboard on), both backends. */
+START_TEST(test_e2e_clipboard)
+{
+    test_e2e_script("clipboard", "");
+}
+END_TEST
+
 Suite *
 test_view11_suite(void)
 {
@@ -1063,6 +1071,7 @@ test_view11_suite(void)
     TCase *e2e = tcase_create("e2e");
     tcase_set_timeout(e2e, 120);
     tcase_add_test(e2e, test_e2e_threads);
+    tcase_add_test(e2e, test_e2e_clipboard);
     suite_add_tcase(s, e2e);
     return s;
 }
