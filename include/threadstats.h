@@ -30,6 +30,9 @@ void threadstats_init(threadstats_row *row);
  * threadtab_at(evindex_threads(ix), i)). One pass over all runs. Caller frees with
  * x_free; NULL when the log has no threads. */
 threadstats_row *threadstats_all(const evindex *ix);
+/* The same on the calling thread alone: a background count that leaves the other core
+ * to the viewer. */
+threadstats_row *threadstats_all_serial(const evindex *ix);
 
 /* Only what a ranking by run time needs, for every thread in thread-table order:
  * 12 bytes a thread where a row takes 80, so a log of millions of threads has them in a

@@ -138,7 +138,8 @@ threadstats_share_brief(void *arg)
  * adds only its half of the threads, and unpacks only the blocks that hold some of
  * them. `tmpl` holds the outputs; the shares get their thread ranges. */
 static void
-threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(void *))
+threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(void *),
+                  bool may_split)
 {
     const threadtab *tt = evindex_threads(ix);
     size_t n = threadtab_count(tt);
@@ -150,7 +151,8 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
     sh[0].lo = 0, sh[0].hi = n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
     sh[1].lo = n / 2, sh[1].hi = n, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
     pthread_t th;
-    bool split = n >= THREADSTATS_SPLIT_MIN && pthread_create(&th, NULL, fn, &sh[0]) == 0;
+    bool split = may_split && n >= THREADSTATS_SPLIT_MIN &&
+                 pthread_create(&th, NULL, fn, &sh[0]) == 0;
     if (!split)
         sh[1].lo = 0, sh[1].tid_lo = first.tid;
     fn(&sh[1]);
@@ -158,8 +160,8 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
         pthread_join(th, NULL);
 }
 
-threadstats_row *
-threadstats_all(const evindex *ix)
+static threadstats_row *
+threadstats_rows(const evindex *ix, bool may_split)
 {
     size_t n = threadtab_count(evindex_threads(ix));
     if (!n)
@@ -167,8 +169,20 @@ threadstats_all(const evindex *ix)
     /* Zeroed (fresh zero pages for a large table: no pass to clear it). Caller frees. */
     threadstats_row *rows = xcalloc(n, sizeof *rows);
     threadstats_share tmpl = { .ix = ix, .rows = rows };
-    threadstats_split(ix, &tmpl, threadstats_share_main);
+    threadstats_split(ix, &tmpl, threadstats_share_main, may_split);
     return rows;
+}
+
+threadstats_row *
+threadstats_all(const evindex *ix)
+{
+    return threadstats_rows(ix, true);
+}
+
+threadstats_row *
+threadstats_all_serial(const evindex *ix)
+{
+    return threadstats_rows(ix, false);
 }
 
 bool
@@ -182,7 +196,7 @@ threadstats_brief_all(const evindex *ix, threadstats_brief *out)
     out->run_ns = xcalloc(n, sizeof *out->run_ns);     /* caller frees */
     out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
     threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs };
-    threadstats_split(ix, &tmpl, threadstats_share_brief);
+    threadstats_split(ix, &tmpl, threadstats_share_brief, true);
     return true;
 }
 

@@ -582,6 +582,12 @@ START_TEST(test_evindex_threadstats_many)
             ck_abort_msg("thread %u: row differs from what was written", k);
     }
     x_free(rows);
+    /* On one thread, the same rows. */
+    threadstats_row *one = threadstats_all_serial(c.ix);
+    rows = threadstats_all(c.ix);
+    ck_assert(memcmp(one, rows, N * sizeof *rows) == 0);
+    x_free(one);
+    x_free(rows);
     /* The brief pass (what the thread list ranks by) gives the same run time and runs. */
     threadstats_brief br;
     ck_assert(threadstats_brief_all(c.ix, &br));

@@ -418,8 +418,9 @@ app_totals_main(void *arg)
     if (threadstats_brief_all(a->ix, &a->totals_brief))
         a->totals_order = radixsort_rank_desc(a->totals_brief.run_ns, a->totals_brief.n);
     atomic_store(&a->brief_ready, true);
+    /* The rest on this thread alone: the list is open, the viewer may be busy. */
     if (!atomic_load(&a->totals_cancel))
-        a->totals_rows = threadstats_all(a->ix);
+        a->totals_rows = threadstats_all_serial(a->ix);
     atomic_store(&a->totals_ready, true);
     return NULL;
 }
