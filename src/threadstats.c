@@ -83,7 +83,9 @@ threadstats_pass(const threadstats_share *sh, bool brief)
     if (!brief)
         threadstats_classes_init(&cl, sh->ix);
     runlane_block *bl = xmalloc(sizeof *bl);     /* freed below */
-    threadtab_hint hint = { 0, 0, 0 };
+    /* Two pages remembered, the latest first: runs of a few long-lived threads between
+     * those of many short-lived ones (a server's log) keep both pages at hand. */
+    threadtab_hint hint[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
     for (size_t li = 0; li < evindex_n_caps(sh->ix); li++) {
         const evindex_cap *cap = evindex_cap_at(sh->ix, li);
         size_t n_blocks = runlane_n_blocks(cap->runs);
@@ -99,7 +101,16 @@ threadstats_pass(const threadstats_share *sh, bool brief)
                 uint32_t tid = bl->tid[j];
                 if (!all_in && (tid < sh->tid_lo || tid > sh->tid_hi))
                     continue;
-                size_t ti = sh->one ? 0 : threadtab_index_of_hint(tt, tid, &hint);
+                size_t ti = 0;
+                if (!sh->one) {
+                    uint32_t pn1 = (tid >> THREADTAB_PAGE_BITS) + 1;
+                    if (hint[0].page_no1 != pn1) {
+                        threadtab_hint t = hint[1];
+                        hint[1] = hint[0];
+                        hint[0] = t;
+                    }
+                    ti = threadtab_index_of_hint(tt, tid, &hint[0]);
+                }
                 if (ti == SIZE_MAX)
                     continue;
                 if (brief) {
