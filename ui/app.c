@@ -8,6 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "app_int.h"
 #include "copycmd.h"
@@ -16,13 +21,13 @@
 #include "heapbands.h"
 #include "helpview.h"
 #include "keymap.h"
+#include "lanegroups.h"
 #include "lanes.h"
 #include "radixsort.h"
 #include "strbuf.h"
 #include "textfmt.h"
 #include "theme.h"
 #include "threadstats.h"
-#include "lanegroups.h"
 #include "timefmt.h"
 #include "uilist.h"
 #include "xalloc.h"
@@ -407,6 +412,17 @@ app_rank_threads(const threadstats_row *st, size_t n)
     return order;
 }
 
+/* The calling thread yields to the viewer's: lower its scheduling priority (Linux
+ * schedules threads apart, so this does not touch the loop's thread; elsewhere it would
+ * change the whole process, so it does nothing). */
+static void
+app_background_priority(void)
+{
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
+}
+
 /* The count, in two steps: first only what the thread list shows (run time and runs,
  * ranked), published as soon as it is made, so the list opens before the rows the detail
  * pane wants (every stop class, first and last run) are counted. */
@@ -418,7 +434,9 @@ app_totals_main(void *arg)
     if (threadstats_brief_all(a->ix, &a->totals_brief))
         a->totals_order = radixsort_rank_desc(a->totals_brief.run_ns, a->totals_brief.n);
     atomic_store(&a->brief_ready, true);
-    /* The rest on this thread alone: the list is open, the viewer may be busy. */
+    /* The rest on this thread alone and behind the viewer's: the list is open, nobody
+     * waits for it but the detail pane's "counting...", and a search may be running. */
+    app_background_priority();
     if (!atomic_load(&a->totals_cancel))
         a->totals_rows = threadstats_all_serial(a->ix);
     atomic_store(&a->totals_ready, true);
