@@ -35,15 +35,6 @@ struct threadlife_extra {
 };
 
 static int
-threadlife_run_cmp(const void *x, const void *y)
-{
-    const threadlife_run *p = x, *q = y;
-    if (p->start_ns != q->start_ns)
-        return p->start_ns < q->start_ns ? -1 : 1;
-    return p->cap_lane < q->cap_lane ? -1 : p->cap_lane > q->cap_lane;
-}
-
-static int
 threadlife_event_cmp(const void *x, const void *y)
 {
     const threadlife_event *p = x, *q = y;
@@ -52,10 +43,28 @@ threadlife_event_cmp(const void *x, const void *y)
     return p->offset < q->offset ? -1 : p->offset > q->offset;
 }
 
-/* Every run of the thread on every lane: only the blocks whose tid bounds hold it are
- * read, and of those only the ones whose tids have it in full. */
+/* Runs [a, m) and [m, b) of `runs`, each in start order, merged into start order (ties:
+ * the first stretch's first, so lane order is kept), through tmp. */
 static void
-threadlife_collect_runs(threadlife *tl)
+threadlife_merge(threadlife_run *runs, threadlife_run *tmp, size_t a, size_t m, size_t b)
+{
+    size_t i = a, j = m, k = a;
+    while (i < m && j < b)
+        tmp[k++] = runs[j].start_ns < runs[i].start_ns ? runs[j++] : runs[i++];
+    while (i < m)
+        tmp[k++] = runs[i++];
+    while (j < b)
+        tmp[k++] = runs[j++];
+    memcpy(runs + a, tmp + a, (b - a) * sizeof *runs);
+}
+
+/* Every run of the thread on every lane: only the blocks whose tid bounds hold it are
+ * read, and of those only the ones whose tids have it in full. Runs come lane by lane,
+ * each lane's in start order, and are merged lane pair by lane pair (a thread of
+ * millions of runs is not sorted from scratch). With *stop set it gives up: the runs
+ * are then incomplete and the caller throws them away. */
+static void
+threadlife_collect_runs(threadlife *tl, const atomic_bool *stop)
 {
     const evindex *ix = tl->ix;
     size_t n_caps = evindex_n_caps(ix), cap = 0;
@@ -65,6 +74,8 @@ threadlife_collect_runs(threadlife *tl)
         const evindex_cap *c = evindex_cap_at(ix, li);
         size_t n_blocks = runlane_n_blocks(c->runs);
         for (size_t b = 0; b < n_blocks; b++) {
+            if (stop && b % 1024 == 0 && atomic_load(stop))
+                break;
             uint32_t lo, hi;
             runlane_block_tids(c->runs, b, &lo, &hi);
             if (tl->tid < lo || tl->tid > hi)
@@ -89,10 +100,19 @@ threadlife_collect_runs(threadlife *tl)
                 tl->run_ns += bl->dur_ns[j];
             }
         }
+        tl->lane_first[li + 1] = tl->n_runs;     /* for now: where lane li's runs end */
     }
     x_free(bl);
-    if (tl->n_runs > 1)
-        qsort(tl->runs, tl->n_runs, sizeof *tl->runs, threadlife_run_cmp);
+    /* Merge the lanes' sorted stretches: pairs of lanes, then pairs of pairs ... */
+    threadlife_run *tmp = xmalloc((tl->n_runs + 1) * sizeof *tmp);     /* freed below */
+    for (size_t w = 1; w < n_caps; w *= 2)
+        for (size_t l0 = 0; l0 + w < n_caps; l0 += 2 * w) {
+            size_t l2 = l0 + 2 * w < n_caps ? l0 + 2 * w : n_caps;
+            threadlife_merge(tl->runs, tmp, tl->lane_first[l0], tl->lane_first[l0 + w],
+                             tl->lane_first[l2]);
+        }
+    x_free(tmp);
+    memset(tl->lane_first, 0, (n_caps + 1) * sizeof *tl->lane_first);
     /* Counting sort of the run indexes by lane; start order is kept inside a lane. */
     for (size_t i = 0; i < tl->n_runs; i++)
         tl->lane_first[tl->runs[i].cap_lane + 1]++;
@@ -105,6 +125,63 @@ threadlife_collect_runs(threadlife *tl)
         tl->lane_runs[tl->lane_first[li] + fill[li]++] = i;
     }
     x_free(fill);
+}
+
+/* Lane li's run of `tid` nearest to run index k: the first at or after k (dir > 0) or
+ * the last before k (dir < 0), reading only the blocks whose tid bounds hold it. */
+static bool
+threadlife_seek_lane(const evindex *ix, size_t li, uint32_t tid, size_t k, int dir,
+                     runlane_block *bl, threadlife_run *out)
+{
+    const evindex_cap *c = evindex_cap_at(ix, li);
+    size_t n = runlane_count(c->runs);
+    if (dir > 0 ? k >= n : k == 0)
+        return false;
+    size_t first = dir > 0 ? k : k - 1;     /* the run looked at first */
+    size_t n_blocks = runlane_n_blocks(c->runs);
+    for (size_t b = first / RUNLANE_CHUNK; b < n_blocks; b = dir > 0 ? b + 1 : b - 1) {
+        uint32_t lo, hi;
+        runlane_block_tids(c->runs, b, &lo, &hi);
+        if (tid < lo || tid > hi)
+            continue;
+        runlane_block_get(c->runs, b, bl, RUNLANE_COL_TID);
+        size_t j = b == first / RUNLANE_CHUNK ? first % RUNLANE_CHUNK
+                                              : dir > 0 ? 0 : bl->len - 1;
+        for (; j < bl->len && bl->tid[j] != tid; j = dir > 0 ? j + 1 : j - 1)
+            ;
+        if (j >= bl->len)
+            continue;       /* (j wrapped below 0 going back) */
+        runlane_block_get(c->runs, b, bl, RUNLANE_COL_START | RUNLANE_COL_DUR | RUNLANE_COL_STOP);
+        *out = (threadlife_run){
+            .start_ns = bl->start_ns[j], .end_ns = bl->start_ns[j] + bl->dur_ns[j],
+            .cap_lane = li, .run_index = bl->first + j, .cap = c->cap,
+            .status = bl->stop[j], .flags = bl->flags[j],
+        };
+        return true;
+    }
+    return false;           /* (b wrapped below 0 going back) */
+}
+
+bool
+threadlife_seek_run(const evindex *ix, uint32_t tid, uint64_t t, int dir, threadlife_run *out)
+{
+    runlane_block *bl = xmalloc(sizeof *bl);    /* freed below */
+    bool found = false;
+    for (size_t li = 0; li < evindex_n_caps(ix); li++) {
+        const runlane *rl = evindex_cap_at(ix, li)->runs;
+        /* The lane's runs that start before t: where the search begins either way. */
+        size_t k = t == 0 ? 0 : runlane_last_starting_by(rl, t - 1) + 1;
+        threadlife_run r;
+        if (!threadlife_seek_lane(ix, li, tid, k, dir, bl, &r))
+            continue;
+        /* Ties in start order as threadlife_step has them: lane order. */
+        if (!found || (dir > 0 ? r.start_ns < out->start_ns : r.start_ns >= out->start_ns)) {
+            *out = r;
+            found = true;
+        }
+    }
+    x_free(bl);
+    return found;
 }
 
 uint32_t
@@ -269,19 +346,19 @@ threadlife_extra_free(threadlife_extra *x)
 }
 
 threadlife *
-threadlife_new_runs(const evindex *ix, uint32_t tid)
+threadlife_new_runs(const evindex *ix, uint32_t tid, const atomic_bool *stop)
 {
     threadlife *tl = xcalloc(1, sizeof *tl);    /* caller frees: threadlife_free */
     tl->ix = ix;
     tl->tid = tid;
-    threadlife_collect_runs(tl);
+    threadlife_collect_runs(tl, stop);
     return tl;
 }
 
 threadlife *
 threadlife_new(const evindex *ix, uint32_t tid)
 {
-    threadlife *tl = threadlife_new_runs(ix, tid);  /* caller frees: threadlife_free */
+    threadlife *tl = threadlife_new_runs(ix, tid, NULL);  /* caller frees: threadlife_free */
     threadlife_take(tl, threadlife_read(tl, NULL));
     return tl;
 }

@@ -326,22 +326,30 @@ START_TEST(test_focus_thread_background)
     /* Nothing below polls the app: what the worker read is taken only by the loop. */
     vfx_keys(&f, "Enter");
     char want[96];
-    snprintf(want, sizeof want, "thread 12 focused: %zu runs", n_runs);
-    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));
+    ck_assert_msg(strstr(app_status(f.a), "thread 12 focused; reading its runs"), "%s",
+                  app_status(f.a));
     ck_assert_uint_eq(v->cursor_ns, r1->t);
     ck_assert(vfx_has(&f, "Thread: 12 (worker-5)"));
-    ck_assert(vfx_has(&f, "reading the log for its creation"));
+    ck_assert(vfx_has(&f, "Focus: reading the log for its runs"));
     snprintf(want, sizeof want, "created on HEC %d by thread", created->cap);
     ck_assert(!vfx_has(&f, want));
-    vfx_keys(&f, ".");
-    ck_assert_uint_eq(v->cursor_ns, r2->t);
+    /* The status line gets the count when the life comes, if nothing said more since. */
     vfx_settle(&f);
+    snprintf(want, sizeof want, "thread 12 focused: %zu runs", n_runs);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));
+    vfx_keys(&f, "Escape t w o r k e r - 5 Enter .");
+    ck_assert_uint_eq(v->cursor_ns, r2->t);     /* stepped before its life came */
+    snprintf(want, sizeof want, "HEC %d", r2->cap);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));
+    vfx_settle(&f);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));  /* kept */
+    snprintf(want, sizeof want, "created on HEC %d by thread", created->cap);
     ck_assert(vfx_has(&f, want));
     ck_assert(!vfx_has(&f, "reading the log"));
     ck_assert(vfx_has(&f, "Focus: its life"));
     /* Focused again and left at once: the walk stops, the focus is gone. */
     vfx_keys(&f, "t w o r k e r - 5 Enter");
-    ck_assert(vfx_has(&f, "reading the log for its creation"));
+    ck_assert(vfx_has(&f, "Focus: reading the log"));
     vfx_keys(&f, "Escape");
     ck_assert(!app_totals_pending(f.a));
     vfx_settle(&f);

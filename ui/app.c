@@ -633,18 +633,29 @@ app_thread_list(app *a)
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
-/* ---- thread focus: the runs at once, the rest of its life read in the background ---- */
+/* ---- thread focus: the first run at once, the thread's whole life gathered in the
+ * background ---------------------------------------------------------------------------- */
 
+/* The worker: every run of the thread (a long-lived one may have millions), then its
+ * instants and stop details from a walk over the log. */
 static void *
 app_focus_main(void *arg)
 {
     app *a = arg;
-    a->focus_extra = threadlife_read(a->focus, &a->focus_cancel);  /* reads a->focus only */
+    /* Read-only on the index; the result is the worker's until focus_ready. */
+    threadlife *tl = threadlife_new_runs(a->ix, a->focus_tid, &a->focus_cancel);
+    if (!atomic_load(&a->focus_cancel))
+        threadlife_take(tl, threadlife_read(tl, &a->focus_cancel));
+    if (atomic_load(&a->focus_cancel)) {
+        threadlife_free(tl);
+        tl = NULL;
+    }
+    a->focus_result = tl;
     atomic_store(&a->focus_ready, true);
     return NULL;
 }
 
-/* Stop reading the focused thread's life (if it is being read) and drop what was read. */
+/* Stop gathering the focused thread's life (if it is being gathered), dropping it. */
 static void
 app_focus_stop(app *a)
 {
@@ -653,8 +664,8 @@ app_focus_stop(app *a)
     atomic_store(&a->focus_cancel, true);
     pthread_join(a->focus_th, NULL);
     a->focus_running = false;
-    threadlife_extra_free(a->focus_extra);
-    a->focus_extra = NULL;
+    threadlife_free(a->focus_result);
+    a->focus_result = NULL;
 }
 
 /* End the focus. */
@@ -666,23 +677,36 @@ app_focus_clear(app *a)
     a->focus = NULL;
 }
 
-/* Focus `tid` on the current index: its runs now (the blocks of the run lanes that can
- * hold it), its instants and stop details from a walk over the log — on a worker in the
- * interactive loop, the detail pane saying "reading…" until they come, else here. */
+/* Focus `tid` on the current index: its life gathered on a worker in the interactive
+ * loop (the detail pane saying "reading…" until it comes), else here. */
 static void
 app_focus_gather(app *a, uint32_t tid)
 {
     app_focus_clear(a);
-    a->focus = threadlife_new_runs(a->ix, tid);
+    a->focus_tid = tid;
+    a->focus_msg_pending = false;
     atomic_store(&a->focus_ready, false);
     atomic_store(&a->focus_cancel, false);
     a->focus_running = a->opts.async_totals &&
                        pthread_create(&a->focus_th, NULL, app_focus_main, a) == 0;
     if (!a->focus_running)
-        threadlife_take(a->focus, threadlife_read(a->focus, NULL));
+        a->focus = threadlife_new(a->ix, tid);
 }
 
-/* Take the focused thread's life when the worker has read it; true if taken now. */
+/* The status line of a focus whose runs are all known. */
+static void
+app_focus_msg(app *a)
+{
+    size_t n = threadlife_n_runs(a->focus);
+    if (n == 0)
+        app_msg(a, "thread %u never ran in this log; its life is in the pane (Esc ends the "
+                "focus)", a->focus_tid);
+    else
+        app_msg(a, "thread %u focused: %zu runs marked on every HEC; . and , step through "
+                "them, Esc ends the focus", a->focus_tid, n);
+}
+
+/* Take the focused thread's life when the worker has gathered it; true if taken now. */
 static bool
 app_focus_poll(app *a)
 {
@@ -690,41 +714,66 @@ app_focus_poll(app *a)
         return false;
     pthread_join(a->focus_th, NULL);
     a->focus_running = false;
-    threadlife_take(a->focus, a->focus_extra);
-    a->focus_extra = NULL;
+    a->focus = a->focus_result;
+    a->focus_result = NULL;
+    if (a->focus && a->focus_msg_pending)
+        app_focus_msg(a);       /* still the "reading" line: now with the count */
+    a->focus_msg_pending = false;
     return true;
 }
 
+/* A focused thread's run found without its life (it is still being gathered). */
+static bool
+app_focus_seek(app *a, uint64_t t, int dir, threadlife_run *out)
+{
+    return threadlife_seek_run(a->ix, a->focus_tid, t, dir, out);
+}
+
 /* Focus thread `tid`: its runs marked on every HEC, its life in the detail pane, the
- * cursor on its first run; . and , then step through its runs. */
+ * cursor on its first run (found at once, however many runs it has); . and , then step
+ * through its runs. */
 static void
 app_focus_thread(app *a, uint32_t tid)
 {
     app_focus_gather(a, tid);
-    size_t n = threadlife_n_runs(a->focus);
-    if (n == 0) {
-        app_msg(a, "thread %u never ran in this log; its life is in the pane (Esc ends the "
-                "focus)", tid);
+    threadlife_run first;
+    bool ran = a->focus ? threadlife_n_runs(a->focus) > 0 : app_focus_seek(a, 0, 1, &first);
+    if (a->focus && ran)
+        first = *threadlife_run_at(a->focus, 0);
+    if (ran) {
+        app_jump(a, first.start_ns);
+        app_select_cap(a, first.cap);
+    }
+    if (a->focus) {
+        app_focus_msg(a);
         return;
     }
-    const threadlife_run *r = threadlife_run_at(a->focus, 0);
-    app_jump(a, r->start_ns);
-    app_select_cap(a, r->cap);
-    app_msg(a, "thread %u focused: %zu runs marked on every HEC; . and , step through them, "
-            "Esc ends the focus", tid, n);
+    app_msg(a, "thread %u focused%s; reading its runs and life%s . and , step through its "
+            "runs, Esc ends the focus", tid, ran ? "" : " (no run found)",
+            a->opts.ascii ? "..." : "…");
+    a->focus_msg_pending = true;
 }
 
-/* . and , with a thread focused: its next or previous run, whatever the HEC. */
+/* . and , with a thread focused: its next or previous run, whatever the HEC (while its
+ * life is gathered, found in the run lanes). */
 static void
 app_step_focus(app *a, int dir)
 {
-    size_t i = threadlife_step(a->focus, a->v.cursor_ns, dir);
-    uint32_t tid = threadlife_tid(a->focus);
-    if (i == SIZE_MAX) {
+    uint32_t tid = a->focus_tid;
+    threadlife_run found;
+    const threadlife_run *r = NULL;
+    size_t i = SIZE_MAX;
+    if (a->focus) {
+        i = threadlife_step(a->focus, a->v.cursor_ns, dir);
+        r = i == SIZE_MAX ? NULL : threadlife_run_at(a->focus, i);
+    } else if (app_focus_seek(a, dir > 0 ? a->v.cursor_ns + 1 : a->v.cursor_ns, dir, &found)) {
+        r = &found;
+    }
+    a->focus_msg_pending = false;
+    if (!r) {
         app_msg(a, "no %s run of thread %u", dir > 0 ? "later" : "earlier", tid);
         return;
     }
-    const threadlife_run *r = threadlife_run_at(a->focus, i);
     app_jump(a, r->start_ns);
     app_select_cap(a, r->cap);
     strbuf sb;
@@ -737,8 +786,11 @@ app_step_focus(app *a, int dir)
         strbuf_printf(&sb, "HEC %u", (unsigned)r->cap);
     strbuf_puts(&sb, ", ran ");
     timefmt_append(&sb, r->end_ns - r->start_ns);
-    app_msg(a, "thread %u run %zu/%zu at %s", tid, i + 1, threadlife_n_runs(a->focus),
-            sb.data);
+    if (a->focus)
+        app_msg(a, "thread %u run %zu/%zu at %s", tid, i + 1, threadlife_n_runs(a->focus),
+                sb.data);
+    else
+        app_msg(a, "thread %u run at %s", tid, sb.data);
     strbuf_free(&sb);
 }
 
@@ -1241,7 +1293,7 @@ app_timeline_action(app *a, enum keymap_action act)
         break;
     case ACTION_NEXT_ITEM:
     case ACTION_PREV_ITEM:
-        if (a->focus)
+        if (a->focus || a->focus_running)
             app_step_focus(a, act == ACTION_NEXT_ITEM ? 1 : -1);
         else
             app_step_item(a, act == ACTION_NEXT_ITEM ? 1 : -1);
@@ -1639,8 +1691,8 @@ app_swap_index(app *a, const evindex *ix)
     a->thread_memo.rows = NULL;
     a->thread_order = NULL;
     /* A focused thread is gathered again from the new index (the old one may go). */
-    bool refocus = a->focus != NULL;
-    uint32_t focus_tid = refocus ? threadlife_tid(a->focus) : 0;
+    bool refocus = a->focus || a->focus_running;
+    uint32_t focus_tid = a->focus_tid;
     app_focus_clear(a);
     a->ix = ix;
     if (refocus)

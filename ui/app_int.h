@@ -66,11 +66,13 @@ struct app {
 
     threadlife *focus;          /* owned; the focused thread (Enter in the thread list),
                                  * NULL when none */
-    pthread_t focus_th;         /* reads the focused thread's instants (async_totals) */
+    uint32_t focus_tid;         /* the focused thread (a->focus, or being gathered) */
+    pthread_t focus_th;         /* gathers the focused thread's life (async_totals) */
     bool focus_running;         /* focus_th was started and not yet joined */
-    atomic_bool focus_ready;    /* focus_th has stored focus_extra */
+    bool focus_msg_pending;     /* the status line still says its life is being read */
+    atomic_bool focus_ready;    /* focus_th has stored focus_result */
     atomic_bool focus_cancel;   /* focus_th gives up */
-    threadlife_extra *focus_extra;      /* owned; focus_th's result until taken */
+    threadlife *focus_result;   /* owned; focus_th's result until taken */
     detail_thread_memo thread_memo;     /* every thread's run totals, made once */
     pthread_t totals_th;                /* counts them when opts.async_totals */
     bool totals_running;                /* totals_th was started and not yet joined */
