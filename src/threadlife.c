@@ -48,6 +48,8 @@ threadlife_event_cmp(const void *x, const void *y)
 static void
 threadlife_merge(threadlife_run *runs, threadlife_run *tmp, size_t a, size_t m, size_t b)
 {
+    if (a == m || m == b)
+        return;             /* one side empty: already in order */
     size_t i = a, j = m, k = a;
     while (i < m && j < b)
         tmp[k++] = runs[j].start_ns < runs[i].start_ns ? runs[j++] : runs[i++];
