@@ -514,6 +514,79 @@ runlane_get(const runlane *rl, size_t i, runlane_run *out)
 }
 
 size_t
+runlane_n_blocks(const runlane *rl)
+{
+    return rl->n_chunks + (rl->open && rl->open->len ? 1 : 0);
+}
+
+void
+runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
+{
+    if (b < rl->n_chunks) {
+        const runlane_chunk *ck = &rl->chunks[b];
+        uint64_t top = (uint64_t)ck->tid_min + bitpack_mask(ck->w_tid);
+        *lo = ck->tid_min;
+        *hi = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
+        return;
+    }
+    const runlane_open *o = rl->open;
+    *lo = UINT32_MAX;
+    *hi = 0;
+    for (size_t j = 0; o && j < o->len; j++) {
+        *lo = o->tid[j] < *lo ? o->tid[j] : *lo;
+        *hi = o->tid[j] > *hi ? o->tid[j] : *hi;
+    }
+}
+
+void
+runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols)
+{
+    out->first = b * RUNLANE_CHUNK;
+    if (b >= rl->n_chunks) {
+        const runlane_open *o = rl->open;
+        size_t len = out->len = o ? o->len : 0;
+        for (size_t j = 0; j < len; j++) {
+            out->start_ns[j] = o->start_ns[j];
+            out->dur_ns[j] = o->dur_ns[j];
+            out->tid[j] = o->tid[j];
+            out->stop[j] = (uint8_t)(o->sf[j] & 0xff);
+            out->flags[j] = (uint8_t)(o->sf[j] >> RUNLANE_SF_SHIFT);
+        }
+        return;
+    }
+    /* Column by column, each a tight loop of one width. */
+    const runlane_chunk *ck = &rl->chunks[b];
+    size_t left = rl->n - out->first, len = left < RUNLANE_CHUNK ? left : RUNLANE_CHUNK;
+    out->len = len;
+    const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
+    const uint64_t *tid = dur + ck->w_dur, *sf = tid + ck->w_tid;
+    if (cols & RUNLANE_COL_START) {
+        uint64_t base = rl->bases[b], m = bitpack_mask(ck->w_off);
+        for (size_t j = 0; j < len; j++)
+            out->start_ns[j] = base + bitpack_get_masked(off, (uint64_t)j * ck->w_off, m);
+    }
+    if (cols & RUNLANE_COL_DUR) {
+        uint64_t m = bitpack_mask(ck->w_dur);
+        for (size_t j = 0; j < len; j++)
+            out->dur_ns[j] = bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, m);
+    }
+    if (cols & RUNLANE_COL_TID) {
+        uint64_t m = bitpack_mask(ck->w_tid);
+        for (size_t j = 0; j < len; j++)
+            out->tid[j] = ck->tid_min +
+                          (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid, m);
+    }
+    if (cols & RUNLANE_COL_STOP) {
+        uint64_t m = bitpack_mask(ck->w_sf);
+        for (size_t j = 0; j < len; j++) {
+            unsigned v = (unsigned)bitpack_get_masked(sf, (uint64_t)j * ck->w_sf, m);
+            out->stop[j] = (uint8_t)(v & 0xff);
+            out->flags[j] = (uint8_t)(v >> RUNLANE_SF_SHIFT);
+        }
+    }
+}
+
+size_t
 runlane_first_after(const runlane *rl, uint64_t t)
 {
     /* Runs starting before t: all but the last end by t (they do not overlap), so

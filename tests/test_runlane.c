@@ -1,7 +1,8 @@
 /* tests/test_runlane: the bit-packed run lane — edge cases (empty, zero-length runs,
  * clipping, long runs and gaps, times near UINT64_MAX), every query against a
- * brute-force array on seeded random lanes of every chunk shape, packed and open, the
- * size of realistic lanes, and the checker catching damage. */
+ * brute-force array on seeded random lanes of every chunk shape, packed and open (runs
+ * one by one and a block at a time), the size of realistic lanes, and the checker
+ * catching damage. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,37 @@ rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
                       g.flags, (unsigned long long)w->start_ns, (unsigned long long)w->end_ns,
                       w->stop, w->flags);
     }
+    /* Blocks: every run once, in order, with tids inside the block's bounds; a block
+     * read for some columns leaves the others as they were. */
+    runlane_block *bl = xmalloc(sizeof *bl);
+    size_t seen = 0;
+    for (size_t b = 0; b < runlane_n_blocks(rl); b++) {
+        uint32_t lo, hi;
+        runlane_block_tids(rl, b, &lo, &hi);
+        memset(bl, 0xa5, sizeof *bl);
+        runlane_block_get(rl, b, bl, RUNLANE_COL_TID);
+        RL_EXPECT(bl->first == seen && bl->len > 0 && bl->len <= RUNLANE_CHUNK,
+                  "seed %llu block %zu: first %zu len %zu, want first %zu",
+                  (unsigned long long)seed, b, bl->first, bl->len, seen);
+        bool open = b * RUNLANE_CHUNK + RUNLANE_CHUNK > m->n;   /* may be unpacked */
+        for (size_t j = 0; j < bl->len && !open; j++)
+            RL_EXPECT(bl->start_ns[j] == UINT64_C(0xa5a5a5a5a5a5a5a5) && bl->stop[j] == 0xa5,
+                      "seed %llu block %zu: columns not asked for were written",
+                      (unsigned long long)seed, b);
+        runlane_block_get(rl, b, bl, RUNLANE_COL_ALL);
+        for (size_t j = 0; j < bl->len; j++) {
+            const runlane_run *w = &m->r[seen + j];
+            RL_EXPECT(bl->start_ns[j] == w->start_ns && bl->start_ns[j] + bl->dur_ns[j] ==
+                          w->end_ns && bl->tid[j] == w->tid && bl->stop[j] == w->stop &&
+                          bl->flags[j] == w->flags && lo <= w->tid && w->tid <= hi,
+                      "seed %llu block %zu run %zu differs", (unsigned long long)seed, b, j);
+        }
+        seen += bl->len;
+    }
+    RL_EXPECT(seen == m->n, "seed %llu: blocks hold %zu runs, want %zu",
+              (unsigned long long)seed, seen, m->n);
+    x_free(bl);
+
     uint64_t pre = 0;
     for (size_t i = 0; i <= m->n + 1; i++) {
         RL_EXPECT(runlane_prefix_ns(rl, i) == pre, "seed %llu prefix %zu",
