@@ -286,7 +286,9 @@ threadstats_extend(const evindex *ix, threadstats_row *rows, const threadstats_m
         return threadstats_all(ix);
     }
     rows = moved;
-    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
+    threadstats_classes cl;
+    threadstats_classes_init(&cl, ix);
+    runlane_block *bl = xmalloc(sizeof *bl);     /* freed below */
     threadtab_hint hint = { 0, 0, 0 };
     size_t k = 0;               /* both lists are in ascending cap order */
     for (size_t li = 0; li < evindex_n_caps(ix); li++) {
@@ -294,15 +296,20 @@ threadstats_extend(const evindex *ix, threadstats_row *rows, const threadstats_m
         while (k < m->n && m->caps[k] < cap->cap)
             k++;
         size_t from = k < m->n && m->caps[k] == cap->cap ? m->runs[k] : 0;
-        size_t count = runlane_count(cap->runs);
-        for (size_t i = from; i < count; i++) {
-            runlane_run r;
-            runlane_get(cap->runs, i, &r);
-            size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
-            if (ti != SIZE_MAX)
-                threadstats_add(&rows[ti], &r, cap->cap, era);
+        size_t n_blocks = runlane_n_blocks(cap->runs);
+        /* Only the runs added since the mark: from the block holding run `from` on. */
+        for (size_t b = from / RUNLANE_CHUNK; b < n_blocks; b++) {
+            runlane_block_get(cap->runs, b, bl, RUNLANE_COL_ALL);
+            for (size_t r = 0; r < bl->len; r++) {
+                if (bl->first + r < from)
+                    continue;
+                size_t ti = threadtab_index_of_hint(tt, bl->tid[r], &hint);
+                if (ti != SIZE_MAX)
+                    threadstats_add(&rows[ti], bl, r, cap->cap, &cl);
+            }
         }
     }
+    x_free(bl);
     return rows;
 }
 
