@@ -49,6 +49,17 @@ void reports_heap(strbuf *out, const evindex *ix, const reports_opts *o);
  * per-sample values]}. */
 void reports_ticky(strbuf *out, const evindex *ix, const reports_opts *o);
 
+/* The flat time profile (reports_prof.c; +RTS -p -l) of the samples taken from_ns ..
+ * to_ns (inclusive) on capability `cap` (TIMEPROF_ANY_CAP: all): a "# time profile"
+ * line (samples, capabilities, tick interval, range), then per cost centre, most
+ * individual samples first (see timeprof_flat; o->limit: the first N): id ("MAIN" for
+ * the empty stack), label, module, source location, is_caf, individual samples and
+ * percent of all, inherited samples and percent, and both as time (samples times the
+ * tick interval; "-" without PROF_BEGIN). JSON: {"interval_ns", "samples", "from_ns",
+ * "to_ns", "cap", "cost_centres": [...]}. */
+void reports_prof(strbuf *out, const evindex *ix, const reports_opts *o, uint64_t from_ns,
+                  uint64_t to_ns, uint32_t cap);
+
 /* Text of a log string for one TSV cell: UTF-8 with invalid bytes as U+FFFD, and
  * backslash, tab, CR, LF and other controls escaped (\\ \t \r \n \xHH). */
 void reports_tsv_text(strbuf *out, const uint8_t *p, size_t n);

@@ -566,6 +566,19 @@ on_ticky(builder *b, size_t li, const evlog_event *ev)
     }
 }
 
+/* PROF_BEGIN (u64 tick interval) and PROF_SAMPLE_COST_CENTRE: the time profile. */
+static void
+on_time_prof(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    if (ev->type == EV_PROF_BEGIN) {
+        if (ev->payload_len >= 8)
+            timeprof_begin(b->ix->timeprof, ev->time_ns, pl64(ev, 0));
+    } else {
+        timeprof_add_sample(b->ix->timeprof, ev->time_ns, ev->payload, ev->payload_len);
+    }
+}
+
 /* HEAP_PROF_BEGIN: the breakdown (u8 profile id, u64 period, u32 breakdown, ...). */
 static void
 on_heap_prof_begin(builder *b, size_t li, const evlog_event *ev)
@@ -754,6 +767,8 @@ static const evindex_handler evindex_handlers[256] = {
     [EV_TICKY_COUNTER_SAMPLE] = on_ticky,
     [EV_TICKY_BEGIN_SAMPLE] = on_ticky,
     [EV_HEAP_PROF_BEGIN] = on_heap_prof_begin,
+    [EV_PROF_BEGIN] = on_time_prof,
+    [EV_PROF_SAMPLE_COST_CENTRE] = on_time_prof,
 };
 
 /* Types whose handler works on the event's capability lane (created on first use,
@@ -847,6 +862,7 @@ builder_finish_series(builder *b)
     heapprof_seal(ix->heap);
     ipe_table_seal(ix->ipe);
     ticky_seal(ix->ticky);
+    timeprof_seal(ix->timeprof);
 
 }
 
@@ -1050,6 +1066,7 @@ evindex_alloc(const evlog *log)
     ix->heap = heapprof_new();
     ix->ipe = ipe_table_new();
     ix->ticky = ticky_new();
+    ix->timeprof = timeprof_new();
     ix->seek = evseek_new();
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         ix->series[i] = series_new();
@@ -1257,7 +1274,7 @@ par_merge(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
     if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
-        !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) ||
+        !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) || !timeprof_empty(s->timeprof) ||
         heapprof_breakdown_of(s->heap) != HEAPPROF_BY_UNKNOWN ||
         heapprof_n_censuses(s->heap) || heapprof_n_cost_centres(s->heap) ||
         src->nm_phase_open || src->nm_cycle_open)
@@ -1465,6 +1482,7 @@ evindex_free(evindex *ix)
     heapprof_free(ix->heap);
     ipe_table_free(ix->ipe);
     ticky_free(ix->ticky);
+    timeprof_free(ix->timeprof);
     x_free(ix->msgs);
     x_free(ix->markers);
     threadtab_free(ix->threads);
@@ -1496,7 +1514,8 @@ evindex_bytes(const evindex *ix)
     n += ivtrack_bytes(ix->nm) + ix->n_nm_cycles * sizeof *ix->nm_cycles +
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
          series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap) +
-         series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky);
+         series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky) +
+         timeprof_bytes(ix->timeprof);
     n += ix->n_msgs * sizeof *ix->msgs + ix->n_markers * sizeof *ix->markers;
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
@@ -1714,6 +1733,7 @@ evindex_cap_spark_series(const evindex *ix, size_t lane, enum evindex_cap_spark 
 const evindex_program *evindex_program_info(const evindex *ix) { return &ix->program; }
 const ipe_table *evindex_ipe(const evindex *ix) { return ix->ipe; }
 const ticky *evindex_ticky(const evindex *ix) { return ix->ticky; }
+const timeprof *evindex_timeprof(const evindex *ix) { return ix->timeprof; }
 const series *evindex_nm_free_segments(const evindex *ix) { return ix->nm_free_segments; }
 
 bool
@@ -1727,7 +1747,8 @@ const evseek *evindex_seek(const evindex *ix) { return ix->seek; }
 bool
 evindex_check(const evindex *ix, char *why, size_t why_len)
 {
-    if (!heapprof_check(ix->heap, why, why_len) || !ticky_check(ix->ticky, why, why_len))
+    if (!heapprof_check(ix->heap, why, why_len) || !ticky_check(ix->ticky, why, why_len) ||
+        !timeprof_check(ix->timeprof, why, why_len))
         return false;
     for (size_t i = 0; i < ix->n_lanes; i++) {
         const evindex_lane *l = &ix->lanes[i];

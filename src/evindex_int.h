@@ -7,6 +7,7 @@
 #include "evindex.h"
 #include "ipe.h"
 #include "ticky.h"
+#include "timeprof.h"
 #include "heapprof.h"
 #include "timelist.h"
 
@@ -86,6 +87,7 @@ struct evindex {
     heapprof *heap;             /* heap-profile bands and censuses */
     ipe_table *ipe;             /* info-table provenance (IPE events) */
     ticky *ticky;               /* ticky-ticky counters and samples */
+    timeprof *timeprof;         /* time-profile samples (+RTS -p) */
 
     evindex_msg *msgs;          /* all, time order */
     size_t n_msgs;

@@ -133,3 +133,75 @@ for log in ghc-9.2-events ticky-new ticky-json ticky-begin-sample nonmoving-gc-c
         printf "elog-tui: nonmoving free list pruned %d times: %d segments pruned; %d free segments retained at the last (at most %d)\n", npr, prs, lastfr, maxfr
     }' "$C/$log.eventlog.reference" > "$G/$log.stats.txt"
 done
+
+# LOG.prof.tsv / LOG.prof-window.tsv: `prof` (the flat time profile) over the whole log
+# and over 100ms..200ms on cap 0, counted from the PROF_SAMPLE_COST_CENTRE lines (stack
+# innermost first; MAIN for an empty one) and the cost-centre definitions.
+for log in time-prof; do
+  for w in all window; do
+    if [ $w = all ]; then lo=0; hi=-1; cp=-1; out="$G/$log.prof.tsv"
+    else lo=100000000; hi=200000000; cp=0; out="$G/$log.prof-window.tsv"; fi
+    awk -v lo=$lo -v hi=$hi -v cp=$cp '
+      /^Events:/ { ev = 1; next }
+      ev && /^[0-9]+: / {
+        t = $1; sub(/:$/, "", t); t += 0
+        if (first == "" || t < first) first = t
+        if (t > last) last = t
+      }
+      /: start time profiling, tick interval / {
+        iv = $0; sub(/.*tick interval /, "", iv); sub(/ .*/, "", iv); hasiv = 1
+      }
+      /: cost centre [0-9]+ / {
+        line = $0; sub(/^[0-9]+: cost centre /, "", line)
+        id = line; sub(/ .*/, "", id)
+        rest = line; sub(/^[0-9]+ /, "", rest)
+        caf = rest ~ / CAF$/; if (caf) sub(/ CAF$/, "", rest)
+        lab = rest; sub(/ in .*/, "", lab)
+        mod = rest; sub(/^.* in /, "", mod); src = mod; sub(/ at .*/, "", mod)
+        sub(/^.* at /, "", src)
+        L[id] = lab; M[id] = mod; S[id] = src; C[id] = caf ? "yes" : "no"
+      }
+      /: cap no [0-9]+, prof sample [0-9]+, cost centre stack/ {
+        t = $1; sub(/:$/, "", t); t += 0
+        c = $4; sub(/,/, "", c); c += 0
+        if (t < lo || (hi >= 0 && t > hi) || (cp >= 0 && c != cp)) next
+        n++
+        st = $0; sub(/.*cost centre stack ?/, "", st)
+        k = split(st, ids, ", ")
+        if (k == 0 || st == "") { inner = "MAIN"; k = 0 } else inner = ids[1]
+        ind[inner]++; seen[inner] = 1
+        delete once
+        for (j = 1; j <= k; j++) if (!(ids[j] in once)) { once[ids[j]] = 1; inh[ids[j]]++; seen[ids[j]] = 1 }
+        inh["MAIN"]++
+      }
+      END {
+        if (lo > 0) first = lo
+        if (hi >= 0) last = hi
+        m = 0
+        for (id in seen) if (id != "MAIN" || ind["MAIN"] > 0) { m++; key[m] = id }
+        for (i = 2; i <= m; i++) {      # insertion sort: individual, inherited desc, id asc
+          x = key[i]; j = i - 1
+          while (j >= 1 && before(x, key[j])) { key[j + 1] = key[j]; j-- }
+          key[j + 1] = x
+        }
+        printf "# time profile: %d samples on %s", n, (cp >= 0 ? "cap " cp : "1 capability")
+        if (hasiv) printf ", tick interval %d ns (%d ns sampled)", iv, iv * n
+        printf ", %d..%d ns\n", first, last
+        print "cost_centre\tlabel\tmodule\tsrc_loc\tis_caf\tindividual\tindividual_pct\tinherited\tinherited_pct\tindividual_ns\tinherited_ns"
+        for (i = 1; i <= m; i++) {
+          id = key[i]
+          if (id == "MAIN") { lab = "MAIN"; mod = "MAIN"; src = "<built-in>"; caf = "no" }
+          else { lab = L[id]; mod = M[id]; src = S[id]; caf = C[id] }
+          printf "%s\t%s\t%s\t%s\t%s\t%d\t%.1f\t%d\t%.1f\t%d\t%d\n", id, lab, mod, src, caf,
+                 ind[id], 100 * ind[id] / n, inh[id], 100 * inh[id] / n, ind[id] * iv, inh[id] * iv
+        }
+      }
+      function before(a, b) {
+        if (ind[a] != ind[b]) return ind[a] > ind[b]
+        if (inh[a] != inh[b]) return inh[a] > inh[b]
+        if (a == "MAIN") return 0
+        if (b == "MAIN") return 1
+        return a + 0 < b + 0
+      }' "$C/$log.eventlog.reference" > "$out"
+  done
+done

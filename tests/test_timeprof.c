@@ -1,0 +1,307 @@
+/* tests/test_timeprof: time-profile samples (+RTS -p -l) — the flat profile of the peer
+ * suite's time-prof log against awk counts of its `ghc-events show` dump
+ * (tests/golden/mkgolden.sh), and a two-capability log written here with recursion, an
+ * empty (MAIN) stack, samples out of file order and a truncated sample, counted by hand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evindex.h"
+#include "evlog.h"
+#include "evtype.h"
+#include "evwrite.h"
+#include "reports.h"
+#include "tests.h"
+#include "timeprof.h"
+#include "xalloc.h"
+
+#define EW(call) ck_assert_int_eq((call), EVWRITE_OK)
+
+typedef struct tp_log {
+    evlog *log;
+    evindex *ix;
+    uint8_t *bytes;             /* owned when written here */
+} tp_log;
+
+static bool
+tp_open_corpus(tp_log *l, const char *name)
+{
+    memset(l, 0, sizeof *l);
+    char *dir = test_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "timeprof: corpus not found, %s SKIPPED\n", name);
+        return false;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.eventlog", dir, name);
+    diag d;
+    l->log = evlog_open(path, &d);
+    ck_assert_msg(l->log != NULL, "cannot open %s", path);
+    l->ix = evindex_build(l->log, NULL, &d);
+    char why[256];
+    ck_assert_msg(evindex_check(l->ix, why, sizeof why), "%s: %s", name, why);
+    free(dir);
+    return true;
+}
+
+static void
+tp_close(tp_log *l)
+{
+    evindex_free(l->ix);
+    evlog_close(l->log);
+    x_free(l->bytes);
+}
+
+static char *
+tp_golden(const char *name)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/golden/%s", name);
+    char *path = test_path(rel);
+    size_t len;
+    uint8_t *b = test_read_file(path, &len);
+    ck_assert_msg(b != NULL, "cannot read %s", path);
+    char *s = xmalloc(len + 1);
+    memcpy(s, b, len);
+    s[len] = '\0';
+    free(b);
+    free(path);
+    return s;
+}
+
+START_TEST(test_timeprof_golden)
+{
+    tp_log l;
+    if (!tp_open_corpus(&l, "time-prof"))
+        return;
+    const timeprof *tp = evindex_timeprof(l.ix);
+    ck_assert_uint_eq(timeprof_n_samples(tp), 340);     /* prof sample 1 .. 340 */
+    uint64_t iv, at;
+    ck_assert(timeprof_interval(tp, &iv, &at));
+    ck_assert_uint_eq(iv, 1000000);
+    ck_assert_uint_eq(at, 33037929);
+    /* The dump's first sample: tick 1 at 34087986, stack fib, main, CAF (innermost
+     * first, as the spec and the RTS write it). */
+    const timeprof_sample *s0 = timeprof_sample_at(tp, 0);
+    ck_assert_uint_eq(s0->time_ns, 34087986);
+    ck_assert_uint_eq(s0->tick, 1);
+    uint32_t depth;
+    const uint32_t *st = timeprof_stack(tp, 0, &depth);
+    ck_assert_uint_eq(depth, 3);
+    ck_assert_uint_eq(st[0], 1);
+    ck_assert_uint_eq(st[2], 3);
+    ck_assert_uint_eq(timeprof_innermost(tp, 339), 115);    /* the last: GC */
+
+    static const struct { const char *golden; uint64_t from, to; uint32_t cap; } cases[] = {
+        { "time-prof.prof.tsv", 0, UINT64_MAX, TIMEPROF_ANY_CAP },
+        { "time-prof.prof-window.tsv", 100000000, 200000000, 0 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        uint64_t from = cases[k].from, to = cases[k].to;
+        if (to == UINT64_MAX) {
+            from = evindex_first_ns(l.ix);
+            to = evindex_last_ns(l.ix);
+        }
+        reports_opts o;
+        memset(&o, 0, sizeof o);
+        strbuf out;
+        strbuf_init(&out);
+        reports_prof(&out, l.ix, &o, from, to, cases[k].cap);
+        char *want = tp_golden(cases[k].golden);
+        ck_assert_msg(strlen(want) > 200, "%s: golden too short", cases[k].golden);
+        ck_assert_str_eq(out.data, want);
+        x_free(want);
+        strbuf_free(&out);
+    }
+    tp_close(&l);
+}
+END_TEST
+
+/* A cost-centre definition payload: id, label, module, source, flags (1: CAF). */
+static size_t
+tp_cc(uint8_t *b, uint32_t id, const char *label, const char *module, const char *src,
+      bool caf)
+{
+    size_t n = 0;
+    for (int k = 3; k >= 0; k--)
+        b[n++] = (uint8_t)(id >> (8 * k));
+    const char *parts[3] = { label, module, src };
+    for (int p = 0; p < 3; p++) {
+        size_t len = strlen(parts[p]) + 1;
+        memcpy(b + n, parts[p], len);
+        n += len;
+    }
+    b[n++] = caf ? 1 : 0;
+    return n;
+}
+
+/* A PROF_SAMPLE_COST_CENTRE payload; `declared` may exceed the ids given (truncated). */
+static size_t
+tp_sample(uint8_t *b, uint32_t cap, uint64_t tick, unsigned declared, const uint32_t *ids,
+          unsigned n_ids)
+{
+    size_t n = 0;
+    for (int k = 3; k >= 0; k--)
+        b[n++] = (uint8_t)(cap >> (8 * k));
+    for (int k = 7; k >= 0; k--)
+        b[n++] = (uint8_t)(tick >> (8 * k));
+    b[n++] = (uint8_t)declared;
+    for (unsigned i = 0; i < n_ids; i++)
+        for (int k = 3; k >= 0; k--)
+            b[n++] = (uint8_t)(ids[i] >> (8 * k));
+    return n;
+}
+
+/* Two caps; cap 1's block is written first, so the samples meet out of time order. */
+static void
+tp_open_written(tp_log *l, bool with_begin)
+{
+    memset(l, 0, sizeof *l);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    evwrite *w = evwrite_new(f);
+    EW(evwrite_declare_ghc_version(w, 902));
+    EW(evwrite_begin_data(w));
+    const uint16_t G = EVLOG_NO_CAP;
+    uint8_t b[256];
+    size_t n;
+    if (with_begin) {
+        uint8_t iv[8] = { 0, 0, 0, 0, 0, 0, 0x03, 0xe8 };   /* 1000 ns */
+        EW(evwrite_event(w, G, EV_PROF_BEGIN, 10, iv, sizeof iv));
+    }
+    n = tp_cc(b, 1, "f", "M", "a.hs:1:1-5", false);
+    EW(evwrite_event(w, G, EV_HEAP_PROF_COST_CENTRE, 20, b, n));
+    n = tp_cc(b, 2, "g", "M", "a.hs:2:1-5", false);
+    EW(evwrite_event(w, G, EV_HEAP_PROF_COST_CENTRE, 21, b, n));
+    n = tp_cc(b, 3, "CAF", "M", "<entire-module>", true);
+    EW(evwrite_event(w, G, EV_HEAP_PROF_COST_CENTRE, 22, b, n));
+    static const uint32_t s123[] = { 1, 2, 3 }, s13[] = { 1, 3 }, s2123[] = { 2, 1, 2, 3 };
+    n = tp_sample(b, 1, 2, 2, s13, 2);
+    EW(evwrite_event(w, 1, EV_PROF_SAMPLE_COST_CENTRE, 200, b, n));
+    n = tp_sample(b, 1, 4, 3, s123, 3);
+    EW(evwrite_event(w, 1, EV_PROF_SAMPLE_COST_CENTRE, 400, b, n));
+    EW(evwrite_flush_cap(w, 1));
+    n = tp_sample(b, 0, 1, 3, s123, 3);
+    EW(evwrite_event(w, 0, EV_PROF_SAMPLE_COST_CENTRE, 100, b, n));
+    n = tp_sample(b, 0, 3, 4, s2123, 4);
+    EW(evwrite_event(w, 0, EV_PROF_SAMPLE_COST_CENTRE, 300, b, n));
+    n = tp_sample(b, 0, 5, 0, NULL, 0);
+    EW(evwrite_event(w, 0, EV_PROF_SAMPLE_COST_CENTRE, 500, b, n));
+    n = tp_sample(b, 0, 6, 3, s123, 2);         /* says 3 ids, holds 2: dropped */
+    EW(evwrite_event(w, 0, EV_PROF_SAMPLE_COST_CENTRE, 600, b, n));
+    EW(evwrite_finish(w));
+    evwrite_destroy(w);
+    long len = ftell(f);
+    ck_assert_int_gt(len, 0);
+    l->bytes = xmalloc((size_t)len);
+    rewind(f);
+    ck_assert_uint_eq(fread(l->bytes, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    diag d;
+    l->log = evlog_open_bytes(l->bytes, (size_t)len, &d);
+    ck_assert_ptr_nonnull(l->log);
+    l->ix = evindex_build(l->log, NULL, &d);
+    char why[256];
+    ck_assert_msg(evindex_check(l->ix, why, sizeof why), "%s", why);
+}
+
+typedef struct tp_want {
+    uint32_t cc;
+    uint64_t individual, inherited;
+} tp_want;
+
+static void
+tp_expect(const timeprof *tp, uint64_t from, uint64_t to, uint32_t cap, uint64_t samples,
+          const tp_want *want, size_t n_want)
+{
+    size_t n;
+    uint64_t counted;
+    timeprof_row *rows = timeprof_flat(tp, from, to, cap, &n, &counted);
+    ck_assert_uint_eq(counted, samples);
+    ck_assert_uint_eq(n, n_want);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_msg(rows[i].cc == want[i].cc, "row %zu: cc %u, want %u", i, rows[i].cc,
+                      want[i].cc);
+        ck_assert_uint_eq(rows[i].individual, want[i].individual);
+        ck_assert_uint_eq(rows[i].inherited, want[i].inherited);
+    }
+    x_free(rows);
+}
+
+START_TEST(test_timeprof_written)
+{
+    tp_log l;
+    tp_open_written(&l, true);
+    const timeprof *tp = evindex_timeprof(l.ix);
+    ck_assert_uint_eq(timeprof_n_samples(tp), 5);
+    ck_assert_uint_eq(timeprof_n_caps(tp), 2);
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_uint_eq(timeprof_sample_at(tp, i)->time_ns, 100 * (i + 1));
+    ck_assert_uint_eq(timeprof_innermost(tp, 4), TIMEPROF_MAIN);
+    ck_assert_uint_eq(timeprof_last_by(tp, 99), SIZE_MAX);
+    ck_assert_uint_eq(timeprof_last_by(tp, 250), 1);
+    ck_assert_uint_eq(timeprof_first_from(tp, 250), 2);
+    /* All: f innermost at 100, 200, 400; g at 300 (and again outside f: counted once);
+     * MAIN at 500 and the root of all five. */
+    static const tp_want all[] = {
+        { 1, 3, 4 }, { TIMEPROF_MAIN, 1, 5 }, { 2, 1, 3 }, { 3, 0, 4 },
+    };
+    tp_expect(tp, 0, UINT64_MAX, TIMEPROF_ANY_CAP, 5, all, 4);
+    static const tp_want cap1[] = { { 1, 2, 2 }, { 3, 0, 2 }, { 2, 0, 1 } };
+    tp_expect(tp, 0, UINT64_MAX, 1, 2, cap1, 3);
+    static const tp_want mid[] = { { 1, 1, 2 }, { 2, 1, 1 }, { 3, 0, 2 } };
+    tp_expect(tp, 150, 350, TIMEPROF_ANY_CAP, 2, mid, 3);
+    tp_expect(tp, 501, 10000, TIMEPROF_ANY_CAP, 0, NULL, 0);
+
+    reports_opts o;
+    memset(&o, 0, sizeof o);
+    strbuf out;
+    strbuf_init(&out);
+    reports_prof(&out, l.ix, &o, 0, 1000, TIMEPROF_ANY_CAP);
+    ck_assert_msg(strstr(out.data, "# time profile: 5 samples on 2 capabilities, tick interval "
+                         "1000 ns (5000 ns sampled), 0..1000 ns\n"), "%s", out.data);
+    ck_assert_msg(strstr(out.data, "\n1\tf\tM\ta.hs:1:1-5\tno\t3\t60.0\t4\t80.0\t3000\t4000\n"),
+                  "%s", out.data);
+    ck_assert_msg(strstr(out.data, "\nMAIN\tMAIN\tMAIN\t<built-in>\tno\t1\t20.0\t5\t100.0\t"),
+                  "%s", out.data);
+    ck_assert_msg(strstr(out.data, "\n3\tCAF\tM\t<entire-module>\tyes\t0\t0.0\t4\t80.0\t0\t"),
+                  "%s", out.data);
+    strbuf_reset(&out);
+    o.json = true;
+    o.limit = 1;
+    reports_prof(&out, l.ix, &o, 0, 1000, 0);  /* f, g, MAIN one each: MAIN inherits most */
+    ck_assert_str_eq(out.data,
+                     "{\"interval_ns\":1000,\"samples\":3,\"from_ns\":0,\"to_ns\":1000,\"cap\":0,"
+                     "\"cost_centres\":[\n"
+                     "{\"cost_centre\":null,\"label\":\"MAIN\",\"module\":\"MAIN\",\"src_loc\":"
+                     "\"<built-in>\",\"is_caf\":false,\"individual\":1,\"individual_pct\":33.3,"
+                     "\"inherited\":3,\"inherited_pct\":100.0,\"individual_ns\":1000,"
+                     "\"inherited_ns\":3000}\n]}\n");
+    strbuf_free(&out);
+    tp_close(&l);
+
+    /* Without PROF_BEGIN: no interval, times "-". */
+    tp_open_written(&l, false);
+    ck_assert(!timeprof_interval(evindex_timeprof(l.ix), NULL, NULL));
+    strbuf_init(&out);
+    o.json = false;
+    o.limit = 0;
+    reports_prof(&out, l.ix, &o, 0, 1000, TIMEPROF_ANY_CAP);
+    ck_assert_msg(strstr(out.data, "no tick interval in the log") &&
+                  strstr(out.data, "\t80.0\t-\t-\n"), "%s", out.data);
+    strbuf_free(&out);
+    tp_close(&l);
+}
+END_TEST
+
+Suite *
+test_timeprof_suite(void)
+{
+    Suite *s = suite_create("timeprof");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30 * test_time_scale());
+    tcase_add_test(tc, test_timeprof_golden);
+    tcase_add_test(tc, test_timeprof_written);
+    suite_add_tcase(s, tc);
+    return s;
+}
