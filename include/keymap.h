@@ -41,6 +41,8 @@
     X(SHORTER_WINDOW, "shorter-window", "the next shorter window length on the MMU plot") \
     X(LONGER_WINDOW,  "longer-window",  "the next longer window length on the MMU plot") \
     X(BAND_LIST,      "band-list",      "list heap-profile bands by peak (Enter: go to the peak)") \
+    X(PROF_LIST,      "prof-list",      "time profile of the view or selection by cost centre "\
+                                        "(Enter: its next sample)") \
     X(SEARCH,         "search",         "search event text") \
     X(SELECT,         "select",         "start or end a range selection at the cursor") \
     X(CANCEL,         "cancel",         "clear search, selection, thread focus, pane filters") \

@@ -26,6 +26,9 @@ typedef enum lane_kind {
     LANE_MEMORY,                /* megablocks allocated from the OS (MEM_RETURN), or
                                  * the blocks size, as a bar graph (GHC 9.2+) */
     LANE_TICKY,                 /* ticky-ticky samples: entries per sample as bars */
+    LANE_PROF,                  /* time-profile samples (+RTS -p): each column's most
+                                 * sampled cost centre, coloured by its place in the
+                                 * whole log's profile, as high as its share */
 } lane_kind;
 
 /* Rows of the stacked heap-bands lane, and how many bands get a style of their own
@@ -149,6 +152,10 @@ enum {
     LANE_ITEM_NM,               /* index: non-moving cycle; start/end: one phase */
     LANE_ITEM_MARKER,           /* index: evindex_marker_at */
     LANE_ITEM_MSG,              /* index: evindex_msg_at (a message, not a marker) */
+    LANE_ITEM_SAMPLE,           /* one of a sample lane's own samples (start == end):
+                                 * heap and memory: index into the lane's series; bands:
+                                 * the census; ticky: the ticky sample; prof: the
+                                 * time-profile sample */
 };
 
 typedef struct lane_item {
@@ -163,7 +170,8 @@ typedef struct lane_item {
  * nearest GC phase or run within slack_ns of t. Non-moving: the phase containing t, else
  * the nearest within slack. Markers: the nearest marker within slack, else the nearest
  * message. Activity, heap, sparks: the collection whose pause contains t, else the
- * nearest within slack. True if found. When nothing is found *out is kind NONE with
+ * nearest within slack. The sample lanes (heap, bands, memory, ticky, prof): their own
+ * sample within slack of t first (LANE_ITEM_SAMPLE), then the collection. True if found. When nothing is found *out is kind NONE with
  * start_ns = t and end_ns = t + slack_ns (the cursor's column when t is its start and
  * slack_ns its width: detail_item reads the lane's values over it). */
 bool lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns,
@@ -172,9 +180,16 @@ bool lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_
 /* The next item on lane l (dir > 0: the first one starting after t) or the previous one
  * (dir < 0: the last one starting before t): runs and GCs in merged order on HEC lanes
  * (a run and a GC starting together: the GC first), phases on the non-moving lane,
- * markers and messages on the markers lane, collections on the activity, heap and
- * sparks lanes. False (and *out kind NONE) if there is none. O(log n). */
+ * markers and messages on the markers lane, collections on the activity and sparks
+ * lanes, the lane's own samples (LANE_ITEM_SAMPLE) on the heap (heap size, else live
+ * bytes), bands (censuses), memory (memory-return, else blocks-size samples), ticky and
+ * prof lanes. False (and *out kind NONE) if there is none. O(log n). */
 bool lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item *out);
+
+/* The series whose samples are the heap lane's (heap size, else live bytes) or the
+ * memory lane's (memory-return current megablocks, else blocks size); NULL for other
+ * lanes. Borrowed. */
+const series *lanes_sample_series(const evindex *ix, const lane *l);
 
 /* Index of the first message (evindex_msg_at order) with time >= t; evindex_n_msgs if
  * none. O(log n). */

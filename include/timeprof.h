@@ -56,6 +56,9 @@ const timeprof_sample *timeprof_sample_at(const timeprof *tp, size_t i);
 const uint32_t *timeprof_stack(const timeprof *tp, size_t i, uint32_t *depth);
 /* Sample i's innermost cost centre (TIMEPROF_MAIN for the empty stack). */
 uint32_t timeprof_innermost(const timeprof *tp, size_t i);
+/* The place of sample i's innermost cost centre in the whole log's flat profile (0: the
+ * most individual samples; timeprof_flat's order): the viewer colours by it. */
+uint32_t timeprof_rank(const timeprof *tp, size_t i);
 /* Index of the first sample at or after t (timeprof_n_samples if none); of the last
  * at or before t (SIZE_MAX if none). O(log n). */
 size_t timeprof_first_from(const timeprof *tp, uint64_t t);

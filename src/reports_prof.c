@@ -22,6 +22,21 @@ prof_names(const heapprof *hp, uint32_t cc, const char **label, const char **mod
     }
 }
 
+/* The RTS's own cost centres, which GHC's .prof leaves out of its total time (and
+ * %time) unless run with -Pa: (label, module). */
+static bool
+prof_is_rts(const char *label, const char *module)
+{
+    static const char *const rts[][2] = {
+        { "GC", "GC" }, { "SYSTEM", "SYSTEM" }, { "OVERHEAD_of", "PROFILING" },
+        { "DONT_CARE", "MAIN" }, { "IDLE", "IDLE" },
+    };
+    for (size_t i = 0; i < sizeof rts / sizeof rts[0]; i++)
+        if (strcmp(label, rts[i][0]) == 0 && strcmp(module, rts[i][1]) == 0)
+            return true;
+    return false;
+}
+
 static void
 prof_text(strbuf *out, const char *s, bool json)
 {
@@ -49,14 +64,24 @@ reports_prof(strbuf *out, const evindex *ix, const reports_opts *o, uint64_t fro
     size_t n_rows;
     timeprof_row *rows = timeprof_flat(tp, from_ns, to_ns, cap, &n_rows, &n_samples);
     size_t shown = o->limit && o->limit < n_rows ? o->limit : n_rows;
+    /* The .prof's total ticks: the samples outside the RTS's own cost centres. */
+    uint64_t n_program = n_samples;
+    for (size_t r = 0; r < n_rows; r++) {
+        const char *label, *module, *src;
+        bool is_caf;
+        prof_names(hp, rows[r].cc, &label, &module, &src, &is_caf);
+        if (prof_is_rts(label, module))
+            n_program -= rows[r].individual;
+    }
     if (o->json) {
         strbuf_puts(out, "{\"interval_ns\":");
         if (has_interval)
             strbuf_printf(out, "%llu", (unsigned long long)interval);
         else
             strbuf_puts(out, "null");
-        strbuf_printf(out, ",\"samples\":%llu,\"from_ns\":%llu,\"to_ns\":%llu,\"cap\":",
-                      (unsigned long long)n_samples, (unsigned long long)from_ns,
+        strbuf_printf(out, ",\"samples\":%llu,\"program_samples\":%llu,\"from_ns\":%llu,"
+                      "\"to_ns\":%llu,\"cap\":", (unsigned long long)n_samples,
+                      (unsigned long long)n_program, (unsigned long long)from_ns,
                       (unsigned long long)to_ns);
         if (cap == TIMEPROF_ANY_CAP)
             strbuf_puts(out, "null");
@@ -76,11 +101,12 @@ reports_prof(strbuf *out, const evindex *ix, const reports_opts *o, uint64_t fro
                           (unsigned long long)(interval * n_samples));
         else
             strbuf_puts(out, ", no tick interval in the log");
-        strbuf_printf(out, ", %llu..%llu ns\n", (unsigned long long)from_ns,
-                      (unsigned long long)to_ns);
+        strbuf_printf(out, ", %llu..%llu ns; %llu outside the RTS's own cost centres (the "
+                      ".prof's total ticks)\n", (unsigned long long)from_ns,
+                      (unsigned long long)to_ns, (unsigned long long)n_program);
         strbuf_puts(out, "cost_centre\tlabel\tmodule\tsrc_loc\tis_caf\tindividual\t"
                          "individual_pct\tinherited\tinherited_pct\tindividual_ns\t"
-                         "inherited_ns\n");
+                         "inherited_ns\tprof_time_pct\n");
     }
     for (size_t r = 0; r < shown; r++) {
         const timeprof_row *row = &rows[r];
@@ -106,11 +132,16 @@ reports_prof(strbuf *out, const evindex *ix, const reports_opts *o, uint64_t fro
                           (unsigned long long)row->inherited,
                           prof_pct(row->inherited, n_samples));
             if (has_interval)
-                strbuf_printf(out, ",\"individual_ns\":%llu,\"inherited_ns\":%llu}",
+                strbuf_printf(out, ",\"individual_ns\":%llu,\"inherited_ns\":%llu",
                               (unsigned long long)(row->individual * interval),
                               (unsigned long long)(row->inherited * interval));
             else
-                strbuf_puts(out, ",\"individual_ns\":null,\"inherited_ns\":null}");
+                strbuf_puts(out, ",\"individual_ns\":null,\"inherited_ns\":null");
+            if (prof_is_rts(label, module))
+                strbuf_puts(out, ",\"prof_time_pct\":null}");
+            else
+                strbuf_printf(out, ",\"prof_time_pct\":%.1f}",
+                              prof_pct(row->individual, n_program));
             strbuf_puts(out, r + 1 < shown ? ",\n" : "\n");
         } else {
             if (row->cc == TIMEPROF_MAIN)
@@ -129,11 +160,15 @@ reports_prof(strbuf *out, const evindex *ix, const reports_opts *o, uint64_t fro
                           (unsigned long long)row->inherited,
                           prof_pct(row->inherited, n_samples));
             if (has_interval)
-                strbuf_printf(out, "\t%llu\t%llu\n",
+                strbuf_printf(out, "\t%llu\t%llu",
                               (unsigned long long)(row->individual * interval),
                               (unsigned long long)(row->inherited * interval));
             else
-                strbuf_puts(out, "\t-\t-\n");
+                strbuf_puts(out, "\t-\t-");
+            if (prof_is_rts(label, module))
+                strbuf_puts(out, "\t-\n");
+            else
+                strbuf_printf(out, "\t%.1f\n", prof_pct(row->individual, n_program));
         }
     }
     if (o->json)

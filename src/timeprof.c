@@ -19,6 +19,7 @@ struct timeprof {
     uint64_t interval_ns, begin_ns;
     bool has_begin;
     size_t n_caps;                      /* counted by timeprof_seal */
+    uint32_t *rank;                     /* owned: per sample, by timeprof_seal */
 };
 
 timeprof *
@@ -34,6 +35,7 @@ timeprof_free(timeprof *tp)
         return;
     x_free(tp->samples);
     x_free(tp->ids);
+    x_free(tp->rank);
     x_free(tp);
 }
 
@@ -67,6 +69,41 @@ timeprof_add_sample(timeprof *tp, uint64_t time_ns, const uint8_t *payload, size
     return true;
 }
 
+/* (cost centre, place) pairs by cost centre, for timeprof_seal's ranks. */
+typedef struct timeprof_place {
+    uint32_t cc, place;
+} timeprof_place;
+
+static int
+timeprof_place_cmp(const void *a, const void *b)
+{
+    const timeprof_place *x = a, *y = b;
+    return x->cc < y->cc ? -1 : x->cc > y->cc;
+}
+
+/* Each sample's innermost cost centre's place in the whole log's flat profile. */
+static void
+timeprof_rank_samples(timeprof *tp)
+{
+    size_t n_rows;
+    uint64_t n_samples;
+    timeprof_row *rows = timeprof_flat(tp, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &n_rows,
+                                       &n_samples);
+    timeprof_place *pl = xmalloc((n_rows + 1) * sizeof *pl);       /* freed below */
+    for (size_t i = 0; i < n_rows; i++)
+        pl[i] = (timeprof_place){ rows[i].cc, (uint32_t)i };
+    qsort(pl, n_rows, sizeof *pl, timeprof_place_cmp);
+    x_free(tp->rank);
+    tp->rank = xmalloc((tp->n_samples + 1) * sizeof *tp->rank);     /* owned by tp */
+    for (size_t i = 0; i < tp->n_samples; i++) {
+        timeprof_place key = { timeprof_innermost(tp, i), 0 };
+        const timeprof_place *hit = bsearch(&key, pl, n_rows, sizeof *pl, timeprof_place_cmp);
+        tp->rank[i] = hit ? hit->place : UINT32_MAX;
+    }
+    x_free(pl);
+    x_free(rows);
+}
+
 static int
 timeprof_u32_cmp(const void *a, const void *b)
 {
@@ -88,6 +125,7 @@ timeprof_seal(timeprof *tp)
     for (size_t i = 0; i < tp->n_samples; i++)
         tp->n_caps += i == 0 || caps[i] != caps[i - 1];
     x_free(caps);
+    timeprof_rank_samples(tp);
 }
 
 bool
@@ -130,6 +168,12 @@ timeprof_innermost(const timeprof *tp, size_t i)
 {
     const timeprof_sample *s = &tp->samples[i];
     return s->depth ? tp->ids[s->first] : TIMEPROF_MAIN;
+}
+
+uint32_t
+timeprof_rank(const timeprof *tp, size_t i)
+{
+    return tp->rank ? tp->rank[i] : UINT32_MAX;
 }
 
 size_t
@@ -274,7 +318,8 @@ timeprof_flat(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap
 size_t
 timeprof_bytes(const timeprof *tp)
 {
-    return sizeof *tp + tp->cap_samples * sizeof *tp->samples + tp->cap_ids * sizeof *tp->ids;
+    return sizeof *tp + tp->cap_samples * sizeof *tp->samples + tp->cap_ids * sizeof *tp->ids +
+           (tp->rank ? tp->n_samples * sizeof *tp->rank : 0);
 }
 
 bool

@@ -6,11 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
+#include "detail.h"
 #include "evindex.h"
 #include "evlog.h"
 #include "evtype.h"
 #include "evwrite.h"
+#include "lanes.h"
 #include "reports.h"
+#include "surface.h"
 #include "tests.h"
 #include "timeprof.h"
 #include "xalloc.h"
@@ -259,8 +263,9 @@ START_TEST(test_timeprof_written)
     strbuf_init(&out);
     reports_prof(&out, l.ix, &o, 0, 1000, TIMEPROF_ANY_CAP);
     ck_assert_msg(strstr(out.data, "# time profile: 5 samples on 2 capabilities, tick interval "
-                         "1000 ns (5000 ns sampled), 0..1000 ns\n"), "%s", out.data);
-    ck_assert_msg(strstr(out.data, "\n1\tf\tM\ta.hs:1:1-5\tno\t3\t60.0\t4\t80.0\t3000\t4000\n"),
+                         "1000 ns (5000 ns sampled), 0..1000 ns; 5 outside the RTS's own cost "
+                         "centres (the .prof's total ticks)\n"), "%s", out.data);
+    ck_assert_msg(strstr(out.data, "\n1\tf\tM\ta.hs:1:1-5\tno\t3\t60.0\t4\t80.0\t3000\t4000\t60.0\n"),
                   "%s", out.data);
     ck_assert_msg(strstr(out.data, "\nMAIN\tMAIN\tMAIN\t<built-in>\tno\t1\t20.0\t5\t100.0\t"),
                   "%s", out.data);
@@ -271,12 +276,12 @@ START_TEST(test_timeprof_written)
     o.limit = 1;
     reports_prof(&out, l.ix, &o, 0, 1000, 0);  /* f, g, MAIN one each: MAIN inherits most */
     ck_assert_str_eq(out.data,
-                     "{\"interval_ns\":1000,\"samples\":3,\"from_ns\":0,\"to_ns\":1000,\"cap\":0,"
+                     "{\"interval_ns\":1000,\"samples\":3,\"program_samples\":3,\"from_ns\":0,\"to_ns\":1000,\"cap\":0,"
                      "\"cost_centres\":[\n"
                      "{\"cost_centre\":null,\"label\":\"MAIN\",\"module\":\"MAIN\",\"src_loc\":"
                      "\"<built-in>\",\"is_caf\":false,\"individual\":1,\"individual_pct\":33.3,"
                      "\"inherited\":3,\"inherited_pct\":100.0,\"individual_ns\":1000,"
-                     "\"inherited_ns\":3000}\n]}\n");
+                     "\"inherited_ns\":3000,\"prof_time_pct\":33.3}\n]}\n");
     strbuf_free(&out);
     tp_close(&l);
 
@@ -288,8 +293,183 @@ START_TEST(test_timeprof_written)
     o.limit = 0;
     reports_prof(&out, l.ix, &o, 0, 1000, TIMEPROF_ANY_CAP);
     ck_assert_msg(strstr(out.data, "no tick interval in the log") &&
-                  strstr(out.data, "\t80.0\t-\t-\n"), "%s", out.data);
+                  strstr(out.data, "\t80.0\t-\t-\t0.0\n"), "%s", out.data);
     strbuf_free(&out);
+    tp_close(&l);
+}
+END_TEST
+
+
+/* ---- the sample lanes step their own samples ('.' and ',') --------------------------------- */
+
+/* The distinct times, in order, of the dump lines holding `pattern` (a `ghc-events show`
+ * dump lists events in time order). Caller frees; *n the count. */
+static uint64_t *
+tp_ref_times(const char *path, const char *pattern, size_t *n)
+{
+    size_t len;
+    uint8_t *b = test_read_file(path, &len);
+    ck_assert_msg(b != NULL, "cannot read %s", path);
+    char *text = xmalloc(len + 1);
+    memcpy(text, b, len);
+    text[len] = '\0';
+    free(b);
+    size_t cap = 64;
+    uint64_t *t = xmalloc(cap * sizeof *t);
+    *n = 0;
+    for (char *save = NULL, *ln = strtok_r(text, "\n", &save); ln;
+         ln = strtok_r(NULL, "\n", &save)) {
+        char *end;
+        unsigned long long v = strtoull(ln, &end, 10);
+        if (end == ln || *end != ':' || !strstr(end, pattern))
+            continue;
+        if (*n && t[*n - 1] == v)
+            continue;
+        ck_assert_msg(*n == 0 || v > t[*n - 1], "%s: dump not in time order", path);
+        if (*n == cap)
+            t = xreallocarray(t, cap *= 2, sizeof *t);
+        t[(*n)++] = v;
+    }
+    x_free(text);
+    return t;
+}
+
+typedef struct tp_lane_case {
+    const char *log;            /* fixture path, or corpus name when corpus is true */
+    bool corpus;
+    lane_kind kind;
+    const char *pattern;        /* the dump lines of its samples */
+    const char *status;         /* the status line of a sample starts so ("census 1/") */
+} tp_lane_case;
+
+static const tp_lane_case tp_lane_cases[] = {
+    { "fixtures/threaded-n4.eventlog", false, LANE_HEAP, ": size of heap capset", "heap sample 1/" },
+    { "fixtures/heapprof-hT.eventlog", false, LANE_HEAPBANDS, "start heap prof sample",
+      "census 1/" },
+    { "fixtures/heapprof-p.eventlog", false, LANE_PROF, ", prof sample ", "prof sample 1/" },
+    { "ghc-9.2-events", true, LANE_MEMORY, "memory returned (mblocks)", "memory sample 1/" },
+    { "ticky-new", true, LANE_TICKY, "ticky begin counter sample", "ticky sample 1/" },
+    { "time-prof", true, LANE_PROF, ", prof sample ", "prof sample 1/" },
+};
+
+START_TEST(test_timeprof_lanes_step_samples)
+{
+    const tp_lane_case *c = &tp_lane_cases[_i];
+    tp_log l;
+    memset(&l, 0, sizeof l);
+    char *ref;
+    if (c->corpus) {
+        if (!tp_open_corpus(&l, c->log))
+            return;
+        char *dir = test_corpus_dir();
+        size_t n = strlen(dir) + strlen(c->log) + 32;
+        ref = xmalloc(n);
+        snprintf(ref, n, "%s/%s.eventlog.reference", dir, c->log);
+        free(dir);
+    } else {
+        l.log = test_open_log(c->log);
+        diag d;
+        l.ix = evindex_build(l.log, NULL, &d);
+        char rel[256];
+        snprintf(rel, sizeof rel, "%.*s.eventlog.ref017", (int)(strlen(c->log) - 9), c->log);
+        char *p = test_path(rel);
+        ref = xstrdup(p);
+        free(p);
+    }
+    size_t n_want;
+    uint64_t *want = tp_ref_times(ref, c->pattern, &n_want);
+    ck_assert_msg(n_want >= 2, "%s: %zu samples in the dump", c->log, n_want);
+    size_t n_lanes;
+    lane *lanes = lanes_build_all(l.ix, &n_lanes);
+    const lane *ln = NULL;
+    for (size_t i = 0; i < n_lanes; i++)
+        if (lanes[i].kind == c->kind)
+            ln = &lanes[i];
+    ck_assert_msg(ln != NULL, "%s: no lane of kind %d", c->log, c->kind);
+    lane_item it;
+    uint64_t t = 0;
+    for (size_t i = 0; i < n_want; i++) {
+        ck_assert_msg(lanes_next_item(l.ix, ln, t, 1, &it), "%s: sample %zu not reached",
+                      c->log, i);
+        ck_assert_int_eq(it.kind, LANE_ITEM_SAMPLE);
+        ck_assert_msg(it.start_ns == want[i], "%s: step %zu at %llu, the dump's sample at %llu",
+                      c->log, i, (unsigned long long)it.start_ns, (unsigned long long)want[i]);
+        t = it.start_ns;
+        lane_item at;
+        ck_assert(lanes_item_at(l.ix, ln, t, 0, &at));
+        ck_assert_int_eq(at.kind, LANE_ITEM_SAMPLE);
+        if (i == 0) {
+            strbuf st;
+            strbuf_init(&st);
+            detail_status(&st, l.ix, ln, &at, t, 1);
+            ck_assert_msg(strstr(st.data, c->status), "%s: status \"%s\"", c->log, st.data);
+            strbuf_free(&st);
+        }
+    }
+    ck_assert(!lanes_next_item(l.ix, ln, t, 1, &it));
+    t = UINT64_MAX;
+    for (size_t i = n_want; i-- > 0;) {
+        ck_assert(lanes_next_item(l.ix, ln, t, -1, &it));
+        ck_assert_uint_eq(it.start_ns, want[i]);
+        t = it.start_ns;
+    }
+    ck_assert(!lanes_next_item(l.ix, ln, t, -1, &it));
+    x_free(lanes);
+    x_free(want);
+    x_free(ref);
+    tp_close(&l);
+}
+END_TEST
+
+/* The viewer: the prof lane's detail (the sample at the cursor, the view's profile),
+ * '.' stepping samples, and P listing cost centres with Enter going to one's sample. */
+START_TEST(test_timeprof_viewer)
+{
+    tp_log l;
+    if (!tp_open_corpus(&l, "time-prof"))
+        return;
+    app_opts o = { .ascii = true };
+    app *a = app_new(l.ix, "time-prof.eventlog", 160, 48, &o);
+    surface *s = surface_new(160, 48);
+    /* Down to the last lane: prof. */
+    for (int k = 0; k < 8; k++)
+        app_key(a, "Down");
+    app_key(a, ".");
+    app_key(a, ".");
+    app_draw(a, s);
+    char *scr = surface_dump(s);
+    /* The dump's second sample: 35086315, tick 2, stack 1, 2, 3. */
+    ck_assert_uint_eq(app_view(a)->cursor_ns, 35086315);
+    ck_assert_msg(strstr(scr, "Sample 2 at 35.086315ms, cap 0, tick 2: stack of 3"), "%s",
+                  scr);
+    ck_assert_msg(strstr(scr, "fib (Main, Fib.hs:4:1-50)"), "%s", scr);
+    ck_assert_msg(strstr(scr, "340 samples; individual, inherited:"), "%s", scr);
+    ck_assert_msg(strstr(scr, " 97.6%  97.6%  fib (Main, Fib.hs:4:1-50)"), "%s", scr);
+    ck_assert_msg(strstr(app_status(a), "prof sample 2/340, cap 0: fib"), "%s", app_status(a));
+    /* P: the view's cost centres; Enter on GC (third by individual samples) goes to the
+     * dump's first GC sample after the cursor (its first "cost centre stack 115"), Enter
+     * again to the next. */
+    app_key(a, "P");
+    app_key(a, "Down");
+    app_key(a, "Down");
+    app_key(a, "Enter");
+    size_t n_gc;
+    char *dir = test_corpus_dir();
+    char ref[1024];
+    snprintf(ref, sizeof ref, "%s/time-prof.eventlog.reference", dir);
+    free(dir);
+    uint64_t *gc = tp_ref_times(ref, "cost centre stack 115", &n_gc);
+    ck_assert_uint_eq(n_gc, 3);
+    ck_assert_uint_eq(app_view(a)->cursor_ns, gc[0]);
+    app_key(a, "P");
+    app_key(a, "Down");
+    app_key(a, "Down");
+    app_key(a, "Enter");
+    ck_assert_uint_eq(app_view(a)->cursor_ns, gc[1]);
+    x_free(gc);
+    x_free(scr);
+    surface_free(s);
+    app_free(a);
     tp_close(&l);
 }
 END_TEST
@@ -302,6 +482,12 @@ test_timeprof_suite(void)
     tcase_set_timeout(tc, 30 * test_time_scale());
     tcase_add_test(tc, test_timeprof_golden);
     tcase_add_test(tc, test_timeprof_written);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("lanes");
+    tcase_set_timeout(tc, 60 * test_time_scale());
+    tcase_add_loop_test(tc, test_timeprof_lanes_step_samples, 0,
+                        (int)(sizeof tp_lane_cases / sizeof tp_lane_cases[0]));
+    tcase_add_test(tc, test_timeprof_viewer);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -186,14 +186,21 @@ for log in time-prof; do
         }
         printf "# time profile: %d samples on %s", n, (cp >= 0 ? "cap " cp : "1 capability")
         if (hasiv) printf ", tick interval %d ns (%d ns sampled)", iv, iv * n
-        printf ", %d..%d ns\n", first, last
-        print "cost_centre\tlabel\tmodule\tsrc_loc\tis_caf\tindividual\tindividual_pct\tinherited\tinherited_pct\tindividual_ns\tinherited_ns"
+        # GHC .prof total ticks: without the RTS cost centres GC, SYSTEM, OVERHEAD_of,
+        # DONT_CARE, IDLE
+        rts["GC GC"] = rts["SYSTEM SYSTEM"] = rts["OVERHEAD_of PROFILING"] = 1
+        rts["DONT_CARE MAIN"] = rts["IDLE IDLE"] = 1
+        prog = n
+        for (id in seen) if (id != "MAIN" && ((L[id] " " M[id]) in rts)) prog -= ind[id]
+        printf ", %d..%d ns; %d outside the RTS%cs own cost centres (the .prof%cs total ticks)\n", first, last, prog, 39, 39
+        print "cost_centre\tlabel\tmodule\tsrc_loc\tis_caf\tindividual\tindividual_pct\tinherited\tinherited_pct\tindividual_ns\tinherited_ns\tprof_time_pct"
         for (i = 1; i <= m; i++) {
           id = key[i]
           if (id == "MAIN") { lab = "MAIN"; mod = "MAIN"; src = "<built-in>"; caf = "no" }
           else { lab = L[id]; mod = M[id]; src = S[id]; caf = C[id] }
-          printf "%s\t%s\t%s\t%s\t%s\t%d\t%.1f\t%d\t%.1f\t%d\t%d\n", id, lab, mod, src, caf,
+          printf "%s\t%s\t%s\t%s\t%s\t%d\t%.1f\t%d\t%.1f\t%d\t%d\t", id, lab, mod, src, caf,
                  ind[id], 100 * ind[id] / n, inh[id], 100 * inh[id] / n, ind[id] * iv, inh[id] * iv
+          if ((lab " " mod) in rts) print "-"; else printf "%.1f\n", 100 * ind[id] / prog
         }
       }
       function before(a, b) {
