@@ -37,7 +37,9 @@ void reports_threads(strbuf *out, const evindex *ix, const reports_opts *o);
 /* Heap-profile bands, largest peak first (ties: first seen first): name, kind (stack or
  * string), peak bytes and its census time, mean bytes over all censuses, bytes in the
  * last census, censuses it appears in. With o->censuses: time, band, bytes per census
- * entry in time order (limit: the first N censuses). */
+ * entry in time order (limit: the first N censuses). A -hi profile's rows (both forms)
+ * also name the band from its IPE entry: info_table, closure_type, type, label, module,
+ * src_loc (empty cells / JSON nulls for an address without one). */
 void reports_heap(strbuf *out, const evindex *ix, const reports_opts *o);
 
 /* Ticky-ticky counters (reports_ticky.c), most entries first (o->sort_by_allocs: most

@@ -858,6 +858,53 @@ START_TEST(test_newer_stop_status)
 }
 END_TEST
 
+/* heap --censuses of an elog-synth -hi log (9.2 layout) names every entry's band from
+ * its IPE entry, as heap does: tests/golden/synth-hi.heap-censuses.tsv, made from the
+ * log's `ghc-events show` dump and the table elog-synth writes (mkgolden.sh). */
+START_TEST(test_newer_hi_censuses_golden)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    char path[] = "/tmp/elog-newer-hi-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' --ghc 9.2 --heap-profile hi --events 30000 --caps 1 "
+             "--seed 7 -o '%s' 2>/dev/null", synth, path);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(log);
+    evindex *ix = evindex_build(log, NULL, &d);
+    reports_opts o;
+    memset(&o, 0, sizeof o);
+    o.censuses = true;
+    strbuf out;
+    strbuf_init(&out);
+    reports_heap(&out, ix, &o);
+    char *want = nw_golden("synth-hi.heap-censuses.tsv");
+    ck_assert_msg(strlen(want) > 1000, "golden too short");
+    ck_assert_str_eq(out.data, want);
+    x_free(want);
+    /* JSON: the same names as fields; the address without an entry has nulls. */
+    strbuf_reset(&out);
+    o.json = true;
+    o.limit = 1;
+    reports_heap(&out, ix, &o);
+    ck_assert_msg(strstr(out.data, "\"band\":\"0x4a2b10\",\"bytes\":3424,\"info_table\":"
+                         "\"sat_s1a2_info\",\"closure_type\":\"THUNK\",\"type\":\"[Int]\","
+                         "\"label\":\"go\",\"module\":\"Synth.Loop\",\"src_loc\":"
+                         "\"Synth/Loop.hs:12:5-40\"}") &&
+                  strstr(out.data, "\"band\":\"0x4a2cf0\",\"bytes\":165856,\"info_table\":null"),
+                  "%s", out.data);
+    strbuf_free(&out);
+    evindex_free(ix);
+    evlog_close(log);
+    unlink(path);
+}
+END_TEST
+
 /* elog-synth --ghc V writes each version's layout: the header declares what V
  * declares, the census has V's size, the ticky definitions V's fields, and every
  * newer event it writes reaches the index, the parallel build agreeing. */
@@ -1023,6 +1070,7 @@ test_newer_suite(void)
     tc = tcase_create("synth");
     tcase_set_timeout(tc, 120 * test_time_scale());
     tcase_add_test(tc, test_newer_synth_versions);
+    tcase_add_test(tc, test_newer_hi_censuses_golden);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -212,3 +212,51 @@ for log in time-prof; do
       }' "$C/$log.eventlog.reference" > "$out"
   done
 done
+
+# synth-hi.heap-censuses.tsv: `heap --censuses` of an elog-synth -hi log (GHC 9.2
+# layout), from that log's `ghc-events show` dump (REFDUMP, default /tmp/refdump: the
+# reference dumper) — census times, bands, bytes, and each band's IPE entry (address,
+# closure type number, table name, source) — with the type, label and module the dump
+# does not print taken from the table elog-synth writes (tools/elog-synth.c, synth_ipes)
+# and the closure type named by GHC's numbering (rts/storage/ClosureTypes.h).
+SYNTH=${SYNTH:-build/elog-synth}
+REFDUMP=${REFDUMP:-/tmp/refdump}
+if [ -x "$SYNTH" ] && [ -x "$REFDUMP" ]; then
+  tmp=$(mktemp)
+  "$SYNTH" --ghc 9.2 --heap-profile hi --events 30000 --caps 1 --seed 7 -o "$tmp" >/dev/null 2>&1
+  { sed -n '/^} synth_ipes\[\] = {/,/^};/p' tools/elog-synth.c | tr -d '\n' | sed 's/},/}\n/g'
+    echo; echo "@@dump"; "$REFDUMP" "$tmp"; } | awk '
+    BEGIN {
+      split("INVALID_OBJECT CONSTR CONSTR_1_0 CONSTR_0_1 CONSTR_2_0 CONSTR_1_1 CONSTR_0_2 " \
+            "CONSTR_NOCAF FUN FUN_1_0 FUN_0_1 FUN_2_0 FUN_1_1 FUN_0_2 FUN_STATIC THUNK " \
+            "THUNK_1_0 THUNK_0_1 THUNK_2_0 THUNK_1_1 THUNK_0_2 THUNK_STATIC", ct, " ")
+    }
+    /^@@dump/ { dump = 1; next }
+    !dump && /0x[0-9a-f]+, "/ {
+      line = $0; sub(/.*\{ *0x/, "", line)
+      addr = line; sub(/,.*/, "", addr)
+      n = split(line, q, "\"")
+      TY[addr] = q[6]; LB[addr] = q[8]; MO[addr] = q[10]
+    }
+    dump && /: Info Table: / {
+      line = $0; sub(/.*: Info Table: /, "", line)
+      addr = line; sub(/:.*/, "", addr)
+      rest = line; sub(/^[0-9a-f]+:/, "", rest)
+      d = rest; sub(/:.*/, "", d); rest = substr(rest, length(d) + 2)
+      nm = rest; sub(/ - .*/, "", nm); src = rest; sub(/^.* - /, "", src)
+      IPE[addr] = 1; NM[addr] = nm; CT[addr] = ct[d + 1]; SRC[addr] = src
+    }
+    dump && /start heap prof sample/ { t = $1; sub(/:$/, "", t) }
+    dump && /heap prof sample [0-9]+, residency [0-9]+, label / {
+      r = $0; sub(/.*residency /, "", r); sub(/,.*/, "", r)
+      lb = $0; sub(/.*, label /, "", lb)
+      a = lb; sub(/^0x/, "", a)
+      if (a in IPE)
+        printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, lb, r, NM[a], CT[a], TY[a], LB[a], MO[a], SRC[a]
+      else
+        printf "%s\t%s\t%s\t\t\t\t\t\t\n", t, lb, r
+    }
+    BEGIN { print "time_ns\tband\tbytes\tinfo_table\tclosure_type\ttype\tlabel\tmodule\tsrc_loc" }
+  ' > "$G/synth-hi.heap-censuses.tsv"
+  rm -f "$tmp"
+fi
