@@ -48,19 +48,22 @@ typedef struct lane {
 
 /* Write the lanes this log has, in display order, into out[0 .. max) and return how
  * many there are (which may exceed max: then only max were written). The order is
- * ThreadScope's: "activity" (if any HEC lane), "HEC 0" .. "HEC n" (the no-capability
- * lane of old logs, "global", only if it has runs or GC phases), "nonmoving" if the
+ * ThreadScope's: "activity" (if any HEC lane has runs), "HEC 0" .. "HEC n" (none in a
+ * log without a single run or GC phase; the no-capability lane of old logs, "global",
+ * only if it has runs or GC phases), "nonmoving" if the
  * log has non-moving events, "markers" if it has markers or messages, "heap" if it has
  * heap size or live samples, "sparks" if a spark was ever created or pooled (spark
  * counters above zero, or spark events; the all-zero counters every threaded RTS posts
  * get no lane), then for each HEC that had sparks, as ThreadScope shows them, "created N",
- * "convert N" and "pool N" (sparklanes.h). */
+ * "convert N" and "pool N" (sparklanes.h); then "bands" (heap-profile censuses),
+ * "memory" (memory-return or blocks-size samples), "ticky" (ticky counters) and "prof"
+ * (time-profile samples) when the log has them. */
 size_t lanes_build(const evindex *ix, lane *out, size_t max);
 /* Every lane of `ix` in a new array of exactly the needed size, its count in *n (the
  * array is never NULL). Caller frees (x_free). */
 lane *lanes_build_all(const evindex *ix, size_t *n);
 /* Whether evindex lane i is shown as a HEC lane (the no-capability lane only when it
- * has runs or GC phases); the activity lane and range statistics sum over these. */
+ * has runs or GC phases; none when no lane has any); the activity lane and range statistics sum over these. */
 bool lanes_cap_shown(const evindex *ix, size_t i);
 
 typedef struct lanes_draw_opts {

@@ -1129,9 +1129,24 @@ detail_ticky(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
     detail_lines_add(out, "Ticky: %zu counters, %zu samples (%s)", ticky_n_counters(t),
                      ticky_n_samples(t), ticky_layout_name(ticky_layout_of(t)));
     size_t si = ticky_sample_by(t, cursor_ns);
+    if (si == SIZE_MAX && ticky_n_samples(t) == 0) {
+        /* Definitions only: what they name (`ticky` prints every field). */
+        strbuf sb;
+        strbuf_init(&sb);
+        for (size_t k = 0; k < ticky_n_counters(t) && k < DETAIL_TICKY_TOP; k++) {
+            const ticky_counter *c = ticky_counter_at(t, k);
+            strbuf_reset(&sb);
+            strbuf_puts(&sb, "  defined: ");
+            textfmt_append_utf8(&sb, (const uint8_t *)c->name, strlen(c->name));
+            if (c->arity)
+                strbuf_printf(&sb, " (arity %u)", c->arity);
+            detail_add_sb(out, &sb);
+        }
+        strbuf_free(&sb);
+        return;
+    }
     if (si == SIZE_MAX) {
-        if (ticky_n_samples(t))
-            detail_lines_add(out, "No sample yet at the cursor");
+        detail_lines_add(out, "No sample yet at the cursor");
         return;
     }
     const ticky_sample *sm = ticky_sample_at(t, si);

@@ -66,11 +66,27 @@ lanes_eighths(uint64_t part, uint64_t whole)
     return k < 1 ? 1 : k > 8 ? 8 : (unsigned)k;
 }
 
+/* Whether lane i has a run or a GC phase. */
+static bool
+lanes_cap_busy(const evindex *ix, size_t i)
+{
+    const evindex_cap *c = evindex_cap_at(ix, i);
+    return runlane_count(c->runs) > 0 || ivtrack_count(c->gc) > 0;
+}
+
 bool
 lanes_cap_shown(const evindex *ix, size_t i)
 {
-    const evindex_cap *c = evindex_cap_at(ix, i);
-    return c->cap != EVINDEX_NO_CAP || runlane_count(c->runs) > 0 || ivtrack_count(c->gc) > 0;
+    if (lanes_cap_busy(ix, i))
+        return true;
+    if (evindex_cap_at(ix, i)->cap == EVINDEX_NO_CAP)
+        return false;
+    /* A log without a single run or collection (scheduler events left out: +RTS -l-s,
+     * or only profile samples) has nothing to draw on any HEC lane: none is shown. */
+    for (size_t k = 0; k < evindex_n_caps(ix); k++)
+        if (lanes_cap_busy(ix, k))
+            return true;
+    return false;
 }
 
 static bool
@@ -105,10 +121,13 @@ lanes_push(lane *out, size_t max, size_t *n, lane_kind kind, size_t cap_lane, co
 size_t
 lanes_build(const evindex *ix, lane *out, size_t max)
 {
-    size_t n = 0, n_hec = 0;
+    size_t n = 0, n_runs = 0;
+    /* Utilisation is run time: a log without runs (scheduler events left out) would
+     * show an empty activity lane, as if the program had never run. */
     for (size_t i = 0; i < evindex_n_caps(ix); i++)
-        n_hec += lanes_cap_shown(ix, i);
-    if (n_hec)
+        if (lanes_cap_shown(ix, i))
+            n_runs += runlane_count(evindex_cap_at(ix, i)->runs);
+    if (n_runs)
         lanes_push(out, max, &n, LANE_ACTIVITY, 0, "activity");
     for (size_t i = 0; i < evindex_n_caps(ix); i++) {
         if (!lanes_cap_shown(ix, i))
@@ -770,6 +789,13 @@ lanes_row_ticky(lanes_ctx *x)
     const ticky *t = evindex_ticky(x->ix);
     uint64_t top = ticky_max_sample_entries(t);
     size_t n = ticky_n_samples(t);
+    if (n == 0) {
+        /* Definitions only (the run ended before a sample): say so, not an empty row. */
+        strbuf_reset(&x->text);
+        strbuf_printf(&x->text, "%zu counters defined, no samples", ticky_n_counters(t));
+        lanes_row_text(x, 0, x->ncols, x->text.data, STYLE_MARKER_TEXT);
+        return;
+    }
     for (int c = 0; c < x->ncols; c++) {
         size_t i = ticky_sample_by(t, x->col_a[c] ? x->col_a[c] - 1 : 0);
         i = i == SIZE_MAX || x->col_a[c] == 0 ? 0 : i + 1;
