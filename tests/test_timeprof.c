@@ -121,6 +121,102 @@ START_TEST(test_timeprof_golden)
 }
 END_TEST
 
+/* A GHC 9.0.2 time profile (fixtures/heapprof-p): the header's count of samples outside
+ * the RTS's own cost centres (the .prof file's total ticks) and each cost centre's
+ * individual samples, counted from the dump's "cost centre N LABEL in MODULE" and
+ * "prof sample" lines. */
+START_TEST(test_timeprof_fixture_rts_ccs)
+{
+    char *path = test_path("fixtures/heapprof-p.eventlog.ref017");
+    size_t len;
+    uint8_t *b = test_read_file(path, &len);
+    ck_assert_ptr_nonnull(b);
+    free(path);
+    char *text = xmalloc(len + 1);
+    memcpy(text, b, len);
+    text[len] = '\0';
+    free(b);
+    static bool rts[4096];
+    static uint64_t inner[4096];
+    memset(rts, 0, sizeof rts);
+    memset(inner, 0, sizeof inner);
+    uint64_t n = 0, program = 0;
+    for (char *save = NULL, *ln = strtok_r(text, "\n", &save); ln;
+         ln = strtok_r(NULL, "\n", &save)) {
+        unsigned id;
+        char label[64], module[64];
+        const char *cc = strstr(ln, ": cost centre ");
+        const char *st = strstr(ln, ", cost centre stack ");
+        if (cc && sscanf(cc, ": cost centre %u %63s in %63s", &id, label, module) == 3 &&
+            id < 4096) {
+            rts[id] = (strcmp(label, "GC") == 0 && strcmp(module, "GC") == 0) ||
+                      (strcmp(label, "SYSTEM") == 0 && strcmp(module, "SYSTEM") == 0) ||
+                      (strcmp(label, "IDLE") == 0 && strcmp(module, "IDLE") == 0) ||
+                      (strcmp(label, "OVERHEAD_of") == 0 && strcmp(module, "PROFILING") == 0) ||
+                      (strcmp(label, "DONT_CARE") == 0 && strcmp(module, "MAIN") == 0);
+        } else if (st && strstr(ln, "prof sample")) {
+            n++;
+            if (sscanf(st, ", cost centre stack %u", &id) == 1 && id < 4096) {
+                inner[id]++;
+                program += !rts[id];
+            } else {
+                program++;          /* MAIN */
+            }
+        }
+    }
+    x_free(text);
+    ck_assert_uint_eq(n, 2158);
+    ck_assert_uint_lt(program, n);          /* the log has GC and SYSTEM samples */
+    tp_log l;
+    memset(&l, 0, sizeof l);
+    l.log = test_open_log("fixtures/heapprof-p.eventlog");
+    diag d;
+    l.ix = evindex_build(l.log, NULL, &d);
+    reports_opts o;
+    memset(&o, 0, sizeof o);
+    strbuf out;
+    strbuf_init(&out);
+    reports_prof(&out, l.ix, &o, 0, UINT64_MAX, TIMEPROF_ANY_CAP);
+    char want[256];
+    snprintf(want, sizeof want, " ns; %llu outside the RTS's own cost centres",
+             (unsigned long long)program);
+    ck_assert_msg(strstr(out.data, want), "%s", out.data);
+    /* Every row: its individual samples as counted, and prof_time_pct over `program`
+     * ("-" for the RTS's own). */
+    size_t rows = 0;
+    for (char *save = NULL, *ln = strtok_r(out.data, "\n", &save); ln;
+         ln = strtok_r(NULL, "\n", &save)) {
+        unsigned id;
+        char f[11][128];
+        if (ln[0] < '0' || ln[0] > '9')
+            continue;
+        int k = 0;
+        for (char *c = ln, *t; k < 12 && c; k++, c = t ? t + 1 : NULL) {
+            t = strchr(c, '\t');
+            if (k < 11)
+                snprintf(f[k], sizeof f[k], "%.*s", (int)(t ? t - c : (long)strlen(c)), c);
+            else
+                snprintf(want, sizeof want, "%s", c);
+        }
+        ck_assert_int_eq(k, 12);
+        id = (unsigned)strtoul(f[0], NULL, 10);
+        ck_assert_uint_lt(id, 4096);
+        ck_assert_uint_eq(strtoull(f[5], NULL, 10), inner[id]);
+        if (rts[id]) {
+            ck_assert_str_eq(want, "-");
+        } else {
+            char pct[32];
+            snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)inner[id] / (double)program);
+            ck_assert_str_eq(want, pct);
+        }
+        rows++;
+    }
+    ck_assert_uint_gt(rows, 10);
+    strbuf_free(&out);
+    tp_close(&l);
+}
+END_TEST
+
 /* A cost-centre definition payload: id, label, module, source, flags (1: CAF). */
 static size_t
 tp_cc(uint8_t *b, uint32_t id, const char *label, const char *module, const char *src,
@@ -482,6 +578,7 @@ test_timeprof_suite(void)
     tcase_set_timeout(tc, 30 * test_time_scale());
     tcase_add_test(tc, test_timeprof_golden);
     tcase_add_test(tc, test_timeprof_written);
+    tcase_add_test(tc, test_timeprof_fixture_rts_ccs);
     suite_add_tcase(s, tc);
     tc = tcase_create("lanes");
     tcase_set_timeout(tc, 60 * test_time_scale());

@@ -10,6 +10,9 @@
 #                   bytes, censuses it is in — per string band (-hd, -hy)
 #   LOG.stats.txt   the lines `stats` prints about memory the OS sees and the
 #                   non-moving census and pruning
+#   LOG.prof.tsv, LOG.prof-window.tsv   `prof` over the whole log and a window (below)
+#   synth-hi.heap-censuses.tsv   `heap --censuses` of an elog-synth -hi log (below; needs
+#                   build/elog-synth and the reference dumper, REFDUMP)
 set -eu
 C=${1:-../shared/corpus/ghc-events-tests}
 G=tests/golden
