@@ -764,9 +764,15 @@ main_prof(int argc, char **argv, const char *cmd)
     if (!main_window_ok(file, from, from_ns, to, to_ns)) {
         status = 1;
     } else if (cap != TIMEPROF_ANY_CAP && evindex_lane_of(ix, (uint16_t)cap) == SIZE_MAX) {
-        fprintf(stderr, "elog-tui: %s: --cap %u: the log has no capability %u\n", file,
-                (unsigned)cap, (unsigned)cap);
-        status = 1;
+        /* A log of profile samples only has no capability events: its samples say. */
+        size_t n_rows;
+        uint64_t n_cap;
+        x_free(timeprof_flat(evindex_timeprof(ix), 0, UINT64_MAX, cap, &n_rows, &n_cap));
+        if (n_cap == 0) {
+            fprintf(stderr, "elog-tui: %s: --cap %u: the log has no capability %u\n", file,
+                    (unsigned)cap, (unsigned)cap);
+            status = 1;
+        }
     }
     if (status) {
         evindex_free(ix);

@@ -1,5 +1,8 @@
 /* timeprof: time-profile samples (+RTS -p -l) and flat profiles over a time range (see
- * timeprof.h). Stacks live back to back in one id array; a flat profile finds its rows
+ * timeprof.h). Stacks live back to back in one id array. Sealing indexes, per cost
+ * centre, the samples it is innermost in and those it is on the stack of (sorted sample
+ * numbers), so that the profile of any range of all capabilities is two binary searches
+ * a cost centre, at any zoom; one capability's profile walks its samples, its rows found
  * through an open-addressing hash keyed by cost-centre id. */
 #include "timeprof.h"
 
@@ -20,6 +23,11 @@ struct timeprof {
     bool has_begin;
     size_t n_caps;                      /* counted by timeprof_seal */
     uint32_t *rank;                     /* owned: per sample, by timeprof_seal */
+    /* By timeprof_seal, when the samples fit 32-bit numbers (else NULL: scans). */
+    uint32_t *ccs;                      /* owned: the distinct ids, ascending, MAIN last */
+    size_t n_ccs;
+    size_t *ind_at, *inh_at;            /* owned: n_ccs + 1 offsets into ind, inh */
+    uint32_t *ind, *inh;                /* owned: sample numbers per cost centre */
 };
 
 timeprof *
@@ -36,6 +44,11 @@ timeprof_free(timeprof *tp)
     x_free(tp->samples);
     x_free(tp->ids);
     x_free(tp->rank);
+    x_free(tp->ccs);
+    x_free(tp->ind_at);
+    x_free(tp->inh_at);
+    x_free(tp->ind);
+    x_free(tp->inh);
     x_free(tp);
 }
 
@@ -111,21 +124,200 @@ timeprof_u32_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* An id -> dense number map (numbers in order of first sight), open addressing. */
+typedef struct timeprof_map {
+    uint32_t *keys;                     /* owned */
+    uint32_t *vals;                     /* owned: 1 + dense number, 0 empty */
+    size_t n_slots, n;
+} timeprof_map;
+
+static size_t
+timeprof_mix(uint32_t id, size_t mask)
+{
+    uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 32) & mask;
+}
+
+static void
+timeprof_map_grow(timeprof_map *m)
+{
+    size_t n = m->n_slots ? m->n_slots * 2 : 64;
+    uint32_t *keys = xcalloc(n, sizeof *keys), *vals = xcalloc(n, sizeof *vals);   /* owned */
+    for (size_t i = 0; i < m->n_slots; i++) {
+        if (!m->vals[i])
+            continue;
+        size_t k = timeprof_mix(m->keys[i], n - 1);
+        while (vals[k])
+            k = (k + 1) & (n - 1);
+        keys[k] = m->keys[i];
+        vals[k] = m->vals[i];
+    }
+    x_free(m->keys);
+    x_free(m->vals);
+    m->keys = keys;
+    m->vals = vals;
+    m->n_slots = n;
+}
+
+/* The dense number of `key`, given the next one if new. */
+static uint32_t
+timeprof_map_get(timeprof_map *m, uint32_t key)
+{
+    if (2 * (m->n + 1) > m->n_slots)
+        timeprof_map_grow(m);
+    size_t k = timeprof_mix(key, m->n_slots - 1);
+    for (; m->vals[k]; k = (k + 1) & (m->n_slots - 1))
+        if (m->keys[k] == key)
+            return m->vals[k] - 1;
+    m->keys[k] = key;
+    m->vals[k] = (uint32_t)++m->n;
+    return m->vals[k] - 1;
+}
+
+static void
+timeprof_map_free(timeprof_map *m)
+{
+    x_free(m->keys);
+    x_free(m->vals);
+}
+
+typedef struct timeprof_keyed {
+    uint32_t key, dense;
+} timeprof_keyed;
+
+static int
+timeprof_keyed_cmp(const void *a, const void *b)
+{
+    const timeprof_keyed *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Per cost centre, the samples it is innermost in and on the stack of (once each); then
+ * each sample's rank. Returns false (nothing built) when the samples do not fit 32-bit
+ * numbers. */
+static bool
+timeprof_index_ccs(timeprof *tp)
+{
+    if (tp->n_samples >= UINT32_MAX)
+        return false;
+    /* Dense numbers for the ids, then renumbered in id order (MAIN, UINT32_MAX, last). */
+    timeprof_map m = { 0 };
+    uint32_t *dense = xmalloc((tp->n_ids + 1) * sizeof *dense);    /* freed below */
+    for (size_t i = 0; i < tp->n_ids; i++)
+        dense[i] = timeprof_map_get(&m, tp->ids[i]);
+    uint32_t main_seen = timeprof_map_get(&m, TIMEPROF_MAIN);
+    size_t k = m.n;
+    timeprof_keyed *kd = xmalloc(k * sizeof *kd);                  /* freed below */
+    for (size_t i = 0; i < m.n_slots; i++)
+        if (m.vals[i])
+            kd[m.vals[i] - 1] = (timeprof_keyed){ m.keys[i], m.vals[i] - 1 };
+    timeprof_map_free(&m);
+    qsort(kd, k, sizeof *kd, timeprof_keyed_cmp);
+    uint32_t *renum = xmalloc(k * sizeof *renum);                  /* freed below */
+    tp->ccs = xmalloc(k * sizeof *tp->ccs);                        /* owned by tp */
+    tp->n_ccs = k;
+    for (size_t c = 0; c < k; c++) {
+        tp->ccs[c] = kd[c].key;
+        renum[kd[c].dense] = (uint32_t)c;
+    }
+    x_free(kd);
+    for (size_t i = 0; i < tp->n_ids; i++)
+        dense[i] = renum[dense[i]];
+    size_t main_k = renum[main_seen];
+    x_free(renum);
+    tp->ind_at = xcalloc(k + 1, sizeof *tp->ind_at);               /* owned by tp */
+    tp->inh_at = xcalloc(k + 1, sizeof *tp->inh_at);               /* owned by tp */
+    uint64_t *stamp = xcalloc(k, sizeof *stamp);                   /* freed below */
+    /* Two passes: count, then fill (each list in sample order). */
+    for (int pass = 0; pass < 2; pass++) {
+        size_t *ind_pos = NULL, *inh_pos = NULL;
+        if (pass == 1) {
+            for (size_t c = 0; c < k; c++) {
+                tp->ind_at[c + 1] += tp->ind_at[c];
+                tp->inh_at[c + 1] += tp->inh_at[c];
+            }
+            tp->ind = xmalloc((tp->ind_at[k] + 1) * sizeof *tp->ind);   /* owned by tp */
+            tp->inh = xmalloc((tp->inh_at[k] + 1) * sizeof *tp->inh);   /* owned by tp */
+            ind_pos = xmalloc(k * sizeof *ind_pos);                     /* freed below */
+            inh_pos = xmalloc(k * sizeof *inh_pos);                     /* freed below */
+            memcpy(ind_pos, tp->ind_at, k * sizeof *ind_pos);
+            memcpy(inh_pos, tp->inh_at, k * sizeof *inh_pos);
+            memset(stamp, 0, k * sizeof *stamp);
+        }
+        for (size_t i = 0; i < tp->n_samples; i++) {
+            const timeprof_sample *s = &tp->samples[i];
+            size_t inner = s->depth ? dense[s->first] : main_k;
+            if (pass == 0)
+                tp->ind_at[inner + 1]++;
+            else
+                tp->ind[ind_pos[inner]++] = (uint32_t)i;
+            for (uint32_t d = 0; d <= s->depth; d++) {
+                size_t c = d < s->depth ? dense[s->first + d] : main_k;
+                if (stamp[c] == i + 1)
+                    continue;
+                stamp[c] = i + 1;
+                if (pass == 0)
+                    tp->inh_at[c + 1]++;
+                else
+                    tp->inh[inh_pos[c]++] = (uint32_t)i;
+            }
+        }
+        x_free(ind_pos);
+        x_free(inh_pos);
+    }
+    x_free(stamp);
+    /* Ranks: each cost centre's place in the whole log's profile. */
+    size_t n_rows;
+    uint64_t n_samples;
+    timeprof_row *rows = timeprof_flat(tp, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &n_rows,
+                                       &n_samples);
+    uint32_t *place = xmalloc(k * sizeof *place);                  /* freed below */
+    for (size_t c = 0; c < k; c++)
+        place[c] = UINT32_MAX;
+    for (size_t r = 0; r < n_rows; r++) {
+        const uint32_t *hit = bsearch(&rows[r].cc, tp->ccs, k, sizeof *tp->ccs,
+                                      timeprof_u32_cmp);
+        place[hit - tp->ccs] = (uint32_t)r;
+    }
+    x_free(tp->rank);
+    tp->rank = xmalloc((tp->n_samples + 1) * sizeof *tp->rank);     /* owned by tp */
+    for (size_t i = 0; i < tp->n_samples; i++) {
+        const timeprof_sample *s = &tp->samples[i];
+        tp->rank[i] = place[s->depth ? dense[s->first] : main_k];
+    }
+    x_free(place);
+    x_free(rows);
+    x_free(dense);
+    return true;
+}
+
 void
 timeprof_seal(timeprof *tp)
 {
-    /* Each capability writes its own buffer: samples meet in file order, not time. */
-    radixsort_by_u64(tp->samples, tp->n_samples, sizeof *tp->samples,
-                     offsetof(timeprof_sample, time_ns));
-    uint32_t *caps = xmalloc((tp->n_samples + 1) * sizeof *caps);     /* freed below */
+    /* Each capability writes its own buffer: samples meet in file order, not time
+     * (one capability's are in order already). */
+    bool sorted = true;
+    for (size_t i = 1; i < tp->n_samples && sorted; i++)
+        sorted = tp->samples[i - 1].time_ns <= tp->samples[i].time_ns;
+    if (!sorted)
+        radixsort_by_u64(tp->samples, tp->n_samples, sizeof *tp->samples,
+                         offsetof(timeprof_sample, time_ns));
+    /* Exact sizes from here on: the arrays stay as long as the index. */
+    if (tp->n_samples) {
+        tp->samples = xreallocarray(tp->samples, tp->n_samples, sizeof *tp->samples);
+        tp->cap_samples = tp->n_samples;
+    }
+    if (tp->n_ids) {
+        tp->ids = xreallocarray(tp->ids, tp->n_ids, sizeof *tp->ids);
+        tp->cap_ids = tp->n_ids;
+    }
+    timeprof_map caps = { 0 };
     for (size_t i = 0; i < tp->n_samples; i++)
-        caps[i] = tp->samples[i].cap;
-    qsort(caps, tp->n_samples, sizeof *caps, timeprof_u32_cmp);
-    tp->n_caps = 0;
-    for (size_t i = 0; i < tp->n_samples; i++)
-        tp->n_caps += i == 0 || caps[i] != caps[i - 1];
-    x_free(caps);
-    timeprof_rank_samples(tp);
+        timeprof_map_get(&caps, tp->samples[i].cap);
+    tp->n_caps = caps.n;
+    timeprof_map_free(&caps);
+    if (!timeprof_index_ccs(tp))
+        timeprof_rank_samples(tp);
 }
 
 bool
@@ -274,9 +466,67 @@ timeprof_row_cmp(const void *pa, const void *pb)
     return x->cc < y->cc ? -1 : x->cc > y->cc;
 }
 
+static timeprof_row *timeprof_flat_scan(const timeprof *tp, uint64_t from_ns, uint64_t to_ns,
+                                        uint32_t cap, size_t *n_rows, uint64_t *n_samples);
+
+/* How many of the sorted sample numbers a[0 .. n) are in [lo, hi). */
+static uint64_t
+timeprof_count_in(const uint32_t *a, size_t n, size_t lo, size_t hi)
+{
+    size_t l = 0, h = n;
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+        if (a[m] < lo)
+            l = m + 1;
+        else
+            h = m;
+    }
+    size_t first = l;
+    h = n;
+    while (l < h) {
+        size_t m = l + (h - l) / 2;
+        if (a[m] < hi)
+            l = m + 1;
+        else
+            h = m;
+    }
+    return l - first;
+}
+
 timeprof_row *
 timeprof_flat(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap,
               size_t *n_rows, uint64_t *n_samples)
+{
+    if (cap == TIMEPROF_ANY_CAP && tp->ccs) {
+        /* Samples lo .. hi - 1: the range. */
+        size_t lo = timeprof_first_from(tp, from_ns);
+        size_t hi = to_ns == UINT64_MAX ? tp->n_samples : timeprof_first_from(tp, to_ns + 1);
+        if (hi < lo)
+            hi = lo;
+        timeprof_row *rows = xmalloc((tp->n_ccs + 1) * sizeof *rows);   /* caller frees */
+        size_t out = 0;
+        for (size_t c = 0; c < tp->n_ccs && hi > lo; c++) {
+            uint64_t ind = timeprof_count_in(tp->ind + tp->ind_at[c],
+                                             tp->ind_at[c + 1] - tp->ind_at[c], lo, hi);
+            uint64_t inh = timeprof_count_in(tp->inh + tp->inh_at[c],
+                                             tp->inh_at[c + 1] - tp->inh_at[c], lo, hi);
+            /* MAIN only as a cost centre of its own when some sample was in it. */
+            if (tp->ccs[c] == TIMEPROF_MAIN ? ind > 0 : inh > 0)
+                rows[out++] = (timeprof_row){ tp->ccs[c], ind, inh };
+        }
+        if (out)
+            qsort(rows, out, sizeof *rows, timeprof_row_cmp);
+        *n_rows = out;
+        *n_samples = hi - lo;
+        return rows;
+    }
+    return timeprof_flat_scan(tp, from_ns, to_ns, cap, n_rows, n_samples);
+}
+
+/* timeprof_flat by walking the range's samples (one capability, or no index). */
+static timeprof_row *
+timeprof_flat_scan(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap,
+                   size_t *n_rows, uint64_t *n_samples)
 {
     timeprof_acc a = { 0 };
     uint64_t counted = 0;
@@ -318,8 +568,12 @@ timeprof_flat(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap
 size_t
 timeprof_bytes(const timeprof *tp)
 {
-    return sizeof *tp + tp->cap_samples * sizeof *tp->samples + tp->cap_ids * sizeof *tp->ids +
-           (tp->rank ? tp->n_samples * sizeof *tp->rank : 0);
+    size_t n = sizeof *tp + tp->cap_samples * sizeof *tp->samples +
+               tp->cap_ids * sizeof *tp->ids + (tp->rank ? tp->n_samples * sizeof *tp->rank : 0);
+    if (tp->ccs)
+        n += tp->n_ccs * (sizeof *tp->ccs + 2 * sizeof *tp->ind_at) +
+             (tp->ind_at[tp->n_ccs] + tp->inh_at[tp->n_ccs]) * sizeof *tp->ind;
+    return n;
 }
 
 bool
@@ -336,5 +590,25 @@ timeprof_check(const timeprof *tp, char *why, size_t why_len)
             return false;
         }
     }
-    return true;
+    /* The per-cost-centre index answers as a walk over the samples does. */
+    uint64_t mid = tp->n_samples ? tp->samples[tp->n_samples / 2].time_ns : 0;
+    const uint64_t ranges[3][2] = { { 0, UINT64_MAX }, { 0, mid }, { mid, UINT64_MAX } };
+    bool ok = true;
+    for (int r = 0; r < 3 && ok; r++) {
+        size_t na, nb;
+        uint64_t sa, sb;
+        timeprof_row *a = timeprof_flat(tp, ranges[r][0], ranges[r][1], TIMEPROF_ANY_CAP,
+                                        &na, &sa);
+        timeprof_row *b = timeprof_flat_scan(tp, ranges[r][0], ranges[r][1],
+                                             TIMEPROF_ANY_CAP, &nb, &sb);
+        ok = na == nb && sa == sb;
+        for (size_t k = 0; ok && k < na; k++)
+            ok = a[k].cc == b[k].cc && a[k].individual == b[k].individual &&
+                 a[k].inherited == b[k].inherited;
+        if (!ok)
+            snprintf(why, why_len, "range %d: the index's profile differs from a recount", r);
+        x_free(a);
+        x_free(b);
+    }
+    return ok;
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "detail.h"
@@ -570,6 +572,48 @@ START_TEST(test_timeprof_viewer)
 }
 END_TEST
 
+/* `elog-tui prof` on the command line: the window and cap options reach the report (its
+ * output equals the golden of that window), --top, --json, and a cap the log has no
+ * sample on is an error. */
+static int
+tp_cli(const char *args, char *out, size_t outlen)
+{
+    const char *bin = getenv("ELOG_BIN");
+    ck_assert_msg(bin && access(bin, X_OK) == 0, "ELOG_BIN must name the elog-tui binary");
+    char *dir = test_corpus_dir();
+    char line[2048];
+    snprintf(line, sizeof line, "'%s' prof '%s/time-prof.eventlog' %s 2>/dev/null", bin, dir,
+             args);
+    free(dir);
+    FILE *p = popen(line, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_timeprof_cli)
+{
+    char *dir = test_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "timeprof: corpus not found, cli SKIPPED\n");
+        return;
+    }
+    free(dir);
+    static char out[65536];
+    ck_assert_int_eq(tp_cli("--from 100ms --to 200ms --cap 0", out, sizeof out), 0);
+    char *want = tp_golden("time-prof.prof-window.tsv");
+    ck_assert_str_eq(out, want);
+    x_free(want);
+    ck_assert_int_eq(tp_cli("--top 1 --json", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "\"samples\":340,\"program_samples\":332,") &&
+                  strstr(out, "\"label\":\"fib\"") && !strstr(out, "OVERHEAD_of"), "%s", out);
+    ck_assert_int_eq(tp_cli("--cap 3", out, sizeof out), 1);
+    ck_assert_int_eq(tp_cli("--to 1ms --from 2ms", out, sizeof out), 1);
+}
+END_TEST
+
 Suite *
 test_timeprof_suite(void)
 {
@@ -579,6 +623,7 @@ test_timeprof_suite(void)
     tcase_add_test(tc, test_timeprof_golden);
     tcase_add_test(tc, test_timeprof_written);
     tcase_add_test(tc, test_timeprof_fixture_rts_ccs);
+    tcase_add_test(tc, test_timeprof_cli);
     suite_add_tcase(s, tc);
     tc = tcase_create("lanes");
     tcase_set_timeout(tc, 60 * test_time_scale());
