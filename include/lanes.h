@@ -63,7 +63,8 @@ size_t lanes_build(const evindex *ix, lane *out, size_t max);
  * array is never NULL). Caller frees (x_free). */
 lane *lanes_build_all(const evindex *ix, size_t *n);
 /* Whether evindex lane i is shown as a HEC lane (the no-capability lane only when it
- * has runs or GC phases; none when no lane has any); the activity lane and range statistics sum over these. */
+ * has runs or GC phases; none when no lane has any); the activity lane and range
+ * statistics sum over these. */
 bool lanes_cap_shown(const evindex *ix, size_t i);
 
 typedef struct lanes_draw_opts {
@@ -174,8 +175,8 @@ typedef struct lane_item {
  * the nearest within slack. Markers: the nearest marker within slack, else the nearest
  * message. Activity, heap, sparks: the collection whose pause contains t, else the
  * nearest within slack. The sample lanes (heap, bands, memory, ticky, prof): their own
- * sample within slack of t first (LANE_ITEM_SAMPLE), then the collection. True if found. When nothing is found *out is kind NONE with
- * start_ns = t and end_ns = t + slack_ns (the cursor's column when t is its start and
+ * sample within slack of t first (LANE_ITEM_SAMPLE), then the collection. True if
+ * found. When nothing is found *out is kind NONE with start_ns = t and end_ns = t + slack_ns (the cursor's column when t is its start and
  * slack_ns its width: detail_item reads the lane's values over it). */
 bool lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns,
                    lane_item *out);

@@ -603,7 +603,8 @@ START_TEST(test_newer_peer_snapshots)
             surface *s = surface_new(160, 48);
             app_draw(a, s);
             char *scr = surface_dump(s);
-            ck_assert_msg(strstr(scr, "\xef\xbf\xbd") == NULL, "%s: U+FFFD:\n%.1200s", names[f], scr);
+            ck_assert_msg(strstr(scr, "\xef\xbf\xbd") == NULL, "%s: U+FFFD:\n%.1200s", names[f],
+                          scr);
             for (const char *c = scr; ascii && *c; c++)
                 ck_assert_msg((unsigned char)*c < 0x80, "%s: non-ASCII with --ascii:\n%.1200s",
                               names[f], scr);

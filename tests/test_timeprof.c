@@ -363,7 +363,8 @@ START_TEST(test_timeprof_written)
     ck_assert_msg(strstr(out.data, "# time profile: 5 samples on 2 capabilities, tick interval "
                          "1000 ns (5000 ns sampled), 0..1000 ns; 5 outside the RTS's own cost "
                          "centres (the .prof's total ticks)\n"), "%s", out.data);
-    ck_assert_msg(strstr(out.data, "\n1\tf\tM\ta.hs:1:1-5\tno\t3\t60.0\t4\t80.0\t3000\t4000\t60.0\n"),
+    ck_assert_msg(strstr(out.data,
+                         "\n1\tf\tM\ta.hs:1:1-5\tno\t3\t60.0\t4\t80.0\t3000\t4000\t60.0\n"),
                   "%s", out.data);
     ck_assert_msg(strstr(out.data, "\nMAIN\tMAIN\tMAIN\t<built-in>\tno\t1\t20.0\t5\t100.0\t"),
                   "%s", out.data);
@@ -374,7 +375,8 @@ START_TEST(test_timeprof_written)
     o.limit = 1;
     reports_prof(&out, l.ix, &o, 0, 1000, 0);  /* f, g, MAIN one each: MAIN inherits most */
     ck_assert_str_eq(out.data,
-                     "{\"interval_ns\":1000,\"samples\":3,\"program_samples\":3,\"from_ns\":0,\"to_ns\":1000,\"cap\":0,"
+                     "{\"interval_ns\":1000,\"samples\":3,\"program_samples\":3,"
+                     "\"from_ns\":0,\"to_ns\":1000,\"cap\":0,"
                      "\"cost_centres\":[\n"
                      "{\"cost_centre\":null,\"label\":\"MAIN\",\"module\":\"MAIN\",\"src_loc\":"
                      "\"<built-in>\",\"is_caf\":false,\"individual\":1,\"individual_pct\":33.3,"
@@ -441,7 +443,8 @@ typedef struct tp_lane_case {
 } tp_lane_case;
 
 static const tp_lane_case tp_lane_cases[] = {
-    { "fixtures/threaded-n4.eventlog", false, LANE_HEAP, ": size of heap capset", "heap sample 1/" },
+    { "fixtures/threaded-n4.eventlog", false, LANE_HEAP, ": size of heap capset",
+      "heap sample 1/" },
     { "fixtures/heapprof-hT.eventlog", false, LANE_HEAPBANDS, "start heap prof sample",
       "census 1/" },
     { "fixtures/heapprof-p.eventlog", false, LANE_PROF, ", prof sample ", "prof sample 1/" },
