@@ -176,8 +176,9 @@ typedef struct lane_item {
  * message. Activity, heap, sparks: the collection whose pause contains t, else the
  * nearest within slack. The sample lanes (heap, bands, memory, ticky, prof): their own
  * sample within slack of t first (LANE_ITEM_SAMPLE), then the collection. True if
- * found. When nothing is found *out is kind NONE with start_ns = t and end_ns = t + slack_ns (the cursor's column when t is its start and
- * slack_ns its width: detail_item reads the lane's values over it). */
+ * found. When nothing is found *out is kind NONE with start_ns = t and end_ns = t +
+ * slack_ns (the cursor's column when t is its start and slack_ns its width: detail_item
+ * reads the lane's values over it). */
 bool lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns,
                    lane_item *out);
 
