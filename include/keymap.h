@@ -27,7 +27,7 @@
     X(CENTER,         "center",         "centre the view on the cursor") \
     X(LANE_UP,        "lane-up",        "select the lane above") \
     X(LANE_DOWN,      "lane-down",      "select the lane below") \
-    X(NEXT_ITEM,      "next-item",      "next item on the lane (focused thread: its next run)") \
+    X(NEXT_ITEM,      "next-item",      "next item or sample on the lane (thread: its next run)") \
     X(PREV_ITEM,      "prev-item",      "previous item on the lane (focused thread: run)") \
     X(NEXT_MARKER,    "next-marker",    "next user marker (next match after a search)") \
     X(PREV_MARKER,    "prev-marker",    "previous user marker (previous match after a search)") \
