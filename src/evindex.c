@@ -575,7 +575,8 @@ on_time_prof(builder *b, size_t li, const evlog_event *ev)
         if (ev->payload_len >= 8)
             timeprof_begin(b->ix->timeprof, ev->time_ns, pl64(ev, 0));
     } else {
-        timeprof_add_sample(b->ix->timeprof, ev->time_ns, ev->payload, ev->payload_len);
+        timeprof_add_sample(b->ix->timeprof, ev->offset, ev->time_ns, ev->payload,
+                            ev->payload_len);
     }
 }
 
@@ -1066,7 +1067,7 @@ evindex_alloc(const evlog *log)
     ix->heap = heapprof_new();
     ix->ipe = ipe_table_new();
     ix->ticky = ticky_new();
-    ix->timeprof = timeprof_new();
+    ix->timeprof = timeprof_new(log);
     ix->seek = evseek_new();
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         ix->series[i] = series_new();
@@ -1274,7 +1275,7 @@ par_merge(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
     if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
-        !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) || !timeprof_empty(s->timeprof) ||
+        !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) ||
         heapprof_breakdown_of(s->heap) != HEAPPROF_BY_UNKNOWN ||
         heapprof_n_censuses(s->heap) || heapprof_n_cost_centres(s->heap) ||
         src->nm_phase_open || src->nm_cycle_open)
@@ -1326,6 +1327,7 @@ par_merge(builder *dst, builder *src)
         *EVINDEX_PUSH(d->nm_flushes, d->n_nm_flushes, dst->cap_flushes) = s->nm_flushes[i];
     threadtab_merge(d->threads, s->threads);
     evseek_merge(d->seek, s->seek);
+    timeprof_merge(d->timeprof, s->timeprof);
     evindex_program *dp = &d->program;
     const evindex_program *sp = &s->program;
     if (sp->rts_id_offset)

@@ -1,9 +1,11 @@
 /* timeprof: time-profile samples (+RTS -p -l) and flat profiles over a time range (see
- * timeprof.h). Stacks live back to back in one id array. Sealing indexes, per cost
- * centre, the samples it is innermost in and those it is on the stack of (sorted sample
- * numbers), so that the profile of any range of all capabilities is two binary searches
- * a cost centre, at any zoom; one capability's profile walks its samples, its rows found
- * through an open-addressing hash keyed by cost-centre id. */
+ * timeprof.h). A sample is kept as its file offset only: pages of TIMEPROF_PAGE samples
+ * in time order, each the first sample's offset and time, then zigzag varint deltas; the
+ * time, cap and stack are read back from the log. Sealing stores, every `ck_every`
+ * samples, each cost centre's cumulative individual and inherited counts (checkpoints,
+ * thinned so they stay about a byte a sample), so that the profile of any range of all
+ * capabilities is a checkpoint difference and a walk of at most 2 × ck_every samples at
+ * its ends; and a 4-bit rank a sample for the viewer's colours. */
 #include "timeprof.h"
 
 #include <stdio.h>
@@ -11,125 +13,53 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "evtype.h"
 #include "radixsort.h"
 #include "xalloc.h"
 
-struct timeprof {
-    timeprof_sample *samples;           /* owned */
-    size_t n_samples, cap_samples;
-    uint32_t *ids;                      /* owned: every stack, innermost first */
-    size_t n_ids, cap_ids;
-    uint64_t interval_ns, begin_ns;
-    bool has_begin;
-    size_t n_caps;                      /* counted by timeprof_seal */
-    uint32_t *rank;                     /* owned: per sample, by timeprof_seal */
-    /* By timeprof_seal, when the samples fit 32-bit numbers (else NULL: scans). */
-    uint32_t *ccs;                      /* owned: the distinct ids, ascending, MAIN last */
-    size_t n_ccs;
-    size_t *ind_at, *inh_at;            /* owned: n_ccs + 1 offsets into ind, inh */
-    uint32_t *ind, *inh;                /* owned: sample numbers per cost centre */
+enum {
+    TIMEPROF_PAGE = 64,             /* samples a page */
+    TIMEPROF_CK_MIN = 1024,         /* the closest checkpoints (a multiple of the page) */
 };
+#define TIMEPROF_NONE UINT32_MAX    /* no dense number */
 
-timeprof *
-timeprof_new(void)
-{
-    return xcalloc(1, sizeof(timeprof));     /* caller frees with timeprof_free */
-}
-
-void
-timeprof_free(timeprof *tp)
-{
-    if (!tp)
-        return;
-    x_free(tp->samples);
-    x_free(tp->ids);
-    x_free(tp->rank);
-    x_free(tp->ccs);
-    x_free(tp->ind_at);
-    x_free(tp->inh_at);
-    x_free(tp->ind);
-    x_free(tp->inh);
-    x_free(tp);
-}
-
-void
-timeprof_begin(timeprof *tp, uint64_t time_ns, uint64_t interval_ns)
-{
-    if (tp->has_begin)
-        return;
-    tp->has_begin = true;
-    tp->interval_ns = interval_ns;
-    tp->begin_ns = time_ns;
-}
-
-bool
-timeprof_add_sample(timeprof *tp, uint64_t time_ns, const uint8_t *payload, size_t len)
-{
-    cursor c;
-    cursor_init(&c, payload, len);
-    uint32_t cap = cursor_u32(&c);
-    uint64_t tick = cursor_u64(&c);
-    uint32_t depth = cursor_u8(&c);
-    if (c.failed || cursor_left(&c) < (size_t)depth * 4)
-        return false;
-    xgrowarray((void **)&tp->ids, &tp->cap_ids, tp->n_ids + depth, 256, sizeof *tp->ids);
-    for (uint32_t k = 0; k < depth; k++)
-        tp->ids[tp->n_ids + k] = cursor_u32(&c);
-    xgrowarray((void **)&tp->samples, &tp->cap_samples, tp->n_samples + 1, 64,
-               sizeof *tp->samples);
-    tp->samples[tp->n_samples++] = (timeprof_sample){ time_ns, tick, tp->n_ids, cap, depth };
-    tp->n_ids += depth;
-    return true;
-}
-
-/* (cost centre, place) pairs by cost centre, for timeprof_seal's ranks. */
-typedef struct timeprof_place {
-    uint32_t cc, place;
-} timeprof_place;
-
-static int
-timeprof_place_cmp(const void *a, const void *b)
-{
-    const timeprof_place *x = a, *y = b;
-    return x->cc < y->cc ? -1 : x->cc > y->cc;
-}
-
-/* Each sample's innermost cost centre's place in the whole log's flat profile. */
-static void
-timeprof_rank_samples(timeprof *tp)
-{
-    size_t n_rows;
-    uint64_t n_samples;
-    timeprof_row *rows = timeprof_flat(tp, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &n_rows,
-                                       &n_samples);
-    timeprof_place *pl = xmalloc((n_rows + 1) * sizeof *pl);       /* freed below */
-    for (size_t i = 0; i < n_rows; i++)
-        pl[i] = (timeprof_place){ rows[i].cc, (uint32_t)i };
-    qsort(pl, n_rows, sizeof *pl, timeprof_place_cmp);
-    x_free(tp->rank);
-    tp->rank = xmalloc((tp->n_samples + 1) * sizeof *tp->rank);     /* owned by tp */
-    for (size_t i = 0; i < tp->n_samples; i++) {
-        timeprof_place key = { timeprof_innermost(tp, i), 0 };
-        const timeprof_place *hit = bsearch(&key, pl, n_rows, sizeof *pl, timeprof_place_cmp);
-        tp->rank[i] = hit ? hit->place : UINT32_MAX;
-    }
-    x_free(pl);
-    x_free(rows);
-}
-
-static int
-timeprof_u32_cmp(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
+typedef struct timeprof_page {
+    uint64_t offset, time_ns;       /* the page's first sample */
+    uint64_t pos;                   /* its second sample's code in `codes` */
+} timeprof_page;
 
 /* An id -> dense number map (numbers in order of first sight), open addressing. */
 typedef struct timeprof_map {
-    uint32_t *keys;                     /* owned */
-    uint32_t *vals;                     /* owned: 1 + dense number, 0 empty */
+    uint32_t *keys;                 /* owned */
+    uint32_t *vals;                 /* owned: 1 + dense number, 0 empty */
     size_t n_slots, n;
 } timeprof_map;
+
+struct timeprof {
+    const evlog *log;               /* borrowed */
+    uint8_t *codes;                 /* owned: offset deltas */
+    size_t n_codes, cap_codes;
+    timeprof_page *pages;           /* owned */
+    size_t n_pages, cap_pages;
+    size_t n_samples;
+    uint64_t last_offset, last_time;
+    bool unsorted;                  /* some sample came before an earlier one's time */
+    uint64_t interval_ns, begin_ns;
+    bool has_begin;
+    timeprof_map ids;               /* every cost-centre id seen (dense: first sight) */
+    timeprof_map caps;              /* every cap seen */
+    /* By timeprof_seal. */
+    uint32_t *ccs;                  /* owned: the distinct ids, ascending, MAIN last */
+    size_t n_ccs, main_k;
+    timeprof_map dense;             /* id -> its place in ccs */
+    uint8_t *rank;                  /* owned: 4 bits a sample */
+    size_t ck_every;                /* 0: no checkpoints */
+    size_t n_ck;                    /* checkpoints at 0, ck_every, ... */
+    uint32_t *ck;                   /* owned: n_ck × n_ccs × (individual, inherited) */
+    uint64_t *total;                /* owned: n_ccs × (individual, inherited), all samples */
+};
+
+/* ---- id maps ------------------------------------------------------------------------------ */
 
 static size_t
 timeprof_mix(uint32_t id, size_t mask)
@@ -174,151 +104,447 @@ timeprof_map_get(timeprof_map *m, uint32_t key)
     return m->vals[k] - 1;
 }
 
+/* The value of `key`, TIMEPROF_NONE if absent. */
+static uint32_t
+timeprof_map_find(const timeprof_map *m, uint32_t key)
+{
+    if (!m->n_slots)
+        return TIMEPROF_NONE;
+    for (size_t k = timeprof_mix(key, m->n_slots - 1); m->vals[k];
+         k = (k + 1) & (m->n_slots - 1))
+        if (m->keys[k] == key)
+            return m->vals[k] - 1;
+    return TIMEPROF_NONE;
+}
+
 static void
 timeprof_map_free(timeprof_map *m)
 {
     x_free(m->keys);
     x_free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- building ----------------------------------------------------------------------------- */
+
+timeprof *
+timeprof_new(const evlog *log)
+{
+    timeprof *tp = xcalloc(1, sizeof(timeprof));     /* caller frees with timeprof_free */
+    tp->log = log;
+    return tp;
+}
+
+/* Frees everything tp owns and zeroes it. */
+static void
+timeprof_clear(timeprof *tp)
+{
+    x_free(tp->codes);
+    x_free(tp->pages);
+    timeprof_map_free(&tp->ids);
+    timeprof_map_free(&tp->caps);
+    timeprof_map_free(&tp->dense);
+    x_free(tp->ccs);
+    x_free(tp->rank);
+    x_free(tp->ck);
+    x_free(tp->total);
+    memset(tp, 0, sizeof *tp);
+}
+
+void
+timeprof_free(timeprof *tp)
+{
+    if (!tp)
+        return;
+    timeprof_clear(tp);
+    x_free(tp);
+}
+
+void
+timeprof_begin(timeprof *tp, uint64_t time_ns, uint64_t interval_ns)
+{
+    if (tp->has_begin)
+        return;
+    tp->has_begin = true;
+    tp->interval_ns = interval_ns;
+    tp->begin_ns = time_ns;
+}
+
+/* Append sample `offset` (at time_ns) to the page stream. */
+static void
+timeprof_push(timeprof *tp, uint64_t offset, uint64_t time_ns)
+{
+    if (tp->n_samples % TIMEPROF_PAGE == 0) {
+        xgrowarray((void **)&tp->pages, &tp->cap_pages, tp->n_pages + 1, 16, sizeof *tp->pages);
+        tp->pages[tp->n_pages++] = (timeprof_page){ offset, time_ns, tp->n_codes };
+    } else {
+        uint64_t d = offset - tp->last_offset;
+        uint64_t z = (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);     /* zigzag */
+        xgrowarray((void **)&tp->codes, &tp->cap_codes, tp->n_codes + 10, 256,
+                   sizeof *tp->codes);
+        for (; z >= 0x80; z >>= 7)
+            tp->codes[tp->n_codes++] = (uint8_t)(z | 0x80);
+        tp->codes[tp->n_codes++] = (uint8_t)z;
+    }
+    if (tp->n_samples && time_ns < tp->last_time)
+        tp->unsorted = true;
+    tp->last_offset = offset;
+    tp->last_time = time_ns;
+    tp->n_samples++;
+}
+
+bool
+timeprof_add_sample(timeprof *tp, uint64_t offset, uint64_t time_ns, const uint8_t *payload,
+                    size_t len)
+{
+    cursor c;
+    cursor_init(&c, payload, len);
+    uint32_t cap = cursor_u32(&c);
+    (void)cursor_u64(&c);
+    uint32_t depth = cursor_u8(&c);
+    if (c.failed || cursor_left(&c) < (size_t)depth * 4)
+        return false;
+    for (uint32_t k = 0; k < depth; k++)
+        timeprof_map_get(&tp->ids, cursor_u32(&c));
+    timeprof_map_get(&tp->caps, cap);
+    timeprof_push(tp, offset, time_ns);
+    return true;
+}
+
+/* ---- reading back ------------------------------------------------------------------------- */
+
+/* A walk over the samples in order. */
+typedef struct timeprof_walk {
+    const timeprof *tp;
+    size_t i;                       /* the sample at `offset` */
+    uint64_t offset;
+    size_t pos;                     /* the next code */
+} timeprof_walk;
+
+static uint64_t
+timeprof_varint(const uint8_t *codes, size_t *pos)
+{
+    uint64_t z = 0;
+    for (unsigned sh = 0;; sh += 7) {
+        uint8_t b = codes[(*pos)++];
+        z |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80))
+            break;
+    }
+    return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+}
+
+/* Start at sample i (< n_samples). */
+static void
+timeprof_walk_at(timeprof_walk *w, const timeprof *tp, size_t i)
+{
+    const timeprof_page *p = &tp->pages[i / TIMEPROF_PAGE];
+    w->tp = tp;
+    w->i = i - i % TIMEPROF_PAGE;
+    w->offset = p->offset;
+    w->pos = p->pos;
+    while (w->i < i) {
+        w->offset += timeprof_varint(tp->codes, &w->pos);
+        w->i++;
+    }
+}
+
+/* On to the next sample; false past the last. */
+static bool
+timeprof_walk_next(timeprof_walk *w)
+{
+    if (++w->i >= w->tp->n_samples)
+        return false;
+    if (w->i % TIMEPROF_PAGE == 0) {
+        const timeprof_page *p = &w->tp->pages[w->i / TIMEPROF_PAGE];
+        w->offset = p->offset;
+        w->pos = p->pos;
+    } else {
+        w->offset += timeprof_varint(w->tp->codes, &w->pos);
+    }
+    return true;
+}
+
+/* The sample event at `offset`: its header fields into *s, its stack into ids (when not
+ * NULL; else only ids[0], the innermost, into *inner). False, *s zeroed, if the log does
+ * not hold a whole sample there. */
+static bool
+timeprof_read(const timeprof *tp, uint64_t offset, timeprof_sample *s, uint32_t *ids,
+              uint32_t *inner)
+{
+    evlog_event ev;
+    memset(s, 0, sizeof *s);
+    if (inner)
+        *inner = TIMEPROF_MAIN;
+    if (!tp->log || !evlog_event_at(tp->log, offset, EVLOG_NO_CAP, &ev) ||
+        ev.type != EV_PROF_SAMPLE_COST_CENTRE)
+        return false;
+    cursor c;
+    cursor_init(&c, ev.payload, ev.payload_len);
+    uint32_t cap = cursor_u32(&c);
+    uint64_t tick = cursor_u64(&c);
+    uint32_t depth = cursor_u8(&c);
+    if (c.failed || cursor_left(&c) < (size_t)depth * 4)
+        return false;
+    *s = (timeprof_sample){ ev.time_ns, tick, offset, cap, depth };
+    if (ids) {
+        for (uint32_t k = 0; k < depth; k++)
+            ids[k] = cursor_u32(&c);
+    } else if (inner && depth) {
+        *inner = cursor_u32(&c);
+    }
+    return true;
+}
+
+static uint64_t
+timeprof_offset_at(const timeprof *tp, size_t i)
+{
+    timeprof_walk w;
+    timeprof_walk_at(&w, tp, i);
+    return w.offset;
+}
+
+static uint64_t
+timeprof_time_of(const timeprof *tp, uint64_t offset)
+{
+    evlog_event ev;
+    return tp->log && evlog_event_at(tp->log, offset, EVLOG_NO_CAP, &ev) ? ev.time_ns : 0;
+}
+
+/* ---- sealing ------------------------------------------------------------------------------ */
+
+void
+timeprof_merge(timeprof *dst, timeprof *src)
+{
+    if (src->has_begin && (!dst->has_begin || src->begin_ns < dst->begin_ns)) {
+        dst->has_begin = true;
+        dst->interval_ns = src->interval_ns;
+        dst->begin_ns = src->begin_ns;
+    }
+    for (size_t k = 0; k < src->ids.n_slots; k++)
+        if (src->ids.vals[k])
+            timeprof_map_get(&dst->ids, src->ids.keys[k]);
+    for (size_t k = 0; k < src->caps.n_slots; k++)
+        if (src->caps.vals[k])
+            timeprof_map_get(&dst->caps, src->caps.keys[k]);
+    if (src->n_samples) {
+        bool was = dst->n_samples > 0;
+        uint64_t last = dst->last_time;
+        timeprof_walk w;
+        timeprof_walk_at(&w, src, 0);
+        do {
+            timeprof_push(dst, w.offset, timeprof_time_of(src, w.offset));
+        } while (timeprof_walk_next(&w));
+        /* Workers take disjoint blocks: their samples interleave in time. */
+        if ((was && src->pages[0].time_ns < last) || src->unsorted)
+            dst->unsorted = true;
+    }
+    const evlog *log = src->log;
+    timeprof_clear(src);
+    src->log = log;
 }
 
 typedef struct timeprof_keyed {
-    uint32_t key, dense;
+    uint64_t time_ns, offset;
 } timeprof_keyed;
 
-static int
-timeprof_keyed_cmp(const void *a, const void *b)
+/* Put the samples in (time, offset) order: each capability's block holds its own
+ * samples in order, but blocks meet out of order (GHC writes samples in the one global
+ * block, in order: this is for other writers and for merged builds). */
+static void
+timeprof_sort(timeprof *tp)
 {
-    const timeprof_keyed *x = a, *y = b;
-    return x->key < y->key ? -1 : x->key > y->key;
+    size_t n = tp->n_samples;
+    timeprof_keyed *k = xmalloc(n * sizeof *k);                /* freed below */
+    timeprof_walk w;
+    timeprof_walk_at(&w, tp, 0);
+    do {
+        k[w.i] = (timeprof_keyed){ timeprof_time_of(tp, w.offset), w.offset };
+    } while (timeprof_walk_next(&w));
+    radixsort_by_u64(k, n, sizeof *k, offsetof(timeprof_keyed, time_ns));
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && k[j - 1].time_ns == k[j].time_ns &&
+                           k[j - 1].offset > k[j].offset; j--) {
+            timeprof_keyed t = k[j];
+            k[j] = k[j - 1];
+            k[j - 1] = t;
+        }
+    tp->n_samples = tp->n_pages = tp->n_codes = 0;
+    tp->unsorted = false;
+    for (size_t i = 0; i < n; i++)
+        timeprof_push(tp, k[i].offset, k[i].time_ns);
+    x_free(k);
 }
 
-/* Per cost centre, the samples it is innermost in and on the stack of (once each); then
- * each sample's rank. Returns false (nothing built) when the samples do not fit 32-bit
- * numbers. */
-static bool
-timeprof_index_ccs(timeprof *tp)
+static int
+timeprof_u32_cmp(const void *a, const void *b)
 {
-    if (tp->n_samples >= UINT32_MAX)
-        return false;
-    /* Dense numbers for the ids, then renumbered in id order (MAIN, UINT32_MAX, last). */
-    timeprof_map m = { 0 };
-    uint32_t *dense = xmalloc((tp->n_ids + 1) * sizeof *dense);    /* freed below */
-    for (size_t i = 0; i < tp->n_ids; i++)
-        dense[i] = timeprof_map_get(&m, tp->ids[i]);
-    uint32_t main_seen = timeprof_map_get(&m, TIMEPROF_MAIN);
-    size_t k = m.n;
-    timeprof_keyed *kd = xmalloc(k * sizeof *kd);                  /* freed below */
-    for (size_t i = 0; i < m.n_slots; i++)
-        if (m.vals[i])
-            kd[m.vals[i] - 1] = (timeprof_keyed){ m.keys[i], m.vals[i] - 1 };
-    timeprof_map_free(&m);
-    qsort(kd, k, sizeof *kd, timeprof_keyed_cmp);
-    uint32_t *renum = xmalloc(k * sizeof *renum);                  /* freed below */
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Counting samples into per-cost-centre (individual, inherited) pairs. */
+typedef struct timeprof_count {
+    uint64_t *ind, *inh;            /* n_ccs each */
+    uint64_t *stamp;                /* per cost centre: 1 + the sample that last counted it */
+    uint64_t n;                     /* samples counted */
+} timeprof_count;
+
+static void
+timeprof_count_init(timeprof_count *c, size_t n_ccs)
+{
+    c->ind = xcalloc(n_ccs + 1, sizeof *c->ind);          /* freed by timeprof_count_free */
+    c->inh = xcalloc(n_ccs + 1, sizeof *c->inh);
+    c->stamp = xcalloc(n_ccs + 1, sizeof *c->stamp);
+    c->n = 0;
+}
+
+static void
+timeprof_count_free(timeprof_count *c)
+{
+    x_free(c->ind);
+    x_free(c->inh);
+    x_free(c->stamp);
+}
+
+/* Count samples lo .. hi - 1 (taken on `cap`, or any) into c. */
+static void
+timeprof_count_walk(const timeprof *tp, size_t lo, size_t hi, uint32_t cap, timeprof_count *c)
+{
+    if (lo >= hi)
+        return;
+    uint32_t ids[TIMEPROF_MAX_DEPTH];
+    timeprof_walk w;
+    timeprof_walk_at(&w, tp, lo);
+    do {
+        timeprof_sample s;
+        if (!timeprof_read(tp, w.offset, &s, ids, NULL) ||
+            (cap != TIMEPROF_ANY_CAP && s.cap != cap))
+            continue;
+        c->n++;
+        uint32_t inner = s.depth ? timeprof_map_find(&tp->dense, ids[0]) : tp->main_k;
+        if (inner != TIMEPROF_NONE)
+            c->ind[inner]++;
+        /* MAIN is every stack's root; the others once per sample, however often a
+         * recursion repeats them. */
+        c->inh[tp->main_k]++;
+        c->stamp[tp->main_k] = w.i + 1;
+        for (uint32_t k = 0; k < s.depth; k++) {
+            uint32_t d = timeprof_map_find(&tp->dense, ids[k]);
+            if (d != TIMEPROF_NONE && c->stamp[d] != w.i + 1) {
+                c->stamp[d] = w.i + 1;
+                c->inh[d]++;
+            }
+        }
+    } while (timeprof_walk_next(&w) && w.i < hi);
+}
+
+static int timeprof_row_cmp(const void *pa, const void *pb);
+
+/* The rows of counts c, sorted (MAIN only when some sample was in it). Caller frees. */
+static timeprof_row *
+timeprof_rows(const timeprof *tp, const timeprof_count *c, size_t *n_rows)
+{
+    timeprof_row *rows = xmalloc((tp->n_ccs + 1) * sizeof *rows);      /* caller frees */
+    size_t out = 0;
+    for (size_t k = 0; k < tp->n_ccs; k++)
+        if (k == tp->main_k ? c->ind[k] > 0 : c->inh[k] > 0)
+            rows[out++] = (timeprof_row){ tp->ccs[k], c->ind[k], c->inh[k] };
+    if (out)
+        qsort(rows, out, sizeof *rows, timeprof_row_cmp);
+    *n_rows = out;
+    return rows;
+}
+
+/* The cost centres in id order and their map; checkpoints and totals in one walk. */
+static void
+timeprof_index(timeprof *tp)
+{
+    timeprof_map_get(&tp->ids, TIMEPROF_MAIN);
+    size_t k = tp->ids.n;
     tp->ccs = xmalloc(k * sizeof *tp->ccs);                        /* owned by tp */
     tp->n_ccs = k;
-    for (size_t c = 0; c < k; c++) {
-        tp->ccs[c] = kd[c].key;
-        renum[kd[c].dense] = (uint32_t)c;
-    }
-    x_free(kd);
-    for (size_t i = 0; i < tp->n_ids; i++)
-        dense[i] = renum[dense[i]];
-    size_t main_k = renum[main_seen];
-    x_free(renum);
-    tp->ind_at = xcalloc(k + 1, sizeof *tp->ind_at);               /* owned by tp */
-    tp->inh_at = xcalloc(k + 1, sizeof *tp->inh_at);               /* owned by tp */
-    uint64_t *stamp = xcalloc(k, sizeof *stamp);                   /* freed below */
-    /* Two passes: count, then fill (each list in sample order). */
-    for (int pass = 0; pass < 2; pass++) {
-        size_t *ind_pos = NULL, *inh_pos = NULL;
-        if (pass == 1) {
-            for (size_t c = 0; c < k; c++) {
-                tp->ind_at[c + 1] += tp->ind_at[c];
-                tp->inh_at[c + 1] += tp->inh_at[c];
-            }
-            tp->ind = xmalloc((tp->ind_at[k] + 1) * sizeof *tp->ind);   /* owned by tp */
-            tp->inh = xmalloc((tp->inh_at[k] + 1) * sizeof *tp->inh);   /* owned by tp */
-            ind_pos = xmalloc(k * sizeof *ind_pos);                     /* freed below */
-            inh_pos = xmalloc(k * sizeof *inh_pos);                     /* freed below */
-            memcpy(ind_pos, tp->ind_at, k * sizeof *ind_pos);
-            memcpy(inh_pos, tp->inh_at, k * sizeof *inh_pos);
-            memset(stamp, 0, k * sizeof *stamp);
-        }
-        for (size_t i = 0; i < tp->n_samples; i++) {
-            const timeprof_sample *s = &tp->samples[i];
-            size_t inner = s->depth ? dense[s->first] : main_k;
-            if (pass == 0)
-                tp->ind_at[inner + 1]++;
-            else
-                tp->ind[ind_pos[inner]++] = (uint32_t)i;
-            for (uint32_t d = 0; d <= s->depth; d++) {
-                size_t c = d < s->depth ? dense[s->first + d] : main_k;
-                if (stamp[c] == i + 1)
-                    continue;
-                stamp[c] = i + 1;
-                if (pass == 0)
-                    tp->inh_at[c + 1]++;
-                else
-                    tp->inh[inh_pos[c]++] = (uint32_t)i;
-            }
-        }
-        x_free(ind_pos);
-        x_free(inh_pos);
-    }
-    x_free(stamp);
-    /* Ranks: each cost centre's place in the whole log's profile. */
-    size_t n_rows;
-    uint64_t n_samples;
-    timeprof_row *rows = timeprof_flat(tp, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &n_rows,
-                                       &n_samples);
-    uint32_t *place = xmalloc(k * sizeof *place);                  /* freed below */
+    for (size_t i = 0; i < tp->ids.n_slots; i++)
+        if (tp->ids.vals[i])
+            tp->ccs[tp->ids.vals[i] - 1] = tp->ids.keys[i];
+    timeprof_map_free(&tp->ids);
+    qsort(tp->ccs, k, sizeof *tp->ccs, timeprof_u32_cmp);
     for (size_t c = 0; c < k; c++)
-        place[c] = UINT32_MAX;
-    for (size_t r = 0; r < n_rows; r++) {
-        const uint32_t *hit = bsearch(&rows[r].cc, tp->ccs, k, sizeof *tp->ccs,
-                                      timeprof_u32_cmp);
-        place[hit - tp->ccs] = (uint32_t)r;
+        timeprof_map_get(&tp->dense, tp->ccs[c]);     /* dense number c: ids ascending */
+    tp->main_k = k - 1;
+    /* Checkpoints about a byte a sample at most: 8 bytes a cost centre each. */
+    size_t n = tp->n_samples;
+    if (n < UINT32_MAX && n >= 2 * TIMEPROF_CK_MIN) {
+        size_t every = TIMEPROF_CK_MIN;
+        while ((n / every + 1) * k * 8 > n && every < n / 2)
+            every *= 2;
+        if ((n / every + 1) * k * 8 <= n) {
+            tp->ck_every = every;
+            tp->n_ck = n / every + 1;
+            tp->ck = xmalloc(tp->n_ck * k * 2 * sizeof *tp->ck);   /* owned by tp */
+        }
     }
-    x_free(tp->rank);
-    tp->rank = xmalloc((tp->n_samples + 1) * sizeof *tp->rank);     /* owned by tp */
-    for (size_t i = 0; i < tp->n_samples; i++) {
-        const timeprof_sample *s = &tp->samples[i];
-        tp->rank[i] = place[s->depth ? dense[s->first] : main_k];
+    timeprof_count c;
+    timeprof_count_init(&c, k);
+    for (size_t j = 0; j < tp->n_ck; j++) {
+        size_t lo = j ? (j - 1) * tp->ck_every : 0, hi = j * tp->ck_every;
+        timeprof_count_walk(tp, lo, hi, TIMEPROF_ANY_CAP, &c);
+        uint32_t *row = tp->ck + j * k * 2;
+        for (size_t cc = 0; cc < k; cc++) {
+            row[2 * cc] = (uint32_t)c.ind[cc];
+            row[2 * cc + 1] = (uint32_t)c.inh[cc];
+        }
+    }
+    timeprof_count_walk(tp, tp->n_ck ? (tp->n_ck - 1) * tp->ck_every : 0, n, TIMEPROF_ANY_CAP,
+                        &c);
+    tp->total = xmalloc(k * 2 * sizeof *tp->total);               /* owned by tp */
+    for (size_t cc = 0; cc < k; cc++) {
+        tp->total[2 * cc] = c.ind[cc];
+        tp->total[2 * cc + 1] = c.inh[cc];
+    }
+    /* Ranks: each cost centre's place in the whole log's profile, 4 bits a sample. */
+    size_t n_rows;
+    timeprof_row *rows = timeprof_rows(tp, &c, &n_rows);
+    uint8_t *place = xmalloc(k);                                   /* freed below */
+    memset(place, TIMEPROF_RANK_MAX, k);
+    for (size_t r = 0; r < n_rows && r < TIMEPROF_RANK_MAX; r++)
+        place[timeprof_map_find(&tp->dense, rows[r].cc)] = (uint8_t)r;
+    x_free(rows);
+    timeprof_count_free(&c);
+    tp->rank = xcalloc(n / 2 + 1, 1);                              /* owned by tp */
+    if (n) {
+        timeprof_walk w;
+        timeprof_walk_at(&w, tp, 0);
+        do {
+            timeprof_sample s;
+            uint32_t inner;
+            timeprof_read(tp, w.offset, &s, NULL, &inner);
+            uint32_t d = timeprof_map_find(&tp->dense, inner);
+            unsigned r = d == TIMEPROF_NONE ? TIMEPROF_RANK_MAX : place[d];
+            tp->rank[w.i / 2] |= (uint8_t)(r << (w.i % 2 * 4));
+        } while (timeprof_walk_next(&w));
     }
     x_free(place);
-    x_free(rows);
-    x_free(dense);
-    return true;
 }
 
 void
 timeprof_seal(timeprof *tp)
 {
-    /* Each capability writes its own buffer: samples meet in file order, not time
-     * (one capability's are in order already). */
-    bool sorted = true;
-    for (size_t i = 1; i < tp->n_samples && sorted; i++)
-        sorted = tp->samples[i - 1].time_ns <= tp->samples[i].time_ns;
-    if (!sorted)
-        radixsort_by_u64(tp->samples, tp->n_samples, sizeof *tp->samples,
-                         offsetof(timeprof_sample, time_ns));
+    if (tp->unsorted)
+        timeprof_sort(tp);
     /* Exact sizes from here on: the arrays stay as long as the index. */
-    if (tp->n_samples) {
-        tp->samples = xreallocarray(tp->samples, tp->n_samples, sizeof *tp->samples);
-        tp->cap_samples = tp->n_samples;
+    if (tp->n_codes) {
+        tp->codes = xreallocarray(tp->codes, tp->n_codes, 1);
+        tp->cap_codes = tp->n_codes;
     }
-    if (tp->n_ids) {
-        tp->ids = xreallocarray(tp->ids, tp->n_ids, sizeof *tp->ids);
-        tp->cap_ids = tp->n_ids;
+    if (tp->n_pages) {
+        tp->pages = xreallocarray(tp->pages, tp->n_pages, sizeof *tp->pages);
+        tp->cap_pages = tp->n_pages;
     }
-    timeprof_map caps = { 0 };
-    for (size_t i = 0; i < tp->n_samples; i++)
-        timeprof_map_get(&caps, tp->samples[i].cap);
-    tp->n_caps = caps.n;
-    timeprof_map_free(&caps);
-    if (!timeprof_index_ccs(tp))
-        timeprof_rank_samples(tp);
+    timeprof_index(tp);
 }
+
+/* ---- questions ---------------------------------------------------------------------------- */
 
 bool
 timeprof_empty(const timeprof *tp)
@@ -342,44 +568,58 @@ timeprof_n_samples(const timeprof *tp)
     return tp->n_samples;
 }
 
-const timeprof_sample *
+timeprof_sample
 timeprof_sample_at(const timeprof *tp, size_t i)
 {
-    return &tp->samples[i];
+    timeprof_sample s;
+    timeprof_read(tp, timeprof_offset_at(tp, i), &s, NULL, NULL);
+    return s;
 }
 
-const uint32_t *
-timeprof_stack(const timeprof *tp, size_t i, uint32_t *depth)
+uint32_t
+timeprof_stack(const timeprof *tp, size_t i, uint32_t ids[TIMEPROF_MAX_DEPTH])
 {
-    *depth = tp->samples[i].depth;
-    return tp->ids ? tp->ids + tp->samples[i].first : NULL;
+    timeprof_sample s;
+    timeprof_read(tp, timeprof_offset_at(tp, i), &s, ids, NULL);
+    return s.depth;
 }
 
 uint32_t
 timeprof_innermost(const timeprof *tp, size_t i)
 {
-    const timeprof_sample *s = &tp->samples[i];
-    return s->depth ? tp->ids[s->first] : TIMEPROF_MAIN;
+    timeprof_sample s;
+    uint32_t inner;
+    timeprof_read(tp, timeprof_offset_at(tp, i), &s, NULL, &inner);
+    return inner;
 }
 
 uint32_t
 timeprof_rank(const timeprof *tp, size_t i)
 {
-    return tp->rank ? tp->rank[i] : UINT32_MAX;
+    return tp->rank ? (uint32_t)(tp->rank[i / 2] >> (i % 2 * 4)) & 0xf : TIMEPROF_RANK_MAX;
 }
 
 size_t
 timeprof_first_from(const timeprof *tp, uint64_t t)
 {
-    size_t lo = 0, hi = tp->n_samples;
+    /* The pages whose first sample is before t; then along the last of them. */
+    size_t lo = 0, hi = tp->n_pages;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tp->samples[mid].time_ns < t)
+        if (tp->pages[mid].time_ns < t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo;
+    if (lo == 0)
+        return 0;
+    size_t end = lo * TIMEPROF_PAGE < tp->n_samples ? lo * TIMEPROF_PAGE : tp->n_samples;
+    timeprof_walk w;
+    timeprof_walk_at(&w, tp, (lo - 1) * TIMEPROF_PAGE);
+    while (timeprof_walk_next(&w) && w.i < end)
+        if (timeprof_time_of(tp, w.offset) >= t)
+            return w.i;
+    return end;
 }
 
 size_t
@@ -392,68 +632,48 @@ timeprof_last_by(const timeprof *tp, uint64_t t)
 size_t
 timeprof_n_caps(const timeprof *tp)
 {
-    return tp->n_caps;
+    return tp->caps.n;
 }
 
-/* ---- flat profiles ---------------------------------------------------------------------- */
-
-typedef struct timeprof_acc {
-    timeprof_row *rows;             /* owned until handed to the caller */
-    size_t n_rows, cap_rows;
-    uint32_t *slots;                /* 1 + row index, 0 empty; power-of-two count */
-    uint64_t *stamp;                /* per row: 1 + the sample that last counted it */
-    size_t n_slots;
-} timeprof_acc;
-
-static size_t
-timeprof_hash(uint32_t id, size_t mask)
+size_t
+timeprof_find_innermost(const timeprof *tp, size_t from, uint32_t cc)
 {
-    uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15ull;
-    return (size_t)(h >> 32) & mask;
+    size_t n = tp->n_samples;
+    uint32_t d = timeprof_map_find(&tp->dense, cc);
+    if (n == 0 || (tp->total && (d == TIMEPROF_NONE || tp->total[2 * d] == 0)))
+        return SIZE_MAX;
+    if (from >= n)
+        from = 0;
+    /* Two rounds: from `from` to the end, then from 0 to `from`. */
+    for (int round = 0; round < 2; round++) {
+        size_t i = round ? 0 : from, end = round ? from : n;
+        while (i < end) {
+            /* A checkpoint stretch without cc innermost: skip it. */
+            size_t e = tp->ck_every;
+            size_t j = e ? i / e : 0;
+            if (e && i % e == 0 && j + 1 < tp->n_ck && i + e <= end &&
+                tp->ck[((j + 1) * tp->n_ccs + d) * 2] == tp->ck[(j * tp->n_ccs + d) * 2]) {
+                i += e;
+                continue;
+            }
+            size_t stop = e ? (i / e + 1) * e : end;
+            if (stop > end)
+                stop = end;
+            timeprof_walk w;
+            timeprof_walk_at(&w, tp, i);
+            do {
+                timeprof_sample s;
+                uint32_t inner;
+                if (timeprof_read(tp, w.offset, &s, NULL, &inner) && inner == cc)
+                    return w.i;
+            } while (timeprof_walk_next(&w) && w.i < stop);
+            i = stop;
+        }
+    }
+    return SIZE_MAX;
 }
 
-static void
-timeprof_rehash(timeprof_acc *a)
-{
-    size_t n = a->n_slots ? a->n_slots * 2 : 64;
-    x_free(a->slots);
-    a->slots = xcalloc(n, sizeof *a->slots);       /* owned by a */
-    a->n_slots = n;
-    for (size_t i = 0; i < a->n_rows; i++) {
-        size_t k = timeprof_hash(a->rows[i].cc, n - 1);
-        while (a->slots[k])
-            k = (k + 1) & (n - 1);
-        a->slots[k] = (uint32_t)i + 1;
-    }
-}
-
-/* The row of cost centre `cc`, made if new. */
-static size_t
-timeprof_row_of(timeprof_acc *a, uint32_t cc)
-{
-    if (a->n_slots) {
-        for (size_t k = timeprof_hash(cc, a->n_slots - 1); a->slots[k];
-             k = (k + 1) & (a->n_slots - 1))
-            if (a->rows[a->slots[k] - 1].cc == cc)
-                return a->slots[k] - 1;
-    }
-    size_t old_cap = a->cap_rows;
-    xgrowarray((void **)&a->rows, &a->cap_rows, a->n_rows + 1, 16, sizeof *a->rows);
-    if (a->cap_rows != old_cap)
-        a->stamp = xreallocarray(a->stamp, a->cap_rows, sizeof *a->stamp);
-    size_t i = a->n_rows++;
-    a->rows[i] = (timeprof_row){ cc, 0, 0 };
-    a->stamp[i] = 0;
-    if (2 * a->n_rows > a->n_slots) {
-        timeprof_rehash(a);
-    } else {
-        size_t k = timeprof_hash(cc, a->n_slots - 1);
-        while (a->slots[k])
-            k = (k + 1) & (a->n_slots - 1);
-        a->slots[k] = (uint32_t)i + 1;
-    }
-    return i;
-}
+/* ---- flat profiles ------------------------------------------------------------------------ */
 
 static int
 timeprof_row_cmp(const void *pa, const void *pb)
@@ -466,149 +686,120 @@ timeprof_row_cmp(const void *pa, const void *pb)
     return x->cc < y->cc ? -1 : x->cc > y->cc;
 }
 
-static timeprof_row *timeprof_flat_scan(const timeprof *tp, uint64_t from_ns, uint64_t to_ns,
-                                        uint32_t cap, size_t *n_rows, uint64_t *n_samples);
-
-/* How many of the sorted sample numbers a[0 .. n) are in [lo, hi). */
-static uint64_t
-timeprof_count_in(const uint32_t *a, size_t n, size_t lo, size_t hi)
+/* Samples lo .. hi - 1: those with from_ns <= time <= to_ns. */
+static void
+timeprof_range(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, size_t *lo, size_t *hi)
 {
-    size_t l = 0, h = n;
-    while (l < h) {
-        size_t m = l + (h - l) / 2;
-        if (a[m] < lo)
-            l = m + 1;
-        else
-            h = m;
+    *lo = timeprof_first_from(tp, from_ns);
+    *hi = to_ns == UINT64_MAX ? tp->n_samples : timeprof_first_from(tp, to_ns + 1);
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+/* Add (sign +1) or take (-1) checkpoint j (j == n_ck: the totals) to c. */
+static void
+timeprof_count_ck(const timeprof *tp, size_t j, int sign, timeprof_count *c)
+{
+    for (size_t k = 0; k < tp->n_ccs; k++) {
+        uint64_t ind = j == tp->n_ck ? tp->total[2 * k] : tp->ck[(j * tp->n_ccs + k) * 2];
+        uint64_t inh = j == tp->n_ck ? tp->total[2 * k + 1]
+                                     : tp->ck[(j * tp->n_ccs + k) * 2 + 1];
+        c->ind[k] += sign > 0 ? ind : -ind;
+        c->inh[k] += sign > 0 ? inh : -inh;
     }
-    size_t first = l;
-    h = n;
-    while (l < h) {
-        size_t m = l + (h - l) / 2;
-        if (a[m] < hi)
-            l = m + 1;
-        else
-            h = m;
+}
+
+/* The counts over samples lo .. hi - 1 of all caps: from the checkpoints when the range
+ * spans some, walking only its ends. */
+static void
+timeprof_count_range(const timeprof *tp, size_t lo, size_t hi, timeprof_count *c)
+{
+    size_t e = tp->ck_every;
+    if (!e || hi - lo <= 2 * e) {
+        timeprof_count_walk(tp, lo, hi, TIMEPROF_ANY_CAP, c);
+        return;
     }
-    return l - first;
+    size_t a = (lo + e - 1) / e, b = hi / e;          /* checkpoints a .. b inside */
+    if (hi == tp->n_samples)
+        b = tp->n_ck;                                   /* the totals */
+    timeprof_count_ck(tp, b, +1, c);
+    timeprof_count_ck(tp, a, -1, c);
+    c->n = (b == tp->n_ck ? tp->n_samples : b * e) - a * e;
+    timeprof_count_walk(tp, lo, a * e, TIMEPROF_ANY_CAP, c);
+    if (b != tp->n_ck)
+        timeprof_count_walk(tp, b * e, hi, TIMEPROF_ANY_CAP, c);
 }
 
 timeprof_row *
 timeprof_flat(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap,
               size_t *n_rows, uint64_t *n_samples)
 {
-    if (cap == TIMEPROF_ANY_CAP && tp->ccs) {
-        /* Samples lo .. hi - 1: the range. */
-        size_t lo = timeprof_first_from(tp, from_ns);
-        size_t hi = to_ns == UINT64_MAX ? tp->n_samples : timeprof_first_from(tp, to_ns + 1);
-        if (hi < lo)
-            hi = lo;
-        timeprof_row *rows = xmalloc((tp->n_ccs + 1) * sizeof *rows);   /* caller frees */
-        size_t out = 0;
-        for (size_t c = 0; c < tp->n_ccs && hi > lo; c++) {
-            uint64_t ind = timeprof_count_in(tp->ind + tp->ind_at[c],
-                                             tp->ind_at[c + 1] - tp->ind_at[c], lo, hi);
-            uint64_t inh = timeprof_count_in(tp->inh + tp->inh_at[c],
-                                             tp->inh_at[c + 1] - tp->inh_at[c], lo, hi);
-            /* MAIN only as a cost centre of its own when some sample was in it. */
-            if (tp->ccs[c] == TIMEPROF_MAIN ? ind > 0 : inh > 0)
-                rows[out++] = (timeprof_row){ tp->ccs[c], ind, inh };
-        }
-        if (out)
-            qsort(rows, out, sizeof *rows, timeprof_row_cmp);
-        *n_rows = out;
-        *n_samples = hi - lo;
-        return rows;
-    }
-    return timeprof_flat_scan(tp, from_ns, to_ns, cap, n_rows, n_samples);
-}
-
-/* timeprof_flat by walking the range's samples (one capability, or no index). */
-static timeprof_row *
-timeprof_flat_scan(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap,
-                   size_t *n_rows, uint64_t *n_samples)
-{
-    timeprof_acc a = { 0 };
-    uint64_t counted = 0;
-    for (size_t i = timeprof_first_from(tp, from_ns);
-         i < tp->n_samples && tp->samples[i].time_ns <= to_ns; i++) {
-        const timeprof_sample *s = &tp->samples[i];
-        if (cap != TIMEPROF_ANY_CAP && s->cap != cap)
-            continue;
-        counted++;
-        size_t inner = timeprof_row_of(&a, s->depth ? tp->ids[s->first] : TIMEPROF_MAIN);
-        a.rows[inner].individual++;     /* after the call: it may move the rows */
-        /* MAIN is every stack's root; the others once per sample, however often a
-         * recursion repeats them. */
-        size_t r = timeprof_row_of(&a, TIMEPROF_MAIN);
-        a.rows[r].inherited++;
-        a.stamp[r] = i + 1;
-        for (uint32_t k = 0; k < s->depth; k++) {
-            r = timeprof_row_of(&a, tp->ids[s->first + k]);
-            if (a.stamp[r] != i + 1) {
-                a.stamp[r] = i + 1;
-                a.rows[r].inherited++;
-            }
-        }
-    }
-    /* MAIN only as a cost centre of its own when some sample was in it. */
-    size_t out = 0;
-    for (size_t i = 0; i < a.n_rows; i++)
-        if (a.rows[i].cc != TIMEPROF_MAIN || a.rows[i].individual)
-            a.rows[out++] = a.rows[i];
-    if (out)
-        qsort(a.rows, out, sizeof *a.rows, timeprof_row_cmp);
-    x_free(a.slots);
-    x_free(a.stamp);
-    *n_rows = out;
-    *n_samples = counted;
-    return a.rows ? a.rows : xmalloc(sizeof(timeprof_row));    /* caller frees */
+    size_t lo, hi;
+    timeprof_range(tp, from_ns, to_ns, &lo, &hi);
+    timeprof_count c;
+    timeprof_count_init(&c, tp->n_ccs);
+    if (cap == TIMEPROF_ANY_CAP)
+        timeprof_count_range(tp, lo, hi, &c);
+    else
+        timeprof_count_walk(tp, lo, hi, cap, &c);
+    timeprof_row *rows = timeprof_rows(tp, &c, n_rows);      /* caller frees */
+    *n_samples = c.n;
+    timeprof_count_free(&c);
+    return rows;
 }
 
 size_t
 timeprof_bytes(const timeprof *tp)
 {
-    size_t n = sizeof *tp + tp->cap_samples * sizeof *tp->samples +
-               tp->cap_ids * sizeof *tp->ids + (tp->rank ? tp->n_samples * sizeof *tp->rank : 0);
-    if (tp->ccs)
-        n += tp->n_ccs * (sizeof *tp->ccs + 2 * sizeof *tp->ind_at) +
-             (tp->ind_at[tp->n_ccs] + tp->inh_at[tp->n_ccs]) * sizeof *tp->ind;
-    return n;
+    return sizeof *tp + tp->cap_codes + tp->cap_pages * sizeof *tp->pages +
+           (tp->ids.n_slots + tp->caps.n_slots + tp->dense.n_slots) * 2 * sizeof(uint32_t) +
+           tp->n_ccs * (sizeof *tp->ccs + 2 * sizeof *tp->total) +
+           (tp->rank ? tp->n_samples / 2 + 1 : 0) + tp->n_ck * tp->n_ccs * 2 * sizeof *tp->ck;
 }
 
 bool
 timeprof_check(const timeprof *tp, char *why, size_t why_len)
 {
-    for (size_t i = 0; i < tp->n_samples; i++) {
-        const timeprof_sample *s = &tp->samples[i];
-        if (i && s->time_ns < tp->samples[i - 1].time_ns) {
-            snprintf(why, why_len, "sample %zu before the one before it", i);
-            return false;
-        }
-        if (s->depth > 255 || s->first + s->depth > tp->n_ids) {
-            snprintf(why, why_len, "sample %zu's stack runs past the ids", i);
-            return false;
-        }
+    if (tp->n_samples) {
+        uint64_t prev = 0;
+        timeprof_walk w;
+        timeprof_walk_at(&w, tp, 0);
+        do {
+            timeprof_sample s;
+            if (!timeprof_read(tp, w.offset, &s, NULL, NULL)) {
+                snprintf(why, why_len, "sample %zu: no sample at offset %llu", w.i,
+                         (unsigned long long)w.offset);
+                return false;
+            }
+            if (s.time_ns < prev) {
+                snprintf(why, why_len, "sample %zu before the one before it", w.i);
+                return false;
+            }
+            prev = s.time_ns;
+        } while (timeprof_walk_next(&w));
     }
-    /* The per-cost-centre index answers as a walk over the samples does. */
-    uint64_t mid = tp->n_samples ? tp->samples[tp->n_samples / 2].time_ns : 0;
-    const uint64_t ranges[3][2] = { { 0, UINT64_MAX }, { 0, mid }, { mid, UINT64_MAX } };
+    /* The checkpointed profile answers as a walk over the samples does. */
+    size_t n = tp->n_samples, e = tp->ck_every ? tp->ck_every : 1;
+    const size_t ranges[5][2] = {
+        { 0, n }, { 0, n / 2 }, { n / 2, n }, { n / 3 + 1, n - n / 3 },
+        { e + 1 < n ? e + 1 : n, 3 * e + 3 < n ? 3 * e + 3 : n },
+    };
     bool ok = true;
-    for (int r = 0; r < 3 && ok; r++) {
-        size_t na, nb;
-        uint64_t sa, sb;
-        timeprof_row *a = timeprof_flat(tp, ranges[r][0], ranges[r][1], TIMEPROF_ANY_CAP,
-                                        &na, &sa);
-        timeprof_row *b = timeprof_flat_scan(tp, ranges[r][0], ranges[r][1],
-                                             TIMEPROF_ANY_CAP, &nb, &sb);
-        ok = na == nb && sa == sb;
-        for (size_t k = 0; ok && k < na; k++)
-            ok = a[k].cc == b[k].cc && a[k].individual == b[k].individual &&
-                 a[k].inherited == b[k].inherited;
+    for (int r = 0; r < 5 && ok; r++) {
+        size_t lo = ranges[r][0], hi = ranges[r][1] < lo ? lo : ranges[r][1];
+        timeprof_count a, b;
+        timeprof_count_init(&a, tp->n_ccs);
+        timeprof_count_init(&b, tp->n_ccs);
+        timeprof_count_range(tp, lo, hi, &a);
+        timeprof_count_walk(tp, lo, hi, TIMEPROF_ANY_CAP, &b);
+        ok = a.n == b.n;
+        for (size_t k = 0; ok && k < tp->n_ccs; k++)
+            ok = a.ind[k] == b.ind[k] && a.inh[k] == b.inh[k];
         if (!ok)
-            snprintf(why, why_len, "range %d: the index's profile differs from a recount", r);
-        x_free(a);
-        x_free(b);
+            snprintf(why, why_len, "samples %zu..%zu: the checkpoints' profile differs from "
+                     "a recount", lo, hi);
+        timeprof_count_free(&a);
+        timeprof_count_free(&b);
     }
     return ok;
 }

@@ -363,14 +363,11 @@ static void
 app_prof_choose(app *a, uint32_t cc)
 {
     const timeprof *tp = evindex_timeprof(a->ix);
-    size_t n = timeprof_n_samples(tp);
     size_t from = timeprof_first_from(tp, a->v.cursor_ns == UINT64_MAX ? a->v.cursor_ns
                                                                         : a->v.cursor_ns + 1);
-    for (size_t k = 0; k < n; k++) {
-        size_t i = (from + k) % n;
-        if (timeprof_innermost(tp, i) != cc)
-            continue;
-        app_jump(a, timeprof_sample_at(tp, i)->time_ns);
+    size_t i = timeprof_find_innermost(tp, from, cc);
+    if (i != SIZE_MAX) {
+        app_jump(a, timeprof_sample_at(tp, i).time_ns);
         for (size_t j = 0; j < a->n_lanes; j++)
             if (a->lanes[j].kind == LANE_PROF)
                 a->lane_sel = j;

@@ -1237,13 +1237,13 @@ detail_prof(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
         strbuf_free(&sb);
         return;
     }
-    const timeprof_sample *s = timeprof_sample_at(tp, i);
-    uint32_t depth;
-    const uint32_t *st = timeprof_stack(tp, i, &depth);
+    timeprof_sample s = timeprof_sample_at(tp, i);
+    uint32_t st[TIMEPROF_MAX_DEPTH];
+    uint32_t depth = timeprof_stack(tp, i, st);
     strbuf_reset(&sb);
     strbuf_printf(&sb, "Sample %zu at ", i + 1);
-    detail_at(&sb, s->time_ns);
-    strbuf_printf(&sb, ", cap %u, tick %llu: ", s->cap, (unsigned long long)s->tick);
+    detail_at(&sb, s.time_ns);
+    strbuf_printf(&sb, ", cap %u, tick %llu: ", s.cap, (unsigned long long)s.tick);
     if (depth == 0)
         strbuf_puts(&sb, "MAIN");
     else
@@ -1835,7 +1835,7 @@ detail_sample_status(strbuf *out, const evindex *ix, const lane *l, const lane_i
     case LANE_PROF: {
         const timeprof *tp = evindex_timeprof(ix);
         strbuf_printf(out, "prof sample %zu/%zu, cap %u: ", i + 1, timeprof_n_samples(tp),
-                      timeprof_sample_at(tp, i)->cap);
+                      timeprof_sample_at(tp, i).cap);
         detail_cost_centre(out, ix, timeprof_innermost(tp, i), true);
         break;
     }

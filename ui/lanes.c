@@ -1308,7 +1308,7 @@ lanes_item_sample(const evindex *ix, const lane *l, size_t i, lane_item *out)
     switch (l->kind) {
     case LANE_HEAPBANDS: t = heapprof_census_at(evindex_heap_profile(ix), i)->time_ns; break;
     case LANE_TICKY: t = ticky_sample_at(evindex_ticky(ix), i)->time_ns; break;
-    case LANE_PROF: t = timeprof_sample_at(evindex_timeprof(ix), i)->time_ns; break;
+    case LANE_PROF: t = timeprof_sample_at(evindex_timeprof(ix), i).time_ns; break;
     default: {
         const series *s = lanes_sample_series(ix, l);
         if (!s)
