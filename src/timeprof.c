@@ -20,6 +20,7 @@
 enum {
     TIMEPROF_PAGE = 64,             /* samples a page */
     TIMEPROF_CK_MIN = 1024,         /* the closest checkpoints (a multiple of the page) */
+    TIMEPROF_DIRECT = 65536,        /* ids below: a direct table (GHC numbers from 1) */
 };
 #define TIMEPROF_NONE UINT32_MAX    /* no dense number */
 
@@ -35,6 +36,14 @@ typedef struct timeprof_map {
     size_t n_slots, n;
 } timeprof_map;
 
+/* Cost-centre id -> number: a direct table for small ids, a hash for the others. */
+typedef struct timeprof_ccmap {
+    uint32_t *direct;               /* owned: 1 + number, 0 absent; ids < n_direct */
+    size_t n_direct;
+    timeprof_map big;               /* owned: the other ids (MAIN among them) */
+    size_t n;                       /* numbers given: 0 .. n - 1 */
+} timeprof_ccmap;
+
 struct timeprof {
     const evlog *log;               /* borrowed */
     uint8_t *codes;                 /* owned: offset deltas */
@@ -46,17 +55,20 @@ struct timeprof {
     bool unsorted;                  /* some sample came before an earlier one's time */
     uint64_t interval_ns, begin_ns;
     bool has_begin;
-    timeprof_map ids;               /* every cost-centre id seen (dense: first sight) */
     timeprof_map caps;              /* every cap seen */
+    /* Every cost-centre id seen, numbered in order of first sight (after timeprof_seal:
+     * its place in ccs), and the whole log's counts by those numbers. */
+    timeprof_ccmap dense;
+    uint64_t *total;                /* owned: (individual, inherited) a number */
+    uint64_t *stamp;                /* owned while building: 1 + the sample last counted */
+    size_t cap_total;
     /* By timeprof_seal. */
     uint32_t *ccs;                  /* owned: the distinct ids, ascending, MAIN last */
     size_t n_ccs, main_k;
-    timeprof_map dense;             /* id -> its place in ccs */
     uint8_t *rank;                  /* owned: 4 bits a sample */
     size_t ck_every;                /* 0: no checkpoints */
     size_t n_ck;                    /* checkpoints at 0, ck_every, ... */
     uint32_t *ck;                   /* owned: n_ck × n_ccs × (individual, inherited) */
-    uint64_t *total;                /* owned: n_ccs × (individual, inherited), all samples */
 };
 
 /* ---- id maps ------------------------------------------------------------------------------ */
@@ -89,9 +101,9 @@ timeprof_map_grow(timeprof_map *m)
     m->n_slots = n;
 }
 
-/* The dense number of `key`, given the next one if new. */
+/* The value of `key`, given `fresh` if new. */
 static uint32_t
-timeprof_map_get(timeprof_map *m, uint32_t key)
+timeprof_map_get_or(timeprof_map *m, uint32_t key, uint32_t fresh)
 {
     if (2 * (m->n + 1) > m->n_slots)
         timeprof_map_grow(m);
@@ -100,8 +112,16 @@ timeprof_map_get(timeprof_map *m, uint32_t key)
         if (m->keys[k] == key)
             return m->vals[k] - 1;
     m->keys[k] = key;
-    m->vals[k] = (uint32_t)++m->n;
-    return m->vals[k] - 1;
+    m->vals[k] = fresh + 1;
+    m->n++;
+    return fresh;
+}
+
+/* The dense number of `key` (order of first sight), given the next one if new. */
+static uint32_t
+timeprof_map_get(timeprof_map *m, uint32_t key)
+{
+    return timeprof_map_get_or(m, key, (uint32_t)m->n);
 }
 
 /* The value of `key`, TIMEPROF_NONE if absent. */
@@ -125,6 +145,56 @@ timeprof_map_free(timeprof_map *m)
     memset(m, 0, sizeof *m);
 }
 
+/* The number of id, given the next one if new. */
+static uint32_t
+timeprof_ccmap_get(timeprof_ccmap *m, uint32_t id)
+{
+    if (id >= TIMEPROF_DIRECT) {
+        uint32_t k = timeprof_map_get_or(&m->big, id, (uint32_t)m->n);
+        if (k == m->n)
+            m->n++;
+        return k;
+    }
+    if (id >= m->n_direct) {
+        size_t n = m->n_direct ? m->n_direct : 64;
+        while (n <= id)
+            n *= 2;
+        m->direct = xreallocarray(m->direct, n, sizeof *m->direct);      /* owned by m */
+        memset(m->direct + m->n_direct, 0, (n - m->n_direct) * sizeof *m->direct);
+        m->n_direct = n;
+    }
+    if (!m->direct[id])
+        m->direct[id] = (uint32_t)++m->n;
+    return m->direct[id] - 1;
+}
+
+/* The number of id, TIMEPROF_NONE if it has none. */
+static inline uint32_t
+timeprof_ccmap_find(const timeprof_ccmap *m, uint32_t id)
+{
+    return id < m->n_direct ? m->direct[id] - 1 : timeprof_map_find(&m->big, id);
+}
+
+/* Every id numbered anew: number k becomes renum[k]. */
+static void
+timeprof_ccmap_renumber(timeprof_ccmap *m, const uint32_t *renum)
+{
+    for (size_t i = 0; i < m->n_direct; i++)
+        if (m->direct[i])
+            m->direct[i] = renum[m->direct[i] - 1] + 1;
+    for (size_t i = 0; i < m->big.n_slots; i++)
+        if (m->big.vals[i])
+            m->big.vals[i] = renum[m->big.vals[i] - 1] + 1;
+}
+
+static void
+timeprof_ccmap_free(timeprof_ccmap *m)
+{
+    x_free(m->direct);
+    timeprof_map_free(&m->big);
+    memset(m, 0, sizeof *m);
+}
+
 /* ---- building ----------------------------------------------------------------------------- */
 
 timeprof *
@@ -132,6 +202,7 @@ timeprof_new(const evlog *log)
 {
     timeprof *tp = xcalloc(1, sizeof(timeprof));     /* caller frees with timeprof_free */
     tp->log = log;
+    tp->main_k = timeprof_ccmap_get(&tp->dense, TIMEPROF_MAIN);
     return tp;
 }
 
@@ -141,9 +212,9 @@ timeprof_clear(timeprof *tp)
 {
     x_free(tp->codes);
     x_free(tp->pages);
-    timeprof_map_free(&tp->ids);
     timeprof_map_free(&tp->caps);
-    timeprof_map_free(&tp->dense);
+    timeprof_ccmap_free(&tp->dense);
+    x_free(tp->stamp);
     x_free(tp->ccs);
     x_free(tp->rank);
     x_free(tp->ck);
@@ -193,6 +264,17 @@ timeprof_push(timeprof *tp, uint64_t offset, uint64_t time_ns)
     tp->n_samples++;
 }
 
+/* Counts for cost-centre number d and those before it. */
+static void
+timeprof_total_room(timeprof *tp, uint32_t d)
+{
+    size_t was = tp->cap_total;
+    xgrowarray((void **)&tp->stamp, &tp->cap_total, (size_t)d + 1, 64, sizeof *tp->stamp);
+    tp->total = xreallocarray(tp->total, tp->cap_total, 2 * sizeof *tp->total);  /* owned */
+    memset(tp->stamp + was, 0, (tp->cap_total - was) * sizeof *tp->stamp);
+    memset(tp->total + 2 * was, 0, (tp->cap_total - was) * 2 * sizeof *tp->total);
+}
+
 bool
 timeprof_add_sample(timeprof *tp, uint64_t offset, uint64_t time_ns, const uint8_t *payload,
                     size_t len)
@@ -204,8 +286,20 @@ timeprof_add_sample(timeprof *tp, uint64_t offset, uint64_t time_ns, const uint8
     uint32_t depth = cursor_u8(&c);
     if (c.failed || cursor_left(&c) < (size_t)depth * 4)
         return false;
-    for (uint32_t k = 0; k < depth; k++)
-        timeprof_map_get(&tp->ids, cursor_u32(&c));
+    /* The whole log's counts (timeprof_count_walk's rules). */
+    uint64_t sn = tp->n_samples + 1;
+    for (uint32_t k = 0; k <= depth; k++) {
+        uint32_t d = k < depth ? timeprof_ccmap_get(&tp->dense, cursor_u32(&c))
+                               : (uint32_t)tp->main_k;
+        if (d >= tp->cap_total)
+            timeprof_total_room(tp, d);
+        if (k == 0)
+            tp->total[2 * d]++;
+        if (tp->stamp[d] != sn) {
+            tp->stamp[d] = sn;
+            tp->total[2 * d + 1]++;
+        }
+    }
     timeprof_map_get(&tp->caps, cap);
     timeprof_push(tp, offset, time_ns);
     return true;
@@ -321,9 +415,22 @@ timeprof_merge(timeprof *dst, timeprof *src)
         dst->interval_ns = src->interval_ns;
         dst->begin_ns = src->begin_ns;
     }
-    for (size_t k = 0; k < src->ids.n_slots; k++)
-        if (src->ids.vals[k])
-            timeprof_map_get(&dst->ids, src->ids.keys[k]);
+    /* Each id's counts onto its number in dst. */
+    const timeprof_ccmap *sm = &src->dense;
+    for (size_t k = 0; k < sm->n_direct + sm->big.n_slots; k++) {
+        bool direct = k < sm->n_direct;
+        uint32_t v = direct ? sm->direct[k] : sm->big.vals[k - sm->n_direct];
+        if (!v)
+            continue;
+        uint32_t id = direct ? (uint32_t)k : sm->big.keys[k - sm->n_direct];
+        uint32_t d = timeprof_ccmap_get(&dst->dense, id);
+        if (d >= dst->cap_total)
+            timeprof_total_room(dst, d);
+        if (v - 1 < src->cap_total) {
+            dst->total[2 * d] += src->total[2 * (v - 1)];
+            dst->total[2 * d + 1] += src->total[2 * (v - 1) + 1];
+        }
+    }
     for (size_t k = 0; k < src->caps.n_slots; k++)
         if (src->caps.vals[k])
             timeprof_map_get(&dst->caps, src->caps.keys[k]);
@@ -407,6 +514,34 @@ timeprof_count_free(timeprof_count *c)
     x_free(c->stamp);
 }
 
+/* Count the sample at w (if taken on `cap`, or any) into c; returns its innermost cost
+ * centre's number (TIMEPROF_NONE if not counted). ids: room for its stack. */
+static uint32_t
+timeprof_count_one(const timeprof *tp, const timeprof_walk *w, uint32_t *ids, uint32_t cap,
+                   timeprof_count *c)
+{
+    timeprof_sample s;
+    if (!timeprof_read(tp, w->offset, &s, ids, NULL) ||
+        (cap != TIMEPROF_ANY_CAP && s.cap != cap))
+        return TIMEPROF_NONE;
+    c->n++;
+    uint32_t inner = s.depth ? timeprof_ccmap_find(&tp->dense, ids[0]) : (uint32_t)tp->main_k;
+    if (inner != TIMEPROF_NONE)
+        c->ind[inner]++;
+    /* MAIN is every stack's root; the others once per sample, however often a recursion
+     * repeats them. */
+    c->inh[tp->main_k]++;
+    c->stamp[tp->main_k] = w->i + 1;
+    for (uint32_t k = 0; k < s.depth; k++) {
+        uint32_t d = timeprof_ccmap_find(&tp->dense, ids[k]);
+        if (d != TIMEPROF_NONE && c->stamp[d] != w->i + 1) {
+            c->stamp[d] = w->i + 1;
+            c->inh[d]++;
+        }
+    }
+    return inner;
+}
+
 /* Count samples lo .. hi - 1 (taken on `cap`, or any) into c. */
 static void
 timeprof_count_walk(const timeprof *tp, size_t lo, size_t hi, uint32_t cap, timeprof_count *c)
@@ -417,25 +552,7 @@ timeprof_count_walk(const timeprof *tp, size_t lo, size_t hi, uint32_t cap, time
     timeprof_walk w;
     timeprof_walk_at(&w, tp, lo);
     do {
-        timeprof_sample s;
-        if (!timeprof_read(tp, w.offset, &s, ids, NULL) ||
-            (cap != TIMEPROF_ANY_CAP && s.cap != cap))
-            continue;
-        c->n++;
-        uint32_t inner = s.depth ? timeprof_map_find(&tp->dense, ids[0]) : tp->main_k;
-        if (inner != TIMEPROF_NONE)
-            c->ind[inner]++;
-        /* MAIN is every stack's root; the others once per sample, however often a
-         * recursion repeats them. */
-        c->inh[tp->main_k]++;
-        c->stamp[tp->main_k] = w.i + 1;
-        for (uint32_t k = 0; k < s.depth; k++) {
-            uint32_t d = timeprof_map_find(&tp->dense, ids[k]);
-            if (d != TIMEPROF_NONE && c->stamp[d] != w.i + 1) {
-                c->stamp[d] = w.i + 1;
-                c->inh[d]++;
-            }
-        }
+        timeprof_count_one(tp, &w, ids, cap, c);
     } while (timeprof_walk_next(&w) && w.i < hi);
 }
 
@@ -456,22 +573,62 @@ timeprof_rows(const timeprof *tp, const timeprof_count *c, size_t *n_rows)
     return rows;
 }
 
-/* The cost centres in id order and their map; checkpoints and totals in one walk. */
+/* Checkpoint j: the counts so far. */
+static void
+timeprof_ck_store(timeprof *tp, size_t j, const timeprof_count *c)
+{
+    uint32_t *row = tp->ck + j * tp->n_ccs * 2;
+    for (size_t cc = 0; cc < tp->n_ccs; cc++) {
+        row[2 * cc] = (uint32_t)c->ind[cc];
+        row[2 * cc + 1] = (uint32_t)c->inh[cc];
+    }
+}
+
+/* The cost centres in id order, numbered so; then checkpoints and ranks in one walk. */
 static void
 timeprof_index(timeprof *tp)
 {
-    timeprof_map_get(&tp->ids, TIMEPROF_MAIN);
-    size_t k = tp->ids.n;
+    size_t k = tp->dense.n;
+    timeprof_ccmap *m = &tp->dense;
     tp->ccs = xmalloc(k * sizeof *tp->ccs);                        /* owned by tp */
     tp->n_ccs = k;
-    for (size_t i = 0; i < tp->ids.n_slots; i++)
-        if (tp->ids.vals[i])
-            tp->ccs[tp->ids.vals[i] - 1] = tp->ids.keys[i];
-    timeprof_map_free(&tp->ids);
+    for (size_t i = 0; i < m->n_direct; i++)
+        if (m->direct[i])
+            tp->ccs[m->direct[i] - 1] = (uint32_t)i;
+    for (size_t i = 0; i < m->big.n_slots; i++)
+        if (m->big.vals[i])
+            tp->ccs[m->big.vals[i] - 1] = m->big.keys[i];
+    /* Renumber in id order (MAIN, UINT32_MAX, last); the counts likewise. */
+    uint32_t *by_first = xmalloc(k * sizeof *by_first);            /* freed below */
+    memcpy(by_first, tp->ccs, k * sizeof *by_first);
     qsort(tp->ccs, k, sizeof *tp->ccs, timeprof_u32_cmp);
-    for (size_t c = 0; c < k; c++)
-        timeprof_map_get(&tp->dense, tp->ccs[c]);     /* dense number c: ids ascending */
+    uint32_t *renum = xmalloc(k * sizeof *renum);                  /* freed below */
+    uint64_t *total = xcalloc(2 * k, sizeof *total);               /* owned by tp */
+    for (size_t c = 0; c < k; c++) {
+        const uint32_t *at = bsearch(&by_first[c], tp->ccs, k, sizeof *tp->ccs,
+                                     timeprof_u32_cmp);
+        renum[c] = (uint32_t)(at - tp->ccs);
+        if (c < tp->cap_total) {
+            total[2 * renum[c]] = tp->total[2 * c];
+            total[2 * renum[c] + 1] = tp->total[2 * c + 1];
+        }
+    }
+    timeprof_ccmap_renumber(m, renum);
+    x_free(renum);
+    x_free(by_first);
+    x_free(tp->total);
+    x_free(tp->stamp);
+    tp->stamp = NULL;
+    tp->total = total;
+    tp->cap_total = k;
     tp->main_k = k - 1;
+    if (m->n_direct) {          /* trimmed to the largest id */
+        size_t n = m->n_direct;
+        while (n > 1 && !m->direct[n - 1])
+            n--;
+        m->direct = xreallocarray(m->direct, n, sizeof *m->direct);
+        m->n_direct = n;
+    }
     /* Checkpoints about a byte a sample at most: 8 bytes a cost centre each. */
     size_t n = tp->n_samples;
     if (n < UINT32_MAX && n >= 2 * TIMEPROF_CK_MIN) {
@@ -484,47 +641,39 @@ timeprof_index(timeprof *tp)
             tp->ck = xmalloc(tp->n_ck * k * 2 * sizeof *tp->ck);   /* owned by tp */
         }
     }
-    timeprof_count c;
-    timeprof_count_init(&c, k);
-    for (size_t j = 0; j < tp->n_ck; j++) {
-        size_t lo = j ? (j - 1) * tp->ck_every : 0, hi = j * tp->ck_every;
-        timeprof_count_walk(tp, lo, hi, TIMEPROF_ANY_CAP, &c);
-        uint32_t *row = tp->ck + j * k * 2;
-        for (size_t cc = 0; cc < k; cc++) {
-            row[2 * cc] = (uint32_t)c.ind[cc];
-            row[2 * cc + 1] = (uint32_t)c.inh[cc];
-        }
-    }
-    timeprof_count_walk(tp, tp->n_ck ? (tp->n_ck - 1) * tp->ck_every : 0, n, TIMEPROF_ANY_CAP,
-                        &c);
-    tp->total = xmalloc(k * 2 * sizeof *tp->total);               /* owned by tp */
-    for (size_t cc = 0; cc < k; cc++) {
-        tp->total[2 * cc] = c.ind[cc];
-        tp->total[2 * cc + 1] = c.inh[cc];
-    }
     /* Ranks: each cost centre's place in the whole log's profile, 4 bits a sample. */
+    timeprof_count c = { .ind = NULL };
+    timeprof_count_init(&c, k);
+    for (size_t cc = 0; cc < k; cc++) {
+        c.ind[cc] = total[2 * cc];
+        c.inh[cc] = total[2 * cc + 1];
+    }
     size_t n_rows;
     timeprof_row *rows = timeprof_rows(tp, &c, &n_rows);
     uint8_t *place = xmalloc(k);                                   /* freed below */
     memset(place, TIMEPROF_RANK_MAX, k);
     for (size_t r = 0; r < n_rows && r < TIMEPROF_RANK_MAX; r++)
-        place[timeprof_map_find(&tp->dense, rows[r].cc)] = (uint8_t)r;
+        place[timeprof_ccmap_find(m, rows[r].cc)] = (uint8_t)r;
     x_free(rows);
-    timeprof_count_free(&c);
+    memset(c.ind, 0, k * sizeof *c.ind);
+    memset(c.inh, 0, k * sizeof *c.inh);
     tp->rank = xcalloc(n / 2 + 1, 1);                              /* owned by tp */
     if (n) {
+        uint32_t ids[TIMEPROF_MAX_DEPTH];
         timeprof_walk w;
         timeprof_walk_at(&w, tp, 0);
         do {
-            timeprof_sample s;
-            uint32_t inner;
-            timeprof_read(tp, w.offset, &s, NULL, &inner);
-            uint32_t d = timeprof_map_find(&tp->dense, inner);
+            if (tp->n_ck && w.i % tp->ck_every == 0)
+                timeprof_ck_store(tp, w.i / tp->ck_every, &c);
+            uint32_t d = timeprof_count_one(tp, &w, ids, TIMEPROF_ANY_CAP, &c);
             unsigned r = d == TIMEPROF_NONE ? TIMEPROF_RANK_MAX : place[d];
             tp->rank[w.i / 2] |= (uint8_t)(r << (w.i % 2 * 4));
         } while (timeprof_walk_next(&w));
+        if (tp->n_ck && n % tp->ck_every == 0)
+            timeprof_ck_store(tp, n / tp->ck_every, &c);
     }
     x_free(place);
+    timeprof_count_free(&c);
 }
 
 void
@@ -639,7 +788,7 @@ size_t
 timeprof_find_innermost(const timeprof *tp, size_t from, uint32_t cc)
 {
     size_t n = tp->n_samples;
-    uint32_t d = timeprof_map_find(&tp->dense, cc);
+    uint32_t d = timeprof_ccmap_find(&tp->dense, cc);
     if (n == 0 || (tp->total && (d == TIMEPROF_NONE || tp->total[2 * d] == 0)))
         return SIZE_MAX;
     if (from >= n)
@@ -752,7 +901,8 @@ size_t
 timeprof_bytes(const timeprof *tp)
 {
     return sizeof *tp + tp->cap_codes + tp->cap_pages * sizeof *tp->pages +
-           (tp->ids.n_slots + tp->caps.n_slots + tp->dense.n_slots) * 2 * sizeof(uint32_t) +
+           (tp->caps.n_slots + tp->dense.big.n_slots) * 2 * sizeof(uint32_t) +
+           tp->dense.n_direct * sizeof *tp->dense.direct +
            tp->n_ccs * (sizeof *tp->ccs + 2 * sizeof *tp->total) +
            (tp->rank ? tp->n_samples / 2 + 1 : 0) + tp->n_ck * tp->n_ccs * 2 * sizeof *tp->ck;
 }
