@@ -1,7 +1,8 @@
 /* tests/test_timeprof: time-profile samples (+RTS -p -l) — the flat profile of the peer
  * suite's time-prof log against awk counts of its `ghc-events show` dump
- * (tests/golden/mkgolden.sh), and a two-capability log written here with recursion, an
- * empty (MAIN) stack, samples out of file order and a truncated sample, counted by hand. */
+ * (tests/golden/mkgolden.sh), a two-capability log written here with recursion, an
+ * empty (MAIN) stack, samples out of file order and a truncated sample, counted by hand,
+ * and random logs whose profiles over random ranges and caps are recounted directly. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -617,6 +618,221 @@ START_TEST(test_timeprof_cli)
 }
 END_TEST
 
+/* ---- property: the checkpointed profile equals a recount ------------------------------------ */
+
+typedef struct tp_gen {
+    uint64_t time_ns;
+    uint32_t cap;
+    uint32_t depth;
+    uint32_t ids[9];            /* pool numbers, innermost first */
+} tp_gen;
+
+typedef struct tp_prop {
+    size_t n_samples, n_pool;
+    uint32_t n_caps;
+    bool big_ids;               /* half the ids past the direct table's range */
+} tp_prop;
+
+static const tp_prop tp_props[] = {
+    { 6000, 40, 3, false },
+    { 20000, 300, 2, true },
+    { 1500, 7, 1, false },
+};
+
+static uint64_t
+tp_rand(uint64_t *st)
+{
+    *st = *st * 6364136223846793005ull + 1442695040888963407ull;
+    return *st >> 33;
+}
+
+/* The flat profile of gen[] over [from, to] on cap (or any), counted directly: rows in
+ * timeprof_flat's order. Caller frees. */
+static timeprof_row *
+tp_recount(const tp_gen *g, size_t n, const uint32_t *pool, size_t n_pool, uint64_t from,
+           uint64_t to, uint32_t cap, size_t *n_rows, uint64_t *n_samples)
+{
+    uint64_t *ind = xcalloc(n_pool + 1, sizeof *ind), *inh = xcalloc(n_pool + 1, sizeof *inh);
+    *n_samples = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (g[i].time_ns < from || g[i].time_ns > to ||
+            (cap != TIMEPROF_ANY_CAP && g[i].cap != cap))
+            continue;
+        ++*n_samples;
+        ind[g[i].depth ? g[i].ids[0] : n_pool]++;
+        inh[n_pool]++;
+        for (uint32_t k = 0; k < g[i].depth; k++) {
+            bool again = false;
+            for (uint32_t j = 0; j < k; j++)
+                again = again || g[i].ids[j] == g[i].ids[k];
+            if (!again)
+                inh[g[i].ids[k]]++;
+        }
+    }
+    timeprof_row *rows = xmalloc((n_pool + 1) * sizeof *rows);
+    size_t out = 0;
+    for (size_t c = 0; c <= n_pool; c++)
+        if (c == n_pool ? ind[c] > 0 : inh[c] > 0)
+            rows[out++] = (timeprof_row){ c == n_pool ? TIMEPROF_MAIN : pool[c], ind[c],
+                                          inh[c] };
+    /* Most individual first, then most inherited, then lower id (MAIN last). */
+    for (size_t i = 1; i < out; i++)
+        for (size_t j = i; j > 0; j--) {
+            timeprof_row *x = &rows[j - 1], *y = &rows[j];
+            bool before = y->individual != x->individual ? y->individual > x->individual
+                          : y->inherited != x->inherited ? y->inherited > x->inherited
+                                                         : y->cc < x->cc;
+            if (!before)
+                break;
+            timeprof_row t = *x;
+            *x = *y;
+            *y = t;
+        }
+    x_free(ind);
+    x_free(inh);
+    *n_rows = out;
+    return rows;
+}
+
+/* A log of random samples (recursion, MAIN, several caps; some written in the caps' own
+ * blocks, flushed now and then, so that they meet out of time order), built serially and
+ * with two threads: every sample reads back as written, and the profile of random ranges
+ * and caps, the ranks and P's next-sample search equal a direct count. */
+START_TEST(test_timeprof_property)
+{
+    const tp_prop *pr = &tp_props[_i];
+    uint64_t st = 12345 + (uint64_t)_i;
+    uint32_t *pool = xmalloc(pr->n_pool * sizeof *pool);
+    for (size_t c = 0; c < pr->n_pool; c++)
+        pool[c] = pr->big_ids && c % 2 ? 70000 + 13 * (uint32_t)c : 1 + (uint32_t)c;
+    tp_gen *g = xcalloc(pr->n_samples, sizeof *g);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    evwrite *w = evwrite_new(f);
+    EW(evwrite_declare_ghc_version(w, 902));
+    EW(evwrite_begin_data(w));
+    uint8_t b[256];
+    uint64_t t = 1000;
+    for (size_t i = 0; i < pr->n_samples; i++) {
+        tp_gen *s = &g[i];
+        s->time_ns = t += 1 + tp_rand(&st) % 50;
+        s->cap = (uint32_t)(tp_rand(&st) % pr->n_caps);
+        s->depth = tp_rand(&st) % 10 == 0 ? 0 : 1 + (uint32_t)(tp_rand(&st) % 9);
+        uint32_t ids[9];
+        for (uint32_t k = 0; k < s->depth; k++) {
+            /* A recursion now and then: an id from further in again. */
+            s->ids[k] = k > 1 && tp_rand(&st) % 4 == 0 ? s->ids[tp_rand(&st) % k]
+                                                       : (uint32_t)(tp_rand(&st) % pr->n_pool);
+            ids[k] = pool[s->ids[k]];
+        }
+        size_t n = tp_sample(b, s->cap, i + 1, s->depth, ids, s->depth);
+        /* Cap 0's samples in the global block, the others' in their own. */
+        uint16_t block = s->cap == 0 ? EVLOG_NO_CAP : (uint16_t)s->cap;
+        EW(evwrite_event(w, block, EV_PROF_SAMPLE_COST_CENTRE, s->time_ns, b, n));
+        if (tp_rand(&st) % 97 == 0)
+            for (uint32_t c = 1; c < pr->n_caps; c++)
+                EW(evwrite_flush_cap(w, (uint16_t)c));
+    }
+    EW(evwrite_finish(w));
+    evwrite_destroy(w);
+    long len = ftell(f);
+    ck_assert_int_gt(len, 0);
+    uint8_t *bytes = xmalloc((size_t)len);
+    rewind(f);
+    ck_assert_uint_eq(fread(bytes, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    diag d;
+    evlog *log = evlog_open_bytes(bytes, (size_t)len, &d);
+    ck_assert_ptr_nonnull(log);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        evindex_opts opts = { .threads = threads };
+        evindex *ix = evindex_build(log, &opts, &d);
+        ck_assert_ptr_nonnull(ix);
+        char why[256];
+        ck_assert_msg(evindex_check(ix, why, sizeof why), "%s", why);
+        const timeprof *tp = evindex_timeprof(ix);
+        ck_assert_uint_eq(timeprof_n_samples(tp), pr->n_samples);
+        ck_assert_uint_eq(timeprof_n_caps(tp), pr->n_caps);
+        for (size_t i = 0; i < pr->n_samples; i += 1 + tp_rand(&st) % 300) {
+            timeprof_sample s = timeprof_sample_at(tp, i);
+            ck_assert_uint_eq(s.time_ns, g[i].time_ns);
+            ck_assert_uint_eq(s.cap, g[i].cap);
+            ck_assert_uint_eq(s.tick, i + 1);
+            uint32_t ids[TIMEPROF_MAX_DEPTH];
+            ck_assert_uint_eq(timeprof_stack(tp, i, ids), g[i].depth);
+            for (uint32_t k = 0; k < g[i].depth; k++)
+                ck_assert_uint_eq(ids[k], pool[g[i].ids[k]]);
+            ck_assert_uint_eq(timeprof_first_from(tp, g[i].time_ns), i);
+            ck_assert_uint_eq(timeprof_last_by(tp, g[i].time_ns - 1), i ? i - 1 : SIZE_MAX);
+        }
+        /* Random ranges: whole, wide, narrow, empty; all caps or one (or none's). */
+        uint64_t t0 = g[0].time_ns, t1 = g[pr->n_samples - 1].time_ns;
+        for (int q = 0; q < 150; q++) {
+            uint64_t from = t0 - 5 + tp_rand(&st) % (t1 - t0 + 10);
+            uint64_t to = q % 3 == 0 ? from + tp_rand(&st) % 3000
+                                     : from + tp_rand(&st) % (t1 - t0 + 10);
+            if (q == 0) {
+                from = 0;
+                to = UINT64_MAX;
+            }
+            uint32_t cap = q % 4 == 1 ? (uint32_t)(tp_rand(&st) % (pr->n_caps + 1))
+                                      : TIMEPROF_ANY_CAP;
+            size_t na, nb;
+            uint64_t sa, sb;
+            timeprof_row *a = timeprof_flat(tp, from, to, cap, &na, &sa);
+            timeprof_row *want = tp_recount(g, pr->n_samples, pool, pr->n_pool, from, to, cap,
+                                            &nb, &sb);
+            ck_assert_msg(sa == sb && na == nb, "query %d [%llu, %llu] cap %u: %llu samples "
+                          "%zu rows, want %llu, %zu", q, (unsigned long long)from,
+                          (unsigned long long)to, cap, (unsigned long long)sa, na,
+                          (unsigned long long)sb, nb);
+            for (size_t k = 0; k < na; k++)
+                ck_assert_msg(a[k].cc == want[k].cc && a[k].individual == want[k].individual &&
+                              a[k].inherited == want[k].inherited,
+                              "query %d row %zu: %u %llu %llu, want %u %llu %llu", q, k, a[k].cc,
+                              (unsigned long long)a[k].individual,
+                              (unsigned long long)a[k].inherited, want[k].cc,
+                              (unsigned long long)want[k].individual,
+                              (unsigned long long)want[k].inherited);
+            if (q == 0) {
+                /* Ranks: the place of each sample's innermost in this, the whole profile. */
+                for (size_t i = 0; i < pr->n_samples; i += 7) {
+                    uint32_t inner = g[i].depth ? pool[g[i].ids[0]] : TIMEPROF_MAIN;
+                    uint32_t place = TIMEPROF_RANK_MAX;
+                    for (size_t k = 0; k < na && k < TIMEPROF_RANK_MAX; k++)
+                        if (want[k].cc == inner)
+                            place = (uint32_t)k;
+                    ck_assert_uint_eq(timeprof_rank(tp, i), place);
+                }
+            }
+            x_free(a);
+            x_free(want);
+        }
+        /* P's Enter: the next sample (wrapping) with a given innermost cost centre. */
+        for (int q = 0; q < 40; q++) {
+            size_t from = tp_rand(&st) % pr->n_samples;
+            size_t c = tp_rand(&st) % (pr->n_pool + 1);
+            uint32_t cc = c == pr->n_pool ? TIMEPROF_MAIN : pool[c];
+            size_t want = SIZE_MAX;
+            for (size_t k = 0; k < pr->n_samples && want == SIZE_MAX; k++) {
+                size_t i = (from + k) % pr->n_samples;
+                if ((g[i].depth ? pool[g[i].ids[0]] : TIMEPROF_MAIN) == cc)
+                    want = i;
+            }
+            ck_assert_uint_eq(timeprof_find_innermost(tp, from, cc), want);
+        }
+        ck_assert_uint_eq(timeprof_find_innermost(tp, 0, 999999), SIZE_MAX);
+        /* Small: well under a tenth of the samples' bytes in the log. */
+        ck_assert_uint_lt(timeprof_bytes(tp) * 10, (size_t)len);
+        evindex_free(ix);
+    }
+    evlog_close(log);
+    x_free(bytes);
+    x_free(g);
+    x_free(pool);
+}
+END_TEST
+
 Suite *
 test_timeprof_suite(void)
 {
@@ -633,6 +849,11 @@ test_timeprof_suite(void)
     tcase_add_loop_test(tc, test_timeprof_lanes_step_samples, 0,
                         (int)(sizeof tp_lane_cases / sizeof tp_lane_cases[0]));
     tcase_add_test(tc, test_timeprof_viewer);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("property");
+    tcase_set_timeout(tc, 60 * test_time_scale());
+    tcase_add_loop_test(tc, test_timeprof_property, 0,
+                        (int)(sizeof tp_props / sizeof tp_props[0]));
     suite_add_tcase(s, tc);
     return s;
 }
