@@ -765,10 +765,7 @@ main_prof(int argc, char **argv, const char *cmd)
         status = 1;
     } else if (cap != TIMEPROF_ANY_CAP && evindex_lane_of(ix, (uint16_t)cap) == SIZE_MAX) {
         /* A log of profile samples only has no capability events: its samples say. */
-        size_t n_rows;
-        uint64_t n_cap;
-        x_free(timeprof_flat(evindex_timeprof(ix), 0, UINT64_MAX, cap, &n_rows, &n_cap));
-        if (n_cap == 0) {
+        if (!timeprof_has_cap(evindex_timeprof(ix), cap)) {
             fprintf(stderr, "elog-tui: %s: --cap %u: the log has no capability %u\n", file,
                     (unsigned)cap, (unsigned)cap);
             status = 1;
@@ -871,6 +868,11 @@ main_index_cmd(const char *file)
            evseek_bytes(evindex_seek(ix)),
            evindex_bytes(ix) - run_bytes - phase_bytes - threadtab_bytes(evindex_threads(ix)) -
                evseek_bytes(evindex_seek(ix)));
+    const timeprof *tp = evindex_timeprof(ix);
+    if (timeprof_n_samples(tp))
+        printf("time profile: %zu samples, %zu bytes (%.3f of the file)\n",
+               timeprof_n_samples(tp), timeprof_bytes(tp),
+               evlog_size(log) ? (double)timeprof_bytes(tp) / (double)evlog_size(log) : 0.0);
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
     bool changed = main_changed(file, log);

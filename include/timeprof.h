@@ -86,6 +86,8 @@ size_t timeprof_first_from(const timeprof *tp, uint64_t t);
 size_t timeprof_last_by(const timeprof *tp, uint64_t t);
 /* Capabilities that took samples (distinct cap numbers). */
 size_t timeprof_n_caps(const timeprof *tp);
+/* Whether capability `cap` took any sample. */
+bool timeprof_has_cap(const timeprof *tp, uint32_t cap);
 
 /* The flat profile of the samples with from_ns <= time <= to_ns taken on `cap` (or
  * TIMEPROF_ANY_CAP): one row per cost centre seen, most individual samples first (ties:

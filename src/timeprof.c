@@ -20,6 +20,7 @@
 enum {
     TIMEPROF_PAGE = 64,             /* samples a page */
     TIMEPROF_CK_MIN = 1024,         /* the closest checkpoints (a multiple of the page) */
+    TIMEPROF_CAP_CK_MIN = 4096,     /* the closest checkpoints of each capability */
     TIMEPROF_DIRECT = 65536,        /* ids below: a direct table (GHC numbers from 1) */
 };
 #define TIMEPROF_NONE UINT32_MAX    /* no dense number */
@@ -69,6 +70,10 @@ struct timeprof {
     size_t ck_every;                /* 0: no checkpoints */
     size_t n_ck;                    /* checkpoints at 0, ck_every, ... */
     uint32_t *ck;                   /* owned: n_ck × n_ccs × (individual, inherited) */
+    /* Each capability's own (when there are several; a quarter byte a sample at most):
+     * n_cap_ck × n_caps (numbered by `caps`) × (n_ccs + 1: its samples) pairs. */
+    size_t cap_every, n_cap_ck;
+    uint32_t *cap_ck;               /* owned */
 };
 
 /* ---- id maps ------------------------------------------------------------------------------ */
@@ -218,6 +223,7 @@ timeprof_clear(timeprof *tp)
     x_free(tp->ccs);
     x_free(tp->rank);
     x_free(tp->ck);
+    x_free(tp->cap_ck);
     x_free(tp->total);
     memset(tp, 0, sizeof *tp);
 }
@@ -514,6 +520,30 @@ timeprof_count_free(timeprof_count *c)
     x_free(c->stamp);
 }
 
+/* Count sample i, its stack ids[0 .. depth), into c; returns its innermost cost centre's
+ * number. */
+static uint32_t
+timeprof_tally(const timeprof *tp, size_t i, const uint32_t *ids, uint32_t depth,
+               timeprof_count *c)
+{
+    c->n++;
+    uint32_t inner = depth ? timeprof_ccmap_find(&tp->dense, ids[0]) : (uint32_t)tp->main_k;
+    if (inner != TIMEPROF_NONE)
+        c->ind[inner]++;
+    /* MAIN is every stack's root; the others once per sample, however often a recursion
+     * repeats them. */
+    c->inh[tp->main_k]++;
+    c->stamp[tp->main_k] = i + 1;
+    for (uint32_t k = 0; k < depth; k++) {
+        uint32_t d = timeprof_ccmap_find(&tp->dense, ids[k]);
+        if (d != TIMEPROF_NONE && c->stamp[d] != i + 1) {
+            c->stamp[d] = i + 1;
+            c->inh[d]++;
+        }
+    }
+    return inner;
+}
+
 /* Count the sample at w (if taken on `cap`, or any) into c; returns its innermost cost
  * centre's number (TIMEPROF_NONE if not counted). ids: room for its stack. */
 static uint32_t
@@ -524,22 +554,7 @@ timeprof_count_one(const timeprof *tp, const timeprof_walk *w, uint32_t *ids, ui
     if (!timeprof_read(tp, w->offset, &s, ids, NULL) ||
         (cap != TIMEPROF_ANY_CAP && s.cap != cap))
         return TIMEPROF_NONE;
-    c->n++;
-    uint32_t inner = s.depth ? timeprof_ccmap_find(&tp->dense, ids[0]) : (uint32_t)tp->main_k;
-    if (inner != TIMEPROF_NONE)
-        c->ind[inner]++;
-    /* MAIN is every stack's root; the others once per sample, however often a recursion
-     * repeats them. */
-    c->inh[tp->main_k]++;
-    c->stamp[tp->main_k] = w->i + 1;
-    for (uint32_t k = 0; k < s.depth; k++) {
-        uint32_t d = timeprof_ccmap_find(&tp->dense, ids[k]);
-        if (d != TIMEPROF_NONE && c->stamp[d] != w->i + 1) {
-            c->stamp[d] = w->i + 1;
-            c->inh[d]++;
-        }
-    }
-    return inner;
+    return timeprof_tally(tp, w->i, ids, s.depth, c);
 }
 
 /* Count samples lo .. hi - 1 (taken on `cap`, or any) into c. */
@@ -581,6 +596,22 @@ timeprof_ck_store(timeprof *tp, size_t j, const timeprof_count *c)
     for (size_t cc = 0; cc < tp->n_ccs; cc++) {
         row[2 * cc] = (uint32_t)c->ind[cc];
         row[2 * cc + 1] = (uint32_t)c->inh[cc];
+    }
+}
+
+/* Capability checkpoint j: each capability's counts so far, and its samples. */
+static void
+timeprof_cap_ck_store(timeprof *tp, size_t j, const timeprof_count *by_cap)
+{
+    size_t width = (tp->n_ccs + 1) * 2;
+    for (size_t ci = 0; ci < tp->caps.n; ci++) {
+        uint32_t *row = tp->cap_ck + (j * tp->caps.n + ci) * width;
+        for (size_t cc = 0; cc < tp->n_ccs; cc++) {
+            row[2 * cc] = (uint32_t)by_cap[ci].ind[cc];
+            row[2 * cc + 1] = (uint32_t)by_cap[ci].inh[cc];
+        }
+        row[2 * tp->n_ccs] = (uint32_t)by_cap[ci].n;
+        row[2 * tp->n_ccs + 1] = 0;
     }
 }
 
@@ -641,6 +672,23 @@ timeprof_index(timeprof *tp)
             tp->ck = xmalloc(tp->n_ck * k * 2 * sizeof *tp->ck);   /* owned by tp */
         }
     }
+    size_t n_caps = tp->caps.n;
+    if (n_caps > 1 && n < UINT32_MAX && n >= 2 * TIMEPROF_CAP_CK_MIN) {
+        size_t every = TIMEPROF_CAP_CK_MIN, row = n_caps * (k + 1) * 8;
+        while ((n / every + 1) * row > n / 4 && every < n / 2)
+            every *= 2;
+        if ((n / every + 1) * row <= n / 4) {
+            tp->cap_every = every;
+            tp->n_cap_ck = n / every + 1;
+            tp->cap_ck = xmalloc(tp->n_cap_ck * row);               /* owned by tp */
+        }
+    }
+    timeprof_count *by_cap = NULL;
+    if (tp->cap_ck) {
+        by_cap = xmalloc(n_caps * sizeof *by_cap);                   /* freed below */
+        for (size_t ci = 0; ci < n_caps; ci++)
+            timeprof_count_init(&by_cap[ci], k);
+    }
     /* Ranks: each cost centre's place in the whole log's profile, 4 bits a sample. */
     timeprof_count c = { .ind = NULL };
     timeprof_count_init(&c, k);
@@ -665,15 +713,29 @@ timeprof_index(timeprof *tp)
         do {
             if (tp->n_ck && w.i % tp->ck_every == 0)
                 timeprof_ck_store(tp, w.i / tp->ck_every, &c);
-            uint32_t d = timeprof_count_one(tp, &w, ids, TIMEPROF_ANY_CAP, &c);
+            if (by_cap && w.i % tp->cap_every == 0)
+                timeprof_cap_ck_store(tp, w.i / tp->cap_every, by_cap);
+            timeprof_sample s;
+            uint32_t d = TIMEPROF_NONE;
+            if (timeprof_read(tp, w.offset, &s, ids, NULL)) {
+                d = timeprof_tally(tp, w.i, ids, s.depth, &c);
+                if (by_cap)
+                    timeprof_tally(tp, w.i, ids, s.depth,
+                                   &by_cap[timeprof_map_find(&tp->caps, s.cap)]);
+            }
             unsigned r = d == TIMEPROF_NONE ? TIMEPROF_RANK_MAX : place[d];
             tp->rank[w.i / 2] |= (uint8_t)(r << (w.i % 2 * 4));
         } while (timeprof_walk_next(&w));
         if (tp->n_ck && n % tp->ck_every == 0)
             timeprof_ck_store(tp, n / tp->ck_every, &c);
+        if (by_cap && n % tp->cap_every == 0)
+            timeprof_cap_ck_store(tp, n / tp->cap_every, by_cap);
     }
     x_free(place);
     timeprof_count_free(&c);
+    for (size_t ci = 0; by_cap && ci < n_caps; ci++)
+        timeprof_count_free(&by_cap[ci]);
+    x_free(by_cap);
 }
 
 void
@@ -762,13 +824,24 @@ timeprof_first_from(const timeprof *tp, uint64_t t)
     }
     if (lo == 0)
         return 0;
-    size_t end = lo * TIMEPROF_PAGE < tp->n_samples ? lo * TIMEPROF_PAGE : tp->n_samples;
+    /* The page's offsets, then a binary search reading a few times from the log. */
+    size_t first = (lo - 1) * TIMEPROF_PAGE, n = tp->n_samples - first;
+    if (n > TIMEPROF_PAGE)
+        n = TIMEPROF_PAGE;
+    uint64_t off[TIMEPROF_PAGE];
     timeprof_walk w;
-    timeprof_walk_at(&w, tp, (lo - 1) * TIMEPROF_PAGE);
-    while (timeprof_walk_next(&w) && w.i < end)
-        if (timeprof_time_of(tp, w.offset) >= t)
-            return w.i;
-    return end;
+    timeprof_walk_at(&w, tp, first);
+    for (size_t k = 0; k < n; k++, timeprof_walk_next(&w))
+        off[k] = w.offset;
+    size_t a = 1, b = n;        /* the first sample's time is before t */
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (timeprof_time_of(tp, off[mid]) < t)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return first + a;
 }
 
 size_t
@@ -879,6 +952,36 @@ timeprof_count_range(const timeprof *tp, size_t lo, size_t hi, timeprof_count *c
         timeprof_count_walk(tp, b * e, hi, TIMEPROF_ANY_CAP, c);
 }
 
+/* The counts over samples lo .. hi - 1 taken on `cap`: from its checkpoints when the
+ * range spans some. */
+static void
+timeprof_count_cap_range(const timeprof *tp, size_t lo, size_t hi, uint32_t cap,
+                         timeprof_count *c)
+{
+    size_t e = tp->cap_every;
+    uint32_t ci = timeprof_map_find(&tp->caps, cap);
+    if (!e || ci == TIMEPROF_NONE || hi - lo <= 2 * e) {
+        timeprof_count_walk(tp, lo, hi, cap, c);
+        return;
+    }
+    size_t a = (lo + e - 1) / e, b = hi / e, width = (tp->n_ccs + 1) * 2;
+    const uint32_t *ra = tp->cap_ck + (a * tp->caps.n + ci) * width;
+    const uint32_t *rb = tp->cap_ck + (b * tp->caps.n + ci) * width;
+    for (size_t k = 0; k < tp->n_ccs; k++) {
+        c->ind[k] += (uint64_t)(rb[2 * k] - ra[2 * k]);
+        c->inh[k] += (uint64_t)(rb[2 * k + 1] - ra[2 * k + 1]);
+    }
+    c->n += (uint64_t)(rb[2 * tp->n_ccs] - ra[2 * tp->n_ccs]);
+    timeprof_count_walk(tp, lo, a * e, cap, c);
+    timeprof_count_walk(tp, b * e, hi, cap, c);
+}
+
+bool
+timeprof_has_cap(const timeprof *tp, uint32_t cap)
+{
+    return timeprof_map_find(&tp->caps, cap) != TIMEPROF_NONE;
+}
+
 timeprof_row *
 timeprof_flat(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap,
               size_t *n_rows, uint64_t *n_samples)
@@ -887,10 +990,13 @@ timeprof_flat(const timeprof *tp, uint64_t from_ns, uint64_t to_ns, uint32_t cap
     timeprof_range(tp, from_ns, to_ns, &lo, &hi);
     timeprof_count c;
     timeprof_count_init(&c, tp->n_ccs);
+    /* One capability's: all samples' when it took them all; none when it took none. */
+    if (cap != TIMEPROF_ANY_CAP && tp->caps.n == 1 && timeprof_has_cap(tp, cap))
+        cap = TIMEPROF_ANY_CAP;
     if (cap == TIMEPROF_ANY_CAP)
         timeprof_count_range(tp, lo, hi, &c);
-    else
-        timeprof_count_walk(tp, lo, hi, cap, &c);
+    else if (timeprof_has_cap(tp, cap))
+        timeprof_count_cap_range(tp, lo, hi, cap, &c);
     timeprof_row *rows = timeprof_rows(tp, &c, n_rows);      /* caller frees */
     *n_samples = c.n;
     timeprof_count_free(&c);
@@ -904,7 +1010,8 @@ timeprof_bytes(const timeprof *tp)
            (tp->caps.n_slots + tp->dense.big.n_slots) * 2 * sizeof(uint32_t) +
            tp->dense.n_direct * sizeof *tp->dense.direct +
            tp->n_ccs * (sizeof *tp->ccs + 2 * sizeof *tp->total) +
-           (tp->rank ? tp->n_samples / 2 + 1 : 0) + tp->n_ck * tp->n_ccs * 2 * sizeof *tp->ck;
+           (tp->rank ? tp->n_samples / 2 + 1 : 0) + tp->n_ck * tp->n_ccs * 2 * sizeof *tp->ck +
+           tp->n_cap_ck * tp->caps.n * (tp->n_ccs + 1) * 2 * sizeof *tp->cap_ck;
 }
 
 bool
@@ -934,20 +1041,29 @@ timeprof_check(const timeprof *tp, char *why, size_t why_len)
         { 0, n }, { 0, n / 2 }, { n / 2, n }, { n / 3 + 1, n - n / 3 },
         { e + 1 < n ? e + 1 : n, 3 * e + 3 < n ? 3 * e + 3 : n },
     };
+    /* All caps, then each of the first few caps on its own. */
+    size_t n_caps = tp->caps.n < 4 ? tp->caps.n : 4;
     bool ok = true;
-    for (int r = 0; r < 5 && ok; r++) {
-        size_t lo = ranges[r][0], hi = ranges[r][1] < lo ? lo : ranges[r][1];
+    for (size_t q = 0; q < 5 * (1 + n_caps) && ok; q++) {
+        size_t r = q % 5, lo = ranges[r][0], hi = ranges[r][1] < lo ? lo : ranges[r][1];
+        uint32_t cap = TIMEPROF_ANY_CAP;
+        for (size_t slot = 0, seen = 0; q >= 5 && slot < tp->caps.n_slots; slot++)
+            if (tp->caps.vals[slot] && seen++ == q / 5 - 1)
+                cap = tp->caps.keys[slot];
         timeprof_count a, b;
         timeprof_count_init(&a, tp->n_ccs);
         timeprof_count_init(&b, tp->n_ccs);
-        timeprof_count_range(tp, lo, hi, &a);
-        timeprof_count_walk(tp, lo, hi, TIMEPROF_ANY_CAP, &b);
+        if (cap == TIMEPROF_ANY_CAP)
+            timeprof_count_range(tp, lo, hi, &a);
+        else
+            timeprof_count_cap_range(tp, lo, hi, cap, &a);
+        timeprof_count_walk(tp, lo, hi, cap, &b);
         ok = a.n == b.n;
         for (size_t k = 0; ok && k < tp->n_ccs; k++)
             ok = a.ind[k] == b.ind[k] && a.inh[k] == b.inh[k];
         if (!ok)
-            snprintf(why, why_len, "samples %zu..%zu: the checkpoints' profile differs from "
-                     "a recount", lo, hi);
+            snprintf(why, why_len, "samples %zu..%zu, cap %u: the checkpoints' profile differs "
+                     "from a recount", lo, hi, cap);
         timeprof_count_free(&a);
         timeprof_count_free(&b);
     }

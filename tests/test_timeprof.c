@@ -637,6 +637,7 @@ static const tp_prop tp_props[] = {
     { 6000, 40, 3, false },
     { 20000, 300, 2, true },
     { 1500, 7, 1, false },
+    { 40000, 10, 2, false },    /* each cap's own checkpoints */
 };
 
 static uint64_t
