@@ -461,12 +461,97 @@ typedef struct timeprof_keyed {
     uint64_t time_ns, offset;
 } timeprof_keyed;
 
+/* A run of samples in time order, being merged. */
+typedef struct timeprof_run {
+    timeprof_walk w;
+    size_t end;                     /* past its last sample */
+    uint64_t time_ns;               /* w's sample's */
+} timeprof_run;
+
+static bool
+timeprof_run_before(const timeprof_run *x, const timeprof_run *y)
+{
+    return x->time_ns != y->time_ns ? x->time_ns < y->time_ns : x->w.offset < y->w.offset;
+}
+
+/* Sift run heap[k] down the min-heap heap[0 .. n). */
+static void
+timeprof_run_sift(timeprof_run *heap, size_t n, size_t k)
+{
+    for (;;) {
+        size_t l = 2 * k + 1, m = k;
+        if (l < n && timeprof_run_before(&heap[l], &heap[m]))
+            m = l;
+        if (l + 1 < n && timeprof_run_before(&heap[l + 1], &heap[m]))
+            m = l + 1;
+        if (m == k)
+            return;
+        timeprof_run t = heap[k];
+        heap[k] = heap[m];
+        heap[m] = t;
+        k = m;
+    }
+}
+
+/* timeprof_sort by merging the runs of samples already in time order (each block's):
+ * the new stream is written beside the old, so that the sort holds no more than the two
+ * streams and a cursor a run. False (nothing changed) when there are too many runs. */
+static bool
+timeprof_merge_runs(timeprof *tp)
+{
+    size_t n = tp->n_samples, n_runs = 0, cap_runs = 0;
+    timeprof_run *heap = NULL;      /* freed below */
+    uint64_t prev = 0;
+    timeprof_walk w;
+    timeprof_walk_at(&w, tp, 0);
+    do {
+        uint64_t t = timeprof_time_of(tp, w.offset);
+        if (w.i == 0 || t < prev) {
+            if (n_runs)
+                heap[n_runs - 1].end = w.i;
+            if (n_runs > n / 64 + 16) {
+                x_free(heap);
+                return false;
+            }
+            xgrowarray((void **)&heap, &cap_runs, n_runs + 1, 16, sizeof *heap);
+            heap[n_runs++] = (timeprof_run){ w, n, t };
+        }
+        prev = t;
+    } while (timeprof_walk_next(&w));
+    /* The old stream stays readable through `old` while tp's is written anew. */
+    timeprof old = *tp;
+    tp->codes = NULL;
+    tp->pages = NULL;
+    tp->n_samples = tp->n_pages = tp->n_codes = tp->cap_codes = tp->cap_pages = 0;
+    tp->unsorted = false;
+    for (size_t r = 0; r < n_runs; r++)
+        heap[r].w.tp = &old;
+    for (size_t k = n_runs / 2; k-- > 0;)
+        timeprof_run_sift(heap, n_runs, k);
+    while (n_runs) {
+        timeprof_run *top = &heap[0];
+        timeprof_push(tp, top->w.offset, top->time_ns);
+        if (timeprof_walk_next(&top->w) && top->w.i < top->end)
+            top->time_ns = timeprof_time_of(tp, top->w.offset);
+        else
+            heap[0] = heap[--n_runs];
+        timeprof_run_sift(heap, n_runs, 0);
+    }
+    x_free(heap);
+    x_free(old.codes);
+    x_free(old.pages);
+    return true;
+}
+
 /* Put the samples in (time, offset) order: each capability's block holds its own
  * samples in order, but blocks meet out of order (GHC writes samples in the one global
- * block, in order: this is for other writers and for merged builds). */
+ * block, in order: this is for other writers and for merged builds). Merges the runs in
+ * order; sorts all (16 bytes a sample while it does) when there are too many. */
 static void
 timeprof_sort(timeprof *tp)
 {
+    if (timeprof_merge_runs(tp))
+        return;
     size_t n = tp->n_samples;
     timeprof_keyed *k = xmalloc(n * sizeof *k);                /* freed below */
     timeprof_walk w;

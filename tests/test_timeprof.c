@@ -631,13 +631,15 @@ typedef struct tp_prop {
     size_t n_samples, n_pool;
     uint32_t n_caps;
     bool big_ids;               /* half the ids past the direct table's range */
+    bool reversed;              /* written last first, all in the global block */
 } tp_prop;
 
 static const tp_prop tp_props[] = {
-    { 6000, 40, 3, false },
-    { 20000, 300, 2, true },
-    { 1500, 7, 1, false },
-    { 40000, 10, 2, false },    /* each cap's own checkpoints */
+    { 6000, 40, 3, false, false },
+    { 20000, 300, 2, true, false },
+    { 1500, 7, 1, false, false },
+    { 40000, 10, 2, false, false },    /* each cap's own checkpoints */
+    { 3000, 20, 2, false, true },
 };
 
 static uint64_t
@@ -713,10 +715,10 @@ START_TEST(test_timeprof_property)
     EW(evwrite_declare_ghc_version(w, 902));
     EW(evwrite_begin_data(w));
     uint8_t b[256];
-    uint64_t t = 1000;
-    for (size_t i = 0; i < pr->n_samples; i++) {
+    for (size_t at = 0; at < pr->n_samples; at++) {
+        size_t i = pr->reversed ? pr->n_samples - 1 - at : at;
         tp_gen *s = &g[i];
-        s->time_ns = t += 1 + tp_rand(&st) % 50;
+        s->time_ns = 1000 + 50 * i + tp_rand(&st) % 50;
         s->cap = (uint32_t)(tp_rand(&st) % pr->n_caps);
         s->depth = tp_rand(&st) % 10 == 0 ? 0 : 1 + (uint32_t)(tp_rand(&st) % 9);
         uint32_t ids[9];
@@ -728,7 +730,7 @@ START_TEST(test_timeprof_property)
         }
         size_t n = tp_sample(b, s->cap, i + 1, s->depth, ids, s->depth);
         /* Cap 0's samples in the global block, the others' in their own. */
-        uint16_t block = s->cap == 0 ? EVLOG_NO_CAP : (uint16_t)s->cap;
+        uint16_t block = s->cap == 0 || pr->reversed ? EVLOG_NO_CAP : (uint16_t)s->cap;
         EW(evwrite_event(w, block, EV_PROF_SAMPLE_COST_CENTRE, s->time_ns, b, n));
         if (tp_rand(&st) % 97 == 0)
             for (uint32_t c = 1; c < pr->n_caps; c++)
