@@ -74,6 +74,10 @@ static const char main_usage[] =
     "                                 ticky-ticky counters (-ticky, +RTS -lT): name, arity,\n"
     "                                 kinds, info table, entries and allocations in total, or\n"
     "                                 with --samples per sample\n"
+    "       elog-tui prof FILE [--from T] [--to T] [--cap N] [--top N] [--json]\n"
+    "                                 the time profile (-prof, +RTS -p -l): each cost centre\n"
+    "                                 with the samples it was innermost in (individual) and\n"
+    "                                 on the stack of (inherited), as percent and time\n"
     "       elog-tui index FILE       build the timeline index and print its size (benchmark)\n"
     "       elog-tui scan FILE        walk every event once and count them (benchmark floor)\n"
     "       elog-tui FILE [--backend curses|tickit] [--ascii] [--mono] [--no-mouse]\n"
@@ -711,6 +715,79 @@ main_gc_cmd(int argc, char **argv, const char *cmd)
     return main_emit(ga.file, log, &out, &ending, n_events);
 }
 
+/* --- prof: the flat time profile (+RTS -p -l) ------------------------------------------- */
+
+static int
+main_prof(int argc, char **argv, const char *cmd)
+{
+    const char *file = NULL, *from = NULL, *to = NULL;
+    reports_opts o;
+    memset(&o, 0, sizeof o);
+    uint32_t cap = TIMEPROF_ANY_CAP;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_arg = i + 1 < argc;
+        if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && has_arg) {
+            *(a[2] == 'f' ? &from : &to) = argv[++i];
+        } else if (strcmp(a, "--cap") == 0 && has_arg) {
+            char *end;
+            const char *v = argv[++i];
+            unsigned long c = strtoul(v, &end, 10);
+            if (v[0] < '0' || v[0] > '9' || *end || c >= EVINDEX_NO_CAP) {
+                fprintf(stderr, "elog-tui: --cap wants a capability number, not \"%s\"\n", v);
+                return 2;
+            }
+            cap = (uint32_t)c;
+        } else if (strcmp(a, "--json") == 0) {
+            o.json = true;
+        } else if (strcmp(a, "--top") == 0 && has_arg) {
+            if (!main_parse_count(argv[++i], &o.limit)) {
+                fprintf(stderr, "elog-tui: --top wants a whole number from 1 to %zu, not "
+                        "\"%s\"\n", (size_t)SIZE_MAX, argv[i]);
+                return 2;
+            }
+        } else if (main_operand(a) && !file) {
+            file = a;
+        } else {
+            return main_usage_error("%s: unexpected argument \"%s\"", cmd, a);
+        }
+    }
+    if (!file)
+        return main_usage_error("%s needs a FILE", cmd);
+    evlog *log = main_open(file);
+    diag ending;
+    evindex *ix = evindex_build(log, NULL, &ending);
+    uint64_t first = evindex_first_ns(ix), last = evindex_last_ns(ix);
+    uint64_t from_ns = from ? main_bound(log, file, "--from", from) : first;
+    uint64_t to_ns = to ? main_bound(log, file, "--to", to) : last;
+    int status = 0;
+    if (!main_window_ok(file, from, from_ns, to, to_ns)) {
+        status = 1;
+    } else if (cap != TIMEPROF_ANY_CAP && evindex_lane_of(ix, (uint16_t)cap) == SIZE_MAX) {
+        /* A log of profile samples only has no capability events: its samples say. */
+        if (!timeprof_has_cap(evindex_timeprof(ix), cap)) {
+            fprintf(stderr, "elog-tui: %s: --cap %u: the log has no capability %u\n", file,
+                    (unsigned)cap, (unsigned)cap);
+            status = 1;
+        }
+    }
+    if (status) {
+        evindex_free(ix);
+        evlog_close(log);
+        return status;
+    }
+    main_window_warn(file, from, from_ns, to, to_ns, evindex_n_events(ix) > 0, first, last);
+    strbuf out;
+    strbuf_init(&out);
+    reports_prof(&out, ix, &o, from_ns, to_ns, cap);
+    if (timeprof_n_samples(evindex_timeprof(ix)) == 0)
+        fprintf(stderr, "elog-tui: %s: no time-profile samples in the log (build with "
+                "-prof, run with +RTS -p -l)\n", file);
+    size_t n_events = evindex_n_events(ix);
+    evindex_free(ix);
+    return main_emit(file, log, &out, &ending, n_events);
+}
+
 /* One side of `diff`: the whole run's statistics and the index; the log stays open. */
 typedef struct main_diff_side {
     evlog *log;
@@ -791,6 +868,11 @@ main_index_cmd(const char *file)
            evseek_bytes(evindex_seek(ix)),
            evindex_bytes(ix) - run_bytes - phase_bytes - threadtab_bytes(evindex_threads(ix)) -
                evseek_bytes(evindex_seek(ix)));
+    const timeprof *tp = evindex_timeprof(ix);
+    if (timeprof_n_samples(tp))
+        printf("time profile: %zu samples, %zu bytes (%.3f of the file)\n",
+               timeprof_n_samples(tp), timeprof_bytes(tp),
+               evlog_size(log) ? (double)timeprof_bytes(tp) / (double)evlog_size(log) : 0.0);
     size_t n_events = evindex_n_events(ix);
     evindex_free(ix);
     bool changed = main_changed(file, log);
@@ -1213,6 +1295,7 @@ static const main_command main_commands[] = {
     { "diff", main_diff },
     { "ticky", main_table },
     { "export", main_export },
+    { "prof", main_prof },
 };
 
 /* --list-commands and --list-keys (hidden): the binary's own tables, one entry a

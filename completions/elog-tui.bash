@@ -33,7 +33,7 @@ _elog_tui()
     bin=${bin/#\~/$HOME}
     command -v "$bin" >/dev/null 2>&1 || bin=elog-tui
 
-    local cmds="show stats gc markers threads heap ticky mmu worst diff snapshot export index scan"
+    local cmds="show stats gc markers threads heap ticky prof mmu worst diff snapshot export index scan"
     local listed
     listed=$("$bin" --list-commands 2>/dev/null) && cmds=$(printf '%s ' $listed)
     local view_opts="--backend --ascii --mono --no-mouse --align --alert-pause --follow --wait"
@@ -102,6 +102,7 @@ _elog_tui()
         threads) opts="--sort --top --json" ;;
         heap) opts="--censuses --top --json" ;;
         ticky) opts="--sort --samples --top --json" ;;
+        prof) opts="--from --to --cap --top --json" ;;
         mmu) opts="--from --to --cap --with-stop --json" ;;
         worst) opts="--window --top --from --to --cap --with-stop --json" ;;
         snapshot) opts="--size --from --to --keys --color --ascii --align" ;;

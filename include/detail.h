@@ -81,6 +81,15 @@ void detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t 
 void detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it,
                    uint64_t cursor_ns, uint64_t res_ns);
 
+/* The time profile of [a_ns, b_ns] (the prof lane's view or selection, named by `what`:
+ * "the view", "the selection"): its samples and its first cost centres by individual
+ * samples, each with its individual and inherited share (timeprof_flat). */
+void detail_prof_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns,
+                       const char *what);
+/* Append cost centre cc's label (where: with its module and source location), "MAIN"
+ * for TIMEPROF_MAIN, "#id" for one the log never defined. */
+void detail_cost_centre(strbuf *out, const evindex *ix, uint32_t cc, bool where);
+
 /* Helpers shared with the app. */
 /* "1.5 MiB", "812.0 KiB", "999 B" (binary units, one decimal). */
 void detail_bytes(strbuf *out, uint64_t bytes);

@@ -22,6 +22,7 @@
 #include "series.h"
 #include "threadtab.h"
 #include "ticky.h"
+#include "timeprof.h"
 
 #define EVINDEX_NO_TIME UINT64_MAX
 #define EVINDEX_NO_CAP 0xffffu
@@ -211,6 +212,9 @@ const heapprof *evindex_heap_profile(const evindex *ix);
 const ipe_table *evindex_ipe(const evindex *ix);
 /* Ticky-ticky counters (see ticky.h); empty without ticky events. Borrowed. */
 const ticky *evindex_ticky(const evindex *ix);
+/* Time-profile samples (see timeprof.h; +RTS -p -l); empty without them. Cost-centre
+ * names: evindex_heap_profile's. Borrowed. */
+const timeprof *evindex_timeprof(const evindex *ix);
 
 /* --- markers and messages ---------------------------------------------------------- */
 

@@ -27,7 +27,7 @@
     X(CENTER,         "center",         "centre the view on the cursor") \
     X(LANE_UP,        "lane-up",        "select the lane above") \
     X(LANE_DOWN,      "lane-down",      "select the lane below") \
-    X(NEXT_ITEM,      "next-item",      "next item on the lane (focused thread: its next run)") \
+    X(NEXT_ITEM,      "next-item",      "next item or sample on the lane (thread: its next run)") \
     X(PREV_ITEM,      "prev-item",      "previous item on the lane (focused thread: run)") \
     X(NEXT_MARKER,    "next-marker",    "next user marker (next match after a search)") \
     X(PREV_MARKER,    "prev-marker",    "previous user marker (previous match after a search)") \
@@ -42,6 +42,8 @@
     X(LONGER_WINDOW,  "longer-window",  "the next longer window length on the MMU plot") \
     X(BAND_LIST,      "band-list",      "list heap-profile bands by peak (Enter: go to the peak)") \
     X(LANE_MENU,      "lane-menu",      "show or hide groups of lanes (spark, heap, memory ...)") \
+    X(PROF_LIST,      "prof-list",      "time profile of the view or selection by cost centre "\
+                                        "(Enter: its next sample)") \
     X(SEARCH,         "search",         "search event text") \
     X(SELECT,         "select",         "start or end a range selection at the cursor") \
     X(CANCEL,         "cancel",         "clear search, selection, thread focus, pane filters") \

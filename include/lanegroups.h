@@ -1,6 +1,6 @@
 /* lanegroups: the optional lanes of the timeline in groups a user can hide or show
  * (activity, non-moving, markers, heap, sparks, the per-HEC spark lanes, bands, memory,
- * ticky) — by name for the settings file's `hide-lanes` line, as a bit mask for the
+ * ticky, prof) — by name for the settings file's `hide-lanes` line, as a bit mask for the
  * viewer. The HEC lanes are the timeline itself and belong to no group. */
 #ifndef ELOG_LANEGROUPS_H
 #define ELOG_LANEGROUPS_H
@@ -21,6 +21,7 @@ typedef enum lanegroup {
     LANEGROUP_BANDS,
     LANEGROUP_MEMORY,
     LANEGROUP_TICKY,
+    LANEGROUP_PROF,             /* the time profile (+RTS -p -l) */
     LANEGROUP_N
 } lanegroup;
 

@@ -26,6 +26,9 @@ typedef enum lane_kind {
     LANE_MEMORY,                /* megablocks allocated from the OS (MEM_RETURN), or
                                  * the blocks size, as a bar graph (GHC 9.2+) */
     LANE_TICKY,                 /* ticky-ticky samples: entries per sample as bars */
+    LANE_PROF,                  /* time-profile samples (+RTS -p): each column's most
+                                 * sampled cost centre, coloured by its place in the
+                                 * whole log's profile, as high as its share */
 } lane_kind;
 
 /* Rows of the stacked heap-bands lane, and how many bands get a style of their own
@@ -45,19 +48,23 @@ typedef struct lane {
 
 /* Write the lanes this log has, in display order, into out[0 .. max) and return how
  * many there are (which may exceed max: then only max were written). The order is
- * ThreadScope's: "activity" (if any HEC lane), "HEC 0" .. "HEC n" (the no-capability
- * lane of old logs, "global", only if it has runs or GC phases), "nonmoving" if the
+ * ThreadScope's: "activity" (if any HEC lane has runs), "HEC 0" .. "HEC n" (none in a
+ * log without a single run or GC phase; the no-capability lane of old logs, "global",
+ * only if it has runs or GC phases), "nonmoving" if the
  * log has non-moving events, "markers" if it has markers or messages, "heap" if it has
  * heap size or live samples, "sparks" if a spark was ever created or pooled (spark
  * counters above zero, or spark events; the all-zero counters every threaded RTS posts
  * get no lane), then for each HEC that had sparks, as ThreadScope shows them, "created N",
- * "convert N" and "pool N" (sparklanes.h). */
+ * "convert N" and "pool N" (sparklanes.h); then "bands" (heap-profile censuses),
+ * "memory" (memory-return or blocks-size samples), "ticky" (ticky counters) and "prof"
+ * (time-profile samples) when the log has them. */
 size_t lanes_build(const evindex *ix, lane *out, size_t max);
 /* Every lane of `ix` in a new array of exactly the needed size, its count in *n (the
  * array is never NULL). Caller frees (x_free). */
 lane *lanes_build_all(const evindex *ix, size_t *n);
 /* Whether evindex lane i is shown as a HEC lane (the no-capability lane only when it
- * has runs or GC phases); the activity lane and range statistics sum over these. */
+ * has runs or GC phases; none when no lane has any); the activity lane and range
+ * statistics sum over these. */
 bool lanes_cap_shown(const evindex *ix, size_t i);
 
 typedef struct lanes_draw_opts {
@@ -149,6 +156,10 @@ enum {
     LANE_ITEM_NM,               /* index: non-moving cycle; start/end: one phase */
     LANE_ITEM_MARKER,           /* index: evindex_marker_at */
     LANE_ITEM_MSG,              /* index: evindex_msg_at (a message, not a marker) */
+    LANE_ITEM_SAMPLE,           /* one of a sample lane's own samples (start == end):
+                                 * heap and memory: index into the lane's series; bands:
+                                 * the census; ticky: the ticky sample; prof: the
+                                 * time-profile sample */
 };
 
 typedef struct lane_item {
@@ -163,18 +174,27 @@ typedef struct lane_item {
  * nearest GC phase or run within slack_ns of t. Non-moving: the phase containing t, else
  * the nearest within slack. Markers: the nearest marker within slack, else the nearest
  * message. Activity, heap, sparks: the collection whose pause contains t, else the
- * nearest within slack. True if found. When nothing is found *out is kind NONE with
- * start_ns = t and end_ns = t + slack_ns (the cursor's column when t is its start and
- * slack_ns its width: detail_item reads the lane's values over it). */
+ * nearest within slack. The sample lanes (heap, bands, memory, ticky, prof): their own
+ * sample within slack of t first (LANE_ITEM_SAMPLE), then the collection. True if
+ * found. When nothing is found *out is kind NONE with start_ns = t and end_ns = t +
+ * slack_ns (the cursor's column when t is its start and slack_ns its width: detail_item
+ * reads the lane's values over it). */
 bool lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns,
                    lane_item *out);
 
 /* The next item on lane l (dir > 0: the first one starting after t) or the previous one
  * (dir < 0: the last one starting before t): runs and GCs in merged order on HEC lanes
  * (a run and a GC starting together: the GC first), phases on the non-moving lane,
- * markers and messages on the markers lane, collections on the activity, heap and
- * sparks lanes. False (and *out kind NONE) if there is none. O(log n). */
+ * markers and messages on the markers lane, collections on the activity and sparks
+ * lanes, the lane's own samples (LANE_ITEM_SAMPLE) on the heap (heap size, else live
+ * bytes), bands (censuses), memory (memory-return, else blocks-size samples), ticky and
+ * prof lanes. False (and *out kind NONE) if there is none. O(log n). */
 bool lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item *out);
+
+/* The series whose samples are the heap lane's (heap size, else live bytes) or the
+ * memory lane's (memory-return current megablocks, else blocks size); NULL for other
+ * lanes. Borrowed. */
+const series *lanes_sample_series(const evindex *ix, const lane *l);
 
 /* Index of the first message (evindex_msg_at order) with time >= t; evindex_n_msgs if
  * none. O(log n). */

@@ -37,7 +37,9 @@ void reports_threads(strbuf *out, const evindex *ix, const reports_opts *o);
 /* Heap-profile bands, largest peak first (ties: first seen first): name, kind (stack or
  * string), peak bytes and its census time, mean bytes over all censuses, bytes in the
  * last census, censuses it appears in. With o->censuses: time, band, bytes per census
- * entry in time order (limit: the first N censuses). */
+ * entry in time order (limit: the first N censuses). A -hi profile's rows (both forms)
+ * also name the band from its IPE entry: info_table, closure_type, type, label, module,
+ * src_loc (empty cells / JSON nulls for an address without one). */
 void reports_heap(strbuf *out, const evindex *ix, const reports_opts *o);
 
 /* Ticky-ticky counters (reports_ticky.c), most entries first (o->sort_by_allocs: most
@@ -48,6 +50,17 @@ void reports_heap(strbuf *out, const evindex *ix, const reports_opts *o);
  * sample. JSON: {"layout", "samples": [time, totals], "counters": [... with "samples":
  * per-sample values]}. */
 void reports_ticky(strbuf *out, const evindex *ix, const reports_opts *o);
+
+/* The flat time profile (reports_prof.c; +RTS -p -l) of the samples taken from_ns ..
+ * to_ns (inclusive) on capability `cap` (TIMEPROF_ANY_CAP: all): a "# time profile"
+ * line (samples, capabilities, tick interval, range), then per cost centre, most
+ * individual samples first (see timeprof_flat; o->limit: the first N): id ("MAIN" for
+ * the empty stack), label, module, source location, is_caf, individual samples and
+ * percent of all, inherited samples and percent, and both as time (samples times the
+ * tick interval; "-" without PROF_BEGIN). JSON: {"interval_ns", "samples", "from_ns",
+ * "to_ns", "cap", "cost_centres": [...]}. */
+void reports_prof(strbuf *out, const evindex *ix, const reports_opts *o, uint64_t from_ns,
+                  uint64_t to_ns, uint32_t cap);
 
 /* Text of a log string for one TSV cell: UTF-8 with invalid bytes as U+FFFD, and
  * backslash, tab, CR, LF and other controls escaped (\\ \t \r \n \xHH). */

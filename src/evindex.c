@@ -639,6 +639,20 @@ on_ticky(builder *b, size_t li, const evlog_event *ev)
     }
 }
 
+/* PROF_BEGIN (u64 tick interval) and PROF_SAMPLE_COST_CENTRE: the time profile. */
+static void
+on_time_prof(builder *b, size_t li, const evlog_event *ev)
+{
+    (void)li;
+    if (ev->type == EV_PROF_BEGIN) {
+        if (ev->payload_len >= 8)
+            timeprof_begin(b->ix->timeprof, ev->time_ns, pl64(ev, 0));
+    } else {
+        timeprof_add_sample(b->ix->timeprof, ev->offset, ev->time_ns, ev->payload,
+                            ev->payload_len);
+    }
+}
+
 /* HEAP_PROF_BEGIN: the breakdown (u8 profile id, u64 period, u32 breakdown, ...). */
 static void
 on_heap_prof_begin(builder *b, size_t li, const evlog_event *ev)
@@ -829,6 +843,8 @@ static const evindex_handler evindex_handlers[256] = {
     [EV_TICKY_COUNTER_SAMPLE] = on_ticky,
     [EV_TICKY_BEGIN_SAMPLE] = on_ticky,
     [EV_HEAP_PROF_BEGIN] = on_heap_prof_begin,
+    [EV_PROF_BEGIN] = on_time_prof,
+    [EV_PROF_SAMPLE_COST_CENTRE] = on_time_prof,
 };
 
 /* Types whose handler works on the event's capability lane (created on first use,
@@ -1347,6 +1363,8 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         heapprof_seal(ix->heap);
         ipe_table_seal(ix->ipe);
         ticky_seal(ix->ticky);
+        timeprof_seal(ix->timeprof);    /* once: a growing index shows none before */
+        ix->timeprof_sealed = true;
         for (size_t li = 0; li < ix->n_lanes; li++) {
             evindex_lane *lane = &ix->lanes[li];
             runlane_seal(lane->runs);
@@ -1450,6 +1468,9 @@ evindex_alloc(const evlog *log)
     ix->heap = heapprof_new();
     ix->ipe = ipe_table_new();
     ix->ticky = ticky_new();
+    ix->timeprof = timeprof_new(log);
+    ix->timeprof_none = timeprof_new(log);
+    timeprof_seal(ix->timeprof_none);
     ix->seek = evseek_new();
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         ix->series[i] = series_new();
@@ -1777,6 +1798,7 @@ par_merge(builder *dst, builder *src)
             dst->newest[c] = src->newest[c];
     threadtab_merge(d->threads, s->threads);
     evseek_merge(d->seek, s->seek);
+    timeprof_merge(d->timeprof, s->timeprof);
     evindex_program *dp = &d->program;
     const evindex_program *sp = &s->program;
     if (sp->rts_id_offset)
@@ -1933,6 +1955,8 @@ evindex_free(evindex *ix)
     heapprof_free(ix->heap);
     ipe_table_free(ix->ipe);
     ticky_free(ix->ticky);
+    timeprof_free(ix->timeprof);
+    timeprof_free(ix->timeprof_none);
     x_free(ix->msgs);
     x_free(ix->markers);
     threadtab_free(ix->threads);
@@ -1964,7 +1988,8 @@ evindex_bytes(const evindex *ix)
     n += ivtrack_bytes(ix->nm) + ix->n_nm_cycles * sizeof *ix->nm_cycles +
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
          series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap) +
-         series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky);
+         series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky) +
+         timeprof_bytes(ix->timeprof);
     n += ix->n_msgs * sizeof *ix->msgs + ix->n_markers * sizeof *ix->markers;
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
@@ -2182,6 +2207,11 @@ evindex_cap_spark_series(const evindex *ix, size_t lane, enum evindex_cap_spark 
 const evindex_program *evindex_program_info(const evindex *ix) { return &ix->program; }
 const ipe_table *evindex_ipe(const evindex *ix) { return ix->ipe; }
 const ticky *evindex_ticky(const evindex *ix) { return ix->ticky; }
+const timeprof *
+evindex_timeprof(const evindex *ix)
+{
+    return ix->timeprof_sealed ? ix->timeprof : ix->timeprof_none;
+}
 const series *evindex_nm_free_segments(const evindex *ix) { return ix->nm_free_segments; }
 
 bool
@@ -2195,7 +2225,8 @@ const evseek *evindex_seek(const evindex *ix) { return ix->seek; }
 bool
 evindex_check(const evindex *ix, char *why, size_t why_len)
 {
-    if (!heapprof_check(ix->heap, why, why_len) || !ticky_check(ix->ticky, why, why_len))
+    if (!heapprof_check(ix->heap, why, why_len) || !ticky_check(ix->ticky, why, why_len) ||
+        !timeprof_check(evindex_timeprof(ix), why, why_len))
         return false;
     for (size_t i = 0; i < ix->n_lanes; i++) {
         const evindex_lane *l = &ix->lanes[i];

@@ -7,6 +7,7 @@
 #include "evindex.h"
 #include "ipe.h"
 #include "ticky.h"
+#include "timeprof.h"
 #include "heapprof.h"
 #include "timelist.h"
 
@@ -89,6 +90,11 @@ struct evindex {
     heapprof *heap;             /* heap-profile bands and censuses */
     ipe_table *ipe;             /* info-table provenance (IPE events) */
     ticky *ticky;               /* ticky-ticky counters and samples */
+    timeprof *timeprof;         /* time-profile samples (+RTS -p) */
+    /* timeprof_seal runs once, at the end of the build: until then (a growing index) the
+     * API shows timeprof_none, an empty sealed profile. Both owned by the index. */
+    timeprof *timeprof_none;
+    bool timeprof_sealed;
 
     evindex_msg *msgs;          /* all, time order */
     size_t n_msgs;

@@ -428,13 +428,22 @@ rep_band_name(strbuf *out, const heapprof *hp, size_t b, bool json, strbuf *tmp)
         reports_tsv_text(out, (const uint8_t *)tmp->data, tmp->len);
 }
 
+static void rep_ipe_cells(strbuf *out, const ipe_entry *e, bool json);
+
 static void
-rep_heap_censuses(strbuf *out, const heapprof *hp, const reports_opts *o, strbuf *tmp)
+rep_heap_censuses(strbuf *out, const evindex *ix, const reports_opts *o, strbuf *tmp)
 {
+    const heapprof *hp = evindex_heap_profile(ix);
     size_t n = heapprof_n_censuses(hp);
     if (o->limit && o->limit < n)
         n = o->limit;
-    strbuf_puts(out, o->json ? "[\n" : "time_ns\tband\tbytes\n");
+    /* -hi: each entry's band named from the log's IPE entries, as `heap` names them. */
+    bool by_ipe = heapprof_breakdown_of(hp) == HEAPPROF_BY_INFO_TABLE;
+    if (o->json)
+        strbuf_puts(out, "[\n");
+    else
+        strbuf_printf(out, "time_ns\tband\tbytes%s\n",
+                      by_ipe ? "\tinfo_table\tclosure_type\ttype\tlabel\tmodule\tsrc_loc" : "");
     bool first = true;
     for (size_t i = 0; i < n; i++) {
         const heapprof_census *c = heapprof_census_at(hp, i);
@@ -446,11 +455,17 @@ rep_heap_censuses(strbuf *out, const heapprof *hp, const reports_opts *o, strbuf
                 strbuf_puts(out, first ? "" : ",\n");
                 strbuf_printf(out, "{\"time_ns\":%llu,\"band\":", (unsigned long long)c->time_ns);
                 rep_band_name(out, hp, band, true, tmp);
-                strbuf_printf(out, ",\"bytes\":%llu}", (unsigned long long)bytes);
+                strbuf_printf(out, ",\"bytes\":%llu", (unsigned long long)bytes);
+                if (by_ipe)
+                    rep_ipe_cells(out, heapbands_ipe(hp, evindex_ipe(ix), band), true);
+                strbuf_putc(out, '}');
             } else {
                 strbuf_printf(out, "%llu\t", (unsigned long long)c->time_ns);
                 rep_band_name(out, hp, band, false, tmp);
-                strbuf_printf(out, "\t%llu\n", (unsigned long long)bytes);
+                strbuf_printf(out, "\t%llu", (unsigned long long)bytes);
+                if (by_ipe)
+                    rep_ipe_cells(out, heapbands_ipe(hp, evindex_ipe(ix), band), false);
+                strbuf_putc(out, '\n');
             }
             first = false;
         }
@@ -498,7 +513,7 @@ reports_heap(strbuf *out, const evindex *ix, const reports_opts *o)
     strbuf tmp;
     strbuf_init(&tmp);
     if (o->censuses) {
-        rep_heap_censuses(out, hp, o, &tmp);
+        rep_heap_censuses(out, ix, o, &tmp);
         strbuf_free(&tmp);
         return;
     }

@@ -903,8 +903,9 @@ END_TEST
 
 /* ---- items ------------------------------------------------------------------------------ */
 
-/* On the activity lane '.' and ',' visit every collection in order, both ways; the
- * collection containing a time is found with no slack. */
+/* On the activity and sparks lanes '.' and ',' visit every collection in order, both
+ * ways; the collection containing a time is found with no slack. (The heap lane steps
+ * its own samples: tests/test_timeprof.c.) */
 START_TEST(test_lanes_walk_gcs)
 {
     static const char *const files[] = { "threaded-n4.eventlog", "nonmoving.eventlog",
@@ -918,7 +919,7 @@ START_TEST(test_lanes_walk_gcs)
         ck_assert_uint_gt(evindex_gc_at(ix, 0)->start_ns, 0);
         for (size_t li = 0; li < c.n_lanes; li++) {
             const lane *l = &c.lanes[li];
-            if (l->kind != LANE_ACTIVITY && l->kind != LANE_HEAP && l->kind != LANE_SPARKS)
+            if (l->kind != LANE_ACTIVITY && l->kind != LANE_SPARKS)
                 continue;
             lane_item it;
             uint64_t t = 0;

@@ -14,11 +14,13 @@
 #include "evlog.h"
 #include "evwrite.h"
 #include "gcstats.h"
+#include "app.h"
 #include "heapbands.h"
 #include "lanes.h"
 #include "merge.h"
 #include "reports.h"
 #include "statsfmt.h"
+#include "surface.h"
 #include "threadstats.h"
 #include "stopstatus.h"
 #include "tests.h"
@@ -441,6 +443,10 @@ static const nw_use nw_uses[] = {
     { EV_TICKY_COUNTER_DEF, LANE_TICKY, "Ticky: " },
     { EV_TICKY_COUNTER_SAMPLE, LANE_TICKY, "Sample " },
     { EV_TICKY_BEGIN_SAMPLE, LANE_TICKY, "Sample " },
+    /* The time profile (-p): the prof lane, its detail naming the sample's cost centres. */
+    { EV_PROF_BEGIN, LANE_PROF, ", tick interval " },
+    { EV_PROF_SAMPLE_COST_CENTRE, LANE_PROF, "Time profile: " },
+    { EV_HEAP_PROF_COST_CENTRE, LANE_PROF, NULL },
 };
 
 /* The index holds what every event of `type` said (a count each view reads). */
@@ -465,6 +471,8 @@ nw_indexed(const evindex *ix, uint16_t type)
             n += ticky_counter_at(t, i)->n_samples;
         return n;
     case EV_TICKY_BEGIN_SAMPLE: return ticky_n_samples(t);
+    case EV_PROF_BEGIN: return timeprof_interval(evindex_timeprof(ix), NULL, NULL);
+    case EV_PROF_SAMPLE_COST_CENTRE: return timeprof_n_samples(evindex_timeprof(ix));
     case EV_HEAP_PROF_BEGIN: return heapprof_breakdown_of(hp) != HEAPPROF_BY_UNKNOWN;
     case EV_HEAP_PROF_COST_CENTRE: return heapprof_n_cost_centres(hp);
     case EV_HEAP_PROF_SAMPLE_BEGIN: case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
@@ -504,7 +512,12 @@ START_TEST(test_newer_every_type_used)
             /* Cost centres and the profile's start name heap-profile bands; a time
              * profile (-p, time-prof) has them without censuses, outside this issue. */
             if ((u->type == EV_HEAP_PROF_COST_CENTRE || u->type == EV_HEAP_PROF_BEGIN) &&
+                u->lane == LANE_HEAPBANDS &&
                 !count[EV_HEAP_PROF_SAMPLE_BEGIN] && !count[EV_HEAP_BIO_PROF_SAMPLE_BEGIN])
+                continue;
+            /* The same definitions name a time profile's samples (the prof lane). */
+            if (u->type == EV_HEAP_PROF_COST_CENTRE && u->lane == LANE_PROF &&
+                !count[EV_PROF_SAMPLE_COST_CENTRE])
                 continue;
             uint64_t used = nw_indexed(ix, u->type);
             ck_assert_msg(used > 0, "%s: %" PRIu64 " events of type %u, none indexed",
@@ -512,7 +525,8 @@ START_TEST(test_newer_every_type_used)
             /* Per-event data: one sample per event. */
             if (u->type == EV_MEM_RETURN || u->type == EV_BLOCKS_SIZE ||
                 u->type == EV_NONMOVING_HEAP_CENSUS || u->type == EV_NONMOVING_PRUNED_SEGMENTS ||
-                u->type == EV_TICKY_COUNTER_SAMPLE || u->type == EV_TICKY_BEGIN_SAMPLE)
+                u->type == EV_TICKY_COUNTER_SAMPLE || u->type == EV_TICKY_BEGIN_SAMPLE ||
+                u->type == EV_PROF_SAMPLE_COST_CENTRE)
                 ck_assert_msg(used == count[u->type], "%s: type %u: %" PRIu64 " events, %"
                               PRIu64 " indexed", names[f], u->type, count[u->type], used);
             /* The view: its lane exists and its detail shows the data at the end. */
@@ -523,12 +537,26 @@ START_TEST(test_newer_every_type_used)
                 ck_assert_msg(strstr(text, u->detail) != NULL,
                               "%s: type %u: the detail lacks \"%s\":\n%s", names[f], u->type,
                               u->detail, text);
+            if (u->type == EV_HEAP_PROF_COST_CENTRE && u->lane == LANE_PROF) {
+                /* The last sample's innermost cost centre, by the name its definition
+                 * gives, with its module. */
+                const timeprof *tp = evindex_timeprof(ix);
+                uint32_t cc = timeprof_innermost(tp, timeprof_n_samples(tp) - 1);
+                const char *label, *module, *src;
+                bool caf;
+                ck_assert(heapprof_cost_centre_find(evindex_heap_profile(ix), cc, &label,
+                                                    &module, &src, &caf));
+                char want[512];
+                snprintf(want, sizeof want, "  %s (%s", label, module);
+                ck_assert_msg(strstr(text, want) != NULL, "%s: the detail lacks \"%s\":\n%s",
+                              names[f], want, text);
+            }
             x_free(text);
             checked++;
         }
         /* Types the issue names that no entry above covers would be a gap. */
-        static const uint16_t named[] = { 90, 91, 160, 161, 162, 163, 164, 165, 166, 169,
-                                          207, 208, 210, 211, 212 };
+        static const uint16_t named[] = { 90, 91, 160, 161, 162, 163, 164, 165, 166, 167,
+                                          168, 169, 207, 208, 210, 211, 212 };
         for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
             bool covered = false;
             for (size_t j = 0; j < sizeof nw_uses / sizeof nw_uses[0]; j++)
@@ -541,6 +569,76 @@ START_TEST(test_newer_every_type_used)
     }
     ck_assert_uint_gt(checked, 30);
     x_free(count);
+    test_free_names(names, n_logs);
+    free(dir);
+}
+END_TEST
+
+/* Every peer-suite log opened in the viewer (160x48, the whole log in view, UTF-8 and
+ * ASCII): each lane it gets has something drawn in it (no empty lane claiming data: no
+ * HEC or activity lane in a log without runs or collections, no ticky lane left blank
+ * for want of samples), and no garbage (no U+FFFD, nothing but ASCII with --ascii). */
+START_TEST(test_newer_peer_snapshots)
+{
+    char *dir = test_corpus_dir();
+    if (!dir) {
+        fprintf(stderr, "newer: corpus not found, snapshots SKIPPED\n");
+        return;
+    }
+    size_t n_logs;
+    char **names = test_list_dir(dir, ".eventlog", &n_logs);
+    for (size_t f = 0; f < n_logs; f++) {
+        strbuf p;
+        strbuf_init(&p);
+        strbuf_printf(&p, "%s/%s", dir, names[f]);
+        diag d;
+        evlog *log = evlog_open(p.data, &d);
+        ck_assert_ptr_nonnull(log);
+        evindex *ix = evindex_build(log, NULL, &d);
+        size_t n_lanes;
+        lane *lanes = lanes_build_all(ix, &n_lanes);
+        for (int ascii = 0; ascii < 2; ascii++) {
+            app_opts o = { .ascii = ascii != 0 };
+            app *a = app_new(ix, names[f], 160, 48, &o);
+            surface *s = surface_new(160, 48);
+            app_draw(a, s);
+            char *scr = surface_dump(s);
+            ck_assert_msg(strstr(scr, "\xef\xbf\xbd") == NULL, "%s: U+FFFD:\n%.1200s", names[f],
+                          scr);
+            for (const char *c = scr; ascii && *c; c++)
+                ck_assert_msg((unsigned char)*c < 0x80, "%s: non-ASCII with --ascii:\n%.1200s",
+                              names[f], scr);
+            /* The lanes from the fourth line on, each its rows, in order. */
+            const char *line = scr;
+            for (int k = 0; k < 3; k++)
+                line = strchr(line, '\n') + 1;
+            lanes_draw_opts lo = { 0 };
+            for (size_t i = 0; i < n_lanes; i++) {
+                ck_assert_msg(strncmp(line, lanes[i].label, strlen(lanes[i].label)) == 0,
+                              "%s: lane %zu (%s) not where expected:\n%.1200s", names[f], i,
+                              lanes[i].label, scr);
+                bool drawn = false;
+                /* HEC lanes are split in two (runs, "  gc") when there is room. */
+                lo.hec_split = strncmp(strchr(line, '\n') + 1, "  gc", 4) == 0;
+                for (int r = 0; r < lanes_rows(&lanes[i], &lo); r++) {
+                    const char *end = strchr(line, '\n');
+                    /* The plot starts after the label columns (ASCII labels here). */
+                    for (const char *c = line + LANES_LABEL_COLS; c < end; c++)
+                        drawn |= *c != ' ';
+                    line = end + 1;
+                }
+                ck_assert_msg(drawn, "%s: lane %s is empty%s:\n%.1200s", names[f], lanes[i].label,
+                              ascii ? " (ASCII)" : "", scr);
+            }
+            x_free(scr);
+            surface_free(s);
+            app_free(a);
+        }
+        x_free(lanes);
+        evindex_free(ix);
+        evlog_close(log);
+        strbuf_free(&p);
+    }
     test_free_names(names, n_logs);
     free(dir);
 }
@@ -858,6 +956,53 @@ START_TEST(test_newer_stop_status)
 }
 END_TEST
 
+/* heap --censuses of an elog-synth -hi log (9.2 layout) names every entry's band from
+ * its IPE entry, as heap does: tests/golden/synth-hi.heap-censuses.tsv, made from the
+ * log's `ghc-events show` dump and the table elog-synth writes (mkgolden.sh). */
+START_TEST(test_newer_hi_censuses_golden)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    char path[] = "/tmp/elog-newer-hi-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' --ghc 9.2 --heap-profile hi --events 30000 --caps 1 "
+             "--seed 7 -o '%s' 2>/dev/null", synth, path);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(log);
+    evindex *ix = evindex_build(log, NULL, &d);
+    reports_opts o;
+    memset(&o, 0, sizeof o);
+    o.censuses = true;
+    strbuf out;
+    strbuf_init(&out);
+    reports_heap(&out, ix, &o);
+    char *want = nw_golden("synth-hi.heap-censuses.tsv");
+    ck_assert_msg(strlen(want) > 1000, "golden too short");
+    ck_assert_str_eq(out.data, want);
+    x_free(want);
+    /* JSON: the same names as fields; the address without an entry has nulls. */
+    strbuf_reset(&out);
+    o.json = true;
+    o.limit = 1;
+    reports_heap(&out, ix, &o);
+    ck_assert_msg(strstr(out.data, "\"band\":\"0x4a2b10\",\"bytes\":3424,\"info_table\":"
+                         "\"sat_s1a2_info\",\"closure_type\":\"THUNK\",\"type\":\"[Int]\","
+                         "\"label\":\"go\",\"module\":\"Synth.Loop\",\"src_loc\":"
+                         "\"Synth/Loop.hs:12:5-40\"}") &&
+                  strstr(out.data, "\"band\":\"0x4a2cf0\",\"bytes\":165856,\"info_table\":null"),
+                  "%s", out.data);
+    strbuf_free(&out);
+    evindex_free(ix);
+    evlog_close(log);
+    unlink(path);
+}
+END_TEST
+
 /* elog-synth --ghc V writes each version's layout: the header declares what V
  * declares, the census has V's size, the ticky definitions V's fields, and every
  * newer event it writes reaches the index, the parallel build agreeing. */
@@ -1010,6 +1155,7 @@ test_newer_suite(void)
     tcase_add_test(tc, test_newer_stats_golden);
     tcase_add_test(tc, test_newer_nonmoving_corpus);
     tcase_add_test(tc, test_newer_every_type_used);
+    tcase_add_test(tc, test_newer_peer_snapshots);
     suite_add_tcase(s, tc);
     tc = tcase_create("layouts");
     tcase_add_test(tc, test_newer_hi_ipe);
@@ -1023,6 +1169,7 @@ test_newer_suite(void)
     tc = tcase_create("synth");
     tcase_set_timeout(tc, 120 * test_time_scale());
     tcase_add_test(tc, test_newer_synth_versions);
+    tcase_add_test(tc, test_newer_hi_censuses_golden);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -54,6 +54,7 @@ Suite *test_gcanalysis_suite(void);
 Suite *test_threadlife_suite(void);
 Suite *test_view11_suite(void);
 Suite *test_newer_suite(void);
+Suite *test_timeprof_suite(void);
 Suite *test_export_suite(void);
 Suite *test_install_suite(void);
 Suite *test_settings_suite(void);

@@ -398,6 +398,67 @@ app_toggle_lanes(app *a, lanegroup g)
     strbuf_free(&sb);
 }
 
+/* P: the time profile of the selection (else the view) by cost centre, most individual
+ * samples first: individual and inherited share and samples, name, module, source. */
+static void
+app_prof_list(app *a)
+{
+    const timeprof *tp = evindex_timeprof(a->ix);
+    if (timeprof_n_samples(tp) == 0) {
+        app_msg(a, "no time-profile samples in this log (-prof, +RTS -p -l)");
+        return;
+    }
+    bool sel = timeview_has_selection(&a->v);
+    uint64_t from = sel ? a->v.sel.a_ns : a->v.t0_ns, to = sel ? a->v.sel.b_ns : a->v.t1_ns;
+    size_t n_rows;
+    uint64_t n;
+    timeprof_row *rows = timeprof_flat(tp, from, to, TIMEPROF_ANY_CAP, &n_rows, &n);
+    strbuf title, sb;
+    strbuf_init(&title);
+    strbuf_init(&sb);
+    strbuf_printf(&title, "time profile of the %s: %llu samples", sel ? "selection" : "view",
+                  (unsigned long long)n);
+    uilist *l = uilist_new(title.data);
+    uilist_set_columns_header(l, "indiv  inher  samples  cost centre (module, source)");
+    for (size_t k = 0; k < n_rows; k++) {
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "%5.1f%% %5.1f%% %8llu  ",
+                      100.0 * (double)rows[k].individual / (double)n,
+                      100.0 * (double)rows[k].inherited / (double)n,
+                      (unsigned long long)rows[k].individual);
+        detail_cost_centre(&sb, a->ix, rows[k].cc, true);
+        strbuf_putc(&sb, '\0');
+        uilist_add(l, sb.data, rows[k].cc);
+    }
+    strbuf_free(&sb);
+    strbuf_free(&title);
+    x_free(rows);
+    app_open_list(a, l, APP_LIST_PROF);
+}
+
+/* Enter on the profile list: the next sample after the cursor with cost centre cc
+ * innermost (from the start again after the last), on the prof lane. */
+static void
+app_prof_choose(app *a, uint32_t cc)
+{
+    const timeprof *tp = evindex_timeprof(a->ix);
+    size_t from = timeprof_first_from(tp, a->v.cursor_ns == UINT64_MAX ? a->v.cursor_ns
+                                                                        : a->v.cursor_ns + 1);
+    size_t i = timeprof_find_innermost(tp, from, cc);
+    if (i != SIZE_MAX) {
+        app_jump(a, timeprof_sample_at(tp, i).time_ns);
+        for (size_t j = 0; j < a->n_lanes; j++)
+            if (a->lanes[j].kind == LANE_PROF)
+                a->lane_sel = j;
+        return;
+    }
+    strbuf sb;
+    strbuf_init(&sb);
+    detail_cost_centre(&sb, a->ix, cc, false);
+    app_msg(a, "no sample has %s innermost (only further out on the stack)", sb.data);
+    strbuf_free(&sb);
+}
+
 /* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
 
 /* Threadtab indexes ranked by run time, most first, ties in tid order. Caller frees. */
@@ -945,6 +1006,8 @@ app_list_choose(app *a)
                 a->lane_sel = i;
     } else if (kind == APP_LIST_THREADS) {
         app_focus_thread(a, (uint32_t)payload);
+    } else if (kind == APP_LIST_PROF) {
+        app_prof_choose(a, (uint32_t)payload);
     }
 }
 
@@ -1306,6 +1369,7 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_GC_LIST: app_gc_list(a); break;
     case ACTION_BAND_LIST: app_band_list(a); break;
     case ACTION_LANE_MENU: app_lane_menu(a); break;
+    case ACTION_PROF_LIST: app_prof_list(a); break;
     case ACTION_THREAD_LIST: app_thread_list(a); break;
     case ACTION_MMU_PLOT: app_gc_open_mmu(a); break;
     case ACTION_WORST_LIST: app_gc_open_worst(a); break;

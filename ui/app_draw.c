@@ -214,7 +214,11 @@ draw_pane(app *a, surface *s, const lane_item *it)
     }
     detail_lines dl;
     detail_lines_init(&dl);
+    bool on_prof = a->n_lanes && a->lanes[a->lane_sel].kind == LANE_PROF;
     if (timeview_has_selection(&a->v)) {
+        /* The prof lane: the selection's profile first, then its statistics. */
+        if (on_prof)
+            detail_prof_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns, "the selection");
         detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
     } else if (a->focus) {
         lifeview_lines(&dl, a->ix, a->focus, a->v.cursor_ns, rows, a->opts.ascii);
@@ -223,6 +227,8 @@ draw_pane(app *a, surface *s, const lane_item *it)
     } else if (a->n_lanes) {
         draw_col_instants(a, &dl);
         detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns, &a->thread_memo);
+        if (on_prof)
+            detail_prof_range(&dl, a->ix, a->v.t0_ns, a->v.t1_ns, "the view");
     }
     draw_lines(s, 0, line, a->cols, rows, &dl);
     detail_lines_free(&dl);

@@ -18,7 +18,7 @@
 
 enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_EVTYPES,
                      APP_LIST_COMMANDS, APP_LIST_WORST, APP_LIST_BANDS,
-                     APP_LIST_LANES };
+                     APP_LIST_LANES, APP_LIST_PROF };
 
 /* The GC analysis views' state (app_gc.c). */
 typedef struct app_gc app_gc;

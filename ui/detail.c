@@ -1129,9 +1129,24 @@ detail_ticky(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
     detail_lines_add(out, "Ticky: %zu counters, %zu samples (%s)", ticky_n_counters(t),
                      ticky_n_samples(t), ticky_layout_name(ticky_layout_of(t)));
     size_t si = ticky_sample_by(t, cursor_ns);
+    if (si == SIZE_MAX && ticky_n_samples(t) == 0) {
+        /* Definitions only: what they name (`ticky` prints every field). */
+        strbuf sb;
+        strbuf_init(&sb);
+        for (size_t k = 0; k < ticky_n_counters(t) && k < DETAIL_TICKY_TOP; k++) {
+            const ticky_counter *c = ticky_counter_at(t, k);
+            strbuf_reset(&sb);
+            strbuf_puts(&sb, "  defined: ");
+            textfmt_append_utf8(&sb, (const uint8_t *)c->name, strlen(c->name));
+            if (c->arity)
+                strbuf_printf(&sb, " (arity %u)", c->arity);
+            detail_add_sb(out, &sb);
+        }
+        strbuf_free(&sb);
+        return;
+    }
     if (si == SIZE_MAX) {
-        if (ticky_n_samples(t))
-            detail_lines_add(out, "No sample yet at the cursor");
+        detail_lines_add(out, "No sample yet at the cursor");
         return;
     }
     const ticky_sample *sm = ticky_sample_at(t, si);
@@ -1162,6 +1177,115 @@ detail_ticky(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
         detail_add_sb(out, &sb);
     }
     x_free(top);
+    strbuf_free(&sb);
+}
+
+/* ---- time profile ------------------------------------------------------------------------ */
+
+#define DETAIL_PROF_STACK 5     /* stack entries the sample at the cursor lists */
+#define DETAIL_PROF_TOP 6       /* cost centres a range lists (the lane's six styles) */
+
+void
+detail_cost_centre(strbuf *out, const evindex *ix, uint32_t cc, bool where)
+{
+    const char *label, *module, *src;
+    bool caf;
+    if (cc == TIMEPROF_MAIN) {
+        strbuf_puts(out, "MAIN");
+        return;
+    }
+    if (!heapprof_cost_centre_find(evindex_heap_profile(ix), cc, &label, &module, &src, &caf)) {
+        strbuf_printf(out, "#%u", cc);
+        return;
+    }
+    textfmt_append_utf8(out, (const uint8_t *)label, strlen(label));
+    if (!where)
+        return;
+    strbuf_puts(out, " (");
+    textfmt_append_utf8(out, (const uint8_t *)module, strlen(module));
+    if (src[0]) {
+        strbuf_puts(out, ", ");
+        textfmt_append_utf8(out, (const uint8_t *)src, strlen(src));
+    }
+    strbuf_putc(out, ')');
+}
+
+/* The prof lane: the profile's size and interval, and the sample at the cursor with its
+ * stack (innermost first). */
+static void
+detail_prof(detail_lines *out, const evindex *ix, uint64_t cursor_ns)
+{
+    const timeprof *tp = evindex_timeprof(ix);
+    size_t n = timeprof_n_samples(tp);
+    uint64_t iv;
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_printf(&sb, "Time profile: %zu samples on %zu capabilit%s", n, timeprof_n_caps(tp),
+                  timeprof_n_caps(tp) == 1 ? "y" : "ies");
+    if (timeprof_interval(tp, &iv, NULL)) {
+        strbuf_puts(&sb, ", tick interval ");
+        detail_dur(&sb, iv);
+        strbuf_puts(&sb, " (");
+        detail_dur(&sb, iv * n);
+        strbuf_puts(&sb, " sampled)");
+    }
+    strbuf_puts(&sb, "; P lists cost centres");
+    detail_add_sb(out, &sb);
+    size_t i = timeprof_last_by(tp, cursor_ns);
+    if (i == SIZE_MAX) {
+        detail_lines_add(out, "No sample yet at the cursor");
+        strbuf_free(&sb);
+        return;
+    }
+    timeprof_sample s = timeprof_sample_at(tp, i);
+    uint32_t st[TIMEPROF_MAX_DEPTH];
+    uint32_t depth = timeprof_stack(tp, i, st);
+    strbuf_reset(&sb);
+    strbuf_printf(&sb, "Sample %zu at ", i + 1);
+    detail_at(&sb, s.time_ns);
+    strbuf_printf(&sb, ", cap %u, tick %llu: ", s.cap, (unsigned long long)s.tick);
+    if (depth == 0)
+        strbuf_puts(&sb, "MAIN");
+    else
+        strbuf_printf(&sb, "stack of %u, innermost first", depth);
+    detail_add_sb(out, &sb);
+    for (uint32_t k = 0; k < depth && k < DETAIL_PROF_STACK; k++) {
+        strbuf_reset(&sb);
+        strbuf_puts(&sb, "  ");
+        detail_cost_centre(&sb, ix, st[k], true);
+        detail_add_sb(out, &sb);
+    }
+    if (depth > DETAIL_PROF_STACK)
+        detail_lines_add(out, "  ... %u more out to MAIN", depth - DETAIL_PROF_STACK);
+    strbuf_free(&sb);
+}
+
+void
+detail_prof_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns,
+                  const char *what)
+{
+    const timeprof *tp = evindex_timeprof(ix);
+    size_t n_rows;
+    uint64_t n;
+    timeprof_row *rows = timeprof_flat(tp, a_ns, b_ns, TIMEPROF_ANY_CAP, &n_rows, &n);
+    strbuf sb;
+    strbuf_init(&sb);
+    strbuf_printf(&sb, "In %s (", what);
+    detail_at(&sb, a_ns);
+    strbuf_puts(&sb, " .. ");
+    detail_at(&sb, b_ns);
+    strbuf_printf(&sb, "): %llu samples", (unsigned long long)n);
+    if (n_rows)
+        strbuf_puts(&sb, "; individual, inherited:");
+    detail_add_sb(out, &sb);
+    for (size_t k = 0; k < n_rows && k < DETAIL_PROF_TOP; k++) {
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "  %5.1f%% %5.1f%%  ", 100.0 * (double)rows[k].individual / (double)n,
+                      100.0 * (double)rows[k].inherited / (double)n);
+        detail_cost_centre(&sb, ix, rows[k].cc, true);
+        detail_add_sb(out, &sb);
+    }
+    x_free(rows);
     strbuf_free(&sb);
 }
 
@@ -1330,6 +1454,7 @@ detail_item(detail_lines *out, const evindex *ix, const lane *l, const lane_item
     case LANE_HEAPBANDS: detail_heapbands(out, ix, cursor_ns); break;
     case LANE_MEMORY: detail_memory_lane(out, ix, cursor_ns); break;
     case LANE_TICKY: detail_ticky(out, ix, cursor_ns); break;
+    case LANE_PROF: detail_prof(out, ix, cursor_ns); break;
     case LANE_NONMOVING: detail_nm_census(out, ix, cursor_ns); break;
     default: break;
     }
@@ -1684,6 +1809,55 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
 
 /* ---- status line ------------------------------------------------------------------------ */
 
+/* A sample lane's own sample: which of how many, and what it holds. */
+static void
+detail_sample_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it)
+{
+    size_t i = it->index;
+    switch (l->kind) {
+    case LANE_HEAPBANDS: {
+        const heapprof *hp = evindex_heap_profile(ix);
+        const heapprof_census *c = heapprof_census_at(hp, i);
+        strbuf_printf(out, "census %zu/%zu: ", i + 1, heapprof_n_censuses(hp));
+        detail_bytes(out, c->total_bytes);
+        strbuf_printf(out, " in %u bands", c->n_entries);
+        break;
+    }
+    case LANE_TICKY: {
+        const ticky *tk = evindex_ticky(ix);
+        const ticky_sample *s = ticky_sample_at(tk, i);
+        strbuf_printf(out, "ticky sample %zu/%zu: %u counters, %llu entries, ", i + 1,
+                      ticky_n_samples(tk), s->n, (unsigned long long)s->entries);
+        detail_bytes(out, s->allocs);
+        strbuf_puts(out, " allocated");
+        break;
+    }
+    case LANE_PROF: {
+        const timeprof *tp = evindex_timeprof(ix);
+        strbuf_printf(out, "prof sample %zu/%zu, cap %u: ", i + 1, timeprof_n_samples(tp),
+                      timeprof_sample_at(tp, i).cap);
+        detail_cost_centre(out, ix, timeprof_innermost(tp, i), true);
+        break;
+    }
+    default: {
+        const series *s = lanes_sample_series(ix, l);
+        series_sample v = series_get(s, i);
+        bool mem = l->kind == LANE_MEMORY;
+        bool blocks = mem && s == evindex_series(ix, EVINDEX_S_BLOCKS_SIZE);
+        bool live = !mem && s == evindex_series(ix, EVINDEX_S_HEAP_LIVE);
+        strbuf_printf(out, "%s sample %zu/%zu: ", mem ? "memory" : "heap", i + 1,
+                      series_count(s));
+        if (mem && !blocks) {
+            strbuf_printf(out, "%llu megablocks from the OS", (unsigned long long)v.value);
+        } else {
+            strbuf_puts(out, blocks ? "blocks size " : live ? "live " : "heap ");
+            detail_bytes(out, v.value);
+        }
+        break;
+    }
+    }
+}
+
 void
 detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it,
               uint64_t cursor_ns, uint64_t res_ns)
@@ -1752,8 +1926,19 @@ detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it
             strbuf_puts(out, detail_msg_kind(m->kind));
         break;
     }
+    case LANE_ITEM_SAMPLE:
+        detail_sample_status(out, ix, l, it);
+        break;
     default:
-        if (l->kind == LANE_HEAP) {
+        if (l->kind == LANE_PROF) {
+            size_t i = timeprof_last_by(evindex_timeprof(ix), cursor_ns);
+            if (i == SIZE_MAX) {
+                strbuf_puts(out, "no profile sample yet");
+            } else {
+                strbuf_puts(out, "last sample in ");
+                detail_cost_centre(out, ix, timeprof_innermost(evindex_timeprof(ix), i), true);
+            }
+        } else if (l->kind == LANE_HEAP) {
             uint64_t v;
             if (detail_series_at(ix, EVINDEX_S_HEAP_SIZE, cursor_ns, &v)) {
                 strbuf_puts(out, "heap ");

@@ -42,6 +42,7 @@ static const keymap_binding keymap_timeline[] = {
     { "u", ACTION_MMU_PLOT },           { "W", ACTION_WORST_LIST },
     { "B", ACTION_BAND_LIST },
     { "L", ACTION_LANE_MENU },
+    { "P", ACTION_PROF_LIST },
     { "/", ACTION_SEARCH },
     { "Space", ACTION_SELECT },
     { "Escape", ACTION_CANCEL },

@@ -18,6 +18,7 @@ static const struct {
     [LANEGROUP_BANDS] = { "bands", "bands: the heap profile's largest bands" },
     [LANEGROUP_MEMORY] = { "memory", "memory: megablocks from the OS" },
     [LANEGROUP_TICKY] = { "ticky", "ticky: ticky-ticky samples" },
+    [LANEGROUP_PROF] = { "prof", "prof: the time profile's most sampled cost centre" },
 };
 
 int
@@ -35,6 +36,7 @@ lanegroup_of(lane_kind kind)
     case LANE_HEAPBANDS: return LANEGROUP_BANDS;
     case LANE_MEMORY: return LANEGROUP_MEMORY;
     case LANE_TICKY: return LANEGROUP_TICKY;
+    case LANE_PROF: return LANEGROUP_PROF;
     }
     return -1;
 }

@@ -66,11 +66,27 @@ lanes_eighths(uint64_t part, uint64_t whole)
     return k < 1 ? 1 : k > 8 ? 8 : (unsigned)k;
 }
 
+/* Whether lane i has a run or a GC phase. */
+static bool
+lanes_cap_busy(const evindex *ix, size_t i)
+{
+    const evindex_cap *c = evindex_cap_at(ix, i);
+    return runlane_count(c->runs) > 0 || ivtrack_count(c->gc) > 0;
+}
+
 bool
 lanes_cap_shown(const evindex *ix, size_t i)
 {
-    const evindex_cap *c = evindex_cap_at(ix, i);
-    return c->cap != EVINDEX_NO_CAP || runlane_count(c->runs) > 0 || ivtrack_count(c->gc) > 0;
+    if (lanes_cap_busy(ix, i))
+        return true;
+    if (evindex_cap_at(ix, i)->cap == EVINDEX_NO_CAP)
+        return false;
+    /* A log without a single run or collection (scheduler events left out: +RTS -l-s,
+     * or only profile samples) has nothing to draw on any HEC lane: none is shown. */
+    for (size_t k = 0; k < evindex_n_caps(ix); k++)
+        if (lanes_cap_busy(ix, k))
+            return true;
+    return false;
 }
 
 static bool
@@ -105,10 +121,13 @@ lanes_push(lane *out, size_t max, size_t *n, lane_kind kind, size_t cap_lane, co
 size_t
 lanes_build(const evindex *ix, lane *out, size_t max)
 {
-    size_t n = 0, n_hec = 0;
+    size_t n = 0, n_runs = 0;
+    /* Utilisation is run time: a log without runs (scheduler events left out) would
+     * show an empty activity lane, as if the program had never run. */
     for (size_t i = 0; i < evindex_n_caps(ix); i++)
-        n_hec += lanes_cap_shown(ix, i);
-    if (n_hec)
+        if (lanes_cap_shown(ix, i))
+            n_runs += runlane_count(evindex_cap_at(ix, i)->runs);
+    if (n_runs)
         lanes_push(out, max, &n, LANE_ACTIVITY, 0, "activity");
     for (size_t i = 0; i < evindex_n_caps(ix); i++) {
         if (!lanes_cap_shown(ix, i))
@@ -157,6 +176,8 @@ lanes_build(const evindex *ix, lane *out, size_t max)
         lanes_push(out, max, &n, LANE_MEMORY, 0, "memory");
     if (ticky_n_counters(evindex_ticky(ix)) > 0 || ticky_n_samples(evindex_ticky(ix)) > 0)
         lanes_push(out, max, &n, LANE_TICKY, 0, "ticky");
+    if (timeprof_n_samples(evindex_timeprof(ix)) > 0)
+        lanes_push(out, max, &n, LANE_PROF, 0, "prof");
     return n;
 }
 
@@ -768,6 +789,13 @@ lanes_row_ticky(lanes_ctx *x)
     const ticky *t = evindex_ticky(x->ix);
     uint64_t top = ticky_max_sample_entries(t);
     size_t n = ticky_n_samples(t);
+    if (n == 0) {
+        /* Definitions only (the run ended before a sample): say so, not an empty row. */
+        strbuf_reset(&x->text);
+        strbuf_printf(&x->text, "%zu counters defined, no samples", ticky_n_counters(t));
+        lanes_row_text(x, 0, x->ncols, x->text.data, STYLE_MARKER_TEXT);
+        return;
+    }
     for (int c = 0; c < x->ncols; c++) {
         size_t i = ticky_sample_by(t, x->col_a[c] ? x->col_a[c] - 1 : 0);
         i = i == SIZE_MAX || x->col_a[c] == 0 ? 0 : i + 1;
@@ -783,6 +811,39 @@ lanes_row_ticky(lanes_ctx *x)
         }
         if (any)
             x->row[c] = lanes_bar(x, top ? lanes_eighths(mx, top) : 1, STYLE_TICKY);
+    }
+}
+
+/* The prof lane: in each column the cost centre most samples were in (their innermost),
+ * in the style of its place in the whole log's profile (the six first, then "other"),
+ * as high as its share of the column's samples. A column of many samples looks at an
+ * evenly spread 256 of them. */
+static void
+lanes_row_prof(lanes_ctx *x)
+{
+    const timeprof *tp = evindex_timeprof(x->ix);
+    size_t n = timeprof_n_samples(tp);
+    static const uint8_t styles[LANES_BAND_STYLES + 1] = {
+        STYLE_BAND_1, STYLE_BAND_2, STYLE_BAND_3, STYLE_BAND_4, STYLE_BAND_5,
+        STYLE_BAND_6, STYLE_BAND_OTHER,
+    };
+    size_t i = timeprof_first_from(tp, x->ncols > 0 ? x->col_a[0] : 0);
+    for (int c = 0; c < x->ncols && i < n; c++) {
+        size_t end = timeprof_first_from(tp, x->col_a[c + 1]);
+        if (end <= i)
+            continue;
+        uint64_t count[LANES_BAND_STYLES + 1] = { 0 };
+        size_t step = (end - i) / 256 + 1, looked = 0;
+        for (size_t k = i; k < end; k += step, looked++) {
+            uint32_t r = timeprof_rank(tp, k);
+            count[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES]++;
+        }
+        unsigned best = 0;
+        for (unsigned k = 1; k <= LANES_BAND_STYLES; k++)
+            if (count[k] > count[best])
+                best = k;
+        x->row[c] = lanes_bar(x, lanes_eighths(count[best], looked), styles[best]);
+        i = end;
     }
 }
 
@@ -875,6 +936,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                 break;
             case LANE_MEMORY: lanes_row_memory(&x); break;
             case LANE_TICKY: lanes_row_ticky(&x); break;
+            case LANE_PROF: lanes_row_prof(&x); break;
             }
             for (int c = 0; c < x.ncols; c++) {
                 surface_cell cell = x.row[c];
@@ -1167,6 +1229,117 @@ lanes_at_gc(const evindex *ix, uint64_t t, uint64_t slack, lane_item *out)
     return best.found;
 }
 
+/* ---- the sample lanes' own samples (heap, bands, memory, ticky, prof) ---------------------- */
+
+static bool
+lanes_has_samples(const lane *l)
+{
+    return l->kind == LANE_HEAP || l->kind == LANE_HEAPBANDS || l->kind == LANE_MEMORY ||
+           l->kind == LANE_TICKY || l->kind == LANE_PROF;
+}
+
+const series *
+lanes_sample_series(const evindex *ix, const lane *l)
+{
+    if (l->kind == LANE_HEAP) {
+        const series *s = evindex_series(ix, EVINDEX_S_HEAP_SIZE);
+        return series_count(s) ? s : evindex_series(ix, EVINDEX_S_HEAP_LIVE);
+    }
+    if (l->kind == LANE_MEMORY) {
+        const series *s = evindex_series(ix, EVINDEX_S_MEM_CURRENT);
+        return series_count(s) ? s : evindex_series(ix, EVINDEX_S_BLOCKS_SIZE);
+    }
+    return NULL;
+}
+
+/* From a "last at or before t" index (SIZE_MAX: none): the first at or after t. */
+static size_t
+lanes_first_from_last_by(size_t (*last_by)(const void *, uint64_t), const void *obj,
+                         uint64_t t)
+{
+    if (t == 0)
+        return 0;
+    size_t i = last_by(obj, t - 1);
+    return i == SIZE_MAX ? 0 : i + 1;
+}
+
+static size_t
+lanes_census_by(const void *hp, uint64_t t)
+{
+    return heapprof_census_by(hp, t);
+}
+
+static size_t
+lanes_ticky_by(const void *tk, uint64_t t)
+{
+    return ticky_sample_by(tk, t);
+}
+
+/* Index of lane l's first sample at or after t; *n receives their count. */
+static size_t
+lanes_sample_first_from(const evindex *ix, const lane *l, uint64_t t, size_t *n)
+{
+    switch (l->kind) {
+    case LANE_HEAPBANDS: {
+        const heapprof *hp = evindex_heap_profile(ix);
+        *n = heapprof_n_censuses(hp);
+        return lanes_first_from_last_by(lanes_census_by, hp, t);
+    }
+    case LANE_TICKY: {
+        const ticky *tk = evindex_ticky(ix);
+        *n = ticky_n_samples(tk);
+        return lanes_first_from_last_by(lanes_ticky_by, tk, t);
+    }
+    case LANE_PROF:
+        *n = timeprof_n_samples(evindex_timeprof(ix));
+        return timeprof_first_from(evindex_timeprof(ix), t);
+    default: {
+        const series *s = lanes_sample_series(ix, l);
+        *n = s ? series_count(s) : 0;
+        return s ? series_lower_bound(s, t) : 0;
+    }
+    }
+}
+
+static bool
+lanes_item_sample(const evindex *ix, const lane *l, size_t i, lane_item *out)
+{
+    uint64_t t;
+    switch (l->kind) {
+    case LANE_HEAPBANDS: t = heapprof_census_at(evindex_heap_profile(ix), i)->time_ns; break;
+    case LANE_TICKY: t = ticky_sample_at(evindex_ticky(ix), i)->time_ns; break;
+    case LANE_PROF: t = timeprof_sample_at(evindex_timeprof(ix), i).time_ns; break;
+    default: {
+        const series *s = lanes_sample_series(ix, l);
+        if (!s)
+            return false;
+        t = series_get(s, i).time_ns;
+        break;
+    }
+    }
+    memset(out, 0, sizeof *out);
+    out->kind = LANE_ITEM_SAMPLE;
+    out->start_ns = out->end_ns = t;
+    out->index = i;
+    return true;
+}
+
+/* The next sample after t (dir > 0) or the last one before t; of samples taken at the
+ * same time, the first going forward and the last going back. */
+static bool
+lanes_step_sample(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item *out)
+{
+    size_t n, i;
+    if (dir > 0) {
+        if (t == UINT64_MAX)
+            return false;
+        i = lanes_sample_first_from(ix, l, t + 1, &n);
+        return i < n && lanes_item_sample(ix, l, i, out);
+    }
+    i = lanes_sample_first_from(ix, l, t, &n);
+    return i > 0 && i - 1 < n && lanes_item_sample(ix, l, i - 1, out);
+}
+
 bool
 lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns, lane_item *out)
 {
@@ -1177,9 +1350,22 @@ lanes_item_at(const evindex *ix, const lane *l, uint64_t t, uint64_t slack_ns, l
     case LANE_MARKERS: found = lanes_at_markers(ix, t, slack_ns, out); break;
     case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
     case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
-    case LANE_HEAPBANDS: case LANE_MEMORY: case LANE_TICKY:
+    case LANE_HEAPBANDS: case LANE_MEMORY: case LANE_TICKY: case LANE_PROF:
         found = lanes_at_gc(ix, t, slack_ns, out);
         break;
+    }
+    if (lanes_has_samples(l)) {
+        lanes_best best = { 0 };
+        lane_item it;
+        size_t n, i = lanes_sample_first_from(ix, l, t, &n);
+        if (i < n && lanes_item_sample(ix, l, i, &it))
+            lanes_offer(&best, t, slack_ns, &it);
+        if (i > 0 && i - 1 < n && lanes_item_sample(ix, l, i - 1, &it))
+            lanes_offer(&best, t, slack_ns, &it);
+        if (best.found) {
+            *out = best.item;
+            found = true;
+        }
     }
     if (!found)
         lanes_item_none(out, t, slack_ns);
@@ -1322,10 +1508,12 @@ lanes_next_item(const evindex *ix, const lane *l, uint64_t t, int dir, lane_item
         case LANE_HEC: found = lanes_step_hec(ix, l, t, dir, &it); break;
         case LANE_NONMOVING: found = lanes_step_nm(ix, t, dir, &it); break;
         case LANE_MARKERS: found = lanes_step_msg(ix, t, dir, &it); break;
-        case LANE_ACTIVITY: case LANE_HEAP: case LANE_SPARKS:
+        case LANE_ACTIVITY: case LANE_SPARKS:
         case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
-        case LANE_HEAPBANDS: case LANE_MEMORY: case LANE_TICKY:
             found = lanes_step_gc(ix, t, dir, &it);
+            break;
+        case LANE_HEAP: case LANE_HEAPBANDS: case LANE_MEMORY: case LANE_TICKY: case LANE_PROF:
+            found = lanes_step_sample(ix, l, t, dir, &it);
             break;
         }
     }

@@ -462,7 +462,7 @@ settings_write(const settings *s, strbuf *out)
     }
     strbuf_puts(out, "# Lane groups hidden at the start (L shows or hides them): none, or "
                 "some of\n# activity, nonmoving, markers, heap, sparks, spark-hec, bands, "
-                "memory, ticky joined by commas.\nhide-lanes ");
+                "memory, ticky, prof joined by commas.\nhide-lanes ");
     lanegroup_format(s->hidden_lanes, out);
     strbuf_putc(out, '\n');
     strbuf_puts(out, "\n# Key bindings: bind MODE KEY ACTION (replaces KEY's binding in MODE), "
