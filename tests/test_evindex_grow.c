@@ -117,18 +117,18 @@ gr_same_more(const char *name, const evindex *a, const evindex *b)
                       "%s: band %zu", name, i);
     ck_assert_msg(evindex_n_gens(a) == evindex_n_gens(b), "%s: generations", name);
     /* The time profile (sealed once, at the end): the same samples and flat profile. */
-    const timeprof *pa = evindex_timeprof(a), *pb = evindex_timeprof(b);
-    ck_assert_msg(timeprof_n_samples(pa) == timeprof_n_samples(pb), "%s: profile samples %zu/%zu",
-                  name, timeprof_n_samples(pa), timeprof_n_samples(pb));
-    for (size_t i = 0; i < timeprof_n_samples(pa); i++) {
-        timeprof_sample x = timeprof_sample_at(pa, i), y = timeprof_sample_at(pb, i);
+    const timeprof *tpa = evindex_timeprof(a), *tpb = evindex_timeprof(b);
+    ck_assert_msg(timeprof_n_samples(tpa) == timeprof_n_samples(tpb), "%s: profile samples %zu/%zu",
+                  name, timeprof_n_samples(tpa), timeprof_n_samples(tpb));
+    for (size_t i = 0; i < timeprof_n_samples(tpa); i++) {
+        timeprof_sample x = timeprof_sample_at(tpa, i), y = timeprof_sample_at(tpb, i);
         ck_assert_msg(x.time_ns == y.time_ns && x.cap == y.cap && x.depth == y.depth,
                       "%s: profile sample %zu", name, i);
     }
     size_t nra, nrb;
     uint64_t nsa, nsb;
-    timeprof_row *ra = timeprof_flat(pa, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &nra, &nsa);
-    timeprof_row *rb = timeprof_flat(pb, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &nrb, &nsb);
+    timeprof_row *ra = timeprof_flat(tpa, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &nra, &nsa);
+    timeprof_row *rb = timeprof_flat(tpb, 0, UINT64_MAX, TIMEPROF_ANY_CAP, &nrb, &nsb);
     ck_assert_msg(nra == nrb && nsa == nsb, "%s: flat profile", name);
     for (size_t i = 0; i < nra; i++)
         ck_assert_msg(ra[i].cc == rb[i].cc && ra[i].individual == rb[i].individual &&
