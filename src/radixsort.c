@@ -148,3 +148,58 @@ radixsort_rank_desc(const uint64_t *key, size_t n)
     x_free(p);
     return order;
 }
+
+void
+radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, radixsort_part *p)
+{
+    p->packed = false;
+    p->most = 0;
+    size_t lo = p->lo, hi = p->hi;
+    uint64_t most = 0, least = UINT64_MAX;
+    for (size_t i = lo; i < hi; i++) {
+        most = key[i] > most ? key[i] : most;
+        least = key[i] < least ? key[i] : least;
+    }
+    unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
+    if (SIZE_MAX != UINT64_MAX || ib >= 64 ||
+        (hi > lo && bitpack_width(most - least) + ib > 64))
+        return;
+    for (size_t i = lo; i < hi; i++)
+        words[i] = (size_t)((most - key[i]) << ib | i);
+    if (hi > lo)
+        radixsort_words_high(words + lo, hi - lo, ib);
+    p->most = most;
+    p->packed = true;
+}
+
+size_t *
+radixsort_rank_merge(const uint64_t *key, size_t n, const size_t *words,
+                     const radixsort_part *p, size_t n_parts)
+{
+    size_t cur[RADIXSORT_MAX_PARTS];
+    if (n_parts > RADIXSORT_MAX_PARTS)
+        return radixsort_rank_desc(key, n);
+    for (size_t k = 0; k < n_parts; k++) {
+        if (!p[k].packed)
+            return radixsort_rank_desc(key, n);
+        cur[k] = p[k].lo;
+    }
+    size_t *order = xmalloc((n ? n : 1) * sizeof *order);              /* caller frees */
+    unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
+    size_t mask = (size_t)bitpack_mask(ib);
+    /* Each step takes the largest key at the parts' heads; a tie goes to the lowest
+     * index, which is in the earliest part (parts are in index order). */
+    for (size_t o = 0; o < n; o++) {
+        size_t best = SIZE_MAX;
+        uint64_t best_key = 0;
+        for (size_t k = 0; k < n_parts; k++) {
+            if (cur[k] == p[k].hi)
+                continue;
+            uint64_t kk = p[k].most - (uint64_t)(words[cur[k]] >> ib);
+            if (best == SIZE_MAX || kk > best_key)
+                best = k, best_key = kk;
+        }
+        order[o] = words[cur[best]++] & mask;
+    }
+    return order;
+}
