@@ -20,17 +20,18 @@ size_t *radixsort_rank_desc(const uint64_t *key, size_t n);
 
 /* The same ranking made in parts, each on a thread of its own if wanted: part k ranks
  * the keys [lo, hi) (the parts cover [0, n) in order, without overlap) into words[lo, hi)
- * of a scratch array of n words, then radixsort_rank_merge merges them into the
- * radixsort_rank_desc order (falling back to it if a part's keys did not pack). */
+ * of a scratch array of n words, using tmp[lo, hi) of another; radixsort_rank_merge then
+ * writes the radixsort_rank_desc order into order[0, n) (which may be tmp, not words),
+ * computing it whole if some part's keys did not pack. */
 #define RADIXSORT_MAX_PARTS 8
 typedef struct radixsort_part {
     size_t lo, hi;              /* set by the caller */
     uint64_t most;              /* the part's largest key */
     bool packed;                /* its words are ranked */
 } radixsort_part;
-void radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, radixsort_part *p);
-/* Caller frees the result (x_free) and the scratch words. */
-size_t *radixsort_rank_merge(const uint64_t *key, size_t n, const size_t *words,
-                             const radixsort_part *p, size_t n_parts);
+void radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, size_t *tmp,
+                         radixsort_part *p);
+void radixsort_rank_merge(const uint64_t *key, size_t n, const size_t *words,
+                          const radixsort_part *p, size_t n_parts, size_t *order);
 
 #endif

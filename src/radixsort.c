@@ -82,7 +82,19 @@ typedef struct radixsort_pair {
  * words' span there needs. Words are size_t, so a rank sorts in the array it returns
  * (radixsort_rank_desc uses it only where size_t has 64 bits). */
 static void
+radixsort_words_high_tmp(size_t *a, size_t n, unsigned from, size_t *tmp);
+
+static void
 radixsort_words_high(size_t *a, size_t n, unsigned from)
+{
+    size_t *tmp = xmalloc((n ? n : 1) * sizeof *tmp);                   /* freed below */
+    radixsort_words_high_tmp(a, n, from, tmp);
+    x_free(tmp);
+}
+
+/* The same with the caller's scratch of n words. */
+static void
+radixsort_words_high_tmp(size_t *a, size_t n, unsigned from, size_t *tmp)
 {
     size_t lo = SIZE_MAX, hi = 0;
     for (size_t i = 0; i < n; i++) {
@@ -93,7 +105,6 @@ radixsort_words_high(size_t *a, size_t n, unsigned from)
     size_t span = hi - lo;
     if (span == 0)
         return;
-    size_t *tmp = xmalloc(n * sizeof *tmp);                             /* freed below */
     size_t *count = xmalloc(RADIXSORT_BUCKETS * sizeof *count);        /* freed below */
     size_t *src = a, *dst = tmp;
     for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIXSORT_BITS) {
@@ -115,7 +126,6 @@ radixsort_words_high(size_t *a, size_t n, unsigned from)
     if (src != a)
         memcpy(a, src, n * sizeof *a);
     x_free(count);
-    x_free(tmp);
 }
 
 size_t *
@@ -150,7 +160,8 @@ radixsort_rank_desc(const uint64_t *key, size_t n)
 }
 
 void
-radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, radixsort_part *p)
+radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, size_t *tmp,
+                    radixsort_part *p)
 {
     p->packed = false;
     p->most = 0;
@@ -167,24 +178,27 @@ radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, radixsort_part
     for (size_t i = lo; i < hi; i++)
         words[i] = (size_t)((most - key[i]) << ib | i);
     if (hi > lo)
-        radixsort_words_high(words + lo, hi - lo, ib);
+        radixsort_words_high_tmp(words + lo, hi - lo, ib, tmp + lo);
     p->most = most;
     p->packed = true;
 }
 
-size_t *
+void
 radixsort_rank_merge(const uint64_t *key, size_t n, const size_t *words,
-                     const radixsort_part *p, size_t n_parts)
+                     const radixsort_part *p, size_t n_parts, size_t *order)
 {
     size_t cur[RADIXSORT_MAX_PARTS];
-    if (n_parts > RADIXSORT_MAX_PARTS)
-        return radixsort_rank_desc(key, n);
-    for (size_t k = 0; k < n_parts; k++) {
-        if (!p[k].packed)
-            return radixsort_rank_desc(key, n);
+    bool packed = n_parts <= RADIXSORT_MAX_PARTS;
+    for (size_t k = 0; packed && k < n_parts; k++) {
+        packed = p[k].packed;
         cur[k] = p[k].lo;
     }
-    size_t *order = xmalloc((n ? n : 1) * sizeof *order);              /* caller frees */
+    if (!packed) {
+        size_t *r = radixsort_rank_desc(key, n);                        /* freed below */
+        memcpy(order, r, n * sizeof *order);
+        x_free(r);
+        return;
+    }
     unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
     size_t mask = (size_t)bitpack_mask(ib);
     /* Each step takes the largest key at the parts' heads; a tie goes to the lowest
@@ -201,5 +215,4 @@ radixsort_rank_merge(const uint64_t *key, size_t n, const size_t *words,
         }
         order[o] = words[cur[best]++] & mask;
     }
-    return order;
 }

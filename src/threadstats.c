@@ -71,7 +71,7 @@ typedef struct threadstats_share {
     uint32_t tid_lo, tid_hi;
     bool one;
     size_t n;                   /* every thread (a ranked brief pass) */
-    size_t *words;              /* with it, a brief pass ranks its rows [lo, hi) there */
+    size_t *words, *tmp;        /* with them, a brief pass ranks its rows [lo, hi) there */
     radixsort_part *part;       /* ... as this part (the share's own) */
 } threadstats_share;
 
@@ -146,7 +146,7 @@ threadstats_pass(const threadstats_share *sh, bool brief)
     x_free(bl);
     if (brief && sh->words) {
         sh->part->lo = sh->lo, sh->part->hi = sh->hi;
-        radixsort_rank_part(sh->run_ns, sh->n, sh->words, sh->part);
+        radixsort_rank_part(sh->run_ns, sh->n, sh->words, sh->tmp, sh->part);
     }
     for (size_t i = sh->lo; !brief && i < sh->hi; i++)
         if (sh->rows[i].n_runs == 0)
@@ -253,11 +253,13 @@ threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **ord
     out->run_ns = xcalloc(n, sizeof *out->run_ns);     /* caller frees */
     out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
     size_t *words = xmalloc(n * sizeof *words);        /* freed below */
+    size_t *tmp = xmalloc(n * sizeof *tmp);            /* the sorts' scratch; then *order */
     radixsort_part part[2];
     threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
-                               .n = n, .words = words, .part = part };
+                               .n = n, .words = words, .tmp = tmp, .part = part };
     threadstats_split(ix, &tmpl, threadstats_share_brief, true);
-    *order = radixsort_rank_merge(out->run_ns, n, words, part, 2);     /* caller frees */
+    radixsort_rank_merge(out->run_ns, n, words, part, 2, tmp);
+    *order = tmp;                                      /* caller frees */
     x_free(words);
     return true;
 }
