@@ -11,7 +11,7 @@
 #   BENCH_SHAPES="a b"          only these shapes (names as in the table)
 #   BENCH_GHC_EVENTS=BIN        a `ghc-events show`-compatible dumper to compare against
 #
-# Takes about 4 minutes on 2 cores (log generation, once, about 1 more).
+# Takes about 4.5 minutes on 2 cores (log generation, once, about 1 more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
