@@ -586,6 +586,39 @@ runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols
     }
 }
 
+void
+runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
+                         uint64_t *sum, uint32_t *count)
+{
+    /* k = tid - tid_lo in 32 bits: a tid below tid_lo wraps past n. */
+    if (b >= rl->n_chunks) {
+        const runlane_open *o = rl->open;
+        for (size_t j = 0; o && j < o->len; j++) {
+            size_t k = (uint32_t)(o->tid[j] - tid_lo);
+            if (k < n) {
+                sum[k] += o->dur_ns[j];
+                count[k]++;
+            }
+        }
+        return;
+    }
+    /* Straight from the packed columns, without a block to unpack into. */
+    const runlane_chunk *ck = &rl->chunks[b];
+    size_t first = b * RUNLANE_CHUNK, left = rl->n - first;
+    size_t len = left < RUNLANE_CHUNK ? left : RUNLANE_CHUNK;
+    const uint64_t *dur = rl->words + ck->word + ck->w_off, *tid = dur + ck->w_dur;
+    uint64_t md = bitpack_mask(ck->w_dur), mt = bitpack_mask(ck->w_tid);
+    uint32_t base = ck->tid_min - tid_lo;
+    for (size_t j = 0; j < len; j++) {
+        size_t k = (uint32_t)(base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid,
+                                                                   mt));
+        if (k < n) {
+            sum[k] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+            count[k]++;
+        }
+    }
+}
+
 size_t
 runlane_first_after(const runlane *rl, uint64_t t)
 {
