@@ -623,6 +623,21 @@ typedef struct main_gc_args {
 
 /* Parse `FILE [--from T] [--to T] [--cap N] [--with-stop] [--json]` and, for worst,
  * `--window W --top N`: 0, or the exit status of a usage error already reported. */
+
+/* A --cap value: a capability number below EVINDEX_NO_CAP; false, having said why on
+ * stderr, if it is not one. */
+static bool
+cli_cap_arg(const char *v, unsigned long *out)
+{
+    char *end;
+    unsigned long c = strtoul(v, &end, 10);
+    if (v[0] < '0' || v[0] > '9' || *end || c >= EVINDEX_NO_CAP) {
+        fprintf(stderr, "elog-tui: --cap wants a capability number, not \"%s\"\n", v);
+        return false;
+    }
+    *out = c;
+    return true;
+}
 static int
 main_gc_parse(int argc, char **argv, const char *cmd, main_gc_args *ga)
 {
@@ -636,13 +651,9 @@ main_gc_parse(int argc, char **argv, const char *cmd, main_gc_args *ga)
         if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && has_arg) {
             *(a[2] == 'f' ? &ga->from : &ga->to) = argv[++i];
         } else if (strcmp(a, "--cap") == 0 && has_arg) {
-            char *end;
-            const char *v = argv[++i];
-            unsigned long c = strtoul(v, &end, 10);
-            if (v[0] < '0' || v[0] > '9' || *end || c >= EVINDEX_NO_CAP) {
-                fprintf(stderr, "elog-tui: --cap wants a capability number, not \"%s\"\n", v);
+            unsigned long c;
+            if (!cli_cap_arg(argv[++i], &c))
                 return 2;
-            }
             ga->src.per_cap = true;
             ga->src.cap = (uint16_t)c;
         } else if (strcmp(a, "--with-stop") == 0) {
@@ -730,13 +741,9 @@ main_prof(int argc, char **argv, const char *cmd)
         if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && has_arg) {
             *(a[2] == 'f' ? &from : &to) = argv[++i];
         } else if (strcmp(a, "--cap") == 0 && has_arg) {
-            char *end;
-            const char *v = argv[++i];
-            unsigned long c = strtoul(v, &end, 10);
-            if (v[0] < '0' || v[0] > '9' || *end || c >= EVINDEX_NO_CAP) {
-                fprintf(stderr, "elog-tui: --cap wants a capability number, not \"%s\"\n", v);
+            unsigned long c;
+            if (!cli_cap_arg(argv[++i], &c))
                 return 2;
-            }
             cap = (uint32_t)c;
         } else if (strcmp(a, "--json") == 0) {
             o.json = true;
