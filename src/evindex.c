@@ -867,22 +867,46 @@ evindex_needs_lane(uint16_t type)
 
 /* ---- placing: what was walked goes into the index -------------------------------------- */
 
+/* How many of the n elements of `size` bytes at `base`, in ascending order of the
+ * uint64_t time at byte `time_off` of each, come before t. O(log n). */
+static size_t
+builder_count_before(const void *base, size_t n, size_t size, size_t time_off, uint64_t t)
+{
+    const char *a = base;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t v;
+        memcpy(&v, a + mid * size + time_off, sizeof v);
+        if (v < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* (time, file offset) order: the order of the time-sorted lists the builder places. */
+static int
+time_offset_cmp(uint64_t ta, uint64_t oa, uint64_t tb, uint64_t ob)
+{
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    return oa < ob ? -1 : oa > ob;
+}
+
 static int
 msg_cmp(const void *a, const void *b)
 {
     const evindex_msg *x = a, *y = b;
-    if (x->time_ns != y->time_ns)
-        return x->time_ns < y->time_ns ? -1 : 1;
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
+    return time_offset_cmp(x->time_ns, x->offset, y->time_ns, y->offset);
 }
 
 static int
 raw_sample_cmp(const void *a, const void *b)
 {
     const raw_sample *x = a, *y = b;
-    if (x->time_ns != y->time_ns)
-        return x->time_ns < y->time_ns ? -1 : 1;
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
+    return time_offset_cmp(x->time_ns, x->offset, y->time_ns, y->offset);
 }
 
 static int
@@ -1057,17 +1081,9 @@ builder_place_samples(builder *b, uint64_t horizon, bool final)
         return;
     raw_sample_sort(b->samples, b->n_samples);
     size_t k = b->n_samples;
-    if (!final) {
-        size_t lo = 0, hi = b->n_samples;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (b->samples[mid].time_ns < horizon)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        k = lo;
-    }
+    if (!final)
+        k = builder_count_before(b->samples, k, sizeof *b->samples,
+                                 offsetof(raw_sample, time_ns), horizon);
     if (!k)
         return;
     builder_late_at(&b->late_ns, b->samples[0].time_ns);
@@ -1106,15 +1122,8 @@ builder_place_msgs(builder *b, uint64_t horizon, bool final)
     msg_sort(b->pend_msgs, b->n_pend_msgs);
     size_t k = b->n_pend_msgs;
     if (!final) {
-        size_t lo = 0, hi = k;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (b->pend_msgs[mid].time_ns < horizon)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        k = lo;
+        k = builder_count_before(b->pend_msgs, k, sizeof *b->pend_msgs,
+                                 offsetof(evindex_msg, time_ns), horizon);
         if (!k)
             return;
     }
@@ -1179,14 +1188,9 @@ builder_place_flushes(builder *b)
         from = ix->n_nm_cycles ? ix->n_nm_cycles - 1 : 0;
     for (size_t i = from; i < ix->n_nm_cycles; i++) {
         evindex_nm_cycle *c = &ix->nm_cycles[i];
-        size_t lo = 0, hi = ix->n_nm_flushes;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (ix->nm_flushes[mid].time_ns < c->start_ns)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t lo = builder_count_before(ix->nm_flushes, ix->n_nm_flushes,
+                                         sizeof *ix->nm_flushes,
+                                         offsetof(evindex_instant, time_ns), c->start_ns);
         c->n_flushes = 0;
         for (size_t k = lo; k < ix->n_nm_flushes && ix->nm_flushes[k].time_ns <= c->end_ns; k++)
             c->n_flushes++;
