@@ -68,7 +68,7 @@ typedef struct builder {
     size_t n_marks, cap_marks;
     raw_sample *samples;
     size_t n_samples, cap_samples;
-    size_t cap_msgs, cap_census, cap_flushes, cap_cycles;
+    size_t cap_census, cap_flushes, cap_cycles;
     /* CAP_CREATE/DELETE/DISABLE/ENABLE, applied to the lanes when the build finishes
      * (a global event must not create lanes: parallel builders own disjoint caps). */
     evindex_caplife *caplife;
@@ -352,15 +352,17 @@ on_msg(builder *b, size_t li, const evlog_event *ev)
     evindex *ix = b->ix;
     if (ev->offset >> 40)
         return;                 /* beyond evindex_msg's 40-bit offset: a 1 TiB log */
-    evindex_msg *m = EVINDEX_PUSH(ix->msgs, ix->n_msgs, b->cap_msgs);
-    m->time_ns = ev->time_ns;
-    m->offset = ev->offset;
     (void)li;
-    m->cap = ev->cap;
-    m->kind = ev->type == EV_USER_MARKER  ? EVINDEX_MSG_MARKER
-              : ev->type == EV_USER_MSG   ? EVINDEX_MSG_USER
-              : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
-                                          : EVINDEX_MSG_BINARY;
+    evindex_msg m = {
+        .time_ns = ev->time_ns,
+        .offset = ev->offset,
+        .cap = ev->cap,
+        .kind = ev->type == EV_USER_MARKER  ? EVINDEX_MSG_MARKER
+                : ev->type == EV_USER_MSG   ? EVINDEX_MSG_USER
+                : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
+                                            : EVINDEX_MSG_BINARY,
+    };
+    msgtab_add(ix->msgs, &m);
 }
 
 /* ---- capabilities and program info ------------------------------------------------------- */
@@ -776,41 +778,12 @@ evindex_needs_lane(uint16_t type)
 
 /* ---- finishing ------------------------------------------------------------------------------ */
 
-static int
-msg_cmp(const void *a, const void *b)
-{
-    const evindex_msg *x = a, *y = b;
-    if (x->time_ns != y->time_ns)
-        return x->time_ns < y->time_ns ? -1 : 1;
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
 /* Sort samples by (time, offset): they come in file (offset) order, so a stable radix
  * sort on time alone does it, on the serial end of the build. */
 static void
 raw_sample_sort(raw_sample *a, size_t n)
 {
     radixsort_by_u64(a, n, sizeof *a, offsetof(raw_sample, time_ns));
-}
-
-/* Messages by (time, offset), as msg_cmp: a stable radix sort on time, then runs of
- * equal times put in offset order (they are short). */
-static void
-msg_sort(evindex_msg *a, size_t n)
-{
-    bool sorted = true;
-    for (size_t i = 1; i < n && sorted; i++)
-        sorted = msg_cmp(&a[i - 1], &a[i]) <= 0;
-    if (sorted)
-        return;
-    radixsort_by_u64(a, n, sizeof *a, offsetof(evindex_msg, time_ns));
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
-                           a[j - 1].offset > a[j].offset; j--) {
-            evindex_msg t = a[j - 1];
-            a[j - 1] = a[j];
-            a[j] = t;
-        }
 }
 
 /* Series in time order; summed series keep each lane's latest value. */
@@ -1005,14 +978,7 @@ builder_finish(builder *b)
     }
     ivtrack_seal(ix->nm);
 
-    msg_sort(ix->msgs, ix->n_msgs);
-    size_t nm = 0;
-    for (size_t i = 0; i < ix->n_msgs; i++)
-        nm += ix->msgs[i].kind == EVINDEX_MSG_MARKER;
-    ix->markers = xmalloc((nm + 1) * sizeof *ix->markers);    /* owned by ix */
-    for (size_t i = 0; i < ix->n_msgs; i++)
-        if (ix->msgs[i].kind == EVINDEX_MSG_MARKER)
-            ix->markers[ix->n_markers++] = (uint32_t)i;
+    msgtab_seal(ix->msgs);
 
     evseek_seal(ix->seek);
     evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
@@ -1045,6 +1011,7 @@ evindex_alloc(const evlog *log)
     ix->n_gens = 2;
     ix->threads = threadtab_new();
     ix->nm = ivtrack_new();
+    ix->msgs = msgtab_new(EVINDEX_MSG_MARKER);
     ix->nm_pruned = series_new();
     ix->nm_free_segments = series_new();
     ix->heap = heapprof_new();
@@ -1303,8 +1270,7 @@ par_merge(builder *dst, builder *src)
     dst->cap_samples = nd + ns + 1;
     for (size_t i = 0; i < src->n_caplife; i++)
         *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
-    for (size_t i = 0; i < s->n_msgs; i++)
-        *EVINDEX_PUSH(d->msgs, d->n_msgs, dst->cap_msgs) = s->msgs[i];
+    msgtab_merge(d->msgs, s->msgs);
     for (size_t i = 0; i < s->n_nm_flushes; i++)
         *EVINDEX_PUSH(d->nm_flushes, d->n_nm_flushes, dst->cap_flushes) = s->nm_flushes[i];
     threadtab_merge(d->threads, s->threads);
@@ -1465,8 +1431,7 @@ evindex_free(evindex *ix)
     heapprof_free(ix->heap);
     ipe_table_free(ix->ipe);
     ticky_free(ix->ticky);
-    x_free(ix->msgs);
-    x_free(ix->markers);
+    msgtab_free(ix->msgs);
     threadtab_free(ix->threads);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         series_free(ix->series[i]);
@@ -1497,7 +1462,7 @@ evindex_bytes(const evindex *ix)
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
          series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap) +
          series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky);
-    n += ix->n_msgs * sizeof *ix->msgs + ix->n_markers * sizeof *ix->markers;
+    n += msgtab_bytes(ix->msgs);
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         n += series_bytes(ix->series[i]);
@@ -1566,23 +1531,26 @@ const evindex_instant *evindex_nm_flush_at(const evindex *ix, size_t i) { return
 const series *evindex_nm_pruned(const evindex *ix) { return ix->nm_pruned; }
 const heapprof *evindex_heap_profile(const evindex *ix) { return ix->heap; }
 
-size_t evindex_n_markers(const evindex *ix) { return ix->n_markers; }
-const evindex_msg *evindex_marker_at(const evindex *ix, size_t i) { return &ix->msgs[ix->markers[i]]; }
-size_t evindex_n_msgs(const evindex *ix) { return ix->n_msgs; }
-const evindex_msg *evindex_msg_at(const evindex *ix, size_t i) { return &ix->msgs[i]; }
+size_t evindex_n_markers(const evindex *ix) { return msgtab_n_markers(ix->msgs); }
+size_t evindex_n_msgs(const evindex *ix) { return msgtab_count(ix->msgs); }
+evindex_msg evindex_msg_at(const evindex *ix, size_t i) { return msgtab_at(ix->msgs, i); }
+
+evindex_msg
+evindex_marker_at(const evindex *ix, size_t i)
+{
+    return msgtab_at(ix->msgs, msgtab_marker_index(ix->msgs, i));
+}
+
+size_t
+evindex_msg_first_from(const evindex *ix, uint64_t t)
+{
+    return msgtab_first_from(ix->msgs, t);
+}
 
 size_t
 evindex_marker_first_from(const evindex *ix, uint64_t t)
 {
-    size_t lo = 0, hi = ix->n_markers;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->msgs[ix->markers[mid]].time_ns < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return msgtab_markers_before(ix->msgs, msgtab_first_from(ix->msgs, t));
 }
 
 /* The last text-or-bytes field of the event at `offset`. */
@@ -1762,12 +1730,7 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
             return false;
         }
     }
-    for (size_t i = 1; i < ix->n_msgs; i++)
-        if (ix->msgs[i - 1].time_ns > ix->msgs[i].time_ns) {
-            snprintf(why, why_len, "messages out of order at %zu", i);
-            return false;
-        }
-    if (!ivtrack_check(ix->nm, why, why_len) || !threadtab_check(ix->threads, why, why_len) ||
+    if (!msgtab_check(ix->msgs, why, why_len) || !ivtrack_check(ix->nm, why, why_len) || !threadtab_check(ix->threads, why, why_len) ||
         !evseek_check(ix->seek, why, why_len))
         return false;
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)

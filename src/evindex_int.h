@@ -87,10 +87,7 @@ struct evindex {
     ipe_table *ipe;             /* info-table provenance (IPE events) */
     ticky *ticky;               /* ticky-ticky counters and samples */
 
-    evindex_msg *msgs;          /* all, time order */
-    size_t n_msgs;
-    uint32_t *markers;          /* indices in msgs of the USER_MARKERs, time order */
-    size_t n_markers;
+    msgtab *msgs;               /* all messages and markers, time order once sealed */
 
     threadtab *threads;
     series *series[EVINDEX_N_SERIES];

@@ -383,7 +383,7 @@ export_messages(export_ctx *x)
                                         [EVINDEX_MSG_BINARY] = "binary message" };
     size_t n = evindex_n_markers(x->ix);
     for (size_t i = evindex_marker_first_from(x->ix, x->o->from_ns); i < n; i++) {
-        const evindex_msg *m = evindex_marker_at(x->ix, i);
+        const evindex_msg m_v = evindex_marker_at(x->ix, i), *m = &m_v;
         if (m->time_ns >= x->o->to_ns)
             break;
         export_instant(x, m, x->base + EXPORT_SLOT_MARKERS, "marker");
@@ -393,13 +393,13 @@ export_messages(export_ctx *x)
     size_t lo = 0, hi = evindex_n_msgs(x->ix);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (evindex_msg_at(x->ix, mid)->time_ns < x->o->from_ns)
+        if (evindex_msg_at(x->ix, mid).time_ns < x->o->from_ns)
             lo = mid + 1;
         else
             hi = mid;
     }
     for (size_t i = lo; i < evindex_n_msgs(x->ix); i++) {
-        const evindex_msg *m = evindex_msg_at(x->ix, i);
+        const evindex_msg m_v = evindex_msg_at(x->ix, i), *m = &m_v;
         if (m->time_ns >= x->o->to_ns)
             break;
         if (m->kind == EVINDEX_MSG_MARKER || m->kind > EVINDEX_MSG_BINARY)

@@ -500,7 +500,7 @@ START_TEST(test_evindex_messages)
         { 400, 1, EVINDEX_MSG_MARKER, "tie" },
     };
     for (size_t i = 0; i < 7; i++) {
-        const evindex_msg *msg = evindex_msg_at(ix, i);
+        const evindex_msg msg_v = evindex_msg_at(ix, i), *msg = &msg_v;
         ck_assert_uint_eq(msg->time_ns, want[i].t);
         ck_assert_uint_eq(msg->cap, want[i].cap);
         ck_assert_uint_eq(msg->kind, want[i].kind);
@@ -515,9 +515,9 @@ START_TEST(test_evindex_messages)
         }
     }
     ck_assert_uint_eq(evindex_n_markers(ix), 4);
-    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 0), "alpha"));
-    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 1), "beta"));
-    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 3), "tie"));
+    ck_assert(ei_text_is(ix, &(evindex_msg[]){ evindex_marker_at(ix, 0) }[0], "alpha"));
+    ck_assert(ei_text_is(ix, &(evindex_msg[]){ evindex_marker_at(ix, 1) }[0], "beta"));
+    ck_assert(ei_text_is(ix, &(evindex_msg[]){ evindex_marker_at(ix, 3) }[0], "tie"));
     ck_assert_uint_eq(evindex_marker_first_from(ix, 0), 0);
     ck_assert_uint_eq(evindex_marker_first_from(ix, 101), 1);
     ck_assert_uint_eq(evindex_marker_first_from(ix, 400), 2);

@@ -56,10 +56,10 @@ part_same(const evindex_gc_part *x, const evindex_gc_part *y)
 }
 
 static bool
-msg_same(const evindex_msg *x, const evindex_msg *y)
+msg_same(evindex_msg x, evindex_msg y)
 {
-    return x->time_ns == y->time_ns && x->offset == y->offset && x->cap == y->cap &&
-           x->kind == y->kind;
+    return x.time_ns == y.time_ns && x.offset == y.offset && x.cap == y.cap &&
+           x.kind == y.kind;
 }
 
 static bool

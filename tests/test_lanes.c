@@ -785,12 +785,13 @@ START_TEST(test_lanes_marker_text_utf8)
     for (size_t i = 0; i < evindex_n_markers(c.ix) && k == SIZE_MAX; i++) {
         const uint8_t *p;
         size_t n;
-        ck_assert(evindex_msg_text(c.ix, evindex_marker_at(c.ix, i), &p, &n));
+        const evindex_msg msg_v = evindex_marker_at(c.ix, i);
+        ck_assert(evindex_msg_text(c.ix, &msg_v, &p, &n));
         if (n > 14 && memcmp(p, "phase:unicode ", 14) == 0)
             k = i;
     }
     ck_assert_uint_ne(k, SIZE_MAX);
-    uint64_t t = evindex_marker_at(c.ix, k)->time_ns;
+    uint64_t t = evindex_marker_at(c.ix, k).time_ns;
     timeview v;
     timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 60);
     timeview_zoom_to(&v, t, t + 60);
@@ -1108,18 +1109,18 @@ START_TEST(test_lanes_walk_markers)
     size_t n = evindex_n_msgs(ix), seen = 0, markers = 0;
     lane_item it;
     uint64_t t = 0;
-    ck_assert_uint_gt(evindex_msg_at(ix, 0)->time_ns, 0);
+    ck_assert_uint_gt(evindex_msg_at(ix, 0).time_ns, 0);
     size_t i = 0;
     while (lanes_next_item(ix, l, t, 1, &it)) {
         /* Skip messages sharing a timestamp: "after t" steps over them. */
-        while (i < n && evindex_msg_at(ix, i)->time_ns <= t)
+        while (i < n && evindex_msg_at(ix, i).time_ns <= t)
             i++;
         ck_assert_uint_lt(i, n);
-        const evindex_msg *m = evindex_msg_at(ix, i);
+        const evindex_msg m_v = evindex_msg_at(ix, i), *m = &m_v;
         ck_assert_uint_eq(it.start_ns, m->time_ns);
         if (m->kind == EVINDEX_MSG_MARKER) {
             ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
-            ck_assert_uint_eq(evindex_marker_at(ix, it.index)->offset, m->offset);
+            ck_assert_uint_eq(evindex_marker_at(ix, it.index).offset, m->offset);
             markers++;
         } else {
             ck_assert_int_eq(it.kind, LANE_ITEM_MSG);
@@ -1131,7 +1132,7 @@ START_TEST(test_lanes_walk_markers)
     ck_assert_uint_gt(seen, n * 9 / 10);
     ck_assert_uint_gt(markers, evindex_n_markers(ix) * 9 / 10);
     /* Lookups: a marker exactly; a time between a marker and a message. */
-    const evindex_msg *mk = evindex_marker_at(ix, 10);
+    const evindex_msg mk_v = evindex_marker_at(ix, 10), *mk = &mk_v;
     ck_assert(lanes_item_at(ix, l, mk->time_ns, 0, &it));
     ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
     ck_assert_uint_eq(it.index, 10);

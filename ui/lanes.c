@@ -175,7 +175,7 @@ lanes_msg_first_from(const evindex *ix, uint64_t t)
     size_t lo = 0, hi = evindex_n_msgs(ix);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (evindex_msg_at(ix, mid)->time_ns < t)
+        if (evindex_msg_at(ix, mid).time_ns < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -517,13 +517,13 @@ lanes_row_markers(lanes_ctx *x)
         uint64_t a = x->col_a[c], b = x->col_a[c + 1];
         x->scratch[c] = SIZE_MAX;
         size_t k = evindex_marker_first_from(ix, a);
-        if (k < n_markers && evindex_marker_at(ix, k)->time_ns < b) {
+        if (k < n_markers && evindex_marker_at(ix, k).time_ns < b) {
             x->scratch[c] = k;
             x->row[c] = lanes_cell(ascii ? '|' : LANES_TICK, STYLE_MARKER);
             continue;
         }
         size_t m = lanes_msg_first_from(ix, a);
-        if (m < n_msgs && evindex_msg_at(ix, m)->time_ns < b)
+        if (m < n_msgs && evindex_msg_at(ix, m).time_ns < b)
             x->row[c] = lanes_cell(ascii ? '.' : LANES_DOT, STYLE_MARKER_TEXT);
     }
     /* Names after the ticks, up to one column before the next tick. */
@@ -538,7 +538,8 @@ lanes_row_markers(lanes_ctx *x)
             continue;
         const uint8_t *p;
         size_t n;
-        if (!evindex_msg_text(ix, evindex_marker_at(ix, x->scratch[c]), &p, &n))
+        const evindex_msg msg_v = evindex_marker_at(ix, x->scratch[c]);
+        if (!evindex_msg_text(ix, &msg_v, &p, &n))
             continue;
         strbuf_reset(&x->text);
         lanes_clean_text(&x->text, p, n, ascii);
@@ -979,8 +980,8 @@ lanes_marker_of_msg(const evindex *ix, const evindex_msg *m)
 {
     size_t n = evindex_n_markers(ix);
     for (size_t k = evindex_marker_first_from(ix, m->time_ns);
-         k < n && evindex_marker_at(ix, k)->time_ns == m->time_ns; k++)
-        if (evindex_marker_at(ix, k)->offset == m->offset)
+         k < n && evindex_marker_at(ix, k).time_ns == m->time_ns; k++)
+        if (evindex_marker_at(ix, k).offset == m->offset)
             return k;
     return SIZE_MAX;
 }
@@ -988,7 +989,7 @@ lanes_marker_of_msg(const evindex *ix, const evindex_msg *m)
 static void
 lanes_item_msg(const evindex *ix, size_t i, lane_item *out)
 {
-    const evindex_msg *m = evindex_msg_at(ix, i);
+    const evindex_msg m_v = evindex_msg_at(ix, i), *m = &m_v;
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_MSG;
     out->start_ns = out->end_ns = m->time_ns;
@@ -1005,7 +1006,7 @@ lanes_item_msg(const evindex *ix, size_t i, lane_item *out)
 static void
 lanes_item_marker(const evindex *ix, size_t k, lane_item *out)
 {
-    const evindex_msg *m = evindex_marker_at(ix, k);
+    const evindex_msg m_v = evindex_marker_at(ix, k), *m = &m_v;
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_MARKER;
     out->start_ns = out->end_ns = m->time_ns;

@@ -1,0 +1,529 @@
+/* msgtab: markers and messages, collected in per-capability page lists while the index
+ * is built, then merged in (time, offset) order into bit-packed chunks of
+ * frame-of-reference columns. See include/msgtab.h. */
+#include "msgtab.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bitpack.h"
+#include "radixsort.h"
+#include "xalloc.h"
+
+/* Messages per raw page (16 KiB): pages are allocated whole and never moved. */
+#define MSGTAB_PAGE 1024
+/* Zero words after the packed ones: a column read may load the word after its own. */
+#define MSGTAB_PAD 1
+
+/* One capability's messages while building, in the order added. */
+typedef struct msgtab_list {
+    msgtab_msg **pages;         /* owned, each MSGTAB_PAGE messages (owned) */
+    size_t n, cap_pages;
+    uint16_t cap;
+    bool sorted;                /* every message at or after the one before it */
+} msgtab_list;
+
+/* A packed chunk: messages [c * MSGTAB_CHUNK, ...) (fewer only in the last chunk),
+ * whose columns follow one another from `word`, each of width w holding
+ * MSGTAB_CHUNK values in exactly w words (value j at bit j * w, unused slots zero):
+ * time - t_base, offset - off_base, cap - cap_base, kind - kind_base. Bases are the
+ * columns' least values (t_base: the first time), widths the fewest bits needed. */
+typedef struct msgtab_chunk {
+    uint64_t t_base;
+    uint64_t off_base : 40;
+    uint64_t cap_base : 16;
+    uint64_t kind_base : 8;
+    uint32_t word;
+    uint32_t markers_before;    /* markers in the chunks before this one */
+    uint8_t w_t, w_off, w_cap, w_kind;
+} msgtab_chunk;
+
+struct msgtab {
+    unsigned marker_kind;
+    bool sealed;
+    msgtab_list *lists;         /* owned; emptied at seal */
+    size_t n_lists, cap_lists, last_list;
+    size_t n, n_markers;
+    msgtab_chunk *chunks;       /* owned, (n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK */
+    uint64_t *words;            /* owned; the chunks' columns, then MSGTAB_PAD zeros */
+    size_t n_words, cap_words;
+};
+
+static bool
+msgtab_less(const msgtab_msg *a, const msgtab_msg *b)
+{
+    return a->time_ns != b->time_ns ? a->time_ns < b->time_ns : a->offset < b->offset;
+}
+
+msgtab *
+msgtab_new(unsigned marker_kind)
+{
+    msgtab *mt = xcalloc(1, sizeof *mt);
+    mt->marker_kind = marker_kind;
+    return mt;
+}
+
+static void
+msgtab_list_free(msgtab_list *l)
+{
+    for (size_t p = 0; p < (l->n + MSGTAB_PAGE - 1) / MSGTAB_PAGE; p++)
+        x_free(l->pages[p]);
+    x_free(l->pages);
+    memset(l, 0, sizeof *l);
+}
+
+void
+msgtab_free(msgtab *mt)
+{
+    if (!mt)
+        return;
+    for (size_t i = 0; i < mt->n_lists; i++)
+        msgtab_list_free(&mt->lists[i]);
+    x_free(mt->lists);
+    x_free(mt->chunks);
+    x_free(mt->words);
+    x_free(mt);
+}
+
+static msgtab_list *
+msgtab_list_of(msgtab *mt, uint16_t cap)
+{
+    if (mt->last_list < mt->n_lists && mt->lists[mt->last_list].cap == cap)
+        return &mt->lists[mt->last_list];
+    for (size_t i = 0; i < mt->n_lists; i++)
+        if (mt->lists[i].cap == cap) {
+            mt->last_list = i;
+            return &mt->lists[i];
+        }
+    xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
+    msgtab_list *l = &mt->lists[mt->n_lists];
+    memset(l, 0, sizeof *l);
+    l->cap = cap;
+    l->sorted = true;
+    mt->last_list = mt->n_lists++;
+    return l;
+}
+
+static msgtab_msg *
+msgtab_list_at(const msgtab_list *l, size_t i)
+{
+    return &l->pages[i / MSGTAB_PAGE][i % MSGTAB_PAGE];
+}
+
+void
+msgtab_add(msgtab *mt, const msgtab_msg *m)
+{
+    msgtab_list *l = msgtab_list_of(mt, (uint16_t)m->cap);
+    if (l->n % MSGTAB_PAGE == 0) {
+        size_t p = l->n / MSGTAB_PAGE;
+        xgrowarray((void **)&l->pages, &l->cap_pages, p + 1, 16, sizeof *l->pages);
+        l->pages[p] = xmalloc(MSGTAB_PAGE * sizeof **l->pages);   /* owned by l */
+    } else if (l->sorted && msgtab_less(m, msgtab_list_at(l, l->n - 1))) {
+        l->sorted = false;
+    }
+    *msgtab_list_at(l, l->n) = *m;
+    l->n++;
+    mt->n++;
+}
+
+/* Append src's messages to l, in src's order (pages are copied, not moved, unless l is
+ * empty: a capability's messages may come from two builders). */
+static void
+msgtab_list_append(msgtab_list *l, msgtab_list *src)
+{
+    if (l->n == 0) {
+        msgtab_list_free(l);
+        *l = *src;
+        memset(src, 0, sizeof *src);
+        return;
+    }
+    bool sorted = l->sorted && src->sorted &&
+                  (src->n == 0 || !msgtab_less(msgtab_list_at(src, 0), msgtab_list_at(l, l->n - 1)));
+    for (size_t i = 0; i < src->n; i++) {
+        if (l->n % MSGTAB_PAGE == 0) {
+            size_t p = l->n / MSGTAB_PAGE;
+            xgrowarray((void **)&l->pages, &l->cap_pages, p + 1, 16, sizeof *l->pages);
+            l->pages[p] = xmalloc(MSGTAB_PAGE * sizeof **l->pages);   /* owned by l */
+        }
+        *msgtab_list_at(l, l->n) = *msgtab_list_at(src, i);
+        l->n++;
+    }
+    l->sorted = sorted;
+    msgtab_list_free(src);
+}
+
+void
+msgtab_merge(msgtab *dst, msgtab *src)
+{
+    for (size_t i = 0; i < src->n_lists; i++) {
+        msgtab_list *s = &src->lists[i];
+        size_t n = s->n;
+        msgtab_list_append(msgtab_list_of(dst, s->cap), s);
+        dst->n += n;
+    }
+    src->n = 0;
+}
+
+/* ---- packing ---------------------------------------------------------------------- */
+
+/* Pack len (1..MSGTAB_CHUNK) sorted messages as the next chunk. */
+static void
+msgtab_pack(msgtab *mt, const msgtab_msg *m, size_t len)
+{
+    msgtab_chunk *ck = &mt->chunks[mt->n / MSGTAB_CHUNK];
+    uint64_t off_min = m[0].offset, cap_min = m[0].cap, kind_min = m[0].kind;
+    for (size_t j = 1; j < len; j++) {
+        off_min = m[j].offset < off_min ? m[j].offset : off_min;
+        cap_min = m[j].cap < cap_min ? m[j].cap : cap_min;
+        kind_min = m[j].kind < kind_min ? m[j].kind : kind_min;
+    }
+    uint64_t any_t = 0, any_off = 0, any_cap = 0, any_kind = 0;
+    size_t markers = 0;
+    for (size_t j = 0; j < len; j++) {
+        any_t |= m[j].time_ns - m[0].time_ns;
+        any_off |= m[j].offset - off_min;
+        any_cap |= m[j].cap - cap_min;
+        any_kind |= m[j].kind - kind_min;
+        markers += m[j].kind == mt->marker_kind;
+    }
+    *ck = (msgtab_chunk){
+        .t_base = m[0].time_ns, .off_base = off_min, .cap_base = cap_min,
+        .kind_base = kind_min, .word = (uint32_t)mt->n_words,
+        .markers_before = (uint32_t)mt->n_markers,
+        .w_t = (uint8_t)bitpack_width(any_t), .w_off = (uint8_t)bitpack_width(any_off),
+        .w_cap = (uint8_t)bitpack_width(any_cap), .w_kind = (uint8_t)bitpack_width(any_kind),
+    };
+    size_t words = (size_t)ck->w_t + ck->w_off + ck->w_cap + ck->w_kind;
+    xgrowarray((void **)&mt->words, &mt->cap_words, mt->n_words + words + MSGTAB_PAD, 1024,
+               sizeof *mt->words);
+    uint64_t *col = mt->words + mt->n_words;
+    memset(col, 0, (words + MSGTAB_PAD) * sizeof *col);
+    for (size_t j = 0; j < len; j++) {
+        uint64_t *c = col;
+        bitpack_put(c, j * ck->w_t, m[j].time_ns - ck->t_base, ck->w_t);
+        c += ck->w_t;
+        bitpack_put(c, j * ck->w_off, m[j].offset - off_min, ck->w_off);
+        c += ck->w_off;
+        bitpack_put(c, j * ck->w_cap, m[j].cap - cap_min, ck->w_cap);
+        c += ck->w_cap;
+        bitpack_put(c, j * ck->w_kind, m[j].kind - kind_min, ck->w_kind);
+    }
+    mt->n_words += words;
+    mt->n += len;
+    mt->n_markers += markers;
+}
+
+/* Collects sorted messages and packs them a chunk at a time. */
+typedef struct msgtab_packer {
+    msgtab_msg buf[MSGTAB_CHUNK];
+    size_t len;
+} msgtab_packer;
+
+static void
+msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
+{
+    pk->buf[pk->len++] = *m;
+    if (pk->len == MSGTAB_CHUNK) {
+        msgtab_pack(mt, pk->buf, pk->len);
+        pk->len = 0;
+    }
+}
+
+/* A list's next message in the merge. */
+typedef struct msgtab_cursor {
+    msgtab_list *l;
+    size_t i;
+} msgtab_cursor;
+
+static bool
+msgtab_cursor_less(const msgtab_cursor *a, const msgtab_cursor *b)
+{
+    return msgtab_less(msgtab_list_at(a->l, a->i), msgtab_list_at(b->l, b->i));
+}
+
+static void
+msgtab_sift_down(msgtab_cursor *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t m = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && msgtab_cursor_less(&h[l], &h[m]))
+            m = l;
+        if (r < n && msgtab_cursor_less(&h[r], &h[m]))
+            m = r;
+        if (m == i)
+            return;
+        msgtab_cursor t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+/* Every list is sorted: a k-way merge over a heap of list heads, freeing each page
+ * once the merge has passed it. */
+static void
+msgtab_seal_merge(msgtab *mt, msgtab_packer *pk)
+{
+    msgtab_cursor *h = xmalloc((mt->n_lists + 1) * sizeof *h);   /* freed below */
+    size_t nh = 0;
+    for (size_t i = 0; i < mt->n_lists; i++)
+        if (mt->lists[i].n)
+            h[nh++] = (msgtab_cursor){ &mt->lists[i], 0 };
+    for (size_t i = nh / 2; i-- > 0;)
+        msgtab_sift_down(h, nh, i);
+    while (nh) {
+        msgtab_cursor *c = &h[0];
+        msgtab_put(mt, pk, msgtab_list_at(c->l, c->i));
+        c->i++;
+        if (c->i % MSGTAB_PAGE == 0 || c->i == c->l->n) {
+            x_free(c->l->pages[(c->i - 1) / MSGTAB_PAGE]);
+            c->l->pages[(c->i - 1) / MSGTAB_PAGE] = NULL;
+        }
+        if (c->i == c->l->n)
+            h[0] = h[--nh];
+        msgtab_sift_down(h, nh, 0);
+    }
+    x_free(h);
+}
+
+/* Some list is out of order (a log that breaks the per-capability order): gather all,
+ * sort by time (stable, so file order among equals within a list), then fix the runs
+ * of equal times into offset order. */
+static void
+msgtab_seal_sort(msgtab *mt, msgtab_packer *pk, size_t n)
+{
+    msgtab_msg *all = xmalloc((n + 1) * sizeof *all);           /* freed below */
+    size_t k = 0;
+    for (size_t i = 0; i < mt->n_lists; i++) {
+        msgtab_list *l = &mt->lists[i];
+        for (size_t p = 0; p * MSGTAB_PAGE < l->n; p++) {
+            size_t len = l->n - p * MSGTAB_PAGE < MSGTAB_PAGE ? l->n - p * MSGTAB_PAGE
+                                                              : MSGTAB_PAGE;
+            memcpy(all + k, l->pages[p], len * sizeof *all);
+            k += len;
+            x_free(l->pages[p]);
+            l->pages[p] = NULL;
+        }
+    }
+    radixsort_by_u64(all, n, sizeof *all, offsetof(msgtab_msg, time_ns));
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && all[j - 1].time_ns == all[j].time_ns &&
+                           all[j - 1].offset > all[j].offset; j--) {
+            msgtab_msg t = all[j - 1];
+            all[j - 1] = all[j];
+            all[j] = t;
+        }
+    for (size_t i = 0; i < n; i++)
+        msgtab_put(mt, pk, &all[i]);
+    x_free(all);
+}
+
+void
+msgtab_seal(msgtab *mt)
+{
+    if (mt->sealed)
+        return;
+    size_t n = mt->n;
+    bool sorted = true;
+    for (size_t i = 0; i < mt->n_lists; i++)
+        sorted &= mt->lists[i].sorted;
+    mt->chunks = xmalloc(((n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK + 1) * sizeof *mt->chunks);
+    mt->n = 0;                  /* counts packed messages from here on */
+    msgtab_packer pk = { .len = 0 };
+    if (sorted)
+        msgtab_seal_merge(mt, &pk);
+    else
+        msgtab_seal_sort(mt, &pk, n);
+    if (pk.len)
+        msgtab_pack(mt, pk.buf, pk.len);
+    for (size_t i = 0; i < mt->n_lists; i++)
+        msgtab_list_free(&mt->lists[i]);
+    x_free(mt->lists);
+    mt->lists = NULL;
+    mt->n_lists = mt->cap_lists = 0;
+    if (mt->n_words + MSGTAB_PAD < mt->cap_words || !mt->words) {
+        mt->cap_words = mt->n_words + MSGTAB_PAD;
+        mt->words = xreallocarray(mt->words, mt->cap_words, sizeof *mt->words);
+        if (mt->n_words == 0)
+            memset(mt->words, 0, MSGTAB_PAD * sizeof *mt->words);
+    }
+    mt->sealed = true;
+}
+
+/* ---- queries ---------------------------------------------------------------------- */
+
+size_t
+msgtab_count(const msgtab *mt)
+{
+    return mt->n;
+}
+
+size_t
+msgtab_n_markers(const msgtab *mt)
+{
+    return mt->n_markers;
+}
+
+static size_t
+msgtab_chunk_len(const msgtab *mt, size_t c)
+{
+    size_t rest = mt->n - c * MSGTAB_CHUNK;
+    return rest < MSGTAB_CHUNK ? rest : MSGTAB_CHUNK;
+}
+
+static uint64_t
+msgtab_time_in(const msgtab *mt, const msgtab_chunk *ck, size_t j)
+{
+    return ck->t_base + bitpack_get(mt->words + ck->word, (uint64_t)j * ck->w_t, ck->w_t);
+}
+
+static unsigned
+msgtab_kind_in(const msgtab *mt, const msgtab_chunk *ck, size_t j)
+{
+    const uint64_t *c = mt->words + ck->word + ck->w_t + ck->w_off + ck->w_cap;
+    return (unsigned)(ck->kind_base + bitpack_get(c, (uint64_t)j * ck->w_kind, ck->w_kind));
+}
+
+msgtab_msg
+msgtab_at(const msgtab *mt, size_t i)
+{
+    msgtab_msg m = { 0, 0, 0, 0 };
+    if (i >= mt->n)
+        return m;
+    const msgtab_chunk *ck = &mt->chunks[i / MSGTAB_CHUNK];
+    uint64_t j = i % MSGTAB_CHUNK;
+    const uint64_t *c = mt->words + ck->word;
+    m.time_ns = ck->t_base + bitpack_get(c, j * ck->w_t, ck->w_t);
+    c += ck->w_t;
+    m.offset = ck->off_base + bitpack_get(c, j * ck->w_off, ck->w_off);
+    c += ck->w_off;
+    m.cap = ck->cap_base + bitpack_get(c, j * ck->w_cap, ck->w_cap);
+    c += ck->w_cap;
+    m.kind = ck->kind_base + bitpack_get(c, j * ck->w_kind, ck->w_kind);
+    return m;
+}
+
+size_t
+msgtab_first_from(const msgtab *mt, uint64_t t)
+{
+    size_t n_chunks = (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK;
+    size_t lo = 0, hi = n_chunks;           /* the first chunk whose base is >= t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mt->chunks[mid].t_base < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return 0;
+    size_t c = lo - 1, len = msgtab_chunk_len(mt, c);
+    size_t a = 1, b = len;                  /* entry 0 is the base: < t */
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (msgtab_time_in(mt, &mt->chunks[c], mid) < t)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return c * MSGTAB_CHUNK + a;
+}
+
+size_t
+msgtab_markers_before(const msgtab *mt, size_t i)
+{
+    if (i >= mt->n)
+        return mt->n_markers;
+    const msgtab_chunk *ck = &mt->chunks[i / MSGTAB_CHUNK];
+    size_t k = ck->markers_before;
+    for (size_t j = 0; j < i % MSGTAB_CHUNK; j++)
+        k += msgtab_kind_in(mt, ck, j) == mt->marker_kind;
+    return k;
+}
+
+size_t
+msgtab_marker_index(const msgtab *mt, size_t k)
+{
+    if (k >= mt->n_markers)
+        return mt->n;
+    size_t n_chunks = (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK;
+    size_t lo = 0, hi = n_chunks;           /* the first chunk with more before it than k */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mt->chunks[mid].markers_before <= k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const msgtab_chunk *ck = &mt->chunks[lo - 1];
+    size_t left = k - ck->markers_before, len = msgtab_chunk_len(mt, lo - 1);
+    for (size_t j = 0; j < len; j++)
+        if (msgtab_kind_in(mt, ck, j) == mt->marker_kind && left-- == 0)
+            return (lo - 1) * MSGTAB_CHUNK + j;
+    return mt->n;                           /* unreachable on a sound table */
+}
+
+size_t
+msgtab_bytes(const msgtab *mt)
+{
+    size_t b = sizeof *mt + mt->cap_words * sizeof *mt->words + mt->cap_lists * sizeof *mt->lists;
+    if (mt->sealed)
+        b += ((mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK + 1) * sizeof *mt->chunks;
+    for (size_t i = 0; i < mt->n_lists; i++)
+        b += mt->lists[i].cap_pages * sizeof *mt->lists[i].pages +
+             (mt->lists[i].n + MSGTAB_PAGE - 1) / MSGTAB_PAGE * MSGTAB_PAGE * sizeof(msgtab_msg);
+    return b;
+}
+
+bool
+msgtab_check(const msgtab *mt, char *why, size_t why_len)
+{
+    if (!mt->sealed) {
+        snprintf(why, why_len, "message table not sealed");
+        return false;
+    }
+    size_t markers = 0;
+    size_t words = 0;
+    msgtab_msg prev = { 0, 0, 0, 0 };
+    for (size_t c = 0; c * MSGTAB_CHUNK < mt->n; c++) {
+        const msgtab_chunk *ck = &mt->chunks[c];
+        if (ck->markers_before != markers || ck->word != words) {
+            snprintf(why, why_len, "message chunk %zu header: markers %u of %zu, word %u of %zu",
+                     c, ck->markers_before, markers, ck->word, words);
+            return false;
+        }
+        uint64_t any[4] = { 0, 0, 0, 0 }, least[3] = { UINT64_MAX, UINT64_MAX, UINT64_MAX };
+        size_t len = msgtab_chunk_len(mt, c);
+        for (size_t j = 0; j < len; j++) {
+            size_t i = c * MSGTAB_CHUNK + j;
+            msgtab_msg m = msgtab_at(mt, i);
+            if (i && msgtab_less(&m, &prev)) {
+                snprintf(why, why_len, "messages out of order at %zu", i);
+                return false;
+            }
+            prev = m;
+            markers += m.kind == mt->marker_kind;
+            any[0] |= m.time_ns - ck->t_base;
+            any[1] |= m.offset - ck->off_base;
+            any[2] |= m.cap - ck->cap_base;
+            any[3] |= m.kind - ck->kind_base;
+            least[0] = m.offset < least[0] ? m.offset : least[0];
+            least[1] = m.cap < least[1] ? m.cap : least[1];
+            least[2] = m.kind < least[2] ? m.kind : least[2];
+        }
+        if (msgtab_at(mt, c * MSGTAB_CHUNK).time_ns != ck->t_base ||
+            least[0] != ck->off_base || least[1] != ck->cap_base || least[2] != ck->kind_base ||
+            bitpack_width(any[0]) != ck->w_t || bitpack_width(any[1]) != ck->w_off ||
+            bitpack_width(any[2]) != ck->w_cap || bitpack_width(any[3]) != ck->w_kind) {
+            snprintf(why, why_len, "message chunk %zu: bases or widths not canonical", c);
+            return false;
+        }
+        words += (size_t)ck->w_t + ck->w_off + ck->w_cap + ck->w_kind;
+    }
+    if (markers != mt->n_markers || words != mt->n_words) {
+        snprintf(why, why_len, "message table counts %zu markers, %zu words; holds %zu, %zu",
+                 mt->n_markers, mt->n_words, markers, words);
+        return false;
+    }
+    return true;
+}
