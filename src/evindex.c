@@ -1706,7 +1706,7 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
         if (!runlane_check(l->runs, why, why_len) || !ivtrack_check(l->gc, why, why_len))
             return false;
         for (size_t k = 0; k < ivtrack_count(l->gc); k++) {
-            uint32_t ref = ivtrack_get(l->gc, k)->ref;
+            uint32_t ref = ivtrack_get(l->gc, k, &(ivtrack_iv){ 0 })->ref;
             if (ref != UINT32_MAX && ref >= ix->n_gcs) {
                 snprintf(why, why_len, "cap %u GC phase %zu refers to GC %u of %zu",
                          l->pub.cap, k, ref, ix->n_gcs);

@@ -136,7 +136,8 @@ join_census(evindex_gc *g, evindex_gc_part *lead_part, const ivtrack *lead_gc,
         uint8_t kind = EVINDEX_GC_WAIT;
         size_t j = lead_gc ? ivtrack_last_starting_by(lead_gc, wins[i].begin_ns) : SIZE_MAX;
         if (j != SIZE_MAX) {
-            const ivtrack_iv *iv = ivtrack_get(lead_gc, j);
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lead_gc, j, &iv_buf);
             if (iv->start_ns > from)
                 from = iv->start_ns;
             kind = iv->kind;
@@ -291,7 +292,8 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
             /* Point the capability's GC phases inside this span at the collection. */
             for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns);
                  j < ivtrack_count(lane->gc); j++) {
-                const ivtrack_iv *iv = ivtrack_get(lane->gc, j);
+                ivtrack_iv iv_buf;
+                const ivtrack_iv *iv = ivtrack_get(lane->gc, j, &iv_buf);
                 if (iv->start_ns > sp->end_ns || (iv->start_ns == sp->end_ns &&
                                                   sp->end_ns > sp->start_ns))
                     break;
@@ -361,7 +363,7 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
     for (size_t li = 0; li < ix->n_lanes; li++) {
         ivtrack *tr = ix->lanes[li].gc;
         for (size_t j = 0; j < ivtrack_count(tr); j++) {
-            uint32_t ref = ivtrack_get(tr, j)->ref;
+            uint32_t ref = ivtrack_get(tr, j, &(ivtrack_iv){ 0 })->ref;
             if (ref != UINT32_MAX)
                 ivtrack_set_ref(tr, j, ref < n_gcs ? old_to_new[ref] : UINT32_MAX);
         }

@@ -261,7 +261,8 @@ export_gc_phases(export_ctx *x, const evindex_cap *cap)
     unsigned tid = export_cap_tid(x, cap->cap);
     size_t n = ivtrack_count(cap->gc);
     for (size_t i = ivtrack_first_after(cap->gc, x->o->from_ns); i < n; i++) {
-        const ivtrack_iv *iv = ivtrack_get(cap->gc, i);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(cap->gc, i, &iv_buf);
         if (iv->start_ns >= x->o->to_ns)
             break;
         if (!export_overlaps(x->o, iv->start_ns, iv->end_ns))
@@ -338,7 +339,8 @@ export_nonmoving(export_ctx *x)
     const ivtrack *tr = evindex_nm_track(x->ix);
     size_t n = ivtrack_count(tr);
     for (size_t i = ivtrack_first_after(tr, x->o->from_ns); i < n; i++) {
-        const ivtrack_iv *iv = ivtrack_get(tr, i);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(tr, i, &iv_buf);
         if (iv->start_ns >= x->o->to_ns)
             break;
         if (!export_overlaps(x->o, iv->start_ns, iv->end_ns))

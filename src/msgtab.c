@@ -138,7 +138,8 @@ msgtab_list_append(msgtab_list *l, msgtab_list *src)
         return;
     }
     bool sorted = l->sorted && src->sorted &&
-                  (src->n == 0 || !msgtab_less(msgtab_list_at(src, 0), msgtab_list_at(l, l->n - 1)));
+                  (src->n == 0 ||
+                   !msgtab_less(msgtab_list_at(src, 0), msgtab_list_at(l, l->n - 1)));
     for (size_t i = 0; i < src->n; i++) {
         if (l->n % MSGTAB_PAGE == 0) {
             size_t p = l->n / MSGTAB_PAGE;

@@ -257,7 +257,8 @@ static bool
 pf_next_track(pf_ctx *x, pf_stream *st, pf_iv *iv)
 {
     for (; st->i < st->n; st->i++) {
-        const ivtrack_iv *t = ivtrack_get(st->src, st->i);
+        ivtrack_iv t_buf;
+        const ivtrack_iv *t = ivtrack_get(st->src, st->i, &t_buf);
         if (t->start_ns >= x->o->to_ns)
             break;
         if (pf_overlaps(x->o, t->start_ns, t->end_ns)) {
@@ -390,7 +391,8 @@ pf_begin(pf_ctx *x, uint64_t track, const pf_iv *iv)
         static const char *const gc_names[] = { "GC work", "GC waiting" };
         static const char *const nm_names[] = { "concurrent mark", "post-mark sync",
                                                 "concurrent sweep" };
-        const ivtrack_iv *t = ivtrack_get(iv->src, iv->idx);
+        ivtrack_iv t_buf;
+        const ivtrack_iv *t = ivtrack_get(iv->src, iv->idx, &t_buf);
         bool nm = iv->kind == PF_NM_PHASE;
         pf_event_head(w, TE_SLICE_BEGIN, track, nm ? "nonmoving" : "gc");
         pb_str(&w->msg, F_TE_NAME, nm ? (t->kind < 3 ? nm_names[t->kind] : "non-moving")

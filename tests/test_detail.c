@@ -993,7 +993,9 @@ START_TEST(test_detail_nonmoving)
         ck_assert_int_eq(it.kind, LANE_ITEM_NM);
         const evindex_nm_cycle *cy = evindex_nm_cycle_at(c.ix, it.index);
         const ivtrack *tr = evindex_nm_track(c.ix);
-        const ivtrack_iv *iv = ivtrack_get(tr, ivtrack_last_starting_by(tr, it.start_ns));
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv =
+            ivtrack_get(tr, ivtrack_last_starting_by(tr, it.start_ns), &iv_buf);
         detail_lines d;
         detail_lines_init(&d);
         detail_item(&d, c.ix, nm, &it, it.start_ns, NULL);

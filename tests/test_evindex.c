@@ -161,7 +161,8 @@ ei_assert_iv(const ivtrack *tr, size_t i, uint64_t start, uint64_t end, uint8_t 
              uint32_t ref)
 {
     ck_assert_uint_gt(ivtrack_count(tr), i);
-    const ivtrack_iv *iv = ivtrack_get(tr, i);
+    ivtrack_iv iv_buf;
+    const ivtrack_iv *iv = ivtrack_get(tr, i, &iv_buf);
     ck_assert_msg(iv->start_ns == start && iv->end_ns == end && iv->kind == kind &&
                       iv->ref == ref,
                   "interval %zu: got %llu..%llu kind %u ref %u, want %llu..%llu kind %u ref %u",
@@ -677,7 +678,7 @@ START_TEST(test_evindex_nonmoving)
     ei_assert_iv(tr, 3, 6000, 6500, EVINDEX_NM_MARK, 1);
     ei_assert_iv(tr, 4, 6600, 6800, EVINDEX_NM_SYNC, 1);
     ei_assert_iv(tr, 5, 7000, 7100, EVINDEX_NM_SWEEP, 1);
-    ck_assert_uint_eq(ivtrack_get(tr, 4)->flags, 0);
+    ck_assert_uint_eq(ivtrack_get(tr, 4, &(ivtrack_iv){ 0 })->flags, 0);
     ck_assert_uint_eq(ivtrack_kind_ns(tr, EVINDEX_NM_SYNC, 0, UINT64_MAX), 200);
 
     ck_assert_uint_eq(evindex_n_nm_flushes(ix), 1);
@@ -926,7 +927,8 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         track_work += ivtrack_kind_ns(lc->gc, EVINDEX_GC_WORK, 0, UINT64_MAX);
         track_wait += ivtrack_kind_ns(lc->gc, EVINDEX_GC_WAIT, 0, UINT64_MAX);
         for (size_t j = 0; j < ivtrack_count(lc->gc); j++) {
-            const ivtrack_iv *iv = ivtrack_get(lc->gc, j);
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lc->gc, j, &iv_buf);
             ck_assert_msg(iv->ref < evindex_n_gcs(ix), "%s: cap %u phase %zu has no GC", name,
                           lc->cap, j);
             const evindex_gc *g = evindex_gc_at(ix, iv->ref);
@@ -1550,7 +1552,8 @@ pg_check_one(uint64_t seed)
         ck_assert_msg(ivtrack_count(lc->gc) == l->n_ivs, "seed %llu cap %u: %zu phases, model %zu",
                       (unsigned long long)seed, cap, ivtrack_count(lc->gc), l->n_ivs);
         for (size_t i = 0; i < l->n_ivs; i++) {
-            const ivtrack_iv *iv = ivtrack_get(lc->gc, i);
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lc->gc, i, &iv_buf);
             ck_assert_msg(iv->start_ns == l->ivs[i].start && iv->end_ns == l->ivs[i].end &&
                               iv->kind == l->ivs[i].kind,
                           "seed %llu cap %u phase %zu", (unsigned long long)seed, cap, i);

@@ -110,7 +110,8 @@ test_evindex_same(const char *name, const evindex *a, const evindex *b)
         }
         ck_assert_msg(ivtrack_count(x->gc) == ivtrack_count(y->gc), "%s: phases", name);
         for (size_t r = 0; r < ivtrack_count(x->gc); r++)
-            if (!iv_same(ivtrack_get(x->gc, r), ivtrack_get(y->gc, r)))
+            if (!iv_same(ivtrack_get(x->gc, r, &(ivtrack_iv){ 0 }),
+                         ivtrack_get(y->gc, r, &(ivtrack_iv){ 0 })))
                 ck_abort_msg("%s: cap %u GC phase %zu differs", name, x->cap, r);
     }
     ck_assert_msg(evindex_n_gcs(a) == evindex_n_gcs(b), "%s: gcs %zu vs %zu", name,

@@ -846,7 +846,8 @@ START_TEST(test_lanes_property_brute_force)
                         busy += tl_overlap(r.start_ns, r.end_ns, a, b);
                     }
                     for (size_t j = 0; j < ng; j++) {
-                        const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+                        ivtrack_iv iv_buf;
+                        const ivtrack_iv *iv = ivtrack_get(cap->gc, j, &iv_buf);
                         uint64_t o = tl_overlap(iv->start_ns, iv->end_ns, a, b);
                         if (iv->kind == EVINDEX_GC_WORK)
                             work += o;

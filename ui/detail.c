@@ -752,7 +752,7 @@ detail_nm_kind_at(const evindex *ix, uint64_t start)
 {
     const ivtrack *tr = evindex_nm_track(ix);
     size_t j = ivtrack_last_starting_by(tr, start);
-    return j == SIZE_MAX ? EVINDEX_NM_MARK : ivtrack_get(tr, j)->kind;
+    return j == SIZE_MAX ? EVINDEX_NM_MARK : ivtrack_get(tr, j, &(ivtrack_iv){ 0 })->kind;
 }
 
 static void
@@ -1445,7 +1445,8 @@ detail_range_nm(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
     static const char *const names[3] = { "mark", "sync", "sweep" };
     size_t count[3] = { 0, 0, 0 };
     for (size_t i = ivtrack_first_after(tr, a); i < ivtrack_count(tr); i++) {
-        const ivtrack_iv *iv = ivtrack_get(tr, i);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(tr, i, &iv_buf);
         if (iv->start_ns >= b)
             break;
         if (iv->kind < 3 && (iv->end_ns > a || iv->start_ns == iv->end_ns))

@@ -943,7 +943,8 @@ lanes_item_gc(const evindex *ix, size_t i, lane_item *out)
 static void
 lanes_item_cap_gc(const evindex *ix, const evindex_cap *cap, size_t j, lane_item *out)
 {
-    const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+    ivtrack_iv iv_buf;
+    const ivtrack_iv *iv = ivtrack_get(cap->gc, j, &iv_buf);
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_GC;
     out->start_ns = iv->start_ns;
@@ -966,7 +967,8 @@ lanes_item_cap_gc(const evindex *ix, const evindex_cap *cap, size_t j, lane_item
 static void
 lanes_item_nm(const ivtrack *tr, size_t j, lane_item *out)
 {
-    const ivtrack_iv *iv = ivtrack_get(tr, j);
+    ivtrack_iv iv_buf;
+    const ivtrack_iv *iv = ivtrack_get(tr, j, &iv_buf);
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_NM;
     out->start_ns = iv->start_ns;
@@ -1042,7 +1044,8 @@ lanes_at_hec(const evindex *ix, const lane *l, uint64_t t, uint64_t slack, lane_
     /* A GC phase overlapping [t, t + slack) (or containing t). */
     size_t j = ivtrack_first_after(cap->gc, t);
     if (j < ngc) {
-        const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(cap->gc, j, &iv_buf);
         if (iv->start_ns <= t || iv->start_ns < t_end) {
             lanes_item_cap_gc(ix, cap, j, out);
             return true;
@@ -1092,7 +1095,8 @@ lanes_at_nm(const evindex *ix, uint64_t t, uint64_t slack, lane_item *out)
     lanes_best best = { 0 };
     lane_item it;
     if (j != SIZE_MAX) {
-        const ivtrack_iv *iv = ivtrack_get(tr, j);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(tr, j, &iv_buf);
         if (iv->end_ns > t) {
             lanes_item_nm(tr, j, out);
             return true;
