@@ -1,5 +1,5 @@
 /* runlane: one capability's thread runs as a compact, time-sorted array of
- * non-overlapping intervals (bit-packed per chunk, about 8 bytes a run), with per-chunk
+ * non-overlapping intervals (bit-packed per chunk, about 6-8 bytes a run), with per-chunk
  * prefix sums so the busy time inside any [t0, t1) is O(log n) plus one chunk scan. */
 #ifndef ELOG_RUNLANE_H
 #define ELOG_RUNLANE_H
@@ -42,8 +42,19 @@ bool runlane_append(runlane *rl, const runlane_run *run);
 void runlane_seal(runlane *rl);
 
 size_t runlane_count(const runlane *rl);
-/* Run i (< count); an out-of-range i gives an all-zero run. */
+/* Run i (< count); an out-of-range i gives an all-zero run. A packed run's start is
+ * summed from the chunk's nearest start checkpoint: up to RUNLANE_CHUNK / 4 steps. */
 void runlane_get(const runlane *rl, size_t i, runlane_run *out);
+/* The caller's memory of the last run runlane_get_seq read (zero it before the first
+ * call), so that runs read in order cost a step each: run i + 1 starts at run i's end
+ * plus its gap. */
+typedef struct runlane_seq {
+    const runlane *rl;          /* the lane of the last read, or NULL */
+    size_t next;                /* the index after it */
+    uint64_t end_ns;            /* its end */
+} runlane_seq;
+/* As runlane_get, fast when i is the run after the last one read through seq. */
+void runlane_get_seq(const runlane *rl, size_t i, runlane_run *out, runlane_seq *seq);
 /* Index of the first run with end_ns > t (count if none): the first one that can
  * overlap [t, ...). Zero-length runs at t count as ending after t when start == t. */
 size_t runlane_first_after(const runlane *rl, uint64_t t);

@@ -228,9 +228,10 @@ export_runs(export_ctx *x, const evindex_cap *cap)
     const threadtab *tt = evindex_threads(x->ix);
     unsigned tid = export_cap_tid(x, cap->cap);
     size_t n = runlane_count(cap->runs);
+    runlane_seq seq = { 0 };
     for (size_t i = runlane_first_after(cap->runs, x->o->from_ns); i < n; i++) {
         runlane_run r;
-        runlane_get(cap->runs, i, &r);
+        runlane_get_seq(cap->runs, i, &r, &seq);
         if (r.start_ns >= x->o->to_ns)
             break;
         if (!export_overlaps(x->o, r.start_ns, r.end_ns))

@@ -309,14 +309,27 @@ ivtrack_last_starting_by(const ivtrack *tr, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
-/* Time of each kind in intervals [lo, hi), added into sum. */
+/* Time of each kind in intervals [lo, hi) of one chunk, added into sum: a packed
+ * chunk's durations and kinds read straight from their columns. */
 static void
 ivtrack_scan(const ivtrack *tr, size_t lo, size_t hi, ivtrack_cum *sum)
 {
+    if (lo < hi && ivtrack_packed(tr, lo)) {
+        const ivtrack_chunk *ck = &tr->ch[lo / IVTRACK_CHUNK];
+        const uint64_t *dur = tr->words + ck->word + ivtrack_col_words(ck->w_off);
+        const uint64_t *ks = dur + ivtrack_col_words(ck->w_dur);
+        uint64_t m_dur = bitpack_mask(ck->w_dur), m_ks = bitpack_mask(ck->w_ks);
+        unsigned m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage: ivtrack_check */
+        for (uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo); j < e; j++) {
+            unsigned kind = (unsigned)bitpack_get_masked(ks, j * ck->w_ks, m_ks) & m_kind;
+            sum->ns[kind] += bitpack_get_masked(dur, j * ck->w_dur, m_dur);
+        }
+        return;
+    }
     for (size_t i = lo; i < hi; i++) {
         ivtrack_iv v;
         ivtrack_load(tr, i, &v);
-        sum->ns[v.kind] += v.end_ns - v.start_ns;
+        sum->ns[v.kind & (IVTRACK_KINDS - 1)] += v.end_ns - v.start_ns;
     }
 }
 
@@ -351,7 +364,7 @@ ivtrack_kinds_before(const ivtrack *tr, uint64_t t, size_t k, ivtrack_cum *out)
     ivtrack_iv v;
     ivtrack_load(tr, k - 1, &v);
     ivtrack_prefix(tr, k - 1, out);
-    out->ns[v.kind] += (v.end_ns < t ? v.end_ns : t) - v.start_ns;
+    out->ns[v.kind & (IVTRACK_KINDS - 1)] += (v.end_ns < t ? v.end_ns : t) - v.start_ns;
 }
 
 void

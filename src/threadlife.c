@@ -51,9 +51,10 @@ threadlife_collect_runs(threadlife *tl)
     for (size_t li = 0; li < n_caps; li++) {
         const evindex_cap *c = evindex_cap_at(ix, li);
         size_t n = runlane_count(c->runs);
+        runlane_seq seq = { 0 };
         for (size_t i = 0; i < n; i++) {
             runlane_run r;
-            runlane_get(c->runs, i, &r);
+            runlane_get_seq(c->runs, i, &r, &seq);
             if (r.tid != tl->tid)
                 continue;
             xgrowarray((void **)&tl->runs, &cap, tl->n_runs + 1, 16, sizeof *tl->runs);

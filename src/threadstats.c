@@ -46,9 +46,10 @@ threadstats_scan(const evindex *ix, threadstats_row *rows, threadstats_row *one,
     for (size_t li = 0; li < evindex_n_caps(ix); li++) {
         const evindex_cap *cap = evindex_cap_at(ix, li);
         size_t count = runlane_count(cap->runs);
+        runlane_seq seq = { 0 };
         for (size_t i = 0; i < count; i++) {
             runlane_run r;
-            runlane_get(cap->runs, i, &r);
+            runlane_get_seq(cap->runs, i, &r, &seq);
             if (one) {
                 if (r.tid == tid)
                     threadstats_add(one, &r, cap->cap, era);
@@ -82,9 +83,10 @@ threadstats_share_main(void *arg)
     for (size_t li = 0; li < evindex_n_caps(sh->ix); li++) {
         const evindex_cap *cap = evindex_cap_at(sh->ix, li);
         size_t count = runlane_count(cap->runs);
+        runlane_seq seq = { 0 };
         for (size_t i = 0; i < count; i++) {
             runlane_run r;
-            runlane_get(cap->runs, i, &r);
+            runlane_get_seq(cap->runs, i, &r, &seq);
             if (r.tid < sh->tid_lo || r.tid > sh->tid_hi)
                 continue;
             size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);

@@ -636,6 +636,33 @@ START_TEST(test_runlane_realistic_size)
 }
 END_TEST
 
+/* Thread churn: each run a new thread (ids counting up into the millions) but for one
+ * run in eight of a few long-lived low ids. The tid column keeps the new ids' spread,
+ * the old ids' high bits go apart: at most 7 bytes a run where a plain frame of
+ * reference over the chunk's ids needs about 9, and the answers are the brute force's. */
+START_TEST(test_runlane_churn_tids)
+{
+    runlane *rl = runlane_new();
+    rl_model m = { 0 };
+    uint64_t s = 7, t = 0;
+    uint32_t next = 3000000;
+    for (size_t k = 0; k < 64 * 1000 + 17; k++) {
+        t += 1000 + rl_rng(&s) % 4000;
+        uint32_t tid = rl_rng(&s) % 8 == 0 ? 1 + (uint32_t)(rl_rng(&s) % 4) : next++;
+        runlane_run run = { t, t + rl_rng(&s) % 30000, tid, (uint8_t)(1 + k % 5), 0 };
+        ck_assert(runlane_append(rl, &run) && rl_model_append(&m, run));
+        t = run.end_ns;
+    }
+    runlane_seal(rl);
+    rl_assert_sound(rl);
+    double per_run = (double)runlane_bytes(rl) / (double)runlane_count(rl);
+    ck_assert_msg(per_run <= 7.0, "%.3f bytes a run", per_run);
+    rl_compare(rl, &m, 7, 300);
+    x_free(m.r);
+    runlane_free(rl);
+}
+END_TEST
+
 /* Tids 1 and 4,000,000 interleaved, gaps of an hour to days: more bytes, same answers. */
 START_TEST(test_runlane_worst_case)
 {
@@ -863,6 +890,7 @@ test_runlane_suite(void)
     tcase_add_test(tp, test_runlane_compact);
     tcase_add_test(tp, test_runlane_realistic_size);
     tcase_add_test(tp, test_runlane_worst_case);
+    tcase_add_test(tp, test_runlane_churn_tids);
     suite_add_tcase(s, tp);
     return s;
 }

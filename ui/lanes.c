@@ -295,9 +295,10 @@ lanes_tid_runs_in(const runlane *rl, uint64_t a, uint64_t b, uint32_t tid)
     if (n == 0 || n > LANES_HL_SCAN)
         return false;
     size_t i = runlane_first_after(rl, a);
+    runlane_seq seq = { 0 };
     for (size_t k = 0; k < n && i + k < runlane_count(rl); k++) {
         runlane_run r;
-        runlane_get(rl, i + k, &r);
+        runlane_get_seq(rl, i + k, &r, &seq);
         if (r.start_ns >= b)
             break;
         if (r.tid == tid)
@@ -417,6 +418,9 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
     const evindex_cap *cap = evindex_cap_at(x->ix, l->cap_lane);
     bool ascii = x->o->ascii;
     lanes_sums(x, l->cap_lane);
+    /* The last run found covering a whole column: a long run covers many in a row. */
+    size_t cover_i = SIZE_MAX;
+    runlane_run cover = { 0, 0, 0, 0, 0 };
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
@@ -458,13 +462,18 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
             st = STYLE_RUNNING_HL;
         x->row[c] = ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', st)
                           : lanes_cell(lanes_blocks[lanes_eighths(busy, span)], st);
-        if (busy == span) {
+        if (busy == span && cover_i != SIZE_MAX && cover.start_ns < a && cover.end_ns >= b) {
+            x->scratch[c] = cover_i;
+        } else if (busy == span) {
             /* One run covering the whole column (not several back to back)? */
             size_t i = runlane_first_after(cap->runs, a);
             runlane_run r;
             runlane_get(cap->runs, i, &r);      /* all zero past the end */
-            if (i < runlane_count(cap->runs) && r.start_ns <= a && r.end_ns >= b)
+            if (i < runlane_count(cap->runs) && r.start_ns <= a && r.end_ns >= b) {
                 x->scratch[c] = i;
+                cover_i = i;
+                cover = r;
+            }
         }
     }
     if (part != LANES_HEC_GC) {
