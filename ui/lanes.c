@@ -229,6 +229,9 @@ typedef struct lanes_ctx {
     size_t n_ticks;             /* SIZE_MAX: too many events in view, no ticks */
     bool ticks_loaded;
     strbuf text;
+    /* The heap-bands lane's bytes per style in every column ([c * (LANES_BAND_STYLES +
+     * 1) + style]), summed once per frame for all its rows; NULL until then. */
+    uint64_t *band_bytes;
 } lanes_ctx;
 
 /* Fill the per-column run time of index lane `li` (once per frame): all the activity
@@ -718,21 +721,39 @@ lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
         return;
     unsigned levels = 8u * LANES_BAND_ROWS;
     unsigned row = (unsigned)(LANES_BAND_ROWS - 1 - part);     /* 0: bottom row */
-    uint64_t per_style[LANES_BAND_STYLES + 1];
+    enum { NS = LANES_BAND_STYLES + 1 };
+    if (!x->band_bytes) {
+        /* Every row reads the same sums, and neighbouring columns often the same census. */
+        x->band_bytes = xcalloc((size_t)x->ncols * NS, sizeof *x->band_bytes); /* ctx's */
+        size_t prev = SIZE_MAX;
+        for (int c = 0; c < x->ncols; c++) {
+            uint64_t end = x->col_a[c + 1] > x->col_a[c] ? x->col_a[c + 1] - 1 : x->col_a[c];
+            size_t ci = heapprof_census_by(hp, end);
+            uint64_t *per = &x->band_bytes[(size_t)c * NS];
+            if (ci == SIZE_MAX)
+                continue;
+            if (ci == prev) {
+                memcpy(per, per - NS, NS * sizeof *per);
+                continue;
+            }
+            prev = ci;
+            const heapprof_census *cs = heapprof_census_at(hp, ci);
+            for (size_t k = 0; k < cs->n_entries; k++) {
+                uint32_t band;
+                uint64_t bytes;
+                heapprof_entry(hp, ci, k, &band, &bytes);
+                uint32_t r = rank[band];
+                per[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES] += bytes;
+            }
+        }
+    }
     for (int c = 0; c < x->ncols; c++) {
         uint64_t end = x->col_a[c + 1] > x->col_a[c] ? x->col_a[c + 1] - 1 : x->col_a[c];
         size_t ci = heapprof_census_by(hp, end);
         if (ci == SIZE_MAX)
             continue;
         const heapprof_census *cs = heapprof_census_at(hp, ci);
-        memset(per_style, 0, sizeof per_style);
-        for (size_t k = 0; k < cs->n_entries; k++) {
-            uint32_t band;
-            uint64_t bytes;
-            heapprof_entry(hp, ci, k, &band, &bytes);
-            uint32_t r = rank[band];
-            per_style[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES] += bytes;
-        }
+        const uint64_t *per_style = &x->band_bytes[(size_t)c * NS];
         /* The stack in levels (eighths of a row), bottom up; a cell shows how much of
          * its 8 levels are filled and the band with most of them. */
         unsigned total = (unsigned)(cs->total_bytes * levels / top);
@@ -899,6 +920,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     }
     x_free(band_rank);
     strbuf_free(&x.text);
+    x_free(x.band_bytes);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
