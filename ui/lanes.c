@@ -232,6 +232,9 @@ typedef struct lanes_ctx {
     /* The heap-bands lane's bytes per style in every column ([c * (LANES_BAND_STYLES +
      * 1) + style]), summed once per frame for all its rows; NULL until then. */
     uint64_t *band_bytes;
+    /* Every HEC's spark creations [0] and conversions [1] in every column ([lane * ncols
+     * + c]), counted once per frame with their common top; NULL until then. */
+    double *spark_n[2];
 } lanes_ctx;
 
 /* Fill the per-column run time of index lane `li` (once per frame): all the activity
@@ -650,15 +653,16 @@ static double
 lanes_spark_top(lanes_ctx *x, lane_kind kind)
 {
     double top = 0;
-    for (size_t i = 0; i < evindex_n_caps(x->ix); i++) {
+    size_t n_caps = evindex_n_caps(x->ix);
+    double *counts = xcalloc(n_caps * (size_t)x->ncols + 1, sizeof *counts);   /* ctx's */
+    x->spark_n[kind == LANE_SPARK_CREATED ? 0 : 1] = counts;
+    for (size_t i = 0; i < n_caps; i++) {
         if (!sparklanes_cap_active(x->ix, i))
             continue;
-        for (int c = 0; c < x->ncols; c++) {
-            uint64_t a = x->col_a[c], b = x->col_a[c + 1];
-            double n = kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, i, a, b)
-                                                  : sparklanes_converted(x->ix, i, a, b);
-            top = n > top ? n : top;
-        }
+        double *row = &counts[i * (size_t)x->ncols];
+        sparklanes_cols(x->ix, i, kind != LANE_SPARK_CREATED, x->col_a, (size_t)x->ncols, row);
+        for (int c = 0; c < x->ncols; c++)
+            top = row[c] > top ? row[c] : top;
     }
     return top;
 }
@@ -684,10 +688,13 @@ lanes_row_spark_hec(lanes_ctx *x, const lane *l)
     if (*top < 0)
         *top = lanes_spark_top(x, l->kind);
     uint8_t st = l->kind == LANE_SPARK_CREATED ? STYLE_SPARK_CREATED : STYLE_SPARK_CONVERTED;
+    const double *counts = x->spark_n[l->kind == LANE_SPARK_CREATED ? 0 : 1];
+    bool cached = counts && sparklanes_cap_active(x->ix, l->cap_lane);
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1];
-        double n = l->kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, l->cap_lane, a, b)
-                                                 : sparklanes_converted(x->ix, l->cap_lane, a, b);
+        double n = cached ? counts[l->cap_lane * (size_t)x->ncols + (size_t)c]
+                   : l->kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, l->cap_lane, a, b)
+                   : sparklanes_converted(x->ix, l->cap_lane, a, b);
         if (n > 0 && *top > 0) {
             /* Eighths of the common top, at least one for any spark at all. */
             unsigned level = (unsigned)(n / *top * 8.0 + 0.5);
@@ -921,6 +928,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(band_rank);
     strbuf_free(&x.text);
     x_free(x.band_bytes);
+    x_free(x.spark_n[0]);
+    x_free(x.spark_n[1]);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
