@@ -10,24 +10,15 @@
 #include "radixsort.h"
 #include "xalloc.h"
 
-/* Messages per raw page (16 KiB): pages are allocated whole and never moved. */
-#define MSGTAB_PAGE 1024
 /* Zero words after the packed ones: a column read may load the word after its own. */
 #define MSGTAB_PAD 1
-
-/* One capability's messages while building, in the order added. */
-typedef struct msgtab_list {
-    msgtab_msg **pages;         /* owned, each MSGTAB_PAGE messages (owned) */
-    size_t n, cap_pages;
-    uint16_t cap;
-    bool sorted;                /* every message at or after the one before it */
-} msgtab_list;
 
 /* A packed chunk: messages [c * MSGTAB_CHUNK, ...) (fewer only in the last chunk),
  * whose columns follow one another from `word`, each of width w holding
  * MSGTAB_CHUNK values in exactly w words (value j at bit j * w, unused slots zero):
- * time - t_base, offset - off_base, cap - cap_base, kind - kind_base. Bases are the
- * columns' least values (t_base: the first time), widths the fewest bits needed. */
+ * time - t_base, offset - off_base, cap - cap_base, kind - kind_base (mod 2^64). Bases
+ * are the columns' least values but t_base, the first time (the least once sorted),
+ * widths the fewest bits needed. */
 typedef struct msgtab_chunk {
     uint64_t t_base;
     uint64_t off_base : 40;
@@ -38,15 +29,33 @@ typedef struct msgtab_chunk {
     uint8_t w_t, w_off, w_cap, w_kind;
 } msgtab_chunk;
 
+/* Packed messages in chunks: the sealed table's, and each capability's while building
+ * (the messages in the order added, the last partial chunk waiting in buf). */
+typedef struct msgtab_cols {
+    msgtab_chunk *chunks;       /* owned */
+    size_t n_chunks, cap_chunks;
+    uint64_t *words;            /* owned; the chunks' columns, then MSGTAB_PAD zeros */
+    size_t n_words, cap_words;
+    size_t n, n_markers;        /* messages and markers packed */
+} msgtab_cols;
+
+/* One capability's messages while building: packed as they come. */
+typedef struct msgtab_list {
+    msgtab_cols cols;
+    msgtab_msg buf[MSGTAB_CHUNK];       /* the next chunk, not yet packed */
+    size_t n_buf;
+    msgtab_msg last;            /* the last message added */
+    uint16_t cap;
+    bool sorted;                /* every message at or after the one before it */
+} msgtab_list;
+
 struct msgtab {
     unsigned marker_kind;
     bool sealed;
-    msgtab_list *lists;         /* owned; emptied at seal */
+    msgtab_list **lists;        /* owned, each owned; emptied at seal */
     size_t n_lists, cap_lists, last_list;
-    size_t n, n_markers;
-    msgtab_chunk *chunks;       /* owned, (n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK */
-    uint64_t *words;            /* owned; the chunks' columns, then MSGTAB_PAD zeros */
-    size_t n_words, cap_words;
+    size_t n;                   /* messages added (before seal), packed (after) */
+    msgtab_cols t;              /* the sealed table */
 };
 
 static bool
@@ -64,12 +73,20 @@ msgtab_new(unsigned marker_kind)
 }
 
 static void
+msgtab_cols_free(msgtab_cols *c)
+{
+    x_free(c->chunks);
+    x_free(c->words);
+    memset(c, 0, sizeof *c);
+}
+
+static void
 msgtab_list_free(msgtab_list *l)
 {
-    for (size_t p = 0; p < (l->n + MSGTAB_PAGE - 1) / MSGTAB_PAGE; p++)
-        x_free(l->pages[p]);
-    x_free(l->pages);
-    memset(l, 0, sizeof *l);
+    if (!l)
+        return;
+    msgtab_cols_free(&l->cols);
+    x_free(l);
 }
 
 void
@@ -78,100 +95,20 @@ msgtab_free(msgtab *mt)
     if (!mt)
         return;
     for (size_t i = 0; i < mt->n_lists; i++)
-        msgtab_list_free(&mt->lists[i]);
+        msgtab_list_free(mt->lists[i]);
     x_free(mt->lists);
-    x_free(mt->chunks);
-    x_free(mt->words);
+    msgtab_cols_free(&mt->t);
     x_free(mt);
-}
-
-static msgtab_list *
-msgtab_list_of(msgtab *mt, uint16_t cap)
-{
-    if (mt->last_list < mt->n_lists && mt->lists[mt->last_list].cap == cap)
-        return &mt->lists[mt->last_list];
-    for (size_t i = 0; i < mt->n_lists; i++)
-        if (mt->lists[i].cap == cap) {
-            mt->last_list = i;
-            return &mt->lists[i];
-        }
-    xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
-    msgtab_list *l = &mt->lists[mt->n_lists];
-    memset(l, 0, sizeof *l);
-    l->cap = cap;
-    l->sorted = true;
-    mt->last_list = mt->n_lists++;
-    return l;
-}
-
-static msgtab_msg *
-msgtab_list_at(const msgtab_list *l, size_t i)
-{
-    return &l->pages[i / MSGTAB_PAGE][i % MSGTAB_PAGE];
-}
-
-void
-msgtab_add(msgtab *mt, const msgtab_msg *m)
-{
-    msgtab_list *l = msgtab_list_of(mt, (uint16_t)m->cap);
-    if (l->n % MSGTAB_PAGE == 0) {
-        size_t p = l->n / MSGTAB_PAGE;
-        xgrowarray((void **)&l->pages, &l->cap_pages, p + 1, 16, sizeof *l->pages);
-        l->pages[p] = xmalloc(MSGTAB_PAGE * sizeof **l->pages);   /* owned by l */
-    } else if (l->sorted && msgtab_less(m, msgtab_list_at(l, l->n - 1))) {
-        l->sorted = false;
-    }
-    *msgtab_list_at(l, l->n) = *m;
-    l->n++;
-    mt->n++;
-}
-
-/* Append src's messages to l, in src's order (pages are copied, not moved, unless l is
- * empty: a capability's messages may come from two builders). */
-static void
-msgtab_list_append(msgtab_list *l, msgtab_list *src)
-{
-    if (l->n == 0) {
-        msgtab_list_free(l);
-        *l = *src;
-        memset(src, 0, sizeof *src);
-        return;
-    }
-    bool sorted = l->sorted && src->sorted &&
-                  (src->n == 0 ||
-                   !msgtab_less(msgtab_list_at(src, 0), msgtab_list_at(l, l->n - 1)));
-    for (size_t i = 0; i < src->n; i++) {
-        if (l->n % MSGTAB_PAGE == 0) {
-            size_t p = l->n / MSGTAB_PAGE;
-            xgrowarray((void **)&l->pages, &l->cap_pages, p + 1, 16, sizeof *l->pages);
-            l->pages[p] = xmalloc(MSGTAB_PAGE * sizeof **l->pages);   /* owned by l */
-        }
-        *msgtab_list_at(l, l->n) = *msgtab_list_at(src, i);
-        l->n++;
-    }
-    l->sorted = sorted;
-    msgtab_list_free(src);
-}
-
-void
-msgtab_merge(msgtab *dst, msgtab *src)
-{
-    for (size_t i = 0; i < src->n_lists; i++) {
-        msgtab_list *s = &src->lists[i];
-        size_t n = s->n;
-        msgtab_list_append(msgtab_list_of(dst, s->cap), s);
-        dst->n += n;
-    }
-    src->n = 0;
 }
 
 /* ---- packing ---------------------------------------------------------------------- */
 
-/* Pack len (1..MSGTAB_CHUNK) sorted messages as the next chunk. */
+/* Pack len (1..MSGTAB_CHUNK) messages as the next chunk of c. */
 static void
-msgtab_pack(msgtab *mt, const msgtab_msg *m, size_t len)
+msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_msg *m, size_t len)
 {
-    msgtab_chunk *ck = &mt->chunks[mt->n / MSGTAB_CHUNK];
+    xgrowarray((void **)&c->chunks, &c->cap_chunks, c->n_chunks + 1, 16, sizeof *c->chunks);
+    msgtab_chunk *ck = &c->chunks[c->n_chunks++];
     uint64_t off_min = m[0].offset, cap_min = m[0].cap, kind_min = m[0].kind;
     for (size_t j = 1; j < len; j++) {
         off_min = m[j].offset < off_min ? m[j].offset : off_min;
@@ -185,36 +122,125 @@ msgtab_pack(msgtab *mt, const msgtab_msg *m, size_t len)
         any_off |= m[j].offset - off_min;
         any_cap |= m[j].cap - cap_min;
         any_kind |= m[j].kind - kind_min;
-        markers += m[j].kind == mt->marker_kind;
+        markers += m[j].kind == marker_kind;
     }
     *ck = (msgtab_chunk){
         .t_base = m[0].time_ns, .off_base = off_min, .cap_base = cap_min,
-        .kind_base = kind_min, .word = (uint32_t)mt->n_words,
-        .markers_before = (uint32_t)mt->n_markers,
+        .kind_base = kind_min, .word = (uint32_t)c->n_words,
+        .markers_before = (uint32_t)c->n_markers,
         .w_t = (uint8_t)bitpack_width(any_t), .w_off = (uint8_t)bitpack_width(any_off),
         .w_cap = (uint8_t)bitpack_width(any_cap), .w_kind = (uint8_t)bitpack_width(any_kind),
     };
     size_t words = (size_t)ck->w_t + ck->w_off + ck->w_cap + ck->w_kind;
-    xgrowarray((void **)&mt->words, &mt->cap_words, mt->n_words + words + MSGTAB_PAD, 1024,
-               sizeof *mt->words);
-    uint64_t *col = mt->words + mt->n_words;
+    xgrowarray((void **)&c->words, &c->cap_words, c->n_words + words + MSGTAB_PAD, 256,
+               sizeof *c->words);
+    uint64_t *col = c->words + c->n_words;
     memset(col, 0, (words + MSGTAB_PAD) * sizeof *col);
     for (size_t j = 0; j < len; j++) {
-        uint64_t *c = col;
-        bitpack_put(c, j * ck->w_t, m[j].time_ns - ck->t_base, ck->w_t);
-        c += ck->w_t;
-        bitpack_put(c, j * ck->w_off, m[j].offset - off_min, ck->w_off);
-        c += ck->w_off;
-        bitpack_put(c, j * ck->w_cap, m[j].cap - cap_min, ck->w_cap);
-        c += ck->w_cap;
-        bitpack_put(c, j * ck->w_kind, m[j].kind - kind_min, ck->w_kind);
+        uint64_t *p = col;
+        bitpack_put(p, j * ck->w_t, m[j].time_ns - ck->t_base, ck->w_t);
+        p += ck->w_t;
+        bitpack_put(p, j * ck->w_off, m[j].offset - off_min, ck->w_off);
+        p += ck->w_off;
+        bitpack_put(p, j * ck->w_cap, m[j].cap - cap_min, ck->w_cap);
+        p += ck->w_cap;
+        bitpack_put(p, j * ck->w_kind, m[j].kind - kind_min, ck->w_kind);
     }
-    mt->n_words += words;
-    mt->n += len;
-    mt->n_markers += markers;
+    c->n_words += words;
+    c->n += len;
+    c->n_markers += markers;
 }
 
-/* Collects sorted messages and packs them a chunk at a time. */
+/* Message i (< c->n) of c. */
+static msgtab_msg
+msgtab_cols_at(const msgtab_cols *c, size_t i)
+{
+    const msgtab_chunk *ck = &c->chunks[i / MSGTAB_CHUNK];
+    uint64_t j = i % MSGTAB_CHUNK;
+    const uint64_t *p = c->words + ck->word;
+    msgtab_msg m;
+    m.time_ns = ck->t_base + bitpack_get(p, j * ck->w_t, ck->w_t);
+    p += ck->w_t;
+    m.offset = ck->off_base + bitpack_get(p, j * ck->w_off, ck->w_off);
+    p += ck->w_off;
+    m.cap = ck->cap_base + bitpack_get(p, j * ck->w_cap, ck->w_cap);
+    p += ck->w_cap;
+    m.kind = ck->kind_base + bitpack_get(p, j * ck->w_kind, ck->w_kind);
+    return m;
+}
+
+static msgtab_list *
+msgtab_list_of(msgtab *mt, uint16_t cap)
+{
+    if (mt->last_list < mt->n_lists && mt->lists[mt->last_list]->cap == cap)
+        return mt->lists[mt->last_list];
+    for (size_t i = 0; i < mt->n_lists; i++)
+        if (mt->lists[i]->cap == cap) {
+            mt->last_list = i;
+            return mt->lists[i];
+        }
+    xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
+    msgtab_list *l = xcalloc(1, sizeof *l);     /* owned by mt */
+    l->cap = cap;
+    l->sorted = true;
+    mt->lists[mt->n_lists] = l;
+    mt->last_list = mt->n_lists++;
+    return l;
+}
+
+static void
+msgtab_list_add(msgtab_list *l, unsigned marker_kind, const msgtab_msg *m)
+{
+    if (l->sorted && (l->cols.n || l->n_buf) && msgtab_less(m, &l->last))
+        l->sorted = false;
+    l->last = *m;
+    l->buf[l->n_buf++] = *m;
+    if (l->n_buf == MSGTAB_CHUNK) {
+        msgtab_pack(&l->cols, marker_kind, l->buf, l->n_buf);
+        l->n_buf = 0;
+    }
+}
+
+void
+msgtab_add(msgtab *mt, const msgtab_msg *m)
+{
+    msgtab_list_add(msgtab_list_of(mt, (uint16_t)m->cap), mt->marker_kind, m);
+    mt->n++;
+}
+
+/* Message i of a list: packed, then buffered. */
+static msgtab_msg
+msgtab_list_at(const msgtab_list *l, size_t i)
+{
+    return i < l->cols.n ? msgtab_cols_at(&l->cols, i) : l->buf[i - l->cols.n];
+}
+
+void
+msgtab_merge(msgtab *dst, msgtab *src)
+{
+    for (size_t i = 0; i < src->n_lists; i++) {
+        msgtab_list *s = src->lists[i];
+        size_t n = s->cols.n + s->n_buf;
+        msgtab_list *d = msgtab_list_of(dst, s->cap);
+        if (d->cols.n + d->n_buf == 0) {        /* the cap's first: take the list whole */
+            dst->lists[dst->last_list] = s;
+            src->lists[i] = NULL;
+            msgtab_list_free(d);
+        } else {
+            for (size_t k = 0; k < n; k++) {
+                msgtab_msg m = msgtab_list_at(s, k);
+                msgtab_list_add(d, dst->marker_kind, &m);
+            }
+        }
+        dst->n += n;
+    }
+    for (size_t i = 0; i < src->n_lists; i++)
+        msgtab_list_free(src->lists[i]);
+    src->n_lists = 0;
+    src->n = 0;
+}
+
+/* Collects sorted messages and packs them into the table a chunk at a time. */
 typedef struct msgtab_packer {
     msgtab_msg buf[MSGTAB_CHUNK];
     size_t len;
@@ -225,7 +251,7 @@ msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
 {
     pk->buf[pk->len++] = *m;
     if (pk->len == MSGTAB_CHUNK) {
-        msgtab_pack(mt, pk->buf, pk->len);
+        msgtab_pack(&mt->t, mt->marker_kind, pk->buf, pk->len);
         pk->len = 0;
     }
 }
@@ -234,22 +260,17 @@ msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
 typedef struct msgtab_cursor {
     msgtab_list *l;
     size_t i;
+    msgtab_msg head;            /* message i */
 } msgtab_cursor;
-
-static bool
-msgtab_cursor_less(const msgtab_cursor *a, const msgtab_cursor *b)
-{
-    return msgtab_less(msgtab_list_at(a->l, a->i), msgtab_list_at(b->l, b->i));
-}
 
 static void
 msgtab_sift_down(msgtab_cursor *h, size_t n, size_t i)
 {
     for (;;) {
         size_t m = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && msgtab_cursor_less(&h[l], &h[m]))
+        if (l < n && msgtab_less(&h[l].head, &h[m].head))
             m = l;
-        if (r < n && msgtab_cursor_less(&h[r], &h[m]))
+        if (r < n && msgtab_less(&h[r].head, &h[m].head))
             m = r;
         if (m == i)
             return;
@@ -260,28 +281,29 @@ msgtab_sift_down(msgtab_cursor *h, size_t n, size_t i)
     }
 }
 
-/* Every list is sorted: a k-way merge over a heap of list heads, freeing each page
- * once the merge has passed it. */
+/* Every list is sorted: a k-way merge over a heap of list heads, freeing each list once
+ * the merge has passed its end. */
 static void
 msgtab_seal_merge(msgtab *mt, msgtab_packer *pk)
 {
     msgtab_cursor *h = xmalloc((mt->n_lists + 1) * sizeof *h);   /* freed below */
     size_t nh = 0;
     for (size_t i = 0; i < mt->n_lists; i++)
-        if (mt->lists[i].n)
-            h[nh++] = (msgtab_cursor){ &mt->lists[i], 0 };
+        if (mt->lists[i]->cols.n + mt->lists[i]->n_buf)
+            h[nh++] = (msgtab_cursor){ mt->lists[i], 0, msgtab_list_at(mt->lists[i], 0) };
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
     while (nh) {
         msgtab_cursor *c = &h[0];
-        msgtab_put(mt, pk, msgtab_list_at(c->l, c->i));
+        msgtab_put(mt, pk, &c->head);
         c->i++;
-        if (c->i % MSGTAB_PAGE == 0 || c->i == c->l->n) {
-            x_free(c->l->pages[(c->i - 1) / MSGTAB_PAGE]);
-            c->l->pages[(c->i - 1) / MSGTAB_PAGE] = NULL;
-        }
-        if (c->i == c->l->n)
+        if (c->i == c->l->cols.n + c->l->n_buf) {
+            msgtab_cols_free(&c->l->cols);
+            c->l->n_buf = 0;
             h[0] = h[--nh];
+        } else {
+            c->head = msgtab_list_at(c->l, c->i);
+        }
         msgtab_sift_down(h, nh, 0);
     }
     x_free(h);
@@ -296,15 +318,11 @@ msgtab_seal_sort(msgtab *mt, msgtab_packer *pk, size_t n)
     msgtab_msg *all = xmalloc((n + 1) * sizeof *all);           /* freed below */
     size_t k = 0;
     for (size_t i = 0; i < mt->n_lists; i++) {
-        msgtab_list *l = &mt->lists[i];
-        for (size_t p = 0; p * MSGTAB_PAGE < l->n; p++) {
-            size_t len = l->n - p * MSGTAB_PAGE < MSGTAB_PAGE ? l->n - p * MSGTAB_PAGE
-                                                              : MSGTAB_PAGE;
-            memcpy(all + k, l->pages[p], len * sizeof *all);
-            k += len;
-            x_free(l->pages[p]);
-            l->pages[p] = NULL;
-        }
+        msgtab_list *l = mt->lists[i];
+        for (size_t j = 0; j < l->cols.n + l->n_buf; j++)
+            all[k++] = msgtab_list_at(l, j);
+        msgtab_cols_free(&l->cols);
+        l->n_buf = 0;
     }
     radixsort_by_u64(all, n, sizeof *all, offsetof(msgtab_msg, time_ns));
     for (size_t i = 1; i < n; i++)
@@ -324,30 +342,44 @@ msgtab_seal(msgtab *mt)
 {
     if (mt->sealed)
         return;
-    size_t n = mt->n;
+    size_t n = mt->n, with = 0, one = 0;
     bool sorted = true;
-    for (size_t i = 0; i < mt->n_lists; i++)
-        sorted &= mt->lists[i].sorted;
-    mt->chunks = xmalloc(((n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK + 1) * sizeof *mt->chunks);
-    mt->n = 0;                  /* counts packed messages from here on */
+    for (size_t i = 0; i < mt->n_lists; i++) {
+        sorted &= mt->lists[i]->sorted;
+        if (mt->lists[i]->cols.n + mt->lists[i]->n_buf) {
+            with++;
+            one = i;
+        }
+    }
     msgtab_packer pk = { .len = 0 };
-    if (sorted)
+    if (sorted && with == 1) {
+        /* One capability's messages in order: its chunks are the table's already. */
+        msgtab_list *l = mt->lists[one];
+        mt->t = l->cols;
+        memset(&l->cols, 0, sizeof l->cols);
+        memcpy(pk.buf, l->buf, l->n_buf * sizeof *l->buf);
+        pk.len = l->n_buf;
+    } else if (sorted) {
         msgtab_seal_merge(mt, &pk);
-    else
+    } else {
         msgtab_seal_sort(mt, &pk, n);
+    }
     if (pk.len)
-        msgtab_pack(mt, pk.buf, pk.len);
+        msgtab_pack(&mt->t, mt->marker_kind, pk.buf, pk.len);
     for (size_t i = 0; i < mt->n_lists; i++)
-        msgtab_list_free(&mt->lists[i]);
+        msgtab_list_free(mt->lists[i]);
     x_free(mt->lists);
     mt->lists = NULL;
     mt->n_lists = mt->cap_lists = 0;
-    if (mt->n_words + MSGTAB_PAD < mt->cap_words || !mt->words) {
-        mt->cap_words = mt->n_words + MSGTAB_PAD;
-        mt->words = xreallocarray(mt->words, mt->cap_words, sizeof *mt->words);
-        if (mt->n_words == 0)
-            memset(mt->words, 0, MSGTAB_PAD * sizeof *mt->words);
-    }
+    msgtab_cols *t = &mt->t;
+    /* Trim to size (the padding word stays). */
+    t->cap_words = t->n_words + MSGTAB_PAD;
+    t->words = xreallocarray(t->words, t->cap_words, sizeof *t->words);
+    if (t->n_words == 0)
+        memset(t->words, 0, MSGTAB_PAD * sizeof *t->words);
+    t->cap_chunks = t->n_chunks + 1;
+    t->chunks = xreallocarray(t->chunks, t->cap_chunks, sizeof *t->chunks);
+    mt->n = t->n;
     mt->sealed = true;
 }
 
@@ -362,7 +394,7 @@ msgtab_count(const msgtab *mt)
 size_t
 msgtab_n_markers(const msgtab *mt)
 {
-    return mt->n_markers;
+    return mt->t.n_markers;
 }
 
 static size_t
@@ -375,13 +407,13 @@ msgtab_chunk_len(const msgtab *mt, size_t c)
 static uint64_t
 msgtab_time_in(const msgtab *mt, const msgtab_chunk *ck, size_t j)
 {
-    return ck->t_base + bitpack_get(mt->words + ck->word, (uint64_t)j * ck->w_t, ck->w_t);
+    return ck->t_base + bitpack_get(mt->t.words + ck->word, (uint64_t)j * ck->w_t, ck->w_t);
 }
 
 static unsigned
 msgtab_kind_in(const msgtab *mt, const msgtab_chunk *ck, size_t j)
 {
-    const uint64_t *c = mt->words + ck->word + ck->w_t + ck->w_off + ck->w_cap;
+    const uint64_t *c = mt->t.words + ck->word + ck->w_t + ck->w_off + ck->w_cap;
     return (unsigned)(ck->kind_base + bitpack_get(c, (uint64_t)j * ck->w_kind, ck->w_kind));
 }
 
@@ -389,19 +421,7 @@ msgtab_msg
 msgtab_at(const msgtab *mt, size_t i)
 {
     msgtab_msg m = { 0, 0, 0, 0 };
-    if (i >= mt->n)
-        return m;
-    const msgtab_chunk *ck = &mt->chunks[i / MSGTAB_CHUNK];
-    uint64_t j = i % MSGTAB_CHUNK;
-    const uint64_t *c = mt->words + ck->word;
-    m.time_ns = ck->t_base + bitpack_get(c, j * ck->w_t, ck->w_t);
-    c += ck->w_t;
-    m.offset = ck->off_base + bitpack_get(c, j * ck->w_off, ck->w_off);
-    c += ck->w_off;
-    m.cap = ck->cap_base + bitpack_get(c, j * ck->w_cap, ck->w_cap);
-    c += ck->w_cap;
-    m.kind = ck->kind_base + bitpack_get(c, j * ck->w_kind, ck->w_kind);
-    return m;
+    return i < mt->n && mt->sealed ? msgtab_cols_at(&mt->t, i) : m;
 }
 
 size_t
@@ -411,7 +431,7 @@ msgtab_first_from(const msgtab *mt, uint64_t t)
     size_t lo = 0, hi = n_chunks;           /* the first chunk whose base is >= t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (mt->chunks[mid].t_base < t)
+        if (mt->t.chunks[mid].t_base < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -422,7 +442,7 @@ msgtab_first_from(const msgtab *mt, uint64_t t)
     size_t a = 1, b = len;                  /* entry 0 is the base: < t */
     while (a < b) {
         size_t mid = a + (b - a) / 2;
-        if (msgtab_time_in(mt, &mt->chunks[c], mid) < t)
+        if (msgtab_time_in(mt, &mt->t.chunks[c], mid) < t)
             a = mid + 1;
         else
             b = mid;
@@ -434,8 +454,8 @@ size_t
 msgtab_markers_before(const msgtab *mt, size_t i)
 {
     if (i >= mt->n)
-        return mt->n_markers;
-    const msgtab_chunk *ck = &mt->chunks[i / MSGTAB_CHUNK];
+        return mt->t.n_markers;
+    const msgtab_chunk *ck = &mt->t.chunks[i / MSGTAB_CHUNK];
     size_t k = ck->markers_before;
     for (size_t j = 0; j < i % MSGTAB_CHUNK; j++)
         k += msgtab_kind_in(mt, ck, j) == mt->marker_kind;
@@ -445,18 +465,18 @@ msgtab_markers_before(const msgtab *mt, size_t i)
 size_t
 msgtab_marker_index(const msgtab *mt, size_t k)
 {
-    if (k >= mt->n_markers)
+    if (k >= mt->t.n_markers)
         return mt->n;
     size_t n_chunks = (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK;
     size_t lo = 0, hi = n_chunks;           /* the first chunk with more before it than k */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (mt->chunks[mid].markers_before <= k)
+        if (mt->t.chunks[mid].markers_before <= k)
             lo = mid + 1;
         else
             hi = mid;
     }
-    const msgtab_chunk *ck = &mt->chunks[lo - 1];
+    const msgtab_chunk *ck = &mt->t.chunks[lo - 1];
     size_t left = k - ck->markers_before, len = msgtab_chunk_len(mt, lo - 1);
     for (size_t j = 0; j < len; j++)
         if (msgtab_kind_in(mt, ck, j) == mt->marker_kind && left-- == 0)
@@ -467,12 +487,11 @@ msgtab_marker_index(const msgtab *mt, size_t k)
 size_t
 msgtab_bytes(const msgtab *mt)
 {
-    size_t b = sizeof *mt + mt->cap_words * sizeof *mt->words + mt->cap_lists * sizeof *mt->lists;
-    if (mt->sealed)
-        b += ((mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK + 1) * sizeof *mt->chunks;
+    size_t b = sizeof *mt + mt->t.cap_words * sizeof *mt->t.words +
+               mt->t.cap_chunks * sizeof *mt->t.chunks + mt->cap_lists * sizeof *mt->lists;
     for (size_t i = 0; i < mt->n_lists; i++)
-        b += mt->lists[i].cap_pages * sizeof *mt->lists[i].pages +
-             (mt->lists[i].n + MSGTAB_PAGE - 1) / MSGTAB_PAGE * MSGTAB_PAGE * sizeof(msgtab_msg);
+        b += sizeof *mt->lists[i] + mt->lists[i]->cols.cap_words * sizeof(uint64_t) +
+             mt->lists[i]->cols.cap_chunks * sizeof(msgtab_chunk);
     return b;
 }
 
@@ -487,7 +506,7 @@ msgtab_check(const msgtab *mt, char *why, size_t why_len)
     size_t words = 0;
     msgtab_msg prev = { 0, 0, 0, 0 };
     for (size_t c = 0; c * MSGTAB_CHUNK < mt->n; c++) {
-        const msgtab_chunk *ck = &mt->chunks[c];
+        const msgtab_chunk *ck = &mt->t.chunks[c];
         if (ck->markers_before != markers || ck->word != words) {
             snprintf(why, why_len, "message chunk %zu header: markers %u of %zu, word %u of %zu",
                      c, ck->markers_before, markers, ck->word, words);
@@ -521,9 +540,13 @@ msgtab_check(const msgtab *mt, char *why, size_t why_len)
         }
         words += (size_t)ck->w_t + ck->w_off + ck->w_cap + ck->w_kind;
     }
-    if (markers != mt->n_markers || words != mt->n_words) {
+    if (mt->t.n_chunks != (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK || mt->t.n != mt->n) {
+        snprintf(why, why_len, "message table of %zu in %zu chunks", mt->n, mt->t.n_chunks);
+        return false;
+    }
+    if (markers != mt->t.n_markers || words != mt->t.n_words) {
         snprintf(why, why_len, "message table counts %zu markers, %zu words; holds %zu, %zu",
-                 mt->n_markers, mt->n_words, markers, words);
+                 mt->t.n_markers, mt->t.n_words, markers, words);
         return false;
     }
     return true;
