@@ -959,6 +959,9 @@ builder_finish(builder *b)
     if (!sealer_on)
         threadtab_seal(ix->threads);
     builder_finish_series(b);
+    x_free(b->samples);         /* in the series now: not kept through the GC join */
+    b->samples = NULL;
+    b->n_samples = b->cap_samples = 0;
     if (sealer_on)
         pthread_join(sealer, NULL);
 

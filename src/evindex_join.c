@@ -347,7 +347,12 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
     for (size_t i = 0; i < n_gcs; i++)
         order[i] = (gc_order){ gcs[i].start_ns, (uint32_t)i };
     qsort(order, n_gcs, sizeof *order, order_cmp);
-    evindex_gc *sorted = xmalloc((n_gcs + 1) * sizeof *sorted);    /* owned by ix */
+    bool in_order = true;
+    for (size_t i = 0; i < n_gcs && in_order; i++)
+        in_order = order[i].idx == i;
+    /* Already in start order (the usual case): moved down in place, not copied, so the
+     * build never holds the collections twice. */
+    evindex_gc *sorted = in_order ? gcs : xmalloc((n_gcs + 1) * sizeof *sorted); /* ix's */
     size_t w = 0;
     for (size_t i = 0; i < n_gcs; i++) {
         const evindex_gc *g = &gcs[order[i].idx];
@@ -358,7 +363,10 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
         old_to_new[order[i].idx] = (uint32_t)w;
         sorted[w++] = *g;
     }
-    x_free(gcs);
+    if (in_order)
+        sorted = xreallocarray(gcs, w + 1, sizeof *gcs);
+    else
+        x_free(gcs);
     gcs = sorted;
     for (size_t li = 0; li < ix->n_lanes; li++) {
         ivtrack *tr = ix->lanes[li].gc;
