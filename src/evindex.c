@@ -47,8 +47,15 @@ typedef struct raw_sample {
     uint8_t id;                 /* evindex_series_id, or RAW_* below */
 } raw_sample;
 
-enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES, RAW_SPARK_CREATED, RAW_SPARK_CONVERTED,
-       RAW_SPARK_POOL };
+enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES };
+
+/* One SPARK_COUNTERS event's three counters (created, converted, remaining), sorted by
+ * (time, offset) like the samples: one record where three samples took twice the room. */
+typedef struct raw_spark {
+    uint64_t time_ns, offset;
+    uint64_t value[3];
+    uint32_t lane;
+} raw_spark;
 
 
 typedef struct evindex_caplife {
@@ -68,6 +75,8 @@ typedef struct builder {
     size_t n_marks, cap_marks;
     raw_sample *samples;
     size_t n_samples, cap_samples;
+    raw_spark *sparks;          /* SPARK_COUNTERS, in file order until sorted */
+    size_t n_sparks, cap_sparks;
     size_t cap_census, cap_flushes, cap_cycles;
     /* CAP_CREATE/DELETE/DISABLE/ENABLE, applied to the lanes when the build finishes
      * (a global event must not create lanes: parallel builders own disjoint caps). */
@@ -465,9 +474,9 @@ static void
 on_spark_counters(builder *b, size_t li, const evlog_event *ev)
 {
     /* File field order: created, dud, overflowed, converted, GC'd, fizzled, remaining. */
-    builder_sample(b, ev, RAW_SPARK_CREATED, pl64(ev, 0), (uint32_t)li);
-    builder_sample(b, ev, RAW_SPARK_CONVERTED, pl64(ev, 24), (uint32_t)li);
-    builder_sample(b, ev, RAW_SPARK_POOL, pl64(ev, 48), (uint32_t)li);
+    raw_spark *r = EVINDEX_PUSH(b->sparks, b->n_sparks, b->cap_sparks);
+    *r = (raw_spark){ ev->time_ns, ev->offset, { pl64(ev, 0), pl64(ev, 24), pl64(ev, 48) },
+                      (uint32_t)li };
 }
 
 static void
@@ -802,15 +811,28 @@ builder_finish_series(builder *b)
             alloc_sum += s->value - l->alloc_last;   /* u64 wrap-around cancels out */
             l->alloc_last = s->value;
             series_append(ix->series[EVINDEX_S_ALLOCATED], s->time_ns, alloc_sum);
-        } else {
-            unsigned k = s->id - RAW_SPARK_CREATED;
-            lane_state *l = &b->ls[s->lane];
-            spark_sum[k] += s->value - l->spark_last[k];
-            l->spark_last[k] = s->value;
-            series_append(ix->lanes[s->lane].spark_series[k], s->time_ns, s->value);
-            static const uint8_t ids[3] = { EVINDEX_S_SPARKS_CREATED,
-                                            EVINDEX_S_SPARKS_CONVERTED, EVINDEX_S_SPARK_POOL };
-            series_append(ix->series[ids[k]], s->time_ns, spark_sum[k]);
+        }
+    }
+    /* The spark series are fed by SPARK_COUNTERS alone: their own pass, in the same
+     * (time, offset) order. */
+    radixsort_by_u64(b->sparks, b->n_sparks, sizeof *b->sparks, offsetof(raw_spark, time_ns));
+    for (size_t i = 1; i < b->n_sparks; i++)       /* equal times: file order (runs short) */
+        for (size_t j = i; j > 0 && b->sparks[j - 1].time_ns == b->sparks[j].time_ns &&
+                           b->sparks[j - 1].offset > b->sparks[j].offset; j--) {
+            raw_spark t = b->sparks[j - 1];
+            b->sparks[j - 1] = b->sparks[j];
+            b->sparks[j] = t;
+        }
+    static const uint8_t ids[3] = { EVINDEX_S_SPARKS_CREATED, EVINDEX_S_SPARKS_CONVERTED,
+                                    EVINDEX_S_SPARK_POOL };
+    for (size_t i = 0; i < b->n_sparks; i++) {
+        const raw_spark *r = &b->sparks[i];
+        lane_state *l = &b->ls[r->lane];
+        for (unsigned k = 0; k < 3; k++) {
+            spark_sum[k] += r->value[k] - l->spark_last[k];
+            l->spark_last[k] = r->value[k];
+            series_append(ix->lanes[r->lane].spark_series[k], r->time_ns, r->value[k]);
+            series_append(ix->series[ids[k]], r->time_ns, spark_sum[k]);
         }
     }
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
@@ -962,6 +984,9 @@ builder_finish(builder *b)
     x_free(b->samples);         /* in the series now: not kept through the GC join */
     b->samples = NULL;
     b->n_samples = b->cap_samples = 0;
+    x_free(b->sparks);
+    b->sparks = NULL;
+    b->n_sparks = b->cap_sparks = 0;
     if (sealer_on)
         pthread_join(sealer, NULL);
 
@@ -1002,6 +1027,7 @@ builder_free(builder *b)
     x_free(b->stats);
     x_free(b->marks);
     x_free(b->samples);
+    x_free(b->sparks);
     x_free(b->caplife);
     x_free(b->hp_wins);
 }
@@ -1271,6 +1297,14 @@ par_merge(builder *dst, builder *src)
     dst->samples = merged;
     dst->n_samples = nd + ns;
     dst->cap_samples = nd + ns + 1;
+    /* Spark counters: appended (the sort at the end puts them in (time, offset) order). */
+    xgrowarray((void **)&dst->sparks, &dst->cap_sparks, dst->n_sparks + src->n_sparks + 1, 64,
+               sizeof *dst->sparks);
+    for (size_t i = 0; i < src->n_sparks; i++) {
+        raw_spark r = src->sparks[i];
+        r.lane += (uint32_t)lane0;
+        dst->sparks[dst->n_sparks++] = r;
+    }
     for (size_t i = 0; i < src->n_caplife; i++)
         *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
     msgtab_merge(d->msgs, s->msgs);
