@@ -26,12 +26,13 @@ typedef struct msgtab msgtab;
 msgtab *msgtab_new(unsigned marker_kind);   /* caller frees with msgtab_free */
 void msgtab_free(msgtab *mt);
 
-/* Add a message in any order (the table sorts at seal). Before seal only. */
+/* Add a message in any order (the table sorts at seal). Adding to a sealed table
+ * takes it back (queries wait for the next seal, which merges old and new). */
 void msgtab_add(msgtab *mt, const msgtab_msg *m);
 /* Move every message of src (unsealed) into dst (unsealed); src is left empty. */
 void msgtab_merge(msgtab *dst, msgtab *src);
-/* Sort by (time, offset) and pack; the pages added are freed as they are packed.
- * Queries need a sealed table; adding after seal is not allowed. */
+/* Sort by (time, offset) and pack; each capability's packed list is freed once merged.
+ * Queries need a sealed table. */
 void msgtab_seal(msgtab *mt);
 
 size_t msgtab_count(const msgtab *mt);

@@ -47,6 +47,7 @@ typedef struct msgtab_list {
     msgtab_msg last;            /* the last message added */
     uint16_t cap;
     bool sorted;                /* every message at or after the one before it */
+    bool reopened;              /* a sealed table taken back (any caps): never cap's list */
 } msgtab_list;
 
 struct msgtab {
@@ -172,10 +173,11 @@ msgtab_cols_at(const msgtab_cols *c, size_t i)
 static msgtab_list *
 msgtab_list_of(msgtab *mt, uint16_t cap)
 {
-    if (mt->last_list < mt->n_lists && mt->lists[mt->last_list]->cap == cap)
+    if (mt->last_list < mt->n_lists && mt->lists[mt->last_list]->cap == cap &&
+        !mt->lists[mt->last_list]->reopened)
         return mt->lists[mt->last_list];
     for (size_t i = 0; i < mt->n_lists; i++)
-        if (mt->lists[i]->cap == cap) {
+        if (mt->lists[i]->cap == cap && !mt->lists[i]->reopened) {
             mt->last_list = i;
             return mt->lists[i];
         }
@@ -201,9 +203,38 @@ msgtab_list_add(msgtab_list *l, unsigned marker_kind, const msgtab_msg *m)
     }
 }
 
+/* Take a sealed table back for more messages: its packed chunks become one sorted list
+ * (its last, partial chunk back in the buffer), merged with the new ones at the next
+ * seal. */
+static void
+msgtab_reopen(msgtab *mt)
+{
+    msgtab_list *l = xcalloc(1, sizeof *l);     /* owned by mt */
+    l->sorted = true;
+    l->reopened = true;
+    l->cols = mt->t;
+    memset(&mt->t, 0, sizeof mt->t);
+    size_t full = l->cols.n / MSGTAB_CHUNK * MSGTAB_CHUNK;
+    if (full < l->cols.n) {
+        for (size_t i = full; i < l->cols.n; i++)
+            l->buf[l->n_buf++] = msgtab_cols_at(&l->cols, i);
+        const msgtab_chunk *ck = &l->cols.chunks[--l->cols.n_chunks];
+        l->cols.n_words = ck->word;
+        l->cols.n_markers = ck->markers_before;
+        l->cols.n = full;
+    }
+    if (l->cols.n + l->n_buf)
+        l->last = l->n_buf ? l->buf[l->n_buf - 1] : msgtab_cols_at(&l->cols, l->cols.n - 1);
+    xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
+    mt->lists[mt->n_lists++] = l;
+    mt->sealed = false;
+}
+
 void
 msgtab_add(msgtab *mt, const msgtab_msg *m)
 {
+    if (mt->sealed)
+        msgtab_reopen(mt);
     msgtab_list_add(msgtab_list_of(mt, (uint16_t)m->cap), mt->marker_kind, m);
     mt->n++;
 }

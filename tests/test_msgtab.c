@@ -142,6 +142,34 @@ START_TEST(test_msgtab_merge)
 }
 END_TEST
 
+/* Adding to a sealed table (a build that goes on): sealed again, it holds old and new in
+ * order, whether the new come after the old or among them, on the same caps or others. */
+START_TEST(test_msgtab_reopen)
+{
+    uint64_t st = 0x1234567887654321u;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + mt_rand(&st) % 900;
+        msgtab_msg *m = mt_make(&st, n, 1 + (unsigned)(mt_rand(&st) % 6), 6, 1000,
+                                UINT64_C(1) << 30, round % 5 == 0, round % 3 == 0);
+        size_t cut = mt_rand(&st) % (n + 1), cut2 = cut + mt_rand(&st) % (n - cut + 1);
+        msgtab *mt = msgtab_new(MT_MARKER);
+        for (size_t i = 0; i < cut; i++)
+            msgtab_add(mt, &m[i]);
+        msgtab_seal(mt);
+        ck_assert_uint_eq(msgtab_count(mt), cut);
+        for (size_t i = cut; i < cut2; i++)
+            msgtab_add(mt, &m[i]);
+        msgtab_seal(mt);
+        for (size_t i = cut2; i < n; i++)
+            msgtab_add(mt, &m[i]);
+        msgtab_seal(mt);
+        mt_verify(mt, m, n, &st);
+        msgtab_free(mt);
+        x_free(m);
+    }
+}
+END_TEST
+
 /* An empty table, and the size of a dense one. */
 START_TEST(test_msgtab_empty_and_bytes)
 {
@@ -179,6 +207,7 @@ test_msgtab_suite(void)
     tcase_add_test(tc, test_msgtab_matches_sorted_reference);
     tcase_add_test(tc, test_msgtab_merge);
     tcase_add_test(tc, test_msgtab_empty_and_bytes);
+    tcase_add_test(tc, test_msgtab_reopen);
     suite_add_tcase(s, tc);
     return s;
 }
