@@ -97,12 +97,27 @@ runlane_col_get(const uint64_t *col, unsigned w, size_t j)
     return bitpack_get(col, (uint64_t)j * w, w);
 }
 
-/* Write the first len values (each < 2^w) into a zeroed column of width w. */
+/* Write the first len values (each < 2^w) into a zeroed column of width w: bits are
+ * gathered in a register and stored a word at a time. */
 static void
 runlane_col_put(uint64_t *col, unsigned w, const uint64_t *v, size_t len)
 {
-    for (size_t j = 0; j < len; j++)
-        bitpack_put(col, (uint64_t)j * w, v[j], w);
+    if (w == 0)
+        return;
+    uint64_t acc = 0;
+    unsigned fill = 0;                      /* bits of acc in use, < 64 */
+    for (size_t j = 0; j < len; j++) {
+        uint64_t x = v[j];
+        acc |= x << fill;
+        fill += w;
+        if (fill >= 64) {
+            *col++ |= acc;
+            fill -= 64;
+            acc = fill ? x >> (w - fill) : 0;
+        }
+    }
+    if (fill)
+        *col |= acc;
 }
 
 /* Sum of values [a, b) of a column. */
