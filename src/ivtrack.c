@@ -18,8 +18,9 @@
 #define IVTRACK_FLAG_MASK (IVTRACK_F_OPEN | IVTRACK_F_CLIPPED)
 /* The kind+flags column holds kind | flags << IVTRACK_KS_SHIFT. */
 #define IVTRACK_KS_SHIFT 3
-/* Zero words kept after the packed ones: a column read may load the next word. */
-#define IVTRACK_PAD 1
+/* Zero words kept after the packed ones: a column read loads the word it starts in and
+ * the next, and a column of width 0 at the very end starts at the end. */
+#define IVTRACK_PAD 2
 
 _Static_assert(IVTRACK_CHUNK > 0 && (IVTRACK_CHUNK & (IVTRACK_CHUNK - 1)) == 0,
                "IVTRACK_CHUNK must be a power of two");

@@ -10,8 +10,9 @@
 #include "radixsort.h"
 #include "xalloc.h"
 
-/* Zero words after the packed ones: a column read may load the word after its own. */
-#define MSGTAB_PAD 1
+/* Zero words after the packed ones: a column read loads the word it starts in and the
+ * next, and a column of width 0 at the very end starts at the end. */
+#define MSGTAB_PAD 2
 
 /* A packed chunk: messages [c * MSGTAB_CHUNK, ...) (fewer only in the last chunk),
  * whose columns follow one another from `word`, each of width w holding
