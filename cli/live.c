@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "evindex.h"
 #include "livelog.h"
@@ -223,21 +222,13 @@ live_show(const char *spec, const livesrc_opts *o)
 }
 
 /* --- gc and markers --------------------------------------------------------------------
- * Each round with new bytes builds the index of the log so far and prints the rows
- * that can no longer change: markers at or before the placed time, collections
- * followed by the start of another before it (what a collection reports — copied,
- * live, allocated — is posted around its end). A rebuild costs a pass over the log,
- * so rounds are spaced at least four times the last build's duration apart. Each
- * round checks that what was printed is still what the index says (a digest of the
- * printed bytes); should it not be, a warning at the end says so. */
-
-static uint64_t
-live_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+ * Each round with new bytes grows the index by them (evindex_grow: only the new data is
+ * indexed) and prints the rows that can no longer change: markers at or before the
+ * placed time, collections final in the index and followed by the start of another
+ * before it (what a collection reports — copied, live, allocated — is posted around
+ * its end). At the end the grower is finished into the file's index for the last rows.
+ * Each round checks that what was printed is still what the index says (a digest of
+ * the printed bytes); should it not be, a warning at the end says so. */
 
 static uint64_t
 live_digest(uint64_t h, const char *p, size_t n)
@@ -250,7 +241,7 @@ live_digest(uint64_t h, const char *p, size_t n)
 /* Rows of the report that are final at placed time `placed` (all when `final`). */
 static size_t
 live_final_rows(const evindex *ix, const char *cmd, const reports_opts *ro, uint64_t placed,
-                bool final)
+                size_t gcs_final, bool final)
 {
     if (strcmp(cmd, "gc") == 0) {
         size_t n = evindex_n_gcs(ix);
@@ -259,7 +250,7 @@ live_final_rows(const evindex *ix, const char *cmd, const reports_opts *ro, uint
         size_t k = 0;
         while (k + 1 < n && evindex_gc_at(ix, k + 1)->start_ns <= placed)
             k++;
-        return k;
+        return k < gcs_final ? k : gcs_final;
     }
     size_t n = ro->messages ? evindex_n_msgs(ix) : evindex_n_markers(ix);
     if (final)
@@ -276,7 +267,8 @@ live_table(const char *spec, const livesrc_opts *o, const char *cmd, const repor
 {
     livelog *l = live_start(spec, o);
     livemerge *m = NULL;
-    uint64_t printed = 0, digest = UINT64_C(0xcbf29ce484222325), next_build_ns = 0;
+    evindex_grow *g = NULL;     /* the index, grown round by round */
+    uint64_t printed = 0, digest = UINT64_C(0xcbf29ce484222325);
     uint64_t built_bytes = 0;
     bool ok = true, more = true, diverged = false, said = false;
     int status = 0;
@@ -296,14 +288,28 @@ live_table(const char *spec, const livesrc_opts *o, const char *cmd, const repor
         evlog_event ev;
         while (livemerge_next(m, false, &ev))
             ;   /* only the placed time is wanted here */
-        uint64_t now = live_now_ns();
-        if (more && (now < next_build_ns || evlog_size(log) == built_bytes))
+        if (more && evlog_size(log) == built_bytes)
             continue;
         built_bytes = evlog_size(log);
-        evindex *ix = evindex_build(log, NULL, &ending);
-        next_build_ns = live_now_ns() + 4 * (live_now_ns() - now);
+        if (!g)
+            g = evindex_grow_new(log);
+        evindex *done = NULL;
+        const evindex *ix;
+        size_t gcs_final = 0;
+        if (more) {
+            while (evindex_grow_step(g, UINT64_MAX))
+                ;
+            ix = evindex_grow_index(g);
+            ending = *evindex_ending(ix);
+            evindex_grow_work w;
+            evindex_grow_work_get(g, &w);
+            gcs_final = (size_t)w.gcs_final;
+        } else {
+            ix = done = evindex_grow_finish(g, &ending);    /* the file's index */
+            g = NULL;
+        }
         reports_opts k = *ro;
-        k.limit = live_final_rows(ix, cmd, ro, livemerge_placed_ns(m), !more);
+        k.limit = live_final_rows(ix, cmd, ro, livemerge_placed_ns(m), gcs_final, !more);
         strbuf out;
         strbuf_init(&out);
         if (k.limit || !more) {
@@ -315,7 +321,7 @@ live_table(const char *spec, const livesrc_opts *o, const char *cmd, const repor
                 reports_markers(&out, ix, &k);
         }
         n_events = evindex_n_events(ix);
-        evindex_free(ix);
+        evindex_free(done);
         if (out.len > printed) {
             if (live_digest(UINT64_C(0xcbf29ce484222325), out.data, printed) != digest)
                 diverged = true;
@@ -331,6 +337,7 @@ live_table(const char *spec, const livesrc_opts *o, const char *cmd, const repor
             break;
     }
     livemerge_free(m);
+    evindex_grow_free(g);
     livelog_close(l);
     if (!ok) {
         fprintf(stderr, "elog-tui: error writing output\n");

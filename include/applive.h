@@ -1,6 +1,6 @@
 /* applive: the viewer over a live log. Between frames it takes the bytes that came,
- * indexes the longer log on a thread of its own (the view keeps drawing the last
- * index meanwhile), and puts the new index in the app's place; the header tells the
+ * indexes them into the index that grows (evindex_grow: only the new data, a bounded
+ * amount of work a frame), and puts the grown index in the app's place; the header tells the
  * source, its state (live, program ended, connection lost), events per second and the
  * lag from the newest byte to the screen; a collection pausing longer than the alert
  * threshold flashes there and is kept. The marker and GC lists are made again with each
@@ -24,16 +24,17 @@ typedef struct applive_alert {
     uint64_t start_ns, pause_ns;
 } applive_alert;
 
-/* Over `l` (borrowed; its log is open) with its first index `ix` (consumed: the
- * applive frees it). alert_pause_ns 0: no alerts. Caller frees with applive_free. */
-applive *applive_new(livelog *l, evindex *ix, uint64_t alert_pause_ns);
-/* The index to draw first. Owned by lv. */
+/* Over `l` (borrowed; its log is open), indexing the bytes it holds now (at most a
+ * few tens of ms of them: the rest comes with the polls). alert_pause_ns 0: no alerts.
+ * Caller frees with applive_free. */
+applive *applive_new(livelog *l, uint64_t alert_pause_ns);
+/* The index to draw. Owned by lv; it changes in place at applive_poll (which then puts
+ * it in the app's place again). */
 const evindex *applive_index(const applive *lv);
 /* Mark `a` as live (following) and fill its header. */
 void applive_attach(applive *lv, app *a);
-/* Take new bytes, start or finish a build, put a finished index in a's place (not
- * while the thread list or the search prompt is open: then when it closes), update
- * the header.
+/* Take new bytes, index them, put the grown index in a's place (not while the thread
+ * list or the search prompt is open: then when it closes), update the header.
  * True when the screen changed. */
 bool applive_poll(applive *lv, app *a);
 /* From the arrival of the newest byte in the index drawn to the moment it was put in
@@ -43,7 +44,7 @@ uint64_t applive_lag_ns(const applive *lv);
 int applive_poll_ms(const applive *lv);
 /* The long pauses seen, oldest first; *n receives the count. Owned by lv. */
 const applive_alert *applive_alerts(const applive *lv, size_t *n);
-/* Wait for a running build, free every index; NULL is a no-op. */
+/* Free the index; NULL is a no-op. */
 void applive_free(applive *lv);
 
 /* Text for the header from the parts (exposed for tests): "NAME · STATE · R ev/s ·

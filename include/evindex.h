@@ -322,4 +322,49 @@ const evseek *evindex_seek(const evindex *ix);
 /* Invariant checker over every structure (tests). */
 bool evindex_check(const evindex *ix, char *why, size_t why_len);
 
+/* --- an index that grows (live logs) ------------------------------------------------
+ * The builder evindex_build runs, kept between steps: each step walks the events that
+ * came since the last one (the log grew: evlog_grow) through the same per-capability
+ * state machines, and publishes them. Per-capability structures only append; the
+ * time-sorted global ones (messages, series, collections, flushes, seek stretches)
+ * have the new items merged into their tails. Each step costs the new data plus the
+ * unplaced tail, never the whole log. The published index answers every query; it
+ * holds every event walked except runs, GC phases and non-moving phases still open
+ * (drawn once they end), and collections are joined again near the end until every
+ * capability has written past them. evindex_grow_finish gives the index
+ * evindex_build gives for the same bytes. */
+typedef struct evindex_grow evindex_grow;
+
+/* Work done so far (tests check that growth is not a rebuild; bench). */
+typedef struct evindex_grow_work {
+    uint64_t steps;
+    uint64_t events_walked;     /* each event once */
+    uint64_t items_moved;       /* messages, samples, flushes moved to merge late ones in */
+    uint64_t series_rebuilds;   /* a sample came before the placed ones: series redone */
+    uint64_t spans_joined;      /* GC spans joined (again) */
+    uint64_t join_rollbacks;    /* a late input undid final collections */
+    uint64_t gcs_final;         /* collections [0, this) will not change any more */
+} evindex_grow_work;
+
+/* Over `log` (borrowed; it may grow between steps and must outlive the grower). Caller
+ * frees with evindex_grow_finish or evindex_grow_free. */
+evindex_grow *evindex_grow_new(const evlog *log);
+/* Index the events the log holds now, at most about `max_bytes` of them (UINT64_MAX:
+ * all), and publish. True if it is not caught up: bytes are left to walk. */
+bool evindex_grow_step(evindex_grow *g, uint64_t max_bytes);
+/* The published index, owned by g. Changed in place by the next step: no reader may
+ * hold it across a step (nor use it on another thread during one). */
+const evindex *evindex_grow_index(const evindex_grow *g);
+/* Log bytes walked so far. */
+uint64_t evindex_grow_bytes(const evindex_grow *g);
+/* The data ended: end marker or bad data (nothing more will be walked). */
+bool evindex_grow_ended(const evindex_grow *g);
+void evindex_grow_work_get(const evindex_grow *g, evindex_grow_work *w);
+/* Walk what is left and close everything as evindex_build does at the data's end:
+ * the index of every event walked, equal to evindex_build's for the same bytes.
+ * Consumes g; the caller frees the index. *ending as evindex_build's. */
+evindex *evindex_grow_finish(evindex_grow *g, diag *ending);
+/* Free a grower and its index; NULL is a no-op. */
+void evindex_grow_free(evindex_grow *g);
+
 #endif

@@ -33,7 +33,14 @@ void evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev);
 /* Append everything `src` recorded (over the same log, in other parts of the file)
  * to `dst`; neither may be sealed. src is left empty. For builds that split the log. */
 void evseek_merge(evseek *dst, evseek *src);
-/* Done recording; queries need a sealed recorder. Nothing may be noted afterwards. */
+/* Make what was recorded so far queryable, recording may go on: for an index that
+ * grows. `it` (may be NULL) is the recording pass's iterator, standing before the next
+ * event: the stretch open now ends here and the next one starts from that state (it
+ * may be mid-block). Sorts only the stretches recorded since the last publish into
+ * place, O(new log new + the sorted ones they pass). */
+void evseek_publish(evseek *s, const evlog_iter *it);
+/* Done recording: publishes and trims; nothing may be noted afterwards. Queries need
+ * a published or sealed recorder. */
 void evseek_seal(evseek *s);
 
 /* Number of stretches recorded (tests, bench). */

@@ -29,6 +29,12 @@ void msgtab_free(msgtab *mt);
 /* Add a message in any order (the table sorts at seal). Adding to a sealed table
  * takes it back (queries wait for the next seal, which merges old and new). */
 void msgtab_add(msgtab *mt, const msgtab_msg *m);
+/* Into a sealed table, n messages sorted by (time, offset) that may start before its
+ * last (a growing index placing late ones): the chunks from the one where the first
+ * new message goes are unpacked, merged with the new and packed again; the table stays
+ * sealed. Cost: the messages after that chunk's start, plus n. Returns the index of
+ * the first message that changed; *moved (if not NULL) gets the old ones repacked. */
+size_t msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved);
 /* Move every message of src (unsealed) into dst (unsealed); src is left empty. */
 void msgtab_merge(msgtab *dst, msgtab *src);
 /* Sort by (time, offset) and pack; each capability's packed list is freed once merged.

@@ -25,6 +25,9 @@ void series_free(series *s);
  * valid before and after series_seal; appending after a seal is allowed. */
 void series_append(series *s, uint64_t time_ns, uint64_t value);
 void series_seal(series *s);
+/* Keep only the first n samples (n >= count: no change), as if no more had been
+ * appended; appending goes on from there. O(64 + log n) plus clearing the bits cut. */
+void series_truncate(series *s, size_t n);
 
 size_t series_count(const series *s);
 /* Sample i (< count); an out-of-range i gives an all-zero sample. O(64): it may decode

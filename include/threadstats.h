@@ -33,4 +33,26 @@ threadstats_row *threadstats_all(const evindex *ix);
  * pass over the runs. */
 void threadstats_of(const evindex *ix, uint32_t tid, threadstats_row *out);
 
+/* --- an index that grows (live logs): rows carried forward ----------------------------
+ * What rows made over an index hold: each capability's run count and the thread table
+ * then. Caller-owned; zero it before the first take, free with threadstats_mark_free. */
+typedef struct threadstats_mark {
+    uint16_t *caps;             /* owned */
+    size_t *runs;               /* owned; runs counted, per caps[i] */
+    size_t n, cap;
+    uint32_t *tids;             /* owned; the thread table's ids then, in order */
+    size_t n_threads, cap_threads;
+    bool valid;
+} threadstats_mark;
+
+/* Record what `ix` holds now (rows about to be made over it, or just carried to it). */
+void threadstats_mark_take(const evindex *ix, threadstats_mark *m);
+/* Rows made over the index as `m` recorded it, carried to the grown `ix` (runs only
+ * append per capability, threads are only added): the rows move to their threads'
+ * new places and only the runs added since are walked. O(threads + new runs).
+ * Consumes `rows`; caller frees the result with x_free. */
+threadstats_row *threadstats_extend(const evindex *ix, threadstats_row *rows,
+                                    const threadstats_mark *m);
+void threadstats_mark_free(threadstats_mark *m);
+
 #endif

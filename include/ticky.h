@@ -64,6 +64,9 @@ void ticky_add_sample(ticky *t, uint64_t time_ns, uint64_t id, uint64_t entries,
 /* Done: counters in definition order (counters only sampled, never defined, after
  * them in order of first appearance), totals counted. */
 void ticky_seal(ticky *t);
+/* Seal what came so far, leaving a sample in progress open (a log that grows: more of
+ * its counters may come). O(counters + entries). */
+void ticky_publish(ticky *t);
 
 /* No ticky event was added. */
 bool ticky_empty(const ticky *t);

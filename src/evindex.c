@@ -1,7 +1,12 @@
-/* evindex: the one-pass build of the timeline index. Events are taken in file order;
- * a capability's events come in its own blocks in the order it posted them, so each
- * capability's runs and GC phases are built by a small state machine per lane, and
- * everything global (markers, series, collections) is sorted or joined afterwards. */
+/* evindex: the build of the timeline index — one builder, fed the whole file at once
+ * or a growing log block by block (evindex_grow). Events are taken in file order; a
+ * capability's events come in its own blocks in the order it posted them, so each
+ * capability's runs and GC phases are built by a small state machine per lane and only
+ * append. Everything global (markers, series, flushes, collections) is placed by
+ * builder_publish: in time order up to a placement horizon, late items merged in, the
+ * collections joined again from the first that can still change. The one-shot build is
+ * one walk and one final publish; the parallel one walks caps on threads and merges the
+ * builders before that publish. */
 #include "evindex.h"
 
 #include <pthread.h>
@@ -37,13 +42,23 @@ typedef struct lane_state {
     size_t span;                /* index of the open span */
 
     uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
+    uint64_t alloc_first_ns;    /* time of its first HEAP_ALLOCATED fed, 0: none */
     uint64_t block_end_ns;      /* the latest end time its block markers claim, or 0 */
 } lane_state;
+
+/* Inputs to the GC join older than this are late: they change collections already
+ * joined for good, which are joined again from before them (evindex_join_grow). */
+static inline void
+builder_late_at(uint64_t *late_ns, uint64_t t)
+{
+    if (t < *late_ns)
+        *late_ns = t;
+}
 
 /* A sample of a summed or plain series, sorted by time before it is stored. */
 typedef struct raw_sample {
     uint64_t time_ns, offset, value;
-    uint32_t lane;
+    uint32_t cap;               /* the lane's capability, for the per-cap ones */
     uint8_t id;                 /* evindex_series_id, or RAW_* below */
 } raw_sample;
 
@@ -54,7 +69,7 @@ enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES };
 typedef struct raw_spark {
     uint64_t time_ns, offset;
     uint64_t value[3];
-    uint32_t lane;
+    uint32_t cap;               /* the lane's capability */
 } raw_spark;
 
 
@@ -75,7 +90,7 @@ typedef struct builder {
     size_t n_marks, cap_marks;
     raw_sample *samples;
     size_t n_samples, cap_samples;
-    raw_spark *sparks;          /* SPARK_COUNTERS, in file order until sorted */
+    raw_spark *sparks;          /* SPARK_COUNTERS not yet in the series, file order */
     size_t n_sparks, cap_sparks;
     size_t cap_census, cap_flushes, cap_cycles;
     /* CAP_CREATE/DELETE/DISABLE/ENABLE, applied to the lanes when the build finishes
@@ -94,6 +109,33 @@ typedef struct builder {
     bool hp_bio;                /* a biographical census: hp_time is its own field */
     evindex_census_win *hp_wins;
     size_t n_hp_wins, cap_hp_wins;
+
+    /* What is walked but not yet placed in the index (builder_publish places it):
+     * messages (a growing builder's; a one-shot one adds them to ix->msgs as they
+     * come), remembered-set flushes, and the tails of marks and hp_wins past their
+     * sorted prefixes; samples (above) hold those not yet in the series. */
+    evindex_msg *pend_msgs;
+    size_t n_pend_msgs, cap_pend_msgs;
+    evindex_instant *pend_flushes;
+    size_t n_pend_flushes, cap_pend_flushes;
+    size_t n_marks_sorted, n_hp_wins_sorted;
+    size_t n_caplife_applied;
+    size_t nm_counted;          /* cycles before this have their final flush count */
+    /* Series state carried from one publish to the next. */
+    bool growing;               /* publishes before the end: keeps `placed` */
+    bool side_dirty;            /* heap profile or IPE data since the last seal */
+    bool ticky_dirty;           /* ticky data since the last seal */
+    raw_sample *placed;         /* samples in the series, time order (growing only) */
+    size_t n_placed, cap_placed;
+    raw_spark *placed_sparks;   /* spark counters in the series, likewise */
+    size_t n_placed_sparks, cap_placed_sparks;
+    uint64_t alloc_sum, spark_sum[3];
+    /* Placement: 1 + the newest time each capability wrote (0: none), 65536 entries. */
+    uint64_t *newest;
+    uint64_t horizon_ns;        /* the last publish's placement horizon */
+    evindex_join join;
+    uint64_t late_ns;           /* earliest join input since the last join (builder_late_at) */
+    evindex_grow_work work;
 } builder;
 
 /* ---- payload reads (fields past the payload read as 0) ---------------------------- */
@@ -118,6 +160,29 @@ pl64(const evlog_event *ev, size_t off)
 
 /* ---- lanes ------------------------------------------------------------------------- */
 
+/* Room for a lane at its place in ascending cap order (lanes only ever come, so the
+ * index is in cap order at any time): lanes after it, their states and lane_of move
+ * up one. Returns its index; the slot and its state are left to the caller. */
+static size_t
+builder_lane_slot(builder *b, uint16_t cap)
+{
+    evindex *ix = b->ix;
+    size_t i = ix->n_lanes;
+    while (i > 0 && ix->lanes[i - 1].pub.cap > cap)
+        i--;
+    size_t old_cap = b->cap_lanes;
+    xgrowarray((void **)&ix->lanes, &b->cap_lanes, ix->n_lanes + 1, 64, sizeof *ix->lanes);
+    if (b->cap_lanes != old_cap || !b->ls)
+        b->ls = xreallocarray(b->ls, b->cap_lanes, sizeof *b->ls);   /* as lanes */
+    memmove(&ix->lanes[i + 1], &ix->lanes[i], (ix->n_lanes - i) * sizeof *ix->lanes);
+    memmove(&b->ls[i + 1], &b->ls[i], (ix->n_lanes - i) * sizeof *b->ls);
+    ix->n_lanes++;
+    for (size_t k = i + 1; k < ix->n_lanes; k++)
+        b->lane_of[ix->lanes[k].pub.cap] = (uint32_t)k + 1;
+    b->lane_of[cap] = (uint32_t)i + 1;
+    return i;
+}
+
 static size_t
 builder_lane(builder *b, uint16_t cap)
 {
@@ -125,8 +190,8 @@ builder_lane(builder *b, uint16_t cap)
     if (l)
         return l - 1;
     evindex *ix = b->ix;
-    size_t i = ix->n_lanes;
-    evindex_lane *lane = EVINDEX_PUSH(ix->lanes, ix->n_lanes, b->cap_lanes);
+    size_t i = builder_lane_slot(b, cap);
+    evindex_lane *lane = &ix->lanes[i];
     memset(lane, 0, sizeof *lane);
     lane->runs = runlane_new();
     for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
@@ -137,21 +202,20 @@ builder_lane(builder *b, uint16_t cap)
     lane->pub.cap = cap;
     lane->pub.created_ns = EVINDEX_NO_TIME;
     lane->pub.deleted_ns = EVINDEX_NO_TIME;
-    /* ls grows alongside lanes (same capacity). */
-    b->ls = xreallocarray(b->ls, b->cap_lanes, sizeof *b->ls);
+    lane->pub.runs = lane->runs;
+    lane->pub.gc = lane->gc;
     memset(&b->ls[i], 0, sizeof b->ls[i]);
-    b->lane_of[cap] = (uint32_t)i + 1;
     return i;
 }
 
 static void
-builder_sample(builder *b, const evlog_event *ev, uint8_t id, uint64_t value, uint32_t lane)
+builder_sample(builder *b, const evlog_event *ev, uint8_t id, uint64_t value, uint32_t cap)
 {
     raw_sample *s = EVINDEX_PUSH(b->samples, b->n_samples, b->cap_samples);
     s->time_ns = ev->time_ns;
     s->offset = ev->offset;
     s->value = value;
-    s->lane = lane;
+    s->cap = cap;
     s->id = id;
 }
 
@@ -169,6 +233,7 @@ lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t 
         .stop = status > 255 ? 255 : (uint8_t)status,
         .flags = flags,
     };
+    builder_late_at(&b->late_ns, r.start_ns);   /* a capability's stop time in a GC */
     runlane_append(lane->runs, &r);
     s->run_open = false;
 }
@@ -250,6 +315,7 @@ on_gc_start(builder *b, size_t li, const evlog_event *ev)
     evindex_span *sp = EVINDEX_PUSH(lane->spans, lane->n_spans, lane->cap_spans);
     memset(sp, 0, sizeof *sp);
     sp->start_ns = sp->end_ns = ev->time_ns;
+    builder_late_at(&b->late_ns, ev->time_ns);
     s->in_gc = true;
     s->any_sub = false;
     s->phase = PH_WAIT;
@@ -297,6 +363,9 @@ on_gc_stats(builder *b, size_t li, const evlog_event *ev)
     if (lane->n_spans && !lane->spans[lane->n_spans - 1].stats) {
         st->span = (uint32_t)lane->n_spans;
         lane->spans[lane->n_spans - 1].stats = (uint32_t)b->n_stats;
+        builder_late_at(&b->late_ns, lane->spans[lane->n_spans - 1].start_ns);
+    } else {
+        builder_late_at(&b->late_ns, ev->time_ns);
     }
 }
 
@@ -307,6 +376,7 @@ on_gc_mark(builder *b, size_t li, const evlog_event *ev)
     m->time_ns = ev->time_ns;
     m->cap = b->ix->lanes[li].pub.cap;
     m->what = ev->type == EV_REQUEST_SEQ_GC ? 0 : ev->type == EV_REQUEST_PAR_GC ? 1 : 2;
+    builder_late_at(&b->late_ns, ev->time_ns);
 }
 
 /* A capability's block marker: the block's end time bounds a run the data leaves open. */
@@ -358,7 +428,6 @@ on_label(builder *b, size_t li, const evlog_event *ev)
 static void
 on_msg(builder *b, size_t li, const evlog_event *ev)
 {
-    evindex *ix = b->ix;
     if (ev->offset >> 40)
         return;                 /* beyond evindex_msg's 40-bit offset: a 1 TiB log */
     (void)li;
@@ -371,7 +440,12 @@ on_msg(builder *b, size_t li, const evlog_event *ev)
                 : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
                                             : EVINDEX_MSG_BINARY,
     };
-    msgtab_add(ix->msgs, &m);
+    /* A growing builder places them by its horizon; a one-shot one packs them per
+     * capability as they come (merged at the seal). */
+    if (b->growing)
+        *EVINDEX_PUSH(b->pend_msgs, b->n_pend_msgs, b->cap_pend_msgs) = m;
+    else
+        msgtab_add(b->ix->msgs, &m);
 }
 
 /* ---- capabilities and program info ------------------------------------------------------- */
@@ -389,7 +463,7 @@ on_cap_life(builder *b, size_t li, const evlog_event *ev)
 static void
 builder_apply_caplife(builder *b)
 {
-    for (size_t i = 0; i < b->n_caplife; i++) {
+    for (size_t i = b->n_caplife_applied; i < b->n_caplife; i++) {
         const evindex_caplife *l = &b->caplife[i];
         size_t lane = builder_lane(b, l->cap);   /* may move b->ix->lanes */
         evindex_cap *c = &b->ix->lanes[lane].pub;
@@ -400,6 +474,7 @@ builder_apply_caplife(builder *b)
         default: c->n_enable++; break;
         }
     }
+    b->n_caplife_applied = b->n_caplife;
 }
 
 static void
@@ -422,6 +497,7 @@ on_program(builder *b, size_t li, const evlog_event *ev)
     case EV_TASK_CREATE: p->n_tasks++; break;
     case EV_HEAP_PROF_COST_CENTRE: {
         p->hp_cost_centres++;
+        b->side_dirty = true;
         cursor c;
         cursor_init(&c, ev->payload, ev->payload_len);
         uint32_t id = cursor_u32(&c);
@@ -459,7 +535,7 @@ on_heap(builder *b, size_t li, const evlog_event *ev)
     case EV_HEAP_LIVE: builder_sample(b, ev, EVINDEX_S_HEAP_LIVE, pl64(ev, 4), 0); break;
     case EV_BLOCKS_SIZE: builder_sample(b, ev, EVINDEX_S_BLOCKS_SIZE, pl64(ev, 4), 0); break;
     case EV_HEAP_ALLOCATED:
-        builder_sample(b, ev, RAW_ALLOC_CAP, pl64(ev, 4), (uint32_t)li);
+        builder_sample(b, ev, RAW_ALLOC_CAP, pl64(ev, 4), b->ix->lanes[li].pub.cap);
         break;
     case EV_MEM_RETURN:
         builder_sample(b, ev, EVINDEX_S_MEM_CURRENT, pl32(ev, 4), 0);
@@ -476,7 +552,7 @@ on_spark_counters(builder *b, size_t li, const evlog_event *ev)
     /* File field order: created, dud, overflowed, converted, GC'd, fizzled, remaining. */
     raw_spark *r = EVINDEX_PUSH(b->sparks, b->n_sparks, b->cap_sparks);
     *r = (raw_spark){ ev->time_ns, ev->offset, { pl64(ev, 0), pl64(ev, 24), pl64(ev, 48) },
-                      (uint32_t)li };
+                      b->ix->lanes[li].pub.cap };
 }
 
 static void
@@ -497,6 +573,7 @@ builder_census_close(builder *b, uint64_t offset, uint64_t end_ns)
     builder_sample(b, &at, EVINDEX_S_HEAP_PROF, b->hp_total, 0);
     *EVINDEX_PUSH(b->hp_wins, b->n_hp_wins, b->cap_hp_wins) =
         (evindex_census_win){ b->hp_time, b->hp_bio ? UINT64_MAX : end_ns, b->hp_bio };
+    builder_late_at(&b->late_ns, b->hp_time);
     b->hp_open = false;
 }
 
@@ -504,6 +581,7 @@ static void
 on_heap_prof(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
+    b->side_dirty = true;
     switch (ev->type) {
     case EV_HEAP_PROF_SAMPLE_BEGIN:
     case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
@@ -558,6 +636,7 @@ static void
 on_ipe(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
+    b->side_dirty = true;
     ipe_table_add(b->ix->ipe, ev->payload, ev->payload_len);
 }
 
@@ -565,6 +644,7 @@ static void
 on_ticky(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
+    b->ticky_dirty = true;
     ticky *t = b->ix->ticky;
     switch (ev->type) {
     case EV_TICKY_COUNTER_DEF: ticky_add_def(t, ev->payload, ev->payload_len); break;
@@ -582,6 +662,7 @@ static void
 on_heap_prof_begin(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
+    b->side_dirty = true;
     if (ev->payload_len >= 13)
         heapprof_set_breakdown(b->ix->heap, pl32(ev, 9));
 }
@@ -667,7 +748,8 @@ on_nonmoving(builder *b, size_t li, const evlog_event *ev)
         b->nm_cycle_open = false;   /* the sweep ends a cycle */
         break;
     case EV_CONC_UPD_REM_SET_FLUSH: {
-        evindex_instant *f = EVINDEX_PUSH(ix->nm_flushes, ix->n_nm_flushes, b->cap_flushes);
+        evindex_instant *f = EVINDEX_PUSH(b->pend_flushes, b->n_pend_flushes,
+                                          b->cap_pend_flushes);
         f->time_ns = t;
         f->cap = ev->cap;
         break;
@@ -785,64 +867,33 @@ evindex_needs_lane(uint16_t type)
     }
 }
 
-/* ---- finishing ------------------------------------------------------------------------------ */
+/* ---- placing: what was walked goes into the index -------------------------------------- */
 
-/* Sort samples by (time, offset): they come in file (offset) order, so a stable radix
- * sort on time alone does it, on the serial end of the build. */
-static void
-raw_sample_sort(raw_sample *a, size_t n)
+static int
+msg_cmp(const void *a, const void *b)
 {
-    radixsort_by_u64(a, n, sizeof *a, offsetof(raw_sample, time_ns));
+    const evindex_msg *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* Series in time order; summed series keep each lane's latest value. */
-static void
-builder_finish_series(builder *b)
+static int
+raw_sample_cmp(const void *a, const void *b)
 {
-    evindex *ix = b->ix;
-    raw_sample_sort(b->samples, b->n_samples);
-    uint64_t alloc_sum = 0, spark_sum[3] = { 0, 0, 0 };
-    for (size_t i = 0; i < b->n_samples; i++) {
-        const raw_sample *s = &b->samples[i];
-        if (s->id < EVINDEX_N_SERIES) {
-            series_append(ix->series[s->id], s->time_ns, s->value);
-        } else if (s->id == RAW_ALLOC_CAP) {
-            lane_state *l = &b->ls[s->lane];
-            alloc_sum += s->value - l->alloc_last;   /* u64 wrap-around cancels out */
-            l->alloc_last = s->value;
-            series_append(ix->series[EVINDEX_S_ALLOCATED], s->time_ns, alloc_sum);
-        }
-    }
-    /* The spark series are fed by SPARK_COUNTERS alone: their own pass, in the same
-     * (time, offset) order. */
-    radixsort_by_u64(b->sparks, b->n_sparks, sizeof *b->sparks, offsetof(raw_spark, time_ns));
-    for (size_t i = 1; i < b->n_sparks; i++)       /* equal times: file order (runs short) */
-        for (size_t j = i; j > 0 && b->sparks[j - 1].time_ns == b->sparks[j].time_ns &&
-                           b->sparks[j - 1].offset > b->sparks[j].offset; j--) {
-            raw_spark t = b->sparks[j - 1];
-            b->sparks[j - 1] = b->sparks[j];
-            b->sparks[j] = t;
-        }
-    static const uint8_t ids[3] = { EVINDEX_S_SPARKS_CREATED, EVINDEX_S_SPARKS_CONVERTED,
-                                    EVINDEX_S_SPARK_POOL };
-    for (size_t i = 0; i < b->n_sparks; i++) {
-        const raw_spark *r = &b->sparks[i];
-        lane_state *l = &b->ls[r->lane];
-        for (unsigned k = 0; k < 3; k++) {
-            spark_sum[k] += r->value[k] - l->spark_last[k];
-            l->spark_last[k] = r->value[k];
-            series_append(ix->lanes[r->lane].spark_series[k], r->time_ns, r->value[k]);
-            series_append(ix->series[ids[k]], r->time_ns, spark_sum[k]);
-        }
-    }
-    for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
-        series_seal(ix->series[i]);
-    series_seal(ix->nm_pruned);
-    series_seal(ix->nm_free_segments);
-    heapprof_seal(ix->heap);
-    ipe_table_seal(ix->ipe);
-    ticky_seal(ix->ticky);
+    const raw_sample *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
 
+static int
+raw_spark_cmp(const void *a, const void *b)
+{
+    const raw_spark *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
 static int
@@ -854,29 +905,331 @@ instant_cmp(const void *a, const void *b)
     return x->cap < y->cap ? -1 : x->cap > y->cap;
 }
 
-/* Flushes come from capability blocks, the phases from the global block, which GHC
- * writes last: sort the flushes and count each cycle's by time, not file order. */
+/* Sort samples by (time, offset): they come in file (offset) order, so a stable radix
+ * sort on time alone does it. */
 static void
-builder_finish_flushes(evindex *ix)
+raw_sample_sort(raw_sample *a, size_t n)
 {
-    if (ix->n_nm_flushes)
-        qsort(ix->nm_flushes, ix->n_nm_flushes, sizeof *ix->nm_flushes, instant_cmp);
-    size_t f = 0;
-    for (size_t i = 0; i < ix->n_nm_cycles; i++) {
-        evindex_nm_cycle *c = &ix->nm_cycles[i];
-        while (f < ix->n_nm_flushes && ix->nm_flushes[f].time_ns < c->start_ns)
-            f++;
-        c->n_flushes = 0;
-        for (size_t k = f; k < ix->n_nm_flushes && ix->nm_flushes[k].time_ns <= c->end_ns; k++)
-            c->n_flushes++;
+    radixsort_by_u64(a, n, sizeof *a, offsetof(raw_sample, time_ns));
+}
+
+/* Spark counters likewise (the parallel build hands them over in file order too; equal
+ * times keep file order, and the runs of equal times are short). */
+static void
+raw_spark_sort(raw_spark *a, size_t n)
+{
+    radixsort_by_u64(a, n, sizeof *a, offsetof(raw_spark, time_ns));
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
+                           a[j - 1].offset > a[j].offset; j--) {
+            raw_spark t = a[j - 1];
+            a[j - 1] = a[j];
+            a[j] = t;
+        }
+}
+
+/* Messages by (time, offset), as msg_cmp: a stable radix sort on time, then runs of
+ * equal times put in offset order (they are short). */
+static void
+msg_sort(evindex_msg *a, size_t n)
+{
+    bool sorted = true;
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = msg_cmp(&a[i - 1], &a[i]) <= 0;
+    if (sorted)
+        return;
+    radixsort_by_u64(a, n, sizeof *a, offsetof(evindex_msg, time_ns));
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
+                           a[j - 1].offset > a[j].offset; j--) {
+            evindex_msg t = a[j - 1];
+            a[j - 1] = a[j];
+            a[j] = t;
+        }
+}
+
+/* a[0, n_old) and a[n_old, n) are each sorted by cmp: make a[0, n) one sorted run (the
+ * old before the new on ties), moving only the old elements later than the first new
+ * one. Returns the first index whose element changed (n_old when the new ones only
+ * follow). *moved gets the number of old elements moved. */
+static size_t
+tail_merge(void *base, size_t n_old, size_t n, size_t size,
+           int (*cmp)(const void *, const void *), uint64_t *moved)
+{
+    char *a = base;
+    if (n_old == 0 || n == n_old || cmp(a + (n_old - 1) * size, a + n_old * size) <= 0)
+        return n_old;
+    size_t lo = 0, hi = n_old;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp(a + mid * size, a + n_old * size) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t n_tail = n_old - lo;
+    char *tail = xmalloc(n_tail * size);    /* freed below */
+    memcpy(tail, a + lo * size, n_tail * size);
+    size_t i = 0, j = n_old, k = lo;
+    while (i < n_tail && j < n) {
+        if (cmp(tail + i * size, a + j * size) <= 0)
+            memcpy(a + k * size, tail + i++ * size, size);
+        else
+            memcpy(a + k * size, a + j++ * size, size);
+        k++;
+    }
+    memcpy(a + k * size, tail + i * size, (n_tail - i) * size);
+    x_free(tail);
+    *moved += n_tail;
+    return lo;
+}
+
+/* Sort a[n_sorted, n) and merge it into the sorted a[0, n_sorted). */
+static size_t
+sort_new_tail(void *a, size_t n_sorted, size_t n, size_t size,
+              int (*cmp)(const void *, const void *), uint64_t *moved)
+{
+    if (n - n_sorted > 1)
+        qsort((char *)a + n_sorted * size, n - n_sorted, size, cmp);
+    return tail_merge(a, n_sorted, n, size, cmp, moved);
+}
+
+/* One sample into the series; summed series keep each lane's latest value. */
+static void
+builder_feed_sample(builder *b, const raw_sample *s)
+{
+    evindex *ix = b->ix;
+    if (s->id < EVINDEX_N_SERIES) {
+        series_append(ix->series[s->id], s->time_ns, s->value);
+        return;
+    }
+    size_t li = b->lane_of[s->cap] - 1;
+    lane_state *l = &b->ls[li];
+    if (s->id == RAW_ALLOC_CAP) {
+        b->alloc_sum += s->value - l->alloc_last;   /* u64 wrap-around cancels out */
+        l->alloc_last = s->value;
+        if (!l->alloc_first_ns)
+            l->alloc_first_ns = s->time_ns + 1;
+        series_append(ix->series[EVINDEX_S_ALLOCATED], s->time_ns, b->alloc_sum);
     }
 }
 
-static int
-lane_cmp(const void *a, const void *b)
+/* One SPARK_COUNTERS into its lane's three series and the three summed ones (each
+ * lane's latest value kept). */
+static void
+builder_feed_spark(builder *b, const raw_spark *r)
 {
-    const evindex_lane *x = a, *y = b;
-    return x->pub.cap < y->pub.cap ? -1 : x->pub.cap > y->pub.cap;
+    evindex *ix = b->ix;
+    size_t li = b->lane_of[r->cap] - 1;
+    lane_state *l = &b->ls[li];
+    static const uint8_t ids[3] = { EVINDEX_S_SPARKS_CREATED, EVINDEX_S_SPARKS_CONVERTED,
+                                    EVINDEX_S_SPARK_POOL };
+    for (unsigned k = 0; k < 3; k++) {
+        b->spark_sum[k] += r->value[k] - l->spark_last[k];
+        l->spark_last[k] = r->value[k];
+        series_append(ix->lanes[li].spark_series[k], r->time_ns, r->value[k]);
+        series_append(ix->series[ids[k]], r->time_ns, b->spark_sum[k]);
+    }
+}
+
+static uint64_t
+series_last_value(const series *s)
+{
+    size_t n = series_count(s);
+    return n ? series_get(s, n - 1).value : 0;
+}
+
+/* Take every sample at or after t out of the series fed from samples, and set the
+ * running sums and each lane's last values to what they were before it (placed[0,
+ * from) are the samples before t): to feed them again from `from` on, with a late
+ * sample merged in. O(the samples taken out, and back to each lane's last allocation
+ * report). */
+static void
+builder_rewind_series(builder *b, uint64_t t, size_t from)
+{
+    evindex *ix = b->ix;
+    for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
+        series_truncate(ix->series[i], series_lower_bound(ix->series[i], t));
+    size_t missing = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        lane_state *l = &b->ls[li];
+        for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++) {
+            series *sp = ix->lanes[li].spark_series[k];
+            series_truncate(sp, series_lower_bound(sp, t));
+            l->spark_last[k] = series_last_value(sp);
+        }
+        l->alloc_last = 0;
+        if (l->alloc_first_ns && l->alloc_first_ns - 1 >= t)
+            l->alloc_first_ns = 0;
+        missing += l->alloc_first_ns != 0;
+    }
+    /* Each lane's last HEAP_ALLOCATED before t: back through the placed samples. */
+    bool *found = xcalloc(ix->n_lanes + 1, sizeof *found);     /* freed below */
+    for (size_t i = from; i-- > 0 && missing;) {
+        const raw_sample *r = &b->placed[i];
+        if (r->id != RAW_ALLOC_CAP)
+            continue;
+        size_t li = b->lane_of[r->cap] - 1;
+        if (!found[li] && b->ls[li].alloc_first_ns) {
+            found[li] = true;
+            b->ls[li].alloc_last = r->value;
+            missing--;
+        }
+    }
+    x_free(found);
+    b->alloc_sum = series_last_value(ix->series[EVINDEX_S_ALLOCATED]);
+    b->spark_sum[0] = series_last_value(ix->series[EVINDEX_S_SPARKS_CREATED]);
+    b->spark_sum[1] = series_last_value(ix->series[EVINDEX_S_SPARKS_CONVERTED]);
+    b->spark_sum[2] = series_last_value(ix->series[EVINDEX_S_SPARK_POOL]);
+}
+
+/* How many of a[0, n) (sorted by time, records of `size` with the time first) are
+ * earlier than horizon. */
+static size_t
+count_before(const void *a, size_t n, size_t size, uint64_t horizon)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t t;
+        memcpy(&t, (const char *)a + mid * size, sizeof t);
+        if (t < horizon)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Append src[0, k) to the growing placed array *dst and merge it into its sorted run:
+ * returns the first index that changed (n_old when the new ones only follow). */
+static size_t
+place_append(builder *b, void **dst, size_t *n_dst, size_t *cap_dst, const void *src, size_t k,
+             size_t size, int (*cmp)(const void *, const void *))
+{
+    size_t n_old = *n_dst;
+    xgrowarray(dst, cap_dst, n_old + k, 256, size);
+    memcpy((char *)*dst + n_old * size, src, k * size);
+    *n_dst = n_old + k;
+    return tail_merge(*dst, n_old, *n_dst, size, cmp, &b->work.items_moved);
+}
+
+/* Put the samples and spark counters earlier than `horizon` (all if final) into the
+ * series in time order. A growing builder keeps them (placed, placed_sparks): one that
+ * comes before a placed one — a capability that wrote late — is merged in and the
+ * series are fed again from its time. A one-shot build feeds them and frees them. */
+static void
+builder_place_samples(builder *b, uint64_t horizon, bool final)
+{
+    if (!b->n_samples && !b->n_sparks)
+        return;
+    raw_sample_sort(b->samples, b->n_samples);
+    raw_spark_sort(b->sparks, b->n_sparks);
+    size_t k = final ? b->n_samples
+                     : count_before(b->samples, b->n_samples, sizeof *b->samples, horizon);
+    size_t ks = final ? b->n_sparks
+                      : count_before(b->sparks, b->n_sparks, sizeof *b->sparks, horizon);
+    if (!k && !ks)
+        return;
+    if (k)
+        builder_late_at(&b->late_ns, b->samples[0].time_ns);
+    if (ks)
+        builder_late_at(&b->late_ns, b->sparks[0].time_ns);
+    if (b->growing) {
+        size_t n_old = b->n_placed, ns_old = b->n_placed_sparks;
+        size_t at = place_append(b, (void **)&b->placed, &b->n_placed, &b->cap_placed,
+                                 b->samples, k, sizeof *b->placed, raw_sample_cmp);
+        size_t at_s = place_append(b, (void **)&b->placed_sparks, &b->n_placed_sparks,
+                                   &b->cap_placed_sparks, b->sparks, ks,
+                                   sizeof *b->placed_sparks, raw_spark_cmp);
+        if (at < n_old || at_s < ns_old) {  /* a late one: the series go back before it */
+            uint64_t t = UINT64_MAX;
+            if (at < n_old)
+                t = b->placed[at].time_ns;
+            if (at_s < ns_old && b->placed_sparks[at_s].time_ns < t)
+                t = b->placed_sparks[at_s].time_ns;
+            at = count_before(b->placed, b->n_placed, sizeof *b->placed, t);
+            at_s = count_before(b->placed_sparks, b->n_placed_sparks, sizeof *b->placed_sparks,
+                                t);
+            builder_rewind_series(b, t, at);
+            b->work.series_rebuilds++;
+        }
+        for (size_t i = at; i < b->n_placed; i++)
+            builder_feed_sample(b, &b->placed[i]);
+        for (size_t i = at_s; i < b->n_placed_sparks; i++)
+            builder_feed_spark(b, &b->placed_sparks[i]);
+    } else {
+        for (size_t i = 0; i < k; i++)
+            builder_feed_sample(b, &b->samples[i]);
+        for (size_t i = 0; i < ks; i++)
+            builder_feed_spark(b, &b->sparks[i]);
+    }
+    memmove(b->samples, b->samples + k, (b->n_samples - k) * sizeof *b->samples);
+    b->n_samples -= k;
+    memmove(b->sparks, b->sparks + ks, (b->n_sparks - ks) * sizeof *b->sparks);
+    b->n_sparks -= ks;
+}
+
+/* The messages earlier than `horizon` (all if final) into ix->msgs (a growing builder's:
+ * a one-shot one added them as they came), merged in where late. */
+static void
+builder_place_msgs(builder *b, uint64_t horizon, bool final)
+{
+    evindex *ix = b->ix;
+    if (!b->n_pend_msgs) {
+        msgtab_seal(ix->msgs);
+        return;
+    }
+    msg_sort(b->pend_msgs, b->n_pend_msgs);
+    size_t k = final ? b->n_pend_msgs
+                     : count_before(b->pend_msgs, b->n_pend_msgs, sizeof *b->pend_msgs,
+                                    horizon);
+    msgtab_append_sorted(ix->msgs, b->pend_msgs, k, &b->work.items_moved);
+    memmove(b->pend_msgs, b->pend_msgs + k, (b->n_pend_msgs - k) * sizeof *b->pend_msgs);
+    b->n_pend_msgs -= k;
+}
+
+/* Flushes come from capability blocks, the phases from the global block, which GHC
+ * writes last: flushes go in by time, and each cycle counts its own by time, not file
+ * order (the cycles whose count can have changed: those ending at or after the first
+ * flush placed, and the newest). */
+static void
+builder_place_flushes(builder *b)
+{
+    evindex *ix = b->ix;
+    size_t at = ix->n_nm_flushes;
+    if (b->n_pend_flushes) {
+        size_t n_old = ix->n_nm_flushes;
+        xgrowarray((void **)&ix->nm_flushes, &b->cap_flushes, n_old + b->n_pend_flushes, 64,
+                   sizeof *ix->nm_flushes);
+        memcpy(ix->nm_flushes + n_old, b->pend_flushes,
+               b->n_pend_flushes * sizeof *ix->nm_flushes);
+        ix->n_nm_flushes = n_old + b->n_pend_flushes;
+        b->n_pend_flushes = 0;
+        at = sort_new_tail(ix->nm_flushes, n_old, ix->n_nm_flushes, sizeof *ix->nm_flushes,
+                           instant_cmp, &b->work.items_moved);
+    }
+    size_t from = b->nm_counted;
+    if (at < ix->n_nm_flushes)
+        while (from > 0 && ix->nm_cycles[from - 1].end_ns >= ix->nm_flushes[at].time_ns)
+            from--;
+    if (from + 1 > ix->n_nm_cycles)
+        from = ix->n_nm_cycles ? ix->n_nm_cycles - 1 : 0;
+    for (size_t i = from; i < ix->n_nm_cycles; i++) {
+        evindex_nm_cycle *c = &ix->nm_cycles[i];
+        size_t lo = 0, hi = ix->n_nm_flushes;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ix->nm_flushes[mid].time_ns < c->start_ns)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        c->n_flushes = 0;
+        for (size_t k = lo; k < ix->n_nm_flushes && ix->nm_flushes[k].time_ns <= c->end_ns; k++)
+            c->n_flushes++;
+    }
+    b->nm_counted = ix->n_nm_cycles ? ix->n_nm_cycles - 1 : 0;   /* the last may grow */
 }
 
 /* Logs with fewer events seal their thread table on the building thread. */
@@ -960,63 +1313,177 @@ builder_close_open_runs(builder *b, uint64_t end)
     x_free(sb);
 }
 
-static void
-builder_finish(builder *b)
-{
-    builder_apply_caplife(b);
-    evindex *ix = b->ix;
-    uint64_t end = ix->last_ns;
-    builder_close_open_runs(b, end);
-    for (size_t li = 0; li < ix->n_lanes; li++)
-        if (b->ls[li].in_gc)
-            lane_end_gc(b, li, end, true);
-    nm_close_phase(b, end, true);
-    builder_finish_flushes(ix);
-    if (b->hp_open)
-        builder_census_close(b, UINT64_MAX, UINT64_MAX);
-    /* The thread table's sort runs beside the series (they share nothing). */
-    pthread_t sealer;
-    bool sealer_on = ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS &&
-                     pthread_create(&sealer, NULL, builder_seal_threads, ix->threads) == 0;
-    if (!sealer_on)
-        threadtab_seal(ix->threads);
-    builder_finish_series(b);
-    x_free(b->samples);         /* in the series now: not kept through the GC join */
-    b->samples = NULL;
-    b->n_samples = b->cap_samples = 0;
-    x_free(b->sparks);
-    b->sparks = NULL;
-    b->n_sparks = b->cap_sparks = 0;
-    if (sealer_on)
-        pthread_join(sealer, NULL);
+/* A capability writes its events in time order but for a few microseconds (see
+ * livemerge.h); one that wrote nothing for this long behind the newest is quiet and
+ * holds nothing back (should it write older events after all, the join takes them in
+ * late, and the series are fed again). */
+#define EVINDEX_GROW_SLACK_NS ((uint64_t)10000000)        /* 10 ms */
+#define EVINDEX_GROW_QUIET_NS ((uint64_t)1000000000)      /* 1 s */
 
-    /* Stats refer to lanes by cap, so lanes can be sorted now (ls is no longer needed). */
-    if (ix->n_lanes)
-        qsort(ix->lanes, ix->n_lanes, sizeof *ix->lanes, lane_cmp);
+/* The placement horizon: no event earlier than it is expected any more — the oldest
+ * of the capabilities' newest times, less the slack. A capability the log created
+ * that has written nothing yet holds it at 0; one that wrote nothing for
+ * EVINDEX_GROW_QUIET_NS behind the newest is left out. A log without capability
+ * blocks has one writer: its newest time. */
+static uint64_t
+builder_horizon(const builder *b, uint64_t walked_last_ns)
+{
+    const evindex *ix = b->ix;
+    uint64_t newest = 0, h = UINT64_MAX;
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        if (b->newest[ix->lanes[li].pub.cap] > newest)
+            newest = b->newest[ix->lanes[li].pub.cap];
+    if (!newest)
+        return walked_last_ns > EVINDEX_GROW_SLACK_NS ? walked_last_ns - EVINDEX_GROW_SLACK_NS
+                                                      : 0;
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        uint64_t nw = b->newest[ix->lanes[li].pub.cap];
+        if (nw + EVINDEX_GROW_QUIET_NS >= newest && (nw ? nw - 1 : 0) < h)
+            h = nw ? nw - 1 : 0;
+    }
+    return h > EVINDEX_GROW_SLACK_NS ? h - EVINDEX_GROW_SLACK_NS : 0;
+}
+
+/* What one walk over (part of) the file saw. */
+typedef struct walk {
+    uint64_t first, last, n;
+    bool have_first;
+    bool cancelled;
+} walk;
+
+/* Place what was walked so far: the index then answers for every event walked. Per
+ * capability everything was appended during the walk; here the global, time-sorted
+ * parts take the new items in. With `final` (the data ended) everything still open is
+ * closed first, as at the end of a log, every item is placed and the index is trimmed;
+ * otherwise items later than the placement horizon wait. `it` (NULL if final) is the
+ * walk's iterator, standing before the next event. */
+static void
+builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
+{
+    evindex *ix = b->ix;
+    ix->first_ns = w->have_first ? w->first : 0;
+    ix->last_ns = w->last;
+    ix->n_events = w->n;
+    builder_apply_caplife(b);
+    if (final) {
+        uint64_t end = ix->last_ns;
+        builder_close_open_runs(b, end);
+        for (size_t li = 0; li < ix->n_lanes; li++)
+            if (b->ls[li].in_gc) {
+                builder_late_at(&b->late_ns, ix->lanes[li].spans[b->ls[li].span].start_ns);
+                lane_end_gc(b, li, end, true);
+            }
+        nm_close_phase(b, end, true);
+        if (b->hp_open)
+            builder_census_close(b, UINT64_MAX, UINT64_MAX);
+    }
+    builder_place_flushes(b);
+    /* Never back: a capability that comes (or wakes) late gives late items, merged in
+     * as such, rather than holding back what was placed. */
+    uint64_t horizon = final ? UINT64_MAX : builder_horizon(b, w->last);
+    if (!final && horizon < b->horizon_ns)
+        horizon = b->horizon_ns;
+    b->horizon_ns = horizon;
+    if (final) {
+        /* The thread table's sort runs beside the series (they share nothing). */
+        pthread_t sealer;
+        bool sealer_on = ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS &&
+                         pthread_create(&sealer, NULL, builder_seal_threads, ix->threads) == 0;
+        if (!sealer_on)
+            threadtab_seal(ix->threads);
+        builder_place_samples(b, horizon, true);
+        /* In the series now, and nothing comes late any more: not kept through the
+         * GC join. */
+        x_free(b->samples);
+        x_free(b->sparks);
+        x_free(b->placed);
+        x_free(b->placed_sparks);
+        b->samples = NULL;
+        b->sparks = NULL;
+        b->placed = NULL;
+        b->placed_sparks = NULL;
+        b->n_samples = b->cap_samples = b->n_sparks = b->cap_sparks = 0;
+        b->n_placed = b->cap_placed = b->n_placed_sparks = b->cap_placed_sparks = 0;
+        if (sealer_on)
+            pthread_join(sealer, NULL);
+        for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
+            series_seal(ix->series[i]);
+        series_seal(ix->nm_pruned);
+        series_seal(ix->nm_free_segments);
+        heapprof_seal(ix->heap);
+        ipe_table_seal(ix->ipe);
+        ticky_seal(ix->ticky);
+        for (size_t li = 0; li < ix->n_lanes; li++) {
+            evindex_lane *lane = &ix->lanes[li];
+            runlane_seal(lane->runs);
+            for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
+                timelist_seal(lane->sparks[k]);
+            for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
+                series_seal(lane->spark_series[k]);
+            ivtrack_seal(lane->gc);
+        }
+        ivtrack_seal(ix->nm);
+    } else {
+        threadtab_seal(ix->threads);
+        builder_place_samples(b, horizon, false);
+        /* The heap profile, IPE and ticky tables sort on sealing: only when they
+         * changed, and not inside a census (a ticky sample in progress stays open). */
+        if (b->side_dirty && !b->hp_open) {
+            heapprof_seal(ix->heap);
+            ipe_table_seal(ix->ipe);
+            b->side_dirty = false;
+        }
+        if (b->ticky_dirty) {
+            ticky_publish(ix->ticky);
+            b->ticky_dirty = false;
+        }
+    }
+    for (size_t li = 0; li < ix->n_lanes; li++) {      /* spark series may be new */
+        ix->lanes[li].pub.runs = ix->lanes[li].runs;
+        ix->lanes[li].pub.gc = ix->lanes[li].gc;
+    }
+    builder_place_msgs(b, horizon, final);
+    if (final)
+        evseek_seal(ix->seek);
+    else
+        evseek_publish(ix->seek, it);
+
+    sort_new_tail(b->marks, b->n_marks_sorted, b->n_marks, sizeof *b->marks, evindex_gcmark_cmp,
+                  &b->work.items_moved);
+    b->n_marks_sorted = b->n_marks;
+    sort_new_tail(b->hp_wins, b->n_hp_wins_sorted, b->n_hp_wins, sizeof *b->hp_wins,
+                  evindex_census_cmp, &b->work.items_moved);
+    b->n_hp_wins_sorted = b->n_hp_wins;
+    uint64_t join_horizon = horizon;
+    if (b->hp_open && b->hp_time < join_horizon)
+        join_horizon = b->hp_time;      /* its window joins a collection when it ends */
     for (size_t li = 0; li < ix->n_lanes; li++) {
         evindex_lane *lane = &ix->lanes[li];
-        runlane_seal(lane->runs);
-        for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
-            timelist_seal(lane->sparks[k]);
-        for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
-            series_seal(lane->spark_series[k]);
-        ivtrack_seal(lane->gc);
-        lane->pub.runs = lane->runs;
-        lane->pub.gc = lane->gc;
+        const lane_state *s = &b->ls[li];
+        lane->n_spans_closed = s->in_gc ? s->span : lane->n_spans;
+        /* An open GC span or thread run (its capability has not written past it, even
+         * a quiet one) can still change the collections after its start. */
+        if (s->in_gc && lane->spans[s->span].start_ns < join_horizon)
+            join_horizon = lane->spans[s->span].start_ns;
+        if (s->run_open && s->run_start < join_horizon)
+            join_horizon = s->run_start;
     }
-    ivtrack_seal(ix->nm);
-
-    msgtab_seal(ix->msgs);
-
-    evseek_seal(ix->seek);
-    evindex_join_gcs(ix, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
-                     b->n_hp_wins);
-    /* The collections' parts now hold everything the spans said. */
-    for (size_t li = 0; li < ix->n_lanes; li++) {
-        x_free(ix->lanes[li].spans);
-        ix->lanes[li].spans = NULL;
-        ix->lanes[li].n_spans = ix->lanes[li].cap_spans = 0;
-    }
+    evindex_join_grow(ix, &b->join, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
+                      b->n_hp_wins, b->late_ns, join_horizon, final);
+    b->late_ns = UINT64_MAX;
+    b->work.spans_joined = b->join.n_spans_joined;
+    b->work.join_rollbacks = b->join.n_rollbacks;
+    b->work.gcs_final = b->join.n_final;
+    b->work.steps++;
+    b->work.events_walked = w->n;
+    if (final)
+        /* The collections' parts now hold everything the spans said. */
+        for (size_t li = 0; li < ix->n_lanes; li++) {
+            x_free(ix->lanes[li].spans);
+            ix->lanes[li].spans = NULL;
+            ix->lanes[li].n_spans = ix->lanes[li].cap_spans = 0;
+            ix->lanes[li].n_spans_closed = ix->lanes[li].span_from = 0;
+        }
 }
 
 static void
@@ -1030,6 +1497,12 @@ builder_free(builder *b)
     x_free(b->sparks);
     x_free(b->caplife);
     x_free(b->hp_wins);
+    x_free(b->pend_msgs);
+    x_free(b->pend_flushes);
+    x_free(b->placed);
+    x_free(b->placed_sparks);
+    x_free(b->newest);
+    evindex_join_free(&b->join);
 }
 
 static evindex *
@@ -1052,13 +1525,6 @@ evindex_alloc(const evlog *log)
     return ix;
 }
 
-/* What one walk over (part of) the file saw. */
-typedef struct walk {
-    uint64_t first, last, n;
-    bool have_first;
-    bool cancelled;
-} walk;
-
 /* Index the events from `it` on while they start before end_pos (UINT64_MAX: to the
  * end of the data). Progress is added to opts->progress_bytes as bytes walked since
  * the last report. */
@@ -1067,6 +1533,7 @@ builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *o
 {
     evlog_event ev;
     uint64_t reported = it->pos, next_report = it->pos + (1u << 20);
+    uint64_t *newest = b->newest;
     while (it->pos < end_pos && evlog_iter_next(it, &ev)) {
         evseek_note(b->ix->seek, it, &ev);
         w->n++;
@@ -1075,6 +1542,8 @@ builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *o
         w->have_first = true;
         if (ev.time_ns > w->last)
             w->last = ev.time_ns;
+        if (ev.cap != EVLOG_NO_CAP && ev.time_ns >= newest[ev.cap])
+            newest[ev.cap] = ev.time_ns + 1;
         evindex_handler h = ev.type < 256 ? evindex_handlers[ev.type] : NULL;
         if (h) {
             size_t li = evindex_needs_lane(ev.type) ? builder_lane(b, ev.cap) : SIZE_MAX;
@@ -1101,6 +1570,8 @@ builder_new(const evlog *log)
     builder *b = xcalloc(1, sizeof *b);         /* caller frees: builder_destroy */
     b->ix = evindex_alloc(log);
     b->lane_of = xcalloc(65536, sizeof *b->lane_of);
+    b->newest = xcalloc(65536, sizeof *b->newest);
+    b->late_ns = UINT64_MAX;
     return b;
 }
 
@@ -1115,15 +1586,13 @@ builder_destroy(builder *b)
     x_free(b);
 }
 
-/* Give the finished index to the caller and free the rest of the builder. */
+/* Place everything (final), give the finished index to the caller and free the rest
+ * of the builder. */
 static evindex *
 builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *ending)
 {
     evindex *ix = b->ix;
-    ix->first_ns = w->have_first ? w->first : 0;
-    ix->last_ns = w->last;
-    ix->n_events = w->n;
-    builder_finish(b);
+    builder_publish(b, NULL, w, true);
     builder_free(b);
     x_free(b);
     if (opts->progress_bytes)
@@ -1133,7 +1602,78 @@ builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *e
     return ix;
 }
 
-/* The serial build over the data as if the file ended at byte `end`. */
+/* ---- the growing index: the builder kept between steps ------------------------------- */
+
+struct evindex_grow {
+    builder *b;
+    evlog_iter it;
+    walk w;
+};
+
+evindex_grow *
+evindex_grow_new(const evlog *log)
+{
+    evindex_grow *g = xcalloc(1, sizeof *g);   /* caller frees: evindex_grow_finish/free */
+    g->b = builder_new(log);
+    g->b->growing = true;
+    g->b->ix->threads_used = 1;
+    evlog_iter_init(&g->it, log);
+    return g;
+}
+
+bool
+evindex_grow_step(evindex_grow *g, uint64_t max_bytes)
+{
+    static const evindex_opts none = { 0 };
+    evlog_iter_resume(&g->it);
+    uint64_t end = max_bytes > UINT64_MAX - g->it.pos ? UINT64_MAX : g->it.pos + max_bytes;
+    builder_walk(g->b, &g->it, end, &none, &g->w);
+    evindex *ix = g->b->ix;
+    evlog_iter_ending(&g->it, &ix->ending);
+    ix->truncated = g->it.state != EVLOG_ITER_END;
+    builder_publish(g->b, &g->it, &g->w, false);
+    return g->it.state == EVLOG_ITER_OK && g->it.pos < evlog_size(ix->log);
+}
+
+const evindex *evindex_grow_index(const evindex_grow *g) { return g->b->ix; }
+uint64_t evindex_grow_bytes(const evindex_grow *g) { return g->it.pos; }
+
+bool
+evindex_grow_ended(const evindex_grow *g)
+{
+    return g->it.state == EVLOG_ITER_END || g->it.state == EVLOG_ITER_ERROR;
+}
+
+void
+evindex_grow_work_get(const evindex_grow *g, evindex_grow_work *w)
+{
+    *w = g->b->work;
+}
+
+evindex *
+evindex_grow_finish(evindex_grow *g, diag *ending)
+{
+    static const evindex_opts none = { 0 };
+    evlog_iter_resume(&g->it);
+    builder_walk(g->b, &g->it, UINT64_MAX, &none, &g->w);
+    evlog_iter_ending(&g->it, &g->b->ix->ending);
+    g->b->ix->truncated = g->it.state != EVLOG_ITER_END;
+    evindex *ix = builder_finish_take(g->b, &g->w, &none, ending);
+    x_free(g);
+    return ix;
+}
+
+void
+evindex_grow_free(evindex_grow *g)
+{
+    if (!g)
+        return;
+    builder_destroy(g->b);
+    x_free(g);
+}
+
+/* The serial build over the data as if the file ended at byte `end`: the growing
+ * builder fed once. */
 static evindex *
 evindex_build_serial(const evlog *log, const evindex_opts *opts, uint64_t end, diag *ending)
 {
@@ -1261,20 +1801,18 @@ par_merge(builder *dst, builder *src)
     for (size_t i = 0; i < src->n_samples; i++)
         if (src->samples[i].id == EVINDEX_S_HEAP_PROF)
             return false;
-    size_t lane0 = d->n_lanes;
     uint32_t stats0 = (uint32_t)dst->n_stats;
+    for (size_t li = 0; li < s->n_lanes; li++)
+        if (dst->lane_of[s->lanes[li].pub.cap])
+            return false;       /* both built this cap: cannot happen with disjoint caps */
     for (size_t li = 0; li < s->n_lanes; li++) {
         evindex_lane *sl = &s->lanes[li];
-        if (dst->lane_of[sl->pub.cap])
-            return false;       /* both built this cap: cannot happen with disjoint caps */
         for (size_t k = 0; k < sl->n_spans; k++)
             if (sl->spans[k].stats)
                 sl->spans[k].stats += stats0;
-        size_t at = d->n_lanes;
-        *EVINDEX_PUSH(d->lanes, d->n_lanes, dst->cap_lanes) = *sl;
-        dst->ls = xreallocarray(dst->ls, dst->cap_lanes, sizeof *dst->ls);
+        size_t at = builder_lane_slot(dst, sl->pub.cap);
+        d->lanes[at] = *sl;
         dst->ls[at] = src->ls[li];
-        dst->lane_of[sl->pub.cap] = (uint32_t)at + 1;
     }
     s->n_lanes = 0;             /* moved: src frees none of them */
     for (size_t i = 0; i < src->n_stats; i++)
@@ -1288,7 +1826,6 @@ par_merge(builder *dst, builder *src)
     for (size_t i = 0, j = 0, k = 0; k < nd + ns; k++) {
         if (j < ns && (i == nd || src->samples[j].offset < dst->samples[i].offset)) {
             merged[k] = src->samples[j++];
-            merged[k].lane += (uint32_t)lane0;
         } else {
             merged[k] = dst->samples[i++];
         }
@@ -1297,19 +1834,23 @@ par_merge(builder *dst, builder *src)
     dst->samples = merged;
     dst->n_samples = nd + ns;
     dst->cap_samples = nd + ns + 1;
-    /* Spark counters: appended (the sort at the end puts them in (time, offset) order). */
+    /* Spark counters: appended (their sort at placing puts them in (time, offset)
+     * order). */
     xgrowarray((void **)&dst->sparks, &dst->cap_sparks, dst->n_sparks + src->n_sparks + 1, 64,
                sizeof *dst->sparks);
-    for (size_t i = 0; i < src->n_sparks; i++) {
-        raw_spark r = src->sparks[i];
-        r.lane += (uint32_t)lane0;
-        dst->sparks[dst->n_sparks++] = r;
-    }
+    memcpy(dst->sparks + dst->n_sparks, src->sparks, src->n_sparks * sizeof *src->sparks);
+    dst->n_sparks += src->n_sparks;
     for (size_t i = 0; i < src->n_caplife; i++)
         *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
+    for (size_t i = 0; i < src->n_pend_msgs; i++)
+        *EVINDEX_PUSH(dst->pend_msgs, dst->n_pend_msgs, dst->cap_pend_msgs) = src->pend_msgs[i];
     msgtab_merge(d->msgs, s->msgs);
-    for (size_t i = 0; i < s->n_nm_flushes; i++)
-        *EVINDEX_PUSH(d->nm_flushes, d->n_nm_flushes, dst->cap_flushes) = s->nm_flushes[i];
+    for (size_t i = 0; i < src->n_pend_flushes; i++)
+        *EVINDEX_PUSH(dst->pend_flushes, dst->n_pend_flushes, dst->cap_pend_flushes) =
+            src->pend_flushes[i];
+    for (size_t c = 0; c < 65536; c++)
+        if (src->newest[c] > dst->newest[c])
+            dst->newest[c] = src->newest[c];
     threadtab_merge(d->threads, s->threads);
     evseek_merge(d->seek, s->seek);
     evindex_program *dp = &d->program;

@@ -56,6 +56,9 @@ typedef struct evindex_lane {
     series *spark_series[EVINDEX_N_CAP_SPARK];
     evindex_span *spans;
     size_t n_spans, cap_spans;
+    size_t n_spans_closed;      /* spans [0, n) that have ended (the join takes only them) */
+    size_t span_from;           /* spans before it are in final collections */
+    size_t spans_reffed;        /* spans from here on have no GC refs on their phases */
 } evindex_lane;
 
 struct evindex {
@@ -95,11 +98,39 @@ struct evindex {
     evseek *seek;
 };
 
-/* Build the collections (ix->gcs, ix->parts) from the lanes' spans, the GC_STATS
- * events, the request/sync marks and the heap censuses (each in any order), and set
- * the GC tracks' refs. Needs the heap series (live/heap after, allocation). */
-void evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
-                      const evindex_gcmark *marks, size_t n_marks,
-                      const evindex_census_win *census, size_t n_census);
+/* The join's state between the steps of a growing index: collections [0, n_final)
+ * are final; the rest are joined again each step from the lanes' spans starting at or
+ * after from_ns. */
+typedef struct evindex_join {
+    size_t n_final, parts_final;
+    uint64_t from_ns;           /* start of the first cluster of spans not final */
+    uint64_t prev_end;          /* end of the last final collection that had spans */
+    uint64_t *clus;             /* owned; per collection: its first span's start (a
+                                 * GC_STATS-only one: its time); nondecreasing */
+    size_t cap_clus, cap_gcs, cap_parts;
+    uint32_t *stats_only;       /* owned; the GC_STATS that claimed no span (rare) */
+    size_t n_stats_only, cap_stats_only, stats_seen;
+    uint64_t n_spans_joined;    /* work done, over every call (tests, bench) */
+    uint64_t n_rollbacks;
+} evindex_join;
+
+/* Order of marks and census windows the join wants (total orders: equal keys are
+ * equal records, so every build sorts them alike). */
+int evindex_gcmark_cmp(const void *a, const void *b);
+int evindex_census_cmp(const void *a, const void *b);
+
+/* Join the collections (ix->gcs, ix->parts) from the lanes' closed spans, the GC_STATS
+ * events (file order), the request/sync marks and the heap censuses (both sorted by
+ * the orders above), and set the GC tracks' refs; needs the heap series. Collections
+ * before j->from_ns are kept unless `late_ns` (the earliest input that came since the
+ * last call) is before it: then they are joined again from the one before late_ns.
+ * Unless `final`, the collections whose next cluster starts before `horizon_ns` (no
+ * input can come before it any more) become final. A fresh j (zeroed) with `final`
+ * is the one-shot join. Cost: the spans joined again, O(k log k). */
+void evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats,
+                       size_t n_stats, const evindex_gcmark *marks, size_t n_marks,
+                       const evindex_census_win *census, size_t n_census, uint64_t late_ns,
+                       uint64_t horizon_ns, bool final);
+void evindex_join_free(evindex_join *j);
 
 #endif

@@ -2,7 +2,8 @@
  * Spans of different capabilities that overlap in time are one collection; the one
  * whose capability posted the GC_STATS is the leader and gives the pause; the
  * request before it, the capabilities' runs at that moment and the heap series
- * give the sync time, the slowest capability and the heap after. */
+ * give the sync time, the slowest capability and the heap after. For a growing
+ * index the collections are a final prefix and a tail joined again at each step. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,13 +24,15 @@ span_ref_cmp(const void *a, const void *b)
     return x->lane < y->lane ? -1 : x->lane > y->lane;
 }
 
-static int
-gcmark_cmp(const void *a, const void *b)
+int
+evindex_gcmark_cmp(const void *a, const void *b)
 {
     const evindex_gcmark *x = a, *y = b;
     if (x->time_ns != y->time_ns)
         return x->time_ns < y->time_ns ? -1 : 1;
-    return x->cap < y->cap ? -1 : x->cap > y->cap;
+    if (x->cap != y->cap)
+        return x->cap < y->cap ? -1 : 1;
+    return x->what < y->what ? -1 : x->what > y->what;
 }
 
 /* A record's sort key: its start, then its position before sorting. */
@@ -106,11 +109,15 @@ join_fill_stats(evindex_gc *g, const evindex_stats *st, unsigned n_gens)
         g->flags |= EVINDEX_GC_F_MAJOR;
 }
 
-static int
-census_cmp(const void *a, const void *b)
+int
+evindex_census_cmp(const void *a, const void *b)
 {
     const evindex_census_win *x = a, *y = b;
-    return x->begin_ns < y->begin_ns ? -1 : x->begin_ns > y->begin_ns;
+    if (x->begin_ns != y->begin_ns)
+        return x->begin_ns < y->begin_ns ? -1 : 1;
+    if (x->end_ns != y->end_ns)
+        return x->end_ns < y->end_ns ? -1 : 1;
+    return (int)x->bio - (int)y->bio;
 }
 
 /* The heap censuses the leader ran inside collection g's pause: each census whose
@@ -157,44 +164,122 @@ join_census(evindex_gc *g, evindex_gc_part *lead_part, const ivtrack *lead_gc,
     }
 }
 
-void
-evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
-                 const evindex_gcmark *marks_in, size_t n_marks,
-                 const evindex_census_win *census_in, size_t n_census)
-{
-    evindex_census_win *census = xmalloc((n_census + 1) * sizeof *census);   /* freed below */
-    if (n_census)
-        memcpy(census, census_in, n_census * sizeof *census);
-    qsort(census, n_census, sizeof *census, census_cmp);
 
+void
+evindex_join_free(evindex_join *j)
+{
+    x_free(j->clus);
+    x_free(j->stats_only);
+    j->clus = NULL;
+    j->stats_only = NULL;
+}
+
+/* Undo the final collections from the one before `late_ns` on (an input came that
+ * could change it or those after it). */
+static void
+join_rollback(evindex *ix, evindex_join *j, uint64_t late_ns)
+{
+    size_t lo = 0, hi = j->n_final;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (j->clus[mid] < late_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t r = lo ? lo - 1 : 0;
+    j->n_rollbacks++;
+    j->parts_final = ix->gcs[r].first_part;
+    j->from_ns = r ? j->clus[r] : 0;
+    j->n_final = r;
+    j->prev_end = 0;
+    for (size_t i = r; i-- > 0;)
+        if (!(ix->gcs[i].flags & EVINDEX_GC_F_NO_START)) {
+            j->prev_end = ix->gcs[i].end_ns;
+            break;
+        }
+}
+
+/* Set the refs of the GC phases inside spans [from, to) of a lane: to `ref`, or through
+ * map (ref - base indexes it) when map is given. */
+static void
+join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, const uint32_t *map,
+              size_t base)
+{
+    for (size_t k = from; k < to; k++) {
+        const evindex_span *sp = &lane->spans[k];
+        for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns); j < ivtrack_count(lane->gc);
+             j++) {
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lane->gc, j, &iv_buf);
+            if (iv->start_ns > sp->end_ns || (iv->start_ns == sp->end_ns &&
+                                              sp->end_ns > sp->start_ns))
+                break;
+            uint32_t r = ref;
+            if (map)
+                r = iv->ref == UINT32_MAX || iv->ref < base ? iv->ref : map[iv->ref - base];
+            ivtrack_set_ref(lane->gc, j, r);
+        }
+    }
+}
+
+void
+evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size_t n_stats,
+                  const evindex_gcmark *marks, size_t n_marks, const evindex_census_win *census,
+                  size_t n_census, uint64_t late_ns, uint64_t horizon_ns, bool final)
+{
+    if (late_ns < j->from_ns && j->n_final)
+        join_rollback(ix, j, late_ns);
+    /* GC_STATS that claimed no span, noted once. */
+    for (; j->stats_seen < n_stats; j->stats_seen++)
+        if (!stats[j->stats_seen].span) {
+            xgrowarray((void **)&j->stats_only, &j->cap_stats_only, j->n_stats_only + 1, 8,
+                       sizeof *j->stats_only);
+            j->stats_only[j->n_stats_only++] = (uint32_t)j->stats_seen;
+        }
+
+    /* The tail: every lane's spans from the first not final; their phases lose the
+     * refs an earlier step gave them. */
     size_t n_spans = 0;
-    for (size_t li = 0; li < ix->n_lanes; li++)
-        n_spans += ix->lanes[li].n_spans;
-    span_ref *spans = xmalloc(n_spans * sizeof *spans);   /* freed below */
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        evindex_lane *lane = &ix->lanes[li];
+        while (lane->span_from > 0 && lane->spans[lane->span_from - 1].start_ns >= j->from_ns)
+            lane->span_from--;
+        if (lane->span_from > lane->n_spans_closed)
+            lane->span_from = lane->n_spans_closed;
+        if (lane->spans_reffed > lane->span_from)
+            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX, NULL, 0);
+        lane->spans_reffed = lane->span_from;
+        n_spans += lane->n_spans_closed - lane->span_from;
+    }
+    span_ref *spans = xmalloc((n_spans + 1) * sizeof *spans);   /* freed below */
     size_t k = 0;
     for (size_t li = 0; li < ix->n_lanes; li++)
-        for (size_t i = 0; i < ix->lanes[li].n_spans; i++) {
+        for (size_t i = ix->lanes[li].span_from; i < ix->lanes[li].n_spans_closed; i++) {
             const evindex_span *sp = &ix->lanes[li].spans[i];
             spans[k++] = (span_ref){ sp->start_ns, sp->end_ns, (uint32_t)li, (uint32_t)i };
         }
     qsort(spans, n_spans, sizeof *spans, span_ref_cmp);
-
-    evindex_gcmark *marks = xmalloc(n_marks * sizeof *marks);   /* freed below */
-    if (n_marks)
-        memcpy(marks, marks_in, n_marks * sizeof *marks);
-    qsort(marks, n_marks, sizeof *marks, gcmark_cmp);
+    j->n_spans_joined += n_spans;
 
     /* Clusters of overlapping spans; at most one collection per cluster, plus GC_STATS
      * with no span at all. */
-    size_t cap_gcs = n_spans + n_stats + 1, n_gcs = 0;
-    evindex_gc *gcs = xcalloc(cap_gcs, sizeof *gcs);          /* owned by ix */
-    evindex_gc_part *parts = xmalloc((n_spans + 1) * sizeof *parts);   /* owned by ix */
-    size_t n_parts = 0;
-    bool *stats_used = xcalloc(n_stats + 1, sizeof *stats_used);   /* freed below */
+    size_t n_gcs = j->n_final, n_parts = j->parts_final, base = j->n_final;
+    xgrowarray((void **)&ix->gcs, &j->cap_gcs, n_gcs + n_spans + j->n_stats_only + 1, 64,
+               sizeof *ix->gcs);                                  /* owned by ix */
+    xgrowarray((void **)&ix->parts, &j->cap_parts, n_parts + n_spans + 1, 64,
+               sizeof *ix->parts);                                /* owned by ix */
+    xgrowarray((void **)&j->clus, &j->cap_clus, n_gcs + n_spans + j->n_stats_only + 1, 64,
+               sizeof *j->clus);
+    evindex_gc *gcs = ix->gcs;
+    evindex_gc_part *parts = ix->parts;
+    uint64_t *tail_clus = xmalloc((n_spans + j->n_stats_only + 1) * sizeof *tail_clus);
+    /* freed below */
 
     const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
     const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
-    uint64_t prev_end = 0;
+    uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
+    uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
     for (size_t a = 0; a < n_spans;) {
         uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
         /* A span starting at or after the end of the cluster's first GC_STATS-claimed
@@ -219,7 +304,9 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
             if (sp->stats)
                 lead = i;
         }
+        tail_clus[n_gcs - base] = c_start;
         evindex_gc *g = &gcs[n_gcs++];
+        memset(g, 0, sizeof *g);
         g->gen = EVINDEX_GEN_UNKNOWN;
         g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
             EVINDEX_NO_TIME;
@@ -232,7 +319,6 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
             g->leader_cap = ll->pub.cap;
             if (sp->open)
                 g->flags |= EVINDEX_GC_F_OPEN;
-            stats_used[sp->stats - 1] = true;
             join_fill_stats(g, &stats[sp->stats - 1], ix->n_gens);
         } else {
             /* No GC_STATS (cut inside it, or an old GHC): the whole cluster. */
@@ -290,15 +376,9 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
                 lead_gc = lane->gc;
             }
             /* Point the capability's GC phases inside this span at the collection. */
-            for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns);
-                 j < ivtrack_count(lane->gc); j++) {
-                ivtrack_iv iv_buf;
-                const ivtrack_iv *iv = ivtrack_get(lane->gc, j, &iv_buf);
-                if (iv->start_ns > sp->end_ns || (iv->start_ns == sp->end_ns &&
-                                                  sp->end_ns > sp->start_ns))
-                    break;
-                ivtrack_set_ref(lane->gc, j, (uint32_t)(n_gcs - 1));
-            }
+            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, (uint32_t)(n_gcs - 1), NULL, 0);
+            if (spans[i].idx + 1 > lane->spans_reffed)
+                lane->spans_reffed = spans[i].idx + 1;
         }
         g->n_parts = (uint32_t)(n_parts - g->first_part);
         /* Every capability had to stop, including those that then sat the GC out. */
@@ -321,83 +401,116 @@ evindex_join_gcs(evindex *ix, const evindex_stats *stats, size_t n_stats,
         if (g->flags & EVINDEX_GC_F_MAJOR)
             g->live_after = series_first_in(live, g->start_ns, before);
         prev_end = g->end_ns;
+        /* Final once nothing can come before the next cluster any more. */
+        if (first_open == UINT64_MAX && !final) {
+            if (before < horizon_ns)
+                prev_end_final = prev_end;
+            else
+                first_open = c_start;
+        }
         a = z;
     }
 
     /* GC_STATS that claimed no span (the log began inside the collection). */
-    for (size_t i = 0; i < n_stats; i++) {
-        if (stats_used[i] || stats[i].span)
-            continue;
+    for (size_t s = 0; s < j->n_stats_only; s++) {
+        const evindex_stats *st = &stats[j->stats_only[s]];
+        if (st->time_ns < j->from_ns)
+            continue;           /* among the final ones */
+        tail_clus[n_gcs - base] = st->time_ns;
         evindex_gc *g = &gcs[n_gcs++];
         memset(g, 0, sizeof *g);
-        g->start_ns = g->end_ns = g->request_ns = stats[i].time_ns;
-        g->leader_cap = stats[i].cap;
+        g->start_ns = g->end_ns = g->request_ns = st->time_ns;
+        g->leader_cap = st->cap;
         g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
         g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
             g->stopping_ns = EVINDEX_NO_TIME;
         g->flags = EVINDEX_GC_F_NO_START;
-        join_fill_stats(g, &stats[i], ix->n_gens);
+        join_fill_stats(g, st, ix->n_gens);
         g->first_part = (uint32_t)n_parts;
     }
-    /* Into start order (only the GC_STATS-only records can be out of place), dropping
-     * any of those that fall inside another pause (malformed input) so pauses stay
-     * disjoint; old_to_new re-points the phase refs set above. */
-    gc_order *order = xmalloc((n_gcs + 1) * sizeof *order);        /* freed below */
-    uint32_t *old_to_new = xmalloc((n_gcs + 1) * sizeof *old_to_new);   /* freed below */
-    for (size_t i = 0; i < n_gcs; i++)
-        order[i] = (gc_order){ gcs[i].start_ns, (uint32_t)i };
-    qsort(order, n_gcs, sizeof *order, order_cmp);
+    /* The tail into start order (only the GC_STATS-only records can be out of place),
+     * dropping any of those that fall inside another pause (malformed input) so pauses
+     * stay disjoint; old_to_new re-points the phase refs set above. */
+    size_t n_tail = n_gcs - base;
+    gc_order *order = xmalloc((n_tail + 1) * sizeof *order);        /* freed below */
+    uint32_t *old_to_new = xmalloc((n_tail + 1) * sizeof *old_to_new);   /* freed below */
+    for (size_t i = 0; i < n_tail; i++)
+        order[i] = (gc_order){ gcs[base + i].start_ns, (uint32_t)i };
+    qsort(order, n_tail, sizeof *order, order_cmp);
     bool in_order = true;
-    for (size_t i = 0; i < n_gcs && in_order; i++)
+    for (size_t i = 0; i < n_tail && in_order; i++)
         in_order = order[i].idx == i;
     /* Already in start order (the usual case): moved down in place, not copied, so the
-     * build never holds the collections twice. */
-    evindex_gc *sorted = in_order ? gcs : xmalloc((n_gcs + 1) * sizeof *sorted); /* ix's */
+     * join never holds the tail twice. */
+    evindex_gc *sorted = in_order ? gcs + base
+                                  : xmalloc((n_tail + 1) * sizeof *sorted);   /* freed below */
     size_t w = 0;
-    for (size_t i = 0; i < n_gcs; i++) {
-        const evindex_gc *g = &gcs[order[i].idx];
-        if ((g->flags & EVINDEX_GC_F_NO_START) && w && sorted[w - 1].end_ns > g->start_ns) {
+    for (size_t i = 0; i < n_tail; i++) {
+        const evindex_gc *g = &gcs[base + order[i].idx];
+        const evindex_gc *prev = w ? &sorted[w - 1] : base ? &gcs[base - 1] : NULL;
+        if ((g->flags & EVINDEX_GC_F_NO_START) && prev && prev->end_ns > g->start_ns) {
             old_to_new[order[i].idx] = UINT32_MAX;
             continue;
         }
-        old_to_new[order[i].idx] = (uint32_t)w;
+        old_to_new[order[i].idx] = (uint32_t)(base + w);
+        j->clus[base + w] = tail_clus[order[i].idx];
         sorted[w++] = *g;
     }
-    if (in_order)
-        sorted = xreallocarray(gcs, w + 1, sizeof *gcs);
-    else
-        x_free(gcs);
-    gcs = sorted;
-    for (size_t li = 0; li < ix->n_lanes; li++) {
-        ivtrack *tr = ix->lanes[li].gc;
-        for (size_t j = 0; j < ivtrack_count(tr); j++) {
-            uint32_t ref = ivtrack_get(tr, j, &(ivtrack_iv){ 0 })->ref;
-            if (ref != UINT32_MAX)
-                ivtrack_set_ref(tr, j, ref < n_gcs ? old_to_new[ref] : UINT32_MAX);
-        }
+    if (!in_order) {
+        if (w)
+            memcpy(gcs + base, sorted, w * sizeof *sorted);
+        x_free(sorted);
     }
-    n_gcs = w;
+    bool moved = w != n_tail;
+    for (size_t i = 0; i < n_tail && !moved; i++)
+        moved = old_to_new[i] != base + i;
+    for (size_t li = 0; moved && li < ix->n_lanes; li++)
+        join_set_refs(&ix->lanes[li], ix->lanes[li].span_from, ix->lanes[li].spans_reffed, 0,
+                      old_to_new, base);
+    n_gcs = base + w;
     x_free(order);
     x_free(old_to_new);
+    x_free(tail_clus);
 
     /* Allocation since the previous collection, from the summed HEAP_ALLOCATED series. */
     const series *alloc = ix->series[EVINDEX_S_ALLOCATED];
     if (series_count(alloc)) {
         uint64_t prev = 0;
-        for (size_t i = 0; i < n_gcs; i++) {
+        if (base) {
+            size_t at = series_at(alloc, gcs[base - 1].end_ns);
+            prev = at == SIZE_MAX ? 0 : series_get(alloc, at).value;
+        }
+        for (size_t i = base; i < n_gcs; i++) {
             size_t at = series_at(alloc, gcs[i].end_ns);
             uint64_t v = at == SIZE_MAX ? 0 : series_get(alloc, at).value;
             gcs[i].allocated_before = v - prev;
             prev = v;
         }
     }
-
-    ix->gcs = gcs;
     ix->n_gcs = n_gcs;
-    ix->parts = parts;
     ix->n_parts = n_parts;
-    x_free(stats_used);
+
+    /* What is final now: the collections before the first open cluster. */
+    if (final) {
+        j->n_final = n_gcs;
+        j->parts_final = n_parts;
+        j->from_ns = UINT64_MAX;
+        j->prev_end = prev_end;
+    } else if (first_open != UINT64_MAX || n_spans) {
+        uint64_t f = first_open != UINT64_MAX ? first_open : j->from_ns;
+        size_t nf = base;
+        while (nf < n_gcs && j->clus[nf] < f)
+            nf++;
+        j->parts_final = nf < n_gcs ? gcs[nf].first_part : n_parts;
+        j->n_final = nf;
+        j->from_ns = nf ? f : 0;        /* with none final, anything may still come */
+        j->prev_end = nf ? prev_end_final : 0;
+    }
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        evindex_lane *lane = &ix->lanes[li];
+        while (lane->span_from < lane->n_spans_closed &&
+               lane->spans[lane->span_from].start_ns < j->from_ns)
+            lane->span_from++;
+    }
     x_free(spans);
-    x_free(marks);
-    x_free(census);
 }

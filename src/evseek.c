@@ -29,13 +29,18 @@ typedef struct evseek_ck {
 } evseek_ck;
 
 struct evseek {
-    evseek_stretch *st;         /* owned; file order, by (min_ns, start.pos) once sealed */
-    size_t n_st, cap_st;
+    evseek_stretch *st;         /* owned; st[0 .. n_sorted) by (min_ns, start.pos), the
+                                 * rest in file order (recorded since the last publish) */
+    size_t n_st, cap_st, n_sorted;
     evseek_ck *ck;              /* owned; file order */
     size_t n_ck, cap_ck;
     bool open;                  /* st[n_st - 1] is still being recorded */
-    bool sealed;
+    bool sealed;                /* nothing may be noted any more */
     uint64_t stride_min_ns;     /* min time of the open stretch's current stride */
+    /* Published mid-block: the iterator just before the next event, where the stretch
+     * that goes on there starts (its block context is not that of a block marker). */
+    bool have_resume;
+    evlog_iter_mark resume;
 };
 
 static size_t
@@ -126,8 +131,12 @@ evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
         /* A stretch starts at a BLOCK_MARKER, which opens its own block, or at an
          * event the previous block no longer covers (its cap is EVLOG_NO_CAP). Either
          * way resuming there with no block open gives the same capabilities, so no
-         * iterator state needs saving per event. */
+         * iterator state needs saving per event — except after a publish mid-block,
+         * which saved it (evseek_publish). */
         evlog_iter_mark before = { .pos = ev->offset, .block_cap = EVLOG_NO_CAP };
+        if (s->have_resume && s->resume.pos == ev->offset && ev->type != EV_BLOCK_MARKER)
+            before = s->resume;
+        s->have_resume = false;
         evseek_close(s);
         evseek_push_stretch(s, &before, ev->cap);
         st = &s->st[s->n_st - 1];
@@ -155,7 +164,7 @@ evseek_stretch_cmp(const void *a, const void *b)
 void
 evseek_merge(evseek *dst, evseek *src)
 {
-    assert(!dst->sealed && !src->sealed);
+    assert(!dst->sealed && !src->sealed && !dst->n_sorted && !src->n_sorted);
     evseek_close(dst);
     evseek_close(src);
     if (dst->n_st + src->n_st > dst->cap_st) {
@@ -176,15 +185,57 @@ evseek_merge(evseek *dst, evseek *src)
     src->n_st = src->n_ck = 0;
 }
 
+/* Put the stretches recorded since the last publish among the sorted ones: sort them,
+ * then merge them into the tail of the sorted run they belong in. GHC writes blocks
+ * nearly in time order, so the tail moved is short; the first publish sorts all. */
+static void
+evseek_sort_new(evseek *s)
+{
+    size_t n_old = s->n_sorted, n_new = s->n_st - n_old;
+    if (n_new > 1)
+        qsort(s->st + n_old, n_new, sizeof *s->st, evseek_stretch_cmp);
+    if (n_old && n_new && evseek_stretch_cmp(&s->st[n_old - 1], &s->st[n_old]) > 0) {
+        size_t lo = 0, hi = n_old;              /* the first old one after the first new */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (evseek_stretch_cmp(&s->st[mid], &s->st[n_old]) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        size_t n_tail = n_old - lo;
+        evseek_stretch *tail = xmalloc(n_tail * sizeof *tail);     /* freed below */
+        memcpy(tail, s->st + lo, n_tail * sizeof *tail);
+        size_t i = 0, j = n_old, k = lo;
+        while (i < n_tail && j < s->n_st)
+            s->st[k++] = evseek_stretch_cmp(&tail[i], &s->st[j]) <= 0 ? tail[i++]
+                                                                       : s->st[j++];
+        while (i < n_tail)
+            s->st[k++] = tail[i++];
+        x_free(tail);
+    }
+    s->n_sorted = s->n_st;
+}
+
+void
+evseek_publish(evseek *s, const evlog_iter *it)
+{
+    assert(!s->sealed);
+    if (s->open && it) {
+        evlog_iter_save(it, &s->resume);
+        s->have_resume = true;
+    }
+    evseek_close(s);
+    evseek_sort_new(s);
+}
+
 void
 evseek_seal(evseek *s)
 {
     if (s->sealed)
         return;
     evseek_close(s);
-    /* By earliest event, so a query stops at the first stretch starting after it. */
-    if (s->n_st > 1)
-        qsort(s->st, s->n_st, sizeof *s->st, evseek_stretch_cmp);
+    evseek_sort_new(s);
     if (s->n_st && s->n_st < s->cap_st) {
         s->st = xreallocarray(s->st, s->n_st, sizeof *s->st);
         s->cap_st = s->n_st;
@@ -356,7 +407,7 @@ evseek_scan_stretch(const evseek *s, const evlog *log, const evseek_stretch *st,
 bool
 evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
 {
-    assert(s->sealed);
+    assert(!s->open && s->n_sorted == s->n_st);
     uint64_t n = 0;
     for (size_t i = 0; i < s->n_st && s->st[i].min_ns < t1; i++) {
         const evseek_stretch *st = &s->st[i];
@@ -374,7 +425,7 @@ static size_t
 evseek_range_of(const evseek *s, const evlog *log, uint32_t cap, uint64_t t0, uint64_t t1,
                 evseek_hit *out, size_t max, bool *more)
 {
-    assert(s->sealed);
+    assert(!s->open && s->n_sorted == s->n_st);
     evseek_top top = { out, max, 0, false };
     for (size_t i = 0; i < s->n_st && t0 < t1; i++) {
         const evseek_stretch *st = &s->st[i];
@@ -448,7 +499,7 @@ evseek_check(const evseek *s, char *why, size_t why_len)
             ok = evseek_fail(why, why_len, "empty stretch or min > max", i);
             break;
         }
-        if (s->sealed && i > 0 && evseek_stretch_cmp(&s->st[i - 1], st) >= 0) {
+        if (i > 0 && i < s->n_sorted && evseek_stretch_cmp(&s->st[i - 1], st) >= 0) {
             ok = evseek_fail(why, why_len, "stretches not sorted by (min time, offset)", i);
             break;
         }

@@ -415,6 +415,52 @@ msgtab_seal(msgtab *mt)
     mt->sealed = true;
 }
 
+size_t
+msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved)
+{
+    if (!mt->sealed)
+        msgtab_seal(mt);
+    msgtab_cols *t = &mt->t;
+    size_t n_old = t->n;
+    if (!n)
+        return n_old;
+    /* The first old message after m[0] (ties: the old first), then its chunk's start;
+     * the last chunk is partial or full, and a full one is kept as it is. */
+    size_t lo = 0, hi = n_old;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        msgtab_msg x = msgtab_cols_at(t, mid);
+        if (!msgtab_less(&m[0], &x))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t c = lo / MSGTAB_CHUNK;
+    size_t from = c * MSGTAB_CHUNK, n_tail = n_old - from;
+    msgtab_msg *tail = xmalloc((n_tail + 1) * sizeof *tail);    /* freed below */
+    for (size_t i = 0; i < n_tail; i++)
+        tail[i] = msgtab_cols_at(t, from + i);
+    if (c < t->n_chunks) {
+        t->n_words = t->chunks[c].word;
+        t->n_markers = t->chunks[c].markers_before;
+        t->n_chunks = c;
+    }
+    t->n = from;
+    msgtab_packer pk = { .len = 0 };
+    size_t i = 0, j = 0;
+    while (i < n_tail || j < n) {
+        bool old = j == n || (i < n_tail && !msgtab_less(&m[j], &tail[i]));
+        msgtab_put(mt, &pk, old ? &tail[i++] : &m[j++]);
+    }
+    if (pk.len)
+        msgtab_pack(t, mt->marker_kind, pk.buf, pk.len);
+    x_free(tail);
+    mt->n = t->n;
+    if (moved)
+        *moved += n_old - lo;
+    return lo;
+}
+
 /* ---- queries ---------------------------------------------------------------------- */
 
 size_t

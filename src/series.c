@@ -380,6 +380,56 @@ series_append(series *s, uint64_t time_ns, uint64_t value)
 }
 
 void
+series_truncate(series *s, size_t n)
+{
+    if (n >= series_count(s))
+        return;
+    size_t k = n >> SERIES_CHUNK_SHIFT;
+    if (k < s->n_ch) {
+        /* Chunk k opens again with its first n - 64k samples; its bits and those of
+         * every later chunk are cleared (the writer ORs into zero bits). */
+        series_col tc, vc;
+        series_cols(s, k, &tc, &vc);
+        series_col_decode(s, &tc, n - (k << SERIES_CHUNK_SHIFT), s->open_t);
+        series_col_decode(s, &vc, n - (k << SERIES_CHUNK_SHIFT), s->open_v);
+        uint64_t from = series_meta_pos(s->ch[k].meta);
+        size_t w0 = (size_t)(from >> 6), w1 = series_words_for(s->n_bits);
+        if (from & 63)
+            s->words[w0++] &= ((uint64_t)1 << (from & 63)) - 1;
+        if (w1 > w0)
+            memset(s->words + w0, 0, (w1 - w0) * sizeof *s->words);
+        s->n_bits = from;
+        s->n_ch = k;
+    }
+    s->n_open = n - (k << SERIES_CHUNK_SHIFT);
+    /* The pyramid over the chunks left: each level's last node is folded again from
+     * its (one or two) children; a level with one node is the top. */
+    unsigned levels = s->n_ch ? 1 : 0;
+    for (unsigned l = 1; l < SERIES_MAX_LEVELS && series_level_n(s, l - 1) >= 2 &&
+                         l <= s->n_levels - 1; l++) {
+        size_t below = l == 1 ? s->n_ch : s->up[l - 2].n;
+        size_t nodes = (below + 1) / 2;
+        series_level *lv = &s->up[l - 1];
+        lv->n = nodes;
+        series_mm m = series_node(s, l - 1, 2 * (nodes - 1));
+        if (2 * (nodes - 1) + 1 < below)
+            series_mm_fold(&m, series_node(s, l - 1, 2 * (nodes - 1) + 1));
+        lv->mm[nodes - 1] = m;
+        levels = l + 1;
+    }
+    for (unsigned l = levels ? levels : 1; l < s->n_levels; l++)
+        s->up[l - 1].n = 0;
+    s->n_levels = levels;
+    s->max_value = 0;
+    if (s->n_ch)
+        s->max_value = series_node(s, levels - 1, 0).max;
+    for (size_t j = 0; j < s->n_open; j++)
+        if (s->open_v[j] > s->max_value)
+            s->max_value = s->open_v[j];
+    s->last_t = n ? series_get(s, n - 1).time_ns : 0;
+}
+
+void
 series_seal(series *s)
 {
     if (s->cap_ch > s->n_ch && s->n_ch) {

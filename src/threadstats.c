@@ -135,3 +135,90 @@ threadstats_of(const evindex *ix, uint32_t tid, threadstats_row *out)
     threadstats_init(out);
     threadstats_scan(ix, NULL, out, tid);
 }
+
+void
+threadstats_mark_take(const evindex *ix, threadstats_mark *m)
+{
+    size_t n = evindex_n_caps(ix);
+    if (n > m->cap) {
+        m->caps = xreallocarray(m->caps, n, sizeof *m->caps);     /* owned by m */
+        m->runs = xreallocarray(m->runs, n, sizeof *m->runs);     /* owned by m */
+        m->cap = n;
+    }
+    for (size_t li = 0; li < n; li++) {
+        const evindex_cap *c = evindex_cap_at(ix, li);
+        m->caps[li] = c->cap;
+        m->runs[li] = runlane_count(c->runs);
+    }
+    m->n = n;
+    const threadtab *tt = evindex_threads(ix);
+    size_t nt = threadtab_count(tt);
+    if (nt > m->cap_threads) {
+        m->tids = xreallocarray(m->tids, nt, sizeof *m->tids);     /* owned by m */
+        m->cap_threads = nt;
+    }
+    threadtab_iter it = { 0 };
+    threadtab_thread th;
+    size_t i, k = 0;
+    while (k < nt && threadtab_next(tt, &it, false, &th, &i))
+        m->tids[k++] = th.tid;
+    m->n_threads = k;
+    m->valid = k == nt;
+}
+
+threadstats_row *
+threadstats_extend(const evindex *ix, threadstats_row *rows, const threadstats_mark *m)
+{
+    const threadtab *tt = evindex_threads(ix);
+    size_t n = threadtab_count(tt);
+    if (!rows || !m->valid || n < m->n_threads) {
+        x_free(rows);
+        return threadstats_all(ix);
+    }
+    if (!n)
+        return rows;
+    /* Old rows to their threads' places in the grown table (ids only come). */
+    threadstats_row *moved = xmalloc(n * sizeof *moved);   /* caller frees */
+    threadtab_iter it = { 0 };
+    threadtab_thread th;
+    size_t j, o = 0;
+    while (threadtab_next(tt, &it, false, &th, &j) && j < n) {
+        if (o < m->n_threads && m->tids[o] == th.tid)
+            moved[j] = rows[o++];
+        else
+            threadstats_init(&moved[j]);
+    }
+    x_free(rows);
+    if (o != m->n_threads) {        /* not the table the rows were made for */
+        x_free(moved);
+        return threadstats_all(ix);
+    }
+    rows = moved;
+    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
+    threadtab_hint hint = { 0, 0, 0 };
+    size_t k = 0;               /* both lists are in ascending cap order */
+    for (size_t li = 0; li < evindex_n_caps(ix); li++) {
+        const evindex_cap *cap = evindex_cap_at(ix, li);
+        while (k < m->n && m->caps[k] < cap->cap)
+            k++;
+        size_t from = k < m->n && m->caps[k] == cap->cap ? m->runs[k] : 0;
+        size_t count = runlane_count(cap->runs);
+        for (size_t i = from; i < count; i++) {
+            runlane_run r;
+            runlane_get(cap->runs, i, &r);
+            size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
+            if (ti != SIZE_MAX)
+                threadstats_add(&rows[ti], &r, cap->cap, era);
+        }
+    }
+    return rows;
+}
+
+void
+threadstats_mark_free(threadstats_mark *m)
+{
+    x_free(m->caps);
+    x_free(m->runs);
+    x_free(m->tids);
+    memset(m, 0, sizeof *m);
+}

@@ -276,6 +276,14 @@ ticky_seal(ticky *t)
     t->sample_open = false;
 }
 
+void
+ticky_publish(ticky *t)
+{
+    bool open = t->sample_open;
+    ticky_seal(t);
+    t->sample_open = open;
+}
+
 bool
 ticky_empty(const ticky *t)
 {

@@ -56,6 +56,7 @@ main(void)
     srunner_add_suite(sr, test_settings_suite());
     srunner_add_suite(sr, test_radixsort_suite());
     srunner_add_suite(sr, test_live_suite());
+    srunner_add_suite(sr, test_evindex_grow_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -29,6 +29,7 @@ Suite *test_clock_suite(void);
 Suite *test_app_suite(void);
 Suite *test_timelist_suite(void);
 Suite *test_evindex_par_suite(void);
+Suite *test_evindex_grow_suite(void);
 Suite *test_timeview_suite(void);
 Suite *test_axis_suite(void);
 Suite *test_keymap_suite(void);

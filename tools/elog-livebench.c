@@ -131,8 +131,7 @@ main(int argc, char **argv)
     livesrc_status st;
     while (!livelog_log(l) && livelog_update(l, 10, &st, &d))
         ;
-    evindex *ix = evindex_build(livelog_log(l), NULL, &d);
-    applive *lv = applive_new(l, ix, 0);
+    applive *lv = applive_new(l, 0);
     app_opts ao = { .mouse = false };
     app *a = app_new(applive_index(lv), "livebench", 160, 50, &ao);
     applive_attach(lv, a);

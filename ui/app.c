@@ -1359,6 +1359,7 @@ app_free(app *a)
 {
     if (!a)
         return;
+    threadstats_mark_free(&a->live_mark);
     uilist_free(a->list);
     eventpane_free(a->events);
     app_gc_free(a);
@@ -1423,9 +1424,18 @@ app_swap_index(app *a, const evindex *ix)
         a->list = NULL;
     }
     app_wait_totals(a);
-    x_free(a->thread_memo.rows);
+    /* The same index grown (a live log): the totals so far are carried forward over the
+     * runs added, not counted again. */
+    bool carried = a->live && ix == a->ix && a->thread_memo.rows && a->live_mark.valid;
+    if (carried)
+        a->thread_memo.rows = threadstats_extend(ix, a->thread_memo.rows, &a->live_mark);
+    else
+        x_free(a->thread_memo.rows);
+    if (!carried)
+        a->thread_memo.rows = NULL;
+    if (a->live)
+        threadstats_mark_take(ix, &a->live_mark);
     x_free(a->thread_order);
-    a->thread_memo.rows = NULL;
     a->thread_order = NULL;
     a->ix = ix;
     /* Lanes: the same selection by position (caps only ever come, in order). */
@@ -1464,7 +1474,8 @@ app_swap_index(app *a, const evindex *ix)
         a->n_matches = 0;
     }
     app_relayout(a);
-    app_start_totals(a);
+    if (!a->thread_memo.rows)
+        app_start_totals(a);
     if (relist)
         app_list_again(a, kind, filter, had_sel, sel);
 }

@@ -13,6 +13,7 @@
 #include "lanes.h"
 #include "strbuf.h"
 #include "threadlife.h"
+#include "threadstats.h"
 #include "uilist.h"
 
 enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_EVTYPES,
@@ -108,6 +109,7 @@ struct app {
     char live_text[200];        /* header: source, state, events/s, lag ("" if none) */
     bool live_alert;            /* live_text tells of a long pause: drawn as a warning */
     bool live_request;          /* F on a file that grows: the loop is to follow it */
+    threadstats_mark live_mark; /* what thread_memo's rows counted (carried at swaps) */
 };
 
 /* Put `ix` (borrowed, the log's index now that it has grown) in place of a->ix: lanes,

@@ -213,8 +213,7 @@ app_follow_file(app *a, const char *path, uint64_t alert_pause_ns, livelog **out
         livelog_close(l);
         return NULL;
     }
-    evindex *ix = evindex_build(livelog_log(l), NULL, &d);
-    applive *lv = applive_new(l, ix, alert_pause_ns);
+    applive *lv = applive_new(l, alert_pause_ns);
     app_swap_index(a, applive_index(lv));
     a->disk_warning[0] = '\0';
     applive_attach(lv, a);
@@ -280,16 +279,13 @@ app_session(evlog *log, livelog *l, const char *path, const char *backend, const
         termio_free(t);
         return quit_sig ? termio_signal_status(quit_sig) : err[0] ? 1 : 0;
     }
-    const evlog *rlog = l ? livelog_log(l) : log;
-    app_build b = { .log = rlog };
+    app_build b = { .log = log };
     diag_clear(&b.ending);
-    evindex *ix = app_wait_index(t, s, &b, path, evlog_size(rlog), ao.ascii, &quit_sig);
-    applive *lv = NULL;
+    /* A live log is indexed as it grows (applive): its first frame comes at once. */
+    evindex *ix = l ? NULL : app_wait_index(t, s, &b, path, evlog_size(log), ao.ascii,
+                                            &quit_sig);
+    applive *lv = l ? applive_new(l, alert_pause_ns) : NULL;
     livelog *followed = NULL;   /* F on a growing file: the live log opened for it */
-    if (ix && l) {
-        lv = applive_new(l, ix, alert_pause_ns);    /* owns ix from here */
-        ix = NULL;
-    }
     int status = 0;
     /* The two-log view: the second log, indexed the same way after the first. */
     evlog *log2 = NULL;

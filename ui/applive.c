@@ -1,12 +1,11 @@
-/* applive: grows the live log between frames, rebuilds its index on a background
- * thread (a whole pass over the log so far: rebuilds are spaced by four times the last
- * one's duration, at least APPLIVE_MIN_GAP_MS), and swaps finished indexes into the
- * app. The log only grows while no thread reads it. */
+/* applive: grows the live log between frames and its index with it: each poll takes
+ * the bytes the reader thread has kept, indexes them (evindex_grow, on this thread, at
+ * most APPLIVE_STEP_MS of work a poll) and puts the grown index in the app's place.
+ * The log and its index change only while nothing else reads them (no thread totals
+ * running, no search prompt or thread list open). At the end of the data the grower is
+ * finished into the index a file of the same bytes would give. */
 #include "applive.h"
 
-#include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -16,27 +15,21 @@
 #include "timefmt.h"
 #include "xalloc.h"
 
-#define APPLIVE_MIN_GAP_MS 200
-#define APPLIVE_POLL_MS 50
+#define APPLIVE_POLL_MS 20
+#define APPLIVE_STEP_MS 25      /* indexing a poll may do (a big log followed catches up) */
+#define APPLIVE_STEP_BYTES ((uint64_t)4 << 20)  /* bytes a step between clock checks */
 #define APPLIVE_ALERT_SHOW_NS ((uint64_t)5000000000u)  /* an alert stays 5 s */
 
 struct applive {
     livelog *l;                 /* borrowed */
     uint64_t alert_pause_ns;
-    evindex *cur;               /* owned; the app's index */
-    evindex *ready;             /* owned; built, waiting to be swapped in */
-    /* The background build. */
-    pthread_t th;
-    bool running;
-    _Atomic int done;
-    evindex *built;             /* the thread's result */
-    diag built_ending;
-    uint64_t build_bytes;       /* log size the running build reads */
-    uint64_t build_arrival_ns;  /* when those bytes had come */
-    uint64_t build_start_ns, next_build_ns;
-    uint64_t indexed_bytes;     /* log size of `cur` or `ready` */
+    evindex_grow *g;            /* owned; the growing index, while the data goes on */
+    evindex *done;              /* owned; the finished index, once it ended */
+    bool swapped;               /* the app shows the current index */
     /* Header figures. */
     uint64_t lag_ns;
+    uint64_t caught_up_ns;      /* arrival of the newest byte when indexing last caught up */
+    uint64_t next_grow_ns;      /* no indexing before (a dear swap was just made) */
     double rate;                /* events per second, smoothed */
     uint64_t rate_t_ns;
     size_t rate_events;
@@ -44,7 +37,6 @@ struct applive {
     bool ended;                 /* the end-of-data marker came */
     bool src_final;
     size_t gcs_seen;
-    bool final_scanned;         /* the last index's collections were all looked at */
     applive_alert *alerts;      /* owned */
     size_t n_alerts, cap_alerts;
     uint64_t alert_shown_ns;    /* when the newest alert was raised */
@@ -58,42 +50,31 @@ applive_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void *
-applive_build_main(void *arg)
-{
-    applive *lv = arg;
-    lv->built = evindex_build(livelog_log(lv->l), NULL, &lv->built_ending);
-    atomic_store(&lv->done, 1);
-    return NULL;
-}
-
-/* The build thread takes no signals: they go to the loop's thread. */
+/* Index what came, for at most APPLIVE_STEP_MS. True if anything was indexed;
+ * *caught_up (may be NULL): every whole event that came is indexed. */
 static bool
-applive_start_build(applive *lv)
+applive_grow(applive *lv, bool *caught_up)
 {
-    sigset_t all, old;
-    sigfillset(&all);
-    static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        sigdelset(&all, faults[i]);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    atomic_store(&lv->done, 0);
-    lv->running = pthread_create(&lv->th, NULL, applive_build_main, lv) == 0;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    return lv->running;
+    uint64_t start = applive_now_ns(), before = evindex_grow_bytes(lv->g);
+    bool more;
+    while ((more = evindex_grow_step(lv->g, APPLIVE_STEP_BYTES)) &&
+           applive_now_ns() - start < APPLIVE_STEP_MS * 1000000ull)
+        ;
+    if (caught_up)
+        *caught_up = !more;
+    return evindex_grow_bytes(lv->g) != before;
 }
 
 applive *
-applive_new(livelog *l, evindex *ix, uint64_t alert_pause_ns)
+applive_new(livelog *l, uint64_t alert_pause_ns)
 {
-    applive *lv = xcalloc(1, sizeof *lv);
+    applive *lv = xcalloc(1, sizeof *lv);      /* caller frees: applive_free */
     lv->l = l;
-    lv->cur = ix;
     lv->alert_pause_ns = alert_pause_ns;
-    lv->indexed_bytes = evlog_size(livelog_log(l));
-    lv->rate_t_ns = applive_now_ns();
-    lv->rate_events = evindex_n_events(ix);
-    lv->ended = evindex_ending(ix)->code == DIAG_OK;
+    lv->g = evindex_grow_new(livelog_log(l));
+    applive_grow(lv, NULL);     /* the first frame at once; the rest comes poll by poll */
+    lv->rate_t_ns = lv->caught_up_ns = applive_now_ns();
+    lv->rate_events = evindex_n_events(evindex_grow_index(lv->g));
     livesrc_status_get(livelog_src(l), &lv->st);
     return lv;
 }
@@ -101,7 +82,7 @@ applive_new(livelog *l, evindex *ix, uint64_t alert_pause_ns)
 const evindex *
 applive_index(const applive *lv)
 {
-    return lv->cur;
+    return lv->g ? evindex_grow_index(lv->g) : lv->done;
 }
 
 void
@@ -169,24 +150,31 @@ applive_header(applive *lv, app *a, uint64_t now)
 }
 
 /* Defined below; the first index is looked at when attached. */
-static void applive_scan_alerts(applive *lv, const evindex *ix, uint64_t now, bool final);
+static void applive_scan_alerts(applive *lv, uint64_t now);
 
 void
 applive_attach(applive *lv, app *a)
 {
-    applive_scan_alerts(lv, lv->cur, applive_now_ns(), lv->ended);
+    applive_scan_alerts(lv, applive_now_ns());
+    lv->swapped = true;
     a->live = true;
     a->live_follow = true;
     app_follow_now(a);
     applive_header(lv, a, applive_now_ns());
 }
 
-/* New collections in the index: the ones pausing longer than the threshold. Unless
- * `final`, the newest is looked at again next time (its pause may still grow). */
+/* New collections in the index that pause longer than the threshold: those that will
+ * not change any more (all, once the data ended). */
 static void
-applive_scan_alerts(applive *lv, const evindex *ix, uint64_t now, bool final)
+applive_scan_alerts(applive *lv, uint64_t now)
 {
+    const evindex *ix = applive_index(lv);
     size_t n = evindex_n_gcs(ix);
+    if (lv->g) {
+        evindex_grow_work w;
+        evindex_grow_work_get(lv->g, &w);
+        n = (size_t)w.gcs_final;
+    }
     for (size_t i = lv->gcs_seen; lv->alert_pause_ns && i < n; i++) {
         const evindex_gc *g = evindex_gc_at(ix, i);
         if (g->end_ns - g->start_ns < lv->alert_pause_ns)
@@ -196,10 +184,7 @@ applive_scan_alerts(applive *lv, const evindex *ix, uint64_t now, bool final)
         lv->alerts[lv->n_alerts++] = (applive_alert){ g->start_ns, g->end_ns - g->start_ns };
         lv->alert_shown_ns = now;
     }
-    /* The newest collection may still grow its pause: look at it again next time. */
-    lv->gcs_seen = n && !final ? n - 1 : n;
-    if (lv->n_alerts && n && lv->alerts[lv->n_alerts - 1].start_ns ==
-                                 evindex_gc_at(ix, n - 1)->start_ns)
+    if (n > lv->gcs_seen)
         lv->gcs_seen = n;
 }
 
@@ -208,43 +193,16 @@ applive_poll(applive *lv, app *a)
 {
     uint64_t now = applive_now_ns();
     bool changed = false;
-    if (lv->running && atomic_load(&lv->done)) {
-        pthread_join(lv->th, NULL);
-        lv->running = false;
-        uint64_t took = now - lv->build_start_ns;
-        lv->next_build_ns = now + (4 * took > APPLIVE_MIN_GAP_MS * 1000000ull
-                                       ? 4 * took : APPLIVE_MIN_GAP_MS * 1000000ull);
-        evindex_free(lv->ready);
-        lv->ready = lv->built;
-        lv->built = NULL;
-        lv->lag_ns = now - lv->build_arrival_ns;
-        lv->indexed_bytes = lv->build_bytes;
-    }
     /* Following stops once the user has looked into the past (panned, zoomed). */
     if (a->live_follow && a->v.t1_ns < a->v.log_end_ns + 1)
         a->live_follow = false;
-    /* Not while the threads' totals of the current index are being counted: the swap
-     * would wait for them and the loop would stall. */
-    if (lv->ready && a->mode != MODE_SEARCH &&
-        !(a->mode == MODE_LIST && a->list_kind == APP_LIST_THREADS) &&
-        !app_totals_pending(a)) {
-        app_swap_index(a, lv->ready);
-        evindex_free(lv->cur);
-        lv->cur = lv->ready;
-        lv->ready = NULL;
-        size_t ev = evindex_n_events(lv->cur);
-        if (now > lv->rate_t_ns) {
-            double r = (double)(ev - lv->rate_events) * 1e9 / (double)(now - lv->rate_t_ns);
-            lv->rate = lv->rate == 0 ? r : 0.5 * lv->rate + 0.5 * r;
-        }
-        lv->rate_t_ns = now;
-        lv->rate_events = ev;
-        lv->ended = evindex_ending(lv->cur)->code == DIAG_OK;
-        applive_scan_alerts(lv, lv->cur, now, lv->ended);
-        changed = true;
-    }
-    /* Grow only while nothing else reads the log. */
-    if (!lv->running && !lv->ready && !app_totals_pending(a) && !lv->src_final) {
+    /* The log and its index change only while nobody else reads them: not while the
+     * threads' totals are counted on their thread, nor under the search prompt or the
+     * thread list (they hold the index until they close). */
+    bool quiet = !app_totals_pending(a);
+    bool may_index = quiet && a->mode != MODE_SEARCH &&
+                     !(a->mode == MODE_LIST && a->list_kind == APP_LIST_THREADS);
+    if (quiet && !lv->src_final) {
         diag d;
         livesrc_status st;
         if (livelog_update(lv->l, 0, &st, &d)) {
@@ -258,26 +216,44 @@ applive_poll(applive *lv, app *a)
             lv->src_final = true;
         }
     }
-    uint64_t size = evlog_size(livelog_log(lv->l));
-    if (!lv->running && !lv->ready && size > lv->indexed_bytes &&
-        (now >= lv->next_build_ns || lv->src_final)) {
-        lv->build_bytes = size;
-        lv->build_arrival_ns = lv->st.last_arrival_ns ? lv->st.last_arrival_ns : now;
-        lv->build_start_ns = now;
-        if (!applive_start_build(lv)) {
-            applive_build_main(lv);     /* no thread: build here */
-            lv->ready = lv->built;
-            lv->built = NULL;
-            lv->indexed_bytes = size;
-            lv->lag_ns = applive_now_ns() - lv->build_arrival_ns;
+    /* A swap remakes what the app derives from the index (lanes, event pane, search
+     * matches): polls that index are spaced by three times its cost when it is dear. */
+    if (may_index && lv->g && now >= lv->next_grow_ns) {
+        bool caught_up;
+        bool grew = applive_grow(lv, &caught_up);
+        lv->ended = evindex_grow_ended(lv->g) &&
+                    evindex_ending(evindex_grow_index(lv->g))->code == DIAG_OK;
+        if (evindex_grow_ended(lv->g) || (lv->src_final && caught_up)) {
+            diag e;
+            lv->done = evindex_grow_finish(lv->g, &e);  /* as a file of these bytes */
+            lv->g = NULL;
+            lv->ended = e.code == DIAG_OK;
+            grew = true;
         }
-    }
-    /* The last bytes are in once the source is final and nothing is left to index:
-     * the newest collection is whole too. */
-    if (!lv->final_scanned && lv->src_final && !lv->running && !lv->ready &&
-        lv->indexed_bytes >= size) {
-        applive_scan_alerts(lv, lv->cur, now, true);
-        lv->final_scanned = true;
+        if (grew || !lv->swapped) {
+            uint64_t swap_start = applive_now_ns();
+            app_swap_index(a, applive_index(lv));
+            lv->swapped = true;
+            uint64_t shown = applive_now_ns();
+            lv->next_grow_ns = shown + 3 * (shown - swap_start);
+            /* The newest byte is on screen once every byte that came is indexed. */
+            if (caught_up && lv->st.last_arrival_ns && shown > lv->st.last_arrival_ns)
+                lv->lag_ns = shown - lv->st.last_arrival_ns;
+            else if (!caught_up && lv->st.last_arrival_ns)
+                lv->lag_ns = shown - lv->caught_up_ns;
+            size_t ev = evindex_n_events(applive_index(lv));
+            if (now > lv->rate_t_ns) {
+                double r = (double)(ev - lv->rate_events) * 1e9 /
+                           (double)(now - lv->rate_t_ns);
+                lv->rate = lv->rate == 0 ? r : 0.5 * lv->rate + 0.5 * r;
+            }
+            lv->rate_t_ns = now;
+            lv->rate_events = ev;
+            applive_scan_alerts(lv, now);
+            changed = true;
+        }
+        if (caught_up)
+            lv->caught_up_ns = lv->st.last_arrival_ns ? lv->st.last_arrival_ns : now;
     }
     char before[sizeof a->live_text];
     memcpy(before, a->live_text, sizeof before);
@@ -311,11 +287,8 @@ applive_free(applive *lv)
 {
     if (!lv)
         return;
-    if (lv->running)
-        pthread_join(lv->th, NULL);
-    evindex_free(lv->built);
-    evindex_free(lv->ready);
-    evindex_free(lv->cur);
+    evindex_grow_free(lv->g);
+    evindex_free(lv->done);
     x_free(lv->alerts);
     x_free(lv);
 }
