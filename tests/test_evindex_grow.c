@@ -327,6 +327,7 @@ START_TEST(test_grow_synthetic)
         "--caps 2 --size 256K --seed 37 --no-blocks",
         "--caps 2 --churn 3000 --seed 38 --labels",
         "--caps 64 --size 2M --seed 39 --block-bytes 4096 --gc-every 1ms",
+        "--caps 4 --size 512K --seed 40 --sparks --out-of-order --messages-every 200us",
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char path[] = "/tmp/elog-grow-synth-XXXXXX";

@@ -170,6 +170,50 @@ START_TEST(test_msgtab_reopen)
 }
 END_TEST
 
+/* A growing index's placing: sorted batches appended to a sealed table, each starting
+ * after the tail or before it (late), hold every message in order after each batch; the
+ * index returned is the first message that differs from the table before, and the old
+ * messages repacked are exactly those after the batch's first. */
+START_TEST(test_msgtab_append_sorted)
+{
+    uint64_t st = 0x0badc0ffee123457u;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + mt_rand(&st) % 600;
+        msgtab_msg *m = mt_make(&st, n, 1 + (unsigned)(mt_rand(&st) % 6), 6, 1000,
+                                UINT64_C(1) << 30, round % 5 == 0, round % 3 == 0);
+        msgtab_msg *ref = xmalloc((n + 1) * sizeof *ref);         /* freed below */
+        msgtab_msg *prev = xmalloc((n + 1) * sizeof *prev);       /* freed below */
+        msgtab *mt = msgtab_new(MT_MARKER);
+        msgtab_seal(mt);
+        size_t done = 0;
+        while (done < n) {
+            size_t k = 1 + mt_rand(&st) % (round % 2 ? 200 : 40);
+            if (k > n - done)
+                k = n - done;
+            msgtab_msg *batch = m + done;
+            qsort(batch, k, sizeof *batch, mt_ref_cmp);
+            memcpy(prev, ref, done * sizeof *ref);
+            memcpy(ref + done, batch, k * sizeof *ref);
+            qsort(ref, done + k, sizeof *ref, mt_ref_cmp);
+            size_t want_at = 0, after = 0;
+            while (want_at < done && mt_ref_cmp(&prev[want_at], &batch[0]) <= 0)
+                want_at++;
+            after = done - want_at;
+            uint64_t moved = 0;
+            ck_assert_uint_eq(msgtab_append_sorted(mt, batch, k, &moved), want_at);
+            ck_assert_uint_eq(moved, after);
+            done += k;
+            mt_verify(mt, ref, done, &st);
+        }
+        ck_assert_uint_eq(msgtab_append_sorted(mt, m, 0, NULL), n);
+        msgtab_free(mt);
+        x_free(prev);
+        x_free(ref);
+        x_free(m);
+    }
+}
+END_TEST
+
 /* An empty table, and the size of a dense one. */
 START_TEST(test_msgtab_empty_and_bytes)
 {
@@ -208,6 +252,7 @@ test_msgtab_suite(void)
     tcase_add_test(tc, test_msgtab_merge);
     tcase_add_test(tc, test_msgtab_empty_and_bytes);
     tcase_add_test(tc, test_msgtab_reopen);
+    tcase_add_test(tc, test_msgtab_append_sorted);
     suite_add_tcase(s, tc);
     return s;
 }
