@@ -35,6 +35,8 @@ void msgtab_add(msgtab *mt, const msgtab_msg *m);
  * sealed. Cost: the messages after that chunk's start, plus n. Returns the index of
  * the first message that changed; *moved (if not NULL) gets the old ones repacked. */
 size_t msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved);
+/* Seal if needed and give spare room back (after the last msgtab_append_sorted). */
+void msgtab_trim(msgtab *mt);
 /* Move every message of src (unsealed) into dst (unsealed); src is left empty. */
 void msgtab_merge(msgtab *dst, msgtab *src);
 /* Sort by (time, offset) and pack; each capability's packed list is freed once merged.

@@ -1108,6 +1108,8 @@ place_append(builder *b, void **dst, size_t *n_dst, size_t *cap_dst, const void 
              size_t size, int (*cmp)(const void *, const void *))
 {
     size_t n_old = *n_dst;
+    if (!k)
+        return n_old;
     xgrowarray(dst, cap_dst, n_old + k, 256, size);
     memcpy((char *)*dst + n_old * size, src, k * size);
     *n_dst = n_old + k;
@@ -1164,9 +1166,11 @@ builder_place_samples(builder *b, uint64_t horizon, bool final)
         for (size_t i = 0; i < ks; i++)
             builder_feed_spark(b, &b->sparks[i]);
     }
-    memmove(b->samples, b->samples + k, (b->n_samples - k) * sizeof *b->samples);
+    if (k)
+        memmove(b->samples, b->samples + k, (b->n_samples - k) * sizeof *b->samples);
     b->n_samples -= k;
-    memmove(b->sparks, b->sparks + ks, (b->n_sparks - ks) * sizeof *b->sparks);
+    if (ks)
+        memmove(b->sparks, b->sparks + ks, (b->n_sparks - ks) * sizeof *b->sparks);
     b->n_sparks -= ks;
 }
 
@@ -1177,7 +1181,10 @@ builder_place_msgs(builder *b, uint64_t horizon, bool final)
 {
     evindex *ix = b->ix;
     if (!b->n_pend_msgs) {
-        msgtab_seal(ix->msgs);
+        if (final)
+            msgtab_trim(ix->msgs);  /* seals a one-shot build's per-cap lists */
+        else
+            msgtab_seal(ix->msgs);
         return;
     }
     msg_sort(b->pend_msgs, b->n_pend_msgs);
@@ -1187,6 +1194,8 @@ builder_place_msgs(builder *b, uint64_t horizon, bool final)
     msgtab_append_sorted(ix->msgs, b->pend_msgs, k, &b->work.items_moved);
     memmove(b->pend_msgs, b->pend_msgs + k, (b->n_pend_msgs - k) * sizeof *b->pend_msgs);
     b->n_pend_msgs -= k;
+    if (final)
+        msgtab_trim(ix->msgs);
 }
 
 /* Flushes come from capability blocks, the phases from the global block, which GHC
@@ -1838,7 +1847,8 @@ par_merge(builder *dst, builder *src)
      * order). */
     xgrowarray((void **)&dst->sparks, &dst->cap_sparks, dst->n_sparks + src->n_sparks + 1, 64,
                sizeof *dst->sparks);
-    memcpy(dst->sparks + dst->n_sparks, src->sparks, src->n_sparks * sizeof *src->sparks);
+    if (src->n_sparks)
+        memcpy(dst->sparks + dst->n_sparks, src->sparks, src->n_sparks * sizeof *src->sparks);
     dst->n_sparks += src->n_sparks;
     for (size_t i = 0; i < src->n_caplife; i++)
         *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];

@@ -492,6 +492,11 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
 
     /* What is final now: the collections before the first open cluster. */
     if (final) {
+        /* Nothing joins again: the spare room (sized for every span) goes back. */
+        j->cap_gcs = n_gcs + 1;
+        ix->gcs = xreallocarray(ix->gcs, j->cap_gcs, sizeof *ix->gcs);
+        j->cap_parts = n_parts + 1;
+        ix->parts = xreallocarray(ix->parts, j->cap_parts, sizeof *ix->parts);
         j->n_final = n_gcs;
         j->parts_final = n_parts;
         j->from_ns = UINT64_MAX;

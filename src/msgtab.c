@@ -403,16 +403,24 @@ msgtab_seal(msgtab *mt)
     x_free(mt->lists);
     mt->lists = NULL;
     mt->n_lists = mt->cap_lists = 0;
+    mt->n = mt->t.n;
+    mt->sealed = true;
+    msgtab_trim(mt);
+}
+
+void
+msgtab_trim(msgtab *mt)
+{
+    if (!mt->sealed)
+        msgtab_seal(mt);
     msgtab_cols *t = &mt->t;
-    /* Trim to size (the padding word stays). */
+    /* Trim to size (the padding words stay). */
     t->cap_words = t->n_words + MSGTAB_PAD;
     t->words = xreallocarray(t->words, t->cap_words, sizeof *t->words);
     if (t->n_words == 0)
         memset(t->words, 0, MSGTAB_PAD * sizeof *t->words);
     t->cap_chunks = t->n_chunks + 1;
     t->chunks = xreallocarray(t->chunks, t->cap_chunks, sizeof *t->chunks);
-    mt->n = t->n;
-    mt->sealed = true;
 }
 
 size_t

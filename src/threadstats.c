@@ -203,9 +203,10 @@ threadstats_extend(const evindex *ix, threadstats_row *rows, const threadstats_m
             k++;
         size_t from = k < m->n && m->caps[k] == cap->cap ? m->runs[k] : 0;
         size_t count = runlane_count(cap->runs);
+        runlane_seq seq = { 0 };        /* the runs added, read in order: a step each */
         for (size_t i = from; i < count; i++) {
             runlane_run r;
-            runlane_get(cap->runs, i, &r);
+            runlane_get_seq(cap->runs, i, &r, &seq);
             size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
             if (ti != SIZE_MAX)
                 threadstats_add(&rows[ti], &r, cap->cap, era);
