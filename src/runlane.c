@@ -244,15 +244,22 @@ runlane_gap_get(const runlane_chunk *ck, const uint64_t *col, size_t j)
     return runlane_col_get(col, ck->w_off, j);
 }
 
-/* Run j's start minus the base in packed chunk ck: from the start checkpoint at or
- * before it, adding the durations and gaps in between. */
+/* Run j's start minus the base in packed chunk ck of len runs: from the nearer start
+ * checkpoint, adding (or, back from the one after it, taking off) the durations and
+ * gaps in between. */
 static inline uint64_t
-runlane_off_get(const runlane_chunk *ck, const uint64_t *col, size_t j)
+runlane_off_get(const runlane_chunk *ck, const uint64_t *col, size_t j, size_t len)
 {
-    size_t k = j / RUNLANE_CP_STEP, from = k * RUNLANE_CP_STEP;
+    size_t k = j / RUNLANE_CP_STEP, from = k * RUNLANE_CP_STEP, next = from + RUNLANE_CP_STEP;
+    const uint64_t *dur = col + ck->w_off;
+    if (j - from > RUNLANE_CP_STEP / 2 && next < len && k < RUNLANE_N_CP) {
+        uint64_t off = runlane_col_get(col + runlane_scp_at(ck), ck->w_span, k);
+        for (size_t i = next; i > j; i--)
+            off -= runlane_col_get(dur, ck->w_dur, i - 1) + runlane_gap_get(ck, col, i);
+        return off;
+    }
     uint64_t off = k ? runlane_col_get(col + runlane_scp_at(ck), ck->w_span, k - 1)
                      : runlane_gap_get(ck, col, 0);
-    const uint64_t *dur = col + ck->w_off;
     for (size_t i = from + 1; i <= j; i++)
         off += runlane_col_get(dur, ck->w_dur, i - 1) + runlane_gap_get(ck, col, i);
     return off;
@@ -656,7 +663,7 @@ runlane_span(const runlane *rl, size_t i, uint64_t *start, uint64_t *dur)
     if (c < rl->n_chunks) {
         const runlane_chunk *ck = &rl->chunks[c];
         const uint64_t *col = rl->words + ck->word;
-        *start = rl->bases[c] + runlane_off_get(ck, col, j);
+        *start = rl->bases[c] + runlane_off_get(ck, col, j, runlane_chunk_len(rl, c));
         *dur = runlane_col_get(col + ck->w_off, ck->w_dur, j);
     } else {
         *start = rl->open->start_ns[j];
@@ -743,13 +750,23 @@ runlane_count_starts_from(const runlane *rl, uint64_t t, bool inclusive, size_t 
     const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
     uint64_t d = t - rl->bases[c];
     size_t len = runlane_chunk_len(rl, c);
-    /* The last start checkpoint (a run inside the chunk) before d, then run by run. */
+    /* The start checkpoints (runs inside the chunk) around d, then run by run from the
+     * nearer: back from the one after d, or on from the one before. */
     size_t from = 0;
     uint64_t off = runlane_gap_get(ck, col, 0);
     for (size_t k = 0; k < RUNLANE_N_CP && (k + 1) * RUNLANE_CP_STEP < len; k++) {
         uint64_t v = runlane_col_get(col + runlane_scp_at(ck), ck->w_span, k);
-        if (v >= d)
+        if (v >= d) {
+            if (d - off > (v - off) / 2) {
+                size_t cur = (k + 1) * RUNLANE_CP_STEP;
+                do {
+                    v -= runlane_col_get(dur, ck->w_dur, cur - 1) + runlane_gap_get(ck, col, cur);
+                    cur--;
+                } while (v >= d && cur > from);
+                return c * RUNLANE_CHUNK + cur + 1;
+            }
             break;
+        }
         from = (k + 1) * RUNLANE_CP_STEP;
         off = v;
     }
@@ -779,7 +796,7 @@ runlane_get(const runlane *rl, size_t i, runlane_run *out)
     if (c < rl->n_chunks) {
         const runlane_chunk *ck = &rl->chunks[c];
         const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
-        out->start_ns = rl->bases[c] + runlane_off_get(ck, off, j);
+        out->start_ns = rl->bases[c] + runlane_off_get(ck, off, j, runlane_chunk_len(rl, c));
         out->end_ns = out->start_ns + runlane_col_get(dur, ck->w_dur, j);
         out->tid = ck->tid_min + (uint32_t)runlane_tid_get(ck, off, j);
         sf = runlane_sf_get(ck, off, j);
@@ -1206,7 +1223,7 @@ runlane_check_columns(const runlane *rl, size_t c, char *why, size_t why_len)
         if (f != 0 && f != 2 && bitpack_width(most) != w[f])
             return checkfail(why, why_len, "chunk %zu: %s width %u, its values need %u", c,
                              name[f], w[f], bitpack_width(most));
-        if (f == 0 && runlane_off_get(ck, rl->words + ck->word, 0) != 0)
+        if (f == 0 && runlane_off_get(ck, rl->words + ck->word, 0, len) != 0)
             return checkfail(why, why_len, "chunk %zu: base %llu is not run %zu's start",
                              c, (unsigned long long)rl->bases[c], c * RUNLANE_CHUNK);
         if (f == 3 && most >> ck->w_stop > RUNLANE_FLAG_MASK)
