@@ -831,6 +831,115 @@ runlane_get_seq(const runlane *rl, size_t i, runlane_run *out, runlane_seq *seq)
 }
 
 size_t
+runlane_n_blocks(const runlane *rl)
+{
+    return rl->n_chunks + (rl->open && rl->open->len ? 1 : 0);
+}
+
+void
+runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
+{
+    if (b < rl->n_chunks) {
+        /* Every tid is within 2^w of tid_min, w the exceptions' width when there are
+         * any (the window lies inside that too), else the tid column's (no window
+         * but the one from tid_min). The header has both: nothing is unpacked. */
+        const runlane_chunk *ck = &rl->chunks[b];
+        unsigned w = ck->n_exc ? ck->w_exc : ck->w_tid;
+        uint64_t top = (uint64_t)ck->tid_min + bitpack_mask(w);
+        *lo = ck->tid_min;
+        *hi = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
+        return;
+    }
+    const runlane_open *o = rl->open;
+    *lo = UINT32_MAX;
+    *hi = 0;
+    for (size_t j = 0; o && j < o->len; j++) {
+        *lo = o->tid[j] < *lo ? o->tid[j] : *lo;
+        *hi = o->tid[j] > *hi ? o->tid[j] : *hi;
+    }
+}
+
+/* Values [0, len) of a column of width w into v, plus add. */
+static void
+runlane_col_unpack(const uint64_t *col, unsigned w, size_t len, uint64_t add, uint64_t *v)
+{
+    uint64_t m = bitpack_mask(w);
+    for (size_t j = 0; j < len; j++)
+        v[j] = add + bitpack_get_masked(col, (uint64_t)j * w, m);
+}
+
+/* The patched values of a chunk (those whose bit is set in the map word exc[0]) over
+ * v: base plus the k-th value of width w after the map, in run order. */
+static void
+runlane_exc_unpack(const uint64_t *exc, unsigned w, uint64_t base, uint64_t *v)
+{
+    uint64_t m = bitpack_mask(w);
+    size_t k = 0;
+    for (uint64_t map = exc[0]; map; map &= map - 1)
+        v[__builtin_ctzll(map)] = base + bitpack_get_masked(exc + 1, (uint64_t)k++ * w, m);
+}
+
+void
+runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols)
+{
+    out->first = b * RUNLANE_CHUNK;
+    if (b >= rl->n_chunks) {
+        const runlane_open *o = rl->open;
+        size_t len = out->len = o ? o->len : 0;
+        for (size_t j = 0; j < len; j++) {
+            out->start_ns[j] = o->start_ns[j];
+            out->dur_ns[j] = o->dur_ns[j];
+            out->tid[j] = o->tid[j];
+            out->stop[j] = (uint8_t)(o->sf[j] & 0xff);
+            out->flags[j] = (uint8_t)(o->sf[j] >> RUNLANE_SF_SHIFT);
+        }
+        return;
+    }
+    /* Column by column, each a tight loop of one width, then its exceptions patched in.
+     * Durations and tids stand alone; starts need the durations (a start is the previous
+     * run's end plus a gap), unpacked here when the caller did not ask for them. */
+    const runlane_chunk *ck = &rl->chunks[b];
+    size_t len = runlane_chunk_len(rl, b);
+    out->len = len;
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
+    const uint64_t *tid = dur + ck->w_dur, *sf = tid + ck->w_tid;
+    uint64_t dtmp[RUNLANE_CHUNK], v[RUNLANE_CHUNK];
+    const uint64_t *d = out->dur_ns;
+    if (cols & RUNLANE_COL_DUR)
+        runlane_col_unpack(dur, ck->w_dur, len, 0, out->dur_ns);
+    else if (cols & RUNLANE_COL_START) {
+        runlane_col_unpack(dur, ck->w_dur, len, 0, dtmp);
+        d = dtmp;
+    }
+    if (cols & RUNLANE_COL_START) {
+        runlane_col_unpack(col, ck->w_off, len, 0, v);
+        if (ck->n_gexc)
+            runlane_exc_unpack(col + runlane_gexc_at(ck), ck->w_gexc, 0, v);
+        uint64_t at = rl->bases[b] + v[0];
+        out->start_ns[0] = at;
+        for (size_t j = 1; j < len; j++) {
+            at += d[j - 1] + v[j];
+            out->start_ns[j] = at;
+        }
+    }
+    if (cols & RUNLANE_COL_TID) {
+        runlane_col_unpack(tid, ck->w_tid, len, ck->tid_base, v);
+        if (ck->n_exc)
+            runlane_exc_unpack(col + runlane_exc_at(ck), ck->w_exc, ck->tid_min, v);
+        for (size_t j = 0; j < len; j++)
+            out->tid[j] = (uint32_t)v[j];
+    }
+    if (cols & RUNLANE_COL_STOP) {
+        runlane_col_unpack(sf, ck->w_sf, len, 0, v);
+        uint64_t m_stop = bitpack_mask(ck->w_stop);
+        for (size_t j = 0; j < len; j++) {
+            out->stop[j] = (uint8_t)(v[j] & m_stop);
+            out->flags[j] = (uint8_t)(v[j] >> ck->w_stop);
+        }
+    }
+}
+
+size_t
 runlane_first_after(const runlane *rl, uint64_t t)
 {
     /* Runs starting before t: all but the last end by t (they do not overlap), so

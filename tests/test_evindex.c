@@ -583,6 +583,24 @@ START_TEST(test_evindex_threadstats_many)
             ck_abort_msg("thread %u: row differs from what was written", k);
     }
     x_free(rows);
+    /* On one thread, the same rows. */
+    threadstats_row *one = threadstats_all_serial(c.ix);
+    rows = threadstats_all(c.ix);
+    ck_assert(memcmp(one, rows, N * sizeof *rows) == 0);
+    x_free(one);
+    x_free(rows);
+    /* The brief pass (what the thread list ranks by) gives the same run time and runs. */
+    threadstats_brief br;
+    ck_assert(threadstats_brief_all(c.ix, &br));
+    ck_assert_uint_eq(br.n, N);
+    for (uint32_t k = 1; k <= N; k++) {
+        bool twice = k % 3 == 0;
+        if (br.run_ns[k - 1] != k % 50 + (twice ? 20 : 0) || br.n_runs[k - 1] != 1u + twice)
+            ck_abort_msg("thread %u: brief run time %llu, runs %u differ from what was "
+                         "written", k, (unsigned long long)br.run_ns[k - 1], br.n_runs[k - 1]);
+    }
+    threadstats_brief_free(&br);
+    ck_assert_ptr_null(br.run_ns);
     ei_close(&c);
 }
 END_TEST
