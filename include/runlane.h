@@ -80,6 +80,11 @@ enum {
     RUNLANE_COL_ALL = 15,
 };
 void runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols);
+/* Per-thread sums straight from block b's packed columns: each run whose tid is in
+ * [tid_lo, tid_lo + n) adds its duration to sum[tid - tid_lo] and one to
+ * count[tid - tid_lo]; other runs are passed over. */
+void runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
+                              uint64_t *sum, uint32_t *count);
 /* Index of the first run with end_ns > t (count if none): the first one that can
  * overlap [t, ...). Zero-length runs at t count as ending after t when start == t. */
 size_t runlane_first_after(const runlane *rl, uint64_t t);

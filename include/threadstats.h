@@ -46,6 +46,10 @@ typedef struct threadstats_brief {
 /* Fill *out for every thread of the index (one pass over the runs, as threadstats_all).
  * False, and *out empty, when the log has no threads. Free with threadstats_brief_free. */
 bool threadstats_brief_all(const evindex *ix, threadstats_brief *out);
+/* The same, and *order the threads ranked by run time as radixsort_rank_desc ranks
+ * run_ns (each half ranked by the thread that counted it, then merged). Caller frees
+ * *order (x_free; NULL when false). */
+bool threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **order);
 void threadstats_brief_free(threadstats_brief *b);
 
 /* The row of thread `tid` (the row of a thread that never ran if it is unknown). One

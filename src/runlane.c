@@ -939,6 +939,60 @@ runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols
     }
 }
 
+void
+runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
+                         uint64_t *sum, uint32_t *count)
+{
+    /* k = tid - tid_lo in 32 bits: a tid below tid_lo wraps past n. */
+    if (b >= rl->n_chunks) {
+        const runlane_open *o = rl->open;
+        for (size_t j = 0; o && j < o->len; j++) {
+            size_t k = (uint32_t)(o->tid[j] - tid_lo);
+            if (k < n) {
+                sum[k] += o->dur_ns[j];
+                count[k]++;
+            }
+        }
+        return;
+    }
+    /* Straight from the packed columns, without a block to unpack into: the tid column
+     * (tid - tid_base) for every run, then the exceptions (whose column value is zero)
+     * moved from tid_base's sums to their own. */
+    const runlane_chunk *ck = &rl->chunks[b];
+    size_t len = runlane_chunk_len(rl, b);
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off, *tid = dur + ck->w_dur;
+    uint64_t md = bitpack_mask(ck->w_dur), mt = bitpack_mask(ck->w_tid);
+    uint32_t base = ck->tid_base - tid_lo;
+    for (size_t j = 0; j < len; j++) {
+        size_t k = (uint32_t)(base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid,
+                                                                   mt));
+        if (k < n) {
+            sum[k] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+            count[k]++;
+        }
+    }
+    if (ck->n_exc == 0)
+        return;
+    const uint64_t *exc = col + runlane_exc_at(ck);
+    uint64_t me = bitpack_mask(ck->w_exc);
+    size_t at = 0, k_base = base;
+    for (uint64_t map = exc[0]; map; map &= map - 1) {
+        size_t j = (size_t)__builtin_ctzll(map);
+        uint64_t d = bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+        uint32_t t = ck->tid_min + (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)at++ * ck->w_exc,
+                                                                me);
+        size_t k = (uint32_t)(t - tid_lo);
+        if (k_base < n) {
+            sum[k_base] -= d;
+            count[k_base]--;
+        }
+        if (k < n) {
+            sum[k] += d;
+            count[k]++;
+        }
+    }
+}
+
 size_t
 runlane_first_after(const runlane *rl, uint64_t t)
 {

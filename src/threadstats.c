@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "radixsort.h"
 #include "stopstatus.h"
 #include "xalloc.h"
 
@@ -69,6 +70,9 @@ typedef struct threadstats_share {
     size_t lo, hi;
     uint32_t tid_lo, tid_hi;
     bool one;
+    size_t n;                   /* every thread (a ranked brief pass) */
+    size_t *words, *tmp;        /* with them, a brief pass ranks its rows [lo, hi) there */
+    radixsort_part *part;       /* ... as this part (the share's own) */
 } threadstats_share;
 
 /* Every block of every lane whose tids can fall in the share, unpacked once; blocks of
@@ -82,6 +86,16 @@ threadstats_pass(const threadstats_share *sh, bool brief)
     threadstats_classes cl;
     if (!brief)
         threadstats_classes_init(&cl, sh->ix);
+    /* GHC numbers threads densely: when the share's ids have no gap, a thread's row is
+     * its id's distance from the first, with no table lookup. */
+    bool dense = false;
+    if (!sh->one && sh->hi > sh->lo) {
+        threadtab_thread t0, t1;
+        threadtab_at(tt, sh->lo, &t0);
+        threadtab_at(tt, sh->hi - 1, &t1);
+        dense = t0.tid == sh->tid_lo && t1.tid == sh->tid_hi &&
+                (size_t)(t1.tid - t0.tid) == sh->hi - 1 - sh->lo;
+    }
     runlane_block *bl = xmalloc(sizeof *bl);     /* freed below */
     /* Two pages remembered, the latest first: runs of a few long-lived threads between
      * those of many short-lived ones (a server's log) keep both pages at hand. */
@@ -94,6 +108,11 @@ threadstats_pass(const threadstats_share *sh, bool brief)
             runlane_block_tids(cap->runs, b, &lo, &hi);
             if (hi < sh->tid_lo || lo > sh->tid_hi)
                 continue;
+            if (brief && dense) {   /* rows are ids from tid_lo: no unpacking, no lookup */
+                runlane_block_add_by_tid(cap->runs, b, sh->tid_lo, sh->hi - sh->lo,
+                                         sh->run_ns + sh->lo, sh->n_runs + sh->lo);
+                continue;
+            }
             runlane_block_get(cap->runs, b, bl, brief ? RUNLANE_COL_DUR | RUNLANE_COL_TID
                                                     : RUNLANE_COL_ALL);
             bool all_in = lo >= sh->tid_lo && hi <= sh->tid_hi;
@@ -102,7 +121,9 @@ threadstats_pass(const threadstats_share *sh, bool brief)
                 if (!all_in && (tid < sh->tid_lo || tid > sh->tid_hi))
                     continue;
                 size_t ti = 0;
-                if (!sh->one) {
+                if (dense) {
+                    ti = sh->lo + (tid - sh->tid_lo);
+                } else if (!sh->one) {
                     uint32_t pn1 = (tid >> THREADTAB_PAGE_BITS) + 1;
                     if (hint[0].page_no1 != pn1) {
                         threadtab_hint t = hint[1];
@@ -123,6 +144,10 @@ threadstats_pass(const threadstats_share *sh, bool brief)
         }
     }
     x_free(bl);
+    if (brief && sh->words) {
+        sh->part->lo = sh->lo, sh->part->hi = sh->hi;
+        radixsort_rank_part(sh->run_ns, sh->n, sh->words, sh->tmp, sh->part);
+    }
     for (size_t i = sh->lo; !brief && i < sh->hi; i++)
         if (sh->rows[i].n_runs == 0)
             threadstats_init(&sh->rows[i]);
@@ -159,13 +184,18 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
     threadtab_at(tt, n / 2, &mid);
     threadtab_at(tt, n - 1, &last);
     threadstats_share sh[2] = { *tmpl, *tmpl };
+    if (tmpl->part)
+        sh[0].part = &tmpl->part[0], sh[1].part = &tmpl->part[1];
     sh[0].lo = 0, sh[0].hi = n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
     sh[1].lo = n / 2, sh[1].hi = n, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
     pthread_t th;
     bool split = may_split && n >= THREADSTATS_SPLIT_MIN &&
                  pthread_create(&th, NULL, fn, &sh[0]) == 0;
-    if (!split)
+    if (!split) {
         sh[1].lo = 0, sh[1].tid_lo = first.tid;
+        if (sh[0].part)         /* the first part stays empty */
+            *sh[0].part = (radixsort_part){ 0, 0, 0, true };
+    }
     fn(&sh[1]);
     if (split)
         pthread_join(th, NULL);
@@ -208,6 +238,29 @@ threadstats_brief_all(const evindex *ix, threadstats_brief *out)
     out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
     threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs };
     threadstats_split(ix, &tmpl, threadstats_share_brief, true);
+    return true;
+}
+
+bool
+threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **order)
+{
+    *out = (threadstats_brief){ NULL, NULL, 0 };
+    *order = NULL;
+    size_t n = threadtab_count(evindex_threads(ix));
+    if (!n)
+        return false;
+    out->n = n;
+    out->run_ns = xcalloc(n, sizeof *out->run_ns);     /* caller frees */
+    out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
+    size_t *words = xmalloc(n * sizeof *words);        /* freed below */
+    size_t *tmp = xmalloc(n * sizeof *tmp);            /* the sorts' scratch; then *order */
+    radixsort_part part[2];
+    threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
+                               .n = n, .words = words, .tmp = tmp, .part = part };
+    threadstats_split(ix, &tmpl, threadstats_share_brief, true);
+    radixsort_rank_merge(out->run_ns, n, words, part, 2, tmp);
+    *order = tmp;                                      /* caller frees */
+    x_free(words);
     return true;
 }
 

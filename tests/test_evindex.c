@@ -601,6 +601,25 @@ START_TEST(test_evindex_threadstats_many)
     }
     threadstats_brief_free(&br);
     ck_assert_ptr_null(br.run_ns);
+    /* Ranked (each half by its own thread, merged): the same sums, and the threads by
+     * the run time written, largest first, ties by id. */
+    size_t *order;
+    ck_assert(threadstats_brief_ranked(c.ix, &br, &order));
+    ck_assert_uint_eq(br.n, N);
+    uint64_t prev_ns = UINT64_MAX;
+    size_t prev_i = 0;
+    for (size_t i = 0; i < N; i++) {
+        size_t ti = order[i];
+        uint32_t k = (uint32_t)ti + 1;
+        uint64_t want = k % 50 + (k % 3 == 0 ? 20 : 0);
+        if (br.run_ns[ti] != want || want > prev_ns || (want == prev_ns && ti <= prev_i))
+            ck_abort_msg("rank %zu: thread %u (run time %llu) out of order", i, k,
+                         (unsigned long long)br.run_ns[ti]);
+        prev_ns = want;
+        prev_i = ti;
+    }
+    x_free(order);
+    threadstats_brief_free(&br);
     ei_close(&c);
 }
 END_TEST

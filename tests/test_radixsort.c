@@ -108,6 +108,19 @@ START_TEST(test_radixsort_rank_matches_reference)
                 ck_assert_msg(r[i] == ref[i].tag, "span %llu n %zu: rank %zu is %zu, want %u",
                               (unsigned long long)spans[si], n, i, r[i], ref[i].tag);
             x_free(r);
+            /* In parts (one of them empty) merged: the same order. */
+            size_t *words = xmalloc(n * sizeof *words);
+            r = xmalloc(n * sizeof *r);
+            radixsort_part part[3] = { { 0, n / 3, 0, false }, { n / 3, n / 3, 0, false },
+                                       { n / 3, n, 0, false } };
+            for (int k = 0; k < 3; k++)
+                radixsort_rank_part(key, n, words, r, &part[k]);
+            radixsort_rank_merge(key, n, words, part, 3, r);
+            for (size_t i = 0; i < n; i++)
+                ck_assert_msg(r[i] == ref[i].tag, "span %llu n %zu: merged rank %zu is %zu, "
+                              "want %u", (unsigned long long)spans[si], n, i, r[i], ref[i].tag);
+            x_free(r);
+            x_free(words);
             x_free(ref);
             x_free(key);
         }

@@ -326,6 +326,31 @@ rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
         RL_EXPECT(open || (lo == tmin && (uint64_t)hi - lo <= 2 * (uint64_t)(tmax - tmin)),
                   "seed %llu block %zu: tid bounds [%u, %u] for tids [%u, %u]",
                   (unsigned long long)seed, b, lo, hi, tmin, tmax);
+        /* Per-thread sums straight from the packed block, over windows of tids from the
+         * smallest up, around the largest and around the first run's (some runs below
+         * the window, some above), against the model's runs. */
+        uint32_t wins[3] = { tmin, tmax > 127 ? tmax - 127 : 0,
+                             m->r[seen].tid > 3 ? m->r[seen].tid - 3 : 0 };
+        for (int w = 0; w < 3; w++) {
+            enum { NW = 256 };
+            uint64_t sum[NW] = { 0 }, want_sum[NW] = { 0 };
+            uint32_t cnt[NW] = { 0 }, want_cnt[NW] = { 0 };
+            uint64_t room = UINT64_C(1) << 32;  /* the window stays below 2^32 */
+            size_t nw = w == 2 ? 8 : NW;
+            nw = room - wins[w] < nw ? (size_t)(room - wins[w]) : nw;
+            runlane_block_add_by_tid(rl, b, wins[w], nw, sum, cnt);
+            for (size_t j = 0; j < bl->len; j++) {
+                const runlane_run *r = &m->r[seen + j];
+                if (r->tid >= wins[w] && r->tid - wins[w] < nw) {
+                    want_sum[r->tid - wins[w]] += r->end_ns - r->start_ns;
+                    want_cnt[r->tid - wins[w]]++;
+                }
+            }
+            RL_EXPECT(memcmp(sum, want_sum, sizeof sum) == 0 &&
+                          memcmp(cnt, want_cnt, sizeof cnt) == 0,
+                      "seed %llu block %zu: sums by tid from %u differ", (unsigned long long)seed,
+                      b, wins[w]);
+        }
         seen += bl->len;
     }
     RL_EXPECT(seen == m->n, "seed %llu: blocks hold %zu runs, want %zu",

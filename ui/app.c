@@ -431,8 +431,7 @@ app_totals_main(void *arg)
 {
     app *a = arg;
     /* Read-only on the index. */
-    if (threadstats_brief_all(a->ix, &a->totals_brief))
-        a->totals_order = radixsort_rank_desc(a->totals_brief.run_ns, a->totals_brief.n);
+    threadstats_brief_ranked(a->ix, &a->totals_brief, &a->totals_order);
     atomic_store(&a->brief_ready, true);
     /* The rest on this thread alone and behind the viewer's: the list is open, nobody
      * waits for it but the detail pane's "counting...", and a search may be running. */
