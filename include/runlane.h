@@ -71,7 +71,9 @@ size_t runlane_n_blocks(const runlane *rl);
  * threads only can skip the block. */
 void runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi);
 /* Block b (< n_blocks) into *out: first, len and the columns named in `cols` (an OR of
- * RUNLANE_COL_*; the others are left as they were). O(RUNLANE_CHUNK), a few ns a run. */
+ * RUNLANE_COL_*; the others are left as they were). O(RUNLANE_CHUNK), a few ns a run;
+ * durations, tids and stops each read only their own packed column, starts the gaps and
+ * the durations too (a start is the previous run's end plus its gap). */
 enum {
     RUNLANE_COL_START = 1,
     RUNLANE_COL_DUR = 2,

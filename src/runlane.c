@@ -859,24 +859,13 @@ runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
     }
 }
 
-/* Values [0, len) of a column of width w into v, plus add. */
+/* Values [0, len) of a column of width w into v. */
 static void
-runlane_col_unpack(const uint64_t *col, unsigned w, size_t len, uint64_t add, uint64_t *v)
+runlane_col_unpack(const uint64_t *col, unsigned w, size_t len, uint64_t *v)
 {
     uint64_t m = bitpack_mask(w);
     for (size_t j = 0; j < len; j++)
-        v[j] = add + bitpack_get_masked(col, (uint64_t)j * w, m);
-}
-
-/* The patched values of a chunk (those whose bit is set in the map word exc[0]) over
- * v: base plus the k-th value of width w after the map, in run order. */
-static void
-runlane_exc_unpack(const uint64_t *exc, unsigned w, uint64_t base, uint64_t *v)
-{
-    uint64_t m = bitpack_mask(w);
-    size_t k = 0;
-    for (uint64_t map = exc[0]; map; map &= map - 1)
-        v[__builtin_ctzll(map)] = base + bitpack_get_masked(exc + 1, (uint64_t)k++ * w, m);
+        v[j] = bitpack_get_masked(col, (uint64_t)j * w, m);
 }
 
 void
@@ -906,15 +895,21 @@ runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols
     uint64_t dtmp[RUNLANE_CHUNK], v[RUNLANE_CHUNK];
     const uint64_t *d = out->dur_ns;
     if (cols & RUNLANE_COL_DUR)
-        runlane_col_unpack(dur, ck->w_dur, len, 0, out->dur_ns);
+        runlane_col_unpack(dur, ck->w_dur, len, out->dur_ns);
     else if (cols & RUNLANE_COL_START) {
-        runlane_col_unpack(dur, ck->w_dur, len, 0, dtmp);
+        runlane_col_unpack(dur, ck->w_dur, len, dtmp);
         d = dtmp;
     }
     if (cols & RUNLANE_COL_START) {
-        runlane_col_unpack(col, ck->w_off, len, 0, v);
-        if (ck->n_gexc)
-            runlane_exc_unpack(col + runlane_gexc_at(ck), ck->w_gexc, 0, v);
+        runlane_col_unpack(col, ck->w_off, len, v);
+        if (ck->n_gexc) {                       /* the wide gaps, from the map word */
+            const uint64_t *exc = col + runlane_gexc_at(ck);
+            uint64_t me = bitpack_mask(ck->w_gexc);
+            size_t k = 0;
+            for (uint64_t map = exc[0]; map; map &= map - 1)
+                v[__builtin_ctzll(map)] =
+                    bitpack_get_masked(exc + 1, (uint64_t)k++ * ck->w_gexc, me);
+        }
         uint64_t at = rl->bases[b] + v[0];
         out->start_ns[0] = at;
         for (size_t j = 1; j < len; j++) {
@@ -923,18 +918,26 @@ runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols
         }
     }
     if (cols & RUNLANE_COL_TID) {
-        runlane_col_unpack(tid, ck->w_tid, len, ck->tid_base, v);
-        if (ck->n_exc)
-            runlane_exc_unpack(col + runlane_exc_at(ck), ck->w_exc, ck->tid_min, v);
+        uint64_t m = bitpack_mask(ck->w_tid);
         for (size_t j = 0; j < len; j++)
-            out->tid[j] = (uint32_t)v[j];
+            out->tid[j] =
+                ck->tid_base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid, m);
+        if (ck->n_exc) {                        /* the patched tids, from the map word */
+            const uint64_t *exc = col + runlane_exc_at(ck);
+            uint64_t me = bitpack_mask(ck->w_exc);
+            size_t k = 0;
+            for (uint64_t map = exc[0]; map; map &= map - 1)
+                out->tid[__builtin_ctzll(map)] =
+                    ck->tid_min +
+                    (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)k++ * ck->w_exc, me);
+        }
     }
     if (cols & RUNLANE_COL_STOP) {
-        runlane_col_unpack(sf, ck->w_sf, len, 0, v);
-        uint64_t m_stop = bitpack_mask(ck->w_stop);
+        uint64_t m = bitpack_mask(ck->w_sf), m_stop = bitpack_mask(ck->w_stop);
         for (size_t j = 0; j < len; j++) {
-            out->stop[j] = (uint8_t)(v[j] & m_stop);
-            out->flags[j] = (uint8_t)(v[j] >> ck->w_stop);
+            uint64_t x = bitpack_get_masked(sf, (uint64_t)j * ck->w_sf, m);
+            out->stop[j] = (uint8_t)(x & m_stop);
+            out->flags[j] = (uint8_t)(x >> ck->w_stop);
         }
     }
 }
@@ -979,8 +982,8 @@ runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
     for (uint64_t map = exc[0]; map; map &= map - 1) {
         size_t j = (size_t)__builtin_ctzll(map);
         uint64_t d = bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
-        uint32_t t = ck->tid_min + (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)at++ * ck->w_exc,
-                                                                me);
+        uint32_t t = ck->tid_min +
+                     (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)at++ * ck->w_exc, me);
         size_t k = (uint32_t)(t - tid_lo);
         if (k_base < n) {
             sum[k_base] -= d;
