@@ -11,7 +11,7 @@
 #   BENCH_SHAPES="a b"          only these shapes (names as in the table)
 #   BENCH_GHC_EVENTS=BIN        a `ghc-events show`-compatible dumper to compare against
 #
-# Takes about 4 minutes on 2 cores (log generation, once, about 1 more).
+# Takes about 4.5 minutes on 2 cores (log generation, once, about 1 more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -63,7 +63,10 @@ gen_ghc() {
 shape_file() {
     local mb=${2:-150}
     case $1 in
-    churn)      gen_synth "churn-${mb}M" --caps 2 --churn $((mb * 2650)) ;;
+    churn)      # at least 2 million threads (about 760 MB), for the thread list's goal
+                local nthr=$((mb * 2650))
+                [ "$nthr" -ge 2000000 ] || nthr=2000000
+                gen_synth "churn-${nthr}thr" --caps 2 --churn "$nthr" ;;
     churn-real) gen_ghc churn-real fixtures/src/Churn.hs 25000 -N2 ;;
     pingpong-real) gen_ghc pingpong-real fixtures/src/Bench.hs 135000 -N4 ;;
     pingpong)   gen_synth "pingpong-${mb}M" --caps 8 --sparks --heap --labels --size "${mb}M" ;;

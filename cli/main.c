@@ -1123,6 +1123,7 @@ main_view(int argc, char **argv)
         alert_ns = settings_alert_pause_ns(st);
     ao.force_mono = ao.force_mono || settings_mono(st);
     ao.ascii = ao.ascii || settings_ascii(st);
+    ao.hidden_lanes = settings_hidden_lanes(st);
     ao.keys = settings_keys(st);
     ao.styles = settings_styles(st);
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

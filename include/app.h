@@ -35,6 +35,8 @@ typedef struct app_opts {
                                  * borrowed: must outlive the app */
     const theme_table *styles;  /* the styles' looks (settings); NULL for the defaults;
                                  * borrowed by app_run */
+    unsigned hidden_lanes;      /* lane groups hidden at the start (lanegroup_mask: the
+                                 * settings' hide-lanes); L shows or hides them */
 } app_opts;
 
 /* A viewer over an index (both borrowed; they outlive the app) on a cols x lines
@@ -57,6 +59,9 @@ bool app_poll_totals(app *a);
 /* A background count (totals, MMU plot) is still running (the loop then wakes more
  * often). */
 bool app_totals_pending(const app *a);
+/* The thread list is open and still says "counting…" (its rows wait for the first
+ * step of the background count, which app_poll_totals takes). */
+bool app_list_counting(const app *a);
 
 void app_resize(app *a, int cols, int lines);
 /* Apply one key (libtickit-style name, see termio.h). */

@@ -41,6 +41,7 @@
     X(SHORTER_WINDOW, "shorter-window", "the next shorter window length on the MMU plot") \
     X(LONGER_WINDOW,  "longer-window",  "the next longer window length on the MMU plot") \
     X(BAND_LIST,      "band-list",      "list heap-profile bands by peak (Enter: go to the peak)") \
+    X(LANE_MENU,      "lane-menu",      "show or hide groups of lanes (spark, heap, memory ...)") \
     X(SEARCH,         "search",         "search event text") \
     X(SELECT,         "select",         "start or end a range selection at the cursor") \
     X(CANCEL,         "cancel",         "clear search, selection, thread focus, pane filters") \

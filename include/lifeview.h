@@ -28,5 +28,8 @@ bool lifeview_entry(const evindex *ix, const threadlife *tl, size_t i, strbuf *o
  * shows. */
 void lifeview_lines(detail_lines *out, const evindex *ix, const threadlife *tl,
                     uint64_t cursor_ns, int rows, bool ascii);
+/* The pane while thread `tid`'s life is still being gathered: what the thread table
+ * knows (label, wake-ups, migrations) and that the rest is being read. */
+void lifeview_pending_lines(detail_lines *out, const evindex *ix, uint32_t tid, bool ascii);
 
 #endif

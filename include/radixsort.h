@@ -5,6 +5,7 @@
 #ifndef ELOG_RADIXSORT_H
 #define ELOG_RADIXSORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,5 +17,21 @@ void radixsort_by_u64(void *base, size_t n, size_t size, size_t key_off);
 /* Indexes 0..n-1 ranked by key[i], largest first, ties in index order. Never NULL (an
  * empty array for n == 0). Caller frees (x_free). */
 size_t *radixsort_rank_desc(const uint64_t *key, size_t n);
+
+/* The same ranking made in parts, each on a thread of its own if wanted: part k ranks
+ * the keys [lo, hi) (the parts cover [0, n) in order, without overlap) into words[lo, hi)
+ * of a scratch array of n words, using tmp[lo, hi) of another; radixsort_rank_merge then
+ * writes the radixsort_rank_desc order into order[0, n) (which may be tmp, not words),
+ * computing it whole if some part's keys did not pack. */
+#define RADIXSORT_MAX_PARTS 8
+typedef struct radixsort_part {
+    size_t lo, hi;              /* set by the caller */
+    uint64_t most;              /* the part's largest key */
+    bool packed;                /* its words are ranked */
+} radixsort_part;
+void radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, size_t *tmp,
+                         radixsort_part *p);
+void radixsort_rank_merge(const uint64_t *key, size_t n, const size_t *words,
+                          const radixsort_part *p, size_t n_parts, size_t *order);
 
 #endif

@@ -55,6 +55,38 @@ typedef struct runlane_seq {
 } runlane_seq;
 /* As runlane_get, fast when i is the run after the last one read through seq. */
 void runlane_get_seq(const runlane *rl, size_t i, runlane_run *out, runlane_seq *seq);
+/* Whole-lane passes read the runs a block at a time (block b = runs
+ * [b * RUNLANE_CHUNK, ...), up to RUNLANE_CHUNK of them), unpacked into columns. */
+typedef struct runlane_block {
+    size_t first, len;          /* index of its first run; runs in it */
+    uint64_t start_ns[RUNLANE_CHUNK];
+    uint64_t dur_ns[RUNLANE_CHUNK];     /* end_ns = start_ns + dur_ns */
+    uint32_t tid[RUNLANE_CHUNK];
+    uint8_t stop[RUNLANE_CHUNK];        /* as runlane_run.stop */
+    uint8_t flags[RUNLANE_CHUNK];       /* as runlane_run.flags */
+} runlane_block;
+size_t runlane_n_blocks(const runlane *rl);
+/* Bounds of block b's tids (b < n_blocks) without unpacking it: every tid of the block
+ * is in [*lo, *hi] (the bounds may be wider than the tids), so a pass interested in some
+ * threads only can skip the block. */
+void runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi);
+/* Block b (< n_blocks) into *out: first, len and the columns named in `cols` (an OR of
+ * RUNLANE_COL_*; the others are left as they were). O(RUNLANE_CHUNK), a few ns a run;
+ * durations, tids and stops each read only their own packed column, starts the gaps and
+ * the durations too (a start is the previous run's end plus its gap). */
+enum {
+    RUNLANE_COL_START = 1,
+    RUNLANE_COL_DUR = 2,
+    RUNLANE_COL_TID = 4,
+    RUNLANE_COL_STOP = 8,       /* stop and flags */
+    RUNLANE_COL_ALL = 15,
+};
+void runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols);
+/* Per-thread sums straight from block b's packed columns: each run whose tid is in
+ * [tid_lo, tid_lo + n) adds its duration to sum[tid - tid_lo] and one to
+ * count[tid - tid_lo]; other runs are passed over. */
+void runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
+                              uint64_t *sum, uint32_t *count);
 /* Index of the first run with end_ns > t (count if none): the first one that can
  * overlap [t, ...). Zero-length runs at t count as ending after t when start == t. */
 size_t runlane_first_after(const runlane *rl, uint64_t t);

@@ -3,6 +3,7 @@
  * read into the keymap's own tables, and the theme's colours — one setting a line:
  *
  *   backend curses|tickit          mouse on|off       mono on|off       ascii on|off
+ *   hide-lanes none|GROUP[,GROUP...]   (lanegroups.h names: spark-hec, memory, ...)
  *   bind MODE KEY ACTION           unbind MODE KEY
  *   style NAME [fg=C] [bg=C] [attrs=A] [fg8=C] [bg8=C] [attrs8=A] [mono=A]
  *
@@ -56,5 +57,7 @@ bool settings_mouse(const settings *s);
 uint64_t settings_alert_pause_ns(const settings *s);
 bool settings_mono(const settings *s);
 bool settings_ascii(const settings *s);
+/* The lane groups hidden at the start (a lanegroup_mask), 0 when none. */
+unsigned settings_hidden_lanes(const settings *s);
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef ELOG_THREADLIFE_H
 #define ELOG_THREADLIFE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,28 @@ typedef struct threadlife_event {
 threadlife *threadlife_new(const evindex *ix, uint32_t tid);
 /* threadlife_free(NULL) is a no-op. */
 void threadlife_free(threadlife *tl);
+
+/* The same in two steps, so the slow one can run on another thread: threadlife_new_runs
+ * gathers only the runs (quick: the run lanes' blocks that can hold the thread), with
+ * no instants and each run's status as its lane has it (no blocked-on field);
+ * threadlife_read walks the log's events for the rest, only reading tl (so tl may be
+ * queried meanwhile, not changed), and gives up, returning NULL, soon after *stop
+ * (stop may be NULL) becomes true (threadlife_new_runs then returns at once with runs
+ * missing: throw it away); threadlife_take puts what it read into tl (consumes x; NULL
+ * is a no-op). threadlife_complete: taken. */
+typedef struct threadlife_extra threadlife_extra;
+threadlife *threadlife_new_runs(const evindex *ix, uint32_t tid, const atomic_bool *stop);
+threadlife_extra *threadlife_read(const threadlife *tl, const atomic_bool *stop);
+void threadlife_take(threadlife *tl, threadlife_extra *x);
+/* Without gathering a thread's life (one of millions of runs takes seconds): its run
+ * that starts first at or after t (dir > 0) or last before t (dir < 0), on any lane, as
+ * threadlife_step would give it, into *out; false if none. Reads only the run-lane blocks
+ * whose tid bounds can hold the thread, from t on. */
+bool threadlife_seek_run(const evindex *ix, uint32_t tid, uint64_t t, int dir,
+                         threadlife_run *out);
+/* Free what threadlife_read gave without taking it; NULL is a no-op. */
+void threadlife_extra_free(threadlife_extra *x);
+bool threadlife_complete(const threadlife *tl);
 
 uint32_t threadlife_tid(const threadlife *tl);
 /* Runs in start order (they never overlap: a thread runs on one cap at a time). */

@@ -5,6 +5,8 @@
 #ifndef ELOG_THREADSTATS_H
 #define ELOG_THREADSTATS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "evindex.h"
@@ -28,6 +30,27 @@ void threadstats_init(threadstats_row *row);
  * threadtab_at(evindex_threads(ix), i)). One pass over all runs. Caller frees with
  * x_free; NULL when the log has no threads. */
 threadstats_row *threadstats_all(const evindex *ix);
+/* The same on the calling thread alone: a background count that leaves the other core
+ * to the viewer. */
+threadstats_row *threadstats_all_serial(const evindex *ix);
+
+/* Only what a ranking by run time needs, for every thread in thread-table order:
+ * 12 bytes a thread where a row takes 80, so a log of millions of threads has them in a
+ * fraction of threadstats_all's time. */
+typedef struct threadstats_brief {
+    uint64_t *run_ns;           /* owned; run_ns[i]: thread i's total time running */
+    uint32_t *n_runs;           /* owned; n_runs[i]: its runs */
+    size_t n;                   /* threads */
+} threadstats_brief;
+
+/* Fill *out for every thread of the index (one pass over the runs, as threadstats_all).
+ * False, and *out empty, when the log has no threads. Free with threadstats_brief_free. */
+bool threadstats_brief_all(const evindex *ix, threadstats_brief *out);
+/* The same, and *order the threads ranked by run time as radixsort_rank_desc ranks
+ * run_ns (each half ranked by the thread that counted it, then merged). Caller frees
+ * *order (x_free; NULL when false). */
+bool threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **order);
+void threadstats_brief_free(threadstats_brief *b);
 
 /* The row of thread `tid` (the row of a thread that never ran if it is unknown). One
  * pass over the runs. */

@@ -96,6 +96,9 @@ typedef struct threadtab_hint {
     uint64_t present;
 } threadtab_hint;
 size_t threadtab_index_of_hint(const threadtab *tt, uint32_t tid, threadtab_hint *hint);
+/* The ids of a page are those with the same tid >> THREADTAB_PAGE_BITS: a caller keeping
+ * several hints picks the one for a tid with it (a wrong pick is only slower). */
+#define THREADTAB_PAGE_BITS 6
 
 size_t threadtab_bytes(const threadtab *tt);
 bool threadtab_check(const threadtab *tt, char *why, size_t why_len);

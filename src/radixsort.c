@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "bitpack.h"
 #include "xalloc.h"
 
 enum { RADIXSORT_BITS = 11, RADIXSORT_BUCKETS = 1 << RADIXSORT_BITS };
@@ -77,13 +78,77 @@ typedef struct radixsort_pair {
     uint64_t index;
 } radixsort_pair;
 
+/* Sort n words ascending by their bits [from, 64), stably: passes over only the bits the
+ * words' span there needs. Words are size_t, so a rank sorts in the array it returns
+ * (radixsort_rank_desc uses it only where size_t has 64 bits). */
+static void
+radixsort_words_high_tmp(size_t *a, size_t n, unsigned from, size_t *tmp);
+
+static void
+radixsort_words_high(size_t *a, size_t n, unsigned from)
+{
+    size_t *tmp = xmalloc((n ? n : 1) * sizeof *tmp);                   /* freed below */
+    radixsort_words_high_tmp(a, n, from, tmp);
+    x_free(tmp);
+}
+
+/* The same with the caller's scratch of n words. */
+static void
+radixsort_words_high_tmp(size_t *a, size_t n, unsigned from, size_t *tmp)
+{
+    size_t lo = SIZE_MAX, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = a[i] >> from;
+        lo = k < lo ? k : lo;
+        hi = k > hi ? k : hi;
+    }
+    size_t span = hi - lo;
+    if (span == 0)
+        return;
+    size_t *count = xmalloc(RADIXSORT_BUCKETS * sizeof *count);        /* freed below */
+    size_t *src = a, *dst = tmp;
+    for (unsigned shift = 0; shift < 64 && (span >> shift) != 0; shift += RADIXSORT_BITS) {
+        memset(count, 0, RADIXSORT_BUCKETS * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(((src[i] >> from) - lo) >> shift) & (RADIXSORT_BUCKETS - 1)]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < RADIXSORT_BUCKETS; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(((src[i] >> from) - lo) >> shift) & (RADIXSORT_BUCKETS - 1)]++] = src[i];
+        size_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    x_free(count);
+}
+
 size_t *
 radixsort_rank_desc(const uint64_t *key, size_t n)
 {
     size_t *order = xmalloc((n ? n : 1) * sizeof *order);              /* caller frees */
-    uint64_t most = 0;
-    for (size_t i = 0; i < n; i++)
+    uint64_t most = 0, least = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
         most = key[i] > most ? key[i] : most;
+        least = key[i] < least ? key[i] : least;
+    }
+    /* When the turned key and the index fit one 64-bit word together (key above, index
+     * below), sort those words in the order array itself rather than pairs of 16 bytes;
+     * ties stay in index order because the sort is stable and looks only at the key. */
+    unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
+    if (SIZE_MAX == UINT64_MAX && n && ib < 64 && bitpack_width(most - least) + ib <= 64) {
+        for (size_t i = 0; i < n; i++)
+            order[i] = (size_t)((most - key[i]) << ib | i);
+        radixsort_words_high(order, n, ib);
+        for (size_t i = 0; i < n; i++)
+            order[i] &= (size_t)bitpack_mask(ib);
+        return order;
+    }
     radixsort_pair *p = xmalloc((n ? n : 1) * sizeof *p);                        /* freed below */
     for (size_t i = 0; i < n; i++)
         p[i] = (radixsort_pair){ most - key[i], i };
@@ -92,4 +157,62 @@ radixsort_rank_desc(const uint64_t *key, size_t n)
         order[i] = (size_t)p[i].index;
     x_free(p);
     return order;
+}
+
+void
+radixsort_rank_part(const uint64_t *key, size_t n, size_t *words, size_t *tmp,
+                    radixsort_part *p)
+{
+    p->packed = false;
+    p->most = 0;
+    size_t lo = p->lo, hi = p->hi;
+    uint64_t most = 0, least = UINT64_MAX;
+    for (size_t i = lo; i < hi; i++) {
+        most = key[i] > most ? key[i] : most;
+        least = key[i] < least ? key[i] : least;
+    }
+    unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
+    if (SIZE_MAX != UINT64_MAX || ib >= 64 ||
+        (hi > lo && bitpack_width(most - least) + ib > 64))
+        return;
+    for (size_t i = lo; i < hi; i++)
+        words[i] = (size_t)((most - key[i]) << ib | i);
+    if (hi > lo)
+        radixsort_words_high_tmp(words + lo, hi - lo, ib, tmp + lo);
+    p->most = most;
+    p->packed = true;
+}
+
+void
+radixsort_rank_merge(const uint64_t *key, size_t n, const size_t *words,
+                     const radixsort_part *p, size_t n_parts, size_t *order)
+{
+    size_t cur[RADIXSORT_MAX_PARTS];
+    bool packed = n_parts <= RADIXSORT_MAX_PARTS;
+    for (size_t k = 0; packed && k < n_parts; k++) {
+        packed = p[k].packed;
+        cur[k] = p[k].lo;
+    }
+    if (!packed) {
+        size_t *r = radixsort_rank_desc(key, n);                        /* freed below */
+        memcpy(order, r, n * sizeof *order);
+        x_free(r);
+        return;
+    }
+    unsigned ib = n > 1 ? bitpack_width(n - 1) : 0;
+    size_t mask = (size_t)bitpack_mask(ib);
+    /* Each step takes the largest key at the parts' heads; a tie goes to the lowest
+     * index, which is in the earliest part (parts are in index order). */
+    for (size_t o = 0; o < n; o++) {
+        size_t best = SIZE_MAX;
+        uint64_t best_key = 0;
+        for (size_t k = 0; k < n_parts; k++) {
+            if (cur[k] == p[k].hi)
+                continue;
+            uint64_t kk = p[k].most - (uint64_t)(words[cur[k]] >> ib);
+            if (best == SIZE_MAX || kk > best_key)
+                best = k, best_key = kk;
+        }
+        order[o] = words[cur[best]++] & mask;
+    }
 }

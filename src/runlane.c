@@ -831,6 +831,172 @@ runlane_get_seq(const runlane *rl, size_t i, runlane_run *out, runlane_seq *seq)
 }
 
 size_t
+runlane_n_blocks(const runlane *rl)
+{
+    return rl->n_chunks + (rl->open && rl->open->len ? 1 : 0);
+}
+
+void
+runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
+{
+    if (b < rl->n_chunks) {
+        /* Every tid is within 2^w of tid_min, w the exceptions' width when there are
+         * any (the window lies inside that too), else the tid column's (no window
+         * but the one from tid_min). The header has both: nothing is unpacked. */
+        const runlane_chunk *ck = &rl->chunks[b];
+        unsigned w = ck->n_exc ? ck->w_exc : ck->w_tid;
+        uint64_t top = (uint64_t)ck->tid_min + bitpack_mask(w);
+        *lo = ck->tid_min;
+        *hi = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
+        return;
+    }
+    const runlane_open *o = rl->open;
+    *lo = UINT32_MAX;
+    *hi = 0;
+    for (size_t j = 0; o && j < o->len; j++) {
+        *lo = o->tid[j] < *lo ? o->tid[j] : *lo;
+        *hi = o->tid[j] > *hi ? o->tid[j] : *hi;
+    }
+}
+
+/* Values [0, len) of a column of width w into v. */
+static void
+runlane_col_unpack(const uint64_t *col, unsigned w, size_t len, uint64_t *v)
+{
+    uint64_t m = bitpack_mask(w);
+    for (size_t j = 0; j < len; j++)
+        v[j] = bitpack_get_masked(col, (uint64_t)j * w, m);
+}
+
+void
+runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols)
+{
+    out->first = b * RUNLANE_CHUNK;
+    if (b >= rl->n_chunks) {
+        const runlane_open *o = rl->open;
+        size_t len = out->len = o ? o->len : 0;
+        for (size_t j = 0; j < len; j++) {
+            out->start_ns[j] = o->start_ns[j];
+            out->dur_ns[j] = o->dur_ns[j];
+            out->tid[j] = o->tid[j];
+            out->stop[j] = (uint8_t)(o->sf[j] & 0xff);
+            out->flags[j] = (uint8_t)(o->sf[j] >> RUNLANE_SF_SHIFT);
+        }
+        return;
+    }
+    /* Column by column, each a tight loop of one width, then its exceptions patched in.
+     * Durations and tids stand alone; starts need the durations (a start is the previous
+     * run's end plus a gap), unpacked here when the caller did not ask for them. */
+    const runlane_chunk *ck = &rl->chunks[b];
+    size_t len = runlane_chunk_len(rl, b);
+    out->len = len;
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
+    const uint64_t *tid = dur + ck->w_dur, *sf = tid + ck->w_tid;
+    uint64_t dtmp[RUNLANE_CHUNK], v[RUNLANE_CHUNK];
+    const uint64_t *d = out->dur_ns;
+    if (cols & RUNLANE_COL_DUR)
+        runlane_col_unpack(dur, ck->w_dur, len, out->dur_ns);
+    else if (cols & RUNLANE_COL_START) {
+        runlane_col_unpack(dur, ck->w_dur, len, dtmp);
+        d = dtmp;
+    }
+    if (cols & RUNLANE_COL_START) {
+        runlane_col_unpack(col, ck->w_off, len, v);
+        if (ck->n_gexc) {                       /* the wide gaps, from the map word */
+            const uint64_t *exc = col + runlane_gexc_at(ck);
+            uint64_t me = bitpack_mask(ck->w_gexc);
+            size_t k = 0;
+            for (uint64_t map = exc[0]; map; map &= map - 1)
+                v[__builtin_ctzll(map)] =
+                    bitpack_get_masked(exc + 1, (uint64_t)k++ * ck->w_gexc, me);
+        }
+        uint64_t at = rl->bases[b] + v[0];
+        out->start_ns[0] = at;
+        for (size_t j = 1; j < len; j++) {
+            at += d[j - 1] + v[j];
+            out->start_ns[j] = at;
+        }
+    }
+    if (cols & RUNLANE_COL_TID) {
+        uint64_t m = bitpack_mask(ck->w_tid);
+        for (size_t j = 0; j < len; j++)
+            out->tid[j] =
+                ck->tid_base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid, m);
+        if (ck->n_exc) {                        /* the patched tids, from the map word */
+            const uint64_t *exc = col + runlane_exc_at(ck);
+            uint64_t me = bitpack_mask(ck->w_exc);
+            size_t k = 0;
+            for (uint64_t map = exc[0]; map; map &= map - 1)
+                out->tid[__builtin_ctzll(map)] =
+                    ck->tid_min +
+                    (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)k++ * ck->w_exc, me);
+        }
+    }
+    if (cols & RUNLANE_COL_STOP) {
+        uint64_t m = bitpack_mask(ck->w_sf), m_stop = bitpack_mask(ck->w_stop);
+        for (size_t j = 0; j < len; j++) {
+            uint64_t x = bitpack_get_masked(sf, (uint64_t)j * ck->w_sf, m);
+            out->stop[j] = (uint8_t)(x & m_stop);
+            out->flags[j] = (uint8_t)(x >> ck->w_stop);
+        }
+    }
+}
+
+void
+runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
+                         uint64_t *sum, uint32_t *count)
+{
+    /* k = tid - tid_lo in 32 bits: a tid below tid_lo wraps past n. */
+    if (b >= rl->n_chunks) {
+        const runlane_open *o = rl->open;
+        for (size_t j = 0; o && j < o->len; j++) {
+            size_t k = (uint32_t)(o->tid[j] - tid_lo);
+            if (k < n) {
+                sum[k] += o->dur_ns[j];
+                count[k]++;
+            }
+        }
+        return;
+    }
+    /* Straight from the packed columns, without a block to unpack into: the tid column
+     * (tid - tid_base) for every run, then the exceptions (whose column value is zero)
+     * moved from tid_base's sums to their own. */
+    const runlane_chunk *ck = &rl->chunks[b];
+    size_t len = runlane_chunk_len(rl, b);
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off, *tid = dur + ck->w_dur;
+    uint64_t md = bitpack_mask(ck->w_dur), mt = bitpack_mask(ck->w_tid);
+    uint32_t base = ck->tid_base - tid_lo;
+    for (size_t j = 0; j < len; j++) {
+        size_t k = (uint32_t)(base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid,
+                                                                   mt));
+        if (k < n) {
+            sum[k] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+            count[k]++;
+        }
+    }
+    if (ck->n_exc == 0)
+        return;
+    const uint64_t *exc = col + runlane_exc_at(ck);
+    uint64_t me = bitpack_mask(ck->w_exc);
+    size_t at = 0, k_base = base;
+    for (uint64_t map = exc[0]; map; map &= map - 1) {
+        size_t j = (size_t)__builtin_ctzll(map);
+        uint64_t d = bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+        uint32_t t = ck->tid_min +
+                     (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)at++ * ck->w_exc, me);
+        size_t k = (uint32_t)(t - tid_lo);
+        if (k_base < n) {
+            sum[k_base] -= d;
+            count[k_base]--;
+        }
+        if (k < n) {
+            sum[k] += d;
+            count[k]++;
+        }
+    }
+}
+
+size_t
 runlane_first_after(const runlane *rl, uint64_t t)
 {
     /* Runs starting before t: all but the last end by t (they do not overlap), so

@@ -1,5 +1,6 @@
 /* threadstats: per-thread run totals computed from the index's runlanes, one pass
- * over every run (two halves of the threads in parallel when there are many), for the `threads` report, the viewer's thread list and the run
+ * over every run, a block of runs at a time (two halves of the threads in parallel when
+ * there are many), for the `threads` report, the viewer's thread list and the run
  * detail pane. */
 #include "threadstats.h"
 
@@ -7,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "radixsort.h"
 #include "stopstatus.h"
 #include "xalloc.h"
 
@@ -19,121 +21,264 @@ threadstats_init(threadstats_row *row)
     row->last_cap = 0xffff;
 }
 
+/* The stop class of every stop byte a runlane can hold, for one log's numbering. */
+typedef struct threadstats_classes {
+    uint8_t of[256];
+} threadstats_classes;
+
 static void
-threadstats_add(threadstats_row *row, const runlane_run *r, uint16_t cap, stopstatus_era era)
+threadstats_classes_init(threadstats_classes *cl, const evindex *ix)
 {
-    row->run_ns += r->end_ns - r->start_ns;
-    row->n_runs++;
-    row->stops[stopstatus_class(era, r->stop)]++;
-    if (row->first_run_ns == THREADTAB_NO_TIME || r->start_ns < row->first_run_ns)
-        row->first_run_ns = r->start_ns;
+    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
+    for (unsigned s = 0; s < 256; s++)
+        cl->of[s] = (uint8_t)stopstatus_class(era, (uint16_t)s);
+}
+
+/* Add run j of block bl (on cap `cap`) to its thread's row. */
+static inline void
+threadstats_add(threadstats_row *row, const runlane_block *bl, size_t j, uint16_t cap,
+                const threadstats_classes *cl)
+{
+    uint64_t start = bl->start_ns[j], end = start + bl->dur_ns[j];
+    row->run_ns += bl->dur_ns[j];
+    row->stops[cl->of[bl->stop[j]]]++;
+    if (row->n_runs++ == 0) {   /* rows start zeroed: the first run sets the times */
+        row->first_run_ns = start;
+        row->last_end_ns = end;
+        row->last_cap = cap;
+        return;
+    }
+    if (start < row->first_run_ns)
+        row->first_run_ns = start;
     /* Lanes are visited in cap order and runs in time order: ">=" makes the later
      * report win a tie, as the build's event order would. */
-    if (row->last_end_ns == THREADTAB_NO_TIME || r->end_ns >= row->last_end_ns) {
-        row->last_end_ns = r->end_ns;
+    if (end >= row->last_end_ns) {
+        row->last_end_ns = end;
         row->last_cap = cap;
     }
 }
 
-/* Add every run of the log to its row: rows[threadtab index] when `one` is NULL, else
- * only the runs of thread `tid` to *one. */
-static void
-threadstats_scan(const evindex *ix, threadstats_row *rows, threadstats_row *one, uint32_t tid)
-{
-    const threadtab *tt = evindex_threads(ix);
-    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
-    threadtab_hint hint = { 0, 0, 0 };
-    for (size_t li = 0; li < evindex_n_caps(ix); li++) {
-        const evindex_cap *cap = evindex_cap_at(ix, li);
-        size_t count = runlane_count(cap->runs);
-        runlane_seq seq = { 0 };
-        for (size_t i = 0; i < count; i++) {
-            runlane_run r;
-            runlane_get_seq(cap->runs, i, &r, &seq);
-            if (one) {
-                if (r.tid == tid)
-                    threadstats_add(one, &r, cap->cap, era);
-                continue;
-            }
-            size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
-            if (ti != SIZE_MAX)
-                threadstats_add(&rows[ti], &r, cap->cap, era);
-        }
-    }
-}
-
-/* One share of threadstats_all: rows [lo, hi), the threads with ids in
- * [tid_lo, tid_hi] (the table is in ascending id order). */
+/* One share of a pass: the threads with ids in [tid_lo, tid_hi], whose rows are
+ * [lo, hi) (the table is in ascending id order). It fills full rows (rows), or only
+ * run time and runs (run_ns, n_runs: a brief pass); with `one`, only thread tid_lo,
+ * into rows[0]. */
 typedef struct threadstats_share {
     const evindex *ix;
     threadstats_row *rows;
+    uint64_t *run_ns;
+    uint32_t *n_runs;
     size_t lo, hi;
     uint32_t tid_lo, tid_hi;
+    bool one;
+    size_t n;                   /* every thread (a ranked brief pass) */
+    size_t *words, *tmp;        /* with them, a brief pass ranks its rows [lo, hi) there */
+    radixsort_part *part;       /* ... as this part (the share's own) */
 } threadstats_share;
+
+/* Every block of every lane whose tids can fall in the share, unpacked once; blocks of
+ * other threads only (most of them, on a log of many short-lived threads) are skipped
+ * from their bounds. `brief` is a constant at each call, so each kind of pass gets a
+ * loop of its own. */
+static inline __attribute__((always_inline)) void
+threadstats_pass(const threadstats_share *sh, bool brief)
+{
+    const threadtab *tt = evindex_threads(sh->ix);
+    threadstats_classes cl;
+    if (!brief)
+        threadstats_classes_init(&cl, sh->ix);
+    /* GHC numbers threads densely: when the share's ids have no gap, a thread's row is
+     * its id's distance from the first, with no table lookup. */
+    bool dense = false;
+    if (!sh->one && sh->hi > sh->lo) {
+        threadtab_thread t0, t1;
+        threadtab_at(tt, sh->lo, &t0);
+        threadtab_at(tt, sh->hi - 1, &t1);
+        dense = t0.tid == sh->tid_lo && t1.tid == sh->tid_hi &&
+                (size_t)(t1.tid - t0.tid) == sh->hi - 1 - sh->lo;
+    }
+    runlane_block *bl = xmalloc(sizeof *bl);     /* freed below */
+    /* Two pages remembered, the latest first: runs of a few long-lived threads between
+     * those of many short-lived ones (a server's log) keep both pages at hand. */
+    threadtab_hint hint[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+    for (size_t li = 0; li < evindex_n_caps(sh->ix); li++) {
+        const evindex_cap *cap = evindex_cap_at(sh->ix, li);
+        size_t n_blocks = runlane_n_blocks(cap->runs);
+        for (size_t b = 0; b < n_blocks; b++) {
+            uint32_t lo, hi;
+            runlane_block_tids(cap->runs, b, &lo, &hi);
+            if (hi < sh->tid_lo || lo > sh->tid_hi)
+                continue;
+            if (brief && dense) {   /* rows are ids from tid_lo: no unpacking, no lookup */
+                runlane_block_add_by_tid(cap->runs, b, sh->tid_lo, sh->hi - sh->lo,
+                                         sh->run_ns + sh->lo, sh->n_runs + sh->lo);
+                continue;
+            }
+            runlane_block_get(cap->runs, b, bl, brief ? RUNLANE_COL_DUR | RUNLANE_COL_TID
+                                                    : RUNLANE_COL_ALL);
+            bool all_in = lo >= sh->tid_lo && hi <= sh->tid_hi;
+            for (size_t j = 0; j < bl->len; j++) {
+                uint32_t tid = bl->tid[j];
+                if (!all_in && (tid < sh->tid_lo || tid > sh->tid_hi))
+                    continue;
+                size_t ti = 0;
+                if (dense) {
+                    ti = sh->lo + (tid - sh->tid_lo);
+                } else if (!sh->one) {
+                    uint32_t pn1 = (tid >> THREADTAB_PAGE_BITS) + 1;
+                    if (hint[0].page_no1 != pn1) {
+                        threadtab_hint t = hint[1];
+                        hint[1] = hint[0];
+                        hint[0] = t;
+                    }
+                    ti = threadtab_index_of_hint(tt, tid, &hint[0]);
+                }
+                if (ti == SIZE_MAX)
+                    continue;
+                if (brief) {
+                    sh->run_ns[ti] += bl->dur_ns[j];
+                    sh->n_runs[ti]++;
+                } else {
+                    threadstats_add(&sh->rows[ti], bl, j, cap->cap, &cl);
+                }
+            }
+        }
+    }
+    x_free(bl);
+    if (brief && sh->words) {
+        sh->part->lo = sh->lo, sh->part->hi = sh->hi;
+        radixsort_rank_part(sh->run_ns, sh->n, sh->words, sh->tmp, sh->part);
+    }
+    for (size_t i = sh->lo; !brief && i < sh->hi; i++)
+        if (sh->rows[i].n_runs == 0)
+            threadstats_init(&sh->rows[i]);
+}
 
 static void *
 threadstats_share_main(void *arg)
 {
-    const threadstats_share *sh = arg;
-    const threadtab *tt = evindex_threads(sh->ix);
-    stopstatus_era era = stopstatus_era_of(evindex_log(sh->ix));
-    for (size_t i = sh->lo; i < sh->hi; i++)
-        threadstats_init(&sh->rows[i]);
-    threadtab_hint hint = { 0, 0, 0 };
-    for (size_t li = 0; li < evindex_n_caps(sh->ix); li++) {
-        const evindex_cap *cap = evindex_cap_at(sh->ix, li);
-        size_t count = runlane_count(cap->runs);
-        runlane_seq seq = { 0 };
-        for (size_t i = 0; i < count; i++) {
-            runlane_run r;
-            runlane_get_seq(cap->runs, i, &r, &seq);
-            if (r.tid < sh->tid_lo || r.tid > sh->tid_hi)
-                continue;
-            size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
-            if (ti != SIZE_MAX)
-                threadstats_add(&sh->rows[ti], &r, cap->cap, era);
-        }
-    }
+    threadstats_pass(arg, false);
+    return NULL;
+}
+
+static void *
+threadstats_share_brief(void *arg)
+{
+    threadstats_pass(arg, true);
     return NULL;
 }
 
 /* Below this many threads one pass is as quick as starting a second thread. */
 #define THREADSTATS_SPLIT_MIN 65536u
 
-/* Two shares, one on another thread, when there are many threads: each walks every run
- * but looks up and adds only its half of the threads (the costly part). */
-threadstats_row *
-threadstats_all(const evindex *ix)
+/* Two shares, one on another thread, when there are many threads: each looks up and
+ * adds only its half of the threads, and unpacks only the blocks that hold some of
+ * them. `tmpl` holds the outputs; the shares get their thread ranges. */
+static void
+threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(void *),
+                  bool may_split)
 {
     const threadtab *tt = evindex_threads(ix);
     size_t n = threadtab_count(tt);
-    if (!n)
-        return NULL;
-    threadstats_row *rows = xmalloc(n * sizeof *rows);     /* caller frees */
     threadtab_thread first, mid, last;
     threadtab_at(tt, 0, &first);
     threadtab_at(tt, n / 2, &mid);
     threadtab_at(tt, n - 1, &last);
-    threadstats_share sh[2] = {
-        { ix, rows, 0, n / 2, first.tid, mid.tid - 1 },
-        { ix, rows, n / 2, n, mid.tid, last.tid },
-    };
+    threadstats_share sh[2] = { *tmpl, *tmpl };
+    if (tmpl->part)
+        sh[0].part = &tmpl->part[0], sh[1].part = &tmpl->part[1];
+    sh[0].lo = 0, sh[0].hi = n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
+    sh[1].lo = n / 2, sh[1].hi = n, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
     pthread_t th;
-    bool split = n >= THREADSTATS_SPLIT_MIN &&
-                 pthread_create(&th, NULL, threadstats_share_main, &sh[0]) == 0;
-    if (!split)
-        sh[1] = (threadstats_share){ ix, rows, 0, n, first.tid, last.tid };
-    threadstats_share_main(&sh[1]);
+    bool split = may_split && n >= THREADSTATS_SPLIT_MIN &&
+                 pthread_create(&th, NULL, fn, &sh[0]) == 0;
+    if (!split) {
+        sh[1].lo = 0, sh[1].tid_lo = first.tid;
+        if (sh[0].part)         /* the first part stays empty */
+            *sh[0].part = (radixsort_part){ 0, 0, 0, true };
+    }
+    fn(&sh[1]);
     if (split)
         pthread_join(th, NULL);
+}
+
+static threadstats_row *
+threadstats_rows(const evindex *ix, bool may_split)
+{
+    size_t n = threadtab_count(evindex_threads(ix));
+    if (!n)
+        return NULL;
+    /* Zeroed (fresh zero pages for a large table: no pass to clear it). Caller frees. */
+    threadstats_row *rows = xcalloc(n, sizeof *rows);
+    threadstats_share tmpl = { .ix = ix, .rows = rows };
+    threadstats_split(ix, &tmpl, threadstats_share_main, may_split);
     return rows;
+}
+
+threadstats_row *
+threadstats_all(const evindex *ix)
+{
+    return threadstats_rows(ix, true);
+}
+
+threadstats_row *
+threadstats_all_serial(const evindex *ix)
+{
+    return threadstats_rows(ix, false);
+}
+
+bool
+threadstats_brief_all(const evindex *ix, threadstats_brief *out)
+{
+    *out = (threadstats_brief){ NULL, NULL, 0 };
+    size_t n = threadtab_count(evindex_threads(ix));
+    if (!n)
+        return false;
+    out->n = n;
+    out->run_ns = xcalloc(n, sizeof *out->run_ns);     /* caller frees */
+    out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
+    threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs };
+    threadstats_split(ix, &tmpl, threadstats_share_brief, true);
+    return true;
+}
+
+bool
+threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **order)
+{
+    *out = (threadstats_brief){ NULL, NULL, 0 };
+    *order = NULL;
+    size_t n = threadtab_count(evindex_threads(ix));
+    if (!n)
+        return false;
+    out->n = n;
+    out->run_ns = xcalloc(n, sizeof *out->run_ns);     /* caller frees */
+    out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
+    size_t *words = xmalloc(n * sizeof *words);        /* freed below */
+    size_t *tmp = xmalloc(n * sizeof *tmp);            /* the sorts' scratch; then *order */
+    radixsort_part part[2];
+    threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
+                               .n = n, .words = words, .tmp = tmp, .part = part };
+    threadstats_split(ix, &tmpl, threadstats_share_brief, true);
+    radixsort_rank_merge(out->run_ns, n, words, part, 2, tmp);
+    *order = tmp;                                      /* caller frees */
+    x_free(words);
+    return true;
+}
+
+void
+threadstats_brief_free(threadstats_brief *b)
+{
+    x_free(b->run_ns);
+    x_free(b->n_runs);
+    *b = (threadstats_brief){ NULL, NULL, 0 };
 }
 
 void
 threadstats_of(const evindex *ix, uint32_t tid, threadstats_row *out)
 {
-    threadstats_init(out);
-    threadstats_scan(ix, NULL, out, tid);
+    memset(out, 0, sizeof *out);
+    threadstats_share sh = { .ix = ix, .rows = out, .lo = 0, .hi = 1, .tid_lo = tid,
+                             .tid_hi = tid, .one = true };
+    threadstats_share_main(&sh);
 }
 
 void
@@ -203,7 +348,9 @@ threadstats_extend(const evindex *ix, threadstats_row *rows, const threadstats_m
             rows[i] = rows[--o];
     }
     x_free(fresh);
-    stopstatus_era era = stopstatus_era_of(evindex_log(ix));
+    threadstats_classes cl;
+    threadstats_classes_init(&cl, ix);
+    runlane_block *bl = xmalloc(sizeof *bl);     /* freed below */
     threadtab_hint hint = { 0, 0, 0 };
     size_t k = 0;               /* both lists are in ascending cap order */
     for (size_t li = 0; li < evindex_n_caps(ix); li++) {
@@ -211,16 +358,20 @@ threadstats_extend(const evindex *ix, threadstats_row *rows, const threadstats_m
         while (k < m->n && m->caps[k] < cap->cap)
             k++;
         size_t from = k < m->n && m->caps[k] == cap->cap ? m->runs[k] : 0;
-        size_t count = runlane_count(cap->runs);
-        runlane_seq seq = { 0 };        /* the runs added, read in order: a step each */
-        for (size_t i = from; i < count; i++) {
-            runlane_run r;
-            runlane_get_seq(cap->runs, i, &r, &seq);
-            size_t ti = threadtab_index_of_hint(tt, r.tid, &hint);
-            if (ti != SIZE_MAX)
-                threadstats_add(&rows[ti], &r, cap->cap, era);
+        size_t n_blocks = runlane_n_blocks(cap->runs);
+        /* Only the runs added since the mark: from the block holding run `from` on. */
+        for (size_t b = from / RUNLANE_CHUNK; b < n_blocks; b++) {
+            runlane_block_get(cap->runs, b, bl, RUNLANE_COL_ALL);
+            for (size_t r = 0; r < bl->len; r++) {
+                if (bl->first + r < from)
+                    continue;
+                size_t ti = threadtab_index_of_hint(tt, bl->tid[r], &hint);
+                if (ti != SIZE_MAX)
+                    threadstats_add(&rows[ti], bl, r, cap->cap, &cl);
+            }
         }
     }
+    x_free(bl);
     return rows;
 }
 

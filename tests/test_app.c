@@ -86,8 +86,10 @@ fx_wait_totals(app_fx *f)
 {
     bool ready = false;
     for (int i = 0; i < 1000 && !ready; i++) {
-        /* Taken here, or already by the thread list when the count beat the key. */
-        ready = app_poll_totals(f->a) || !app_totals_pending(f->a);
+        /* Both steps of the count taken (here, or the first already by the thread
+         * list when the count beat the key). */
+        app_poll_totals(f->a);
+        ready = !app_totals_pending(f->a);
         if (!ready) {
             struct timespec ts = { 0, 10 * 1000 * 1000 };
             nanosleep(&ts, NULL);

@@ -583,6 +583,43 @@ START_TEST(test_evindex_threadstats_many)
             ck_abort_msg("thread %u: row differs from what was written", k);
     }
     x_free(rows);
+    /* On one thread, the same rows. */
+    threadstats_row *one = threadstats_all_serial(c.ix);
+    rows = threadstats_all(c.ix);
+    ck_assert(memcmp(one, rows, N * sizeof *rows) == 0);
+    x_free(one);
+    x_free(rows);
+    /* The brief pass (what the thread list ranks by) gives the same run time and runs. */
+    threadstats_brief br;
+    ck_assert(threadstats_brief_all(c.ix, &br));
+    ck_assert_uint_eq(br.n, N);
+    for (uint32_t k = 1; k <= N; k++) {
+        bool twice = k % 3 == 0;
+        if (br.run_ns[k - 1] != k % 50 + (twice ? 20 : 0) || br.n_runs[k - 1] != 1u + twice)
+            ck_abort_msg("thread %u: brief run time %llu, runs %u differ from what was "
+                         "written", k, (unsigned long long)br.run_ns[k - 1], br.n_runs[k - 1]);
+    }
+    threadstats_brief_free(&br);
+    ck_assert_ptr_null(br.run_ns);
+    /* Ranked (each half by its own thread, merged): the same sums, and the threads by
+     * the run time written, largest first, ties by id. */
+    size_t *order;
+    ck_assert(threadstats_brief_ranked(c.ix, &br, &order));
+    ck_assert_uint_eq(br.n, N);
+    uint64_t prev_ns = UINT64_MAX;
+    size_t prev_i = 0;
+    for (size_t i = 0; i < N; i++) {
+        size_t ti = order[i];
+        uint32_t k = (uint32_t)ti + 1;
+        uint64_t want = k % 50 + (k % 3 == 0 ? 20 : 0);
+        if (br.run_ns[ti] != want || want > prev_ns || (want == prev_ns && ti <= prev_i))
+            ck_abort_msg("rank %zu: thread %u (run time %llu) out of order", i, k,
+                         (unsigned long long)br.run_ns[ti]);
+        prev_ns = want;
+        prev_i = ti;
+    }
+    x_free(order);
+    threadstats_brief_free(&br);
     ei_close(&c);
 }
 END_TEST

@@ -86,6 +86,48 @@ START_TEST(test_radixsort_rank_desc)
 }
 END_TEST
 
+/* The rank against a stable insertion sort of (key, index) pairs, largest key first, on
+ * spans narrow enough for the one-word path and too wide for it (keys of 64 bits). */
+START_TEST(test_radixsort_rank_matches_reference)
+{
+    uint64_t st = 0x2545f4914f6cdd1du;
+    static const uint64_t spans[] = { 1, 3, 5000, UINT64_C(1) << 33, UINT64_C(1) << 50, 0 };
+    for (size_t si = 0; si < sizeof spans / sizeof spans[0]; si++) {
+        for (size_t n = 1; n < 3000; n += 1 + n / 2) {
+            uint64_t *key = xmalloc(n * sizeof *key);
+            rs_elem *ref = xmalloc(n * sizeof *ref);
+            uint64_t base = rs_rand(&st) / 4;
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = rs_rand(&st);
+                key[i] = spans[si] ? base + r % spans[si] : r;
+                ref[i] = (rs_elem){ (uint32_t)i, UINT64_MAX - key[i], 0 };
+            }
+            rs_reference(ref, n);
+            size_t *r = radixsort_rank_desc(key, n);
+            for (size_t i = 0; i < n; i++)
+                ck_assert_msg(r[i] == ref[i].tag, "span %llu n %zu: rank %zu is %zu, want %u",
+                              (unsigned long long)spans[si], n, i, r[i], ref[i].tag);
+            x_free(r);
+            /* In parts (one of them empty) merged: the same order. */
+            size_t *words = xmalloc(n * sizeof *words);
+            r = xmalloc(n * sizeof *r);
+            radixsort_part part[3] = { { 0, n / 3, 0, false }, { n / 3, n / 3, 0, false },
+                                       { n / 3, n, 0, false } };
+            for (int k = 0; k < 3; k++)
+                radixsort_rank_part(key, n, words, r, &part[k]);
+            radixsort_rank_merge(key, n, words, part, 3, r);
+            for (size_t i = 0; i < n; i++)
+                ck_assert_msg(r[i] == ref[i].tag, "span %llu n %zu: merged rank %zu is %zu, "
+                              "want %u", (unsigned long long)spans[si], n, i, r[i], ref[i].tag);
+            x_free(r);
+            x_free(words);
+            x_free(ref);
+            x_free(key);
+        }
+    }
+}
+END_TEST
+
 Suite *
 test_radixsort_suite(void)
 {
@@ -94,6 +136,7 @@ test_radixsort_suite(void)
     tcase_add_test(tc, test_radixsort_matches_stable_sort);
     tcase_add_test(tc, test_radixsort_plain_keys);
     tcase_add_test(tc, test_radixsort_rank_desc);
+    tcase_add_test(tc, test_radixsort_rank_matches_reference);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -16,6 +16,7 @@
 
 #include "app.h"
 #include "helpview.h"
+#include "lanegroups.h"
 #include "settings.h"
 #include "termio.h"
 #include "../ui/termio_mock.h"
@@ -210,6 +211,9 @@ START_TEST(test_settings_bad_lines)
         { "style RUNNING colour=1", "\"colour=1\" is not fg=" },
         { "alert-pause soon", "alert-pause wants off or a duration (50ms, 1.5s), not \"soon\"" },
         { "alert-pause 0ms", "alert-pause wants off or a duration" },
+        { "hide-lanes sparkhec", "\"sparkhec\" is not a lane group" },
+        { "hide-lanes memory,,heap", "\"\" is not a lane group" },
+        { "hide-lanes", "hide-lanes wants: hide-lanes none|GROUP" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         settings *s = settings_new();
@@ -241,6 +245,17 @@ START_TEST(test_settings_bad_lines)
     strbuf_free(&w);
     st_apply_text(s, "alert-pause off\n");
     ck_assert_uint_eq(settings_alert_pause_ns(s), 0);
+    /* hide-lanes: lane groups by name, written back in the groups' order; none clears. */
+    ck_assert_uint_eq(settings_hidden_lanes(s), 0);
+    st_apply_text(s, "hide-lanes memory,spark-hec\n");
+    ck_assert_uint_eq(settings_hidden_lanes(s), LANEGROUP_BIT(LANEGROUP_MEMORY) |
+                                                    LANEGROUP_BIT(LANEGROUP_SPARK_HEC));
+    strbuf_init(&w);
+    settings_write(s, &w);
+    ck_assert(strstr(w.data, "\nhide-lanes spark-hec,memory\n") != NULL);
+    strbuf_free(&w);
+    st_apply_text(s, "hide-lanes none\n");
+    ck_assert_uint_eq(settings_hidden_lanes(s), 0);
     settings_free(s);
     /* Comments, blank lines, tabs; # as a key. */
     s = settings_new();

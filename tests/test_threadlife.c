@@ -196,6 +196,84 @@ START_TEST(test_threadlife_never_ran)
 }
 END_TEST
 
+/* The two steps: the runs alone (statuses as the lanes have them, no instants), a walk
+ * told to stop gives nothing, a full one makes the same life as threadlife_new. */
+START_TEST(test_threadlife_two_steps)
+{
+    ref_life *rp = xcalloc(1, sizeof *rp);
+    ref_read("fixtures/threaded-n4.eventlog.ref017", 12, rp);
+    evlog *log = test_open_log("fixtures/threaded-n4.eventlog");
+    diag d;
+    evindex *ix = evindex_build(log, NULL, &d);
+    threadlife *tl = threadlife_new_runs(ix, 12, NULL);
+    ck_assert(!threadlife_complete(tl));
+    ck_assert_uint_eq(threadlife_n_runs(tl), rp->n_runs);
+    ck_assert_uint_eq(threadlife_run_at(tl, 0)->start_ns, rp->first_run_ns);
+    ck_assert_uint_eq(threadlife_n_events(tl), 0);
+    atomic_bool stop = true;
+    ck_assert_ptr_null(threadlife_read(tl, &stop));
+    atomic_store(&stop, false);
+    threadlife_take(tl, threadlife_read(tl, &stop));
+    ck_assert(threadlife_complete(tl));
+    threadlife *whole = threadlife_new(ix, 12);
+    ck_assert_uint_eq(threadlife_n_events(tl), threadlife_n_events(whole));
+    ck_assert_uint_eq(threadlife_n_events(tl),
+                      1 + rp->n_labels + rp->n_wakeups + rp->n_migrations);
+    for (size_t i = 0; i < threadlife_n_runs(tl); i++)
+        ck_assert_mem_eq(threadlife_run_at(tl, i), threadlife_run_at(whole, i),
+                         sizeof(threadlife_run));
+    threadlife_free(whole);
+    threadlife_free(tl);
+    evindex_free(ix);
+    evlog_close(log);
+    x_free(rp);
+}
+END_TEST
+
+/* Seeking a run without the thread's life: from every run's start, forward and back, the
+ * same run as stepping through the gathered life; the first run is the dump's. */
+START_TEST(test_threadlife_seek_run)
+{
+    evlog *log = test_open_log("fixtures/threaded-n4.eventlog");
+    diag d;
+    evindex *ix = evindex_build(log, NULL, &d);
+    static const uint32_t tids[] = { 1, 7, 12, 16 };
+    for (size_t k = 0; k < sizeof tids / sizeof tids[0]; k++) {
+        ref_life *rp = xcalloc(1, sizeof *rp);
+        ref_read("fixtures/threaded-n4.eventlog.ref017", tids[k], rp);
+        threadlife *tl = threadlife_new(ix, tids[k]);
+        threadlife_run r;
+        ck_assert(threadlife_seek_run(ix, tids[k], 0, 1, &r));
+        ck_assert_uint_eq(r.start_ns, rp->first_run_ns);
+        ck_assert_uint_eq(r.cap, rp->first_run_cap);
+        for (size_t i = 0; i < threadlife_n_runs(tl); i++) {
+            const threadlife_run *w = threadlife_run_at(tl, i);
+            uint64_t t = w->start_ns;
+            for (int dir = -1; dir <= 1; dir += 2) {
+                size_t want = threadlife_step(tl, t, dir);
+                bool got = threadlife_seek_run(ix, tids[k], dir > 0 ? t + 1 : t, dir, &r);
+                ck_assert_msg(got == (want != SIZE_MAX), "thread %u run %zu dir %d", tids[k],
+                              i, dir);
+                if (got)
+                    ck_assert_msg(memcmp(&r, threadlife_run_at(tl, want), sizeof r) == 0 ||
+                                  (r.start_ns == threadlife_run_at(tl, want)->start_ns &&
+                                   r.cap_lane == threadlife_run_at(tl, want)->cap_lane &&
+                                   r.run_index == threadlife_run_at(tl, want)->run_index),
+                                  "thread %u run %zu dir %d: another run", tids[k], i, dir);
+            }
+        }
+        threadlife_free(tl);
+        x_free(rp);
+    }
+    threadlife_run r;
+    ck_assert(!threadlife_seek_run(ix, 20, 0, 1, &r));     /* created, never ran */
+    ck_assert(!threadlife_seek_run(ix, 999, 0, 1, &r));
+    ck_assert(!threadlife_seek_run(ix, 1, 0, -1, &r));
+    evindex_free(ix);
+    evlog_close(log);
+}
+END_TEST
+
 Suite *
 test_threadlife_suite(void)
 {
@@ -204,6 +282,8 @@ test_threadlife_suite(void)
     tcase_add_test(tc, test_threadlife_n4);
     tcase_add_test(tc, test_threadlife_sparks);
     tcase_add_test(tc, test_threadlife_never_ran);
+    tcase_add_test(tc, test_threadlife_two_steps);
+    tcase_add_test(tc, test_threadlife_seek_run);
     suite_add_tcase(s, tc);
     return s;
 }

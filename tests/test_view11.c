@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../ui/termio_mock.h"
 #include "app.h"
+#include "lanegroups.h"
 #include "detail.h"
 #include "evindex.h"
 #include "evlog.h"
@@ -278,6 +280,152 @@ START_TEST(test_focus_thread_steps_and_marks)
     vfx_keys(&f, "Escape");
     ck_assert_uint_ne(surface_get(f.s, PLOT0 + col, line).style, STYLE_THREAD_FOCUS);
     ck_assert(!vfx_has(&f, "Thread: 12 (worker-5)"));
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
+/* Poll the app's background work until none is left (at most ~10 s). */
+static void
+vfx_settle(vfx *f)
+{
+    for (int i = 0; i < 1000 && app_totals_pending(f->a); i++) {
+        if (!app_poll_totals(f->a)) {
+            struct timespec ts = { 0, 10 * 1000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    ck_assert(!app_totals_pending(f->a));
+    app_draw(f->a, f->s);
+}
+
+/* In the interactive loop (async_totals) focusing a thread does not walk the log before
+ * the next key: the cursor is on its first run at once, its runs can be stepped through
+ * while the detail says the rest is being read, and the instants (creation and its
+ * creator) arrive later. Escape while it is read stops the walk. */
+START_TEST(test_focus_thread_background)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/threaded-n4.eventlog");
+    size_t n_runs = ref_count(&d, -2, "running thread 12", 0, UINT64_MAX);
+    const ref_line *r1 = ref_nth(&d, -2, "running thread 12", 0);
+    const ref_line *r2 = ref_nth(&d, -2, "running thread 12", 1);
+    const ref_line *created = ref_nth(&d, -2, "creating thread 12", 0);
+    ck_assert(r1 && r2 && created);
+    vfx f;
+    app_opts o = { .async_totals = true };
+    vfx_open(&f, "fixtures/threaded-n4.eventlog", 120, 40, &o);
+    const timeview *v = app_view(f.a);
+    vfx_keys(&f, "t w o r k e r - 5");
+    for (int i = 0; i < 1000 && app_list_counting(f.a); i++) {
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+        app_poll_totals(f.a);
+    }
+    ck_assert(!app_list_counting(f.a));
+    /* Nothing below polls the app: what the worker read is taken only by the loop. */
+    vfx_keys(&f, "Enter");
+    char want[96];
+    ck_assert_msg(strstr(app_status(f.a), "thread 12 focused; reading its runs"), "%s",
+                  app_status(f.a));
+    ck_assert_uint_eq(v->cursor_ns, r1->t);
+    ck_assert(vfx_has(&f, "Thread: 12 (worker-5)"));
+    ck_assert(vfx_has(&f, "Focus: reading the log for its runs"));
+    snprintf(want, sizeof want, "created on HEC %d by thread", created->cap);
+    ck_assert(!vfx_has(&f, want));
+    /* The status line gets the count when the life comes, if nothing said more since. */
+    vfx_settle(&f);
+    snprintf(want, sizeof want, "thread 12 focused: %zu runs", n_runs);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));
+    vfx_keys(&f, "Escape t w o r k e r - 5 Enter .");
+    ck_assert_uint_eq(v->cursor_ns, r2->t);     /* stepped before its life came */
+    snprintf(want, sizeof want, "HEC %d", r2->cap);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));
+    vfx_settle(&f);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));  /* kept */
+    snprintf(want, sizeof want, "created on HEC %d by thread", created->cap);
+    ck_assert(vfx_has(&f, want));
+    ck_assert(!vfx_has(&f, "reading the log"));
+    ck_assert(vfx_has(&f, "Focus: its life"));
+    /* Focused again and left at once: the walk stops, the focus is gone. */
+    vfx_keys(&f, "t w o r k e r - 5 Enter");
+    ck_assert(vfx_has(&f, "Focus: reading the log"));
+    vfx_keys(&f, "Escape");
+    ck_assert(!app_totals_pending(f.a));
+    vfx_settle(&f);
+    ck_assert(!vfx_has(&f, "Thread: 12 (worker-5)"));
+    vfx_close(&f);
+    x_free(d.l);
+}
+END_TEST
+
+/* ---- lane groups ---------------------------------------------------------------------------- */
+
+/* L lists the log's lane groups; Enter on one hides its lanes (on a small screen the
+ * "↓ N more" row goes with them), Enter again brings them back; a group hidden by the
+ * settings (app_opts.hidden_lanes) starts hidden. The HECs with spark lanes are those
+ * the dump has sparks created on. */
+START_TEST(test_lane_groups_hide_show)
+{
+    ref_dump d;
+    ref_load(&d, "fixtures/sparks.eventlog");
+    int spark_caps[2], n_spark_caps = 0;
+    for (int cap = 0; cap < 4; cap++)
+        if (ref_count(&d, cap, "spark created", 0, UINT64_MAX) > 0 && n_spark_caps < 2)
+            spark_caps[n_spark_caps++] = cap;
+    ck_assert_int_eq(n_spark_caps, 2);
+    static const char *const rows[] = { "created", "convert", "pool" };
+    char label[32];
+    for (int pass = 0; pass < 2; pass++) {
+        vfx f;
+        app_opts o = { 0 };
+        vfx_open(&f, "fixtures/sparks.eventlog", 100, pass ? 24 : 40, &o);
+        for (int k = 0; k < n_spark_caps; k++)
+            for (int r = 0; r < 3 && !pass; r++) {
+                snprintf(label, sizeof label, "%s %d", rows[r], spark_caps[k]);
+                ck_assert_msg(vfx_line_of(&f, label) >= 0, "no %s row", label);
+            }
+        if (pass)
+            ck_assert(vfx_has(&f, "more: convert 1, pool 1"));
+        vfx_keys(&f, "L");
+        ck_assert(vfx_has(&f, "lanes: Enter shows or hides a group"));
+        ck_assert(vfx_has(&f, "yes    spark-hec: per HEC"));
+        vfx_keys(&f, "s p a r k - h e c Enter");
+        ck_assert(vfx_has(&f, "no     spark-hec: per HEC"));     /* the menu stays open */
+        ck_assert_msg(strstr(app_status(f.a), "hide-lanes spark-hec"), "%s", app_status(f.a));
+        vfx_keys(&f, "Escape");
+        for (int k = 0; k < n_spark_caps; k++)
+            for (int r = 0; r < 3; r++) {
+                snprintf(label, sizeof label, "%s %d", rows[r], spark_caps[k]);
+                ck_assert_msg(vfx_line_of(&f, label) < 0, "%s still shown", label);
+            }
+        ck_assert_int_ge(vfx_line_of(&f, "HEC 1"), 0);
+        ck_assert_int_ge(vfx_line_of(&f, "sparks"), 0);
+        ck_assert(!vfx_has(&f, "more:"));
+        vfx_keys(&f, "L s p a r k - h e c Enter Escape");
+        snprintf(label, sizeof label, "created %d", spark_caps[0]);
+        ck_assert_int_ge(vfx_line_of(&f, label), 0);
+        if (pass)
+            ck_assert(vfx_has(&f, "more: convert 1, pool 1"));
+        else
+            for (int k = 0; k < n_spark_caps; k++)
+                for (int r = 0; r < 3; r++) {
+                    snprintf(label, sizeof label, "%s %d", rows[r], spark_caps[k]);
+                    ck_assert_msg(vfx_line_of(&f, label) >= 0, "%s not back", label);
+                }
+        vfx_close(&f);
+    }
+    /* Hidden from the start. */
+    vfx f;
+    app_opts o = { .hidden_lanes = LANEGROUP_BIT(LANEGROUP_SPARK_HEC) |
+                                   LANEGROUP_BIT(LANEGROUP_ACTIVITY) };
+    vfx_open(&f, "fixtures/sparks.eventlog", 100, 40, &o);
+    ck_assert_int_lt(vfx_line_of(&f, "activity"), 0);
+    snprintf(label, sizeof label, "pool %d", spark_caps[0]);
+    ck_assert_int_lt(vfx_line_of(&f, label), 0);
+    ck_assert_int_ge(vfx_line_of(&f, "HEC 0"), 0);
+    vfx_keys(&f, "L");
+    ck_assert(vfx_has(&f, "no     activity: utilisation"));
     vfx_close(&f);
     x_free(d.l);
 }
@@ -934,6 +1082,14 @@ START_TEST(test_e2e_threads)
 }
 END_TEST
 
+/* tests/e2e/clipboard.sh: y copies the command through OSC 52 into tmux's paste buffer
+ * (set-clipboard on), both backends. */
+START_TEST(test_e2e_clipboard)
+{
+    test_e2e_script("clipboard", "");
+}
+END_TEST
+
 Suite *
 test_view11_suite(void)
 {
@@ -942,6 +1098,8 @@ test_view11_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_focus_thread_steps_and_marks);
     tcase_add_test(tc, test_focus_thread_glyphs);
+    tcase_add_test(tc, test_focus_thread_background);
+    tcase_add_test(tc, test_lane_groups_hide_show);
     tcase_add_test(tc, test_events_whole_log_and_filters);
     tcase_add_test(tc, test_events_filter_budget);
     tcase_add_test(tc, test_copy_command_reproduces);
@@ -956,6 +1114,7 @@ test_view11_suite(void)
     TCase *e2e = tcase_create("e2e");
     tcase_set_timeout(e2e, 120);
     tcase_add_test(e2e, test_e2e_threads);
+    tcase_add_test(e2e, test_e2e_clipboard);
     suite_add_tcase(s, e2e);
     return s;
 }

@@ -314,7 +314,7 @@ bench_lists(const evindex *ix, const char *path, int runs)
             for (int k = 0; lists[l].keys[k]; k++)
                 app_key(a, lists[l].keys[k]);
             const struct timespec pause = { 0, 100000 };
-            while (l == 0 && app_totals_pending(a)) {
+            while (l == 0 && app_list_counting(a)) {
                 app_poll_totals(a);
                 nanosleep(&pause, NULL);
             }

@@ -8,6 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "app_int.h"
 #include "copycmd.h"
@@ -16,6 +21,7 @@
 #include "heapbands.h"
 #include "helpview.h"
 #include "keymap.h"
+#include "lanegroups.h"
 #include "lanes.h"
 #include "radixsort.h"
 #include "strbuf.h"
@@ -319,6 +325,79 @@ app_band_list(app *a)
     app_open_list(a, l, APP_LIST_BANDS);
 }
 
+/* ---- lane groups: L shows or hides them ----------------------------------------------- */
+
+void
+app_build_lanes(app *a)
+{
+    lane was = { 0 };
+    bool had = a->lanes && a->lane_sel < a->n_lanes;
+    if (had)
+        was = a->lanes[a->lane_sel];
+    x_free(a->lanes);
+    a->lanes = lanes_build_all(a->ix, &a->n_lanes);
+    a->n_lanes = lanegroup_filter(a->lanes, a->n_lanes, a->opts.hidden_lanes);
+    a->markers_lane = SIZE_MAX;
+    for (size_t i = 0; i < a->n_lanes; i++) {
+        if (a->lanes[i].kind == LANE_MARKERS)
+            a->markers_lane = i;
+        if (had && a->lanes[i].kind == was.kind && a->lanes[i].cap_lane == was.cap_lane)
+            a->lane_sel = i;
+    }
+    if (a->lane_sel >= a->n_lanes)
+        a->lane_sel = a->n_lanes ? a->n_lanes - 1 : 0;
+    if (a->first_lane >= a->n_lanes)
+        a->first_lane = 0;
+    if (a->two)
+        app_two_relane(a);
+}
+
+/* The lane groups this log has, each shown or hidden; Enter switches one. */
+static void
+app_lane_menu(app *a)
+{
+    size_t n_all;
+    lane *all = lanes_build_all(a->ix, &n_all);     /* freed below */
+    lanegroup_mask present = 0;
+    for (size_t i = 0; i < n_all; i++) {
+        int g = lanegroup_of(all[i].kind);
+        if (g >= 0)
+            present |= LANEGROUP_BIT(g);
+    }
+    x_free(all);
+    uilist *l = uilist_new("lanes: Enter shows or hides a group");
+    uilist_set_columns_header(l, "shown  group");
+    strbuf sb;
+    strbuf_init(&sb);
+    for (int g = 0; g < LANEGROUP_N; g++) {
+        if (!(present & LANEGROUP_BIT(g)))
+            continue;
+        strbuf_reset(&sb);
+        strbuf_printf(&sb, "%-6s %s", a->opts.hidden_lanes & LANEGROUP_BIT(g) ? "no" : "yes",
+                      lanegroup_title((lanegroup)g));
+        uilist_add(l, sb.data, (uint64_t)g);
+    }
+    strbuf_free(&sb);
+    uilist_set_empty_text(l, "this log has no lanes besides its HECs");
+    app_open_list(a, l, APP_LIST_LANES);
+}
+
+/* Show or hide lane group g, and say which settings line keeps the choice. */
+static void
+app_toggle_lanes(app *a, lanegroup g)
+{
+    a->opts.hidden_lanes ^= LANEGROUP_BIT(g);
+    app_build_lanes(a);
+    app_relayout(a);
+    strbuf sb;
+    strbuf_init(&sb);
+    lanegroup_format(a->opts.hidden_lanes, &sb);
+    app_msg(a, "%s lanes %s; the settings file's line \"hide-lanes %s\" keeps this",
+            lanegroup_name(g), a->opts.hidden_lanes & LANEGROUP_BIT(g) ? "hidden" : "shown",
+            sb.data);
+    strbuf_free(&sb);
+}
+
 /* ---- thread totals, counted in the background (opts.async_totals) ------------------------- */
 
 /* Threadtab indexes ranked by run time, most first, ties in tid order. Caller frees. */
@@ -333,13 +412,32 @@ app_rank_threads(const threadstats_row *st, size_t n)
     return order;
 }
 
+/* The calling thread yields to the viewer's: lower its scheduling priority (Linux
+ * schedules threads apart, so this does not touch the loop's thread; elsewhere it would
+ * change the whole process, so it does nothing). */
+static void
+app_background_priority(void)
+{
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+#endif
+}
+
+/* The count, in two steps: first only what the thread list shows (run time and runs,
+ * ranked), published as soon as it is made, so the list opens before the rows the detail
+ * pane wants (every stop class, first and last run) are counted. */
 static void *
 app_totals_main(void *arg)
 {
     app *a = arg;
-    a->totals_rows = threadstats_all(a->ix);     /* read-only on the index */
-    a->totals_order = app_rank_threads(a->totals_rows,
-                                       threadtab_count(evindex_threads(a->ix)));
+    /* Read-only on the index. */
+    threadstats_brief_ranked(a->ix, &a->totals_brief, &a->totals_order);
+    atomic_store(&a->brief_ready, true);
+    /* The rest on this thread alone and behind the viewer's: the list is open, nobody
+     * waits for it but the detail pane's "counting...", and a search may be running. */
+    app_background_priority();
+    if (!atomic_load(&a->totals_cancel))
+        a->totals_rows = threadstats_all_serial(a->ix);
     atomic_store(&a->totals_ready, true);
     return NULL;
 }
@@ -349,8 +447,31 @@ app_start_totals(app *a)
 {
     if (!a->opts.async_totals || threadtab_count(evindex_threads(a->ix)) == 0)
         return;
+    atomic_store(&a->brief_ready, false);
+    atomic_store(&a->totals_ready, false);
+    atomic_store(&a->totals_cancel, false);
+    a->brief_taken = false;
     a->totals_running = pthread_create(&a->totals_th, NULL, app_totals_main, a) == 0;
     a->thread_memo.pending = a->totals_running;
+}
+
+/* Take the count's first step (run time, runs and ranking) if it is done and not taken
+ * yet; the worker no longer touches them once brief_ready is set. True if taken now. */
+static bool
+app_take_brief(app *a)
+{
+    if (!a->totals_running || a->brief_taken || !atomic_load(&a->brief_ready))
+        return false;
+    a->brief_taken = true;
+    threadstats_brief_free(&a->brief);
+    a->brief = a->totals_brief;
+    a->totals_brief = (threadstats_brief){ NULL, NULL, 0 };
+    if (!a->thread_order)
+        a->thread_order = a->totals_order;
+    else
+        x_free(a->totals_order);
+    a->totals_order = NULL;
+    return true;
 }
 
 /* Join the count (waiting for it if needed) and hand its rows to the memo. */
@@ -360,32 +481,34 @@ app_wait_totals(app *a)
     if (!a->totals_running)
         return;
     pthread_join(a->totals_th, NULL);
+    app_take_brief(a);
     a->totals_running = false;
     a->thread_memo.pending = false;
     if (!a->thread_memo.rows)
         a->thread_memo.rows = a->totals_rows;
     else
         x_free(a->totals_rows);
-    if (!a->thread_order)
-        a->thread_order = a->totals_order;
-    else
-        x_free(a->totals_order);
     a->totals_rows = NULL;
-    a->totals_order = NULL;
 }
 
 static void app_thread_list(app *a);
+static bool app_focus_poll(app *a);
 
 bool
 app_poll_totals(app *a)
 {
     if (app_gc_poll(a))
         return true;            /* the MMU plot's next points (app_gc.c) */
+    if (app_focus_poll(a))
+        return true;            /* the focused thread's life, read */
+    if (app_take_brief(a)) {
+        if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
+            app_thread_list(a);     /* the rows the "counting…" list was waiting for */
+        return true;
+    }
     if (!a->totals_running || !atomic_load(&a->totals_ready))
         return false;
     app_wait_totals(a);
-    if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
-        app_thread_list(a);     /* the rows the "counting…" list was waiting for */
     return true;
 }
 
@@ -403,7 +526,27 @@ app_thread_totals(app *a)
 bool
 app_totals_pending(const app *a)
 {
-    return a->totals_running || app_gc_pending(a);
+    return a->totals_running || a->focus_running || app_gc_pending(a);
+}
+
+bool
+app_list_counting(const app *a)
+{
+    return a->list && a->list_kind == APP_LIST_THREADS && a->list_counting;
+}
+
+/* Run time and runs of thread-table index i: from the rows when counted, else from the
+ * brief totals the list opened with. */
+static void
+app_thread_runs(const app *a, size_t i, uint64_t *run_ns, uint32_t *n_runs)
+{
+    if (a->thread_memo.rows) {
+        *run_ns = a->thread_memo.rows[i].run_ns;
+        *n_runs = a->thread_memo.rows[i].n_runs;
+    } else {
+        *run_ns = a->brief.run_ns[i];
+        *n_runs = a->brief.n_runs[i];
+    }
 }
 
 /* Row `row` of the thread list: tid, run time, runs, label. */
@@ -414,11 +557,13 @@ app_thread_row_text(void *ctx, size_t row, strbuf *out)
     size_t i = a->thread_order[row];
     threadtab_thread th_v;
     const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), i, &th_v) ? &th_v : NULL;
-    const threadstats_row *st = &a->thread_memo.rows[i];
+    uint64_t run_ns;
+    uint32_t n_runs;
+    app_thread_runs(a, i, &run_ns, &n_runs);
     strbuf t;
     strbuf_init(&t);
-    timefmt_append(&t, st->run_ns);
-    strbuf_printf(out, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data, st->n_runs);
+    timefmt_append(&t, run_ns);
+    strbuf_printf(out, "%-8u %-11.*s %-8u ", th->tid, (int)t.len, t.data, n_runs);
     strbuf_free(&t);
     const uint8_t *p;
     size_t len;
@@ -471,12 +616,12 @@ app_thread_list(app *a)
         .ctx = a, .text = app_thread_row_text, .key = app_thread_row_key,
         .payload = app_thread_row_payload,
     };
-    a->list_counting = a->totals_running && !atomic_load(&a->totals_ready);
+    app_take_brief(a);
+    a->list_counting = !a->thread_order && a->totals_running;
     if (!a->list_counting) {
         size_t n = threadtab_count(evindex_threads(a->ix));
-        const threadstats_row *st = app_thread_totals(a);
         if (!a->thread_order)
-            a->thread_order = app_rank_threads(st, n);
+            a->thread_order = app_rank_threads(app_thread_totals(a), n);
         rows.n_rows = n;
     }
     uilist *l = uilist_new_rows("threads by run time", &rows);
@@ -487,37 +632,147 @@ app_thread_list(app *a)
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
+/* ---- thread focus: the first run at once, the thread's whole life gathered in the
+ * background ---------------------------------------------------------------------------- */
+
+/* The worker: every run of the thread (a long-lived one may have millions), then its
+ * instants and stop details from a walk over the log. */
+static void *
+app_focus_main(void *arg)
+{
+    app *a = arg;
+    /* Read-only on the index; the result is the worker's until focus_ready. */
+    threadlife *tl = threadlife_new_runs(a->ix, a->focus_tid, &a->focus_cancel);
+    if (!atomic_load(&a->focus_cancel))
+        threadlife_take(tl, threadlife_read(tl, &a->focus_cancel));
+    if (atomic_load(&a->focus_cancel)) {
+        threadlife_free(tl);
+        tl = NULL;
+    }
+    a->focus_result = tl;
+    atomic_store(&a->focus_ready, true);
+    return NULL;
+}
+
+/* Stop gathering the focused thread's life (if it is being gathered), dropping it. */
+static void
+app_focus_stop(app *a)
+{
+    if (!a->focus_running)
+        return;
+    atomic_store(&a->focus_cancel, true);
+    pthread_join(a->focus_th, NULL);
+    a->focus_running = false;
+    threadlife_free(a->focus_result);
+    a->focus_result = NULL;
+}
+
+/* End the focus. */
+static void
+app_focus_clear(app *a)
+{
+    app_focus_stop(a);
+    threadlife_free(a->focus);
+    a->focus = NULL;
+}
+
+/* Focus `tid` on the current index: its life gathered on a worker in the interactive
+ * loop (the detail pane saying "reading…" until it comes), else here. */
+static void
+app_focus_gather(app *a, uint32_t tid)
+{
+    app_focus_clear(a);
+    a->focus_tid = tid;
+    a->focus_msg_pending = false;
+    atomic_store(&a->focus_ready, false);
+    atomic_store(&a->focus_cancel, false);
+    a->focus_running = a->opts.async_totals &&
+                       pthread_create(&a->focus_th, NULL, app_focus_main, a) == 0;
+    if (!a->focus_running)
+        a->focus = threadlife_new(a->ix, tid);
+}
+
+/* The status line of a focus whose runs are all known. */
+static void
+app_focus_msg(app *a)
+{
+    size_t n = threadlife_n_runs(a->focus);
+    if (n == 0)
+        app_msg(a, "thread %u never ran in this log; its life is in the pane (Esc ends the "
+                "focus)", a->focus_tid);
+    else
+        app_msg(a, "thread %u focused: %zu runs marked on every HEC; . and , step through "
+                "them, Esc ends the focus", a->focus_tid, n);
+}
+
+/* Take the focused thread's life when the worker has gathered it; true if taken now. */
+static bool
+app_focus_poll(app *a)
+{
+    if (!a->focus_running || !atomic_load(&a->focus_ready))
+        return false;
+    pthread_join(a->focus_th, NULL);
+    a->focus_running = false;
+    a->focus = a->focus_result;
+    a->focus_result = NULL;
+    if (a->focus && a->focus_msg_pending)
+        app_focus_msg(a);       /* still the "reading" line: now with the count */
+    a->focus_msg_pending = false;
+    return true;
+}
+
+/* A focused thread's run found without its life (it is still being gathered). */
+static bool
+app_focus_seek(app *a, uint64_t t, int dir, threadlife_run *out)
+{
+    return threadlife_seek_run(a->ix, a->focus_tid, t, dir, out);
+}
+
 /* Focus thread `tid`: its runs marked on every HEC, its life in the detail pane, the
- * cursor on its first run; . and , then step through its runs. */
+ * cursor on its first run (found at once, however many runs it has); . and , then step
+ * through its runs. */
 static void
 app_focus_thread(app *a, uint32_t tid)
 {
-    threadlife_free(a->focus);
-    a->focus = threadlife_new(a->ix, tid);
-    size_t n = threadlife_n_runs(a->focus);
-    if (n == 0) {
-        app_msg(a, "thread %u never ran in this log; its life is in the pane (Esc ends the "
-                "focus)", tid);
+    app_focus_gather(a, tid);
+    threadlife_run first;
+    bool ran = a->focus ? threadlife_n_runs(a->focus) > 0 : app_focus_seek(a, 0, 1, &first);
+    if (a->focus && ran)
+        first = *threadlife_run_at(a->focus, 0);
+    if (ran) {
+        app_jump(a, first.start_ns);
+        app_select_cap(a, first.cap);
+    }
+    if (a->focus) {
+        app_focus_msg(a);
         return;
     }
-    const threadlife_run *r = threadlife_run_at(a->focus, 0);
-    app_jump(a, r->start_ns);
-    app_select_cap(a, r->cap);
-    app_msg(a, "thread %u focused: %zu runs marked on every HEC; . and , step through them, "
-            "Esc ends the focus", tid, n);
+    app_msg(a, "thread %u focused%s; reading its runs and life%s . and , step through its "
+            "runs, Esc ends the focus", tid, ran ? "" : " (no run found)",
+            a->opts.ascii ? "..." : "…");
+    a->focus_msg_pending = true;
 }
 
-/* . and , with a thread focused: its next or previous run, whatever the HEC. */
+/* . and , with a thread focused: its next or previous run, whatever the HEC (while its
+ * life is gathered, found in the run lanes). */
 static void
 app_step_focus(app *a, int dir)
 {
-    size_t i = threadlife_step(a->focus, a->v.cursor_ns, dir);
-    uint32_t tid = threadlife_tid(a->focus);
-    if (i == SIZE_MAX) {
+    uint32_t tid = a->focus_tid;
+    threadlife_run found;
+    const threadlife_run *r = NULL;
+    size_t i = SIZE_MAX;
+    if (a->focus) {
+        i = threadlife_step(a->focus, a->v.cursor_ns, dir);
+        r = i == SIZE_MAX ? NULL : threadlife_run_at(a->focus, i);
+    } else if (app_focus_seek(a, dir > 0 ? a->v.cursor_ns + 1 : a->v.cursor_ns, dir, &found)) {
+        r = &found;
+    }
+    a->focus_msg_pending = false;
+    if (!r) {
         app_msg(a, "no %s run of thread %u", dir > 0 ? "later" : "earlier", tid);
         return;
     }
-    const threadlife_run *r = threadlife_run_at(a->focus, i);
     app_jump(a, r->start_ns);
     app_select_cap(a, r->cap);
     strbuf sb;
@@ -530,8 +785,11 @@ app_step_focus(app *a, int dir)
         strbuf_printf(&sb, "HEC %u", (unsigned)r->cap);
     strbuf_puts(&sb, ", ran ");
     timefmt_append(&sb, r->end_ns - r->start_ns);
-    app_msg(a, "thread %u run %zu/%zu at %s", tid, i + 1, threadlife_n_runs(a->focus),
-            sb.data);
+    if (a->focus)
+        app_msg(a, "thread %u run %zu/%zu at %s", tid, i + 1, threadlife_n_runs(a->focus),
+                sb.data);
+    else
+        app_msg(a, "thread %u run at %s", tid, sb.data);
     strbuf_free(&sb);
 }
 
@@ -651,6 +909,12 @@ app_list_choose(app *a)
     }
     enum app_list_kind kind = a->list_kind;
     app_close_list(a);
+    if (kind == APP_LIST_LANES && payload < LANEGROUP_N) {
+        app_toggle_lanes(a, (lanegroup)payload);
+        app_lane_menu(a);       /* open again, on the same group */
+        uilist_select_payload(a->list, payload);
+        return;
+    }
     if (kind == APP_LIST_EVTYPES) {
         app_refilter(a, payload == UINT64_MAX ? -1 : (int)payload,
                      eventpane_filter_text(a->events));
@@ -987,8 +1251,7 @@ app_cancel(app *a)
 {
     timeview_select_clear(&a->v);
     a->search_on = false;
-    threadlife_free(a->focus);
-    a->focus = NULL;
+    app_focus_clear(a);
     a->msg_sticky = false;
 }
 
@@ -1031,7 +1294,7 @@ app_timeline_action(app *a, enum keymap_action act)
         break;
     case ACTION_NEXT_ITEM:
     case ACTION_PREV_ITEM:
-        if (a->focus)
+        if (a->focus || a->focus_running)
             app_step_focus(a, act == ACTION_NEXT_ITEM ? 1 : -1);
         else
             app_step_item(a, act == ACTION_NEXT_ITEM ? 1 : -1);
@@ -1043,6 +1306,7 @@ app_timeline_action(app *a, enum keymap_action act)
     case ACTION_PREV_GC: app_step_gc(a, -1); break;
     case ACTION_GC_LIST: app_gc_list(a); break;
     case ACTION_BAND_LIST: app_band_list(a); break;
+    case ACTION_LANE_MENU: app_lane_menu(a); break;
     case ACTION_THREAD_LIST: app_thread_list(a); break;
     case ACTION_MMU_PLOT: app_gc_open_mmu(a); break;
     case ACTION_WORST_LIST: app_gc_open_worst(a); break;
@@ -1333,14 +1597,10 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     a->cols = cols;
     a->lines = lines;
     a->mode = MODE_TIMELINE;
-    a->lanes = lanes_build_all(ix, &a->n_lanes);
-    a->markers_lane = SIZE_MAX;
-    for (size_t i = 0; i < a->n_lanes; i++) {
-        if (a->lanes[i].kind == LANE_MARKERS)
-            a->markers_lane = i;
+    app_build_lanes(a);
+    for (size_t i = 0; i < a->n_lanes; i++)
         if (a->lanes[i].kind == LANE_HEC && a->lane_sel == 0 && a->lanes[0].kind != LANE_HEC)
             a->lane_sel = i;    /* start on the first HEC */
-    }
     uint64_t first = evindex_first_ns(ix), last = evindex_last_ns(ix);
     int plot = cols - LANES_LABEL_COLS;
     timeview_init(&a->v, first, last > first ? last : first, plot > 0 ? plot : 1);
@@ -1366,11 +1626,13 @@ app_free(app *a)
     app_two_free(a);
     x_free(a->lanes);
     x_free(a->matches);
-    threadlife_free(a->focus);
+    app_focus_clear(a);
     app_free_commands(a);
     x_free(a->path);
     strbuf_free(&a->clip);
+    atomic_store(&a->totals_cancel, true);
     app_wait_totals(a);
+    threadstats_brief_free(&a->brief);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);
     x_free(a->gc_order);
@@ -1423,6 +1685,7 @@ app_swap_index(app *a, const evindex *ix)
         uilist_free(a->list);
         a->list = NULL;
     }
+    atomic_store(&a->totals_cancel, true);
     app_wait_totals(a);
     /* The same index grown (a live log): the totals so far are carried forward over the
      * runs added, not counted again. */
@@ -1435,16 +1698,18 @@ app_swap_index(app *a, const evindex *ix)
         a->thread_memo.rows = NULL;
     if (a->live)
         threadstats_mark_take(ix, &a->live_mark);
+    threadstats_brief_free(&a->brief);
     x_free(a->thread_order);
     a->thread_order = NULL;
+    /* A focused thread is gathered again from the new index (the old one may go). */
+    bool refocus = a->focus || a->focus_running;
+    uint32_t focus_tid = a->focus_tid;
+    app_focus_clear(a);
     a->ix = ix;
-    /* Lanes: the same selection by position (caps only ever come, in order). */
-    x_free(a->lanes);
-    a->lanes = lanes_build_all(ix, &a->n_lanes);
-    a->markers_lane = SIZE_MAX;
-    for (size_t i = 0; i < a->n_lanes; i++)
-        if (a->lanes[i].kind == LANE_MARKERS)
-            a->markers_lane = i;
+    if (refocus)
+        app_focus_gather(a, focus_tid);
+    /* Lanes: the same selection (caps only ever come, in order). */
+    app_build_lanes(a);
     if (a->lane_sel >= a->n_lanes)
         a->lane_sel = a->n_lanes ? a->n_lanes - 1 : 0;
     if (a->first_lane >= a->n_lanes)

@@ -218,6 +218,8 @@ draw_pane(app *a, surface *s, const lane_item *it)
         detail_range(&dl, a->ix, a->v.sel.a_ns, a->v.sel.b_ns);
     } else if (a->focus) {
         lifeview_lines(&dl, a->ix, a->focus, a->v.cursor_ns, rows, a->opts.ascii);
+    } else if (a->focus_running) {
+        lifeview_pending_lines(&dl, a->ix, a->focus_tid, a->opts.ascii);
     } else if (a->n_lanes) {
         draw_col_instants(a, &dl);
         detail_item(&dl, a->ix, &a->lanes[a->lane_sel], it, a->v.cursor_ns, &a->thread_memo);

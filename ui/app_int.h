@@ -17,7 +17,8 @@
 #include "uilist.h"
 
 enum app_list_kind { APP_LIST_MARKERS, APP_LIST_GCS, APP_LIST_THREADS, APP_LIST_EVTYPES,
-                     APP_LIST_COMMANDS, APP_LIST_WORST, APP_LIST_BANDS };
+                     APP_LIST_COMMANDS, APP_LIST_WORST, APP_LIST_BANDS,
+                     APP_LIST_LANES };
 
 /* The GC analysis views' state (app_gc.c). */
 typedef struct app_gc app_gc;
@@ -66,12 +67,25 @@ struct app {
 
     threadlife *focus;          /* owned; the focused thread (Enter in the thread list),
                                  * NULL when none */
+    uint32_t focus_tid;         /* the focused thread (a->focus, or being gathered) */
+    pthread_t focus_th;         /* gathers the focused thread's life (async_totals) */
+    bool focus_running;         /* focus_th was started and not yet joined */
+    bool focus_msg_pending;     /* the status line still says its life is being read */
+    atomic_bool focus_ready;    /* focus_th has stored focus_result */
+    atomic_bool focus_cancel;   /* focus_th gives up */
+    threadlife *focus_result;   /* owned; focus_th's result until taken */
     detail_thread_memo thread_memo;     /* every thread's run totals, made once */
     pthread_t totals_th;                /* counts them when opts.async_totals */
     bool totals_running;                /* totals_th was started and not yet joined */
     atomic_bool totals_ready;           /* totals_th has stored totals_rows */
+    atomic_bool brief_ready;            /* ... and, before, totals_brief and totals_order */
+    atomic_bool totals_cancel;          /* totals_th stops after the brief totals */
+    bool brief_taken;                   /* totals_brief and totals_order were taken */
     threadstats_row *totals_rows;       /* owned; totals_th's result until taken */
+    threadstats_brief totals_brief;     /* owned; totals_th's first result until taken */
     size_t *totals_order;               /* owned; totals_th's ranking until taken */
+    threadstats_brief brief;            /* owned; every thread's run time and runs, what
+                                         * the thread list shows before thread_memo */
     size_t *gc_order;                   /* owned; collection indexes, longest pause
                                          * first (made when the GC list first opens) */
     size_t *thread_order;               /* owned; threadtab indexes, most run time first,
@@ -124,6 +138,9 @@ void app_follow_now(app *a);
 bool app_item(const app *a, lane_item *it);
 /* Recompute the rows of each part for the size and panes (app.c). */
 void app_relayout(app *a);
+/* Make the lanes again from the index, without the hidden groups (opts.hidden_lanes),
+ * keeping the selected lane when it is still shown (app.c). */
+void app_build_lanes(app *a);
 /* The printing resolution of the cursor's and the selection's times: one column's width
  * (at least 1 ns) as a power of ten, timefmt_res (app.c). */
 uint64_t app_col_res(const app *a);
@@ -132,6 +149,9 @@ uint64_t app_col_res(const app *a);
  * drawing at a->lay.two_line, and freeing it. */
 int app_two_rows(const app *a, int avail);
 void app_two_draw(app *a, surface *s, const lanes_draw_opts *lo);
+/* The second log's lanes made again without the hidden groups, both logs' labels tagged
+ * again (after app_build_lanes). */
+void app_two_relane(app *a);
 void app_two_free(app *a);
 
 /* Show `l` (consumed) as the popup list of `kind` (app.c). */

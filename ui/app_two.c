@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "app_int.h"
+#include "lanegroups.h"
 #include "theme.h"
 #include "timefmt.h"
 #include "uibox.h"
@@ -74,6 +75,7 @@ app_set_second(app *a, const evindex *ix2, const char *path2, const char *align,
     snprintf(t->align, sizeof t->align, "%s", align ? align : "");
     t->delta_ns = (int64_t)(tb - ta);
     t->lanes = lanes_build_all(ix2, &t->n_lanes);
+    t->n_lanes = lanegroup_filter(t->lanes, t->n_lanes, a->opts.hidden_lanes);
     app_two_tag(t->lanes, t->n_lanes, 'B');
     app_two_tag(a->lanes, a->n_lanes, 'A');
     a->two = t;
@@ -98,6 +100,17 @@ app_set_second(app *a, const evindex *ix2, const char *path2, const char *align,
     timeview_init(&a->v, first, last > first ? last : first, a->v.width);
     app_relayout(a);
     return true;
+}
+
+void
+app_two_relane(app *a)
+{
+    app_two *t = a->two;
+    x_free(t->lanes);
+    t->lanes = lanes_build_all(t->ix, &t->n_lanes);
+    t->n_lanes = lanegroup_filter(t->lanes, t->n_lanes, a->opts.hidden_lanes);
+    app_two_tag(t->lanes, t->n_lanes, 'B');
+    app_two_tag(a->lanes, a->n_lanes, 'A');
 }
 
 void

@@ -41,6 +41,7 @@ static const keymap_binding keymap_timeline[] = {
     { "t", ACTION_THREAD_LIST },
     { "u", ACTION_MMU_PLOT },           { "W", ACTION_WORST_LIST },
     { "B", ACTION_BAND_LIST },
+    { "L", ACTION_LANE_MENU },
     { "/", ACTION_SEARCH },
     { "Space", ACTION_SELECT },
     { "Escape", ACTION_CANCEL },

@@ -173,6 +173,39 @@ lifeview_entry_at(const threadlife *tl, uint64_t t)
     return n ? n - 1 : SIZE_MAX;
 }
 
+/* "Thread: 12 (worker-5)" into sb; the thread's table record into *th_v, NULL if none. */
+static const threadtab_thread *
+lifeview_name(strbuf *sb, const evindex *ix, uint32_t tid, threadtab_thread *th_v)
+{
+    strbuf_printf(sb, "Thread: %u", (unsigned)tid);
+    const threadtab_thread *th = threadtab_find(evindex_threads(ix), tid, th_v) ? th_v : NULL;
+    const uint8_t *p;
+    size_t n;
+    if (th && evindex_thread_label(ix, th, &p, &n) && n > 0) {
+        strbuf_puts(sb, " (");
+        textfmt_append_utf8(sb, p, n);
+        strbuf_putc(sb, ')');
+    }
+    return th;
+}
+
+void
+lifeview_pending_lines(detail_lines *out, const evindex *ix, uint32_t tid, bool ascii)
+{
+    strbuf sb;
+    strbuf_init(&sb);
+    threadtab_thread th_v;
+    const threadtab_thread *th = lifeview_name(&sb, ix, tid, &th_v);
+    if (th)
+        strbuf_printf(&sb, " · %u wake-ups, %u migrations", (unsigned)th->n_wakeups,
+                      (unsigned)th->n_migrations);
+    detail_lines_add(out, "%s", sb.data ? sb.data : "");
+    detail_lines_add(out, "Focus: reading the log for its runs, creation, labels, wake-ups, "
+                     "migrations and what it blocked on%s . and , step through its runs "
+                     "meanwhile, Esc ends the focus", ascii ? "..." : "…");
+    strbuf_free(&sb);
+}
+
 void
 lifeview_lines(detail_lines *out, const evindex *ix, const threadlife *tl, uint64_t cursor_ns,
                int rows, bool ascii)
@@ -180,16 +213,8 @@ lifeview_lines(detail_lines *out, const evindex *ix, const threadlife *tl, uint6
     uint32_t tid = threadlife_tid(tl);
     strbuf sb;
     strbuf_init(&sb);
-    strbuf_printf(&sb, "Thread: %u", (unsigned)tid);
     threadtab_thread th_v;
-    const threadtab_thread *th = threadtab_find(evindex_threads(ix), tid, &th_v) ? &th_v : NULL;
-    const uint8_t *p;
-    size_t n;
-    if (th && evindex_thread_label(ix, th, &p, &n) && n > 0) {
-        strbuf_puts(&sb, " (");
-        textfmt_append_utf8(&sb, p, n);
-        strbuf_putc(&sb, ')');
-    }
+    const threadtab_thread *th = lifeview_name(&sb, ix, tid, &th_v);
     strbuf_printf(&sb, " · %zu runs, run time ", threadlife_n_runs(tl));
     timefmt_append(&sb, threadlife_run_ns(tl));
     if (th)
@@ -197,8 +222,13 @@ lifeview_lines(detail_lines *out, const evindex *ix, const threadlife *tl, uint6
                       (unsigned)th->n_migrations);
     detail_lines_add(out, "%s", sb.data ? sb.data : "");
     size_t total = lifeview_n_entries(tl), at = lifeview_entry_at(tl, cursor_ns);
-    detail_lines_add(out, "Focus: its life, %zu entries; %s marks the cursor, . and , step "
-                     "through its runs, Esc ends the focus", total, ascii ? ">" : "▶");
+    if (!threadlife_complete(tl))
+        detail_lines_add(out, "Focus: its %zu runs; reading the log for its creation, "
+                         "labels, wake-ups, migrations and what it blocked on%s", total,
+                         ascii ? "..." : "…");
+    else
+        detail_lines_add(out, "Focus: its life, %zu entries; %s marks the cursor, . and , "
+                         "step through its runs, Esc ends the focus", total, ascii ? ">" : "▶");
     int body = rows - 2;
     if (body <= 0 || total == 0) {
         strbuf_free(&sb);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lanegroups.h"
 #include "timefmt.h"
 #include "xalloc.h"
 
@@ -21,6 +22,7 @@ struct settings {
     const char *backend;        /* static: "curses" or "tickit" */
     bool mouse, mono, ascii;
     uint64_t alert_pause_ns;    /* live viewer's --alert-pause; 0: off */
+    lanegroup_mask hidden_lanes;        /* hide-lanes */
 };
 
 settings *
@@ -154,6 +156,19 @@ settings_do_ascii(settings *s, char **w, size_t n, char *err, size_t errlen)
 {
     (void)n;
     return settings_onoff(w[1], &s->ascii, w[0], err, errlen);
+}
+
+static bool
+settings_do_hide_lanes(settings *s, char **w, size_t n, char *err, size_t errlen)
+{
+    (void)n;
+    return lanegroup_parse(w[1], &s->hidden_lanes, err, errlen);
+}
+
+unsigned
+settings_hidden_lanes(const settings *s)
+{
+    return s->hidden_lanes;
 }
 
 static bool
@@ -317,6 +332,7 @@ static const struct {
     { "mono", 1, 1, "mono on|off", settings_do_mono },
     { "ascii", 1, 1, "ascii on|off", settings_do_ascii },
     { "alert-pause", 1, 1, "alert-pause off|DURATION", settings_do_alert_pause },
+    { "hide-lanes", 1, 1, "hide-lanes none|GROUP[,GROUP...]", settings_do_hide_lanes },
     { "bind", 3, 3, "bind MODE KEY ACTION", settings_do_bind },
     { "unbind", 2, 2, "unbind MODE KEY", settings_do_unbind },
     { "style", 2, 8, "style NAME [fg=C] [bg=C] [attrs=A] [fg8=C] [bg8=C] [attrs8=A] [mono=A]",
@@ -444,6 +460,11 @@ settings_write(const settings *s, strbuf *out)
     } else {
         strbuf_puts(out, "alert-pause off\n");
     }
+    strbuf_puts(out, "# Lane groups hidden at the start (L shows or hides them): none, or "
+                "some of\n# activity, nonmoving, markers, heap, sparks, spark-hec, bands, "
+                "memory, ticky joined by commas.\nhide-lanes ");
+    lanegroup_format(s->hidden_lanes, out);
+    strbuf_putc(out, '\n');
     strbuf_puts(out, "\n# Key bindings: bind MODE KEY ACTION (replaces KEY's binding in MODE), "
                 "unbind MODE KEY.\n# Actions:\n");
     for (int a = 1; a < ACTION__COUNT; a++)
