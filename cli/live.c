@@ -256,7 +256,7 @@ live_final_rows(const evindex *ix, const char *cmd, const reports_opts *ro, uint
     if (final)
         return n;
     size_t k = 0;
-    while (k < n && (ro->messages ? evindex_msg_at(ix, k) : evindex_marker_at(ix, k))->time_ns
+    while (k < n && (ro->messages ? evindex_msg_at(ix, k) : evindex_marker_at(ix, k)).time_ns
                         <= placed)
         k++;
     return k;

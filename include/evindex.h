@@ -16,6 +16,7 @@
 #include "evlog.h"
 #include "evseek.h"
 #include "ivtrack.h"
+#include "msgtab.h"
 #include "heapprof.h"
 #include "ipe.h"
 #include "runlane.h"
@@ -225,22 +226,20 @@ enum evindex_msg_kind {
     EVINDEX_MSG_BINARY,             /* USER_BINARY_MSG */
 };
 
-/* 16 bytes: a million messages or markers cost 16 MB. */
-typedef struct evindex_msg {
-    uint64_t time_ns;
-    uint64_t offset : 40;           /* the event in the file (files up to 1 TiB) */
-    uint64_t cap : 16;
-    uint64_t kind : 8;              /* evindex_msg_kind */
-} evindex_msg;
+/* A message or marker as handed out (by value: the index keeps them packed, about 6
+ * bytes each; see msgtab.h): time, offset (40 bits), cap, kind (evindex_msg_kind). */
+typedef msgtab_msg evindex_msg;
 
 /* USER_MARKERs in time order. */
 size_t evindex_n_markers(const evindex *ix);
-const evindex_msg *evindex_marker_at(const evindex *ix, size_t i);
+evindex_msg evindex_marker_at(const evindex *ix, size_t i);
 /* Index of the first marker at or after t (n_markers if none). */
 size_t evindex_marker_first_from(const evindex *ix, uint64_t t);
 /* Every message and marker in time order. */
 size_t evindex_n_msgs(const evindex *ix);
-const evindex_msg *evindex_msg_at(const evindex *ix, size_t i);
+evindex_msg evindex_msg_at(const evindex *ix, size_t i);
+/* Index of the first message at or after t (n_msgs if none). */
+size_t evindex_msg_first_from(const evindex *ix, uint64_t t);
 /* The raw text bytes of a marker or message (a slice of the mapping; binary messages
  * are bytes). False if the event cannot be re-read. */
 bool evindex_msg_text(const evindex *ix, const evindex_msg *m, const uint8_t **text,

@@ -1,5 +1,5 @@
 /* runlane: one capability's thread runs as a compact, time-sorted array of
- * non-overlapping intervals (bit-packed per chunk, about 8 bytes a run), with per-chunk
+ * non-overlapping intervals (bit-packed per chunk, about 6-8 bytes a run), with per-chunk
  * prefix sums so the busy time inside any [t0, t1) is O(log n) plus one chunk scan. */
 #ifndef ELOG_RUNLANE_H
 #define ELOG_RUNLANE_H
@@ -42,8 +42,19 @@ bool runlane_append(runlane *rl, const runlane_run *run);
 void runlane_seal(runlane *rl);
 
 size_t runlane_count(const runlane *rl);
-/* Run i (< count); an out-of-range i gives an all-zero run. */
+/* Run i (< count); an out-of-range i gives an all-zero run. A packed run's start is
+ * summed from the chunk's nearest start checkpoint: up to RUNLANE_CHUNK / 4 steps. */
 void runlane_get(const runlane *rl, size_t i, runlane_run *out);
+/* The caller's memory of the last run runlane_get_seq read (zero it before the first
+ * call), so that runs read in order cost a step each: run i + 1 starts at run i's end
+ * plus its gap. */
+typedef struct runlane_seq {
+    const runlane *rl;          /* the lane of the last read, or NULL */
+    size_t next;                /* the index after it */
+    uint64_t end_ns;            /* its end */
+} runlane_seq;
+/* As runlane_get, fast when i is the run after the last one read through seq. */
+void runlane_get_seq(const runlane *rl, size_t i, runlane_run *out, runlane_seq *seq);
 /* Whole-lane passes read the runs a block at a time (block b = runs
  * [b * RUNLANE_CHUNK, ...), up to RUNLANE_CHUNK of them), unpacked into columns. */
 typedef struct runlane_block {
@@ -60,7 +71,9 @@ size_t runlane_n_blocks(const runlane *rl);
  * threads only can skip the block. */
 void runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi);
 /* Block b (< n_blocks) into *out: first, len and the columns named in `cols` (an OR of
- * RUNLANE_COL_*; the others are left as they were). O(RUNLANE_CHUNK), a few ns a run. */
+ * RUNLANE_COL_*; the others are left as they were). O(RUNLANE_CHUNK), a few ns a run;
+ * durations, tids and stops each read only their own packed column, starts the gaps and
+ * the durations too (a start is the previous run's end plus its gap). */
 enum {
     RUNLANE_COL_START = 1,
     RUNLANE_COL_DUR = 2,

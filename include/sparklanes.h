@@ -26,6 +26,10 @@ double sparklanes_created(const evindex *ix, size_t li, uint64_t t0, uint64_t t1
 /* Sparks converted on it: SPARK_RUN + SPARK_STEAL events (a stolen spark is converted
  * by the thief, which posts the event), or the rise of its counter. */
 double sparklanes_converted(const evindex *ix, size_t li, uint64_t t0, uint64_t t1);
+/* sparklanes_created (converted when `converted`) of each of n columns [t[c], t[c + 1])
+ * into out[c], t ascending (n + 1 times): each boundary looked up once. */
+void sparklanes_cols(const evindex *ix, size_t li, bool converted, const uint64_t *t,
+                     size_t n, double *out);
 /* The largest spark pool size in [t0, t1), counting the value in force at t0; false
  * before the first SPARK_COUNTERS sample of that capability. */
 bool sparklanes_pool(const evindex *ix, size_t li, uint64_t t0, uint64_t t1, uint64_t *out);

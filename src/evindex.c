@@ -62,8 +62,15 @@ typedef struct raw_sample {
     uint8_t id;                 /* evindex_series_id, or RAW_* below */
 } raw_sample;
 
-enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES, RAW_SPARK_CREATED, RAW_SPARK_CONVERTED,
-       RAW_SPARK_POOL };
+enum { RAW_ALLOC_CAP = EVINDEX_N_SERIES };
+
+/* One SPARK_COUNTERS event's three counters (created, converted, remaining), sorted by
+ * (time, offset) like the samples: one record where three samples took twice the room. */
+typedef struct raw_spark {
+    uint64_t time_ns, offset;
+    uint64_t value[3];
+    uint32_t cap;               /* the lane's capability */
+} raw_spark;
 
 
 typedef struct evindex_caplife {
@@ -83,7 +90,9 @@ typedef struct builder {
     size_t n_marks, cap_marks;
     raw_sample *samples;
     size_t n_samples, cap_samples;
-    size_t cap_msgs, cap_census, cap_flushes, cap_cycles;
+    raw_spark *sparks;          /* SPARK_COUNTERS not yet in the series, file order */
+    size_t n_sparks, cap_sparks;
+    size_t cap_census, cap_flushes, cap_cycles;
     /* CAP_CREATE/DELETE/DISABLE/ENABLE, applied to the lanes when the build finishes
      * (a global event must not create lanes: parallel builders own disjoint caps). */
     evindex_caplife *caplife;
@@ -102,13 +111,14 @@ typedef struct builder {
     size_t n_hp_wins, cap_hp_wins;
 
     /* What is walked but not yet placed in the index (builder_publish places it):
-     * messages, remembered-set flushes, and the tails of marks and hp_wins past their
+     * messages (a growing builder's; a one-shot one adds them to ix->msgs as they
+     * come), remembered-set flushes, and the tails of marks and hp_wins past their
      * sorted prefixes; samples (above) hold those not yet in the series. */
     evindex_msg *pend_msgs;
     size_t n_pend_msgs, cap_pend_msgs;
     evindex_instant *pend_flushes;
     size_t n_pend_flushes, cap_pend_flushes;
-    size_t n_marks_sorted, n_hp_wins_sorted, cap_markers;
+    size_t n_marks_sorted, n_hp_wins_sorted;
     size_t n_caplife_applied;
     size_t nm_counted;          /* cycles before this have their final flush count */
     /* Series state carried from one publish to the next. */
@@ -117,6 +127,8 @@ typedef struct builder {
     bool ticky_dirty;           /* ticky data since the last seal */
     raw_sample *placed;         /* samples in the series, time order (growing only) */
     size_t n_placed, cap_placed;
+    raw_spark *placed_sparks;   /* spark counters in the series, likewise */
+    size_t n_placed_sparks, cap_placed_sparks;
     uint64_t alloc_sum, spark_sum[3];
     /* Placement: 1 + the newest time each capability wrote (0: none), 65536 entries. */
     uint64_t *newest;
@@ -418,15 +430,22 @@ on_msg(builder *b, size_t li, const evlog_event *ev)
 {
     if (ev->offset >> 40)
         return;                 /* beyond evindex_msg's 40-bit offset: a 1 TiB log */
-    evindex_msg *m = EVINDEX_PUSH(b->pend_msgs, b->n_pend_msgs, b->cap_pend_msgs);
-    m->time_ns = ev->time_ns;
-    m->offset = ev->offset;
     (void)li;
-    m->cap = ev->cap;
-    m->kind = ev->type == EV_USER_MARKER  ? EVINDEX_MSG_MARKER
-              : ev->type == EV_USER_MSG   ? EVINDEX_MSG_USER
-              : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
-                                          : EVINDEX_MSG_BINARY;
+    evindex_msg m = {
+        .time_ns = ev->time_ns,
+        .offset = ev->offset,
+        .cap = ev->cap,
+        .kind = ev->type == EV_USER_MARKER  ? EVINDEX_MSG_MARKER
+                : ev->type == EV_USER_MSG   ? EVINDEX_MSG_USER
+                : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
+                                            : EVINDEX_MSG_BINARY,
+    };
+    /* A growing builder places them by its horizon; a one-shot one packs them per
+     * capability as they come (merged at the seal). */
+    if (b->growing)
+        *EVINDEX_PUSH(b->pend_msgs, b->n_pend_msgs, b->cap_pend_msgs) = m;
+    else
+        msgtab_add(b->ix->msgs, &m);
 }
 
 /* ---- capabilities and program info ------------------------------------------------------- */
@@ -531,10 +550,9 @@ static void
 on_spark_counters(builder *b, size_t li, const evlog_event *ev)
 {
     /* File field order: created, dud, overflowed, converted, GC'd, fizzled, remaining. */
-    uint16_t cap = b->ix->lanes[li].pub.cap;
-    builder_sample(b, ev, RAW_SPARK_CREATED, pl64(ev, 0), cap);
-    builder_sample(b, ev, RAW_SPARK_CONVERTED, pl64(ev, 24), cap);
-    builder_sample(b, ev, RAW_SPARK_POOL, pl64(ev, 48), cap);
+    raw_spark *r = EVINDEX_PUSH(b->sparks, b->n_sparks, b->cap_sparks);
+    *r = (raw_spark){ ev->time_ns, ev->offset, { pl64(ev, 0), pl64(ev, 24), pl64(ev, 48) },
+                      b->ix->lanes[li].pub.cap };
 }
 
 static void
@@ -910,6 +928,13 @@ raw_sample_cmp(const void *a, const void *b)
 }
 
 static int
+raw_spark_cmp(const void *a, const void *b)
+{
+    const raw_spark *x = a, *y = b;
+    return time_offset_cmp(x->time_ns, x->offset, y->time_ns, y->offset);
+}
+
+static int
 instant_cmp(const void *a, const void *b)
 {
     const evindex_instant *x = a, *y = b;
@@ -924,6 +949,21 @@ static void
 raw_sample_sort(raw_sample *a, size_t n)
 {
     radixsort_by_u64(a, n, sizeof *a, offsetof(raw_sample, time_ns));
+}
+
+/* Spark counters likewise (the parallel build hands them over in file order too; equal
+ * times keep file order, and the runs of equal times are short). */
+static void
+raw_spark_sort(raw_spark *a, size_t n)
+{
+    radixsort_by_u64(a, n, sizeof *a, offsetof(raw_spark, time_ns));
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
+                           a[j - 1].offset > a[j].offset; j--) {
+            raw_spark t = a[j - 1];
+            a[j - 1] = a[j];
+            a[j] = t;
+        }
 }
 
 /* Messages by (time, offset), as msg_cmp: a stable radix sort on time, then runs of
@@ -1009,15 +1049,25 @@ builder_feed_sample(builder *b, const raw_sample *s)
         if (!l->alloc_first_ns)
             l->alloc_first_ns = s->time_ns + 1;
         series_append(ix->series[EVINDEX_S_ALLOCATED], s->time_ns, b->alloc_sum);
-        return;
     }
-    unsigned k = s->id - RAW_SPARK_CREATED;
-    b->spark_sum[k] += s->value - l->spark_last[k];
-    l->spark_last[k] = s->value;
-    series_append(ix->lanes[li].spark_series[k], s->time_ns, s->value);
+}
+
+/* One SPARK_COUNTERS into its lane's three series and the three summed ones (each
+ * lane's latest value kept). */
+static void
+builder_feed_spark(builder *b, const raw_spark *r)
+{
+    evindex *ix = b->ix;
+    size_t li = b->lane_of[r->cap] - 1;
+    lane_state *l = &b->ls[li];
     static const uint8_t ids[3] = { EVINDEX_S_SPARKS_CREATED, EVINDEX_S_SPARKS_CONVERTED,
                                     EVINDEX_S_SPARK_POOL };
-    series_append(ix->series[ids[k]], s->time_ns, b->spark_sum[k]);
+    for (unsigned k = 0; k < 3; k++) {
+        b->spark_sum[k] += r->value[k] - l->spark_last[k];
+        l->spark_last[k] = r->value[k];
+        series_append(ix->lanes[li].spark_series[k], r->time_ns, r->value[k]);
+        series_append(ix->series[ids[k]], r->time_ns, b->spark_sum[k]);
+    }
 }
 
 static uint64_t
@@ -1071,93 +1121,105 @@ builder_rewind_series(builder *b, uint64_t t, size_t from)
     b->spark_sum[2] = series_last_value(ix->series[EVINDEX_S_SPARK_POOL]);
 }
 
-/* Put the samples earlier than `horizon` (all if final) into the series in time order.
- * A growing builder keeps them (placed): one that comes before a placed one — a
- * capability that wrote late — is merged in and the series are fed again. */
+/* Append src[0, k) to the growing placed array *dst and merge it into its sorted run:
+ * returns the first index that changed (n_old when the new ones only follow). */
+static size_t
+place_append(builder *b, void **dst, size_t *n_dst, size_t *cap_dst, const void *src, size_t k,
+             size_t size, int (*cmp)(const void *, const void *))
+{
+    size_t n_old = *n_dst;
+    if (!k)
+        return n_old;
+    xgrowarray(dst, cap_dst, n_old + k, 256, size);
+    memcpy((char *)*dst + n_old * size, src, k * size);
+    *n_dst = n_old + k;
+    return tail_merge(*dst, n_old, *n_dst, size, cmp, &b->work.items_moved);
+}
+
+/* Put the samples and spark counters earlier than `horizon` (all if final) into the
+ * series in time order. A growing builder keeps them (placed, placed_sparks): one that
+ * comes before a placed one — a capability that wrote late — is merged in and the
+ * series are fed again from its time. A one-shot build feeds them and frees them. */
 static void
 builder_place_samples(builder *b, uint64_t horizon, bool final)
 {
-    if (!b->n_samples)
+    if (!b->n_samples && !b->n_sparks)
         return;
     raw_sample_sort(b->samples, b->n_samples);
-    size_t k = b->n_samples;
-    if (!final)
+    raw_spark_sort(b->sparks, b->n_sparks);
+    size_t k = b->n_samples, ks = b->n_sparks;
+    if (!final) {
         k = builder_count_before(b->samples, k, sizeof *b->samples,
                                  offsetof(raw_sample, time_ns), horizon);
-    if (!k)
+        ks = builder_count_before(b->sparks, ks, sizeof *b->sparks,
+                                  offsetof(raw_spark, time_ns), horizon);
+    }
+    if (!k && !ks)
         return;
-    builder_late_at(&b->late_ns, b->samples[0].time_ns);
+    if (k)
+        builder_late_at(&b->late_ns, b->samples[0].time_ns);
+    if (ks)
+        builder_late_at(&b->late_ns, b->sparks[0].time_ns);
     if (b->growing) {
-        size_t n_old = b->n_placed;
-        xgrowarray((void **)&b->placed, &b->cap_placed, n_old + k, 256, sizeof *b->placed);
-        memcpy(b->placed + n_old, b->samples, k * sizeof *b->samples);
-        b->n_placed = n_old + k;
-        size_t at = tail_merge(b->placed, n_old, b->n_placed, sizeof *b->placed,
-                               raw_sample_cmp, &b->work.items_moved);
-        if (at < n_old) {       /* a late one: the series go back to before it */
-            uint64_t t = b->placed[at].time_ns;
-            while (at > 0 && b->placed[at - 1].time_ns >= t)
-                at--;
+        size_t n_old = b->n_placed, ns_old = b->n_placed_sparks;
+        size_t at = place_append(b, (void **)&b->placed, &b->n_placed, &b->cap_placed,
+                                 b->samples, k, sizeof *b->placed, raw_sample_cmp);
+        size_t at_s = place_append(b, (void **)&b->placed_sparks, &b->n_placed_sparks,
+                                   &b->cap_placed_sparks, b->sparks, ks,
+                                   sizeof *b->placed_sparks, raw_spark_cmp);
+        if (at < n_old || at_s < ns_old) {  /* a late one: the series go back before it */
+            uint64_t t = UINT64_MAX;
+            if (at < n_old)
+                t = b->placed[at].time_ns;
+            if (at_s < ns_old && b->placed_sparks[at_s].time_ns < t)
+                t = b->placed_sparks[at_s].time_ns;
+            at = builder_count_before(b->placed, b->n_placed, sizeof *b->placed,
+                                      offsetof(raw_sample, time_ns), t);
+            at_s = builder_count_before(b->placed_sparks, b->n_placed_sparks,
+                                        sizeof *b->placed_sparks, offsetof(raw_spark, time_ns), t);
             builder_rewind_series(b, t, at);
             b->work.series_rebuilds++;
         }
         for (size_t i = at; i < b->n_placed; i++)
             builder_feed_sample(b, &b->placed[i]);
+        for (size_t i = at_s; i < b->n_placed_sparks; i++)
+            builder_feed_spark(b, &b->placed_sparks[i]);
     } else {
         for (size_t i = 0; i < k; i++)
             builder_feed_sample(b, &b->samples[i]);
+        for (size_t i = 0; i < ks; i++)
+            builder_feed_spark(b, &b->sparks[i]);
     }
-    memmove(b->samples, b->samples + k, (b->n_samples - k) * sizeof *b->samples);
+    if (k)
+        memmove(b->samples, b->samples + k, (b->n_samples - k) * sizeof *b->samples);
     b->n_samples -= k;
+    if (ks)
+        memmove(b->sparks, b->sparks + ks, (b->n_sparks - ks) * sizeof *b->sparks);
+    b->n_sparks -= ks;
 }
 
-/* The messages earlier than `horizon` (all if final) into ix->msgs (time order), the
- * markers with them; one that comes after later ones were placed is merged in. */
+/* The messages earlier than `horizon` (all if final) into ix->msgs (a growing builder's:
+ * a one-shot one added them as they came), merged in where late. */
 static void
 builder_place_msgs(builder *b, uint64_t horizon, bool final)
 {
     evindex *ix = b->ix;
-    if (!b->n_pend_msgs)
-        return;
-    msg_sort(b->pend_msgs, b->n_pend_msgs);
-    size_t k = b->n_pend_msgs;
-    if (!final) {
-        k = builder_count_before(b->pend_msgs, k, sizeof *b->pend_msgs,
-                                 offsetof(evindex_msg, time_ns), horizon);
-        if (!k)
-            return;
-    }
-    size_t n_old = ix->n_msgs, at;
-    if (n_old == 0 && k == b->n_pend_msgs) {    /* take the array as it is (one shot) */
-        evindex_msg *t = ix->msgs;
-        ix->msgs = b->pend_msgs;
-        b->pend_msgs = t;
-        size_t c = b->cap_msgs;
-        b->cap_msgs = b->cap_pend_msgs;
-        b->cap_pend_msgs = c;
-        ix->n_msgs = b->n_pend_msgs;
-        at = 0;
-    } else {
-        xgrowarray((void **)&ix->msgs, &b->cap_msgs, n_old + k, 64, sizeof *ix->msgs);
-        memcpy(ix->msgs + n_old, b->pend_msgs, k * sizeof *ix->msgs);
-        ix->n_msgs = n_old + k;
-        at = tail_merge(ix->msgs, n_old, ix->n_msgs, sizeof *ix->msgs, msg_cmp,
-                        &b->work.items_moved);
-        memmove(b->pend_msgs, b->pend_msgs + k, (b->n_pend_msgs - k) * sizeof *b->pend_msgs);
-    }
-    b->n_pend_msgs -= k;
-    size_t lo = 0, hi = ix->n_markers;          /* markers from `at` on are made again */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->markers[mid] < at)
-            lo = mid + 1;
+    if (!b->n_pend_msgs) {
+        if (final)
+            msgtab_trim(ix->msgs);  /* seals a one-shot build's per-cap lists */
         else
-            hi = mid;
+            msgtab_seal(ix->msgs);
+        return;
     }
-    ix->n_markers = lo;
-    for (size_t i = at; i < ix->n_msgs; i++)
-        if (ix->msgs[i].kind == EVINDEX_MSG_MARKER)
-            *EVINDEX_PUSH(ix->markers, ix->n_markers, b->cap_markers) = (uint32_t)i;
+    msg_sort(b->pend_msgs, b->n_pend_msgs);
+    size_t k = final ? b->n_pend_msgs
+                     : builder_count_before(b->pend_msgs, b->n_pend_msgs, sizeof *b->pend_msgs,
+                                            offsetof(evindex_msg, time_ns), horizon);
+    msgtab_append_sorted(ix->msgs, b->pend_msgs, k, &b->work.items_moved);
+    memmove(b->pend_msgs, b->pend_msgs + k, (b->n_pend_msgs - k) * sizeof *b->pend_msgs);
+    b->n_pend_msgs -= k;
+    if (final)
+        msgtab_trim(ix->msgs);
 }
 
 /* Flushes come from capability blocks, the phases from the global block, which GHC
@@ -1358,6 +1420,18 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (!sealer_on)
             threadtab_seal(ix->threads);
         builder_place_samples(b, horizon, true);
+        /* In the series now, and nothing comes late any more: not kept through the
+         * GC join. */
+        x_free(b->samples);
+        x_free(b->sparks);
+        x_free(b->placed);
+        x_free(b->placed_sparks);
+        b->samples = NULL;
+        b->sparks = NULL;
+        b->placed = NULL;
+        b->placed_sparks = NULL;
+        b->n_samples = b->cap_samples = b->n_sparks = b->cap_sparks = 0;
+        b->n_placed = b->cap_placed = b->n_placed_sparks = b->cap_placed_sparks = 0;
         if (sealer_on)
             pthread_join(sealer, NULL);
         for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
@@ -1450,11 +1524,13 @@ builder_free(builder *b)
     x_free(b->stats);
     x_free(b->marks);
     x_free(b->samples);
+    x_free(b->sparks);
     x_free(b->caplife);
     x_free(b->hp_wins);
     x_free(b->pend_msgs);
     x_free(b->pend_flushes);
     x_free(b->placed);
+    x_free(b->placed_sparks);
     x_free(b->newest);
     evindex_join_free(&b->join);
 }
@@ -1467,6 +1543,7 @@ evindex_alloc(const evlog *log)
     ix->n_gens = 2;
     ix->threads = threadtab_new();
     ix->nm = ivtrack_new();
+    ix->msgs = msgtab_new(EVINDEX_MSG_MARKER);
     ix->nm_pruned = series_new();
     ix->nm_free_segments = series_new();
     ix->heap = heapprof_new();
@@ -1790,10 +1867,18 @@ par_merge(builder *dst, builder *src)
     dst->samples = merged;
     dst->n_samples = nd + ns;
     dst->cap_samples = nd + ns + 1;
+    /* Spark counters: appended (their sort at placing puts them in (time, offset)
+     * order). */
+    xgrowarray((void **)&dst->sparks, &dst->cap_sparks, dst->n_sparks + src->n_sparks + 1, 64,
+               sizeof *dst->sparks);
+    if (src->n_sparks)
+        memcpy(dst->sparks + dst->n_sparks, src->sparks, src->n_sparks * sizeof *src->sparks);
+    dst->n_sparks += src->n_sparks;
     for (size_t i = 0; i < src->n_caplife; i++)
         *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
     for (size_t i = 0; i < src->n_pend_msgs; i++)
         *EVINDEX_PUSH(dst->pend_msgs, dst->n_pend_msgs, dst->cap_pend_msgs) = src->pend_msgs[i];
+    msgtab_merge(d->msgs, s->msgs);
     for (size_t i = 0; i < src->n_pend_flushes; i++)
         *EVINDEX_PUSH(dst->pend_flushes, dst->n_pend_flushes, dst->cap_pend_flushes) =
             src->pend_flushes[i];
@@ -1961,8 +2046,7 @@ evindex_free(evindex *ix)
     ticky_free(ix->ticky);
     timeprof_free(ix->timeprof);
     timeprof_free(ix->timeprof_none);
-    x_free(ix->msgs);
-    x_free(ix->markers);
+    msgtab_free(ix->msgs);
     threadtab_free(ix->threads);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         series_free(ix->series[i]);
@@ -1994,7 +2078,7 @@ evindex_bytes(const evindex *ix)
          series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap) +
          series_bytes(ix->nm_free_segments) + ipe_table_bytes(ix->ipe) + ticky_bytes(ix->ticky) +
          timeprof_bytes(ix->timeprof);
-    n += ix->n_msgs * sizeof *ix->msgs + ix->n_markers * sizeof *ix->markers;
+    n += msgtab_bytes(ix->msgs);
     n += threadtab_bytes(ix->threads) + evseek_bytes(ix->seek);
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
         n += series_bytes(ix->series[i]);
@@ -2063,23 +2147,26 @@ const evindex_instant *evindex_nm_flush_at(const evindex *ix, size_t i) { return
 const series *evindex_nm_pruned(const evindex *ix) { return ix->nm_pruned; }
 const heapprof *evindex_heap_profile(const evindex *ix) { return ix->heap; }
 
-size_t evindex_n_markers(const evindex *ix) { return ix->n_markers; }
-const evindex_msg *evindex_marker_at(const evindex *ix, size_t i) { return &ix->msgs[ix->markers[i]]; }
-size_t evindex_n_msgs(const evindex *ix) { return ix->n_msgs; }
-const evindex_msg *evindex_msg_at(const evindex *ix, size_t i) { return &ix->msgs[i]; }
+size_t evindex_n_markers(const evindex *ix) { return msgtab_n_markers(ix->msgs); }
+size_t evindex_n_msgs(const evindex *ix) { return msgtab_count(ix->msgs); }
+evindex_msg evindex_msg_at(const evindex *ix, size_t i) { return msgtab_at(ix->msgs, i); }
+
+evindex_msg
+evindex_marker_at(const evindex *ix, size_t i)
+{
+    return msgtab_at(ix->msgs, msgtab_marker_index(ix->msgs, i));
+}
+
+size_t
+evindex_msg_first_from(const evindex *ix, uint64_t t)
+{
+    return msgtab_first_from(ix->msgs, t);
+}
 
 size_t
 evindex_marker_first_from(const evindex *ix, uint64_t t)
 {
-    size_t lo = 0, hi = ix->n_markers;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->msgs[ix->markers[mid]].time_ns < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return msgtab_markers_before(ix->msgs, msgtab_first_from(ix->msgs, t));
 }
 
 /* The last text-or-bytes field of the event at `offset`. */
@@ -2241,7 +2328,7 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
         if (!runlane_check(l->runs, why, why_len) || !ivtrack_check(l->gc, why, why_len))
             return false;
         for (size_t k = 0; k < ivtrack_count(l->gc); k++) {
-            uint32_t ref = ivtrack_get(l->gc, k)->ref;
+            uint32_t ref = ivtrack_get(l->gc, k, &(ivtrack_iv){ 0 })->ref;
             if (ref != UINT32_MAX && ref >= ix->n_gcs) {
                 snprintf(why, why_len, "cap %u GC phase %zu refers to GC %u of %zu",
                          l->pub.cap, k, ref, ix->n_gcs);
@@ -2265,12 +2352,7 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
             return false;
         }
     }
-    for (size_t i = 1; i < ix->n_msgs; i++)
-        if (ix->msgs[i - 1].time_ns > ix->msgs[i].time_ns) {
-            snprintf(why, why_len, "messages out of order at %zu", i);
-            return false;
-        }
-    if (!ivtrack_check(ix->nm, why, why_len) || !threadtab_check(ix->threads, why, why_len) ||
+    if (!msgtab_check(ix->msgs, why, why_len) || !ivtrack_check(ix->nm, why, why_len) || !threadtab_check(ix->threads, why, why_len) ||
         !evseek_check(ix->seek, why, why_len))
         return false;
     for (size_t i = 0; i < EVINDEX_N_SERIES; i++)

@@ -96,10 +96,7 @@ struct evindex {
     timeprof *timeprof_none;
     bool timeprof_sealed;
 
-    evindex_msg *msgs;          /* all, time order */
-    size_t n_msgs;
-    uint32_t *markers;          /* indices in msgs of the USER_MARKERs, time order */
-    size_t n_markers;
+    msgtab *msgs;               /* all messages and markers, time order once sealed */
 
     threadtab *threads;
     series *series[EVINDEX_N_SERIES];

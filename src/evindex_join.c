@@ -143,7 +143,8 @@ join_census(evindex_gc *g, evindex_gc_part *lead_part, const ivtrack *lead_gc,
         uint8_t kind = EVINDEX_GC_WAIT;
         size_t j = lead_gc ? ivtrack_last_starting_by(lead_gc, wins[i].begin_ns) : SIZE_MAX;
         if (j != SIZE_MAX) {
-            const ivtrack_iv *iv = ivtrack_get(lead_gc, j);
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lead_gc, j, &iv_buf);
             if (iv->start_ns > from)
                 from = iv->start_ns;
             kind = iv->kind;
@@ -209,7 +210,8 @@ join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, const ui
         const evindex_span *sp = &lane->spans[k];
         for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns); j < ivtrack_count(lane->gc);
              j++) {
-            const ivtrack_iv *iv = ivtrack_get(lane->gc, j);
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lane->gc, j, &iv_buf);
             if (iv->start_ns > sp->end_ns || (iv->start_ns == sp->end_ns &&
                                               sp->end_ns > sp->start_ns))
                 break;
@@ -435,7 +437,13 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     for (size_t i = 0; i < n_tail; i++)
         order[i] = (gc_order){ gcs[base + i].start_ns, (uint32_t)i };
     qsort(order, n_tail, sizeof *order, order_cmp);
-    evindex_gc *sorted = xmalloc((n_tail + 1) * sizeof *sorted);    /* freed below */
+    bool in_order = true;
+    for (size_t i = 0; i < n_tail && in_order; i++)
+        in_order = order[i].idx == i;
+    /* Already in start order (the usual case): moved down in place, not copied, so the
+     * join never holds the tail twice. */
+    evindex_gc *sorted = in_order ? gcs + base
+                                  : xmalloc((n_tail + 1) * sizeof *sorted);   /* freed below */
     size_t w = 0;
     for (size_t i = 0; i < n_tail; i++) {
         const evindex_gc *g = &gcs[base + order[i].idx];
@@ -448,8 +456,11 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         j->clus[base + w] = tail_clus[order[i].idx];
         sorted[w++] = *g;
     }
-    if (w)
-        memcpy(gcs + base, sorted, w * sizeof *sorted);
+    if (!in_order) {
+        if (w)
+            memcpy(gcs + base, sorted, w * sizeof *sorted);
+        x_free(sorted);
+    }
     bool moved = w != n_tail;
     for (size_t i = 0; i < n_tail && !moved; i++)
         moved = old_to_new[i] != base + i;
@@ -459,7 +470,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     n_gcs = base + w;
     x_free(order);
     x_free(old_to_new);
-    x_free(sorted);
     x_free(tail_clus);
 
     /* Allocation since the previous collection, from the summed HEAP_ALLOCATED series. */
@@ -482,6 +492,11 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
 
     /* What is final now: the collections before the first open cluster. */
     if (final) {
+        /* Nothing joins again: the spare room (sized for every span) goes back. */
+        j->cap_gcs = n_gcs + 1;
+        ix->gcs = xreallocarray(ix->gcs, j->cap_gcs, sizeof *ix->gcs);
+        j->cap_parts = n_parts + 1;
+        ix->parts = xreallocarray(ix->parts, j->cap_parts, sizeof *ix->parts);
         j->n_final = n_gcs;
         j->parts_final = n_parts;
         j->from_ns = UINT64_MAX;

@@ -228,9 +228,10 @@ export_runs(export_ctx *x, const evindex_cap *cap)
     const threadtab *tt = evindex_threads(x->ix);
     unsigned tid = export_cap_tid(x, cap->cap);
     size_t n = runlane_count(cap->runs);
+    runlane_seq seq = { 0 };
     for (size_t i = runlane_first_after(cap->runs, x->o->from_ns); i < n; i++) {
         runlane_run r;
-        runlane_get(cap->runs, i, &r);
+        runlane_get_seq(cap->runs, i, &r, &seq);
         if (r.start_ns >= x->o->to_ns)
             break;
         if (!export_overlaps(x->o, r.start_ns, r.end_ns))
@@ -261,7 +262,8 @@ export_gc_phases(export_ctx *x, const evindex_cap *cap)
     unsigned tid = export_cap_tid(x, cap->cap);
     size_t n = ivtrack_count(cap->gc);
     for (size_t i = ivtrack_first_after(cap->gc, x->o->from_ns); i < n; i++) {
-        const ivtrack_iv *iv = ivtrack_get(cap->gc, i);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(cap->gc, i, &iv_buf);
         if (iv->start_ns >= x->o->to_ns)
             break;
         if (!export_overlaps(x->o, iv->start_ns, iv->end_ns))
@@ -338,7 +340,8 @@ export_nonmoving(export_ctx *x)
     const ivtrack *tr = evindex_nm_track(x->ix);
     size_t n = ivtrack_count(tr);
     for (size_t i = ivtrack_first_after(tr, x->o->from_ns); i < n; i++) {
-        const ivtrack_iv *iv = ivtrack_get(tr, i);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(tr, i, &iv_buf);
         if (iv->start_ns >= x->o->to_ns)
             break;
         if (!export_overlaps(x->o, iv->start_ns, iv->end_ns))
@@ -383,7 +386,7 @@ export_messages(export_ctx *x)
                                         [EVINDEX_MSG_BINARY] = "binary message" };
     size_t n = evindex_n_markers(x->ix);
     for (size_t i = evindex_marker_first_from(x->ix, x->o->from_ns); i < n; i++) {
-        const evindex_msg *m = evindex_marker_at(x->ix, i);
+        const evindex_msg m_v = evindex_marker_at(x->ix, i), *m = &m_v;
         if (m->time_ns >= x->o->to_ns)
             break;
         export_instant(x, m, x->base + EXPORT_SLOT_MARKERS, "marker");
@@ -393,13 +396,13 @@ export_messages(export_ctx *x)
     size_t lo = 0, hi = evindex_n_msgs(x->ix);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (evindex_msg_at(x->ix, mid)->time_ns < x->o->from_ns)
+        if (evindex_msg_at(x->ix, mid).time_ns < x->o->from_ns)
             lo = mid + 1;
         else
             hi = mid;
     }
     for (size_t i = lo; i < evindex_n_msgs(x->ix); i++) {
-        const evindex_msg *m = evindex_msg_at(x->ix, i);
+        const evindex_msg m_v = evindex_msg_at(x->ix, i), *m = &m_v;
         if (m->time_ns >= x->o->to_ns)
             break;
         if (m->kind == EVINDEX_MSG_MARKER || m->kind > EVINDEX_MSG_BINARY)

@@ -1,35 +1,55 @@
-/* ivtrack: a plain sorted array of kinded intervals (GC phases are few) cut into chunks
- * of IVTRACK_CHUNK, each with a header (first start, time of each kind before it). A
- * search goes over the small header array, then inside one chunk; per-kind time in a
- * window scans from each end to the nearer chunk edge, or clips a narrow window's few. */
+/* ivtrack: kinded intervals cut into chunks of IVTRACK_CHUNK, each with a header (first
+ * start, time of each kind before it). A full chunk is bit-packed into frame-of-reference
+ * columns (start - the chunk's first start, duration, kind | flags << 3) of per-chunk
+ * widths; the last, partial chunk waits as plain records, and references (set after
+ * the build by the GC join) are a plain array. A search goes over the small header
+ * array, then inside one chunk; per-kind time in a window scans from each end to the
+ * nearer chunk edge, or clips a narrow window's few. */
 #include "ivtrack.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bitpack.h"
 #include "checkfail.h"
 #include "xalloc.h"
 
 #define IVTRACK_FLAG_MASK (IVTRACK_F_OPEN | IVTRACK_F_CLIPPED)
+/* The kind+flags column holds kind | flags << IVTRACK_KS_SHIFT. */
+#define IVTRACK_KS_SHIFT 3
+/* Zero words kept after the packed ones: a column read loads the word it starts in and
+ * the next, and a column of width 0 at the very end starts at the end. */
+#define IVTRACK_PAD 2
 
 _Static_assert(IVTRACK_CHUNK > 0 && (IVTRACK_CHUNK & (IVTRACK_CHUNK - 1)) == 0,
                "IVTRACK_CHUNK must be a power of two");
+_Static_assert(IVTRACK_KINDS <= (1 << IVTRACK_KS_SHIFT) / 2, "kinds fit below the flags");
 
 typedef struct ivtrack_cum {
     uint64_t ns[IVTRACK_KINDS];
 } ivtrack_cum;
 
-/* Header of chunk c, which holds intervals [c * IVTRACK_CHUNK, (c + 1) * IVTRACK_CHUNK). */
+/* Header of chunk c, which holds intervals [c * IVTRACK_CHUNK, (c + 1) * IVTRACK_CHUNK).
+ * A packed chunk's three columns follow one another from `word`, a column of width w
+ * taking ivtrack_col_words(w) words (value j at bit j * w, unused bits zero). */
 typedef struct ivtrack_chunk {
-    uint64_t start_ns;          /* start of the chunk's first interval */
+    uint64_t start_ns;          /* start of the chunk's first interval: the base */
     ivtrack_cum before;         /* time of each kind in the intervals before the chunk */
+    uint32_t word;
+    uint8_t w_off, w_dur, w_ks;
 } ivtrack_chunk;
 
 struct ivtrack {
-    ivtrack_iv *iv;             /* owned; cap entries, n used */
-    ivtrack_chunk *ch;          /* owned; ivtrack_chunks(cap) entries, ivtrack_chunks(n) used */
-    size_t n, cap;
+    uint64_t *words;            /* owned; packed columns, then IVTRACK_PAD zero words */
+    size_t n_words, cap_words;
+    ivtrack_chunk *ch;          /* owned; one per chunk, the partial last one included */
+    size_t cap_ch;
+    uint32_t *refs;             /* owned; every interval's ref */
+    size_t cap_refs;
+    ivtrack_iv *open;           /* owned; the last chunk's n % IVTRACK_CHUNK intervals */
+    size_t cap_open;            /* IVTRACK_CHUNK while appending; trimmed by seal */
+    size_t n;
     ivtrack_cum total;          /* time of each kind in all intervals */
 };
 
@@ -38,6 +58,12 @@ static size_t
 ivtrack_chunks(size_t n)
 {
     return n / IVTRACK_CHUNK + (n % IVTRACK_CHUNK != 0);
+}
+
+static size_t
+ivtrack_col_words(unsigned w)
+{
+    return ((size_t)IVTRACK_CHUNK * w + 63) / 64;
 }
 
 ivtrack *
@@ -52,9 +78,82 @@ ivtrack_free(ivtrack *tr)
 {
     if (!tr)
         return;
-    x_free(tr->iv);
+    x_free(tr->words);
     x_free(tr->ch);
+    x_free(tr->refs);
+    x_free(tr->open);
     x_free(tr);
+}
+
+/* Is interval i in a packed chunk (else in open)? */
+static inline bool
+ivtrack_packed(const ivtrack *tr, size_t i)
+{
+    return i / IVTRACK_CHUNK < tr->n / IVTRACK_CHUNK;
+}
+
+/* Interval i's start (i < n). */
+static inline uint64_t
+ivtrack_start(const ivtrack *tr, size_t i)
+{
+    if (!ivtrack_packed(tr, i))
+        return tr->open[i % IVTRACK_CHUNK].start_ns;
+    const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
+    return ck->start_ns + bitpack_get(tr->words + ck->word,
+                                      (uint64_t)(i % IVTRACK_CHUNK) * ck->w_off, ck->w_off);
+}
+
+/* Interval i (i < n) without its ref. */
+static inline void
+ivtrack_load(const ivtrack *tr, size_t i, ivtrack_iv *v)
+{
+    if (!ivtrack_packed(tr, i)) {
+        *v = tr->open[i % IVTRACK_CHUNK];
+        return;
+    }
+    const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
+    uint64_t j = i % IVTRACK_CHUNK;
+    const uint64_t *w = tr->words + ck->word;
+    uint64_t off = bitpack_get(w, j * ck->w_off, ck->w_off);
+    w += ivtrack_col_words(ck->w_off);
+    uint64_t dur = bitpack_get(w, j * ck->w_dur, ck->w_dur);
+    w += ivtrack_col_words(ck->w_dur);
+    uint64_t ks = bitpack_get(w, j * ck->w_ks, ck->w_ks);
+    v->start_ns = ck->start_ns + off;
+    v->end_ns = v->start_ns + dur;
+    v->kind = (uint8_t)(ks & ((1u << IVTRACK_KS_SHIFT) - 1));
+    v->flags = (uint8_t)(ks >> IVTRACK_KS_SHIFT);
+}
+
+/* Pack the IVTRACK_CHUNK intervals v as chunk c (its start_ns and before already set),
+ * at the end of the words. */
+static void
+ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
+{
+    ivtrack_chunk *ck = &tr->ch[c];
+    uint64_t any_off = 0, any_dur = 0, any_ks = 0;
+    for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
+        any_off |= v[j].start_ns - ck->start_ns;
+        any_dur |= v[j].end_ns - v[j].start_ns;
+        any_ks |= (uint64_t)v[j].kind | (uint64_t)v[j].flags << IVTRACK_KS_SHIFT;
+    }
+    ck->w_off = (uint8_t)bitpack_width(any_off);
+    ck->w_dur = (uint8_t)bitpack_width(any_dur);
+    ck->w_ks = (uint8_t)bitpack_width(any_ks);
+    ck->word = (uint32_t)tr->n_words;
+    size_t a = ivtrack_col_words(ck->w_off), b = ivtrack_col_words(ck->w_dur);
+    size_t need = a + b + ivtrack_col_words(ck->w_ks);
+    xgrowarray((void **)&tr->words, &tr->cap_words, tr->n_words + need + IVTRACK_PAD, 256,
+               sizeof *tr->words);
+    uint64_t *w = tr->words + tr->n_words;
+    memset(w, 0, (need + IVTRACK_PAD) * sizeof *w);
+    for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
+        bitpack_put(w, j * ck->w_off, v[j].start_ns - ck->start_ns, ck->w_off);
+        bitpack_put(w + a, j * ck->w_dur, v[j].end_ns - v[j].start_ns, ck->w_dur);
+        bitpack_put(w + a + b, j * ck->w_ks,
+                    (uint64_t)v[j].kind | (uint64_t)v[j].flags << IVTRACK_KS_SHIFT, ck->w_ks);
+    }
+    tr->n_words += need;
 }
 
 bool
@@ -64,33 +163,61 @@ ivtrack_append(ivtrack *tr, const ivtrack_iv *iv)
         return false;
     ivtrack_iv v = *iv;
     v.flags &= IVTRACK_F_OPEN;
-    if (tr->n > 0 && v.start_ns < tr->iv[tr->n - 1].end_ns) {
-        v.start_ns = tr->iv[tr->n - 1].end_ns;
-        v.flags |= IVTRACK_F_CLIPPED;
+    if (tr->n > 0) {
+        ivtrack_iv last;
+        ivtrack_load(tr, tr->n - 1, &last);
+        if (v.start_ns < last.end_ns) {
+            v.start_ns = last.end_ns;
+            v.flags |= IVTRACK_F_CLIPPED;
+        }
     }
     if (v.end_ns < v.start_ns)
         return false;
-    if (tr->n == tr->cap) {
-        tr->cap = tr->cap < 16 ? 16 : tr->cap * 2;
-        tr->iv = xreallocarray(tr->iv, tr->cap, sizeof *tr->iv);     /* owned by tr */
-        tr->ch = xreallocarray(tr->ch, ivtrack_chunks(tr->cap),
-                               sizeof *tr->ch);                      /* owned by tr */
+    size_t c = tr->n / IVTRACK_CHUNK, j = tr->n % IVTRACK_CHUNK;
+    if (j == 0) {
+        xgrowarray((void **)&tr->ch, &tr->cap_ch, c + 1, 4, sizeof *tr->ch);
+        tr->ch[c] = (ivtrack_chunk){ .start_ns = v.start_ns, .before = tr->total };
     }
-    if (tr->n % IVTRACK_CHUNK == 0)
-        tr->ch[tr->n / IVTRACK_CHUNK] = (ivtrack_chunk){ v.start_ns, tr->total };
-    tr->iv[tr->n++] = v;
+    xgrowarray((void **)&tr->refs, &tr->cap_refs, tr->n + 1, 64, sizeof *tr->refs);
+    tr->refs[tr->n] = v.ref;
+    if (tr->cap_open < IVTRACK_CHUNK) {
+        tr->cap_open = IVTRACK_CHUNK;
+        tr->open = xreallocarray(tr->open, tr->cap_open, sizeof *tr->open);   /* owned by tr */
+    }
+    tr->open[j] = v;
+    tr->n++;
     tr->total.ns[v.kind] += v.end_ns - v.start_ns;
+    if (j + 1 == IVTRACK_CHUNK)
+        ivtrack_pack(tr, c, tr->open);
     return true;
 }
 
 void
 ivtrack_seal(ivtrack *tr)
 {
-    if (tr->cap == tr->n || tr->n == 0)
+    if (tr->n == 0)
         return;
-    tr->iv = xreallocarray(tr->iv, tr->n, sizeof *tr->iv);
-    tr->ch = xreallocarray(tr->ch, ivtrack_chunks(tr->n), sizeof *tr->ch);
-    tr->cap = tr->n;
+    if (tr->cap_words > tr->n_words + IVTRACK_PAD) {
+        tr->cap_words = tr->n_words + IVTRACK_PAD;
+        tr->words = xreallocarray(tr->words, tr->cap_words, sizeof *tr->words);
+    }
+    if (tr->cap_ch > ivtrack_chunks(tr->n)) {
+        tr->cap_ch = ivtrack_chunks(tr->n);
+        tr->ch = xreallocarray(tr->ch, tr->cap_ch, sizeof *tr->ch);
+    }
+    if (tr->cap_refs > tr->n) {
+        tr->cap_refs = tr->n;
+        tr->refs = xreallocarray(tr->refs, tr->cap_refs, sizeof *tr->refs);
+    }
+    size_t open_n = tr->n % IVTRACK_CHUNK;
+    if (open_n == 0) {
+        x_free(tr->open);
+        tr->open = NULL;
+        tr->cap_open = 0;
+    } else if (tr->cap_open > open_n) {
+        tr->cap_open = open_n;
+        tr->open = xreallocarray(tr->open, tr->cap_open, sizeof *tr->open);
+    }
 }
 
 size_t
@@ -100,16 +227,20 @@ ivtrack_count(const ivtrack *tr)
 }
 
 const ivtrack_iv *
-ivtrack_get(const ivtrack *tr, size_t i)
+ivtrack_get(const ivtrack *tr, size_t i, ivtrack_iv *buf)
 {
-    return i < tr->n ? &tr->iv[i] : NULL;
+    if (i >= tr->n)
+        return NULL;
+    ivtrack_load(tr, i, buf);
+    buf->ref = tr->refs[i];
+    return buf;
 }
 
 void
 ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
 {
     if (i < tr->n)
-        tr->iv[i].ref = ref;
+        tr->refs[i] = ref;
 }
 
 /* Number of intervals with start < t (inclusive: start <= t): first the last chunk
@@ -145,7 +276,7 @@ ivtrack_count_starts_from(const ivtrack *tr, uint64_t t, bool inclusive, size_t 
     lo = (lo - 1) * IVTRACK_CHUNK + 1;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        uint64_t s = tr->iv[mid].start_ns;
+        uint64_t s = ivtrack_start(tr, mid);
         if (s < t || (inclusive && s == t))
             lo = mid + 1;
         else
@@ -165,7 +296,11 @@ ivtrack_first_after(const ivtrack *tr, uint64_t t)
 {
     /* Of the intervals starting before t only the last can still be open at t. */
     size_t k = ivtrack_count_starts(tr, t, false);
-    return k > 0 && tr->iv[k - 1].end_ns > t ? k - 1 : k;
+    if (k == 0)
+        return 0;
+    ivtrack_iv v;
+    ivtrack_load(tr, k - 1, &v);
+    return v.end_ns > t ? k - 1 : k;
 }
 
 size_t
@@ -175,43 +310,62 @@ ivtrack_last_starting_by(const ivtrack *tr, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
-/* Time of `kind` in intervals [lo, hi). */
-static uint64_t
-ivtrack_scan(const ivtrack *tr, unsigned kind, size_t lo, size_t hi)
+/* Time of each kind in intervals [lo, hi) of one chunk, added into sum: a packed
+ * chunk's durations and kinds read straight from their columns. */
+static void
+ivtrack_scan(const ivtrack *tr, size_t lo, size_t hi, ivtrack_cum *sum)
 {
-    uint64_t sum = 0;
-    for (size_t i = lo; i < hi; i++) {
-        const ivtrack_iv *v = &tr->iv[i];
-        sum += v->kind == kind ? v->end_ns - v->start_ns : 0;
+    if (lo < hi && ivtrack_packed(tr, lo)) {
+        const ivtrack_chunk *ck = &tr->ch[lo / IVTRACK_CHUNK];
+        const uint64_t *dur = tr->words + ck->word + ivtrack_col_words(ck->w_off);
+        const uint64_t *ks = dur + ivtrack_col_words(ck->w_dur);
+        uint64_t m_dur = bitpack_mask(ck->w_dur), m_ks = bitpack_mask(ck->w_ks);
+        unsigned m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage: ivtrack_check */
+        for (uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo); j < e; j++) {
+            unsigned kind = (unsigned)bitpack_get_masked(ks, j * ck->w_ks, m_ks) & m_kind;
+            sum->ns[kind] += bitpack_get_masked(dur, j * ck->w_dur, m_dur);
+        }
+        return;
     }
-    return sum;
+    for (size_t i = lo; i < hi; i++) {
+        ivtrack_iv v;
+        ivtrack_load(tr, i, &v);
+        sum->ns[v.kind & (IVTRACK_KINDS - 1)] += v.end_ns - v.start_ns;
+    }
 }
 
-/* Time of `kind` in intervals [0, j), j < n: from j's chunk's stored sum forwards, or
- * from the next chunk's (or the total, past the last chunk) backwards, whichever edge
- * is nearer. The backward difference is exact: every partial sum fits in uint64_t. */
-static uint64_t
-ivtrack_prefix(const ivtrack *tr, unsigned kind, size_t j)
+/* Time of each kind in intervals [0, j), j < n: from j's chunk's stored sums forwards,
+ * or from the next chunk's (or the total, past the last chunk) backwards, whichever
+ * edge is nearer. The backward difference is exact: every partial sum fits in uint64_t. */
+static void
+ivtrack_prefix(const ivtrack *tr, size_t j, ivtrack_cum *out)
 {
     size_t c = j / IVTRACK_CHUNK, lo = c * IVTRACK_CHUNK;
     size_t hi = tr->n - lo > IVTRACK_CHUNK ? lo + IVTRACK_CHUNK : tr->n;
-    if (j - lo <= hi - j)
-        return tr->ch[c].before.ns[kind] + ivtrack_scan(tr, kind, lo, j);
+    if (j - lo <= hi - j) {
+        *out = tr->ch[c].before;
+        ivtrack_scan(tr, lo, j, out);
+        return;
+    }
+    ivtrack_cum back = { { 0 } };
+    ivtrack_scan(tr, j, hi, &back);
     const ivtrack_cum *next = hi < tr->n ? &tr->ch[c + 1].before : &tr->total;
-    return next->ns[kind] - ivtrack_scan(tr, kind, j, hi);
+    for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+        out->ns[k] = next->ns[k] - back.ns[k];
 }
 
-/* Time of `kind` inside [0, t), k being the number of intervals starting before t. */
-static uint64_t
-ivtrack_kind_before(const ivtrack *tr, unsigned kind, uint64_t t, size_t k)
+/* Time of each kind inside [0, t), k being the number of intervals starting before t. */
+static void
+ivtrack_kinds_before(const ivtrack *tr, uint64_t t, size_t k, ivtrack_cum *out)
 {
-    if (k == 0)
-        return 0;
-    const ivtrack_iv *v = &tr->iv[k - 1];
-    uint64_t sum = ivtrack_prefix(tr, kind, k - 1);
-    if (v->kind == kind)
-        sum += (v->end_ns < t ? v->end_ns : t) - v->start_ns;
-    return sum;
+    if (k == 0) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    ivtrack_iv v;
+    ivtrack_load(tr, k - 1, &v);
+    ivtrack_prefix(tr, k - 1, out);
+    out->ns[v.kind & (IVTRACK_KINDS - 1)] += (v.end_ns < t ? v.end_ns : t) - v.start_ns;
 }
 
 void
@@ -222,8 +376,9 @@ ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t
         size_t k = ivtrack_count_starts_from(tr, t[m], false, c_from);
         /* Chunk (k - 1) / CHUNK's first interval starts before t[m]. */
         c_from = k ? (k - 1) / IVTRACK_CHUNK : 0;
-        for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++)
-            out[m * IVTRACK_KINDS + kind] = ivtrack_kind_before(tr, kind, t[m], k);
+        ivtrack_cum sum;
+        ivtrack_kinds_before(tr, t[m], k, &sum);
+        memcpy(&out[m * IVTRACK_KINDS], sum.ns, sizeof sum.ns);
     }
 }
 
@@ -233,15 +388,20 @@ ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t t1)
     if (t0 >= t1 || kind >= IVTRACK_KINDS)
         return 0;
     size_t k0 = ivtrack_count_starts(tr, t0, false), k1 = ivtrack_count_starts(tr, t1, false);
-    if (k1 - k0 > IVTRACK_CHUNK / 2)
-        return ivtrack_kind_before(tr, kind, t1, k1) - ivtrack_kind_before(tr, kind, t0, k0);
+    if (k1 - k0 > IVTRACK_CHUNK / 2) {
+        ivtrack_cum a, b;
+        ivtrack_kinds_before(tr, t1, k1, &b);
+        ivtrack_kinds_before(tr, t0, k0, &a);
+        return b.ns[kind] - a.ns[kind];
+    }
     /* A narrow window (a screen column when zoomed in): clip the few intervals in it
      * rather than scan from both ends to chunk edges. */
     uint64_t sum = 0;
     for (size_t i = k0 ? k0 - 1 : 0; i < k1; i++) {
-        const ivtrack_iv *v = &tr->iv[i];
-        uint64_t s = v->start_ns > t0 ? v->start_ns : t0, e = v->end_ns < t1 ? v->end_ns : t1;
-        sum += v->kind == kind && e > s ? e - s : 0;
+        ivtrack_iv v;
+        ivtrack_load(tr, i, &v);
+        uint64_t s = v.start_ns > t0 ? v.start_ns : t0, e = v.end_ns < t1 ? v.end_ns : t1;
+        sum += v.kind == kind && e > s ? e - s : 0;
     }
     return sum;
 }
@@ -259,49 +419,85 @@ ivtrack_count_in(const ivtrack *tr, uint64_t t0, uint64_t t1)
 size_t
 ivtrack_bytes(const ivtrack *tr)
 {
-    return sizeof *tr + tr->cap * sizeof *tr->iv + ivtrack_chunks(tr->cap) * sizeof *tr->ch;
+    return sizeof *tr + tr->cap_words * sizeof *tr->words + tr->cap_ch * sizeof *tr->ch +
+           tr->cap_refs * sizeof *tr->refs + tr->cap_open * sizeof *tr->open;
+}
+
+/* Packed chunk c's header against its intervals: canonical widths, words in order. */
+static bool
+ivtrack_check_chunk(const ivtrack *tr, size_t c, size_t words, char *why, size_t why_len)
+{
+    const ivtrack_chunk *ck = &tr->ch[c];
+    uint64_t any_off = 0, any_dur = 0, any_ks = 0;
+    for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
+        ivtrack_iv v;
+        ivtrack_load(tr, c * IVTRACK_CHUNK + j, &v);
+        any_off |= v.start_ns - ck->start_ns;
+        any_dur |= v.end_ns - v.start_ns;
+        any_ks |= (uint64_t)v.kind | (uint64_t)v.flags << IVTRACK_KS_SHIFT;
+    }
+    if (ck->word != words)
+        return checkfail(why, why_len, "chunk %zu: columns at word %u, expected %zu", c,
+                         (unsigned)ck->word, words);
+    if (ck->w_off != bitpack_width(any_off) || ck->w_dur != bitpack_width(any_dur) ||
+        ck->w_ks != bitpack_width(any_ks))
+        return checkfail(why, why_len, "chunk %zu: column widths %u/%u/%u not the fewest bits",
+                         c, ck->w_off, ck->w_dur, ck->w_ks);
+    return true;
 }
 
 bool
 ivtrack_check(const ivtrack *tr, char *why, size_t why_len)
 {
-    if (tr->n > tr->cap)
-        return checkfail(why, why_len, "count %zu beyond capacity %zu", tr->n, tr->cap);
+    if (tr->n > tr->cap_refs || ivtrack_chunks(tr->n) > tr->cap_ch)
+        return checkfail(why, why_len, "count %zu beyond capacity %zu", tr->n, tr->cap_refs);
     ivtrack_cum sum;
     memset(&sum, 0, sizeof sum);
+    size_t words = 0;
+    ivtrack_iv prev = { 0, 0, 0, 0, 0 };
     for (size_t i = 0; i < tr->n; i++) {
-        const ivtrack_iv *v = &tr->iv[i];
-        if (v->end_ns < v->start_ns)
+        ivtrack_iv v;
+        ivtrack_load(tr, i, &v);
+        if (v.end_ns < v.start_ns)
             return checkfail(why, why_len, "interval %zu: ends before it starts", i);
-        if (i > 0 && v->start_ns < tr->iv[i - 1].end_ns)
+        if (i > 0 && v.start_ns < prev.end_ns)
             return checkfail(why, why_len, "interval %zu: starts at %llu before interval"
-                                " %zu ends at %llu", i, (unsigned long long)v->start_ns, i - 1,
-                                (unsigned long long)tr->iv[i - 1].end_ns);
-        if (v->kind >= IVTRACK_KINDS)
-            return checkfail(why, why_len, "interval %zu: kind %u", i, (unsigned)v->kind);
-        if (v->flags & ~(unsigned)IVTRACK_FLAG_MASK)
+                                " %zu ends at %llu", i, (unsigned long long)v.start_ns, i - 1,
+                                (unsigned long long)prev.end_ns);
+        if (v.kind >= IVTRACK_KINDS)
+            return checkfail(why, why_len, "interval %zu: kind %u", i, (unsigned)v.kind);
+        if (v.flags & ~(unsigned)IVTRACK_FLAG_MASK)
             return checkfail(why, why_len, "interval %zu: unknown flags %#x", i,
-                                (unsigned)v->flags);
-        if ((v->flags & IVTRACK_F_CLIPPED) &&
-            (i == 0 || v->start_ns != tr->iv[i - 1].end_ns))
+                                (unsigned)v.flags);
+        if ((v.flags & IVTRACK_F_CLIPPED) && (i == 0 || v.start_ns != prev.end_ns))
             return checkfail(why, why_len, "interval %zu: clipped but does not start at"
                                 " the previous interval's end", i);
         if (i % IVTRACK_CHUNK == 0) {
             const ivtrack_chunk *c = &tr->ch[i / IVTRACK_CHUNK];
-            if (c->start_ns != v->start_ns)
+            if (c->start_ns != v.start_ns)
                 return checkfail(why, why_len, "chunk %zu: start %llu, interval %zu starts"
                                     " at %llu", i / IVTRACK_CHUNK,
                                     (unsigned long long)c->start_ns, i,
-                                    (unsigned long long)v->start_ns);
+                                    (unsigned long long)v.start_ns);
             for (unsigned k = 0; k < IVTRACK_KINDS; k++)
                 if (c->before.ns[k] != sum.ns[k])
                     return checkfail(why, why_len, "chunk %zu (interval %zu): kind %u prefix"
                                         " %llu, recount %llu", i / IVTRACK_CHUNK, i, k,
                                         (unsigned long long)c->before.ns[k],
                                         (unsigned long long)sum.ns[k]);
+            if (ivtrack_packed(tr, i)) {
+                if (!ivtrack_check_chunk(tr, i / IVTRACK_CHUNK, words, why, why_len))
+                    return false;
+                words += ivtrack_col_words(c->w_off) + ivtrack_col_words(c->w_dur) +
+                         ivtrack_col_words(c->w_ks);
+            }
         }
-        sum.ns[v->kind] += v->end_ns - v->start_ns;
+        sum.ns[v.kind] += v.end_ns - v.start_ns;
+        prev = v;
     }
+    if (words != tr->n_words)
+        return checkfail(why, why_len, "packed chunks hold %zu words, track %zu", words,
+                         tr->n_words);
     for (unsigned k = 0; k < IVTRACK_KINDS; k++)
         if (tr->total.ns[k] != sum.ns[k])
             return checkfail(why, why_len, "kind %u total %llu, recount %llu", k,
@@ -315,27 +511,46 @@ ivtrack_test_corrupt(ivtrack *tr, ivtrack_corrupt what, size_t i)
 {
     if (i >= tr->n)
         return false;
-    ivtrack_iv *v = &tr->iv[i];
+    /* Unpack everything, damage the plain copy, pack it again (widths fitted to the
+     * damage, so only the damage itself is wrong). */
+    ivtrack_iv *all = xmalloc(tr->n * sizeof *all);             /* freed below */
+    for (size_t k = 0; k < tr->n; k++)
+        ivtrack_load(tr, k, &all[k]);
+    ivtrack_iv *v = &all[i];
+    ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
+    bool done = true;
     switch (what) {
     case IVTRACK_CORRUPT_ORDER:
-        if (i == 0 || tr->iv[i - 1].end_ns == tr->iv[i - 1].start_ns)
-            return false;
-        v->start_ns = tr->iv[i - 1].start_ns;
+        if (i == 0 || all[i - 1].end_ns == all[i - 1].start_ns) {
+            done = false;
+            break;
+        }
+        v->start_ns = all[i - 1].start_ns;
         if (i % IVTRACK_CHUNK == 0)             /* keep the header in step: order only */
-            tr->ch[i / IVTRACK_CHUNK].start_ns = v->start_ns;
-        return true;
+            ck->start_ns = v->start_ns;
+        break;
     case IVTRACK_CORRUPT_KIND:
         v->kind = IVTRACK_KINDS;
-        return true;
+        break;
     case IVTRACK_CORRUPT_FLAGS:
         v->flags |= 0x80;
-        return true;
+        break;
     case IVTRACK_CORRUPT_PREFIX:
-        tr->ch[i / IVTRACK_CHUNK].before.ns[v->kind]++;
-        return true;
+        ck->before.ns[v->kind]++;
+        break;
     case IVTRACK_CORRUPT_CHUNK_START:
-        tr->ch[i / IVTRACK_CHUNK].start_ns ^= 1;
-        return true;
+        ck->start_ns ^= 1;
+        break;
+    default:
+        done = false;
     }
-    return false;
+    if (done) {
+        tr->n_words = 0;
+        for (size_t c = 0; c < tr->n / IVTRACK_CHUNK; c++)
+            ivtrack_pack(tr, c, &all[c * IVTRACK_CHUNK]);
+        size_t last = tr->n / IVTRACK_CHUNK * IVTRACK_CHUNK;
+        memcpy(tr->open, all + last, (tr->n - last) * sizeof *all);
+    }
+    x_free(all);
+    return done;
 }

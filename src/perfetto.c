@@ -257,7 +257,8 @@ static bool
 pf_next_track(pf_ctx *x, pf_stream *st, pf_iv *iv)
 {
     for (; st->i < st->n; st->i++) {
-        const ivtrack_iv *t = ivtrack_get(st->src, st->i);
+        ivtrack_iv t_buf;
+        const ivtrack_iv *t = ivtrack_get(st->src, st->i, &t_buf);
         if (t->start_ns >= x->o->to_ns)
             break;
         if (pf_overlaps(x->o, t->start_ns, t->end_ns)) {
@@ -306,7 +307,7 @@ static bool
 pf_next_msg(pf_ctx *x, pf_stream *st, pf_iv *iv)
 {
     for (; st->i < st->n; st->i++) {
-        const evindex_msg *m = evindex_msg_at(x->ix, st->i);
+        const evindex_msg m_v = evindex_msg_at(x->ix, st->i), *m = &m_v;
         if (m->time_ns >= x->o->to_ns)
             break;
         if (m->cap == st->cap && m->kind != EVINDEX_MSG_MARKER && m->kind <= EVINDEX_MSG_BINARY) {
@@ -324,7 +325,7 @@ pf_first_msg(const evindex *ix, uint64_t t)
     size_t lo = 0, hi = evindex_n_msgs(ix);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (evindex_msg_at(ix, mid)->time_ns < t)
+        if (evindex_msg_at(ix, mid).time_ns < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -390,7 +391,8 @@ pf_begin(pf_ctx *x, uint64_t track, const pf_iv *iv)
         static const char *const gc_names[] = { "GC work", "GC waiting" };
         static const char *const nm_names[] = { "concurrent mark", "post-mark sync",
                                                 "concurrent sweep" };
-        const ivtrack_iv *t = ivtrack_get(iv->src, iv->idx);
+        ivtrack_iv t_buf;
+        const ivtrack_iv *t = ivtrack_get(iv->src, iv->idx, &t_buf);
         bool nm = iv->kind == PF_NM_PHASE;
         pf_event_head(w, TE_SLICE_BEGIN, track, nm ? "nonmoving" : "gc");
         pb_str(&w->msg, F_TE_NAME, nm ? (t->kind < 3 ? nm_names[t->kind] : "non-moving")
@@ -452,7 +454,8 @@ pf_merge(pf_ctx *x, uint64_t track, pf_stream *st, size_t n_st)
         while (depth > 0 && open_end[depth - 1] <= iv.start_ns)
             pf_end(x->w, track, open_end[--depth]);
         if (iv.kind == PF_MSG) {
-            pf_instant(x, evindex_msg_at(x->ix, iv.idx), track);
+            const evindex_msg m = evindex_msg_at(x->ix, iv.idx);
+            pf_instant(x, &m, track);
             continue;
         }
         if (depth > 0 && iv.end_ns > open_end[depth - 1])
@@ -510,13 +513,13 @@ pf_messages(pf_ctx *x, bool *global_named, int *rank)
     if (n)
         pf_track(x->w, x->base + PF_SLOT_MARKERS, x->base, "markers", (*rank)++);
     for (size_t i = evindex_marker_first_from(x->ix, x->o->from_ns); i < n; i++) {
-        const evindex_msg *m = evindex_marker_at(x->ix, i);
+        const evindex_msg m_v = evindex_marker_at(x->ix, i), *m = &m_v;
         if (m->time_ns >= x->o->to_ns)
             break;
         pf_instant(x, m, x->base + PF_SLOT_MARKERS);
     }
     for (size_t i = pf_first_msg(x->ix, x->o->from_ns); i < evindex_n_msgs(x->ix); i++) {
-        const evindex_msg *m = evindex_msg_at(x->ix, i);
+        const evindex_msg m_v = evindex_msg_at(x->ix, i), *m = &m_v;
         if (m->time_ns >= x->o->to_ns)
             break;
         if (m->kind == EVINDEX_MSG_MARKER || m->kind > EVINDEX_MSG_BINARY ||

@@ -296,7 +296,7 @@ reports_markers(strbuf *out, const evindex *ix, const reports_opts *o)
     else
         strbuf_puts(out, o->messages ? "time_ns\tcap\tkind\ttext\n" : "time_ns\tcap\tname\n");
     for (size_t r = 0; r < rows; r++) {
-        const evindex_msg *m = o->messages ? evindex_msg_at(ix, r) : evindex_marker_at(ix, r);
+        const evindex_msg m_v = o->messages ? evindex_msg_at(ix, r) : evindex_marker_at(ix, r), *m = &m_v;
         if (o->json) {
             strbuf_printf(out, "{\"time_ns\":%llu,\"cap\":", (unsigned long long)m->time_ns);
             rep_cap(out, true, m->cap);

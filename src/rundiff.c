@@ -250,7 +250,7 @@ rd_markers(const evindex *ix, size_t *n)
     size_t m = evindex_n_markers(ix);
     rd_marker *v = xmalloc((m + 1) * sizeof *v);
     for (size_t i = 0; i < m; i++) {
-        const evindex_msg *msg = evindex_marker_at(ix, i);
+        const evindex_msg msg_v = evindex_marker_at(ix, i), *msg = &msg_v;
         v[i].time_ns = msg->time_ns;
         if (!evindex_msg_text(ix, msg, &v[i].text, &v[i].len)) {
             v[i].text = (const uint8_t *)"";

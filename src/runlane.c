@@ -1,6 +1,8 @@
 /* runlane: a capability's thread runs, bit-packed per chunk of RUNLANE_CHUNK runs with
  * frame-of-reference columns (start offset, duration, tid - tid_min, stop+flags) of
- * per-chunk widths and a few in-chunk busy-time checkpoints; runs still being appended
+ * per-chunk widths and a few in-chunk busy-time checkpoints; the tid column is patched
+ * (its few wide values keep their high bits apart, so a chunk of new threads among
+ * which an old one runs pays for the new ones' spread only); runs still being appended
  * wait in a plain open chunk. */
 #include "runlane.h"
 
@@ -19,8 +21,10 @@
  * for k = 1 .. RUNLANE_N_CP, so a prefix sum scans at most RUNLANE_CP_STEP / 2 runs. */
 #define RUNLANE_CP_STEP 16
 #define RUNLANE_N_CP (RUNLANE_CHUNK / RUNLANE_CP_STEP - 1)
-/* Room for one chunk's columns: every width at its most. */
-#define RUNLANE_MAX_WORDS (64 + 64 + 32 + RUNLANE_SF_BITS + RUNLANE_N_CP)
+/* Room for one chunk's columns: every width at its most, and a tid exception map and
+ * high bits (no more than a tid column of 32). */
+#define RUNLANE_MAX_WORDS (64 + 64 + 32 + RUNLANE_SF_BITS + RUNLANE_N_CP + 1 + 32 + 1 + 63 + \
+                           RUNLANE_N_CP)
 /* Zero words kept after the packed ones, so a column read may always load the word
  * after the one it starts in (runlane_col_get has no branches). */
 #define RUNLANE_PAD 2
@@ -29,15 +33,34 @@
  * only in a last chunk packed by seal), whose first start is bases[c] (kept apart so
  * the search over chunks reads 8 bytes a chunk). Its four columns follow one another
  * from `word`; a column of width w holds RUNLANE_CHUNK values in exactly w words,
- * value j at bit j * w, unused slots zero. Widths are the fewest bits the values need.
+ * value j at bit j * w, unused slots zero. Widths are the fewest bits the values need,
+ * but for the tid column, which holds the low w_tid bits of tid - tid_min; the
+ * stop+flags column holds stop | flags << w_stop.
  * Then the checkpoints: RUNLANE_N_CP values of runlane_cp_width(w_dur) bits, zero
- * padded to a whole word (a sum of runs past the chunk's last counts them as zero). */
+ * padded to a whole word (a sum of runs past the chunk's last counts them as zero).
+ * Starts are gaps: the first column holds each run's start minus the previous run's end
+ * (the first run's minus the base), patched like the tids below: the gaps of more than
+ * w_off bits are exceptions (n_gexc of them, after the tid exceptions: a map word, then
+ * the gaps, w_gexc bits each). A run's start is the base plus the gaps and durations
+ * before it, from the nearest start checkpoint at or before it: RUNLANE_N_CP start
+ * offsets (of runs RUNLANE_CP_STEP, 2 * RUNLANE_CP_STEP, ..., or the last run when the
+ * chunk is shorter) of w_span bits each, last of all, zero padded to a whole word.
+ * Tids are patched: those in [tid_base, tid_base + 2^w_tid) are in the tid column as
+ * tid - tid_base; the others (the exceptions, n_exc of them) follow the checkpoints as
+ * a word whose bit j marks run j, then their tid - tid_min, w_exc bits each in run order
+ * (zero padded to a whole word). tid_base, w_tid and n_exc are runlane_tid_plan's. */
 typedef struct runlane_chunk {
     uint64_t prefix_ns;         /* total run time of the runs before the chunk */
-    size_t word;                /* index in words of the chunk's first column */
-    uint32_t tid_min;           /* the chunk's smallest tid; the tid column adds to it */
-    uint8_t w_off, w_dur, w_tid, w_sf; /* column widths in bits: start - base,
-                                        * duration, tid - tid_min, stop+flags */
+    uint32_t word;              /* index in words of the chunk's first column */
+    uint32_t tid_min;           /* the chunk's smallest tid: exceptions add to it */
+    uint32_t tid_base;          /* the tid column adds to it */
+    uint8_t w_off, w_dur, w_tid, w_sf; /* column widths in bits: gap (low),
+                                        * duration, tid - tid_min (low), stop+flags */
+    uint8_t w_stop;             /* bits of the widest stop status in the chunk */
+    uint8_t w_exc, n_exc;       /* tid exceptions: their width (tid - tid_min), how many */
+    uint8_t w_gexc, n_gexc;     /* gap exceptions: their width, how many */
+    uint8_t w_span;             /* width of the start checkpoints */
+    uint16_t scp_at;            /* their offset from the first word (runlane_scp_offset) */
 } runlane_chunk;
 
 /* The open chunk: up to RUNLANE_CHUNK - 1 runs after the packed ones, as plain
@@ -74,12 +97,27 @@ runlane_col_get(const uint64_t *col, unsigned w, size_t j)
     return bitpack_get(col, (uint64_t)j * w, w);
 }
 
-/* Write the first len values (each < 2^w) into a zeroed column of width w. */
+/* Write the first len values (each < 2^w) into a zeroed column of width w: bits are
+ * gathered in a register and stored a word at a time. */
 static void
 runlane_col_put(uint64_t *col, unsigned w, const uint64_t *v, size_t len)
 {
-    for (size_t j = 0; j < len; j++)
-        bitpack_put(col, (uint64_t)j * w, v[j], w);
+    if (w == 0)
+        return;
+    uint64_t acc = 0;
+    unsigned fill = 0;                      /* bits of acc in use, < 64 */
+    for (size_t j = 0; j < len; j++) {
+        uint64_t x = v[j];
+        acc |= x << fill;
+        fill += w;
+        if (fill >= 64) {
+            *col++ |= acc;
+            fill -= 64;
+            acc = fill ? x >> (w - fill) : 0;
+        }
+    }
+    if (fill)
+        *col |= acc;
 }
 
 /* Sum of values [a, b) of a column. */
@@ -115,9 +153,182 @@ runlane_cp_at(const runlane_chunk *ck)
 }
 
 static unsigned
-runlane_chunk_words(const runlane_chunk *ck)
+runlane_exc_words(unsigned n_exc, unsigned w_exc)
+{
+    return n_exc ? 1 + (n_exc * w_exc + 63) / 64 : 0;
+}
+
+/* Offset of the tid exceptions (map word, then high parts) from the first word. */
+static unsigned
+runlane_exc_at(const runlane_chunk *ck)
 {
     return runlane_cp_at(ck) + runlane_cp_words(ck->w_dur);
+}
+
+/* Offset of the gap exceptions (map word, then gaps). */
+static inline unsigned
+runlane_gexc_at(const runlane_chunk *ck)
+{
+    return ck->scp_at - runlane_exc_words(ck->n_gexc, ck->w_gexc);
+}
+
+/* Offset of the start checkpoints, from the widths (the header keeps it as scp_at). */
+static unsigned
+runlane_scp_offset(const runlane_chunk *ck)
+{
+    return runlane_exc_at(ck) + runlane_exc_words(ck->n_exc, ck->w_exc) +
+           runlane_exc_words(ck->n_gexc, ck->w_gexc);
+}
+
+static inline unsigned
+runlane_scp_at(const runlane_chunk *ck)
+{
+    return ck->scp_at;
+}
+
+/* Set bits in x (no popcount instruction is assumed). */
+static inline unsigned
+runlane_popcount(uint64_t x)
+{
+    x = x - (x >> 1 & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + (x >> 2 & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (unsigned)(x * 0x0101010101010101u >> 56);
+}
+
+static unsigned
+runlane_chunk_words(const runlane_chunk *ck)
+{
+    return runlane_scp_at(ck) + (RUNLANE_N_CP * ck->w_span + 63) / 64;
+}
+
+/* How a chunk's gaps are packed: the low width and its exceptions. */
+typedef struct runlane_gapplan {
+    unsigned w, n_exc, w_exc;
+} runlane_gapplan;
+
+/* The plan for gaps g[0..len) that takes the fewest words, the widest of equals. */
+static runlane_gapplan
+runlane_gap_plan(const uint64_t *g, size_t len)
+{
+    unsigned cnt[65] = { 0 }, w_all = 0;
+    for (size_t j = 0; j < len; j++) {
+        unsigned w = bitpack_width(g[j]);
+        cnt[w]++;
+        w_all = w > w_all ? w : w_all;
+    }
+    runlane_gapplan best = { w_all, 0, 0 };
+    unsigned best_cost = w_all, n_exc = 0;
+    for (unsigned w = w_all; w-- > 0;) {
+        n_exc += cnt[w + 1];
+        unsigned cost = w + runlane_exc_words(n_exc, w_all);
+        if (cost < best_cost && n_exc < RUNLANE_CHUNK) {
+            best_cost = cost;
+            best = (runlane_gapplan){ w, n_exc, w_all };
+        }
+    }
+    return best;
+}
+
+/* Run j's gap in packed chunk ck, whose words start at col. */
+static inline uint64_t
+runlane_gap_get(const runlane_chunk *ck, const uint64_t *col, size_t j)
+{
+    if (ck->n_gexc) {
+        const uint64_t *exc = col + runlane_gexc_at(ck);
+        if (exc[0] >> j & 1) {
+            uint64_t below = exc[0] & ((UINT64_C(1) << j) - 1);
+            return runlane_col_get(exc + 1, ck->w_gexc, runlane_popcount(below));
+        }
+    }
+    return runlane_col_get(col, ck->w_off, j);
+}
+
+/* Run j's start minus the base in packed chunk ck of len runs: from the nearer start
+ * checkpoint, adding (or, back from the one after it, taking off) the durations and
+ * gaps in between. */
+static inline uint64_t
+runlane_off_get(const runlane_chunk *ck, const uint64_t *col, size_t j, size_t len)
+{
+    size_t k = j / RUNLANE_CP_STEP, from = k * RUNLANE_CP_STEP, next = from + RUNLANE_CP_STEP;
+    const uint64_t *dur = col + ck->w_off;
+    if (j - from > RUNLANE_CP_STEP / 2 && next < len && k < RUNLANE_N_CP) {
+        uint64_t off = runlane_col_get(col + runlane_scp_at(ck), ck->w_span, k);
+        for (size_t i = next; i > j; i--)
+            off -= runlane_col_get(dur, ck->w_dur, i - 1) + runlane_gap_get(ck, col, i);
+        return off;
+    }
+    uint64_t off = k ? runlane_col_get(col + runlane_scp_at(ck), ck->w_span, k - 1)
+                     : runlane_gap_get(ck, col, 0);
+    for (size_t i = from + 1; i <= j; i++)
+        off += runlane_col_get(dur, ck->w_dur, i - 1) + runlane_gap_get(ck, col, i);
+    return off;
+}
+
+/* How a chunk's tids are packed: the window [base, base + 2^w) kept in the column,
+ * the others exceptions. */
+typedef struct runlane_tidplan {
+    uint32_t base;
+    unsigned w, n_exc, w_exc;
+} runlane_tidplan;
+
+/* The plan for tids t[0..len) (len >= 1) that takes the fewest words: windows from the
+ * smallest tid up (the odd one out is a newer thread) or from the largest down (an
+ * older one); the first found of equals, widest first, from the smallest tid first. */
+static runlane_tidplan
+runlane_tid_plan(const uint32_t *t, size_t len)
+{
+    uint32_t lo = t[0], hi = t[0];
+    for (size_t j = 1; j < len; j++) {
+        lo = t[j] < lo ? t[j] : lo;
+        hi = t[j] > hi ? t[j] : hi;
+    }
+    unsigned up[34] = { 0 }, down[34] = { 0 };  /* tids of each width above lo, below hi */
+    for (size_t j = 0; j < len; j++) {
+        up[bitpack_width(t[j] - lo)]++;
+        down[bitpack_width(hi - t[j])]++;
+    }
+    unsigned w_all = bitpack_width(hi - lo);
+    runlane_tidplan best = { lo, w_all, 0, 0 };
+    unsigned best_cost = w_all;
+    for (int from_hi = 0; from_hi < 2; from_hi++) {
+        const unsigned *cnt = from_hi ? down : up;
+        unsigned inside = (unsigned)len;    /* tids within 2^w of the end: all at w_all */
+        for (unsigned w = w_all; w-- > 0;) {
+            inside -= cnt[w + 1];
+            unsigned n_exc = (unsigned)len - inside;
+            unsigned cost = w + runlane_exc_words(n_exc, w_all);
+            if (cost < best_cost && n_exc < RUNLANE_CHUNK) {
+                best_cost = cost;
+                best = (runlane_tidplan){ from_hi ? hi - (uint32_t)bitpack_mask(w) : lo, w,
+                                          n_exc, n_exc ? w_all : 0 };
+            }
+        }
+    }
+    return best;
+}
+
+/* Run j's tid - tid_min in packed chunk ck, whose words start at col. */
+static inline uint64_t
+runlane_tid_get(const runlane_chunk *ck, const uint64_t *col, size_t j)
+{
+    if (ck->n_exc) {
+        const uint64_t *exc = col + runlane_exc_at(ck);
+        if (exc[0] >> j & 1) {
+            uint64_t below = exc[0] & ((UINT64_C(1) << j) - 1);
+            return runlane_col_get(exc + 1, ck->w_exc, runlane_popcount(below));
+        }
+    }
+    return ck->tid_base - ck->tid_min +
+           runlane_col_get(col + ck->w_off + ck->w_dur, ck->w_tid, j);
+}
+
+/* Run j's stop+flags (stop | flags << RUNLANE_SF_SHIFT) in packed chunk ck. */
+static inline unsigned
+runlane_sf_get(const runlane_chunk *ck, const uint64_t *col, size_t j)
+{
+    uint64_t v = runlane_col_get(col + ck->w_off + ck->w_dur + ck->w_tid, ck->w_sf, j);
+    return (unsigned)((v & bitpack_mask(ck->w_stop)) | (v >> ck->w_stop) << RUNLANE_SF_SHIFT);
 }
 
 /* Pack the first raw->len runs of raw as a chunk with the given base and tid_min
@@ -130,25 +341,64 @@ runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
 {
     size_t len = raw->len;
     uint64_t off[RUNLANE_CHUNK], tid[RUNLANE_CHUNK], sf[RUNLANE_CHUNK];
-    uint64_t any_off = 0, any_dur = 0, any_tid = 0, any_sf = 0; /* OR: the max's width */
+    uint64_t any_off = 0, any_dur = 0, any_stop = 0;    /* OR: the max's width */
+    uint64_t gap[RUNLANE_CHUNK], scp[RUNLANE_N_CP], any_scp = 0, gexc[RUNLANE_CHUNK];
+    uint64_t gexc_map = 0;
     for (size_t j = 0; j < len; j++) {
         off[j] = raw->start_ns[j] - base_ns;
-        any_off |= off[j];
-        tid[j] = raw->tid[j] - tid_min;
-        sf[j] = raw->sf[j];
+        gap[j] = j ? raw->start_ns[j] - (raw->start_ns[j - 1] + raw->dur_ns[j - 1]) : off[0];
         any_dur |= raw->dur_ns[j];
-        any_tid |= tid[j];
+        any_stop |= raw->sf[j] & 0xff;
+    }
+    for (size_t k = 0; k < RUNLANE_N_CP; k++) {
+        size_t at = (k + 1) * RUNLANE_CP_STEP;
+        scp[k] = off[at < len ? at : len - 1];
+        any_scp |= scp[k];
+    }
+    runlane_gapplan gp = runlane_gap_plan(gap, len);
+    for (size_t j = 0, k = 0; j < len; j++) {
+        if (gap[j] >> gp.w) {
+            gexc_map |= UINT64_C(1) << j;
+            gexc[k++] = gap[j];
+            gap[j] = 0;
+        }
+        any_off |= gap[j];
+    }
+    unsigned w_stop = bitpack_width(any_stop);
+    uint64_t any_sf = 0, exc_map = 0, exc[RUNLANE_CHUNK];
+    for (size_t j = 0; j < len; j++) {
+        sf[j] = (raw->sf[j] & 0xffu) | (uint64_t)(raw->sf[j] >> RUNLANE_SF_SHIFT) << w_stop;
         any_sf |= sf[j];
     }
+    runlane_tidplan tp = runlane_tid_plan(raw->tid, len);
+    for (size_t j = 0, k = 0; j < len; j++) {
+        uint32_t in = raw->tid[j] - tp.base;   /* wraps for a tid below the window */
+        if (raw->tid[j] < tp.base || (uint64_t)in >> tp.w) {
+            exc_map |= UINT64_C(1) << j;
+            exc[k++] = (uint32_t)(raw->tid[j] - tid_min);
+            tid[j] = 0;
+        } else {
+            tid[j] = in;
+        }
+    }
     hdr->tid_min = tid_min;
-    hdr->w_off = (uint8_t)bitpack_width(any_off);
+    hdr->tid_base = tp.base;
+    hdr->w_off = (uint8_t)gp.w;
+    hdr->n_gexc = (uint8_t)gp.n_exc;
+    hdr->w_gexc = (uint8_t)gp.w_exc;
+    hdr->w_span = (uint8_t)bitpack_width(any_scp);
+    (void)any_off;
     hdr->w_dur = (uint8_t)bitpack_width(any_dur);
-    hdr->w_tid = (uint8_t)bitpack_width(any_tid);
+    hdr->w_tid = (uint8_t)tp.w;
     hdr->w_sf = (uint8_t)bitpack_width(any_sf);
+    hdr->w_stop = (uint8_t)w_stop;
+    hdr->n_exc = (uint8_t)tp.n_exc;
+    hdr->w_exc = (uint8_t)tp.w_exc;
+    hdr->scp_at = (uint16_t)runlane_scp_offset(hdr);
     unsigned words = runlane_chunk_words(hdr);
     memset(cols, 0, words * sizeof *cols);
     uint64_t *col = cols;
-    runlane_col_put(col, hdr->w_off, off, len);
+    runlane_col_put(col, hdr->w_off, gap, len);
     col += hdr->w_off;
     runlane_col_put(col, hdr->w_dur, raw->dur_ns, len);
     col += hdr->w_dur;
@@ -165,6 +415,17 @@ runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
     for (size_t k = len / RUNLANE_CP_STEP; k < RUNLANE_N_CP; k++)
         cp[k] = busy;
     runlane_col_put(col, runlane_cp_width(hdr->w_dur), cp, RUNLANE_N_CP);
+    if (tp.n_exc) {
+        col = cols + runlane_exc_at(hdr);
+        col[0] = exc_map;
+        runlane_col_put(col + 1, hdr->w_exc, exc, tp.n_exc);
+    }
+    if (gp.n_exc) {
+        col = cols + runlane_gexc_at(hdr);
+        col[0] = gexc_map;
+        runlane_col_put(col + 1, hdr->w_gexc, gexc, gp.n_exc);
+    }
+    runlane_col_put(cols + runlane_scp_at(hdr), hdr->w_span, scp, RUNLANE_N_CP);
     return words;
 }
 
@@ -177,12 +438,13 @@ runlane_decode(const runlane *rl, size_t c, runlane_open *raw)
     raw->len = left < RUNLANE_CHUNK ? left : RUNLANE_CHUNK;
     raw->prefix_ns = ck->prefix_ns;
     const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
-    const uint64_t *tid = dur + ck->w_dur, *sf = tid + ck->w_tid;
+    uint64_t at = rl->bases[c];
     for (size_t j = 0; j < raw->len; j++) {
-        raw->start_ns[j] = rl->bases[c] + runlane_col_get(off, ck->w_off, j);
+        at += j ? raw->dur_ns[j - 1] + runlane_gap_get(ck, off, j) : runlane_gap_get(ck, off, 0);
+        raw->start_ns[j] = at;
         raw->dur_ns[j] = runlane_col_get(dur, ck->w_dur, j);
-        raw->tid[j] = ck->tid_min + (uint32_t)runlane_col_get(tid, ck->w_tid, j);
-        raw->sf[j] = (uint16_t)runlane_col_get(sf, ck->w_sf, j);
+        raw->tid[j] = ck->tid_min + (uint32_t)runlane_tid_get(ck, off, j);
+        raw->sf[j] = (uint16_t)runlane_sf_get(ck, off, j);
     }
 }
 
@@ -247,7 +509,7 @@ runlane_pack(runlane *rl)
     runlane_chunk *ck = &rl->chunks[rl->n_chunks++];
     unsigned words = runlane_encode(o, o->start_ns[0], tid_min, ck, rl->words + rl->n_words);
     ck->prefix_ns = o->prefix_ns;
-    ck->word = rl->n_words;
+    ck->word = (uint32_t)rl->n_words;
     rl->n_words += words;
     runlane_zero_pad(rl);
     o->len = 0;
@@ -401,7 +663,7 @@ runlane_span(const runlane *rl, size_t i, uint64_t *start, uint64_t *dur)
     if (c < rl->n_chunks) {
         const runlane_chunk *ck = &rl->chunks[c];
         const uint64_t *col = rl->words + ck->word;
-        *start = rl->bases[c] + runlane_col_get(col, ck->w_off, j);
+        *start = rl->bases[c] + runlane_off_get(ck, col, j, runlane_chunk_len(rl, c));
         *dur = runlane_col_get(col + ck->w_off, ck->w_dur, j);
     } else {
         *start = rl->open->start_ns[j];
@@ -420,6 +682,43 @@ static size_t
 runlane_count_starts(const runlane *rl, uint64_t t, bool inclusive)
 {
     return runlane_count_starts_from(rl, t, inclusive, 0);
+}
+
+/* The last packed chunk whose base is < t (rl->bases[0] < t), galloping forward from
+ * chunk c_from when its base is known to be < t. */
+static size_t
+runlane_chunk_search(const runlane *rl, uint64_t t, size_t c_from)
+{
+    size_t lo = 1, hi = rl->n_chunks;       /* the first chunk whose base is >= t */
+    if (c_from > 0 && c_from < rl->n_chunks && rl->bases[c_from] < t) {
+        size_t step = 1;
+        lo = c_from + 1;
+        while (lo + step < hi && rl->bases[lo + step - 1] < t) {
+            lo += step;
+            step *= 2;
+        }
+        if (lo + step < hi)
+            hi = lo + step;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rl->bases[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+/* The packed chunk holding the last run that starts before t, or SIZE_MAX if none
+ * does (no run starts before t, or that run is in the open chunk). */
+static size_t
+runlane_chunk_before(const runlane *rl, uint64_t t, size_t c_from)
+{
+    const runlane_open *o = rl->open;
+    if ((o && o->len && o->start_ns[0] < t) || rl->n_chunks == 0 || rl->bases[0] >= t)
+        return SIZE_MAX;
+    return runlane_chunk_search(rl, t, c_from);
 }
 
 /* The same, knowing that chunk c_from's base is < t (0: nothing known): the chunk search
@@ -446,36 +745,36 @@ runlane_count_starts_from(const runlane *rl, uint64_t t, bool inclusive, size_t 
     }
     if (rl->n_chunks == 0 || rl->bases[0] >= t)
         return 0;
-    size_t lo = 1, hi = rl->n_chunks;       /* the first chunk whose base is >= t */
-    if (c_from > 0 && c_from < rl->n_chunks && rl->bases[c_from] < t) {
-        size_t step = 1;
-        lo = c_from + 1;
-        while (lo + step < hi && rl->bases[lo + step - 1] < t) {
-            lo += step;
-            step *= 2;
-        }
-        if (lo + step < hi)
-            hi = lo + step;
-    }
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (rl->bases[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    size_t c = lo - 1;
+    size_t c = runlane_chunk_search(rl, t, c_from);
     const runlane_chunk *ck = &rl->chunks[c];
-    const uint64_t *col = rl->words + ck->word;
-    unsigned w = ck->w_off;
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
     uint64_t d = t - rl->bases[c];
-    size_t a = 1, z = runlane_chunk_len(rl, c);
-    while (a < z) {
-        size_t mid = a + (z - a) / 2;
-        if (runlane_col_get(col, w, mid) < d)
-            a = mid + 1;
-        else
-            z = mid;
+    size_t len = runlane_chunk_len(rl, c);
+    /* The start checkpoints (runs inside the chunk) around d, then run by run from the
+     * nearer: back from the one after d, or on from the one before. */
+    size_t from = 0;
+    uint64_t off = runlane_gap_get(ck, col, 0);
+    for (size_t k = 0; k < RUNLANE_N_CP && (k + 1) * RUNLANE_CP_STEP < len; k++) {
+        uint64_t v = runlane_col_get(col + runlane_scp_at(ck), ck->w_span, k);
+        if (v >= d) {
+            if (d - off > (v - off) / 2) {
+                size_t cur = (k + 1) * RUNLANE_CP_STEP;
+                do {
+                    v -= runlane_col_get(dur, ck->w_dur, cur - 1) + runlane_gap_get(ck, col, cur);
+                    cur--;
+                } while (v >= d && cur > from);
+                return c * RUNLANE_CHUNK + cur + 1;
+            }
+            break;
+        }
+        from = (k + 1) * RUNLANE_CP_STEP;
+        off = v;
+    }
+    size_t a = from + 1;
+    for (; a < len; a++) {
+        off += runlane_col_get(dur, ck->w_dur, a - 1) + runlane_gap_get(ck, col, a);
+        if (off >= d)
+            break;
     }
     return c * RUNLANE_CHUNK + a;
 }
@@ -497,11 +796,10 @@ runlane_get(const runlane *rl, size_t i, runlane_run *out)
     if (c < rl->n_chunks) {
         const runlane_chunk *ck = &rl->chunks[c];
         const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
-        const uint64_t *tid = dur + ck->w_dur;
-        out->start_ns = rl->bases[c] + runlane_col_get(off, ck->w_off, j);
+        out->start_ns = rl->bases[c] + runlane_off_get(ck, off, j, runlane_chunk_len(rl, c));
         out->end_ns = out->start_ns + runlane_col_get(dur, ck->w_dur, j);
-        out->tid = ck->tid_min + (uint32_t)runlane_col_get(tid, ck->w_tid, j);
-        sf = (unsigned)runlane_col_get(tid + ck->w_tid, ck->w_sf, j);
+        out->tid = ck->tid_min + (uint32_t)runlane_tid_get(ck, off, j);
+        sf = runlane_sf_get(ck, off, j);
     } else {
         const runlane_open *o = rl->open;
         out->start_ns = o->start_ns[j];
@@ -511,6 +809,25 @@ runlane_get(const runlane *rl, size_t i, runlane_run *out)
     }
     out->stop = (uint8_t)(sf & 0xff);
     out->flags = (uint8_t)(sf >> RUNLANE_SF_SHIFT);
+}
+
+void
+runlane_get_seq(const runlane *rl, size_t i, runlane_run *out, runlane_seq *seq)
+{
+    size_t c = i / RUNLANE_CHUNK, j = i % RUNLANE_CHUNK;
+    if (seq->rl != rl || seq->next != i || j == 0 || c >= rl->n_chunks || i >= rl->n) {
+        runlane_get(rl, i, out);
+    } else {
+        const runlane_chunk *ck = &rl->chunks[c];
+        const uint64_t *col = rl->words + ck->word;
+        out->start_ns = seq->end_ns + runlane_gap_get(ck, col, j);
+        out->end_ns = out->start_ns + runlane_col_get(col + ck->w_off, ck->w_dur, j);
+        out->tid = ck->tid_min + (uint32_t)runlane_tid_get(ck, col, j);
+        unsigned sf = runlane_sf_get(ck, col, j);
+        out->stop = (uint8_t)(sf & 0xff);
+        out->flags = (uint8_t)(sf >> RUNLANE_SF_SHIFT);
+    }
+    *seq = (runlane_seq){ i < rl->n ? rl : NULL, i + 1, out->end_ns };
 }
 
 size_t
@@ -523,8 +840,12 @@ void
 runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
 {
     if (b < rl->n_chunks) {
+        /* Every tid is within 2^w of tid_min, w the exceptions' width when there are
+         * any (the window lies inside that too), else the tid column's (no window
+         * but the one from tid_min). The header has both: nothing is unpacked. */
         const runlane_chunk *ck = &rl->chunks[b];
-        uint64_t top = (uint64_t)ck->tid_min + bitpack_mask(ck->w_tid);
+        unsigned w = ck->n_exc ? ck->w_exc : ck->w_tid;
+        uint64_t top = (uint64_t)ck->tid_min + bitpack_mask(w);
         *lo = ck->tid_min;
         *hi = top > UINT32_MAX ? UINT32_MAX : (uint32_t)top;
         return;
@@ -536,6 +857,15 @@ runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
         *lo = o->tid[j] < *lo ? o->tid[j] : *lo;
         *hi = o->tid[j] > *hi ? o->tid[j] : *hi;
     }
+}
+
+/* Values [0, len) of a column of width w into v. */
+static void
+runlane_col_unpack(const uint64_t *col, unsigned w, size_t len, uint64_t *v)
+{
+    uint64_t m = bitpack_mask(w);
+    for (size_t j = 0; j < len; j++)
+        v[j] = bitpack_get_masked(col, (uint64_t)j * w, m);
 }
 
 void
@@ -554,34 +884,60 @@ runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols
         }
         return;
     }
-    /* Column by column, each a tight loop of one width. */
+    /* Column by column, each a tight loop of one width, then its exceptions patched in.
+     * Durations and tids stand alone; starts need the durations (a start is the previous
+     * run's end plus a gap), unpacked here when the caller did not ask for them. */
     const runlane_chunk *ck = &rl->chunks[b];
-    size_t left = rl->n - out->first, len = left < RUNLANE_CHUNK ? left : RUNLANE_CHUNK;
+    size_t len = runlane_chunk_len(rl, b);
     out->len = len;
-    const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
     const uint64_t *tid = dur + ck->w_dur, *sf = tid + ck->w_tid;
-    if (cols & RUNLANE_COL_START) {
-        uint64_t base = rl->bases[b], m = bitpack_mask(ck->w_off);
-        for (size_t j = 0; j < len; j++)
-            out->start_ns[j] = base + bitpack_get_masked(off, (uint64_t)j * ck->w_off, m);
+    uint64_t dtmp[RUNLANE_CHUNK], v[RUNLANE_CHUNK];
+    const uint64_t *d = out->dur_ns;
+    if (cols & RUNLANE_COL_DUR)
+        runlane_col_unpack(dur, ck->w_dur, len, out->dur_ns);
+    else if (cols & RUNLANE_COL_START) {
+        runlane_col_unpack(dur, ck->w_dur, len, dtmp);
+        d = dtmp;
     }
-    if (cols & RUNLANE_COL_DUR) {
-        uint64_t m = bitpack_mask(ck->w_dur);
-        for (size_t j = 0; j < len; j++)
-            out->dur_ns[j] = bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, m);
+    if (cols & RUNLANE_COL_START) {
+        runlane_col_unpack(col, ck->w_off, len, v);
+        if (ck->n_gexc) {                       /* the wide gaps, from the map word */
+            const uint64_t *exc = col + runlane_gexc_at(ck);
+            uint64_t me = bitpack_mask(ck->w_gexc);
+            size_t k = 0;
+            for (uint64_t map = exc[0]; map; map &= map - 1)
+                v[__builtin_ctzll(map)] =
+                    bitpack_get_masked(exc + 1, (uint64_t)k++ * ck->w_gexc, me);
+        }
+        uint64_t at = rl->bases[b] + v[0];
+        out->start_ns[0] = at;
+        for (size_t j = 1; j < len; j++) {
+            at += d[j - 1] + v[j];
+            out->start_ns[j] = at;
+        }
     }
     if (cols & RUNLANE_COL_TID) {
         uint64_t m = bitpack_mask(ck->w_tid);
         for (size_t j = 0; j < len; j++)
-            out->tid[j] = ck->tid_min +
-                          (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid, m);
+            out->tid[j] =
+                ck->tid_base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid, m);
+        if (ck->n_exc) {                        /* the patched tids, from the map word */
+            const uint64_t *exc = col + runlane_exc_at(ck);
+            uint64_t me = bitpack_mask(ck->w_exc);
+            size_t k = 0;
+            for (uint64_t map = exc[0]; map; map &= map - 1)
+                out->tid[__builtin_ctzll(map)] =
+                    ck->tid_min +
+                    (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)k++ * ck->w_exc, me);
+        }
     }
     if (cols & RUNLANE_COL_STOP) {
-        uint64_t m = bitpack_mask(ck->w_sf);
+        uint64_t m = bitpack_mask(ck->w_sf), m_stop = bitpack_mask(ck->w_stop);
         for (size_t j = 0; j < len; j++) {
-            unsigned v = (unsigned)bitpack_get_masked(sf, (uint64_t)j * ck->w_sf, m);
-            out->stop[j] = (uint8_t)(v & 0xff);
-            out->flags[j] = (uint8_t)(v >> RUNLANE_SF_SHIFT);
+            uint64_t x = bitpack_get_masked(sf, (uint64_t)j * ck->w_sf, m);
+            out->stop[j] = (uint8_t)(x & m_stop);
+            out->flags[j] = (uint8_t)(x >> ck->w_stop);
         }
     }
 }
@@ -602,18 +958,39 @@ runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
         }
         return;
     }
-    /* Straight from the packed columns, without a block to unpack into. */
+    /* Straight from the packed columns, without a block to unpack into: the tid column
+     * (tid - tid_base) for every run, then the exceptions (whose column value is zero)
+     * moved from tid_base's sums to their own. */
     const runlane_chunk *ck = &rl->chunks[b];
-    size_t first = b * RUNLANE_CHUNK, left = rl->n - first;
-    size_t len = left < RUNLANE_CHUNK ? left : RUNLANE_CHUNK;
-    const uint64_t *dur = rl->words + ck->word + ck->w_off, *tid = dur + ck->w_dur;
+    size_t len = runlane_chunk_len(rl, b);
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off, *tid = dur + ck->w_dur;
     uint64_t md = bitpack_mask(ck->w_dur), mt = bitpack_mask(ck->w_tid);
-    uint32_t base = ck->tid_min - tid_lo;
+    uint32_t base = ck->tid_base - tid_lo;
     for (size_t j = 0; j < len; j++) {
         size_t k = (uint32_t)(base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid,
                                                                    mt));
         if (k < n) {
             sum[k] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+            count[k]++;
+        }
+    }
+    if (ck->n_exc == 0)
+        return;
+    const uint64_t *exc = col + runlane_exc_at(ck);
+    uint64_t me = bitpack_mask(ck->w_exc);
+    size_t at = 0, k_base = base;
+    for (uint64_t map = exc[0]; map; map &= map - 1) {
+        size_t j = (size_t)__builtin_ctzll(map);
+        uint64_t d = bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+        uint32_t t = ck->tid_min +
+                     (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)at++ * ck->w_exc, me);
+        size_t k = (uint32_t)(t - tid_lo);
+        if (k_base < n) {
+            sum[k_base] -= d;
+            count[k_base]--;
+        }
+        if (k < n) {
+            sum[k] += d;
             count[k]++;
         }
     }
@@ -639,11 +1016,84 @@ runlane_last_starting_by(const runlane *rl, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
+/* Run time inside [0, t) when the last run starting before t is in packed chunk c
+ * (whose base is < t): one walk from the start checkpoint before t, or back from the
+ * one after it when nearer, adding up starts and run time together. */
+static uint64_t
+runlane_busy_before_in(const runlane *rl, size_t c, uint64_t t)
+{
+    const runlane_chunk *ck = &rl->chunks[c];
+    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
+    const uint64_t *scp = col + runlane_scp_at(ck), *bcp = col + runlane_cp_at(ck);
+    unsigned w_bcp = runlane_cp_width(ck->w_dur);
+    uint64_t d = t - rl->bases[c];
+    size_t len = runlane_chunk_len(rl, c), cur = 0, next_cp = SIZE_MAX;
+    uint64_t off = runlane_gap_get(ck, col, 0), busy = 0, next_off = 0;
+    for (size_t k = 0; k < RUNLANE_N_CP && (k + 1) * RUNLANE_CP_STEP < len; k++) {
+        uint64_t v = runlane_col_get(scp, ck->w_span, k);
+        if (v >= d) {
+            next_cp = k;
+            next_off = v;
+            break;
+        }
+        cur = (k + 1) * RUNLANE_CP_STEP;
+        off = v;
+    }
+    uint64_t m_dur = bitpack_mask(ck->w_dur);
+    if (next_cp != SIZE_MAX && d - off > (next_off - off) / 2) {
+        /* Nearer the next checkpoint (guessing runs evenly spread): walk back from it to
+         * the last run starting before d. */
+        cur = (next_cp + 1) * RUNLANE_CP_STEP;
+        off = next_off;
+        busy = runlane_col_get(bcp, w_bcp, next_cp);
+        uint64_t dprev;
+        do {
+            dprev = bitpack_get_masked(dur, (uint64_t)(cur - 1) * ck->w_dur, m_dur);
+            off -= runlane_gap_get(ck, col, cur) + dprev;
+            busy -= dprev;
+            cur--;
+        } while (off >= d && cur > 0);
+        uint64_t end = off + dprev;
+        return ck->prefix_ns + busy + ((end < d ? end : d) - off);
+    }
+    if (cur)
+        busy = runlane_col_get(bcp, w_bcp, cur / RUNLANE_CP_STEP - 1);
+    uint64_t m_gap = bitpack_mask(ck->w_off);
+    uint64_t dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
+    if (ck->n_gexc == 0) {                  /* no gap wider than w_off: no map to read */
+        while (cur + 1 < len) {
+            uint64_t next = off + dcur +
+                            bitpack_get_masked(col, (uint64_t)(cur + 1) * ck->w_off, m_gap);
+            if (next >= d)
+                break;
+            busy += dcur;
+            off = next;
+            cur++;
+            dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
+        }
+    } else {
+        while (cur + 1 < len) {
+            uint64_t next = off + dcur + runlane_gap_get(ck, col, cur + 1);
+            if (next >= d)
+                break;
+            busy += dcur;
+            off = next;
+            cur++;
+            dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
+        }
+    }
+    uint64_t end = off + dcur;                  /* both relative to the base */
+    return ck->prefix_ns + busy + ((end < d ? end : d) - off);
+}
+
 /* Run time inside [0, t): whole runs before the last one starting before t, from
  * the prefix sums, plus that run clipped at t. */
 static uint64_t
 runlane_busy_before(const runlane *rl, uint64_t t)
 {
+    size_t in = runlane_chunk_before(rl, t, 0);
+    if (in != SIZE_MAX)
+        return runlane_busy_before_in(rl, in, t);
     size_t k = runlane_count_starts(rl, t, false);
     if (k == 0)
         return 0;
@@ -707,6 +1157,12 @@ runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t 
         size_t m1 = n - m0 < RUNLANE_PREFETCH_BLOCK ? n : m0 + RUNLANE_PREFETCH_BLOCK;
         runlane_prefetch_chunks(rl, t + m0, m1 - m0);
         for (size_t m = m0; m < m1; m++) {
+            size_t in = runlane_chunk_before(rl, t[m], c_from);
+            if (in != SIZE_MAX) {
+                c_from = in;
+                out[m] = runlane_busy_before_in(rl, in, t[m]);
+                continue;
+            }
             size_t k = runlane_count_starts_from(rl, t[m], false, c_from);
             if (k == 0) {
                 out[m] = 0;
@@ -774,9 +1230,20 @@ runlane_check_headers(const runlane *rl, char *why, size_t why_len)
         if (ck->w_off > 64 || ck->w_dur > 64 || ck->w_tid > 32 || ck->w_sf > RUNLANE_SF_BITS)
             return checkfail(why, why_len, "chunk %zu: widths %u/%u/%u/%u out of range", c,
                              ck->w_off, ck->w_dur, ck->w_tid, ck->w_sf);
+        if (ck->w_stop > 8 || ck->w_exc > 32 || ck->n_exc >= RUNLANE_CHUNK ||
+            (ck->n_exc == 0) != (ck->w_exc == 0) || ck->w_tid > 32 || ck->w_gexc > 64 ||
+            ck->n_gexc >= RUNLANE_CHUNK || (ck->n_gexc == 0) != (ck->w_gexc == 0) ||
+            ck->w_span > 64)
+            return checkfail(why, why_len, "chunk %zu: stop width %u, tid exceptions %u of"
+                             " %u bits, gap exceptions %u of %u bits or start checkpoints of"
+                             " %u bits out of range", c, ck->w_stop, ck->n_exc, ck->w_exc,
+                             ck->n_gexc, ck->w_gexc, ck->w_span);
+        if (ck->scp_at != runlane_scp_offset(ck))
+            return checkfail(why, why_len, "chunk %zu: start checkpoints at word %u, the"
+                             " widths put them at %u", c, ck->scp_at, runlane_scp_offset(ck));
         if (ck->word != word)
-            return checkfail(why, why_len, "chunk %zu: columns at word %zu, the widths"
-                             " before put them at %zu", c, ck->word, word);
+            return checkfail(why, why_len, "chunk %zu: columns at word %u, the widths"
+                             " before put them at %zu", c, (unsigned)ck->word, word);
         word += runlane_chunk_words(ck);
         if (word > rl->n_words)
             return checkfail(why, why_len, "chunk %zu: widths reach word %zu of %zu", c,
@@ -785,6 +1252,115 @@ runlane_check_headers(const runlane *rl, char *why, size_t why_len)
     if (word != rl->n_words)
         return checkfail(why, why_len, "%zu packed words, the chunk widths account for %zu",
                          rl->n_words, word);
+    return true;
+}
+
+/* Chunk c's tids against its header: tid_min the smallest, the window and exceptions
+ * the plan's, the exception map naming exactly the runs outside the window, the unused
+ * bits zero. */
+static bool
+runlane_check_tids(const runlane *rl, size_t c, char *why, size_t why_len)
+{
+    const runlane_chunk *ck = &rl->chunks[c];
+    const uint64_t *col = rl->words + ck->word;
+    size_t len = runlane_chunk_len(rl, c);
+    uint32_t tid[RUNLANE_CHUNK];
+    uint64_t least = UINT64_MAX, most = 0;
+    for (size_t j = 0; j < len; j++) {
+        uint64_t v = runlane_tid_get(ck, col, j);
+        least = v < least ? v : least;
+        most = v > most ? v : most;
+        tid[j] = ck->tid_min + (uint32_t)v;
+    }
+    if (len && least != 0)
+        return checkfail(why, why_len, "chunk %zu: tid_min %u is below its smallest"
+                         " tid", c, ck->tid_min);
+    if (most > UINT32_MAX - ck->tid_min)
+        return checkfail(why, why_len, "chunk %zu: tid beyond u32", c);
+    runlane_tidplan tp = runlane_tid_plan(tid, len);
+    if (tp.base != ck->tid_base || tp.w != ck->w_tid || tp.n_exc != ck->n_exc ||
+        tp.w_exc != ck->w_exc)
+        return checkfail(why, why_len, "chunk %zu: tids packed from %u in %u bits with %u"
+                         " exceptions, the plan is %u in %u with %u", c, ck->tid_base,
+                         ck->w_tid, ck->n_exc, tp.base, tp.w, tp.n_exc);
+    if (!ck->n_exc)
+        return true;
+    const uint64_t *exc = col + runlane_exc_at(ck);
+    uint64_t want_map = 0;
+    for (size_t j = 0; j < len; j++)
+        want_map |= (uint64_t)(tid[j] < tp.base || (uint64_t)(tid[j] - tp.base) >> tp.w) << j;
+    if (exc[0] != want_map)
+        return checkfail(why, why_len, "chunk %zu: tid exception map wrong", c);
+    for (size_t j = 0; j < len; j++)
+        if ((want_map >> j & 1) && runlane_col_get(col + ck->w_off + ck->w_dur, ck->w_tid, j))
+            return checkfail(why, why_len, "chunk %zu: tid slot %zu of an exception is not"
+                             " zero", c, j);
+    uint64_t used = (uint64_t)ck->n_exc * ck->w_exc;
+    uint64_t total = (uint64_t)(runlane_exc_words(ck->n_exc, ck->w_exc) - 1) * 64;
+    for (uint64_t bit = used; bit < total; bit += 64)
+        if (bitpack_get(exc + 1, bit, total - bit < 64 ? (unsigned)(total - bit) : 64))
+            return checkfail(why, why_len, "chunk %zu: tid exception padding not zero", c);
+    return true;
+}
+
+/* Chunk c's gaps and start checkpoints against its header: the plan's low width and
+ * exceptions, the map naming exactly the runs whose gap is wider, their column slots
+ * zero, each checkpoint the start of its run, the unused bits zero. */
+static bool
+runlane_check_gaps(const runlane *rl, size_t c, char *why, size_t why_len)
+{
+    const runlane_chunk *ck = &rl->chunks[c];
+    const uint64_t *col = rl->words + ck->word;
+    size_t len = runlane_chunk_len(rl, c);
+    uint64_t gap[RUNLANE_CHUNK], map = 0;
+    for (size_t j = 0; j < len; j++)
+        gap[j] = runlane_gap_get(ck, col, j);
+    runlane_gapplan gp = runlane_gap_plan(gap, len);
+    if (gp.w != ck->w_off || gp.n_exc != ck->n_gexc || gp.w_exc != ck->w_gexc)
+        return checkfail(why, why_len, "chunk %zu: gaps in %u bits with %u exceptions of %u,"
+                         " the plan is %u with %u of %u", c, ck->w_off, ck->n_gexc,
+                         ck->w_gexc, gp.w, gp.n_exc, gp.w_exc);
+    for (size_t j = 0; j < len; j++)
+        map |= (uint64_t)(gap[j] >> gp.w != 0) << j;
+    if (gp.n_exc) {
+        const uint64_t *exc = col + runlane_gexc_at(ck);
+        if (exc[0] != map)
+            return checkfail(why, why_len, "chunk %zu: gap exception map wrong", c);
+        for (size_t j = 0; j < len; j++)
+            if ((map >> j & 1) && runlane_col_get(col, ck->w_off, j))
+                return checkfail(why, why_len, "chunk %zu: gap slot %zu of an exception is"
+                                 " not zero", c, j);
+        uint64_t used = (uint64_t)gp.n_exc * gp.w_exc;
+        uint64_t total = (uint64_t)(runlane_exc_words(gp.n_exc, gp.w_exc) - 1) * 64;
+        for (uint64_t bit = used; bit < total; bit += 64)
+            if (bitpack_get(exc + 1, bit, total - bit < 64 ? (unsigned)(total - bit) : 64))
+                return checkfail(why, why_len, "chunk %zu: gap exception padding not zero",
+                                 c);
+    }
+    uint64_t off = 0, any = 0, cp[RUNLANE_N_CP];
+    const uint64_t *dur = col + ck->w_off;
+    for (size_t j = 0; j < len; j++) {
+        off += j ? runlane_col_get(dur, ck->w_dur, j - 1) + gap[j] : gap[0];
+        for (size_t k = 0; k < RUNLANE_N_CP; k++)
+            if ((k + 1) * RUNLANE_CP_STEP == j || (j + 1 == len && (k + 1) * RUNLANE_CP_STEP >= len))
+                cp[k] = off;
+    }
+    for (size_t k = 0; k < RUNLANE_N_CP && len; k++) {
+        uint64_t got = runlane_col_get(col + runlane_scp_at(ck), ck->w_span, k);
+        if (got != cp[k])
+            return checkfail(why, why_len, "chunk %zu: start checkpoint %zu holds %llu, the"
+                             " runs say %llu", c, k, (unsigned long long)got,
+                             (unsigned long long)cp[k]);
+        any |= cp[k];
+    }
+    if (bitpack_width(any) != ck->w_span)
+        return checkfail(why, why_len, "chunk %zu: start checkpoints in %u bits, they need %u",
+                         c, ck->w_span, bitpack_width(any));
+    uint64_t total = (uint64_t)((RUNLANE_N_CP * ck->w_span + 63) / 64) * 64;
+    for (uint64_t bit = (uint64_t)RUNLANE_N_CP * ck->w_span; bit < total; bit += 64)
+        if (bitpack_get(col + runlane_scp_at(ck), bit, total - bit < 64 ? (unsigned)(total - bit)
+                                                                         : 64))
+            return checkfail(why, why_len, "chunk %zu: start checkpoint padding not zero", c);
     return true;
 }
 
@@ -810,19 +1386,25 @@ runlane_check_columns(const runlane *rl, size_t c, char *why, size_t why_len)
                 least = v < least ? v : least;
             }
         }
-        if (bitpack_width(most) != w[f])
+        if (f != 0 && f != 2 && bitpack_width(most) != w[f])
             return checkfail(why, why_len, "chunk %zu: %s width %u, its values need %u", c,
                              name[f], w[f], bitpack_width(most));
-        if (f == 0 && runlane_col_get(col, w[0], 0) != 0)
+        if (f == 0 && runlane_off_get(ck, rl->words + ck->word, 0, len) != 0)
             return checkfail(why, why_len, "chunk %zu: base %llu is not run %zu's start",
                              c, (unsigned long long)rl->bases[c], c * RUNLANE_CHUNK);
-        if (f == 2 && least != 0)
-            return checkfail(why, why_len, "chunk %zu: tid_min %u is below its smallest"
-                             " tid", c, ck->tid_min);
-        if (f == 2 && most > UINT32_MAX - ck->tid_min)
-            return checkfail(why, why_len, "chunk %zu: tid beyond u32", c);
+        if (f == 3 && most >> ck->w_stop > RUNLANE_FLAG_MASK)
+            return checkfail(why, why_len, "chunk %zu: stop width %u leaves flags %llu", c,
+                             ck->w_stop, (unsigned long long)(most >> ck->w_stop));
         col += w[f];
     }
+    if (!runlane_check_tids(rl, c, why, why_len) || !runlane_check_gaps(rl, c, why, why_len))
+        return false;
+    uint64_t any_stop = 0;
+    for (size_t j = 0; j < len; j++)
+        any_stop |= runlane_sf_get(ck, rl->words + ck->word, j) & 0xff;
+    if (bitpack_width(any_stop) != ck->w_stop)
+        return checkfail(why, why_len, "chunk %zu: stop width %u, its stops need %u", c,
+                         ck->w_stop, bitpack_width(any_stop));
     /* The checkpoints against a recount, and their words against a fresh encoding (which
      * also has the padding zero). */
     const uint64_t *dur = rl->words + ck->word + ck->w_off;

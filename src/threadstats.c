@@ -322,23 +322,32 @@ threadstats_extend(const evindex *ix, threadstats_row *rows, const threadstats_m
     }
     if (!n)
         return rows;
-    /* Old rows to their threads' places in the grown table (ids only come). */
-    threadstats_row *moved = xmalloc(n * sizeof *moved);   /* caller frees */
+    /* Old rows to their threads' places in the grown table (ids only come), moved
+     * within the same array from the end (a place is never before its old one): no
+     * second copy of the rows to fault in at every step. */
+    uint64_t *fresh = xmalloc((n / 64 + 1) * sizeof *fresh);   /* freed below */
+    memset(fresh, 0xff, (n / 64 + 1) * sizeof *fresh);
     threadtab_iter it = { 0 };
     threadtab_thread th;
     size_t j, o = 0;
-    while (threadtab_next(tt, &it, false, &th, &j) && j < n) {
-        if (o < m->n_threads && m->tids[o] == th.tid)
-            moved[j] = rows[o++];
-        else
-            threadstats_init(&moved[j]);
-    }
-    x_free(rows);
+    while (threadtab_next(tt, &it, false, &th, &j) && j < n)
+        if (o < m->n_threads && m->tids[o] == th.tid) {
+            fresh[j / 64] &= ~(UINT64_C(1) << (j % 64));
+            o++;
+        }
     if (o != m->n_threads) {        /* not the table the rows were made for */
-        x_free(moved);
+        x_free(fresh);
+        x_free(rows);
         return threadstats_all(ix);
     }
-    rows = moved;
+    rows = xreallocarray(rows, n, sizeof *rows);   /* caller frees */
+    for (size_t i = n; i-- > 0;) {
+        if (fresh[i / 64] >> (i % 64) & 1)
+            threadstats_init(&rows[i]);
+        else
+            rows[i] = rows[--o];
+    }
+    x_free(fresh);
     threadstats_classes cl;
     threadstats_classes_init(&cl, ix);
     runlane_block *bl = xmalloc(sizeof *bl);     /* freed below */

@@ -238,11 +238,11 @@ START_TEST(test_app_markers_and_search)
     app_fx f;
     fx_open(&f, "fixtures/markers.eventlog", 100, 30, false);
     fx_keys(&f, "n");
-    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_marker_at(f.ix, 0)->time_ns);
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_marker_at(f.ix, 0).time_ns);
     ck_assert_msg(strstr(app_status(f.a), "marker 1/125") != NULL, "%s", app_status(f.a));
     ck_assert_msg(strstr(app_status(f.a), "phase:start") != NULL, "%s", app_status(f.a));
     fx_keys(&f, "n n N");
-    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_marker_at(f.ix, 1)->time_ns);
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_marker_at(f.ix, 1).time_ns);
     /* Search: matches become what n/N step through; Escape gives n back to markers. */
     fx_keys(&f, "/ h e l p e r - b : t i c k Space 2 Enter");
     ck_assert_msg(strstr(app_status(f.a), "helper-b:tick 2") != NULL, "%s", app_status(f.a));
@@ -258,7 +258,8 @@ START_TEST(test_app_markers_and_search)
     size_t len;
     size_t mi = evindex_marker_first_from(f.ix, app_view(f.a)->cursor_ns);
     ck_assert(mi < evindex_n_markers(f.ix));
-    ck_assert(evindex_msg_text(f.ix, evindex_marker_at(f.ix, mi), &p, &len));
+    const evindex_msg msg_v = evindex_marker_at(f.ix, mi);
+    ck_assert(evindex_msg_text(f.ix, &msg_v, &p, &len));
     bool has_lambda = false;
     for (size_t i = 0; i + 1 < len; i++)
         has_lambda |= p[i] == 0xce && p[i + 1] == 0xbb;

@@ -611,7 +611,8 @@ START_TEST(test_detail_marker_wrap)
     for (size_t i = 0; i < evindex_n_markers(c.ix); i++) {
         const uint8_t *p;
         size_t n;
-        ck_assert(evindex_msg_text(c.ix, evindex_marker_at(c.ix, i), &p, &n));
+        const evindex_msg msg_v = evindex_marker_at(c.ix, i);
+        ck_assert(evindex_msg_text(c.ix, &msg_v, &p, &n));
         if (n > 1000)
             long_k = i;
         if (n > 14 && memcmp(p, "phase:unicode ", 14) == 0)
@@ -620,7 +621,8 @@ START_TEST(test_detail_marker_wrap)
     ck_assert_uint_ne(long_k, SIZE_MAX);
     ck_assert_uint_ne(utf_k, SIZE_MAX);
 
-    const evindex_msg *m = evindex_marker_at(c.ix, long_k);
+    evindex_msg m_v = evindex_marker_at(c.ix, long_k);
+    const evindex_msg *m = &m_v;
     lane_item it;
     ck_assert(lanes_item_at(c.ix, mk, m->time_ns, 0, &it));
     ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
@@ -655,7 +657,7 @@ START_TEST(test_detail_marker_wrap)
     strbuf_free(&joined);
     detail_lines_free(&d);
 
-    m = evindex_marker_at(c.ix, utf_k);
+    m_v = evindex_marker_at(c.ix, utf_k);
     ck_assert(lanes_item_at(c.ix, mk, m->time_ns, 0, &it));
     detail_lines_init(&d);
     detail_item(&d, c.ix, mk, &it, m->time_ns, NULL);
@@ -991,7 +993,9 @@ START_TEST(test_detail_nonmoving)
         ck_assert_int_eq(it.kind, LANE_ITEM_NM);
         const evindex_nm_cycle *cy = evindex_nm_cycle_at(c.ix, it.index);
         const ivtrack *tr = evindex_nm_track(c.ix);
-        const ivtrack_iv *iv = ivtrack_get(tr, ivtrack_last_starting_by(tr, it.start_ns));
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv =
+            ivtrack_get(tr, ivtrack_last_starting_by(tr, it.start_ns), &iv_buf);
         detail_lines d;
         detail_lines_init(&d);
         detail_item(&d, c.ix, nm, &it, it.start_ns, NULL);

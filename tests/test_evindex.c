@@ -161,7 +161,8 @@ ei_assert_iv(const ivtrack *tr, size_t i, uint64_t start, uint64_t end, uint8_t 
              uint32_t ref)
 {
     ck_assert_uint_gt(ivtrack_count(tr), i);
-    const ivtrack_iv *iv = ivtrack_get(tr, i);
+    ivtrack_iv iv_buf;
+    const ivtrack_iv *iv = ivtrack_get(tr, i, &iv_buf);
     ck_assert_msg(iv->start_ns == start && iv->end_ns == end && iv->kind == kind &&
                       iv->ref == ref,
                   "interval %zu: got %llu..%llu kind %u ref %u, want %llu..%llu kind %u ref %u",
@@ -500,7 +501,7 @@ START_TEST(test_evindex_messages)
         { 400, 1, EVINDEX_MSG_MARKER, "tie" },
     };
     for (size_t i = 0; i < 7; i++) {
-        const evindex_msg *msg = evindex_msg_at(ix, i);
+        const evindex_msg msg_v = evindex_msg_at(ix, i), *msg = &msg_v;
         ck_assert_uint_eq(msg->time_ns, want[i].t);
         ck_assert_uint_eq(msg->cap, want[i].cap);
         ck_assert_uint_eq(msg->kind, want[i].kind);
@@ -515,9 +516,9 @@ START_TEST(test_evindex_messages)
         }
     }
     ck_assert_uint_eq(evindex_n_markers(ix), 4);
-    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 0), "alpha"));
-    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 1), "beta"));
-    ck_assert(ei_text_is(ix, evindex_marker_at(ix, 3), "tie"));
+    ck_assert(ei_text_is(ix, &(evindex_msg[]){ evindex_marker_at(ix, 0) }[0], "alpha"));
+    ck_assert(ei_text_is(ix, &(evindex_msg[]){ evindex_marker_at(ix, 1) }[0], "beta"));
+    ck_assert(ei_text_is(ix, &(evindex_msg[]){ evindex_marker_at(ix, 3) }[0], "tie"));
     ck_assert_uint_eq(evindex_marker_first_from(ix, 0), 0);
     ck_assert_uint_eq(evindex_marker_first_from(ix, 101), 1);
     ck_assert_uint_eq(evindex_marker_first_from(ix, 400), 2);
@@ -714,7 +715,7 @@ START_TEST(test_evindex_nonmoving)
     ei_assert_iv(tr, 3, 6000, 6500, EVINDEX_NM_MARK, 1);
     ei_assert_iv(tr, 4, 6600, 6800, EVINDEX_NM_SYNC, 1);
     ei_assert_iv(tr, 5, 7000, 7100, EVINDEX_NM_SWEEP, 1);
-    ck_assert_uint_eq(ivtrack_get(tr, 4)->flags, 0);
+    ck_assert_uint_eq(ivtrack_get(tr, 4, &(ivtrack_iv){ 0 })->flags, 0);
     ck_assert_uint_eq(ivtrack_kind_ns(tr, EVINDEX_NM_SYNC, 0, UINT64_MAX), 200);
 
     ck_assert_uint_eq(evindex_n_nm_flushes(ix), 1);
@@ -963,7 +964,8 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         track_work += ivtrack_kind_ns(lc->gc, EVINDEX_GC_WORK, 0, UINT64_MAX);
         track_wait += ivtrack_kind_ns(lc->gc, EVINDEX_GC_WAIT, 0, UINT64_MAX);
         for (size_t j = 0; j < ivtrack_count(lc->gc); j++) {
-            const ivtrack_iv *iv = ivtrack_get(lc->gc, j);
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lc->gc, j, &iv_buf);
             ck_assert_msg(iv->ref < evindex_n_gcs(ix), "%s: cap %u phase %zu has no GC", name,
                           lc->cap, j);
             const evindex_gc *g = evindex_gc_at(ix, iv->ref);
@@ -1587,7 +1589,8 @@ pg_check_one(uint64_t seed)
         ck_assert_msg(ivtrack_count(lc->gc) == l->n_ivs, "seed %llu cap %u: %zu phases, model %zu",
                       (unsigned long long)seed, cap, ivtrack_count(lc->gc), l->n_ivs);
         for (size_t i = 0; i < l->n_ivs; i++) {
-            const ivtrack_iv *iv = ivtrack_get(lc->gc, i);
+            ivtrack_iv iv_buf;
+            const ivtrack_iv *iv = ivtrack_get(lc->gc, i, &iv_buf);
             ck_assert_msg(iv->start_ns == l->ivs[i].start && iv->end_ns == l->ivs[i].end &&
                               iv->kind == l->ivs[i].kind,
                           "seed %llu cap %u phase %zu", (unsigned long long)seed, cap, i);

@@ -56,10 +56,10 @@ part_same(const evindex_gc_part *x, const evindex_gc_part *y)
 }
 
 static bool
-msg_same(const evindex_msg *x, const evindex_msg *y)
+msg_same(evindex_msg x, evindex_msg y)
 {
-    return x->time_ns == y->time_ns && x->offset == y->offset && x->cap == y->cap &&
-           x->kind == y->kind;
+    return x.time_ns == y.time_ns && x.offset == y.offset && x.cap == y.cap &&
+           x.kind == y.kind;
 }
 
 static bool
@@ -110,7 +110,8 @@ test_evindex_same(const char *name, const evindex *a, const evindex *b)
         }
         ck_assert_msg(ivtrack_count(x->gc) == ivtrack_count(y->gc), "%s: phases", name);
         for (size_t r = 0; r < ivtrack_count(x->gc); r++)
-            if (!iv_same(ivtrack_get(x->gc, r), ivtrack_get(y->gc, r)))
+            if (!iv_same(ivtrack_get(x->gc, r, &(ivtrack_iv){ 0 }),
+                         ivtrack_get(y->gc, r, &(ivtrack_iv){ 0 })))
                 ck_abort_msg("%s: cap %u GC phase %zu differs", name, x->cap, r);
     }
     ck_assert_msg(evindex_n_gcs(a) == evindex_n_gcs(b), "%s: gcs %zu vs %zu", name,

@@ -10,6 +10,8 @@
 #include "evindex.h"
 #include "evlog.h"
 #include "evwrite.h"
+#include "heapbands.h"
+#include "heapprof.h"
 #include "lanes.h"
 #include "surface.h"
 #include "tests.h"
@@ -228,6 +230,89 @@ START_TEST(test_lanes_build_global)
     ck_assert_str_eq(c.lanes[1].label, "global");
     ck_assert_int_eq(c.lanes[1].kind, LANE_HEC);
     ck_assert_uint_eq(evindex_cap_at(c.ix, c.lanes[1].cap_lane)->cap, EVINDEX_NO_CAP);
+    tl_close(&c);
+}
+END_TEST
+
+/* The heap-bands lane of a -hT profile, at the whole log and zoomed in: every cell of
+ * its rows against a plain recount — the census in force at the column's end, its
+ * bytes summed by band rank (the LANES_BAND_STYLES largest by peak, then the rest),
+ * stacked bottom up, the style of the band with most of the cell's eighths. */
+START_TEST(test_lanes_heapbands_recount)
+{
+    static const uint8_t styles[LANES_BAND_STYLES + 1] = {
+        STYLE_BAND_1, STYLE_BAND_2, STYLE_BAND_3, STYLE_BAND_4, STYLE_BAND_5, STYLE_BAND_6,
+        STYLE_BAND_OTHER,
+    };
+    tl_case c;
+    tl_open_fixture(&c, "heapprof-hT.eventlog");
+    const heapprof *hp = evindex_heap_profile(c.ix);
+    size_t nb;
+    uint32_t *order = heapbands_by_peak(hp, &nb);
+    uint32_t *rank = xmalloc((nb + 1) * sizeof *rank);
+    for (size_t k = 0; k < nb; k++)
+        rank[order[k]] = (uint32_t)k;
+    uint64_t top = heapbands_max_total(hp);
+    ck_assert_uint_gt(top, 0);
+    lanes_draw_opts o = { 0 };
+    int row0 = tl_row_of(&c, &o, "bands"), checked = 0;
+    uint64_t first = evindex_first_ns(c.ix), last = evindex_last_ns(c.ix);
+    for (int zoom = 0; zoom < 2; zoom++) {
+        timeview v;
+        timeview_init(&v, first, last, 150);
+        if (zoom)
+            timeview_zoom_to(&v, first + (last - first) / 3, first + (last - first) / 2);
+        surface *s = tl_draw_rows(&c, &v, &o);
+        int cursor = timeview_col_of(&v, v.cursor_ns);
+        for (int col = 0; col < v.width; col++) {
+            uint64_t a, b;
+            ck_assert(timeview_col_range(&v, col, &a, &b));
+            size_t ci = heapprof_census_by(hp, b > a ? b - 1 : a);
+            uint64_t per[LANES_BAND_STYLES + 1] = { 0 }, total_bytes = 0;
+            if (ci != SIZE_MAX) {
+                const heapprof_census *cs = heapprof_census_at(hp, ci);
+                total_bytes = cs->total_bytes;
+                for (size_t k = 0; k < cs->n_entries; k++) {
+                    uint32_t band;
+                    uint64_t bytes;
+                    heapprof_entry(hp, ci, k, &band, &bytes);
+                    per[rank[band] < LANES_BAND_STYLES ? rank[band] : LANES_BAND_STYLES] += bytes;
+                }
+            }
+            unsigned levels = 8u * LANES_BAND_ROWS;
+            unsigned total = (unsigned)(total_bytes * levels / top);
+            total = total == 0 && total_bytes > 0 ? 1 : total;
+            for (unsigned row = 0; row < LANES_BAND_ROWS && col != cursor; row++) {
+                unsigned lo = row * 8, hi = lo + 8;
+                surface_cell cell = tl_cell(s, (size_t)row0 + LANES_BAND_ROWS - 1 - row, col);
+                if (ci == SIZE_MAX || total <= lo) {
+                    ck_assert_msg(cell.cp == ' ', "zoom %d col %d row %u: not blank", zoom,
+                                  col, row);
+                    continue;
+                }
+                uint64_t acc = 0;
+                unsigned best = LANES_BAND_STYLES, best_len = 0;
+                for (unsigned k = 0; k <= LANES_BAND_STYLES; k++) {
+                    unsigned x0 = (unsigned)(acc * levels / top);
+                    acc += per[k];
+                    unsigned x1 = (unsigned)(acc * levels / top);
+                    unsigned ov_lo = x0 > lo ? x0 : lo, ov_hi = x1 < hi ? x1 : hi;
+                    if (ov_hi > ov_lo && ov_hi - ov_lo > best_len) {
+                        best_len = ov_hi - ov_lo;
+                        best = k;
+                    }
+                }
+                ck_assert_msg(cell.cp != ' ' && cell.style == styles[best],
+                              "zoom %d col %d row %u: style %u, want %u", zoom, col, row,
+                              cell.style, styles[best]);
+                checked++;
+            }
+        }
+        surface_free(s);
+    }
+    ck_assert_int_gt(checked, 100);
+    x_free(rank);
+    x_free(order);
     tl_close(&c);
 }
 END_TEST
@@ -785,12 +870,13 @@ START_TEST(test_lanes_marker_text_utf8)
     for (size_t i = 0; i < evindex_n_markers(c.ix) && k == SIZE_MAX; i++) {
         const uint8_t *p;
         size_t n;
-        ck_assert(evindex_msg_text(c.ix, evindex_marker_at(c.ix, i), &p, &n));
+        const evindex_msg msg_v = evindex_marker_at(c.ix, i);
+        ck_assert(evindex_msg_text(c.ix, &msg_v, &p, &n));
         if (n > 14 && memcmp(p, "phase:unicode ", 14) == 0)
             k = i;
     }
     ck_assert_uint_ne(k, SIZE_MAX);
-    uint64_t t = evindex_marker_at(c.ix, k)->time_ns;
+    uint64_t t = evindex_marker_at(c.ix, k).time_ns;
     timeview v;
     timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 60);
     timeview_zoom_to(&v, t, t + 60);
@@ -845,7 +931,8 @@ START_TEST(test_lanes_property_brute_force)
                         busy += tl_overlap(r.start_ns, r.end_ns, a, b);
                     }
                     for (size_t j = 0; j < ng; j++) {
-                        const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+                        ivtrack_iv iv_buf;
+                        const ivtrack_iv *iv = ivtrack_get(cap->gc, j, &iv_buf);
                         uint64_t o = tl_overlap(iv->start_ns, iv->end_ns, a, b);
                         if (iv->kind == EVINDEX_GC_WORK)
                             work += o;
@@ -1109,18 +1196,18 @@ START_TEST(test_lanes_walk_markers)
     size_t n = evindex_n_msgs(ix), seen = 0, markers = 0;
     lane_item it;
     uint64_t t = 0;
-    ck_assert_uint_gt(evindex_msg_at(ix, 0)->time_ns, 0);
+    ck_assert_uint_gt(evindex_msg_at(ix, 0).time_ns, 0);
     size_t i = 0;
     while (lanes_next_item(ix, l, t, 1, &it)) {
         /* Skip messages sharing a timestamp: "after t" steps over them. */
-        while (i < n && evindex_msg_at(ix, i)->time_ns <= t)
+        while (i < n && evindex_msg_at(ix, i).time_ns <= t)
             i++;
         ck_assert_uint_lt(i, n);
-        const evindex_msg *m = evindex_msg_at(ix, i);
+        const evindex_msg m_v = evindex_msg_at(ix, i), *m = &m_v;
         ck_assert_uint_eq(it.start_ns, m->time_ns);
         if (m->kind == EVINDEX_MSG_MARKER) {
             ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
-            ck_assert_uint_eq(evindex_marker_at(ix, it.index)->offset, m->offset);
+            ck_assert_uint_eq(evindex_marker_at(ix, it.index).offset, m->offset);
             markers++;
         } else {
             ck_assert_int_eq(it.kind, LANE_ITEM_MSG);
@@ -1132,7 +1219,7 @@ START_TEST(test_lanes_walk_markers)
     ck_assert_uint_gt(seen, n * 9 / 10);
     ck_assert_uint_gt(markers, evindex_n_markers(ix) * 9 / 10);
     /* Lookups: a marker exactly; a time between a marker and a message. */
-    const evindex_msg *mk = evindex_marker_at(ix, 10);
+    const evindex_msg mk_v = evindex_marker_at(ix, 10), *mk = &mk_v;
     ck_assert(lanes_item_at(ix, l, mk->time_ns, 0, &it));
     ck_assert_int_eq(it.kind, LANE_ITEM_MARKER);
     ck_assert_uint_eq(it.index, 10);
@@ -1151,6 +1238,7 @@ test_lanes_suite(void)
     tcase_add_test(tc, test_lanes_build_fixtures);
     tcase_add_test(tc, test_lanes_build_global);
     tcase_add_test(tc, test_lanes_eighths);
+    tcase_add_test(tc, test_lanes_heapbands_recount);
     tcase_add_test(tc, test_lanes_tiny_gc_wins);
     tcase_add_test(tc, test_lanes_fractions);
     tcase_add_test(tc, test_lanes_cursor_selection);

@@ -452,7 +452,7 @@ START_TEST(test_mapfile_rewritten_in_place)
     diag ending;
     evindex *ix = evindex_build(log, NULL, &ending);
     ck_assert_uint_gt(evindex_n_markers(ix), 0);
-    const evindex_msg *m = evindex_marker_at(ix, 0);
+    const evindex_msg m_v = evindex_marker_at(ix, 0), *m = &m_v;
     const uint8_t *text = NULL;
     size_t len = 0;
     ck_assert(evindex_msg_text(ix, m, &text, &len));

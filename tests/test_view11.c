@@ -700,6 +700,27 @@ START_TEST(test_spark_lanes_against_dump)
         drawn++;
     }
     ck_assert_int_gt(drawn, 3);
+    /* Per-column counts at once (sparklanes_cols, what a frame draws from) are the dump's
+     * too, on both caps, created and converted. */
+    uint64_t *tb = xcalloc((size_t)v->width + 1, sizeof *tb);
+    double *got = xcalloc((size_t)v->width, sizeof *got);
+    for (int c = 0; c < v->width; c++)
+        timeview_col_range(v, c, &tb[c], &tb[c + 1]);
+    for (int cap = 0; cap < 2; cap++) {
+        size_t li = evindex_lane_of(f.ix, (uint16_t)cap);
+        for (int conv = 0; conv < 2; conv++) {
+            sparklanes_cols(f.ix, li, conv, tb, (size_t)v->width, got);
+            for (int c = 0; c < v->width; c++) {
+                size_t want = conv ? ref_count(&d, cap, "running a local spark", tb[c], tb[c + 1])
+                                         + ref_count(&d, cap, "stealing a spark", tb[c], tb[c + 1])
+                                   : ref_count(&d, cap, "spark created", tb[c], tb[c + 1]);
+                ck_assert_msg((size_t)got[c] == want, "cap %d %s column %d: %g, dump %zu", cap,
+                              conv ? "converted" : "created", c, got[c], want);
+            }
+        }
+    }
+    x_free(got);
+    x_free(tb);
     /* The pool lane follows cap 0's spark stats: nothing before its first sample. */
     int pool = vfx_line_of(&f, "pool 0");
     ck_assert_int_ge(pool, 0);
@@ -741,6 +762,20 @@ START_TEST(test_spark_lanes_from_counters)
         /* Before the first sample nothing is known to have happened. */
         const ref_line *s0 = ref_nth(&d, cap, "spark stats", 0);
         ck_assert(sparklanes_created(f.ix, li, 0, s0->t) == 0);
+        /* Columns at once rise as each column alone does, and add up to the total. */
+        const timeview *v = app_view(f.a);
+        uint64_t tb[121];
+        double got[120], sum = 0;
+        for (int c = 0; c < v->width && c < 120; c++)
+            timeview_col_range(v, c, &tb[c], &tb[c + 1]);
+        int w = v->width < 120 ? v->width : 120;
+        sparklanes_cols(f.ix, li, false, tb, (size_t)w, got);
+        for (int c = 0; c < w; c++) {
+            ck_assert(got[c] == sparklanes_created(f.ix, li, tb[c], tb[c + 1]));
+            sum += got[c];
+        }
+        ck_assert_uint_eq((uint64_t)(sum + 0.5),
+                          (uint64_t)(sparklanes_created(f.ix, li, tb[0], tb[w]) + 0.5));
     }
     vfx_close(&f);
     x_free(d.l);

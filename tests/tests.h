@@ -34,6 +34,7 @@ Suite *test_timeview_suite(void);
 Suite *test_axis_suite(void);
 Suite *test_keymap_suite(void);
 Suite *test_runlane_suite(void);
+Suite *test_msgtab_suite(void);
 Suite *test_ivtrack_suite(void);
 Suite *test_series_suite(void);
 Suite *test_threadtab_suite(void);

@@ -184,7 +184,7 @@ static void
 app_marker_row_text(void *ctx, size_t row, strbuf *out)
 {
     app *a = ctx;
-    const evindex_msg *m = evindex_marker_at(a->ix, row);
+    const evindex_msg m_v = evindex_marker_at(a->ix, row), *m = &m_v;
     size_t start = out->len;
     timefmt_append_res(out, m->time_ns, detail_marker_res(a->ix, row));
     while (out->len < start + 13)
@@ -989,7 +989,7 @@ app_list_choose(app *a)
         return;
     }
     if (kind == APP_LIST_MARKERS && payload < evindex_n_markers(a->ix)) {
-        const evindex_msg *m = evindex_marker_at(a->ix, payload);
+        const evindex_msg m_v = evindex_marker_at(a->ix, payload), *m = &m_v;
         app_jump(a, m->time_ns);
         a->lane_sel = a->markers_lane != SIZE_MAX ? a->markers_lane : a->lane_sel;
     } else if (kind == APP_LIST_GCS && payload < evindex_n_gcs(a->ix)) {
@@ -1053,7 +1053,7 @@ app_run_search(app *a)
     a->n_matches = 0;
     size_t cap = 0;
     for (size_t i = 0; i < evindex_n_msgs(a->ix); i++) {
-        const evindex_msg *m = evindex_msg_at(a->ix, i);
+        const evindex_msg m_v = evindex_msg_at(a->ix, i), *m = &m_v;
         const uint8_t *p;
         size_t n;
         if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
@@ -1125,8 +1125,10 @@ app_match_text(const app *a, const app_match *m, strbuf *sb)
             strbuf_printf(sb, "thread %u ", th->tid);
             textfmt_append_utf8(sb, p, n);
         }
-    } else if (evindex_msg_text(a->ix, evindex_msg_at(a->ix, m->index), &p, &n)) {
-        textfmt_append_utf8(sb, p, n);
+    } else {
+        const evindex_msg msg_v = evindex_msg_at(a->ix, m->index);
+        if (evindex_msg_text(a->ix, &msg_v, &p, &n))
+            textfmt_append_utf8(sb, p, n);
     }
 }
 
@@ -1189,7 +1191,7 @@ app_step_marker(app *a, int dir)
         }
         i--;
     }
-    const evindex_msg *m = evindex_marker_at(a->ix, i);
+    const evindex_msg m_v = evindex_marker_at(a->ix, i), *m = &m_v;
     app_jump(a, m->time_ns);
     if (a->markers_lane != SIZE_MAX)
         a->lane_sel = a->markers_lane;

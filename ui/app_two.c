@@ -29,7 +29,7 @@ app_two_marker(const evindex *ix, const char *name, uint64_t *t)
 {
     size_t len = strlen(name);
     for (size_t i = 0; i < evindex_n_markers(ix); i++) {
-        const evindex_msg *m = evindex_marker_at(ix, i);
+        const evindex_msg m_v = evindex_marker_at(ix, i), *m = &m_v;
         const uint8_t *p;
         size_t n;
         if (evindex_msg_text(ix, m, &p, &n) && n == len && memcmp(p, name, len) == 0) {

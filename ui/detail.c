@@ -144,7 +144,7 @@ detail_list_res(const evindex *ix, size_t i, size_t n,
 static uint64_t
 detail_marker_time(const evindex *ix, size_t i)
 {
-    return evindex_marker_at(ix, i)->time_ns;
+    return evindex_marker_at(ix, i).time_ns;
 }
 
 static uint64_t
@@ -156,7 +156,7 @@ detail_gc_time(const evindex *ix, size_t i)
 static uint64_t
 detail_msg_time(const evindex *ix, size_t i)
 {
-    return evindex_msg_at(ix, i)->time_ns;
+    return evindex_msg_at(ix, i).time_ns;
 }
 
 uint64_t
@@ -752,7 +752,7 @@ detail_nm_kind_at(const evindex *ix, uint64_t start)
 {
     const ivtrack *tr = evindex_nm_track(ix);
     size_t j = ivtrack_last_starting_by(tr, start);
-    return j == SIZE_MAX ? EVINDEX_NM_MARK : ivtrack_get(tr, j)->kind;
+    return j == SIZE_MAX ? EVINDEX_NM_MARK : ivtrack_get(tr, j, &(ivtrack_iv){ 0 })->kind;
 }
 
 static void
@@ -818,18 +818,24 @@ detail_msg_kind(uint8_t kind)
     }
 }
 
+/* The item's message into *out, or NULL if it has none. */
 static const evindex_msg *
-detail_item_msg(const evindex *ix, const lane_item *it)
+detail_item_msg(const evindex *ix, const lane_item *it, evindex_msg *out)
 {
-    if (it->kind == LANE_ITEM_MARKER)
-        return it->index < evindex_n_markers(ix) ? evindex_marker_at(ix, it->index) : NULL;
-    return it->index < evindex_n_msgs(ix) ? evindex_msg_at(ix, it->index) : NULL;
+    if (it->kind == LANE_ITEM_MARKER && it->index < evindex_n_markers(ix))
+        *out = evindex_marker_at(ix, it->index);
+    else if (it->kind != LANE_ITEM_MARKER && it->index < evindex_n_msgs(ix))
+        *out = evindex_msg_at(ix, it->index);
+    else
+        return NULL;
+    return out;
 }
 
 static void
 detail_msg(detail_lines *out, const evindex *ix, const lane_item *it)
 {
-    const evindex_msg *m = detail_item_msg(ix, it);
+    evindex_msg m_v;
+    const evindex_msg *m = detail_item_msg(ix, it, &m_v);
     if (!m) {
         detail_lines_add(out, "Message: none");
         return;
@@ -1564,7 +1570,8 @@ detail_range_nm(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
     static const char *const names[3] = { "mark", "sync", "sweep" };
     size_t count[3] = { 0, 0, 0 };
     for (size_t i = ivtrack_first_after(tr, a); i < ivtrack_count(tr); i++) {
-        const ivtrack_iv *iv = ivtrack_get(tr, i);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(tr, i, &iv_buf);
         if (iv->start_ns >= b)
             break;
         if (iv->kind < 3 && (iv->end_ns > a || iv->start_ns == iv->end_ns))
@@ -1788,7 +1795,8 @@ detail_range(detail_lines *out, const evindex *ix, uint64_t a_ns, uint64_t b_ns)
         if (n_markers) {
             const uint8_t *p;
             size_t n;
-            if (evindex_msg_text(ix, evindex_marker_at(ix, m0), &p, &n)) {
+            const evindex_msg msg_v = evindex_marker_at(ix, m0);
+            if (evindex_msg_text(ix, &msg_v, &p, &n)) {
                 strbuf_puts(&sb, "; first: ");
                 detail_one_line(&sb, p, n, 40);
             }
@@ -1916,7 +1924,8 @@ detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it
     }
     case LANE_ITEM_MARKER:
     case LANE_ITEM_MSG: {
-        const evindex_msg *m = detail_item_msg(ix, it);
+        evindex_msg m_v;
+    const evindex_msg *m = detail_item_msg(ix, it, &m_v);
         strbuf_puts(out, it->kind == LANE_ITEM_MARKER ? "marker: " : "message: ");
         const uint8_t *p;
         size_t n;

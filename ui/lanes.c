@@ -196,7 +196,7 @@ lanes_msg_first_from(const evindex *ix, uint64_t t)
     size_t lo = 0, hi = evindex_n_msgs(ix);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (evindex_msg_at(ix, mid)->time_ns < t)
+        if (evindex_msg_at(ix, mid).time_ns < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -250,6 +250,12 @@ typedef struct lanes_ctx {
     size_t n_ticks;             /* SIZE_MAX: too many events in view, no ticks */
     bool ticks_loaded;
     strbuf text;
+    /* The heap-bands lane's bytes per style in every column ([c * (LANES_BAND_STYLES +
+     * 1) + style]), summed once per frame for all its rows; NULL until then. */
+    uint64_t *band_bytes;
+    /* Every HEC's spark creations [0] and conversions [1] in every column ([lane * ncols
+     * + c]), counted once per frame with their common top; NULL until then. */
+    double *spark_n[2];
 } lanes_ctx;
 
 /* Fill the per-column run time of index lane `li` (once per frame): all the activity
@@ -316,9 +322,10 @@ lanes_tid_runs_in(const runlane *rl, uint64_t a, uint64_t b, uint32_t tid)
     if (n == 0 || n > LANES_HL_SCAN)
         return false;
     size_t i = runlane_first_after(rl, a);
+    runlane_seq seq = { 0 };
     for (size_t k = 0; k < n && i + k < runlane_count(rl); k++) {
         runlane_run r;
-        runlane_get(rl, i + k, &r);
+        runlane_get_seq(rl, i + k, &r, &seq);
         if (r.start_ns >= b)
             break;
         if (r.tid == tid)
@@ -438,6 +445,9 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
     const evindex_cap *cap = evindex_cap_at(x->ix, l->cap_lane);
     bool ascii = x->o->ascii;
     lanes_sums(x, l->cap_lane);
+    /* The last run found covering a whole column: a long run covers many in a row. */
+    size_t cover_i = SIZE_MAX;
+    runlane_run cover = { 0, 0, 0, 0, 0 };
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
@@ -479,13 +489,18 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
             st = STYLE_RUNNING_HL;
         x->row[c] = ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', st)
                           : lanes_cell(lanes_blocks[lanes_eighths(busy, span)], st);
-        if (busy == span) {
+        if (busy == span && cover_i != SIZE_MAX && cover.start_ns < a && cover.end_ns >= b) {
+            x->scratch[c] = cover_i;
+        } else if (busy == span) {
             /* One run covering the whole column (not several back to back)? */
             size_t i = runlane_first_after(cap->runs, a);
             runlane_run r;
             runlane_get(cap->runs, i, &r);      /* all zero past the end */
-            if (i < runlane_count(cap->runs) && r.start_ns <= a && r.end_ns >= b)
+            if (i < runlane_count(cap->runs) && r.start_ns <= a && r.end_ns >= b) {
                 x->scratch[c] = i;
+                cover_i = i;
+                cover = r;
+            }
         }
     }
     if (part != LANES_HEC_GC) {
@@ -538,13 +553,13 @@ lanes_row_markers(lanes_ctx *x)
         uint64_t a = x->col_a[c], b = x->col_a[c + 1];
         x->scratch[c] = SIZE_MAX;
         size_t k = evindex_marker_first_from(ix, a);
-        if (k < n_markers && evindex_marker_at(ix, k)->time_ns < b) {
+        if (k < n_markers && evindex_marker_at(ix, k).time_ns < b) {
             x->scratch[c] = k;
             x->row[c] = lanes_cell(ascii ? '|' : LANES_TICK, STYLE_MARKER);
             continue;
         }
         size_t m = lanes_msg_first_from(ix, a);
-        if (m < n_msgs && evindex_msg_at(ix, m)->time_ns < b)
+        if (m < n_msgs && evindex_msg_at(ix, m).time_ns < b)
             x->row[c] = lanes_cell(ascii ? '.' : LANES_DOT, STYLE_MARKER_TEXT);
     }
     /* Names after the ticks, up to one column before the next tick. */
@@ -559,7 +574,8 @@ lanes_row_markers(lanes_ctx *x)
             continue;
         const uint8_t *p;
         size_t n;
-        if (!evindex_msg_text(ix, evindex_marker_at(ix, x->scratch[c]), &p, &n))
+        const evindex_msg msg_v = evindex_marker_at(ix, x->scratch[c]);
+        if (!evindex_msg_text(ix, &msg_v, &p, &n))
             continue;
         strbuf_reset(&x->text);
         lanes_clean_text(&x->text, p, n, ascii);
@@ -658,15 +674,16 @@ static double
 lanes_spark_top(lanes_ctx *x, lane_kind kind)
 {
     double top = 0;
-    for (size_t i = 0; i < evindex_n_caps(x->ix); i++) {
+    size_t n_caps = evindex_n_caps(x->ix);
+    double *counts = xcalloc(n_caps * (size_t)x->ncols + 1, sizeof *counts);   /* ctx's */
+    x->spark_n[kind == LANE_SPARK_CREATED ? 0 : 1] = counts;
+    for (size_t i = 0; i < n_caps; i++) {
         if (!sparklanes_cap_active(x->ix, i))
             continue;
-        for (int c = 0; c < x->ncols; c++) {
-            uint64_t a = x->col_a[c], b = x->col_a[c + 1];
-            double n = kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, i, a, b)
-                                                  : sparklanes_converted(x->ix, i, a, b);
-            top = n > top ? n : top;
-        }
+        double *row = &counts[i * (size_t)x->ncols];
+        sparklanes_cols(x->ix, i, kind != LANE_SPARK_CREATED, x->col_a, (size_t)x->ncols, row);
+        for (int c = 0; c < x->ncols; c++)
+            top = row[c] > top ? row[c] : top;
     }
     return top;
 }
@@ -692,10 +709,13 @@ lanes_row_spark_hec(lanes_ctx *x, const lane *l)
     if (*top < 0)
         *top = lanes_spark_top(x, l->kind);
     uint8_t st = l->kind == LANE_SPARK_CREATED ? STYLE_SPARK_CREATED : STYLE_SPARK_CONVERTED;
+    const double *counts = x->spark_n[l->kind == LANE_SPARK_CREATED ? 0 : 1];
+    bool cached = counts && sparklanes_cap_active(x->ix, l->cap_lane);
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1];
-        double n = l->kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, l->cap_lane, a, b)
-                                                 : sparklanes_converted(x->ix, l->cap_lane, a, b);
+        double n = cached ? counts[l->cap_lane * (size_t)x->ncols + (size_t)c]
+                   : l->kind == LANE_SPARK_CREATED ? sparklanes_created(x->ix, l->cap_lane, a, b)
+                   : sparklanes_converted(x->ix, l->cap_lane, a, b);
         if (n > 0 && *top > 0) {
             /* Eighths of the common top, at least one for any spark at all. */
             unsigned level = (unsigned)(n / *top * 8.0 + 0.5);
@@ -729,21 +749,39 @@ lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
         return;
     unsigned levels = 8u * LANES_BAND_ROWS;
     unsigned row = (unsigned)(LANES_BAND_ROWS - 1 - part);     /* 0: bottom row */
-    uint64_t per_style[LANES_BAND_STYLES + 1];
+    enum { NS = LANES_BAND_STYLES + 1 };
+    if (!x->band_bytes) {
+        /* Every row reads the same sums, and neighbouring columns often the same census. */
+        x->band_bytes = xcalloc((size_t)x->ncols * NS, sizeof *x->band_bytes); /* ctx's */
+        size_t prev = SIZE_MAX;
+        for (int c = 0; c < x->ncols; c++) {
+            uint64_t end = x->col_a[c + 1] > x->col_a[c] ? x->col_a[c + 1] - 1 : x->col_a[c];
+            size_t ci = heapprof_census_by(hp, end);
+            uint64_t *per = &x->band_bytes[(size_t)c * NS];
+            if (ci == SIZE_MAX)
+                continue;
+            if (ci == prev) {
+                memcpy(per, per - NS, NS * sizeof *per);
+                continue;
+            }
+            prev = ci;
+            const heapprof_census *cs = heapprof_census_at(hp, ci);
+            for (size_t k = 0; k < cs->n_entries; k++) {
+                uint32_t band;
+                uint64_t bytes;
+                heapprof_entry(hp, ci, k, &band, &bytes);
+                uint32_t r = rank[band];
+                per[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES] += bytes;
+            }
+        }
+    }
     for (int c = 0; c < x->ncols; c++) {
         uint64_t end = x->col_a[c + 1] > x->col_a[c] ? x->col_a[c + 1] - 1 : x->col_a[c];
         size_t ci = heapprof_census_by(hp, end);
         if (ci == SIZE_MAX)
             continue;
         const heapprof_census *cs = heapprof_census_at(hp, ci);
-        memset(per_style, 0, sizeof per_style);
-        for (size_t k = 0; k < cs->n_entries; k++) {
-            uint32_t band;
-            uint64_t bytes;
-            heapprof_entry(hp, ci, k, &band, &bytes);
-            uint32_t r = rank[band];
-            per_style[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES] += bytes;
-        }
+        const uint64_t *per_style = &x->band_bytes[(size_t)c * NS];
         /* The stack in levels (eighths of a row), bottom up; a cell shows how much of
          * its 8 levels are filled and the band with most of them. */
         unsigned total = (unsigned)(cs->total_bytes * levels / top);
@@ -951,6 +989,9 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     }
     x_free(band_rank);
     strbuf_free(&x.text);
+    x_free(x.band_bytes);
+    x_free(x.spark_n[0]);
+    x_free(x.spark_n[1]);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
@@ -1004,7 +1045,8 @@ lanes_item_gc(const evindex *ix, size_t i, lane_item *out)
 static void
 lanes_item_cap_gc(const evindex *ix, const evindex_cap *cap, size_t j, lane_item *out)
 {
-    const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+    ivtrack_iv iv_buf;
+    const ivtrack_iv *iv = ivtrack_get(cap->gc, j, &iv_buf);
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_GC;
     out->start_ns = iv->start_ns;
@@ -1027,7 +1069,8 @@ lanes_item_cap_gc(const evindex *ix, const evindex_cap *cap, size_t j, lane_item
 static void
 lanes_item_nm(const ivtrack *tr, size_t j, lane_item *out)
 {
-    const ivtrack_iv *iv = ivtrack_get(tr, j);
+    ivtrack_iv iv_buf;
+    const ivtrack_iv *iv = ivtrack_get(tr, j, &iv_buf);
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_NM;
     out->start_ns = iv->start_ns;
@@ -1041,8 +1084,8 @@ lanes_marker_of_msg(const evindex *ix, const evindex_msg *m)
 {
     size_t n = evindex_n_markers(ix);
     for (size_t k = evindex_marker_first_from(ix, m->time_ns);
-         k < n && evindex_marker_at(ix, k)->time_ns == m->time_ns; k++)
-        if (evindex_marker_at(ix, k)->offset == m->offset)
+         k < n && evindex_marker_at(ix, k).time_ns == m->time_ns; k++)
+        if (evindex_marker_at(ix, k).offset == m->offset)
             return k;
     return SIZE_MAX;
 }
@@ -1050,7 +1093,7 @@ lanes_marker_of_msg(const evindex *ix, const evindex_msg *m)
 static void
 lanes_item_msg(const evindex *ix, size_t i, lane_item *out)
 {
-    const evindex_msg *m = evindex_msg_at(ix, i);
+    const evindex_msg m_v = evindex_msg_at(ix, i), *m = &m_v;
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_MSG;
     out->start_ns = out->end_ns = m->time_ns;
@@ -1067,7 +1110,7 @@ lanes_item_msg(const evindex *ix, size_t i, lane_item *out)
 static void
 lanes_item_marker(const evindex *ix, size_t k, lane_item *out)
 {
-    const evindex_msg *m = evindex_marker_at(ix, k);
+    const evindex_msg m_v = evindex_marker_at(ix, k), *m = &m_v;
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_MARKER;
     out->start_ns = out->end_ns = m->time_ns;
@@ -1103,7 +1146,8 @@ lanes_at_hec(const evindex *ix, const lane *l, uint64_t t, uint64_t slack, lane_
     /* A GC phase overlapping [t, t + slack) (or containing t). */
     size_t j = ivtrack_first_after(cap->gc, t);
     if (j < ngc) {
-        const ivtrack_iv *iv = ivtrack_get(cap->gc, j);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(cap->gc, j, &iv_buf);
         if (iv->start_ns <= t || iv->start_ns < t_end) {
             lanes_item_cap_gc(ix, cap, j, out);
             return true;
@@ -1153,7 +1197,8 @@ lanes_at_nm(const evindex *ix, uint64_t t, uint64_t slack, lane_item *out)
     lanes_best best = { 0 };
     lane_item it;
     if (j != SIZE_MAX) {
-        const ivtrack_iv *iv = ivtrack_get(tr, j);
+        ivtrack_iv iv_buf;
+        const ivtrack_iv *iv = ivtrack_get(tr, j, &iv_buf);
         if (iv->end_ns > t) {
             lanes_item_nm(tr, j, out);
             return true;

@@ -86,6 +86,37 @@ sparklanes_converted(const evindex *ix, size_t li, uint64_t t0, uint64_t t1)
     return sparklanes_counter_rise(ix, li, EVINDEX_CS_CONVERTED, t0, t1);
 }
 
+/* Sparks created (converted) on lane li before t: what created (converted) counts in
+ * [t0, t1) is the rise of this from t0 to t1. */
+static double
+sparklanes_before(const evindex *ix, size_t li, bool converted, uint64_t t)
+{
+    if (sparklanes_has_events(ix, li)) {
+        if (!converted)
+            return (double)evindex_cap_spark_count(ix, li, EVINDEX_SPARK_CREATE, 0, t);
+        return (double)(evindex_cap_spark_count(ix, li, EVINDEX_SPARK_RUN, 0, t) +
+                        evindex_cap_spark_count(ix, li, EVINDEX_SPARK_STEAL, 0, t));
+    }
+    const series *s = evindex_cap_spark_series(ix, li, converted ? EVINDEX_CS_CONVERTED
+                                                                 : EVINDEX_CS_CREATED);
+    return s ? sparklanes_counter_at(s, t) : 0;
+}
+
+void
+sparklanes_cols(const evindex *ix, size_t li, bool converted, const uint64_t *t, size_t n,
+                double *out)
+{
+    if (n == 0)
+        return;
+    double prev = sparklanes_before(ix, li, converted, t[0]);
+    for (size_t c = 0; c < n; c++) {
+        double next = sparklanes_before(ix, li, converted, t[c + 1]);
+        double d = t[c + 1] > t[c] ? next - prev : 0;
+        out[c] = d > 0 ? d : 0;
+        prev = next;
+    }
+}
+
 bool
 sparklanes_pool(const evindex *ix, size_t li, uint64_t t0, uint64_t t1, uint64_t *out)
 {

@@ -1,0 +1,66 @@
+/* msgtab: the index's markers and messages in time order, packed: chunks of
+ * MSGTAB_CHUNK messages with frame-of-reference bit columns (time, file offset, cap,
+ * kind) of per-chunk widths — about 6 bytes a message where a plain record takes 16.
+ * While building, messages wait in per-capability lists of fixed pages (no array is
+ * ever copied to grow), and sealing merges the lists into the packed form page by page. */
+#ifndef ELOG_MSGTAB_H
+#define ELOG_MSGTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MSGTAB_CHUNK 64
+
+/* One message as handed in and out (a plain value). */
+typedef struct msgtab_msg {
+    uint64_t time_ns;
+    uint64_t offset : 40;           /* the event in the file (files up to 1 TiB) */
+    uint64_t cap : 16;
+    uint64_t kind : 8;              /* evindex_msg_kind */
+} msgtab_msg;
+
+typedef struct msgtab msgtab;
+
+/* The kind counted as a marker (msgtab_marker_at); the table's own rank. */
+msgtab *msgtab_new(unsigned marker_kind);   /* caller frees with msgtab_free */
+void msgtab_free(msgtab *mt);
+
+/* Add a message in any order (the table sorts at seal). Adding to a sealed table
+ * takes it back (queries wait for the next seal, which merges old and new). */
+void msgtab_add(msgtab *mt, const msgtab_msg *m);
+/* Into a sealed table, n messages sorted by (time, offset) that may start before its
+ * last (a growing index placing late ones): the chunks from the one where the first
+ * new message goes are unpacked, merged with the new and packed again; the table stays
+ * sealed. Cost: the messages after that chunk's start, plus n. Returns the index of
+ * the first message that changed; *moved (if not NULL) gets the old ones repacked. */
+size_t msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved);
+/* Seal if needed and give spare room back (after the last msgtab_append_sorted). */
+void msgtab_trim(msgtab *mt);
+/* Move every message of src (unsealed) into dst (unsealed); src is left empty. */
+void msgtab_merge(msgtab *dst, msgtab *src);
+/* Sort by (time, offset) and pack; each capability's packed list is freed once merged.
+ * Queries need a sealed table. */
+void msgtab_seal(msgtab *mt);
+
+size_t msgtab_count(const msgtab *mt);
+/* Message i (< count) by value. */
+msgtab_msg msgtab_at(const msgtab *mt, size_t i);
+/* Index of the first message with time >= t (count if none). */
+size_t msgtab_first_from(const msgtab *mt, uint64_t t);
+
+/* Markers: the messages of the marker kind, in the same order. */
+size_t msgtab_n_markers(const msgtab *mt);
+/* Index (in msgtab_at order) of marker k (< n_markers). */
+size_t msgtab_marker_index(const msgtab *mt, size_t k);
+/* Markers among messages [0, i). */
+size_t msgtab_markers_before(const msgtab *mt, size_t i);
+
+/* Heap bytes owned by the table. */
+size_t msgtab_bytes(const msgtab *mt);
+/* Invariant checker (tests): sorted by (time, offset), chunk headers consistent with
+ * their columns (canonical widths and bases, marker counts). True if sound; else
+ * writes the first violation into why. */
+bool msgtab_check(const msgtab *mt, char *why, size_t why_len);
+
+#endif

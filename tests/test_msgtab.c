@@ -1,0 +1,258 @@
+/* test_msgtab: the packed message table against a plain sorted array (the reference):
+ * random messages on several capabilities, in per-capability time order (the merge)
+ * and out of it (the sort), split over two tables and merged, with times, offsets and
+ * caps of narrow and wide spans; every message, marker rank and time search. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "msgtab.h"
+#include "tests.h"
+#include "xalloc.h"
+
+enum { MT_MARKER = 0, MT_KINDS = 4 };
+
+static uint64_t
+mt_rand(uint64_t *st)
+{
+    *st ^= *st << 13;
+    *st ^= *st >> 7;
+    *st ^= *st << 17;
+    return *st;
+}
+
+static int
+mt_ref_cmp(const void *a, const void *b)
+{
+    const msgtab_msg *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* n messages on n_caps caps (cap numbers spread over cap_span), per cap ascending in
+ * time unless `shuffled`; offsets unique. */
+static msgtab_msg *
+mt_make(uint64_t *st, size_t n, unsigned n_caps, unsigned cap_span, uint64_t t_span,
+        uint64_t off_span, bool markers_only, bool shuffled)
+{
+    msgtab_msg *m = xmalloc((n + 1) * sizeof *m);      /* caller frees */
+    uint64_t t_base = mt_rand(st) % (UINT64_C(1) << 62);
+    uint64_t *last = xcalloc(n_caps, sizeof *last);
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = (unsigned)(mt_rand(st) % n_caps);
+        uint64_t step = t_span ? mt_rand(st) % t_span : 0;
+        last[c] += mt_rand(st) % 4 == 0 ? 0 : step;     /* ties within and across caps */
+        uint64_t t = shuffled ? t_base + mt_rand(st) % (t_span * 8 + 1) : t_base + last[c];
+        m[i] = (msgtab_msg){
+            .time_ns = t,
+            .cap = (c * cap_span / (n_caps ? n_caps : 1)) & 0xffff,
+            .kind = markers_only ? MT_MARKER : mt_rand(st) % MT_KINDS,
+        };
+    }
+    /* Unique offsets, ascending in the order made (file order), spread over off_span. */
+    uint64_t stride = off_span / (n + 1) + 1;
+    for (size_t i = 0; i < n; i++)
+        m[i].offset = 16 + i * stride + mt_rand(st) % stride;
+    x_free(last);
+    return m;
+}
+
+static void
+mt_verify(const msgtab *mt, msgtab_msg *ref, size_t n, uint64_t *st)
+{
+    qsort(ref, n, sizeof *ref, mt_ref_cmp);
+    char why[200] = "";
+    ck_assert_msg(msgtab_check(mt, why, sizeof why), "check: %s", why);
+    ck_assert_uint_eq(msgtab_count(mt), n);
+    size_t markers = 0;
+    for (size_t i = 0; i < n; i++) {
+        msgtab_msg m = msgtab_at(mt, i);
+        ck_assert_msg(m.time_ns == ref[i].time_ns && m.offset == ref[i].offset &&
+                          m.cap == ref[i].cap && m.kind == ref[i].kind,
+                      "message %zu of %zu differs", i, n);
+        ck_assert_uint_eq(msgtab_markers_before(mt, i), markers);
+        if (ref[i].kind == MT_MARKER) {
+            ck_assert_uint_eq(msgtab_marker_index(mt, markers), i);
+            markers++;
+        }
+    }
+    ck_assert_uint_eq(msgtab_n_markers(mt), markers);
+    ck_assert_uint_eq(msgtab_markers_before(mt, n), markers);
+    ck_assert_uint_eq(msgtab_marker_index(mt, markers), n);
+    for (size_t q = 0; q < 200 && n; q++) {
+        size_t k = mt_rand(st) % n;
+        uint64_t t = ref[k].time_ns + (q % 3) - 1;      /* at, just before, just after */
+        size_t want = 0;
+        while (want < n && ref[want].time_ns < t)
+            want++;
+        ck_assert_uint_eq(msgtab_first_from(mt, t), want);
+    }
+    ck_assert_uint_eq(msgtab_first_from(mt, 0), 0);
+    ck_assert_uint_eq(msgtab_first_from(mt, UINT64_MAX), n && ref[n - 1].time_ns == UINT64_MAX ? n - 1 : n);
+}
+
+START_TEST(test_msgtab_matches_sorted_reference)
+{
+    uint64_t st = 0x2545f4914f6cdd1du;
+    static const uint64_t t_spans[] = { 0, 1, 1000, 1u << 24, UINT64_C(1) << 40 };
+    static const uint64_t off_spans[] = { 0, 1u << 12, UINT64_C(1) << 39 };
+    for (size_t ti = 0; ti < sizeof t_spans / sizeof t_spans[0]; ti++)
+        for (size_t oi = 0; oi < sizeof off_spans / sizeof off_spans[0]; oi++)
+            for (size_t n = 0; n < 800; n += 1 + n / 2) {
+                unsigned n_caps = 1 + (unsigned)(mt_rand(&st) % 70);
+                bool shuffled = mt_rand(&st) % 3 == 0, only = mt_rand(&st) % 4 == 0;
+                msgtab_msg *m = mt_make(&st, n, n_caps, 1 + (unsigned)(mt_rand(&st) % 65535),
+                                        t_spans[ti], off_spans[oi], only, shuffled);
+                msgtab *mt = msgtab_new(MT_MARKER);
+                for (size_t i = 0; i < n; i++)
+                    msgtab_add(mt, &m[i]);
+                msgtab_seal(mt);
+                mt_verify(mt, m, n, &st);
+                msgtab_free(mt);
+                x_free(m);
+            }
+}
+END_TEST
+
+/* Two builders' tables merged: disjoint caps (the parallel build), and the same caps in
+ * both, in order (a capability's later messages in the second) and out of it. */
+START_TEST(test_msgtab_merge)
+{
+    uint64_t st = 0x9e3779b97f4a7c15u;
+    for (int mode = 0; mode < 3; mode++)
+        for (size_t n = 0; n < 3000; n += 1 + n) {
+            msgtab_msg *m = mt_make(&st, n, 5, 5, 1000, UINT64_C(1) << 30, false, false);
+            msgtab *a = msgtab_new(MT_MARKER), *b = msgtab_new(MT_MARKER);
+            size_t cut = n ? mt_rand(&st) % n : 0;
+            for (size_t i = 0; i < n; i++) {
+                bool to_b = mode == 0 ? m[i].cap % 2 == 1 : mode == 1 ? i >= cut : i < cut;
+                msgtab_add(to_b ? b : a, &m[i]);
+            }
+            msgtab_merge(a, b);
+            ck_assert_uint_eq(msgtab_count(b), 0);
+            msgtab_seal(a);
+            msgtab_seal(b);
+            ck_assert_uint_eq(msgtab_count(b), 0);
+            mt_verify(a, m, n, &st);
+            ck_assert_uint_lt(msgtab_bytes(a), 600 + n * 9);   /* packed: well under 16 B */
+            msgtab_free(a);
+            msgtab_free(b);
+            x_free(m);
+        }
+}
+END_TEST
+
+/* Adding to a sealed table (a build that goes on): sealed again, it holds old and new in
+ * order, whether the new come after the old or among them, on the same caps or others. */
+START_TEST(test_msgtab_reopen)
+{
+    uint64_t st = 0x1234567887654321u;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + mt_rand(&st) % 900;
+        msgtab_msg *m = mt_make(&st, n, 1 + (unsigned)(mt_rand(&st) % 6), 6, 1000,
+                                UINT64_C(1) << 30, round % 5 == 0, round % 3 == 0);
+        size_t cut = mt_rand(&st) % (n + 1), cut2 = cut + mt_rand(&st) % (n - cut + 1);
+        msgtab *mt = msgtab_new(MT_MARKER);
+        for (size_t i = 0; i < cut; i++)
+            msgtab_add(mt, &m[i]);
+        msgtab_seal(mt);
+        ck_assert_uint_eq(msgtab_count(mt), cut);
+        for (size_t i = cut; i < cut2; i++)
+            msgtab_add(mt, &m[i]);
+        msgtab_seal(mt);
+        for (size_t i = cut2; i < n; i++)
+            msgtab_add(mt, &m[i]);
+        msgtab_seal(mt);
+        mt_verify(mt, m, n, &st);
+        msgtab_free(mt);
+        x_free(m);
+    }
+}
+END_TEST
+
+/* A growing index's placing: sorted batches appended to a sealed table, each starting
+ * after the tail or before it (late), hold every message in order after each batch; the
+ * index returned is the first message that differs from the table before, and the old
+ * messages repacked are exactly those after the batch's first. */
+START_TEST(test_msgtab_append_sorted)
+{
+    uint64_t st = 0x0badc0ffee123457u;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + mt_rand(&st) % 600;
+        msgtab_msg *m = mt_make(&st, n, 1 + (unsigned)(mt_rand(&st) % 6), 6, 1000,
+                                UINT64_C(1) << 30, round % 5 == 0, round % 3 == 0);
+        msgtab_msg *ref = xmalloc((n + 1) * sizeof *ref);         /* freed below */
+        msgtab_msg *prev = xmalloc((n + 1) * sizeof *prev);       /* freed below */
+        msgtab *mt = msgtab_new(MT_MARKER);
+        msgtab_seal(mt);
+        size_t done = 0;
+        while (done < n) {
+            size_t k = 1 + mt_rand(&st) % (round % 2 ? 200 : 40);
+            if (k > n - done)
+                k = n - done;
+            msgtab_msg *batch = m + done;
+            qsort(batch, k, sizeof *batch, mt_ref_cmp);
+            memcpy(prev, ref, done * sizeof *ref);
+            memcpy(ref + done, batch, k * sizeof *ref);
+            qsort(ref, done + k, sizeof *ref, mt_ref_cmp);
+            size_t want_at = 0, after = 0;
+            while (want_at < done && mt_ref_cmp(&prev[want_at], &batch[0]) <= 0)
+                want_at++;
+            after = done - want_at;
+            uint64_t moved = 0;
+            ck_assert_uint_eq(msgtab_append_sorted(mt, batch, k, &moved), want_at);
+            ck_assert_uint_eq(moved, after);
+            done += k;
+            mt_verify(mt, ref, done, &st);
+        }
+        ck_assert_uint_eq(msgtab_append_sorted(mt, m, 0, NULL), n);
+        msgtab_free(mt);
+        x_free(prev);
+        x_free(ref);
+        x_free(m);
+    }
+}
+END_TEST
+
+/* An empty table, and the size of a dense one. */
+START_TEST(test_msgtab_empty_and_bytes)
+{
+    msgtab *mt = msgtab_new(MT_MARKER);
+    msgtab_seal(mt);
+    char why[100];
+    ck_assert(msgtab_check(mt, why, sizeof why));
+    ck_assert_uint_eq(msgtab_count(mt), 0);
+    ck_assert_uint_eq(msgtab_first_from(mt, 5), 0);
+    ck_assert_uint_eq(msgtab_n_markers(mt), 0);
+    msgtab_msg z = msgtab_at(mt, 0);
+    ck_assert_uint_eq(z.time_ns, 0);
+    msgtab_free(mt);
+    /* A million markers a few µs apart in one file cost about 6 bytes each, not 16. */
+    mt = msgtab_new(MT_MARKER);
+    for (size_t i = 0; i < 100000; i++) {
+        msgtab_msg m = { .time_ns = 1000000 + i * 3000, .offset = 4096 + i * 40,
+                         .cap = i % 2, .kind = MT_MARKER };
+        msgtab_add(mt, &m);
+    }
+    msgtab_seal(mt);
+    ck_assert(msgtab_check(mt, why, sizeof why));
+    ck_assert_uint_lt(msgtab_bytes(mt), 100000 * 7);
+    ck_assert_uint_eq(msgtab_marker_index(mt, 99999), 99999);
+    msgtab_free(mt);
+}
+END_TEST
+
+Suite *
+test_msgtab_suite(void)
+{
+    Suite *s = suite_create("msgtab");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_msgtab_matches_sorted_reference);
+    tcase_add_test(tc, test_msgtab_merge);
+    tcase_add_test(tc, test_msgtab_empty_and_bytes);
+    tcase_add_test(tc, test_msgtab_reopen);
+    tcase_add_test(tc, test_msgtab_append_sorted);
+    suite_add_tcase(s, tc);
+    return s;
+}
