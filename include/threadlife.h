@@ -2,7 +2,9 @@
  * run on every capability in time order (with the STOP_THREAD status and blocked-on
  * field that ended it) and the instants around them: its creation (and by which thread),
  * labels, wake-ups (and which thread woke it), migrations. Runs come from the index's
- * run lanes; the instants from one walk over the log's events. */
+ * run lanes; the instants from one walk over the log's events. Over an index that grows
+ * (evindex_grow: a live log) the life is extended by what was added since, at the cost
+ * of that alone, and equals a fresh gather over the grown index. */
 #ifndef ELOG_THREADLIFE_H
 #define ELOG_THREADLIFE_H
 
@@ -56,15 +58,28 @@ void threadlife_free(threadlife *tl);
 /* The same in two steps, so the slow one can run on another thread: threadlife_new_runs
  * gathers only the runs (quick: the run lanes' blocks that can hold the thread), with
  * no instants and each run's status as its lane has it (no blocked-on field);
- * threadlife_read walks the log's events for the rest, only reading tl (so tl may be
- * queried meanwhile, not changed), and gives up, returning NULL, soon after *stop
- * (stop may be NULL) becomes true (threadlife_new_runs then returns at once with runs
- * missing: throw it away); threadlife_take puts what it read into tl (consumes x; NULL
- * is a no-op). threadlife_complete: taken. */
+ * threadlife_read reads what tl lacks, only reading tl (so tl may be queried meanwhile,
+ * not changed): the runs placed on the index's lanes since tl was gathered and the
+ * log's events after where its last walk stopped (all of them the first time), and
+ * gives up, returning NULL, soon after *stop (stop may be NULL) becomes true
+ * (threadlife_new_runs then returns at once with runs missing: throw it away);
+ * threadlife_take puts what it read into tl (consumes x; NULL is a no-op).
+ * threadlife_complete: taken at least once.
+ * A STOP_THREAD read before its run is placed is kept and matched when the run comes;
+ * a creation's or wake-up's waker (by_tid) is looked up again while its cap may still
+ * get a run at its time. */
 typedef struct threadlife_extra threadlife_extra;
 threadlife *threadlife_new_runs(const evindex *ix, uint32_t tid, const atomic_bool *stop);
 threadlife_extra *threadlife_read(const threadlife *tl, const atomic_bool *stop);
 void threadlife_take(threadlife *tl, threadlife_extra *x);
+/* Both steps at once: tl extended over its index grown since (evindex_grow_step, more
+ * log bytes). Costs the runs and bytes added, not the whole log. */
+void threadlife_extend(threadlife *tl);
+/* Log bytes the next threadlife_read walks (the log's size past where the last walk
+ * stopped): what an extension will cost. */
+uint64_t threadlife_behind_bytes(const threadlife *tl);
+/* Log bytes walked by every read taken into tl so far (tests: no walk from scratch). */
+uint64_t threadlife_walked_bytes(const threadlife *tl);
 /* Without gathering a thread's life (one of millions of runs takes seconds): its run
  * that starts first at or after t (dir > 0) or last before t (dir < 0), on any lane, as
  * threadlife_step would give it, into *out; false if none. Reads only the run-lane blocks
