@@ -50,6 +50,7 @@ main(void)
     srunner_add_suite(sr, test_gcanalysis_suite());
     srunner_add_suite(sr, test_threadlife_suite());
     srunner_add_suite(sr, test_threadlife_grow_suite());
+    srunner_add_suite(sr, test_focus_live_suite());
     srunner_add_suite(sr, test_view11_suite());
     srunner_add_suite(sr, test_newer_suite());
     srunner_add_suite(sr, test_export_suite());

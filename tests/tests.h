@@ -54,6 +54,7 @@ Suite *test_gcanalysis_suite(void);
 /* issue 11 */
 Suite *test_threadlife_suite(void);
 Suite *test_threadlife_grow_suite(void);
+Suite *test_focus_live_suite(void);
 Suite *test_view11_suite(void);
 Suite *test_newer_suite(void);
 Suite *test_timeprof_suite(void);

@@ -697,11 +697,17 @@ app_thread_list(app *a)
  * background ---------------------------------------------------------------------------- */
 
 /* The worker: every run of the thread (a long-lived one may have millions), then its
- * instants and stop details from a walk over the log. */
+ * instants and stop details from a walk over the log; or, for a focus over a live log
+ * that grew, only what was added (a->focus is only read meanwhile, as the loop draws). */
 static void *
 app_focus_main(void *arg)
 {
     app *a = arg;
+    if (a->focus_extending) {
+        a->focus_extra = threadlife_read(a->focus, &a->focus_cancel);
+        atomic_store(&a->focus_ready, true);
+        return NULL;
+    }
     /* Read-only on the index; the result is the worker's until focus_ready. */
     threadlife *tl = threadlife_new_runs(a->ix, a->focus_tid, &a->focus_cancel);
     if (!atomic_load(&a->focus_cancel))
@@ -724,8 +730,11 @@ app_focus_stop(app *a)
     atomic_store(&a->focus_cancel, true);
     pthread_join(a->focus_th, NULL);
     a->focus_running = false;
+    a->focus_extending = false;
     threadlife_free(a->focus_result);
     a->focus_result = NULL;
+    threadlife_extra_free(a->focus_extra);
+    a->focus_extra = NULL;
 }
 
 /* End the focus. */
@@ -747,10 +756,37 @@ app_focus_gather(app *a, uint32_t tid)
     a->focus_msg_pending = false;
     atomic_store(&a->focus_ready, false);
     atomic_store(&a->focus_cancel, false);
+    a->focus_extending = false;
+    a->focus_gathers++;
     a->focus_running = a->opts.async_totals &&
                        pthread_create(&a->focus_th, NULL, app_focus_main, a) == 0;
     if (!a->focus_running)
         a->focus = threadlife_new(a->ix, tid);
+}
+
+/* Log bytes a grown focus is extended by here, at once; more go to the worker. */
+#define APP_FOCUS_INLINE_BYTES ((uint64_t)8 << 20)
+
+/* The focused thread's life over its index grown (a live log): extended by the runs
+ * and bytes added, here when they are few, else on the worker (the life stays shown and
+ * marked meanwhile: no "reading" between swaps). */
+static void
+app_focus_extend(app *a)
+{
+    uint64_t inline_bytes = a->focus_inline_bytes ? a->focus_inline_bytes
+                                                  : APP_FOCUS_INLINE_BYTES;
+    if (!a->opts.async_totals || threadlife_behind_bytes(a->focus) <= inline_bytes) {
+        threadlife_extend(a->focus);
+        return;
+    }
+    atomic_store(&a->focus_ready, false);
+    atomic_store(&a->focus_cancel, false);
+    a->focus_extending = true;
+    a->focus_running = pthread_create(&a->focus_th, NULL, app_focus_main, a) == 0;
+    if (!a->focus_running) {
+        a->focus_extending = false;
+        threadlife_extend(a->focus);
+    }
 }
 
 /* The status line of a focus whose runs are all known. */
@@ -774,6 +810,12 @@ app_focus_poll(app *a)
         return false;
     pthread_join(a->focus_th, NULL);
     a->focus_running = false;
+    if (a->focus_extending) {
+        a->focus_extending = false;
+        threadlife_take(a->focus, a->focus_extra);     /* NULL (given up): as it was */
+        a->focus_extra = NULL;
+        return true;
+    }
     a->focus = a->focus_result;
     a->focus_result = NULL;
     if (a->focus && a->focus_msg_pending)
@@ -1765,11 +1807,16 @@ app_swap_index(app *a, const evindex *ix)
     threadstats_brief_free(&a->brief);
     x_free(a->thread_order);
     a->thread_order = NULL;
-    /* A focused thread is gathered again from the new index (the old one may go). */
-    bool refocus = a->focus || a->focus_running;
+    /* A focused thread is gathered again from a new index (the old one may go), but
+     * over the same index grown (a live log) its life is extended by what was added. */
+    bool extend = a->live && ix == a->ix && a->focus && !a->focus_running;
+    bool refocus = !extend && (a->focus || a->focus_running);
     uint32_t focus_tid = a->focus_tid;
-    app_focus_clear(a);
+    if (!extend)
+        app_focus_clear(a);
     a->ix = ix;
+    if (extend)
+        app_focus_extend(a);
     if (refocus)
         app_focus_gather(a, focus_tid);
     /* Lanes: the same selection (caps only ever come, in order). */

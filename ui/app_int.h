@@ -74,6 +74,13 @@ struct app {
     atomic_bool focus_ready;    /* focus_th has stored focus_result */
     atomic_bool focus_cancel;   /* focus_th gives up */
     threadlife *focus_result;   /* owned; focus_th's result until taken */
+    bool focus_extending;       /* focus_th reads what a grown index added to a->focus
+                                 * (which stays shown meanwhile), into focus_extra */
+    threadlife_extra *focus_extra;      /* owned; focus_th's extension until taken */
+    uint64_t focus_inline_bytes;        /* extend here up to this many log bytes, 0:
+                                         * APP_FOCUS_INLINE_BYTES (tests set 1) */
+    uint64_t focus_gathers;     /* lives gathered from scratch (tests: a live log's
+                                 * growth extends the focus, never gathers it again) */
     detail_thread_memo thread_memo;     /* every thread's run totals, made once */
     pthread_t totals_th;                /* counts them when opts.async_totals */
     bool totals_running;                /* totals_th was started and not yet joined */
