@@ -108,6 +108,13 @@ $(LIVEBENCH): $(BUILD)/tools/elog-livebench.o $(BUILD)/libelogui.a $(BUILD)/libe
 $(BENCHBIN): $(BUILD)/tools/elog-bench.o $(BUILD)/libelogui.a $(BUILD)/libelog.a
 	$(CC) $(LDFLAGS) $^ $(UI_LIBS) $(LDLIBS) -o $@
 
+# What a focused thread costs the live viewer per swap (issue 13), built with everything.
+FOCUSBENCH := $(BUILD)/elog-focusbench
+all: $(FOCUSBENCH)
+$(FOCUSBENCH): $(BUILD)/tools/elog-focusbench.o $(BUILD)/libelog.a
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+-include $(BUILD)/tools/elog-focusbench.d
+
 # The MMU's own timing step of `make bench` (issue 14), apart from elog-bench; built with
 # everything so that it never rots.
 all: $(MMUBENCH)

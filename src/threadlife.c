@@ -257,22 +257,28 @@ threadlife_take_runs(threadlife *tl, threadlife_extra *x)
         else
             lo = mid + 1;
     }
-    size_t p = lo, n = tl->n_runs + x->n_runs;
+    size_t p = lo, n = tl->n_runs + x->n_runs, n_tail = tl->n_runs - p;
     xgrowarray((void **)&tl->runs, &tl->cap_runs, n + 1, 16, sizeof *tl->runs);
-    memcpy(tl->runs + tl->n_runs, x->runs, x->n_runs * sizeof *x->runs);
-    threadlife_run *tmp = xmalloc((n + 1) * sizeof *tmp);    /* freed below */
-    threadlife_merge(tl->runs, tmp, p, tl->n_runs, n);
-    x_free(tmp);
-    for (size_t i = 0; i < x->n_runs; i++)
-        tl->run_ns += x->runs[i].end_ns - x->runs[i].start_ns;
+    threadlife_run *tail = xmalloc((n_tail + 1) * sizeof *tail);    /* freed below */
+    memcpy(tail, tl->runs + p, n_tail * sizeof *tail);
+    size_t i = 0, j = 0, k = p;
+    while (i < n_tail && j < x->n_runs)
+        tl->runs[k++] = threadlife_run_before(&x->runs[j], &tail[i]) ? x->runs[j++] : tail[i++];
+    while (i < n_tail)
+        tl->runs[k++] = tail[i++];
+    while (j < x->n_runs)
+        tl->runs[k++] = x->runs[j++];
+    x_free(tail);
+    for (size_t r = 0; r < x->n_runs; r++)
+        tl->run_ns += x->runs[r].end_ns - x->runs[r].start_ns;
     tl->n_runs = n;
     for (size_t li = 0; li < tl->n_lanes; li++) {
         threadlife_lane *l = &tl->lanes[li];
         while (l->n && l->runs[l->n - 1] >= p)
             l->n--;
     }
-    for (size_t i = p; i < n; i++)
-        threadlife_lane_push(&tl->lanes[tl->runs[i].cap_lane], i);
+    for (size_t r = p; r < n; r++)
+        threadlife_lane_push(&tl->lanes[tl->runs[r].cap_lane], r);
 }
 
 /* Lane li's run of `tid` nearest to run index k: the first at or after k (dir > 0) or
@@ -359,6 +365,8 @@ threadlife_push(threadlife_extra *x, const threadlife_event *e)
 static size_t
 threadlife_run_ending(const threadlife_run *runs, const size_t *lane, size_t n, uint64_t t)
 {
+    if (n == 0 || runs[lane[n - 1]].end_ns < t)
+        return SIZE_MAX;    /* (a stop read with its run, after every run of the lane) */
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
