@@ -397,26 +397,25 @@ threadlife_first_u32(const evlog_event *ev, uint32_t *v)
     return true;
 }
 
-/* Whether the thread running on `cap` at t is known for good: a run placed on its lane
- * starts after t (lanes only append runs, in start order). */
-static bool
-threadlife_settled(const evindex *ix, uint16_t cap, uint64_t t)
+/* The waker of an instant of `tid` posted on cap at t (threadlife_running_on; 0 for the
+ * thread itself: its own run ending at the instant is not "by"), and whether that is
+ * known for good (*settled): a run placed on the cap's lane starts after t (lanes only
+ * append runs, in start order). One search for both. */
+static uint32_t
+threadlife_by(const evindex *ix, uint32_t tid, uint16_t cap, uint64_t t, bool *settled)
 {
+    *settled = false;
     size_t li = evindex_lane_of(ix, cap);
     if (li == SIZE_MAX)
-        return false;
+        return 0;
     const runlane *rl = evindex_cap_at(ix, li)->runs;
     size_t i = runlane_last_starting_by(rl, t);
-    return (i == SIZE_MAX ? 0 : i + 1) < runlane_count(rl);
-}
-
-/* The waker of an instant of `tid` posted on cap at t: 0 for the thread itself (its
- * own run ending at the instant is not "by"). */
-static uint32_t
-threadlife_by(const evindex *ix, uint32_t tid, uint16_t cap, uint64_t t)
-{
-    uint32_t by = threadlife_running_on(ix, cap, t);
-    return by == tid ? 0 : by;
+    *settled = (i == SIZE_MAX ? 0 : i + 1) < runlane_count(rl);
+    if (i == SIZE_MAX)
+        return 0;
+    runlane_run r;
+    runlane_get(rl, i, &r);
+    return r.end_ns >= t && r.tid != tid ? r.tid : 0;
 }
 
 static void
@@ -535,8 +534,9 @@ threadlife_walk(const threadlife *tl, threadlife_extra *x, const threadlife_newl
             break;
         }
         if (e.kind == THREADLIFE_CREATE || e.kind == THREADLIFE_WAKEUP) {
-            e.by_tid = threadlife_by(ix, tl->tid, ev.cap, ev.time_ns);
-            if (!threadlife_settled(ix, ev.cap, ev.time_ns))
+            bool settled;
+            e.by_tid = threadlife_by(ix, tl->tid, ev.cap, ev.time_ns, &settled);
+            if (!settled)
                 threadlife_keep_unsettled(x, ev.time_ns, ev.offset);
         }
         threadlife_push(x, &e);
@@ -578,13 +578,14 @@ threadlife_read(const threadlife *tl, const atomic_bool *stop)
         if (j == SIZE_MAX)
             continue;
         const threadlife_event *e = &tl->events[j];
-        uint32_t by = threadlife_by(ix, tl->tid, e->cap, e->time_ns);
+        bool settled;
+        uint32_t by = threadlife_by(ix, tl->tid, e->cap, e->time_ns, &settled);
         if (by != e->by_tid) {
             xgrowarray((void **)&x->refixes, &x->cap_refixes, x->n_refixes + 1, 16,
                        sizeof *x->refixes);
             x->refixes[x->n_refixes++] = (threadlife_refix){ j, by };
         }
-        if (!threadlife_settled(ix, e->cap, e->time_ns))
+        if (!settled)
             threadlife_keep_unsettled(x, k->time_ns, k->offset);
     }
     const evlog *log = evindex_log(ix);
