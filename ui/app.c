@@ -1044,6 +1044,19 @@ match_cmp(const void *x, const void *y)
     return p->time_ns < q->time_ns ? -1 : p->time_ns > q->time_ns;
 }
 
+/* Texts read by a search in batches of this many: their events (scattered over the
+ * whole file, a page or more apart) are asked for together, so the loads overlap. */
+#define APP_SEARCH_BATCH 64
+
+/* Ask for the event at `offset` of the log (a text the search reads next). */
+static void
+app_prefetch_event(const app *a, uint64_t offset)
+{
+    const evlog *log = evindex_log(a->ix);
+    if (offset && offset < evlog_size(log))
+        __builtin_prefetch(evlog_bytes(log) + offset);
+}
+
 /* Markers, messages and thread labels containing the query. */
 static void
 app_run_search(app *a)
@@ -1052,26 +1065,45 @@ app_run_search(app *a)
     a->matches = NULL;
     a->n_matches = 0;
     size_t cap = 0;
-    for (size_t i = 0; i < evindex_n_msgs(a->ix); i++) {
-        const evindex_msg m_v = evindex_msg_at(a->ix, i), *m = &m_v;
-        const uint8_t *p;
-        size_t n;
-        if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
-            !app_contains(p, n, a->query))
-            continue;
-        if (a->n_matches == cap) {
-            cap = cap ? cap * 2 : 64;
-            a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
+    evindex_msg batch[APP_SEARCH_BATCH];
+    size_t n_msgs = evindex_n_msgs(a->ix);
+    for (size_t i0 = 0; i0 < n_msgs; i0 += APP_SEARCH_BATCH) {
+        size_t nb = n_msgs - i0 < APP_SEARCH_BATCH ? n_msgs - i0 : APP_SEARCH_BATCH;
+        for (size_t k = 0; k < nb; k++) {
+            batch[k] = evindex_msg_at(a->ix, i0 + k);
+            app_prefetch_event(a, batch[k].offset);
         }
-        a->matches[a->n_matches++] = (app_match){ m->time_ns, i, false };
+        for (size_t k = 0; k < nb; k++) {
+            const evindex_msg *m = &batch[k];
+            const uint8_t *p;
+            size_t n;
+            if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
+                !app_contains(p, n, a->query))
+                continue;
+            if (a->n_matches == cap) {
+                cap = cap ? cap * 2 : 64;
+                a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
+            }
+            a->matches[a->n_matches++] = (app_match){ m->time_ns, i0 + k, false };
+        }
     }
     size_t n_msg_matches = a->n_matches;       /* already in time order */
     const threadtab *tt = evindex_threads(a->ix);
     threadtab_iter it = { 0, 0, false };
-    threadtab_thread th_v;
-    size_t i;
-    while (threadtab_next(tt, &it, true, &th_v, &i)) {
-        const threadtab_thread *th = &th_v;
+    threadtab_thread ths[APP_SEARCH_BATCH];
+    size_t idx[APP_SEARCH_BATCH], n_batch = 0, next = 0;
+    for (;;) {
+        if (next == n_batch) {
+            /* The next batch of labelled threads, their labels asked for at once. */
+            for (n_batch = next = 0; n_batch < APP_SEARCH_BATCH &&
+                                     threadtab_next(tt, &it, true, &ths[n_batch], &idx[n_batch]);
+                 n_batch++)
+                app_prefetch_event(a, ths[n_batch].label_offset);
+            if (n_batch == 0)
+                break;
+        }
+        const threadtab_thread *th = &ths[next];
+        size_t i = idx[next++];
         const uint8_t *p;
         size_t n;
         if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, a->query))
@@ -1092,7 +1124,10 @@ app_run_search(app *a)
     /* Messages come in time order: sort only the thread matches, then merge (as a
      * stable sort of the whole: a message before a thread at the same time). */
     size_t n_th = a->n_matches - n_msg_matches;
-    if (n_th > 1)
+    bool sorted = true;        /* threads come by id: nearly always in creation order */
+    for (size_t j = n_msg_matches + 1; j < a->n_matches && sorted; j++)
+        sorted = a->matches[j - 1].time_ns <= a->matches[j].time_ns;
+    if (!sorted)
         qsort(a->matches + n_msg_matches, n_th, sizeof *a->matches, match_cmp);
     if (n_th > 0 && n_msg_matches > 0) {
         app_match *all = xmalloc(a->n_matches * sizeof *all);   /* owned by a */
