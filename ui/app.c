@@ -1757,6 +1757,7 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
 {
     app *a = xcalloc(1, sizeof *a);   /* caller frees: app_free */
     a->ix = ix;
+    a->lanes_memo = lanes_memo_new();
     if (o)
         a->opts = *o;
     const char *base = strrchr(path, '/');
@@ -1808,6 +1809,7 @@ app_free(app *a)
     x_free(a->thread_order);
     x_free(a->top_order);
     x_free(a->totals_top);
+    lanes_memo_free(a->lanes_memo);
     x_free(a->gc_order);
     strbuf_free(&a->status);
     x_free(a);

@@ -99,6 +99,7 @@ struct app {
                                          * what the thread list shows before thread_order */
     size_t n_top;
     bool list_partial;                  /* the thread list shows only top_order */
+    lanes_memo *lanes_memo;             /* owned; what the lanes keep between frames */
     bool dragging;              /* the left button is down in the plot */
     bool drag_selecting;        /* ... and has moved: the drag's selection follows it */
     int drag_col;               /* where the button went down */

@@ -783,24 +783,71 @@ lanes_row_spark_hec(lanes_ctx *x, const lane *l)
     }
 }
 
-/* Each band's place by peak (0: largest). Caller frees. */
-static uint32_t *
-lanes_band_rank(const evindex *ix)
+struct lanes_memo {
+    const evindex *ix;          /* what it was made for: the index, its censuses and bands */
+    size_t n_census, n_bands;
+    uint8_t *band_group;        /* owned; each band's style group, or NULL */
+    uint64_t *census_bytes;     /* owned; [census * (LANES_BAND_STYLES + 1) + style] */
+    bool *census_done;          /* owned; [census]: its row of census_bytes is made */
+};
+
+lanes_memo *
+lanes_memo_new(void)
+{
+    return xcalloc(1, sizeof(lanes_memo));      /* caller frees: lanes_memo_free */
+}
+
+static void
+lanes_memo_clear(lanes_memo *m)
+{
+    x_free(m->band_group);
+    x_free(m->census_bytes);
+    x_free(m->census_done);
+    memset(m, 0, sizeof *m);
+}
+
+void
+lanes_memo_free(lanes_memo *m)
+{
+    if (!m)
+        return;
+    lanes_memo_clear(m);
+    x_free(m);
+}
+
+/* The memo, started again if it was made for another index or a smaller one. */
+static void
+lanes_memo_check(lanes_memo *m, const evindex *ix)
+{
+    const heapprof *hp = evindex_heap_profile(ix);
+    size_t nc = heapprof_n_censuses(hp), nb = heapprof_n_bands(hp);
+    if (m->ix == ix && m->n_census == nc && m->n_bands == nb)
+        return;
+    lanes_memo_clear(m);
+    m->ix = ix;
+    m->n_census = nc;
+    m->n_bands = nb;
+}
+
+/* Each band's style group: its place by peak (0: largest) up to LANES_BAND_STYLES, the
+ * rest "other" (LANES_BAND_STYLES). Caller frees. */
+static uint8_t *
+lanes_band_groups(const evindex *ix)
 {
     const heapprof *hp = evindex_heap_profile(ix);
     size_t n;
     uint32_t *order = heapbands_by_peak(hp, &n);
-    uint32_t *rank = xmalloc((n + 1) * sizeof *rank);      /* caller frees */
+    uint8_t *group = xmalloc(n + 1);                       /* caller frees */
     for (size_t k = 0; k < n; k++)
-        rank[order[k]] = (uint32_t)k;
+        group[order[k]] = (uint8_t)(k < LANES_BAND_STYLES ? k : LANES_BAND_STYLES);
     x_free(order);
-    return rank;
+    return group;
 }
 
-/* Row `part` (0: top) of the stacked heap-bands lane. `rank` maps a band to its place
- * by peak (built once per frame by the caller). */
+/* Row `part` (0: top) of the stacked heap-bands lane. `group` maps a band to its style
+ * group (lanes_band_groups: made once per frame by the caller, or kept in the memo). */
 static void
-lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
+lanes_row_heapbands(lanes_ctx *x, int part, const uint8_t *group)
 {
     const heapprof *hp = evindex_heap_profile(x->ix);
     uint64_t top = heapbands_max_total(hp);
@@ -810,8 +857,14 @@ lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
     unsigned row = (unsigned)(LANES_BAND_ROWS - 1 - part);     /* 0: bottom row */
     enum { NS = LANES_BAND_STYLES + 1 };
     if (!x->band_bytes) {
-        /* Every row reads the same sums, and neighbouring columns often the same census. */
+        /* Every row reads the same sums, and neighbouring columns often the same census;
+         * a census's sums are kept in the memo for the next frames. */
         x->band_bytes = xcalloc((size_t)x->ncols * NS, sizeof *x->band_bytes); /* ctx's */
+        lanes_memo *m = x->o->memo;
+        if (m && !m->census_bytes) {
+            m->census_bytes = xmalloc((m->n_census + 1) * NS * sizeof *m->census_bytes);
+            m->census_done = xcalloc(m->n_census + 1, sizeof *m->census_done);
+        }
         size_t prev = SIZE_MAX;
         for (int c = 0; c < x->ncols; c++) {
             uint64_t end = x->col_a[c + 1] > x->col_a[c] ? x->col_a[c + 1] - 1 : x->col_a[c];
@@ -824,13 +877,14 @@ lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
                 continue;
             }
             prev = ci;
-            const heapprof_census *cs = heapprof_census_at(hp, ci);
-            for (size_t k = 0; k < cs->n_entries; k++) {
-                uint32_t band;
-                uint64_t bytes;
-                heapprof_entry(hp, ci, k, &band, &bytes);
-                uint32_t r = rank[band];
-                per[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES] += bytes;
+            if (m && ci < m->n_census && m->census_done[ci]) {
+                memcpy(per, &m->census_bytes[ci * NS], NS * sizeof *per);
+                continue;
+            }
+            heapprof_census_group_sums(hp, ci, group, per);
+            if (m && ci < m->n_census) {
+                memcpy(&m->census_bytes[ci * NS], per, NS * sizeof *per);
+                m->census_done[ci] = true;
             }
         }
     }
@@ -976,6 +1030,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                     .spark_top = { -1, -1 } };
     int plot = width - LANES_LABEL_COLS;
     x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
+    if (x.o->memo)
+        lanes_memo_check(x.o->memo, ix);
     size_t nc = (size_t)x.ncols;
     x.col_a = xcalloc(nc + 1, sizeof *x.col_a);              /* freed below */
     x.row = xmalloc((nc + 1) * sizeof *x.row);              /* freed below */
@@ -1000,7 +1056,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
 
     bool has_sel = timeview_has_selection(v);
     int cursor = timeview_col_of(v, v->cursor_ns);
-    uint32_t *band_rank = NULL;     /* bands lane: band -> place by peak; freed below */
+    uint8_t *band_group = NULL;     /* bands lane: band -> style group; freed below */
     int r = 0;
     for (size_t li = first_lane; li < n_lanes && r < n_rows; li++) {
         const lane *l = &lanes[li];
@@ -1030,9 +1086,11 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                 lanes_row_spark_hec(&x, l);
                 break;
             case LANE_HEAPBANDS:
-                if (!band_rank)
-                    band_rank = lanes_band_rank(ix);
-                lanes_row_heapbands(&x, part, band_rank);
+                if (x.o->memo && !x.o->memo->band_group)
+                    x.o->memo->band_group = lanes_band_groups(ix);
+                if (!band_group && !x.o->memo)
+                    band_group = lanes_band_groups(ix);
+                lanes_row_heapbands(&x, part, x.o->memo ? x.o->memo->band_group : band_group);
                 break;
             case LANE_MEMORY: lanes_row_memory(&x); break;
             case LANE_TICKY: lanes_row_ticky(&x); break;
@@ -1049,7 +1107,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
             }
         }
     }
-    x_free(band_rank);
+    x_free(band_group);
     strbuf_free(&x.text);
     x_free(x.band_bytes);
     x_free(x.spark_n[0]);
