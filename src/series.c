@@ -653,8 +653,10 @@ series_col_max_many(const series *s, const uint64_t *t, size_t n, uint64_t *max,
     if (n == 0 || series_count(s) == 0)
         return;
     series_walk w = { .t = t, .n = n, .max = max, .any = any };
-    size_t i0 = series_at(s, t[0]);             /* in force at t[0]: counts in column 0 */
-    size_t first = i0 == SIZE_MAX ? 0 : i0;
+    /* Column 0 takes the value in force at t[0] and every sample at t[0] or after
+     * (several may be at t[0], the one in force the last of them). */
+    size_t i0 = series_at(s, t[0]), lb = series_lower_bound(s, t[0]);
+    size_t first = i0 == SIZE_MAX ? 0 : lb < i0 ? lb : i0;
     size_t n_chunks = s->n_ch + (s->n_open ? 1 : 0);
     uint64_t tb[SERIES_CHUNK], vb[SERIES_CHUNK];
     for (size_t k = first >> SERIES_CHUNK_SHIFT; k < n_chunks && w.c < n; k++) {

@@ -368,6 +368,8 @@ timelist_count_before_many(const timelist *tl, const uint64_t *t, size_t n, size
     size_t k = SIZE_MAX, w = 0, zeros = 0;
     for (size_t m = 0; m < n; m++) {
         uint64_t tm = t[m];
+        if (m > 0 && tm < t[m - 1])
+            k = SIZE_MAX;       /* not increasing after all: search afresh */
         if ((tl->n_buf && tl->buf[0] < tm) || tl->n_chunks == 0 || tl->chunks[0].base_ns >= tm) {
             out[m] = timelist_count_before(tl, tm);
             continue;
