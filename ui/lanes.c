@@ -262,8 +262,10 @@ typedef struct lanes_ctx {
 } lanes_ctx;
 
 /* A view holding at most this many runs (GC phases) per column boundary is summed by
- * walking them (lanes_walk_*) rather than by a prefix-sum search at every boundary. */
+ * walking them (lanes_walk_*) rather than by a prefix-sum search at every boundary
+ * (measured: a run's search costs about two runs walked, a GC phase's about eight). */
 #define LANES_WALK_PER_COL 2
+#define LANES_WALK_GC_PER_COL 8
 
 /* The run time before each of the nb increasing times t[] (from a common origin: only
  * differences count), by one walk over the runs from the last one starting before t[0]:
@@ -361,7 +363,7 @@ lanes_sums(lanes_ctx *x, size_t li)
     size_t nb = (size_t)x->ncols + 1;
     uint64_t *kinds = x->kinds;
     const ivtrack *gc = evindex_cap_at(x->ix, li)->gc;
-    if (ivtrack_count_in(gc, x->col_a[0], x->col_a[nb - 1]) <= 8 * nb)
+    if (ivtrack_count_in(gc, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
         lanes_walk_kinds(gc, x->col_a, nb, kinds);
     else
         ivtrack_kinds_upto_many(gc, x->col_a, nb, kinds);
