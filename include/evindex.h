@@ -287,6 +287,10 @@ uint64_t evindex_spark_total(const evindex *ix, enum evindex_spark_kind kind);
 uint64_t evindex_cap_spark_count(const evindex *ix, size_t lane, enum evindex_spark_kind kind,
                                  uint64_t t0, uint64_t t1);
 uint64_t evindex_cap_spark_total(const evindex *ix, size_t lane, enum evindex_spark_kind kind);
+/* Lane `lane`'s sparks of `kind` before each of the n increasing times t[], into out[]
+ * (all 0 for a bad lane): a screen row's column edges in one sweep. */
+void evindex_cap_spark_before_many(const evindex *ix, size_t lane, enum evindex_spark_kind kind,
+                                   const uint64_t *t, size_t n, size_t *out);
 /* One capability's SPARK_COUNTERS, as posted (cumulative created and converted, and the
  * pool's size then): one series each, borrowed; NULL for a bad lane. */
 enum evindex_cap_spark {

@@ -84,6 +84,11 @@ const heapprof_census *heapprof_census_at(const heapprof *hp, size_t i);
 void heapprof_entry(const heapprof *hp, size_t i, size_t k, uint32_t *band, uint64_t *bytes);
 /* The last census at or before t, or SIZE_MAX. */
 size_t heapprof_census_by(const heapprof *hp, uint64_t t);
+/* Census i's bytes added up by group: each entry's bytes into sums[group[band]] (a group
+ * for every band, each < n_groups; sums[] is added to, not cleared). One pass over the
+ * census's entries (a screen column of a stacked band plot). */
+void heapprof_census_group_sums(const heapprof *hp, size_t i, const uint8_t *group,
+                                uint64_t *sums);
 
 size_t heapprof_n_bands(const heapprof *hp);
 /* Band b (< count), borrowed. */

@@ -67,6 +67,15 @@ lane *lanes_build_all(const evindex *ix, size_t *n);
  * statistics sum over these. */
 bool lanes_cap_shown(const evindex *ix, size_t i);
 
+/* What lanes_draw keeps from one frame to the next for one index (the caller's, e.g. the
+ * app's; NULL in lanes_draw_opts: everything made per frame): the heap bands' places by
+ * peak and each census's bytes per band style, made on first use. It notices another
+ * index, or one grown (a live log), and starts again. */
+typedef struct lanes_memo lanes_memo;
+/* Empty memo. Caller frees with lanes_memo_free. */
+lanes_memo *lanes_memo_new(void);
+void lanes_memo_free(lanes_memo *m);
+
 typedef struct lanes_draw_opts {
     bool ascii;                 /* only ASCII in every cell */
     bool mono;                  /* no colours: GC and non-moving phases get glyphs of their
@@ -84,6 +93,7 @@ typedef struct lanes_draw_opts {
                                  * STYLE_THREAD_FOCUS, at any zoom (one binary search a
                                  * cell), as the run's eighth block in colour, '▚' in
                                  * monochrome and '@' in ASCII */
+    lanes_memo *memo;           /* kept between frames, or NULL */
 } lanes_draw_opts;
 
 /* Screen rows lane `l` takes (2 for a HEC lane when o->hec_split, else 1). */

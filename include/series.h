@@ -40,6 +40,13 @@ size_t series_at(const series *s, uint64_t t);
 /* Min and max value of the samples with time in [t0, t1). False if there are none
  * (t0 >= t1 included); then *min and *max are left alone. O(log n + 64). */
 bool series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t *max);
+/* The largest value of each column [t[c], t[c + 1]), c < n, counting the value in force
+ * at t[c] (the last sample at or before it) as series_at and series_range would: into
+ * max[c], with any[c] false (and max[c] 0) where no sample is at or before t[c + 1] - 1.
+ * t[0..n] increasing. One walk over the chunks the columns span, decoding only those
+ * holding a column edge: O(chunks in view + n), for a screen row at any zoom. */
+void series_col_max_many(const series *s, const uint64_t *t, size_t n, uint64_t *max,
+                         bool *any);
 /* Largest value of all samples (0 if empty). */
 uint64_t series_max(const series *s);
 

@@ -50,6 +50,14 @@ bool threadstats_brief_all(const evindex *ix, threadstats_brief *out);
  * run_ns (each half ranked by the thread that counted it, then merged). Caller frees
  * *order (x_free; NULL when false). */
 bool threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **order);
+/* threadstats_brief_ranked, telling `top` as soon as every thread's run time and runs
+ * are in *out, before the ranking is done: the first min(k, n) threads of the ranking in
+ * a new array (the callee's to keep, x_free), called once, on whichever thread finishes
+ * counting last; *out is read-only from then on (the ranking still reads it). Lets a list
+ * show its first screen before the whole order. */
+typedef void threadstats_top_fn(void *ctx, size_t *top, size_t n_top);
+bool threadstats_brief_ranked_top(const evindex *ix, threadstats_brief *out, size_t **order,
+                                  size_t k, threadstats_top_fn *top, void *ctx);
 void threadstats_brief_free(threadstats_brief *b);
 
 /* The row of thread `tid` (the row of a thread that never ran if it is unknown). One

@@ -30,6 +30,10 @@ size_t timelist_count(const timelist *tl);
 uint64_t timelist_get(const timelist *tl, size_t i);
 /* Number of times < t. */
 size_t timelist_count_before(const timelist *tl, uint64_t t);
+/* timelist_count_before of each of the n increasing times t[] into out[]: one sweep
+ * that gallops on from chunk to chunk and, within a chunk, goes on from where the last
+ * answer stopped (a screen row's column edges). */
+void timelist_count_before_many(const timelist *tl, const uint64_t *t, size_t n, size_t *out);
 /* Number of times in [t0, t1) (0 if t0 >= t1). */
 size_t timelist_count_in(const timelist *tl, uint64_t t0, uint64_t t1);
 

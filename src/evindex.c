@@ -2279,6 +2279,17 @@ evindex_cap_spark_count(const evindex *ix, size_t lane, enum evindex_spark_kind 
     return timelist_count_in(ix->lanes[lane].sparks[kind], t0, t1);
 }
 
+void
+evindex_cap_spark_before_many(const evindex *ix, size_t lane, enum evindex_spark_kind kind,
+                              const uint64_t *t, size_t n, size_t *out)
+{
+    if (lane >= ix->n_lanes || kind >= EVINDEX_N_SPARK_KINDS) {
+        memset(out, 0, n * sizeof *out);
+        return;
+    }
+    timelist_count_before_many(ix->lanes[lane].sparks[kind], t, n, out);
+}
+
 uint64_t
 evindex_cap_spark_total(const evindex *ix, size_t lane, enum evindex_spark_kind kind)
 {

@@ -441,6 +441,17 @@ heapprof_entry(const heapprof *hp, size_t i, size_t k, uint32_t *band, uint64_t 
     *bytes = hp->ent_bytes[e];
 }
 
+void
+heapprof_census_group_sums(const heapprof *hp, size_t i, const uint8_t *group, uint64_t *sums)
+{
+    if (i >= hp->n_census)
+        return;
+    const uint32_t *band = hp->ent_band + hp->census[i].first_entry;
+    const uint64_t *bytes = hp->ent_bytes + hp->census[i].first_entry;
+    for (size_t k = 0, n = hp->census[i].n_entries; k < n; k++)
+        sums[group[band[k]]] += bytes[k];
+}
+
 size_t
 heapprof_census_by(const heapprof *hp, uint64_t t)
 {

@@ -604,6 +604,102 @@ series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t 
     return true;
 }
 
+/* A walk over the samples for series_col_max_many. */
+typedef struct series_walk {
+    const uint64_t *t;          /* the n + 1 column edges */
+    size_t n;
+    size_t c;                   /* the column of the last sample taken */
+    bool have;                  /* a sample was taken: `cur` is the last one's value */
+    bool carried;               /* column c holds only the value carried into it */
+    uint64_t cur;
+    uint64_t *max;
+    bool *any;
+} series_walk;
+
+/* Move on to the column holding time x; each column passed starts with the value in
+ * force at its start, the last one taken (replaced if a sample lies right at it). */
+static void
+series_walk_to(series_walk *w, uint64_t x)
+{
+    while (w->c < w->n && x >= w->t[w->c + 1]) {
+        w->c++;
+        if (w->c < w->n && w->have) {
+            w->max[w->c] = w->cur;
+            w->any[w->c] = true;
+            w->carried = true;
+        }
+    }
+}
+
+/* Values whose largest is v, the first at time x, all in column w->c. */
+static void
+series_walk_take(series_walk *w, uint64_t x, uint64_t v)
+{
+    size_t c = w->c;
+    if (w->carried && x == w->t[c]) {
+        w->max[c] = v;          /* a sample at the column's start is the one in force */
+    } else if (!w->any[c] || v > w->max[c]) {
+        w->max[c] = v;
+    }
+    w->any[c] = true;
+    w->carried = false;
+}
+
+void
+series_col_max_many(const series *s, const uint64_t *t, size_t n, uint64_t *max, bool *any)
+{
+    memset(max, 0, n * sizeof *max);
+    memset(any, 0, n * sizeof *any);
+    if (n == 0 || series_count(s) == 0)
+        return;
+    series_walk w = { .t = t, .n = n, .max = max, .any = any };
+    /* Column 0 takes the value in force at t[0] and every sample at t[0] or after
+     * (several may be at t[0], the one in force the last of them). */
+    size_t i0 = series_at(s, t[0]), lb = series_lower_bound(s, t[0]);
+    size_t first = i0 == SIZE_MAX ? 0 : lb < i0 ? lb : i0;
+    size_t n_chunks = s->n_ch + (s->n_open ? 1 : 0);
+    uint64_t tb[SERIES_CHUNK], vb[SERIES_CHUNK];
+    for (size_t k = first >> SERIES_CHUNK_SHIFT; k < n_chunks && w.c < n; k++) {
+        size_t j0 = k == first >> SERIES_CHUNK_SHIFT ? first & (SERIES_CHUNK - 1) : 0;
+        bool packed = k < s->n_ch;
+        if (packed && j0 == 0) {
+            series_walk_to(&w, s->ch[k].t0);
+            if (w.c >= n)
+                break;
+            /* The next chunk starts in this column too: so does all of this one, which
+             * adds its largest value (its last value is never needed: the next chunk's
+             * first sample is taken before any column edge). */
+            bool has_next = k + 1 < s->n_ch || (k + 1 == s->n_ch && s->n_open);
+            uint64_t next_t0 = k + 1 < s->n_ch ? s->ch[k + 1].t0 : s->open_t[0];
+            if (has_next && next_t0 < t[w.c + 1]) {
+                series_walk_take(&w, s->ch[k].t0, s->ch[k].mm.max);
+                continue;
+            }
+        }
+        const uint64_t *tv = s->open_t, *vv = s->open_v;
+        size_t len = s->n_open;
+        if (packed) {
+            series_col tc, vc;
+            series_cols(s, k, &tc, &vc);
+            series_col_decode(s, &tc, SERIES_CHUNK, tb);
+            series_col_decode(s, &vc, SERIES_CHUNK, vb);
+            tv = tb;
+            vv = vb;
+            len = SERIES_CHUNK;
+        }
+        for (size_t j = j0; j < len; j++) {
+            series_walk_to(&w, tv[j]);
+            if (w.c >= n)
+                break;
+            series_walk_take(&w, tv[j], vv[j]);
+            w.cur = vv[j];
+            w.have = true;
+        }
+    }
+    /* The columns after the last sample: its value stays in force. */
+    series_walk_to(&w, UINT64_MAX);
+}
+
 uint64_t
 series_max(const series *s)
 {

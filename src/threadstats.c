@@ -5,6 +5,7 @@
 #include "threadstats.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -58,6 +59,93 @@ threadstats_add(threadstats_row *row, const runlane_block *bl, size_t j, uint16_
     }
 }
 
+/* Whether row a ranks before row b: more run time, or as much and a lower index (the
+ * order of radixsort_rank_desc). */
+static inline bool
+threadstats_before(const uint64_t *key, size_t a, size_t b)
+{
+    return key[a] > key[b] || (key[a] == key[b] && a < b);
+}
+
+/* Sift heap[i] down a heap of n rows whose root ranks last of them. */
+static void
+threadstats_heap_down(const uint64_t *key, size_t *heap, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && threadstats_before(key, heap[m], heap[l]))
+            m = l;
+        if (r < n && threadstats_before(key, heap[m], heap[r]))
+            m = r;
+        if (m == i)
+            return;
+        size_t t = heap[i];
+        heap[i] = heap[m];
+        heap[m] = t;
+        i = m;
+    }
+}
+
+/* The first min(k, hi - lo) rows of [lo, hi) in ranking order into out[]: one pass
+ * keeping the k best in a heap (rows come in index order, so a tie never displaces),
+ * then the heap emptied from its last-ranked end. Returns how many. */
+static size_t
+threadstats_top_range(const uint64_t *key, size_t lo, size_t hi, size_t k, size_t *out)
+{
+    size_t n = 0;
+    for (size_t i = lo; i < hi && k > 0; i++) {
+        if (n < k) {
+            out[n++] = i;
+            for (size_t c = n - 1; c > 0 && threadstats_before(key, out[(c - 1) / 2], out[c]);
+                 c = (c - 1) / 2) {
+                size_t t = out[c];
+                out[c] = out[(c - 1) / 2];
+                out[(c - 1) / 2] = t;
+            }
+        } else if (key[i] > key[out[0]]) {
+            out[0] = i;
+            threadstats_heap_down(key, out, n, 0);
+        }
+    }
+    for (size_t m = n; m > 1; m--) {
+        size_t t = out[0];
+        out[0] = out[m - 1];
+        out[m - 1] = t;
+        threadstats_heap_down(key, out, m - 1, 0);
+    }
+    return n;
+}
+
+/* The shares' first rows, met once both have counted. */
+typedef struct threadstats_topsync {
+    atomic_uint arrived;        /* shares done counting */
+    unsigned parties;           /* shares counting */
+    size_t k;
+    size_t *rows[2];            /* owned; each share's first k rows, ranked */
+    size_t n_rows[2];
+    const uint64_t *key;
+    threadstats_top_fn *fn;
+    void *ctx;
+} threadstats_topsync;
+
+/* A share's count is done: rank its first rows and, the last to arrive, merge both
+ * shares' and hand them on. */
+static void
+threadstats_top_arrive(threadstats_topsync *ts, unsigned slot, size_t lo, size_t hi)
+{
+    ts->rows[slot] = xmalloc((ts->k + 1) * sizeof *ts->rows[slot]);    /* freed below */
+    ts->n_rows[slot] = threadstats_top_range(ts->key, lo, hi, ts->k, ts->rows[slot]);
+    if (atomic_fetch_add_explicit(&ts->arrived, 1, memory_order_acq_rel) + 1 != ts->parties)
+        return;
+    size_t *top = xmalloc((ts->k + 1) * sizeof *top);      /* the callee's */
+    const size_t *a = ts->rows[0], *b = ts->rows[1];
+    size_t na = a ? ts->n_rows[0] : 0, nb = b ? ts->n_rows[1] : 0, ia = 0, ib = 0, n = 0;
+    while (n < ts->k && (ia < na || ib < nb))
+        top[n++] = ib == nb || (ia < na && threadstats_before(ts->key, a[ia], b[ib])) ? a[ia++]
+                                                                                     : b[ib++];
+    ts->fn(ts->ctx, top, n);
+}
+
 /* One share of a pass: the threads with ids in [tid_lo, tid_hi], whose rows are
  * [lo, hi) (the table is in ascending id order). It fills full rows (rows), or only
  * run time and runs (run_ns, n_runs: a brief pass); with `one`, only thread tid_lo,
@@ -73,6 +161,8 @@ typedef struct threadstats_share {
     size_t n;                   /* every thread (a ranked brief pass) */
     size_t *words, *tmp;        /* with them, a brief pass ranks its rows [lo, hi) there */
     radixsort_part *part;       /* ... as this part (the share's own) */
+    threadstats_topsync *top;   /* with it, first the first rows of the share, ranked */
+    unsigned slot;              /* the share's place in top */
 } threadstats_share;
 
 /* Every block of every lane whose tids can fall in the share, unpacked once; blocks of
@@ -144,6 +234,8 @@ threadstats_pass(const threadstats_share *sh, bool brief)
         }
     }
     x_free(bl);
+    if (brief && sh->top)
+        threadstats_top_arrive(sh->top, sh->slot, sh->lo, sh->hi);
     if (brief && sh->words) {
         sh->part->lo = sh->lo, sh->part->hi = sh->hi;
         radixsort_rank_part(sh->run_ns, sh->n, sh->words, sh->tmp, sh->part);
@@ -188,10 +280,15 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
         sh[0].part = &tmpl->part[0], sh[1].part = &tmpl->part[1];
     sh[0].lo = 0, sh[0].hi = n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
     sh[1].lo = n / 2, sh[1].hi = n, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
+    sh[0].slot = 0, sh[1].slot = 1;
+    if (tmpl->top)
+        tmpl->top->parties = 2;
     pthread_t th;
     bool split = may_split && n >= THREADSTATS_SPLIT_MIN &&
                  pthread_create(&th, NULL, fn, &sh[0]) == 0;
     if (!split) {
+        if (tmpl->top)
+            tmpl->top->parties = 1;
         sh[1].lo = 0, sh[1].tid_lo = first.tid;
         if (sh[0].part)         /* the first part stays empty */
             *sh[0].part = (radixsort_part){ 0, 0, 0, true };
@@ -244,6 +341,13 @@ threadstats_brief_all(const evindex *ix, threadstats_brief *out)
 bool
 threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **order)
 {
+    return threadstats_brief_ranked_top(ix, out, order, 0, NULL, NULL);
+}
+
+bool
+threadstats_brief_ranked_top(const evindex *ix, threadstats_brief *out, size_t **order,
+                             size_t k, threadstats_top_fn *top, void *ctx)
+{
     *out = (threadstats_brief){ NULL, NULL, 0 };
     *order = NULL;
     size_t n = threadtab_count(evindex_threads(ix));
@@ -255,9 +359,14 @@ threadstats_brief_ranked(const evindex *ix, threadstats_brief *out, size_t **ord
     size_t *words = xmalloc(n * sizeof *words);        /* freed below */
     size_t *tmp = xmalloc(n * sizeof *tmp);            /* the sorts' scratch; then *order */
     radixsort_part part[2];
+    threadstats_topsync ts = { .k = k, .key = out->run_ns, .fn = top, .ctx = ctx };
+    atomic_init(&ts.arrived, 0);
     threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
-                               .n = n, .words = words, .tmp = tmp, .part = part };
+                               .n = n, .words = words, .tmp = tmp, .part = part,
+                               .top = top ? &ts : NULL };
     threadstats_split(ix, &tmpl, threadstats_share_brief, true);
+    x_free(ts.rows[0]);
+    x_free(ts.rows[1]);
     radixsort_rank_merge(out->run_ns, n, words, part, 2, tmp);
     *order = tmp;                                      /* caller frees */
     x_free(words);

@@ -282,9 +282,26 @@ timelist_get(const timelist *tl, size_t i)
     return c->base_ns + (h << c->low_bits | timelist_read_low(low, j, c->low_bits));
 }
 
-/* Number of times in chunk k less than its base + d, d >= 1. */
+/* Position of the r-th (from 0) zero of v, which has one, scanning on from word *w with
+ * *zeros zeros before it (both start at 0 and are left at the word found, so a later
+ * call with a larger r goes on from there). */
 static size_t
-timelist_chunk_before(const timelist *tl, size_t k, uint64_t d)
+timelist_select_zero_from(const uint64_t *v, size_t r, size_t *w, size_t *zeros)
+{
+    for (;; (*w)++) {
+        uint64_t x = ~v[*w];
+        size_t c = timelist_popcount(x);
+        if (r < *zeros + c)
+            return *w * 64 + timelist_select64(x, (unsigned)(r - *zeros));
+        *zeros += c;
+    }
+}
+
+/* Number of times in chunk k less than its base + d, d >= 1; *w and *zeros as for
+ * timelist_select_zero_from over the chunk's high vector (calls for one chunk with d
+ * increasing share them). */
+static size_t
+timelist_chunk_before_from(const timelist *tl, size_t k, uint64_t d, size_t *w, size_t *zeros)
 {
     const timelist_chunk *c = &tl->chunks[k];
     size_t n = timelist_chunk_n(tl, k);
@@ -294,7 +311,7 @@ timelist_chunk_before(const timelist *tl, size_t k, uint64_t d)
     const uint64_t *low = tl->words + c->word;
     const uint64_t *high = low + timelist_n_low_words(n, c->low_bits);
     /* Bucket h starts after the h-th zero; the times before it are the ones before that. */
-    size_t p = h ? timelist_select(high, (size_t)h - 1, false) + 1 : 0;
+    size_t p = h ? timelist_select_zero_from(high, (size_t)h - 1, w, zeros) + 1 : 0;
     size_t a = p - (size_t)h, z = a + timelist_ones_run(high, p);
     uint64_t dl = d & bitpack_mask(c->low_bits);
     while (a < z) {
@@ -305,6 +322,14 @@ timelist_chunk_before(const timelist *tl, size_t k, uint64_t d)
             z = mid;
     }
     return a;
+}
+
+/* Number of times in chunk k less than its base + d, d >= 1. */
+static size_t
+timelist_chunk_before(const timelist *tl, size_t k, uint64_t d)
+{
+    size_t w = 0, zeros = 0;
+    return timelist_chunk_before_from(tl, k, d, &w, &zeros);
 }
 
 size_t
@@ -334,6 +359,43 @@ timelist_count_before(const timelist *tl, uint64_t t)
         return 0;
     return (lo - 1) * TIMELIST_CHUNK
            + timelist_chunk_before(tl, lo - 1, t - tl->chunks[lo - 1].base_ns);
+}
+
+void
+timelist_count_before_many(const timelist *tl, const uint64_t *t, size_t n, size_t *out)
+{
+    /* The chunk of the last answer (SIZE_MAX: none yet) and where its select stopped. */
+    size_t k = SIZE_MAX, w = 0, zeros = 0;
+    for (size_t m = 0; m < n; m++) {
+        uint64_t tm = t[m];
+        if (m > 0 && tm < t[m - 1])
+            k = SIZE_MAX;       /* not increasing after all: search afresh */
+        if ((tl->n_buf && tl->buf[0] < tm) || tl->n_chunks == 0 || tl->chunks[0].base_ns >= tm) {
+            out[m] = timelist_count_before(tl, tm);
+            continue;
+        }
+        /* The last chunk whose base is < tm, galloping on from the last answer's. */
+        size_t lo = k == SIZE_MAX ? 0 : k, hi = tl->n_chunks, step = 1;
+        while (lo + step < hi && tl->chunks[lo + step].base_ns < tm) {
+            lo += step;
+            step *= 2;
+        }
+        if (lo + step < hi)
+            hi = lo + step;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (tl->chunks[mid].base_ns < tm)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (lo != k) {
+            k = lo;
+            w = zeros = 0;
+        }
+        out[m] = k * TIMELIST_CHUNK +
+                 timelist_chunk_before_from(tl, k, tm - tl->chunks[k].base_ns, &w, &zeros);
+    }
 }
 
 size_t

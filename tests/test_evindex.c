@@ -541,6 +541,23 @@ START_TEST(test_evindex_messages)
 }
 END_TEST
 
+/* What threadstats_brief_ranked_top told. */
+typedef struct ei_top_seen {
+    int calls;
+    size_t *top;                /* owned */
+    size_t n;
+} ei_top_seen;
+
+static void
+ei_top_cb(void *ctx, size_t *top, size_t n_top)
+{
+    ei_top_seen *s = ctx;
+    s->calls++;
+    x_free(s->top);
+    s->top = top;
+    s->n = n_top;
+}
+
 /* Enough threads for threadstats_all to split them over two threads: every row equals
  * what was written (runs on alternating caps, a third of the threads run twice). */
 START_TEST(test_evindex_threadstats_many)
@@ -618,8 +635,27 @@ START_TEST(test_evindex_threadstats_many)
         prev_ns = want;
         prev_i = ti;
     }
-    x_free(order);
     threadstats_brief_free(&br);
+    /* With the first rows told before the ranking: they are the ranking's first rows
+     * (ties by id across the two halves included), told once, and the order is the same. */
+    static const size_t ks[] = { 1, 100, 2 * N };
+    for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+        ei_top_seen seen = { 0 };
+        size_t *order2;
+        ck_assert(threadstats_brief_ranked_top(c.ix, &br, &order2, ks[q], ei_top_cb, &seen));
+        size_t want_n = ks[q] < N ? ks[q] : N;
+        ck_assert_int_eq(seen.calls, 1);
+        ck_assert_uint_eq(seen.n, want_n);
+        for (size_t i = 0; i < want_n; i++)
+            if (seen.top[i] != order[i])
+                ck_abort_msg("k %zu: row %zu is thread index %zu, the ranking's is %zu", ks[q],
+                             i, seen.top[i], order[i]);
+        ck_assert(memcmp(order, order2, N * sizeof *order) == 0);
+        x_free(seen.top);
+        x_free(order2);
+        threadstats_brief_free(&br);
+    }
+    x_free(order);
     ei_close(&c);
 }
 END_TEST

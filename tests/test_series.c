@@ -326,6 +326,74 @@ START_TEST(test_series_matches_brute_force)
 }
 END_TEST
 
+/* series_col_max_many against the model, column by column: the value in force at each
+ * column's start (the last sample at or before it) and the samples inside it, on random
+ * series (long runs of equal times, packed and open chunks) and random edges, many of
+ * them right at a sample's time or next to it. */
+START_TEST(test_series_col_max_many)
+{
+    for (uint64_t seed = 1; seed <= 120; seed++) {
+        series *s = series_new();
+        se_model m = { 0 };
+        se_random_series(seed, 1 + seed * 37 % 2500, s, &m);
+        if (seed % 3 == 0)
+            series_seal(s);
+        uint64_t r = seed * 0x9E3779B97F4A7C15u + 5;
+        enum { MAX_EDGES = 80 };
+        uint64_t t[MAX_EDGES];
+        size_t n_t = 0;
+        for (size_t k = 0; k < MAX_EDGES; k++) {
+            r = r * 6364136223846793005u + 1442695040888963407u;
+            uint64_t x = m.v[(r >> 33) % m.n].time_ns;
+            unsigned how = (unsigned)(r >> 20) % 4;     /* at a sample, just before, after */
+            x = how == 1 && x > 0 ? x - 1 : how == 2 && x < UINT64_MAX ? x + 1 : x;
+            if (how == 3)
+                x = r;                                  /* anywhere */
+            t[n_t++] = x;
+        }
+        /* Increasing, without repeats. */
+        for (size_t i = 1; i < n_t; i++)
+            for (size_t j = i; j > 0 && t[j - 1] > t[j]; j--) {
+                uint64_t y = t[j];
+                t[j] = t[j - 1];
+                t[j - 1] = y;
+            }
+        size_t w = 1;
+        for (size_t i = 1; i < n_t; i++)
+            if (t[i] != t[w - 1])
+                t[w++] = t[i];
+        n_t = w;
+        if (n_t < 2)
+            continue;
+        size_t n = n_t - 1;
+        uint64_t mx[MAX_EDGES];
+        bool any[MAX_EDGES];
+        series_col_max_many(s, t, n, mx, any);
+        for (size_t c = 0; c < n; c++) {
+            bool want_any = false;
+            uint64_t want = 0;
+            size_t in_force = SIZE_MAX;
+            for (size_t i = 0; i < m.n; i++)
+                if (m.v[i].time_ns <= t[c])
+                    in_force = i;
+            for (size_t i = 0; i < m.n; i++) {
+                bool counts = i == in_force || (m.v[i].time_ns >= t[c] && m.v[i].time_ns < t[c + 1]);
+                if (counts && (!want_any || m.v[i].value > want))
+                    want = m.v[i].value;
+                want_any = want_any || counts;
+            }
+            SE_EXPECT(any[c] == want_any && mx[c] == want,
+                      "seed %llu column %zu [%llu, %llu): got %d %llu, want %d %llu",
+                      (unsigned long long)seed, c, (unsigned long long)t[c],
+                      (unsigned long long)t[c + 1], any[c], (unsigned long long)mx[c],
+                      want_any, (unsigned long long)want);
+        }
+        x_free(m.v);
+        series_free(s);
+    }
+}
+END_TEST
+
 /* Every sample sits in a full chunk of 64 (the chunk is packed), unless open_tail. */
 static series *
 se_victim(size_t open_tail)
@@ -562,6 +630,7 @@ test_series_suite(void)
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_series_matches_brute_force);
+    tcase_add_test(tp, test_series_col_max_many);
     tcase_add_test(tp, test_series_chunk_edges);
     tcase_add_test(tp, test_series_truncate);
     suite_add_tcase(s, tp);

@@ -52,6 +52,29 @@ START_TEST(test_timelist_vs_array)
                              (unsigned long long)seed, (unsigned long long)x,
                              (unsigned long long)y, timelist_count_in(tl, x, y), want);
         }
+        /* The sweep over increasing times (a screen row's edges, some inside one chunk,
+         * some chunks apart, some at a time exactly) counts as the array does. */
+        enum { N_EDGES = 300 };
+        uint64_t edge[N_EDGES];
+        size_t got[N_EDGES];
+        uint64_t e = n ? a[0] - (a[0] > 0) : 0;
+        for (size_t k = 0; k < N_EDGES; k++) {
+            uint64_t r = tl_rand(&rs) % 10;
+            e += r < 3 ? 1 : r < 6 ? tl_rand(&rs) % 3000 : r < 9 ? tl_rand(&rs) % 200000
+                                                                  : (UINT64_C(1) << 32);
+            uint64_t at = n ? a[tl_rand(&rs) % n] : 0;
+            if (n && r == 0 && at > e)
+                e = at;                                                 /* at a time */
+            edge[k] = e;
+        }
+        timelist_count_before_many(tl, edge, N_EDGES, got);
+        for (size_t k = 0, lo = 0; k < N_EDGES; k++) {
+            while (lo < n && a[lo] < edge[k])
+                lo++;
+            if (got[k] != lo)
+                ck_abort_msg("seed %llu: sweep edge %zu (%llu): %zu before, want %zu",
+                             (unsigned long long)seed, k, (unsigned long long)edge[k], got[k], lo);
+        }
         ck_assert_uint_eq(timelist_count_in(tl, 5, 5), 0);
         ck_assert_uint_eq(timelist_count_before(tl, UINT64_MAX), n && a[n - 1] == UINT64_MAX ? n - 1 : n);
         timelist_free(tl);

@@ -487,12 +487,26 @@ app_background_priority(void)
 /* The count, in two steps: first only what the thread list shows (run time and runs,
  * ranked), published as soon as it is made, so the list opens before the rows the detail
  * pane wants (every stop class, first and last run) are counted. */
+/* Rows of the thread list shown from the counted totals before the whole ranking. */
+#define APP_TOP_ROWS 1024
+
+/* The count's first rows (on the worker, as soon as every thread is counted). */
+static void
+app_totals_top(void *ctx, size_t *top, size_t n_top)
+{
+    app *a = ctx;
+    a->totals_top = top;
+    a->n_top = n_top;
+    atomic_store(&a->top_ready, true);
+}
+
 static void *
 app_totals_main(void *arg)
 {
     app *a = arg;
     /* Read-only on the index. */
-    threadstats_brief_ranked(a->ix, &a->totals_brief, &a->totals_order);
+    threadstats_brief_ranked_top(a->ix, &a->totals_brief, &a->totals_order, APP_TOP_ROWS,
+                                 app_totals_top, a);
     atomic_store(&a->brief_ready, true);
     /* The rest on this thread alone and behind the viewer's: the list is open, nobody
      * waits for it but the detail pane's "counting...", and a search may be running. */
@@ -511,7 +525,9 @@ app_start_totals(app *a)
     atomic_store(&a->brief_ready, false);
     atomic_store(&a->totals_ready, false);
     atomic_store(&a->totals_cancel, false);
+    atomic_store(&a->top_ready, false);
     a->brief_taken = false;
+    a->top_taken = false;
     a->totals_running = pthread_create(&a->totals_th, NULL, app_totals_main, a) == 0;
     a->thread_memo.pending = a->totals_running;
 }
@@ -532,7 +548,38 @@ app_take_brief(app *a)
     else
         x_free(a->totals_order);
     a->totals_order = NULL;
+    /* The first rows, taken or not, give way to the whole order. */
+    a->top_taken = true;
+    x_free(a->top_order);
+    x_free(a->totals_top);
+    a->top_order = a->totals_top = NULL;
+    a->n_top = 0;
     return true;
+}
+
+/* Take the count's first rows if they are ready and nothing better is: the thread list
+ * can show them (their totals read from totals_brief, which the worker now only reads)
+ * while the worker ranks the rest. True if taken now. */
+static bool
+app_take_top(app *a)
+{
+    if (!a->totals_running || a->top_taken || a->brief_taken || !atomic_load(&a->top_ready))
+        return false;
+    a->top_taken = true;
+    a->top_order = a->totals_top;
+    a->totals_top = NULL;
+    if (a->n_top == threadtab_count(evindex_threads(a->ix)) && !a->thread_order) {
+        a->thread_order = a->top_order;     /* every thread: the whole order already */
+        a->top_order = NULL;
+    }
+    return true;
+}
+
+/* The threadtab index of thread list row `row`. */
+static size_t
+app_thread_at_row(const app *a, size_t row)
+{
+    return a->thread_order ? a->thread_order[row] : a->top_order[row];
 }
 
 /* Join the count (waiting for it if needed) and hand its rows to the memo. */
@@ -563,8 +610,13 @@ app_poll_totals(app *a)
     if (app_focus_poll(a))
         return true;            /* the focused thread's life, read */
     if (app_take_brief(a)) {
-        if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
+        if (a->list && a->list_kind == APP_LIST_THREADS && (a->list_counting || a->list_partial))
             app_thread_list(a);     /* the rows the "counting…" list was waiting for */
+        return true;
+    }
+    if (app_take_top(a)) {
+        if (a->list && a->list_kind == APP_LIST_THREADS && a->list_counting)
+            app_thread_list(a);     /* its first screen, before the whole order */
         return true;
     }
     if (!a->totals_running || !atomic_load(&a->totals_ready))
@@ -604,6 +656,9 @@ app_thread_runs(const app *a, size_t i, uint64_t *run_ns, uint32_t *n_runs)
     if (a->thread_memo.rows) {
         *run_ns = a->thread_memo.rows[i].run_ns;
         *n_runs = a->thread_memo.rows[i].n_runs;
+    } else if (!a->brief_taken && a->top_taken) {
+        *run_ns = a->totals_brief.run_ns[i];    /* counted; the worker still ranks them */
+        *n_runs = a->totals_brief.n_runs[i];
     } else {
         *run_ns = a->brief.run_ns[i];
         *n_runs = a->brief.n_runs[i];
@@ -615,7 +670,7 @@ static void
 app_thread_row_text(void *ctx, size_t row, strbuf *out)
 {
     app *a = ctx;
-    size_t i = a->thread_order[row];
+    size_t i = app_thread_at_row(a, row);
     threadtab_thread th_v;
     const threadtab_thread *th = threadtab_at(evindex_threads(a->ix), i, &th_v) ? &th_v : NULL;
     uint64_t run_ns;
@@ -639,7 +694,7 @@ app_thread_row_key(void *ctx, size_t row, strbuf *out)
     app *a = ctx;
     threadtab_thread th_v;
     const threadtab_thread *th =
-        threadtab_at(evindex_threads(a->ix), a->thread_order[row], &th_v) ? &th_v : NULL;
+        threadtab_at(evindex_threads(a->ix), app_thread_at_row(a, row), &th_v) ? &th_v : NULL;
     char digits[12], *d = digits + sizeof digits;
     uint32_t v = th->tid;
     do
@@ -659,7 +714,7 @@ app_thread_row_payload(void *ctx, size_t row)
 {
     app *a = ctx;
     threadtab_thread th;
-    threadtab_at(evindex_threads(a->ix), a->thread_order[row], &th);
+    threadtab_at(evindex_threads(a->ix), app_thread_at_row(a, row), &th);
     return th.tid;
 }
 
@@ -677,19 +732,36 @@ app_thread_list(app *a)
         .ctx = a, .text = app_thread_row_text, .key = app_thread_row_key,
         .payload = app_thread_row_payload,
     };
+    /* The first rows again (the list made anew as the whole order comes): where the
+     * selection was, when no filter moved it. */
+    size_t keep_pos = a->list && a->list_kind == APP_LIST_THREADS && !filter[0]
+                          ? uilist_selected_pos(a->list) : 0;
     app_take_brief(a);
-    a->list_counting = !a->thread_order && a->totals_running;
-    if (!a->list_counting) {
+    app_take_top(a);
+    a->list_counting = !a->thread_order && !a->top_order && a->totals_running;
+    a->list_partial = !a->thread_order && a->top_order;
+    if (a->list_partial) {
+        rows.n_rows = a->n_top;
+    } else if (!a->list_counting) {
         size_t n = threadtab_count(evindex_threads(a->ix));
         if (!a->thread_order)
             a->thread_order = app_rank_threads(app_thread_totals(a), n);
         rows.n_rows = n;
     }
-    uilist *l = uilist_new_rows("threads by run time", &rows);
+    strbuf title;
+    strbuf_init(&title);
+    strbuf_puts(&title, "threads by run time");
+    if (a->list_partial)
+        strbuf_printf(&title, " (the first %zu of %zu; ranking the rest…)", a->n_top,
+                      threadtab_count(evindex_threads(a->ix)));
+    uilist *l = uilist_new_rows(title.data, &rows);
+    strbuf_free(&title);
     uilist_set_columns_header(l, "thread   run time    runs     label");
     uilist_set_empty_text(l, a->list_counting ? "counting…" : NULL);
     uilist_filter_append(l, keep.data);
     strbuf_free(&keep);
+    if (keep_pos > 0 && keep_pos != SIZE_MAX && keep_pos < rows.n_rows)
+        uilist_move(l, (int)keep_pos);
     app_open_list(a, l, APP_LIST_THREADS);
 }
 
@@ -1086,6 +1158,19 @@ match_cmp(const void *x, const void *y)
     return p->time_ns < q->time_ns ? -1 : p->time_ns > q->time_ns;
 }
 
+/* Texts read by a search in batches of this many: their events (scattered over the
+ * whole file, a page or more apart) are asked for together, so the loads overlap. */
+#define APP_SEARCH_BATCH 64
+
+/* Ask for the event at `offset` of the log (a text the search reads next). */
+static void
+app_prefetch_event(const app *a, uint64_t offset)
+{
+    const evlog *log = evindex_log(a->ix);
+    if (offset && offset < evlog_size(log))
+        __builtin_prefetch(evlog_bytes(log) + offset);
+}
+
 /* Markers, messages and thread labels containing the query. */
 static void
 app_run_search(app *a)
@@ -1094,26 +1179,45 @@ app_run_search(app *a)
     a->matches = NULL;
     a->n_matches = 0;
     size_t cap = 0;
-    for (size_t i = 0; i < evindex_n_msgs(a->ix); i++) {
-        const evindex_msg m_v = evindex_msg_at(a->ix, i), *m = &m_v;
-        const uint8_t *p;
-        size_t n;
-        if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
-            !app_contains(p, n, a->query))
-            continue;
-        if (a->n_matches == cap) {
-            cap = cap ? cap * 2 : 64;
-            a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
+    evindex_msg batch[APP_SEARCH_BATCH];
+    size_t n_msgs = evindex_n_msgs(a->ix);
+    for (size_t i0 = 0; i0 < n_msgs; i0 += APP_SEARCH_BATCH) {
+        size_t nb = n_msgs - i0 < APP_SEARCH_BATCH ? n_msgs - i0 : APP_SEARCH_BATCH;
+        for (size_t k = 0; k < nb; k++) {
+            batch[k] = evindex_msg_at(a->ix, i0 + k);
+            app_prefetch_event(a, batch[k].offset);
         }
-        a->matches[a->n_matches++] = (app_match){ m->time_ns, i, false };
+        for (size_t k = 0; k < nb; k++) {
+            const evindex_msg *m = &batch[k];
+            const uint8_t *p;
+            size_t n;
+            if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
+                !app_contains(p, n, a->query))
+                continue;
+            if (a->n_matches == cap) {
+                cap = cap ? cap * 2 : 64;
+                a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
+            }
+            a->matches[a->n_matches++] = (app_match){ m->time_ns, i0 + k, false };
+        }
     }
     size_t n_msg_matches = a->n_matches;       /* already in time order */
     const threadtab *tt = evindex_threads(a->ix);
     threadtab_iter it = { 0, 0, false };
-    threadtab_thread th_v;
-    size_t i;
-    while (threadtab_next(tt, &it, true, &th_v, &i)) {
-        const threadtab_thread *th = &th_v;
+    threadtab_thread ths[APP_SEARCH_BATCH];
+    size_t idx[APP_SEARCH_BATCH], n_batch = 0, next = 0;
+    for (;;) {
+        if (next == n_batch) {
+            /* The next batch of labelled threads, their labels asked for at once. */
+            for (n_batch = next = 0; n_batch < APP_SEARCH_BATCH &&
+                                     threadtab_next(tt, &it, true, &ths[n_batch], &idx[n_batch]);
+                 n_batch++)
+                app_prefetch_event(a, ths[n_batch].label_offset);
+            if (n_batch == 0)
+                break;
+        }
+        const threadtab_thread *th = &ths[next];
+        size_t i = idx[next++];
         const uint8_t *p;
         size_t n;
         if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, a->query))
@@ -1134,7 +1238,10 @@ app_run_search(app *a)
     /* Messages come in time order: sort only the thread matches, then merge (as a
      * stable sort of the whole: a message before a thread at the same time). */
     size_t n_th = a->n_matches - n_msg_matches;
-    if (n_th > 1)
+    bool sorted = true;        /* threads come by id: nearly always in creation order */
+    for (size_t j = n_msg_matches + 1; j < a->n_matches && sorted; j++)
+        sorted = a->matches[j - 1].time_ns <= a->matches[j].time_ns;
+    if (!sorted)
         qsort(a->matches + n_msg_matches, n_th, sizeof *a->matches, match_cmp);
     if (n_th > 0 && n_msg_matches > 0) {
         app_match *all = xmalloc(a->n_matches * sizeof *all);   /* owned by a */
@@ -1692,6 +1799,7 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
 {
     app *a = xcalloc(1, sizeof *a);   /* caller frees: app_free */
     a->ix = ix;
+    a->lanes_memo = lanes_memo_new();
     if (o)
         a->opts = *o;
     const char *base = strrchr(path, '/');
@@ -1741,6 +1849,9 @@ app_free(app *a)
     threadstats_brief_free(&a->brief);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);
+    x_free(a->top_order);
+    x_free(a->totals_top);
+    lanes_memo_free(a->lanes_memo);
     x_free(a->gc_order);
     strbuf_free(&a->status);
     x_free(a);
@@ -1807,6 +1918,9 @@ app_swap_index(app *a, const evindex *ix)
     threadstats_brief_free(&a->brief);
     x_free(a->thread_order);
     a->thread_order = NULL;
+    x_free(a->top_order);
+    a->top_order = NULL;
+    a->n_top = 0;
     /* A focused thread is gathered again from a new index (the old one may go), but
      * over the same index grown (a live log) its life is extended by what was added. */
     bool extend = a->live && ix == a->ix && a->focus && !a->focus_running;

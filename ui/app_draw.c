@@ -350,6 +350,7 @@ app_draw(app *a, surface *s)
         .hec_split = a->hec_split,
         .selected_lane = a->lane_sel,
         .focus = a->focus,
+        .memo = a->lanes_memo,
     };
     if (a->lay.lanes_rows > 0)
         lanes_draw(s, 0, a->lay.lanes_line, a->cols, a->ix, a->lanes, a->n_lanes,

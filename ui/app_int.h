@@ -98,6 +98,15 @@ struct app {
     size_t *thread_order;               /* owned; threadtab indexes, most run time first,
                                          * made once with the totals */
     bool list_counting;                 /* the thread list waits for the totals */
+    atomic_bool top_ready;              /* totals_th has counted: totals_top is ready and
+                                         * totals_brief is whole (read-only until taken) */
+    bool top_taken;                     /* totals_top was taken into top_order */
+    size_t *totals_top;                 /* owned; totals_th's first rows until taken */
+    size_t *top_order;                  /* owned; the first n_top rows of the ranking,
+                                         * what the thread list shows before thread_order */
+    size_t n_top;
+    bool list_partial;                  /* the thread list shows only top_order */
+    lanes_memo *lanes_memo;             /* owned; what the lanes keep between frames */
     bool dragging;              /* the left button is down in the plot */
     bool drag_selecting;        /* ... and has moved: the drag's selection follows it */
     int drag_col;               /* where the button went down */

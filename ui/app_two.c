@@ -233,6 +233,7 @@ app_two_draw(app *a, surface *s, const lanes_draw_opts *lo)
         return;
     }
     o2 = *lo;
+    o2.memo = NULL;             /* the memo is A's */
     o2.hec_split = false;
     o2.selected_lane = SIZE_MAX;    /* B's lanes are not selectable */
     o2.highlight = false;

@@ -236,6 +236,7 @@ typedef struct lanes_ctx {
     surface_cell *row;          /* [ncols] the row being built */
     size_t *scratch;            /* [ncols] per-column indexes */
     uint64_t *scratch_u;        /* [ncols] per-column values */
+    bool *scratch_b;            /* [ncols] per-column flags */
     size_t *hec;                /* evindex lanes drawn as HECs (activity lane) */
     size_t n_hec;
     /* Per index lane, its run / GC work / GC waiting time in every column, computed
@@ -244,6 +245,8 @@ typedef struct lanes_ctx {
      * boundary is searched once, not twice. */
     uint64_t *busy, *gc_work, *gc_wait;
     bool *have_busy, *have_gc; /* per index lane: busy / gc_work and gc_wait filled */
+    uint64_t *bounds;           /* [ncols + 1] a lane's run time up to each boundary */
+    uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
                                  * rows, -1 until the first such row needs it */
     instant *ticks;             /* the view's instants when zoomed in far enough (owned) */
@@ -258,6 +261,75 @@ typedef struct lanes_ctx {
     double *spark_n[2];
 } lanes_ctx;
 
+/* A view holding at most this many runs (GC phases) per column boundary is summed by
+ * walking them (lanes_walk_*) rather than by a prefix-sum search at every boundary
+ * (measured: a run's search costs about two runs walked, a GC phase's about eight). */
+#define LANES_WALK_PER_COL 2
+#define LANES_WALK_GC_PER_COL 8
+
+/* The run time before each of the nb increasing times t[] (from a common origin: only
+ * differences count), by one walk over the runs from the last one starting before t[0]:
+ * as runlane_busy_upto_many defines it, the runs before the last one starting before t
+ * whole, that one clipped at t. O(runs in view + nb). */
+static void
+lanes_walk_busy(const runlane *rl, const uint64_t *t, size_t nb, uint64_t *out)
+{
+    size_t n = runlane_count(rl);
+    size_t j = t[0] ? runlane_last_starting_by(rl, t[0] - 1) : SIZE_MAX;
+    bool have = j != SIZE_MAX;
+    size_t ni = have ? j + 1 : 0;
+    runlane_seq seq = { 0 };
+    runlane_run cur = { 0, 0, 0, 0, 0 }, nxt = { 0, 0, 0, 0, 0 };
+    if (have)
+        runlane_get_seq(rl, j, &cur, &seq);
+    if (ni < n)
+        runlane_get_seq(rl, ni, &nxt, &seq);
+    uint64_t whole = 0;                 /* the runs from j's up to cur, cur excluded */
+    for (size_t m = 0; m < nb; m++) {
+        while (ni < n && nxt.start_ns < t[m]) {
+            if (have)
+                whole += cur.end_ns - cur.start_ns;
+            cur = nxt;
+            have = true;
+            if (++ni < n)
+                runlane_get_seq(rl, ni, &nxt, &seq);
+        }
+        out[m] = have ? whole + ((cur.end_ns < t[m] ? cur.end_ns : t[m]) - cur.start_ns) : 0;
+    }
+}
+
+/* The same for a GC track's time of each kind ([m * IVTRACK_KINDS + kind]), as
+ * ivtrack_kinds_upto_many defines it. */
+static void
+lanes_walk_kinds(const ivtrack *tr, const uint64_t *t, size_t nb, uint64_t *out)
+{
+    size_t n = ivtrack_count(tr);
+    size_t j = t[0] ? ivtrack_last_starting_by(tr, t[0] - 1) : SIZE_MAX;
+    bool have = j != SIZE_MAX;
+    size_t ni = have ? j + 1 : 0;
+    ivtrack_iv cur = { 0, 0, 0, 0, 0 }, nxt = { 0, 0, 0, 0, 0 };
+    if (have)
+        ivtrack_get(tr, j, &cur);
+    if (ni < n)
+        ivtrack_get(tr, ni, &nxt);
+    uint64_t whole[IVTRACK_KINDS] = { 0 };
+    for (size_t m = 0; m < nb; m++) {
+        while (ni < n && nxt.start_ns < t[m]) {
+            if (have)
+                whole[cur.kind & (IVTRACK_KINDS - 1)] += cur.end_ns - cur.start_ns;
+            cur = nxt;
+            have = true;
+            if (++ni < n)
+                ivtrack_get(tr, ni, &nxt);
+        }
+        uint64_t *o = &out[m * IVTRACK_KINDS];
+        memcpy(o, whole, sizeof whole);
+        if (have)
+            o[cur.kind & (IVTRACK_KINDS - 1)] +=
+                (cur.end_ns < t[m] ? cur.end_ns : t[m]) - cur.start_ns;
+    }
+}
+
 /* Fill the per-column run time of index lane `li` (once per frame): all the activity
  * row needs, so a lane off screen costs no GC sums. */
 static void
@@ -267,12 +339,16 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
         return;
     x->have_busy[li] = true;
     size_t nb = (size_t)x->ncols + 1;
-    uint64_t *busy = xmalloc(nb * sizeof *busy);                        /* freed below */
-    /* Run time up to each column boundary, one sweep over the lane's runs. */
-    runlane_busy_upto_many(evindex_cap_at(x->ix, li)->runs, x->col_a, nb, busy);
+    uint64_t *busy = x->bounds;
+    /* Run time up to each column boundary: a walk over the runs in view when they are
+     * few, else one sweep of searches over the lane's runs. */
+    const runlane *rl = evindex_cap_at(x->ix, li)->runs;
+    if (runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_PER_COL * nb)
+        lanes_walk_busy(rl, x->col_a, nb, busy);
+    else
+        runlane_busy_upto_many(rl, x->col_a, nb, busy);
     for (int c = 1; c <= x->ncols; c++)
         x->busy[li * (size_t)x->ncols + (size_t)(c - 1)] = busy[c] - busy[c - 1];
-    x_free(busy);
 }
 
 /* Fill the per-column run, GC work and GC waiting time of index lane `li` (once per
@@ -285,8 +361,12 @@ lanes_sums(lanes_ctx *x, size_t li)
         return;
     x->have_gc[li] = true;
     size_t nb = (size_t)x->ncols + 1;
-    uint64_t *kinds = xmalloc(nb * IVTRACK_KINDS * sizeof *kinds);      /* freed below */
-    ivtrack_kinds_upto_many(evindex_cap_at(x->ix, li)->gc, x->col_a, nb, kinds);
+    uint64_t *kinds = x->kinds;
+    const ivtrack *gc = evindex_cap_at(x->ix, li)->gc;
+    if (ivtrack_count_in(gc, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
+        lanes_walk_kinds(gc, x->col_a, nb, kinds);
+    else
+        ivtrack_kinds_upto_many(gc, x->col_a, nb, kinds);
     for (int c = 1; c <= x->ncols; c++) {
         size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
         const uint64_t *kn = &kinds[(size_t)c * IVTRACK_KINDS];
@@ -294,7 +374,6 @@ lanes_sums(lanes_ctx *x, size_t li)
         x->gc_work[k] = kn[EVINDEX_GC_WORK] - kp[EVINDEX_GC_WORK];
         x->gc_wait[k] = kn[EVINDEX_GC_WAIT] - kp[EVINDEX_GC_WAIT];
     }
-    x_free(kinds);
 }
 
 static surface_cell
@@ -606,37 +685,21 @@ lanes_row_activity(lanes_ctx *x)
     }
 }
 
-/* The largest value of `s` in [a, b), counting the value in force at a. False before the
- * first sample. */
-static bool
-lanes_series_col_max(const series *s, uint64_t a, uint64_t b, uint64_t *out)
+/* A series as bars of its largest value in each column (counting the value in force
+ * at the column's start) against `top`. */
+static void
+lanes_row_series_top(lanes_ctx *x, const series *s, uint64_t top, uint8_t style)
 {
-    bool any = false;
-    uint64_t mx = 0;
-    size_t i = series_at(s, a);
-    if (i != SIZE_MAX) {
-        mx = series_get(s, i).value;
-        any = true;
-    }
-    uint64_t lo, hi;
-    if (series_range(s, a, b, &lo, &hi)) {
-        if (!any || hi > mx)
-            mx = hi;
-        any = true;
-    }
-    *out = mx;
-    return any;
+    series_col_max_many(s, x->col_a, (size_t)x->ncols, x->scratch_u, x->scratch_b);
+    for (int c = 0; c < x->ncols; c++)
+        if (x->scratch_b[c])
+            x->row[c] = lanes_bar(x, lanes_eighths(x->scratch_u[c], top), style);
 }
 
 static void
 lanes_row_series(lanes_ctx *x, const series *s, uint8_t style)
 {
-    uint64_t top = series_max(s);
-    for (int c = 0; c < x->ncols; c++) {
-        uint64_t v;
-        if (lanes_series_col_max(s, x->col_a[c], x->col_a[c + 1], &v))
-            x->row[c] = lanes_bar(x, lanes_eighths(v, top), style);
-    }
+    lanes_row_series_top(x, s, series_max(s), style);
 }
 
 static void
@@ -698,11 +761,9 @@ lanes_row_spark_hec(lanes_ctx *x, const lane *l)
             uint64_t m = series_max(evindex_cap_spark_series(x->ix, i, EVINDEX_CS_POOL));
             top = m > top ? m : top;
         }
-        for (int c = 0; c < x->ncols; c++) {
-            uint64_t v;
-            if (sparklanes_pool(x->ix, l->cap_lane, x->col_a[c], x->col_a[c + 1], &v))
-                x->row[c] = lanes_bar(x, lanes_eighths(v, top), STYLE_SPARKS);
-        }
+        const series *pool = evindex_cap_spark_series(x->ix, l->cap_lane, EVINDEX_CS_POOL);
+        if (pool)
+            lanes_row_series_top(x, pool, top, STYLE_SPARKS);
         return;
     }
     double *top = l->kind == LANE_SPARK_CREATED ? &x->spark_top[0] : &x->spark_top[1];
@@ -724,24 +785,71 @@ lanes_row_spark_hec(lanes_ctx *x, const lane *l)
     }
 }
 
-/* Each band's place by peak (0: largest). Caller frees. */
-static uint32_t *
-lanes_band_rank(const evindex *ix)
+struct lanes_memo {
+    const evindex *ix;          /* what it was made for: the index, its censuses and bands */
+    size_t n_census, n_bands;
+    uint8_t *band_group;        /* owned; each band's style group, or NULL */
+    uint64_t *census_bytes;     /* owned; [census * (LANES_BAND_STYLES + 1) + style] */
+    bool *census_done;          /* owned; [census]: its row of census_bytes is made */
+};
+
+lanes_memo *
+lanes_memo_new(void)
+{
+    return xcalloc(1, sizeof(lanes_memo));      /* caller frees: lanes_memo_free */
+}
+
+static void
+lanes_memo_clear(lanes_memo *m)
+{
+    x_free(m->band_group);
+    x_free(m->census_bytes);
+    x_free(m->census_done);
+    memset(m, 0, sizeof *m);
+}
+
+void
+lanes_memo_free(lanes_memo *m)
+{
+    if (!m)
+        return;
+    lanes_memo_clear(m);
+    x_free(m);
+}
+
+/* The memo, started again if it was made for another index or a smaller one. */
+static void
+lanes_memo_check(lanes_memo *m, const evindex *ix)
+{
+    const heapprof *hp = evindex_heap_profile(ix);
+    size_t nc = heapprof_n_censuses(hp), nb = heapprof_n_bands(hp);
+    if (m->ix == ix && m->n_census == nc && m->n_bands == nb)
+        return;
+    lanes_memo_clear(m);
+    m->ix = ix;
+    m->n_census = nc;
+    m->n_bands = nb;
+}
+
+/* Each band's style group: its place by peak (0: largest) up to LANES_BAND_STYLES, the
+ * rest "other" (LANES_BAND_STYLES). Caller frees. */
+static uint8_t *
+lanes_band_groups(const evindex *ix)
 {
     const heapprof *hp = evindex_heap_profile(ix);
     size_t n;
     uint32_t *order = heapbands_by_peak(hp, &n);
-    uint32_t *rank = xmalloc((n + 1) * sizeof *rank);      /* caller frees */
+    uint8_t *group = xmalloc(n + 1);                       /* caller frees */
     for (size_t k = 0; k < n; k++)
-        rank[order[k]] = (uint32_t)k;
+        group[order[k]] = (uint8_t)(k < LANES_BAND_STYLES ? k : LANES_BAND_STYLES);
     x_free(order);
-    return rank;
+    return group;
 }
 
-/* Row `part` (0: top) of the stacked heap-bands lane. `rank` maps a band to its place
- * by peak (built once per frame by the caller). */
+/* Row `part` (0: top) of the stacked heap-bands lane. `group` maps a band to its style
+ * group (lanes_band_groups: made once per frame by the caller, or kept in the memo). */
 static void
-lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
+lanes_row_heapbands(lanes_ctx *x, int part, const uint8_t *group)
 {
     const heapprof *hp = evindex_heap_profile(x->ix);
     uint64_t top = heapbands_max_total(hp);
@@ -751,8 +859,14 @@ lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
     unsigned row = (unsigned)(LANES_BAND_ROWS - 1 - part);     /* 0: bottom row */
     enum { NS = LANES_BAND_STYLES + 1 };
     if (!x->band_bytes) {
-        /* Every row reads the same sums, and neighbouring columns often the same census. */
+        /* Every row reads the same sums, and neighbouring columns often the same census;
+         * a census's sums are kept in the memo for the next frames. */
         x->band_bytes = xcalloc((size_t)x->ncols * NS, sizeof *x->band_bytes); /* ctx's */
+        lanes_memo *m = x->o->memo;
+        if (m && !m->census_bytes) {
+            m->census_bytes = xmalloc((m->n_census + 1) * NS * sizeof *m->census_bytes);
+            m->census_done = xcalloc(m->n_census + 1, sizeof *m->census_done);
+        }
         size_t prev = SIZE_MAX;
         for (int c = 0; c < x->ncols; c++) {
             uint64_t end = x->col_a[c + 1] > x->col_a[c] ? x->col_a[c + 1] - 1 : x->col_a[c];
@@ -765,13 +879,14 @@ lanes_row_heapbands(lanes_ctx *x, int part, const uint32_t *rank)
                 continue;
             }
             prev = ci;
-            const heapprof_census *cs = heapprof_census_at(hp, ci);
-            for (size_t k = 0; k < cs->n_entries; k++) {
-                uint32_t band;
-                uint64_t bytes;
-                heapprof_entry(hp, ci, k, &band, &bytes);
-                uint32_t r = rank[band];
-                per[r < LANES_BAND_STYLES ? r : LANES_BAND_STYLES] += bytes;
+            if (m && ci < m->n_census && m->census_done[ci]) {
+                memcpy(per, &m->census_bytes[ci * NS], NS * sizeof *per);
+                continue;
+            }
+            heapprof_census_group_sums(hp, ci, group, per);
+            if (m && ci < m->n_census) {
+                memcpy(&m->census_bytes[ci * NS], per, NS * sizeof *per);
+                m->census_done[ci] = true;
             }
         }
     }
@@ -917,11 +1032,14 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                     .spark_top = { -1, -1 } };
     int plot = width - LANES_LABEL_COLS;
     x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
+    if (x.o->memo)
+        lanes_memo_check(x.o->memo, ix);
     size_t nc = (size_t)x.ncols;
     x.col_a = xcalloc(nc + 1, sizeof *x.col_a);              /* freed below */
     x.row = xmalloc((nc + 1) * sizeof *x.row);              /* freed below */
     x.scratch = xmalloc((nc + 1) * sizeof *x.scratch);      /* freed below */
     x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
+    x.scratch_b = xmalloc((nc + 1) * sizeof *x.scratch_b);  /* freed below */
     x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
     size_t cells = evindex_n_caps(ix) * nc + 1;
     x.busy = xmalloc(cells * sizeof *x.busy);                 /* freed below */
@@ -929,6 +1047,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.gc_wait = xmalloc(cells * sizeof *x.gc_wait);           /* freed below */
     x.have_busy = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_busy);   /* freed below */
     x.have_gc = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_gc);       /* freed below */
+    x.bounds = xmalloc((nc + 1) * sizeof *x.bounds);                      /* freed below */
+    x.kinds = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds);        /* freed below */
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
         timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
@@ -938,7 +1058,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
 
     bool has_sel = timeview_has_selection(v);
     int cursor = timeview_col_of(v, v->cursor_ns);
-    uint32_t *band_rank = NULL;     /* bands lane: band -> place by peak; freed below */
+    uint8_t *band_group = NULL;     /* bands lane: band -> style group; freed below */
     int r = 0;
     for (size_t li = first_lane; li < n_lanes && r < n_rows; li++) {
         const lane *l = &lanes[li];
@@ -968,9 +1088,11 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                 lanes_row_spark_hec(&x, l);
                 break;
             case LANE_HEAPBANDS:
-                if (!band_rank)
-                    band_rank = lanes_band_rank(ix);
-                lanes_row_heapbands(&x, part, band_rank);
+                if (x.o->memo && !x.o->memo->band_group)
+                    x.o->memo->band_group = lanes_band_groups(ix);
+                if (!band_group && !x.o->memo)
+                    band_group = lanes_band_groups(ix);
+                lanes_row_heapbands(&x, part, x.o->memo ? x.o->memo->band_group : band_group);
                 break;
             case LANE_MEMORY: lanes_row_memory(&x); break;
             case LANE_TICKY: lanes_row_ticky(&x); break;
@@ -987,11 +1109,13 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
             }
         }
     }
-    x_free(band_rank);
+    x_free(band_group);
     strbuf_free(&x.text);
     x_free(x.band_bytes);
     x_free(x.spark_n[0]);
     x_free(x.spark_n[1]);
+    x_free(x.kinds);
+    x_free(x.bounds);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
@@ -999,6 +1123,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.gc_work);
     x_free(x.busy);
     x_free(x.hec);
+    x_free(x.scratch_b);
     x_free(x.scratch_u);
     x_free(x.scratch);
     x_free(x.row);

@@ -7,6 +7,7 @@
 #include "decode.h"
 #include "series.h"
 #include "timefmt.h"
+#include "xalloc.h"
 
 static bool
 sparklanes_has_events(const evindex *ix, size_t li)
@@ -108,6 +109,23 @@ sparklanes_cols(const evindex *ix, size_t li, bool converted, const uint64_t *t,
 {
     if (n == 0)
         return;
+    if (sparklanes_has_events(ix, li)) {
+        /* The spark events before every edge, one sweep per kind. */
+        size_t *a = xmalloc((n + 1) * sizeof *a), *b = NULL;      /* both freed below */
+        evindex_cap_spark_before_many(ix, li, converted ? EVINDEX_SPARK_RUN
+                                                        : EVINDEX_SPARK_CREATE, t, n + 1, a);
+        if (converted) {
+            b = xmalloc((n + 1) * sizeof *b);
+            evindex_cap_spark_before_many(ix, li, EVINDEX_SPARK_STEAL, t, n + 1, b);
+            for (size_t c = 0; c <= n; c++)
+                a[c] += b[c];
+        }
+        for (size_t c = 0; c < n; c++)
+            out[c] = t[c + 1] > t[c] && a[c + 1] > a[c] ? (double)(a[c + 1] - a[c]) : 0;
+        x_free(b);
+        x_free(a);
+        return;
+    }
     double prev = sparklanes_before(ix, li, converted, t[0]);
     for (size_t c = 0; c < n; c++) {
         double next = sparklanes_before(ix, li, converted, t[c + 1]);
