@@ -37,6 +37,10 @@ void runlane_free(runlane *rl);
  * end < start is dropped. Returns false if dropped. Of the caller's flags only
  * RUNLANE_F_OPEN is kept: RUNLANE_F_CLIPPED is set exactly when this call clipped. */
 bool runlane_append(runlane *rl, const runlane_run *run);
+/* Append every run of src (left as it is) after dst's, as runlane_append would have
+ * taken them: the first may be clipped to dst's last end; the flags src set are kept.
+ * O(runs of src). */
+void runlane_append_lane(runlane *dst, const runlane *src);
 /* Done appending: packs the last runs and trims spare capacity. Queries are valid before
  * and after; appending after seal is allowed (it unpacks the last short chunk). */
 void runlane_seal(runlane *rl);

@@ -533,11 +533,12 @@ runlane_reopen(runlane *rl)
     runlane_zero_pad(rl);
 }
 
-bool
-runlane_append(runlane *rl, const runlane_run *run)
+/* runlane_append, keeping those of the caller's flags in `keep`. */
+static bool
+runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
 {
     uint64_t start = run->start_ns, end = run->end_ns;
-    unsigned flags = run->flags & RUNLANE_F_OPEN;
+    unsigned flags = run->flags & keep;
     if (rl->n > 0 && start < rl->last_end_ns) {
         start = rl->last_end_ns;
         flags |= RUNLANE_F_CLIPPED;
@@ -558,6 +559,27 @@ runlane_append(runlane *rl, const runlane_run *run)
     if (o->len == RUNLANE_CHUNK)
         runlane_pack(rl);
     return true;
+}
+
+bool
+runlane_append(runlane *rl, const runlane_run *run)
+{
+    return runlane_append_keep(rl, run, RUNLANE_F_OPEN);
+}
+
+void
+runlane_append_lane(runlane *dst, const runlane *src)
+{
+    runlane_block *bk = xmalloc(sizeof *bk);    /* freed below */
+    for (size_t b = 0; b < runlane_n_blocks(src); b++) {
+        runlane_block_get(src, b, bk, RUNLANE_COL_ALL);
+        for (size_t j = 0; j < bk->len; j++) {
+            runlane_run r = { bk->start_ns[j], bk->start_ns[j] + bk->dur_ns[j], bk->tid[j],
+                              bk->stop[j], bk->flags[j] };
+            runlane_append_keep(dst, &r, RUNLANE_F_OPEN | RUNLANE_F_CLIPPED);
+        }
+    }
+    x_free(bk);
 }
 
 void

@@ -1,0 +1,249 @@
+/* tests/test_evindex_split: the block-split parallel build (contiguous ranges of
+ * capability blocks per thread, stitched at the seams) gives exactly the serial build's
+ * index, with seams forced at many block boundaries — inside runs, inside GCs, inside
+ * non-moving cycles, between a thread's creation and its first run — on every fixture,
+ * the peer-suite logs and synthetic shapes. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cursor.h"
+#include "evindex.h"
+#include "evlog.h"
+#include "evtype.h"
+#include "tests.h"
+
+/* Where the seams fell, by what was open on some capability there (the test's own
+ * reading of the events, not the index's). */
+typedef struct split_cover {
+    unsigned in_run, in_gc, in_nm_cycle, after_create, seams;
+} split_cover;
+
+/* One capability block: where it starts and what was open just before it. */
+typedef struct split_block {
+    uint64_t pos, time_ns;
+    bool in_run, in_gc, in_nm_cycle, after_create;
+} split_block;
+
+#define SPLIT_MAX_CAPS 1024
+#define SPLIT_MAX_PENDING 4096
+
+/* Every capability block of the log, with the state before it, in file order. Caller
+ * frees. */
+static split_block *
+split_blocks(const evlog *log, size_t *n_out)
+{
+    size_t n = 0, cap = 64;
+    split_block *v = malloc(cap * sizeof *v);
+    static bool run[SPLIT_MAX_CAPS], gc[SPLIT_MAX_CAPS];
+    memset(run, 0, sizeof run);
+    memset(gc, 0, sizeof gc);
+    uint32_t *pending = calloc(SPLIT_MAX_PENDING, sizeof *pending);  /* created, not run */
+    size_t n_pending = 0;
+    bool nm = false;
+    evlog_iter it;
+    evlog_iter_init(&it, log);
+    evlog_event ev;
+    while (evlog_iter_next(&it, &ev)) {
+        unsigned c = ev.cap < SPLIT_MAX_CAPS ? ev.cap : 0;
+        switch (ev.type) {
+        case EV_BLOCK_MARKER:
+            if (ev.payload_len >= 14 && cursor_be16(ev.payload + 12) != EVLOG_NO_CAP) {
+                if (n == cap)
+                    v = realloc(v, (cap *= 2) * sizeof *v);
+                split_block *b = &v[n++];
+                *b = (split_block){ .pos = ev.offset, .time_ns = ev.time_ns, .in_nm_cycle = nm,
+                                    .after_create = n_pending > 0 };
+                for (unsigned k = 0; k < SPLIT_MAX_CAPS; k++) {
+                    b->in_run |= run[k];
+                    b->in_gc |= gc[k];
+                }
+            }
+            break;
+        case EV_CREATE_THREAD:
+            if (n_pending < SPLIT_MAX_PENDING && ev.payload_len >= 4)
+                pending[n_pending++] = cursor_be32(ev.payload);
+            break;
+        case EV_RUN_THREAD:
+            run[c] = true;
+            for (size_t i = 0; ev.payload_len >= 4 && i < n_pending; i++)
+                if (pending[i] == cursor_be32(ev.payload))
+                    pending[i] = pending[--n_pending];
+            break;
+        case EV_STOP_THREAD: run[c] = false; break;
+        case EV_GC_START: run[c] = false; gc[c] = true; break;
+        case EV_GC_END: gc[c] = false; break;
+        case EV_CONC_MARK_BEGIN: nm = true; break;
+        case EV_CONC_SWEEP_END: nm = false; break;
+        default: break;
+        }
+    }
+    free(pending);
+    *n_out = n;
+    return v;
+}
+
+static evindex *
+split_build(const evlog *log, const uint64_t *seams, size_t n_seams)
+{
+    evindex_opts o = { .threads = 1, .split_at = seams, .n_split = n_seams };
+    evindex *ix = evindex_build(log, &o, NULL);
+    ck_assert_ptr_nonnull(ix);
+    char why[256];
+    ck_assert_msg(evindex_check(ix, why, sizeof why), "split: %s", why);
+    return ix;
+}
+
+static void
+split_compare(const char *name, const evlog *log, const evindex *serial, const uint64_t *seams,
+              size_t n_seams, bool parallel)
+{
+    evindex *ix = split_build(log, seams, n_seams);
+    char what[512];
+    snprintf(what, sizeof what, "%s, seam at %llu of %zu", name,
+             (unsigned long long)seams[0], n_seams);
+    if (parallel)
+        ck_assert_msg(evindex_threads_used(ix) == n_seams + 1, "%s: built with %u threads",
+                      what, evindex_threads_used(ix));
+    test_evindex_same(what, serial, ix);
+    test_evindex_same_more(what, serial, ix);
+    evindex_free(ix);
+}
+
+/* Up to `most` single seams spread over the blocks (every block if fewer), three
+ * seams a block apart, and seven spread out. */
+static void
+split_check_file(const char *path, const char *name, size_t most, bool clean,
+                 split_cover *cov)
+{
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    if (!log)
+        return;                 /* the bad-input suites cover unreadable logs */
+    evindex_opts serial_o = { .threads = 1 };
+    evindex *serial = evindex_build(log, &serial_o, NULL);
+    ck_assert_ptr_nonnull(serial);
+    /* A clean layout is built in parallel; others (cut short, corrupt) serially. */
+    bool parallel = clean && !evindex_truncated(serial);
+    size_t n;
+    split_block *bl = split_blocks(log, &n);
+    size_t step = n > most ? n / most : 1;
+    for (size_t i = 0; i < n; i += step) {
+        split_compare(name, log, serial, &bl[i].pos, 1, parallel);
+        cov->seams++;
+        cov->in_run += bl[i].in_run;
+        cov->in_gc += bl[i].in_gc;
+        /* GHC writes the non-moving phases in the global block, late in the file: a
+         * seam lies inside a cycle by time. */
+        bool in_cycle = bl[i].in_nm_cycle;
+        for (size_t k = 0; k < evindex_n_nm_cycles(serial); k++)
+            in_cycle |= evindex_nm_cycle_at(serial, k)->start_ns < bl[i].time_ns &&
+                        bl[i].time_ns < evindex_nm_cycle_at(serial, k)->end_ns;
+        cov->in_nm_cycle += in_cycle;
+        cov->after_create += bl[i].after_create;
+    }
+    if (n >= 4) {
+        uint64_t three[3] = { bl[n / 2 - 1].pos, bl[n / 2].pos, bl[n / 2 + 1].pos };
+        split_compare(name, log, serial, three, 3, parallel);
+    }
+    if (n >= 16) {
+        uint64_t seven[7];
+        for (size_t k = 0; k < 7; k++)
+            seven[k] = bl[(k + 1) * n / 8].pos;
+        split_compare(name, log, serial, seven, 7, parallel);
+    }
+    free(bl);
+    evindex_free(serial);
+    evlog_close(log);
+}
+
+START_TEST(test_split_fixtures_and_corpus)
+{
+    split_cover cov = { 0 };
+    char *dir = test_path("fixtures");
+    size_t n;
+    char **names = test_list_dir(dir, ".eventlog", &n);
+    ck_assert_uint_ge(n, 10);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        split_check_file(path, names[i], 40, true, &cov);
+    }
+    test_free_names(names, n);
+    free(dir);
+    char *corpus = test_corpus_dir();
+    if (corpus) {
+        names = test_list_dir(corpus, ".eventlog", &n);
+        for (size_t i = 0; i < n; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", corpus, names[i]);
+            split_check_file(path, names[i], 16, false, &cov);
+        }
+        test_free_names(names, n);
+        free(corpus);
+    }
+    /* Real GHC logs put seams inside runs and after creations (GHC writes no block in
+     * the middle of a GC, and the non-moving fixtures are short: the synthetic shapes
+     * cover those). */
+    ck_assert_uint_gt(cov.in_run, 0);
+    ck_assert_uint_gt(cov.after_create, 0);
+    if (getenv("SPLIT_COVER"))
+        fprintf(stderr, "seams %u: in run %u, in GC %u, in a non-moving cycle %u, after a "
+                "creation %u\n", cov.seams, cov.in_run, cov.in_gc, cov.in_nm_cycle,
+                cov.after_create);
+}
+END_TEST
+
+/* Synthetic shapes with small blocks: one capability, two, 64, the non-moving
+ * collector, heap-profile bands in the global block, thread churn, sparks. */
+START_TEST(test_split_synthetic)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    static const char *const shapes[] = {
+        "--caps 1 --size 512K --seed 21 --block-bytes 2048 --labels",
+        "--caps 2 --size 512K --seed 22 --block-bytes 2048 --heap --messages-every 50000",
+        "--caps 64 --size 1M --seed 23 --block-bytes 1024 --gc-every 2ms",
+        "--caps 4 --size 1M --seed 24 --block-bytes 2048 --nonmoving --global-block",
+        "--caps 2 --size 1M --seed 25 --block-bytes 4096 --heap-bands 300 --global-block",
+        "--caps 2 --churn 20000 --seed 26 --block-bytes 2048",
+        "--caps 3 --size 512K --seed 27 --block-bytes 2048 --sparks --heap",
+        "--caps 2 --size 512K --seed 28 --block-bytes 2048 --out-of-order",
+        "--caps 4 --size 512K --seed 29 --block-bytes 2048 --truncate",
+    };
+    split_cover cov = { 0 };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        char path[] = "/tmp/elog-split-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "'%s' %s -o '%s' 2>/dev/null", synth, shapes[i], path);
+        ck_assert_msg(system(cmd) == 0, "elog-synth %s failed", shapes[i]);
+        split_check_file(path, shapes[i], 48, true, &cov);
+        unlink(path);
+    }
+    ck_assert_uint_gt(cov.in_run, 0);
+    ck_assert_uint_gt(cov.in_gc, 0);
+    ck_assert_uint_gt(cov.in_nm_cycle, 0);
+    ck_assert_uint_gt(cov.after_create, 0);
+    if (getenv("SPLIT_COVER"))
+        fprintf(stderr, "seams %u: in run %u, in GC %u, in a non-moving cycle %u, after a "
+                "creation %u\n", cov.seams, cov.in_run, cov.in_gc, cov.in_nm_cycle,
+                cov.after_create);
+}
+END_TEST
+
+Suite *
+test_evindex_split_suite(void)
+{
+    Suite *s = suite_create("evindex_split");
+    TCase *tc = tcase_create("split");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_split_fixtures_and_corpus);
+    tcase_add_test(tc, test_split_synthetic);
+    suite_add_tcase(s, tc);
+    return s;
+}
