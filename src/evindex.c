@@ -1959,10 +1959,37 @@ builder_replay_head(builder *dst, const lane_head *h, uint32_t stats0)
     }
 }
 
+/* The bulk of a later worker's runs on one lane, re-encoded where dst's chunks end
+ * (runlane_copy_range), in two halves: the second on a helper thread while the stitch
+ * goes on, the first on the stitching thread after the rest of the stitch. */
+typedef struct stitch_job {
+    const runlane *src;
+    size_t from, mid;           /* runs [from, mid) and [mid, count) of src */
+    runlane *out[2];            /* owned by the job until spliced */
+    uint16_t cap;               /* its lane's */
+} stitch_job;
+
+typedef struct stitch_jobs {
+    stitch_job *v;
+    size_t n;
+} stitch_jobs;
+
+static void *
+stitch_jobs_second(void *arg)
+{
+    stitch_jobs *js = arg;
+    for (size_t i = 0; i < js->n; i++)
+        js->v[i].out[1] = runlane_copy_range(js->v[i].src, js->v[i].mid, SIZE_MAX);
+    return NULL;
+}
+
 /* Append a later worker's lane `sl` (its state `ss`) to dst's lane of the same cap:
- * dst's tail state was brought up to date by the heads; what ss knows replaces it. */
+ * dst's tail state was brought up to date by the heads; what ss knows replaces it.
+ * Its runs: taken whole by a lane with none, spliced unchanged where dst's chunks end,
+ * else the first few appended here and the rest left as a job (*job, run later). */
 static void
-builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32_t stats0)
+builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32_t stats0,
+                    stitch_job *job)
 {
     size_t li = builder_lane(dst, sl->pub.cap);
     evindex_lane *dl = &dst->ix->lanes[li];
@@ -1975,8 +2002,19 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
         *EVINDEX_PUSH(dl->spans, dl->n_spans, dl->cap_spans) = sp;
     }
     /* A lane dst has nothing of yet takes src's lists whole. */
+    job->src = NULL;
     if (runlane_count(dl->runs)) {
-        runlane_append_lane(dl->runs, sl->runs);
+        size_t k = runlane_join_at(dl->runs, sl->runs);
+        if (k == 0) {
+            runlane_splice(dl->runs, sl->runs);
+            sl->runs = runlane_new();
+        } else {
+            runlane_append_first(dl->runs, sl->runs, k);
+            size_t n = runlane_count(sl->runs);
+            if (k < n)
+                *job = (stitch_job){ sl->runs, k, k + (n - k) / (2 * RUNLANE_CHUNK) * RUNLANE_CHUNK,
+                                     { NULL, NULL }, sl->pub.cap };
+        }
     } else {
         runlane *t = dl->runs;
         dl->runs = sl->runs;
@@ -2048,8 +2086,15 @@ builder_stitch(builder *dst, builder *src)
         *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
     for (size_t i = 0; i < src->n_heads; i++)
         builder_replay_head(dst, &src->heads[i], stats0);
-    for (size_t li = 0; li < s->n_lanes; li++)
-        builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0);
+    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0 };   /* freed below */
+    for (size_t li = 0; li < s->n_lanes; li++) {
+        builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0, &js.v[js.n]);
+        js.n += js.v[js.n].src != NULL;
+    }
+    pthread_t helper;
+    bool helper_on = js.n && pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
+    if (!helper_on)
+        stitch_jobs_second(&js);
     for (size_t i = 0; i < src->n_marks; i++)
         *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
     /* Both lists are in file order: merge them so the result is too (the radix sort at
@@ -2111,6 +2156,17 @@ builder_stitch(builder *dst, builder *src)
     dp->hp_cost_centres += sp->hp_cost_centres;
     if (s->n_gens != 2)
         d->n_gens = s->n_gens;
+    for (size_t i = 0; i < js.n; i++)
+        js.v[i].out[0] = runlane_copy_range(js.v[i].src, js.v[i].from, js.v[i].mid);
+    if (helper_on)
+        pthread_join(helper, NULL);
+    for (size_t i = 0; i < js.n; i++) {
+        evindex_lane *dl = &d->lanes[dst->lane_of[js.v[i].cap] - 1];
+        runlane_splice(dl->runs, js.v[i].out[0]);
+        runlane_splice(dl->runs, js.v[i].out[1]);
+        dl->pub.runs = dl->runs;
+    }
+    x_free(js.v);
     return true;
 }
 
