@@ -1872,18 +1872,38 @@ typedef struct par_worker {
     bool clean;                 /* every segment was walked to its end */
 } par_worker;
 
-/* Share the segments out: global ones to worker 0, the capability blocks in file order
- * in contiguous ranges, worker 0's range shortened by the global bytes it walks (each
- * worker about the same bytes). With `split_at` (tests) worker k's range starts at the
- * first capability block at or after split_at[k - 1]. */
-static void
+/* A capability split is even enough when no worker walks more than this many
+ * thousandths of the bytes an even share would be. */
+#define EVINDEX_PAR_EVEN_PERMILLE 1080
+
+/* Share the segments out: global ones to worker 0; when the capabilities' bytes share
+ * out evenly (capability c to worker c mod n), that way — every worker builds whole
+ * lanes from the start, and the stitch only moves them; else the capability blocks in
+ * file order in contiguous ranges, worker 0's range shortened by the global bytes it
+ * walks (each worker about the same bytes), and the later workers start mid-log. With
+ * `split_at` (tests) always by ranges, worker k's starting at the first capability
+ * block at or after split_at[k - 1]. Returns whether it split by ranges. */
+static bool
 par_assign(par_seg *segs, size_t n, unsigned n_workers, const uint64_t *split_at)
 {
     uint64_t global = 0, total = 0;
+    uint64_t *by_cap = xcalloc(n_workers, sizeof *by_cap);     /* freed below */
     for (size_t i = 0; i < n; i++) {
         total += segs[i].end - segs[i].start;
         if (segs[i].cap == EVLOG_NO_CAP)
             global += segs[i].end - segs[i].start;
+        else
+            by_cap[segs[i].cap % n_workers] += segs[i].end - segs[i].start;
+    }
+    by_cap[0] += global;
+    uint64_t most = 0;
+    for (unsigned w = 0; w < n_workers; w++)
+        most = by_cap[w] > most ? by_cap[w] : most;
+    x_free(by_cap);
+    if (!split_at && most * n_workers * 1000 <= total * EVINDEX_PAR_EVEN_PERMILLE) {
+        for (size_t i = 0; i < n; i++)
+            segs[i].owner = segs[i].cap == EVLOG_NO_CAP ? 0 : segs[i].cap % n_workers;
+        return false;
     }
     uint64_t share = total / n_workers, load = global;
     unsigned w = 0;
@@ -1903,6 +1923,7 @@ par_assign(par_seg *segs, size_t n, unsigned n_workers, const uint64_t *split_at
         sg->owner = (uint16_t)w;
         load += sg->end - sg->start;
     }
+    return true;
 }
 
 static void *
@@ -2186,14 +2207,14 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     if (!par_plan(log, &segs, &n_segs)) {
         return NULL;
     }
-    par_assign(segs, n_segs, n_workers, opts->split_at);
+    bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at);
     par_worker *pw = xcalloc(n_workers, sizeof *pw);        /* freed below */
     pthread_t *th = xcalloc(n_workers, sizeof *th);         /* freed below */
     bool *started = xcalloc(n_workers, sizeof *started);    /* freed below */
     for (unsigned i = 0; i < n_workers; i++) {
         pw[i] = (par_worker){ .log = log, .opts = opts, .segs = segs, .n_segs = n_segs,
                               .id = i, .n_workers = n_workers, .b = builder_new(log) };
-        pw[i].b->mid = i > 0;
+        pw[i].b->mid = by_range && i > 0;
         if (i > 0)
             started[i] = pthread_create(&th[i], NULL, par_worker_main, &pw[i]) == 0;
     }
