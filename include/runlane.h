@@ -41,17 +41,16 @@ bool runlane_append(runlane *rl, const runlane_run *run);
  * taken them: the first may be clipped to dst's last end; the flags src set are kept.
  * O(runs of src). */
 void runlane_append_lane(runlane *dst, const runlane *src);
-/* The same in three steps, so that the bulk can be re-encoded on another thread:
- * k = runlane_join_at(dst, src) runs of src go onto dst one by one (runlane_append_lane
- * semantics, through runlane_append_first), the others are re-encoded into new lanes
- * (runlane_copy_range(src, from, to): runs [from, to), src is only read, caller frees;
- * ranges whose lengths are multiples of RUNLANE_CHUNK, so several threads can share
- * the work) — or taken as they are when k is 0 — and then runlane_splice(dst, t)
- * moves t's packed chunks onto dst (dst holds whole chunks then) and frees t. Chunks
- * are RUNLANE_CHUNK runs from the lane's start, so only a src that starts where dst's
- * chunks end can be spliced unchanged. */
+/* The same in steps, so that the bulk can be re-encoded on another thread: the first
+ * k = runlane_join_at(dst, src) runs of src go onto dst one by one (then dst holds
+ * whole chunks), the rest in ranges whose lengths are multiples of RUNLANE_CHUNK,
+ * either appended (runlane_append_range: src's runs [from, to)) or re-encoded into a
+ * new lane (runlane_copy_range, src only read, caller frees) that runlane_splice(dst, t)
+ * then moves onto dst (which must hold whole chunks; t is freed). When k is 0 src
+ * itself can be spliced: chunks are RUNLANE_CHUNK runs from the lane's start, so only
+ * a src that starts where dst's chunks end can be spliced unchanged. */
 size_t runlane_join_at(const runlane *dst, const runlane *src);
-void runlane_append_first(runlane *dst, const runlane *src, size_t k);
+void runlane_append_range(runlane *dst, const runlane *src, size_t from, size_t to);
 runlane *runlane_copy_range(const runlane *src, size_t from, size_t to);
 void runlane_splice(runlane *dst, runlane *src);
 /* Done appending: packs the last runs and trims spare capacity. Queries are valid before

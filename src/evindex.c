@@ -1980,13 +1980,14 @@ builder_replay_head(builder *dst, const lane_head *h, uint32_t stats0)
     }
 }
 
-/* The bulk of a later worker's runs on one lane, re-encoded where dst's chunks end
- * (runlane_copy_range), in two halves: the second on a helper thread while the stitch
- * goes on, the first on the stitching thread after the rest of the stitch. */
+/* The bulk of a later worker's runs on one lane, re-encoded where dst's chunks end,
+ * in two halves: the second into a lane of its own (runlane_copy_range) on a helper
+ * thread while the stitch goes on, the first straight onto dst's lane on the stitching
+ * thread after the rest of the stitch; then the second is spliced on. */
 typedef struct stitch_job {
-    const runlane *src;
+    runlane **src;              /* the later worker's lane's slot (freed once copied) */
     size_t from, mid;           /* runs [from, mid) and [mid, count) of src */
-    runlane *out[2];            /* owned by the job until spliced */
+    runlane *out;               /* the second half, owned by the job until spliced */
     uint16_t cap;               /* its lane's */
 } stitch_job;
 
@@ -2000,7 +2001,7 @@ stitch_jobs_second(void *arg)
 {
     stitch_jobs *js = arg;
     for (size_t i = 0; i < js->n; i++)
-        js->v[i].out[1] = runlane_copy_range(js->v[i].src, js->v[i].mid, SIZE_MAX);
+        js->v[i].out = runlane_copy_range(*js->v[i].src, js->v[i].mid, SIZE_MAX);
     return NULL;
 }
 
@@ -2022,6 +2023,9 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
             sp.stats += stats0;
         *EVINDEX_PUSH(dl->spans, dl->n_spans, dl->cap_spans) = sp;
     }
+    x_free(sl->spans);         /* copied: none of src's lists is kept beside its copy */
+    sl->spans = NULL;
+    sl->n_spans = sl->cap_spans = 0;
     /* A lane dst has nothing of yet takes src's lists whole. */
     job->src = NULL;
     if (runlane_count(dl->runs)) {
@@ -2030,11 +2034,12 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
             runlane_splice(dl->runs, sl->runs);
             sl->runs = runlane_new();
         } else {
-            runlane_append_first(dl->runs, sl->runs, k);
+            runlane_append_range(dl->runs, sl->runs, 0, k);
             size_t n = runlane_count(sl->runs);
             if (k < n)
-                *job = (stitch_job){ sl->runs, k, k + (n - k) / (2 * RUNLANE_CHUNK) * RUNLANE_CHUNK,
-                                     { NULL, NULL }, sl->pub.cap };
+                *job = (stitch_job){ &sl->runs, k,
+                                     k + (n - k) / (2 * RUNLANE_CHUNK) * RUNLANE_CHUNK, NULL,
+                                     sl->pub.cap };
         }
     } else {
         runlane *t = dl->runs;
@@ -2043,6 +2048,8 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
     }
     if (ivtrack_count(dl->gc)) {
         ivtrack_append_track(dl->gc, sl->gc);
+        ivtrack_free(sl->gc);
+        sl->gc = ivtrack_new();
     } else {
         ivtrack *t = dl->gc;
         dl->gc = sl->gc;
@@ -2051,6 +2058,8 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
     for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
         if (timelist_count(dl->sparks[k])) {
             timelist_append_list(dl->sparks[k], sl->sparks[k]);
+            timelist_free(sl->sparks[k]);
+            sl->sparks[k] = timelist_new();
         } else {
             timelist *t = dl->sparks[k];
             dl->sparks[k] = sl->sparks[k];
@@ -2130,6 +2139,9 @@ builder_stitch(builder *dst, builder *src)
         }
     }
     x_free(dst->samples);
+    x_free(src->samples);
+    src->samples = NULL;
+    src->n_samples = src->cap_samples = 0;
     dst->samples = merged;
     dst->n_samples = nd + ns;
     dst->cap_samples = nd + ns + 1;
@@ -2178,13 +2190,15 @@ builder_stitch(builder *dst, builder *src)
     if (s->n_gens != 2)
         d->n_gens = s->n_gens;
     for (size_t i = 0; i < js.n; i++)
-        js.v[i].out[0] = runlane_copy_range(js.v[i].src, js.v[i].from, js.v[i].mid);
+        runlane_append_range(d->lanes[dst->lane_of[js.v[i].cap] - 1].runs, *js.v[i].src,
+                             js.v[i].from, js.v[i].mid);
     if (helper_on)
         pthread_join(helper, NULL);
     for (size_t i = 0; i < js.n; i++) {
+        runlane_free(*js.v[i].src);         /* copied: not kept beside the copy */
+        *js.v[i].src = runlane_new();
         evindex_lane *dl = &d->lanes[dst->lane_of[js.v[i].cap] - 1];
-        runlane_splice(dl->runs, js.v[i].out[0]);
-        runlane_splice(dl->runs, js.v[i].out[1]);
+        runlane_splice(dl->runs, js.v[i].out);
         dl->pub.runs = dl->runs;
     }
     x_free(js.v);

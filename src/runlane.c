@@ -658,18 +658,9 @@ runlane_append_lane(runlane *dst, const runlane *src)
 }
 
 void
-runlane_append_first(runlane *dst, const runlane *src, size_t k)
+runlane_append_range(runlane *dst, const runlane *src, size_t from, size_t to)
 {
-    runlane_block *bk = xmalloc(sizeof *bk);    /* freed below */
-    for (size_t b = 0; b * RUNLANE_CHUNK < k && b < runlane_n_blocks(src); b++) {
-        runlane_block_get(src, b, bk, RUNLANE_COL_ALL);
-        for (size_t j = 0; j < bk->len && b * RUNLANE_CHUNK + j < k; j++) {
-            runlane_run r = { bk->start_ns[j], bk->start_ns[j] + bk->dur_ns[j], bk->tid[j],
-                              bk->stop[j], bk->flags[j] };
-            runlane_append_keep(dst, &r, RUNLANE_F_OPEN | RUNLANE_F_CLIPPED);
-        }
-    }
-    x_free(bk);
+    runlane_append_from(dst, src, from, to < src->n ? to : src->n);
 }
 
 void
