@@ -5,8 +5,8 @@
  * append. Everything global (markers, series, flushes, collections) is placed by
  * builder_publish: in time order up to a placement horizon, late items merged in, the
  * collections joined again from the first that can still change. The one-shot build is
- * one walk and one final publish; the parallel one walks caps on threads and merges the
- * builders before that publish. */
+ * one walk and one final publish; the parallel one walks whole caps or ranges of blocks
+ * on threads and stitches the builders before that publish (see "the parallel build"). */
 #include "evindex.h"
 
 #include <pthread.h>

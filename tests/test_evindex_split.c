@@ -13,6 +13,7 @@
 #include "evindex.h"
 #include "evlog.h"
 #include "evtype.h"
+#include "evwrite.h"
 #include "tests.h"
 
 /* Where the seams fell, by what was open on some capability there (the test's own
@@ -236,6 +237,69 @@ START_TEST(test_split_synthetic)
 }
 END_TEST
 
+#define SW(call) ck_assert_int_eq((call), EVWRITE_OK)
+
+/* One block per step on cap 0 (cap 1 runs beside it), so that a seam falls before
+ * every event that depends on a state the later thread cannot know: a RUN_THREAD and a
+ * GC_START while a run is open, a GC_START while a GC is open, sub-phases, a GC_STATS
+ * and a GC_END of a GC started before the seam, a STOP_THREAD of a run started before
+ * it. Each seam is checked against the one-thread build. */
+START_TEST(test_split_heads)
+{
+    char path[] = "/tmp/elog-split-heads-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    evwrite *w = evwrite_new(f);
+    SW(evwrite_declare_ghc(w));
+    SW(evwrite_begin_data(w));
+    evwrite_gc_stats st = { 0 };
+    st.gen = 1;
+    uint64_t t = 1000;
+    for (int round = 0; round < 3; round++) {
+        SW(evwrite_run_thread(w, 0, t += 100, 1));
+        SW(evwrite_run_thread(w, 1, t += 10, 7));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_run_thread(w, 0, t += 100, 2));            /* cuts run 1 */
+        SW(evwrite_flush_all(w));
+        SW(evwrite_empty(w, 0, EV_GC_START, t += 100));       /* cuts run 2 */
+        SW(evwrite_stop_thread(w, 1, t += 10, 7, 3, 0));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_empty(w, 0, EV_GC_WORK, t += 100));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_empty(w, 0, EV_GC_START, t += 100));       /* restarts the GC */
+        SW(evwrite_flush_all(w));
+        SW(evwrite_empty(w, 0, EV_GC_WORK, t += 100));
+        SW(evwrite_empty(w, 0, EV_GC_IDLE, t += 50));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_gc_stats_write(w, 0, t += 10, &st));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_empty(w, 0, EV_GC_DONE, t += 10));
+        SW(evwrite_empty(w, 0, EV_GC_END, t += 10));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_run_thread(w, 0, t += 100, 3));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_stop_thread(w, 0, t += 100, 3, 5, 0));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_empty(w, 0, EV_GC_START, t += 100));
+        SW(evwrite_empty(w, 0, EV_GC_END, t += 100));
+        SW(evwrite_flush_all(w));
+        SW(evwrite_gc_stats_write(w, 0, t += 10, &st));       /* claims the GC before */
+        SW(evwrite_flush_all(w));
+    }
+    SW(evwrite_finish(w));
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(f), 0);
+    split_cover cov = { 0 };
+    split_check_file(path, "heads", 1000, true, &cov);
+    ck_assert_uint_ge(cov.seams, 30);
+    ck_assert_uint_gt(cov.in_run, 0);
+    ck_assert_uint_gt(cov.in_gc, 0);
+    unlink(path);
+}
+END_TEST
+
 Suite *
 test_evindex_split_suite(void)
 {
@@ -244,6 +308,7 @@ test_evindex_split_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_split_fixtures_and_corpus);
     tcase_add_test(tc, test_split_synthetic);
+    tcase_add_test(tc, test_split_heads);
     suite_add_tcase(s, tc);
     return s;
 }
