@@ -14,6 +14,7 @@
 #include "evlog.h"
 #include "evtype.h"
 #include "evwrite.h"
+#include "runlane.h"
 #include "tests.h"
 
 /* Where the seams fell, by what was open on some capability there (the test's own
@@ -300,6 +301,75 @@ START_TEST(test_split_heads)
 }
 END_TEST
 
+/* A lane of n runs with gaps, overlaps (clipped) and flags, from a seed. */
+static void
+split_fill(runlane *rl, size_t n, uint64_t *t, uint64_t *st)
+{
+    for (size_t i = 0; i < n; i++) {
+        *st = *st * 6364136223846793005u + 1442695040888963407u;
+        uint64_t r = *st >> 33;
+        uint64_t start = r % 7 == 0 && *t > 50 ? *t - 50 : *t + r % 1000;   /* some overlap */
+        runlane_run run = { start, start + 1 + r % 5000, (uint32_t)(1 + r % 300),
+                            (uint8_t)(r % 16), (uint8_t)(r % 11 == 0 ? RUNLANE_F_OPEN : 0) };
+        runlane_append(rl, &run);
+        *t = run.end_ns;
+    }
+}
+
+/* Joining two lanes the stitch's way (the first few one by one, then ranges appended or
+ * re-encoded into a copy and spliced, or the second spliced whole) gives the lane one
+ * append at a time gives, for every length of the first modulo the chunk. */
+START_TEST(test_split_runlane_join)
+{
+    for (size_t na = 0; na < 3 * RUNLANE_CHUNK; na += 7)
+        for (size_t nb = 0; nb < 5 * RUNLANE_CHUNK; nb += 61) {
+            uint64_t ta = 1000, st = na * 1000 + nb;
+            runlane *whole = runlane_new(), *a = runlane_new(), *b = runlane_new();
+            uint64_t st2 = st;
+            split_fill(a, na, &ta, &st);
+            uint64_t tb = ta;
+            split_fill(b, nb, &tb, &st);
+            uint64_t tw = 1000;
+            split_fill(whole, na, &tw, &st2);
+            runlane_append_lane(whole, b);
+            size_t k = runlane_join_at(a, b);
+            if (k == 0) {
+                runlane_splice(a, b);
+            } else {
+                runlane_append_range(a, b, 0, k);
+                size_t n = runlane_count(b);
+                size_t mid = k + (n - k) / (2 * RUNLANE_CHUNK) * RUNLANE_CHUNK;
+                runlane *second = runlane_copy_range(b, mid, SIZE_MAX);
+                runlane_append_range(a, b, k, mid);
+                runlane_splice(a, second);
+                runlane_free(b);
+            }
+            char why[256];
+            ck_assert_msg(runlane_check(a, why, sizeof why), "%zu+%zu: %s", na, nb, why);
+            ck_assert_uint_eq(runlane_count(a), runlane_count(whole));
+            ck_assert_uint_eq(runlane_busy_ns(a, 0, UINT64_MAX),
+                              runlane_busy_ns(whole, 0, UINT64_MAX));
+            for (size_t i = 0; i < runlane_count(a); i++) {
+                runlane_run x, y;
+                runlane_get(a, i, &x);
+                runlane_get(whole, i, &y);
+                ck_assert_msg(x.start_ns == y.start_ns && x.end_ns == y.end_ns &&
+                              x.tid == y.tid && x.stop == y.stop && x.flags == y.flags,
+                              "%zu+%zu: run %zu", na, nb, i);
+                ck_assert_uint_eq(runlane_prefix_ns(a, i), runlane_prefix_ns(whole, i));
+            }
+            runlane_run more = { tb + 10, tb + 20, 5, 0, 0 };      /* appending goes on */
+            ck_assert(runlane_append(a, &more));
+            ck_assert(runlane_append(whole, &more));
+            runlane_seal(a);
+            ck_assert_msg(runlane_check(a, why, sizeof why), "%zu+%zu sealed: %s", na, nb, why);
+            ck_assert_uint_eq(runlane_count(a), runlane_count(whole));
+            runlane_free(a);
+            runlane_free(whole);
+        }
+}
+END_TEST
+
 Suite *
 test_evindex_split_suite(void)
 {
@@ -309,6 +379,7 @@ test_evindex_split_suite(void)
     tcase_add_test(tc, test_split_fixtures_and_corpus);
     tcase_add_test(tc, test_split_synthetic);
     tcase_add_test(tc, test_split_heads);
+    tcase_add_test(tc, test_split_runlane_join);
     suite_add_tcase(s, tc);
     return s;
 }
