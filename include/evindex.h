@@ -39,11 +39,17 @@ typedef struct evindex_opts {
      * returns NULL. */
     _Atomic int *cancel;
     /* Threads to build with: 0 chooses (one per core for logs of 8 MB and more), 1 is
-     * the serial build. Capabilities are shared out between threads, each walking
-     * its caps' blocks in file order; the results are merged, and equal the serial
-     * build's. Logs whose blocks cannot be laid out cleanly (cut short, corrupt,
-     * no blocks) are built serially. */
+     * the serial build. The file's capability blocks are split into contiguous ranges
+     * of about equal bytes, one per thread (the first also walks the global block);
+     * the results are stitched at the seams, and equal the serial build's. Logs whose
+     * blocks cannot be laid out cleanly (cut short, corrupt, no blocks) are built
+     * serially. */
     unsigned threads;
+    /* Tests: the seams of the block split, n_split sorted file offsets (n_split + 1
+     * threads, `threads` is then ignored); thread k's range starts at the first
+     * capability block at or after split_at[k - 1]. NULL: ranges of equal bytes. */
+    const uint64_t *split_at;
+    size_t n_split;
 } evindex_opts;
 
 /* Index `log` (borrowed: it must outlive the index). Always returns an index of

@@ -40,6 +40,9 @@ void ivtrack_free(ivtrack *tr);
  * Of the caller's flags only IVTRACK_F_OPEN is kept; IVTRACK_F_CLIPPED is set
  * exactly when this call clipped. */
 bool ivtrack_append(ivtrack *tr, const ivtrack_iv *iv);
+/* Append every interval of src (left as it is, refs included) after dst's, as
+ * ivtrack_append would have taken them; the flags src set are kept. O(src). */
+void ivtrack_append_track(ivtrack *dst, const ivtrack *src);
 void ivtrack_seal(ivtrack *tr);
 
 size_t ivtrack_count(const ivtrack *tr);

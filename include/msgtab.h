@@ -37,7 +37,8 @@ void msgtab_add(msgtab *mt, const msgtab_msg *m);
 size_t msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved);
 /* Seal if needed and give spare room back (after the last msgtab_append_sorted). */
 void msgtab_trim(msgtab *mt);
-/* Move every message of src (unsealed) into dst (unsealed); src is left empty. */
+/* Move every message of src (unsealed) into dst (unsealed); src is left empty. O(lists):
+ * src's lists join dst's as they are (the seal merges them). */
 void msgtab_merge(msgtab *dst, msgtab *src);
 /* Sort by (time, offset) and pack; each capability's packed list is freed once merged.
  * Queries need a sealed table. */

@@ -37,6 +37,22 @@ void runlane_free(runlane *rl);
  * end < start is dropped. Returns false if dropped. Of the caller's flags only
  * RUNLANE_F_OPEN is kept: RUNLANE_F_CLIPPED is set exactly when this call clipped. */
 bool runlane_append(runlane *rl, const runlane_run *run);
+/* Append every run of src (left as it is) after dst's, as runlane_append would have
+ * taken them: the first may be clipped to dst's last end; the flags src set are kept.
+ * O(runs of src). */
+void runlane_append_lane(runlane *dst, const runlane *src);
+/* The same in steps, so that the bulk can be re-encoded on another thread: the first
+ * k = runlane_join_at(dst, src) runs of src go onto dst one by one (then dst holds
+ * whole chunks), the rest in ranges whose lengths are multiples of RUNLANE_CHUNK,
+ * either appended (runlane_append_range: src's runs [from, to)) or re-encoded into a
+ * new lane (runlane_copy_range, src only read, caller frees) that runlane_splice(dst, t)
+ * then moves onto dst (which must hold whole chunks; t is freed). When k is 0 src
+ * itself can be spliced: chunks are RUNLANE_CHUNK runs from the lane's start, so only
+ * a src that starts where dst's chunks end can be spliced unchanged. */
+size_t runlane_join_at(const runlane *dst, const runlane *src);
+void runlane_append_range(runlane *dst, const runlane *src, size_t from, size_t to);
+runlane *runlane_copy_range(const runlane *src, size_t from, size_t to);
+void runlane_splice(runlane *dst, runlane *src);
 /* Done appending: packs the last runs and trims spare capacity. Queries are valid before
  * and after; appending after seal is allowed (it unpacks the last short chunk). */
 void runlane_seal(runlane *rl);

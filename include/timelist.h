@@ -20,6 +20,9 @@ void timelist_free(timelist *tl);
 /* Append t, which must be >= the last time appended (an earlier t is stored as the
  * last time: the list stays sorted). Amortised O(1). Appending after seal is allowed. */
 void timelist_append(timelist *tl, uint64_t t);
+/* Append every time of src (left as it is) after dst's, as timelist_append would have
+ * taken them (the list stays sorted: times before dst's last become it). O(src). */
+void timelist_append_list(timelist *dst, const timelist *src);
 /* Done appending: codes the buffered tail, drops the append buffer, trims spare capacity. */
 void timelist_seal(timelist *tl);
 

@@ -5,8 +5,8 @@
  * append. Everything global (markers, series, flushes, collections) is placed by
  * builder_publish: in time order up to a placement horizon, late items merged in, the
  * collections joined again from the first that can still change. The one-shot build is
- * one walk and one final publish; the parallel one walks caps on threads and merges the
- * builders before that publish. */
+ * one walk and one final publish; the parallel one walks whole caps or ranges of blocks
+ * on threads and stitches the builders before that publish (see "the parallel build"). */
 #include "evindex.h"
 
 #include <pthread.h>
@@ -44,7 +44,32 @@ typedef struct lane_state {
     uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
     uint64_t alloc_first_ns;    /* time of its first HEAP_ALLOCATED fed, 0: none */
     uint64_t block_end_ns;      /* the latest end time its block markers claim, or 0 */
+    /* What the lane's state is known to be: a builder that starts mid-log (a block
+     * split's later worker) knows neither whether a run nor whether a GC is open; the
+     * events that depend on it are kept as heads (lane_head) until the first event that
+     * settles it. */
+    uint8_t known;
 } lane_state;
+
+enum { LANE_KNOWN_RUN = 1, LANE_KNOWN_GC = 2, LANE_KNOWN_ALL = 3 };
+
+/* What a lane's event did to a state its (mid-log) builder did not know; replayed
+ * against the previous worker's tail state when the builders are stitched. */
+enum lane_head_kind {
+    HEAD_RUN_CUT,               /* RUN_THREAD or GC_START: an open run ends here (open) */
+    HEAD_STOP,                  /* STOP_THREAD: an open run ends here with `status` */
+    HEAD_GC_RESTART,            /* GC_START: an open GC ends here, flagged open */
+    HEAD_GC_END,                /* GC_END: an open GC ends here */
+    HEAD_GC_SUB,                /* GC_WORK/IDLE/DONE (`status` = type) in an open GC */
+    HEAD_STATS,                 /* GC_STATS (local index `stats`) claims the open span */
+};
+
+typedef struct lane_head {
+    uint64_t time_ns;
+    uint32_t stats;
+    uint16_t cap, status;
+    uint8_t kind;
+} lane_head;
 
 /* Inputs to the GC join older than this are late: they change collections already
  * joined for good, which are joined again from before them (evindex_join_grow). */
@@ -97,6 +122,11 @@ typedef struct builder {
      * (a global event must not create lanes: parallel builders own disjoint caps). */
     evindex_caplife *caplife;
     size_t n_caplife, cap_caplife;
+    /* A builder that starts mid-log (block split): its lanes start unknown, and their
+     * heads wait for the stitch, in file order. */
+    bool mid;
+    lane_head *heads;
+    size_t n_heads, cap_heads;
 
     /* Non-moving state. */
     bool nm_cycle_open, nm_phase_open;
@@ -205,6 +235,7 @@ builder_lane(builder *b, uint16_t cap)
     lane->pub.runs = lane->runs;
     lane->pub.gc = lane->gc;
     memset(&b->ls[i], 0, sizeof b->ls[i]);
+    b->ls[i].known = b->mid ? 0 : LANE_KNOWN_ALL;
     return i;
 }
 
@@ -217,6 +248,14 @@ builder_sample(builder *b, const evlog_event *ev, uint8_t id, uint64_t value, ui
     s->value = value;
     s->cap = cap;
     s->id = id;
+}
+
+/* Keep what an event did to lane li's unknown state (see lane_state.known). */
+static void
+builder_head(builder *b, size_t li, uint8_t kind, uint64_t t, uint16_t status, uint32_t stats)
+{
+    *EVINDEX_PUSH(b->heads, b->n_heads, b->cap_heads) =
+        (lane_head){ t, stats, b->ix->lanes[li].pub.cap, status, kind };
 }
 
 /* ---- thread runs -------------------------------------------------------------------- */
@@ -242,6 +281,10 @@ static void
 on_run(builder *b, size_t li, const evlog_event *ev)
 {
     lane_state *s = &b->ls[li];
+    if (!(s->known & LANE_KNOWN_RUN)) {
+        builder_head(b, li, HEAD_RUN_CUT, ev->time_ns, 0, 0);
+        s->known |= LANE_KNOWN_RUN;
+    }
     if (s->run_open)
         lane_close_run(b, li, ev->time_ns, 0, RUNLANE_F_OPEN);
     uint32_t tid = pl32(ev, 0);
@@ -259,6 +302,11 @@ static void
 on_stop(builder *b, size_t li, const evlog_event *ev)
 {
     lane_state *s = &b->ls[li];
+    if (!(s->known & LANE_KNOWN_RUN)) {
+        builder_head(b, li, HEAD_STOP, ev->time_ns, pl16(ev, 4), 0);
+        s->known |= LANE_KNOWN_RUN;
+        return;
+    }
     if (!s->run_open)
         return;                 /* the log starts inside this run: nothing to draw */
     lane_close_run(b, li, ev->time_ns, pl16(ev, 4), 0);
@@ -307,6 +355,13 @@ on_gc_start(builder *b, size_t li, const evlog_event *ev)
 {
     lane_state *s = &b->ls[li];
     evindex_lane *lane = &b->ix->lanes[li];
+    if (s->known != LANE_KNOWN_ALL) {
+        if (!(s->known & LANE_KNOWN_RUN))
+            builder_head(b, li, HEAD_RUN_CUT, ev->time_ns, 0, 0);
+        if (!(s->known & LANE_KNOWN_GC))
+            builder_head(b, li, HEAD_GC_RESTART, ev->time_ns, 0, 0);
+        s->known = LANE_KNOWN_ALL;
+    }
     if (s->run_open)            /* a GC cannot run inside a thread run */
         lane_close_run(b, li, ev->time_ns, 0, RUNLANE_F_OPEN);
     if (s->in_gc)
@@ -325,6 +380,11 @@ on_gc_start(builder *b, size_t li, const evlog_event *ev)
 static void
 on_gc_end(builder *b, size_t li, const evlog_event *ev)
 {
+    if (!(b->ls[li].known & LANE_KNOWN_GC)) {
+        builder_head(b, li, HEAD_GC_END, ev->time_ns, 0, 0);
+        b->ls[li].known |= LANE_KNOWN_GC;
+        return;
+    }
     if (b->ls[li].in_gc)
         lane_end_gc(b, li, ev->time_ns, false);
 }
@@ -333,6 +393,10 @@ static void
 on_gc_sub(builder *b, size_t li, const evlog_event *ev)
 {
     lane_state *s = &b->ls[li];
+    if (!(s->known & LANE_KNOWN_GC)) {
+        builder_head(b, li, HEAD_GC_SUB, ev->time_ns, ev->type, 0);
+        return;
+    }
     if (!s->in_gc)
         return;
     s->any_sub = true;
@@ -360,7 +424,9 @@ on_gc_stats(builder *b, size_t li, const evlog_event *ev)
     st->has_bal = ev->payload_len >= 58;
     st->par_bal = pl64(ev, 50);
     /* The leader's latest GC_START (docs/stats-semantics.md §1), if not yet claimed. */
-    if (lane->n_spans && !lane->spans[lane->n_spans - 1].stats) {
+    if (b->mid && !lane->n_spans) {  /* the span is the previous worker's, if any */
+        builder_head(b, li, HEAD_STATS, ev->time_ns, 0, (uint32_t)(b->n_stats - 1));
+    } else if (lane->n_spans && !lane->spans[lane->n_spans - 1].stats) {
         st->span = (uint32_t)lane->n_spans;
         lane->spans[lane->n_spans - 1].stats = (uint32_t)b->n_stats;
         builder_late_at(&b->late_ns, lane->spans[lane->n_spans - 1].start_ns);
@@ -1526,6 +1592,7 @@ builder_free(builder *b)
     x_free(b->samples);
     x_free(b->sparks);
     x_free(b->caplife);
+    x_free(b->heads);
     x_free(b->hp_wins);
     x_free(b->pend_msgs);
     x_free(b->pend_flushes);
@@ -1726,13 +1793,24 @@ evindex_build_serial(const evlog *log, const evindex_opts *opts, uint64_t end, d
     return builder_finish_take(b, &w, opts, ending);
 }
 
-/* ---- the parallel build ---------------------------------------------------------------- */
+/* ---- the parallel build: a block split ----------------------------------------------------- */
+
+/* The file's capability blocks are cut into contiguous ranges, one per worker, sized by
+ * bytes; worker 0 also takes every global stretch (the global block and events outside
+ * blocks: non-moving phases, heap-profile censuses, ticky, IPE, program facts), so
+ * that whatever GHC writes only there is built by one builder. A later worker starts
+ * mid-log: its lanes' states are unknown, and the events that depend on them are kept
+ * as heads. Stitching worker k onto the builder of workers 0 .. k-1 replays k's heads
+ * against that builder's tail state, then appends k's runs, phases, spans and spark
+ * times per lane and merges the rest (builder_stitch). The result is the serial
+ * build's index. */
 
 /* A stretch of the file for one worker: a capability block (from its marker) or a run
  * of events outside any block. */
 typedef struct par_seg {
     uint64_t start, end;
     uint16_t cap;
+    uint16_t owner;             /* the worker that walks it */
 } par_seg;
 
 /* Cut the data into blocks by hopping from marker to marker (block sizes are in the
@@ -1761,13 +1839,13 @@ par_plan(const evlog *log, par_seg **out, size_t *n_out)
             if (end < pos + ev.size || end > size)
                 break;
             par_seg *sg = EVINDEX_PUSH(segs, n, cap);
-            *sg = (par_seg){ pos, end, cursor_be16(ev.payload + 12) };
+            *sg = (par_seg){ pos, end, cursor_be16(ev.payload + 12), 0 };
             pos = end;
         } else {
             if (n && segs[n - 1].cap == EVLOG_NO_CAP && segs[n - 1].end == pos)
                 segs[n - 1].end = pos + ev.size;
             else
-                *EVINDEX_PUSH(segs, n, cap) = (par_seg){ pos, pos + ev.size, EVLOG_NO_CAP };
+                *EVINDEX_PUSH(segs, n, cap) = (par_seg){ pos, pos + ev.size, EVLOG_NO_CAP, 0 };
             pos += ev.size;
         }
     }
@@ -1794,10 +1872,58 @@ typedef struct par_worker {
     bool clean;                 /* every segment was walked to its end */
 } par_worker;
 
-static unsigned
-par_owner(const par_seg *sg, unsigned n_workers)
+/* A capability split is even enough when no worker walks more than this many
+ * thousandths of the bytes an even share would be. */
+#define EVINDEX_PAR_EVEN_PERMILLE 1080
+
+/* Share the segments out: global ones to worker 0; when the capabilities' bytes share
+ * out evenly (capability c to worker c mod n), that way — every worker builds whole
+ * lanes from the start, and the stitch only moves them; else the capability blocks in
+ * file order in contiguous ranges, worker 0's range shortened by the global bytes it
+ * walks (each worker about the same bytes), and the later workers start mid-log. With
+ * `split_at` (tests) always by ranges, worker k's starting at the first capability
+ * block at or after split_at[k - 1]. Returns whether it split by ranges. */
+static bool
+par_assign(par_seg *segs, size_t n, unsigned n_workers, const uint64_t *split_at)
 {
-    return sg->cap == EVLOG_NO_CAP ? 0 : sg->cap % n_workers;
+    uint64_t global = 0, total = 0;
+    uint64_t *by_cap = xcalloc(n_workers, sizeof *by_cap);     /* freed below */
+    for (size_t i = 0; i < n; i++) {
+        total += segs[i].end - segs[i].start;
+        if (segs[i].cap == EVLOG_NO_CAP)
+            global += segs[i].end - segs[i].start;
+        else
+            by_cap[segs[i].cap % n_workers] += segs[i].end - segs[i].start;
+    }
+    by_cap[0] += global;
+    uint64_t most = 0;
+    for (unsigned w = 0; w < n_workers; w++)
+        most = by_cap[w] > most ? by_cap[w] : most;
+    x_free(by_cap);
+    if (!split_at && most * n_workers * 1000 <= total * EVINDEX_PAR_EVEN_PERMILLE) {
+        for (size_t i = 0; i < n; i++)
+            segs[i].owner = segs[i].cap == EVLOG_NO_CAP ? 0 : segs[i].cap % n_workers;
+        return false;
+    }
+    uint64_t share = total / n_workers, load = global;
+    unsigned w = 0;
+    for (size_t i = 0; i < n; i++) {
+        par_seg *sg = &segs[i];
+        if (sg->cap == EVLOG_NO_CAP) {
+            sg->owner = 0;
+            continue;
+        }
+        if (split_at) {
+            while (w + 1 < n_workers && sg->start >= split_at[w])
+                w++;
+        } else if (w + 1 < n_workers && load >= share) {
+            w++;
+            load = 0;
+        }
+        sg->owner = (uint16_t)w;
+        load += sg->end - sg->start;
+    }
+    return true;
 }
 
 static void *
@@ -1807,7 +1933,7 @@ par_worker_main(void *arg)
     pw->clean = true;
     for (size_t i = 0; i < pw->n_segs && !pw->w.cancelled; i++) {
         const par_seg *sg = &pw->segs[i];
-        if (par_owner(sg, pw->n_workers) != pw->id)
+        if (sg->owner != pw->id)
             continue;
         evlog_iter it;
         evlog_iter_init_at(&it, pw->log, sg->start);
@@ -1818,11 +1944,154 @@ par_worker_main(void *arg)
     return NULL;
 }
 
-/* Move worker `src`'s results into `dst` (both unfinished builders). False if src
- * holds something only one builder may build (non-moving cycles, heap-profile
- * censuses: GHC writes them in the global block, which worker 0 owns). */
+/* Replay one head of a later worker against dst's state of that lane (dst knows it):
+ * what the event did in the serial build. */
+static void
+builder_replay_head(builder *dst, const lane_head *h, uint32_t stats0)
+{
+    size_t li = builder_lane(dst, h->cap);
+    lane_state *s = &dst->ls[li];
+    evindex_lane *lane = &dst->ix->lanes[li];
+    switch ((enum lane_head_kind)h->kind) {
+    case HEAD_RUN_CUT:
+        if (s->run_open)
+            lane_close_run(dst, li, h->time_ns, 0, RUNLANE_F_OPEN);
+        break;
+    case HEAD_STOP:
+        if (s->run_open)
+            lane_close_run(dst, li, h->time_ns, h->status, 0);
+        break;
+    case HEAD_GC_RESTART:
+    case HEAD_GC_END:
+        if (s->in_gc)
+            lane_end_gc(dst, li, h->time_ns, h->kind == HEAD_GC_RESTART);
+        break;
+    case HEAD_GC_SUB: {
+        evlog_event ev = { .time_ns = h->time_ns, .type = h->status };
+        on_gc_sub(dst, li, &ev);
+        break;
+    }
+    case HEAD_STATS:
+        if (lane->n_spans && !lane->spans[lane->n_spans - 1].stats) {
+            dst->stats[stats0 + h->stats].span = (uint32_t)lane->n_spans;
+            lane->spans[lane->n_spans - 1].stats = stats0 + h->stats + 1;
+        }
+        break;
+    }
+}
+
+/* The bulk of a later worker's runs on one lane, re-encoded where dst's chunks end,
+ * in two halves: the second into a lane of its own (runlane_copy_range) on a helper
+ * thread while the stitch goes on, the first straight onto dst's lane on the stitching
+ * thread after the rest of the stitch; then the second is spliced on. */
+typedef struct stitch_job {
+    runlane **src;              /* the later worker's lane's slot (freed once copied) */
+    size_t from, mid;           /* runs [from, mid) and [mid, count) of src */
+    runlane *out;               /* the second half, owned by the job until spliced */
+    uint16_t cap;               /* its lane's */
+} stitch_job;
+
+typedef struct stitch_jobs {
+    stitch_job *v;
+    size_t n;
+} stitch_jobs;
+
+static void *
+stitch_jobs_second(void *arg)
+{
+    stitch_jobs *js = arg;
+    for (size_t i = 0; i < js->n; i++)
+        js->v[i].out = runlane_copy_range(*js->v[i].src, js->v[i].mid, SIZE_MAX);
+    return NULL;
+}
+
+/* Append a later worker's lane `sl` (its state `ss`) to dst's lane of the same cap:
+ * dst's tail state was brought up to date by the heads; what ss knows replaces it.
+ * Its runs: taken whole by a lane with none, spliced unchanged where dst's chunks end,
+ * else the first few appended here and the rest left as a job (*job, run later). */
+static void
+builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32_t stats0,
+                    stitch_job *job)
+{
+    size_t li = builder_lane(dst, sl->pub.cap);
+    evindex_lane *dl = &dst->ix->lanes[li];
+    lane_state *ds = &dst->ls[li];
+    size_t spans0 = dl->n_spans;
+    for (size_t k = 0; k < sl->n_spans; k++) {
+        evindex_span sp = sl->spans[k];
+        if (sp.stats)
+            sp.stats += stats0;
+        *EVINDEX_PUSH(dl->spans, dl->n_spans, dl->cap_spans) = sp;
+    }
+    x_free(sl->spans);         /* copied: none of src's lists is kept beside its copy */
+    sl->spans = NULL;
+    sl->n_spans = sl->cap_spans = 0;
+    /* A lane dst has nothing of yet takes src's lists whole. */
+    job->src = NULL;
+    if (runlane_count(dl->runs)) {
+        size_t k = runlane_join_at(dl->runs, sl->runs);
+        if (k == 0) {
+            runlane_splice(dl->runs, sl->runs);
+            sl->runs = runlane_new();
+        } else {
+            runlane_append_range(dl->runs, sl->runs, 0, k);
+            size_t n = runlane_count(sl->runs);
+            if (k < n)
+                *job = (stitch_job){ &sl->runs, k,
+                                     k + (n - k) / (2 * RUNLANE_CHUNK) * RUNLANE_CHUNK, NULL,
+                                     sl->pub.cap };
+        }
+    } else {
+        runlane *t = dl->runs;
+        dl->runs = sl->runs;
+        sl->runs = t;
+    }
+    if (ivtrack_count(dl->gc)) {
+        ivtrack_append_track(dl->gc, sl->gc);
+        ivtrack_free(sl->gc);
+        sl->gc = ivtrack_new();
+    } else {
+        ivtrack *t = dl->gc;
+        dl->gc = sl->gc;
+        sl->gc = t;
+    }
+    for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++) {
+        if (timelist_count(dl->sparks[k])) {
+            timelist_append_list(dl->sparks[k], sl->sparks[k]);
+            timelist_free(sl->sparks[k]);
+            sl->sparks[k] = timelist_new();
+        } else {
+            timelist *t = dl->sparks[k];
+            dl->sparks[k] = sl->sparks[k];
+            sl->sparks[k] = t;
+        }
+    }
+    dl->pub.runs = dl->runs;
+    dl->pub.gc = dl->gc;
+    if (ss->known & LANE_KNOWN_RUN) {
+        ds->run_open = ss->run_open;
+        ds->run_any = ss->run_any;
+        ds->run_tid = ss->run_tid;
+        ds->run_start = ss->run_start;
+    }
+    if (ss->known & LANE_KNOWN_GC) {
+        ds->in_gc = ss->in_gc;
+        ds->any_sub = ss->any_sub;
+        ds->phase = ss->phase;
+        ds->phase_start = ss->phase_start;
+        ds->span = ss->span + spans0;
+    }
+    if (ss->block_end_ns > ds->block_end_ns)
+        ds->block_end_ns = ss->block_end_ns;
+}
+
+/* Stitch a later worker `src` (a mid-log builder whose blocks all follow dst's) onto
+ * `dst`, both unfinished: src's heads replayed against dst's tail states, then its
+ * lanes appended and everything else merged in file order. False if src holds
+ * something only one builder may build (non-moving cycles, heap-profile censuses,
+ * ticky, IPE: GHC writes them in the global block, which worker 0 owns). */
 static bool
-par_merge(builder *dst, builder *src)
+builder_stitch(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
     if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
@@ -1835,21 +2104,27 @@ par_merge(builder *dst, builder *src)
         if (src->samples[i].id == EVINDEX_S_HEAP_PROF)
             return false;
     uint32_t stats0 = (uint32_t)dst->n_stats;
-    for (size_t li = 0; li < s->n_lanes; li++)
-        if (dst->lane_of[s->lanes[li].pub.cap])
-            return false;       /* both built this cap: cannot happen with disjoint caps */
-    for (size_t li = 0; li < s->n_lanes; li++) {
-        evindex_lane *sl = &s->lanes[li];
-        for (size_t k = 0; k < sl->n_spans; k++)
-            if (sl->spans[k].stats)
-                sl->spans[k].stats += stats0;
-        size_t at = builder_lane_slot(dst, sl->pub.cap);
-        d->lanes[at] = *sl;
-        dst->ls[at] = src->ls[li];
+    /* src's GC_STATS that claimed a span of src's name it by its place in src's lane:
+     * after dst's spans of that cap. */
+    for (size_t i = 0; i < src->n_stats; i++) {
+        evindex_stats *st = &src->stats[i];
+        uint32_t l = dst->lane_of[st->cap];
+        if (st->span && l)
+            st->span += (uint32_t)d->lanes[l - 1].n_spans;
     }
-    s->n_lanes = 0;             /* moved: src frees none of them */
     for (size_t i = 0; i < src->n_stats; i++)
         *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
+    for (size_t i = 0; i < src->n_heads; i++)
+        builder_replay_head(dst, &src->heads[i], stats0);
+    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0 };   /* freed below */
+    for (size_t li = 0; li < s->n_lanes; li++) {
+        builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0, &js.v[js.n]);
+        js.n += js.v[js.n].src != NULL;
+    }
+    pthread_t helper;
+    bool helper_on = js.n && pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
+    if (!helper_on)
+        stitch_jobs_second(&js);
     for (size_t i = 0; i < src->n_marks; i++)
         *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
     /* Both lists are in file order: merge them so the result is too (the radix sort at
@@ -1864,6 +2139,9 @@ par_merge(builder *dst, builder *src)
         }
     }
     x_free(dst->samples);
+    x_free(src->samples);
+    src->samples = NULL;
+    src->n_samples = src->cap_samples = 0;
     dst->samples = merged;
     dst->n_samples = nd + ns;
     dst->cap_samples = nd + ns + 1;
@@ -1911,6 +2189,19 @@ par_merge(builder *dst, builder *src)
     dp->hp_cost_centres += sp->hp_cost_centres;
     if (s->n_gens != 2)
         d->n_gens = s->n_gens;
+    for (size_t i = 0; i < js.n; i++)
+        runlane_append_range(d->lanes[dst->lane_of[js.v[i].cap] - 1].runs, *js.v[i].src,
+                             js.v[i].from, js.v[i].mid);
+    if (helper_on)
+        pthread_join(helper, NULL);
+    for (size_t i = 0; i < js.n; i++) {
+        runlane_free(*js.v[i].src);         /* copied: not kept beside the copy */
+        *js.v[i].src = runlane_new();
+        evindex_lane *dl = &d->lanes[dst->lane_of[js.v[i].cap] - 1];
+        runlane_splice(dl->runs, js.v[i].out);
+        dl->pub.runs = dl->runs;
+    }
+    x_free(js.v);
     return true;
 }
 
@@ -1930,12 +2221,14 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     if (!par_plan(log, &segs, &n_segs)) {
         return NULL;
     }
-    par_worker pw[EVINDEX_PAR_MAX_WORKERS];
-    pthread_t th[EVINDEX_PAR_MAX_WORKERS];
-    bool started[EVINDEX_PAR_MAX_WORKERS] = { false };
+    bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at);
+    par_worker *pw = xcalloc(n_workers, sizeof *pw);        /* freed below */
+    pthread_t *th = xcalloc(n_workers, sizeof *th);         /* freed below */
+    bool *started = xcalloc(n_workers, sizeof *started);    /* freed below */
     for (unsigned i = 0; i < n_workers; i++) {
         pw[i] = (par_worker){ .log = log, .opts = opts, .segs = segs, .n_segs = n_segs,
                               .id = i, .n_workers = n_workers, .b = builder_new(log) };
+        pw[i].b->mid = by_range && i > 0;
         if (i > 0)
             started[i] = pthread_create(&th[i], NULL, par_worker_main, &pw[i]) == 0;
     }
@@ -1955,7 +2248,7 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     builder *b = pw[0].b;
     walk w = pw[0].w;
     for (unsigned i = 1; i < n_workers && ok && !cancelled; i++) {
-        ok = par_merge(b, pw[i].b);
+        ok = builder_stitch(b, pw[i].b);
         if (pw[i].w.have_first) {
             if (!w.have_first || pw[i].w.first < w.first)
                 w.first = pw[i].w.first;
@@ -1967,6 +2260,9 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     }
     for (unsigned i = 1; i < n_workers; i++)
         builder_destroy(pw[i].b);
+    x_free(pw);
+    x_free(th);
+    x_free(started);
     if (cancelled || !ok) {
         builder_destroy(b);
         *fallback = !cancelled;
@@ -1997,6 +2293,8 @@ evindex_build(const evlog *log, const evindex_opts *opts, diag *ending)
     }
     if (n > EVINDEX_PAR_MAX_WORKERS)
         n = EVINDEX_PAR_MAX_WORKERS;
+    if (opts->split_at)
+        n = (unsigned)opts->n_split + 1;
     evindex *ix = NULL;
     bool fallback = true;
     if (n > 1)

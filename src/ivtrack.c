@@ -156,13 +156,14 @@ ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
     tr->n_words += need;
 }
 
-bool
-ivtrack_append(ivtrack *tr, const ivtrack_iv *iv)
+/* ivtrack_append, keeping those of the caller's flags in `keep`. */
+static bool
+ivtrack_append_keep(ivtrack *tr, const ivtrack_iv *iv, unsigned keep)
 {
     if (iv->kind >= IVTRACK_KINDS)
         return false;
     ivtrack_iv v = *iv;
-    v.flags &= IVTRACK_F_OPEN;
+    v.flags &= keep;
     if (tr->n > 0) {
         ivtrack_iv last;
         ivtrack_load(tr, tr->n - 1, &last);
@@ -190,6 +191,20 @@ ivtrack_append(ivtrack *tr, const ivtrack_iv *iv)
     if (j + 1 == IVTRACK_CHUNK)
         ivtrack_pack(tr, c, tr->open);
     return true;
+}
+
+bool
+ivtrack_append(ivtrack *tr, const ivtrack_iv *iv)
+{
+    return ivtrack_append_keep(tr, iv, IVTRACK_F_OPEN);
+}
+
+void
+ivtrack_append_track(ivtrack *dst, const ivtrack *src)
+{
+    ivtrack_iv v;
+    for (size_t i = 0; i < src->n; i++)
+        ivtrack_append_keep(dst, ivtrack_get(src, i, &v), IVTRACK_F_OPEN | IVTRACK_F_CLIPPED);
 }
 
 void

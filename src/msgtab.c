@@ -48,7 +48,8 @@ typedef struct msgtab_list {
     msgtab_msg last;            /* the last message added */
     uint16_t cap;
     bool sorted;                /* every message at or after the one before it */
-    bool reopened;              /* a sealed table taken back (any caps): never cap's list */
+    bool reopened;              /* a sealed table taken back (any caps) or a merged
+                                 * builder's list: never cap's list */
 } msgtab_list;
 
 struct msgtab {
@@ -256,18 +257,18 @@ msgtab_merge(msgtab *dst, msgtab *src)
         msgtab_list *d = msgtab_list_of(dst, s->cap);
         if (d->cols.n + d->n_buf == 0) {        /* the cap's first: take the list whole */
             dst->lists[dst->last_list] = s;
-            src->lists[i] = NULL;
             msgtab_list_free(d);
         } else {
-            for (size_t k = 0; k < n; k++) {
-                msgtab_msg m = msgtab_list_at(s, k);
-                msgtab_list_add(d, dst->marker_kind, &m);
-            }
+            /* A list of its own, merged in at the seal like any other (adds for its
+             * cap keep going to dst's list: it is never a cap's list). */
+            s->reopened = true;
+            xgrowarray((void **)&dst->lists, &dst->cap_lists, dst->n_lists + 1, 8,
+                       sizeof *dst->lists);
+            dst->lists[dst->n_lists++] = s;
         }
+        src->lists[i] = NULL;
         dst->n += n;
     }
-    for (size_t i = 0; i < src->n_lists; i++)
-        msgtab_list_free(src->lists[i]);
     src->n_lists = 0;
     src->n = 0;
 }

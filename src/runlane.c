@@ -533,11 +533,12 @@ runlane_reopen(runlane *rl)
     runlane_zero_pad(rl);
 }
 
-bool
-runlane_append(runlane *rl, const runlane_run *run)
+/* runlane_append, keeping those of the caller's flags in `keep`. */
+static bool
+runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
 {
     uint64_t start = run->start_ns, end = run->end_ns;
-    unsigned flags = run->flags & RUNLANE_F_OPEN;
+    unsigned flags = run->flags & keep;
     if (rl->n > 0 && start < rl->last_end_ns) {
         start = rl->last_end_ns;
         flags |= RUNLANE_F_CLIPPED;
@@ -558,6 +559,108 @@ runlane_append(runlane *rl, const runlane_run *run)
     if (o->len == RUNLANE_CHUNK)
         runlane_pack(rl);
     return true;
+}
+
+bool
+runlane_append(runlane *rl, const runlane_run *run)
+{
+    return runlane_append_keep(rl, run, RUNLANE_F_OPEN);
+}
+
+/* Append src's runs [from, to) to dst, re-encoded (flags kept). */
+static void
+runlane_append_from(runlane *dst, const runlane *src, size_t from, size_t to)
+{
+    runlane_block *bk = xmalloc(sizeof *bk);    /* freed below */
+    for (size_t b = from / RUNLANE_CHUNK; b * RUNLANE_CHUNK < to && b < runlane_n_blocks(src);
+         b++) {
+        runlane_block_get(src, b, bk, RUNLANE_COL_ALL);
+        size_t end = to - b * RUNLANE_CHUNK < bk->len ? to - b * RUNLANE_CHUNK : bk->len;
+        for (size_t j = b == from / RUNLANE_CHUNK ? from % RUNLANE_CHUNK : 0; j < end; j++) {
+            runlane_run r = { bk->start_ns[j], bk->start_ns[j] + bk->dur_ns[j], bk->tid[j],
+                              bk->stop[j], bk->flags[j] };
+            runlane_append_keep(dst, &r, RUNLANE_F_OPEN | RUNLANE_F_CLIPPED);
+        }
+    }
+    x_free(bk);
+}
+
+size_t
+runlane_join_at(const runlane *dst, const runlane *src)
+{
+    size_t k = (RUNLANE_CHUNK - dst->n % RUNLANE_CHUNK) % RUNLANE_CHUNK;
+    if (k == 0 && dst->n && src->n) {
+        runlane_run first;
+        runlane_get(src, 0, &first);
+        if (first.start_ns < dst->last_end_ns)
+            k = RUNLANE_CHUNK;  /* clipped: re-encoded like the runs before the joint */
+    }
+    return k < src->n ? k : src->n;
+}
+
+runlane *
+runlane_copy_range(const runlane *src, size_t from, size_t to)
+{
+    runlane *t = runlane_new();                 /* caller frees (or splices) */
+    runlane_append_from(t, src, from, to < src->n ? to : src->n);
+    return t;
+}
+
+void
+runlane_splice(runlane *dst, runlane *src)
+{
+    if (!src->n) {
+        runlane_free(src);
+        return;
+    }
+    if (dst->n_chunks + src->n_chunks > dst->cap_chunks) {
+        dst->cap_chunks = dst->n_chunks + src->n_chunks + 16;
+        /* Both owned by the lane. */
+        dst->chunks = xreallocarray(dst->chunks, dst->cap_chunks, sizeof *dst->chunks);
+        dst->bases = xreallocarray(dst->bases, dst->cap_chunks, sizeof *dst->bases);
+    }
+    runlane_reserve_words(dst, src->n_words);
+    if (src->n_words)
+        memcpy(dst->words + dst->n_words, src->words, src->n_words * sizeof *src->words);
+    for (size_t c = 0; c < src->n_chunks; c++) {
+        runlane_chunk ck = src->chunks[c];
+        ck.word += (uint32_t)dst->n_words;
+        ck.prefix_ns += dst->total_ns;
+        dst->chunks[dst->n_chunks] = ck;
+        dst->bases[dst->n_chunks++] = src->bases[c];
+    }
+    dst->n_words += src->n_words;
+    runlane_zero_pad(dst);
+    if (!dst->open)
+        runlane_reopen(dst);    /* dst->n is whole chunks: an empty open chunk */
+    if (src->open && src->open->len) {
+        runlane_open *o = dst->open;
+        const runlane_open *so = src->open;
+        memcpy(o->start_ns, so->start_ns, so->len * sizeof *so->start_ns);
+        memcpy(o->dur_ns, so->dur_ns, so->len * sizeof *so->dur_ns);
+        memcpy(o->tid, so->tid, so->len * sizeof *so->tid);
+        memcpy(o->sf, so->sf, so->len * sizeof *so->sf);
+        o->len = so->len;
+    }
+    dst->n += src->n;
+    dst->total_ns += src->total_ns;
+    dst->last_end_ns = src->last_end_ns;
+    dst->open->prefix_ns = dst->total_ns;
+    for (size_t j = 0; j < dst->open->len; j++)
+        dst->open->prefix_ns -= dst->open->dur_ns[j];
+    runlane_free(src);
+}
+
+void
+runlane_append_lane(runlane *dst, const runlane *src)
+{
+    runlane_append_from(dst, src, 0, src->n);
+}
+
+void
+runlane_append_range(runlane *dst, const runlane *src, size_t from, size_t to)
+{
+    runlane_append_from(dst, src, from, to < src->n ? to : src->n);
 }
 
 void

@@ -244,6 +244,13 @@ timelist_append(timelist *tl, uint64_t t)
 }
 
 void
+timelist_append_list(timelist *dst, const timelist *src)
+{
+    for (size_t i = 0; i < timelist_count(src); i++)
+        timelist_append(dst, timelist_get(src, i));
+}
+
+void
 timelist_seal(timelist *tl)
 {
     if (tl->n_buf)

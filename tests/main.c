@@ -42,6 +42,7 @@ main(void)
     srunner_add_suite(sr, test_helpview_suite());
     srunner_add_suite(sr, test_timelist_suite());
     srunner_add_suite(sr, test_evindex_par_suite());
+    srunner_add_suite(sr, test_evindex_split_suite());
     srunner_add_suite(sr, test_app_suite());
     srunner_add_suite(sr, test_xcheck_suite());
     srunner_add_suite(sr, test_e2e_suite());

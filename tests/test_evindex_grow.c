@@ -54,8 +54,8 @@ gr_write(int fd, const uint8_t *p, size_t n)
 
 /* What test_evindex_same leaves out: markers, flushes, census, the non-moving series,
  * per-cap spark series and counts by time, the heap profile, GC lookups. */
-static void
-gr_same_more(const char *name, const evindex *a, const evindex *b)
+void
+test_evindex_same_more(const char *name, const evindex *a, const evindex *b)
 {
     ck_assert_msg(evindex_n_markers(a) == evindex_n_markers(b), "%s: markers", name);
     for (size_t i = 0; i < evindex_n_markers(a); i++)
@@ -297,7 +297,7 @@ gr_feed(const char *path, const char *name, uint64_t seed, size_t max_piece, int
     char why[256];
     ck_assert_msg(evindex_check(grown, why, sizeof why), "%s: %s", name, why);
     test_evindex_same(name, grown, ref);
-    gr_same_more(name, grown, ref);
+    test_evindex_same_more(name, grown, ref);
     ck_assert_int_eq(ge.code, we.code);
     ck_assert_uint_eq(ge.offset, we.offset);
     /* Every event walked once (the work bounds: test_grow_work_is_incremental). */
@@ -446,7 +446,7 @@ START_TEST(test_grow_work_is_incremental)
     evlog *whole = evlog_open_bytes(data, len, &d);
     evindex *ref = evindex_build(whole, NULL, &d);
     test_evindex_same("work", grown, ref);
-    gr_same_more("work", grown, ref);
+    test_evindex_same_more("work", grown, ref);
     evindex_free(ref);
     evindex_free(grown);
     evlog_close(whole);

@@ -63,6 +63,7 @@ Suite *test_install_suite(void);
 Suite *test_settings_suite(void);
 Suite *test_radixsort_suite(void);
 Suite *test_live_suite(void);
+Suite *test_evindex_split_suite(void);
 
 /* Repository-relative paths: $ELOG_ROOT (default ".") joined with `rel`. Caller frees. */
 char *test_path(const char *rel);
@@ -89,6 +90,11 @@ uint8_t *test_read_file(const char *path, size_t *len);
  * and seek answers, or the test fails naming `name` (tests/test_evindex_par.c). */
 struct evindex;
 void test_evindex_same(const char *name, const struct evindex *a, const struct evindex *b);
+/* What test_evindex_same leaves out: markers, flushes, censuses, the non-moving series,
+ * per-cap spark series and counts, the heap and time profiles, GC lookups
+ * (tests/test_evindex_grow.c). */
+void test_evindex_same_more(const char *name, const struct evindex *a,
+                            const struct evindex *b);
 /* Run `show` over bytes in memory; returns the output (caller frees) and fills
  * *out_len and, if non-NULL, *ending_code. NULL if the header does not parse. */
 char *test_show_bytes(const uint8_t *data, size_t len, size_t *out_len, int *ending_code);
