@@ -69,16 +69,14 @@ marks_upper(const evindex_gcmark *m, size_t n, uint64_t t)
  * run before its own GC_START, if that run was still going at q; else q (it was idle,
  * or already stopped). */
 static uint64_t
-part_stop(const evindex_lane *lane, uint64_t q, uint64_t gc_start)
+part_stop(runlane_sweep *runs, uint64_t q, uint64_t gc_start)
 {
-    size_t i = runlane_last_starting_by(lane->runs, gc_start);
-    if (i == SIZE_MAX)
+    uint64_t end_ns = 0;
+    if (runlane_sweep_last_starting_by(runs, gc_start, &end_ns) == SIZE_MAX)
         return q;
-    runlane_run r;
-    runlane_get(lane->runs, i, &r);
-    if (r.end_ns <= q)
+    if (end_ns <= q)
         return q;
-    return r.end_ns < gc_start ? r.end_ns : gc_start;
+    return end_ns < gc_start ? end_ns : gc_start;
 }
 
 /* The value a series holds at the first sample in [from, before), or NO_TIME. */
@@ -201,14 +199,16 @@ join_rollback(evindex *ix, evindex_join *j, uint64_t late_ns)
 }
 
 /* Set the refs of the GC phases inside spans [from, to) of a lane: to `ref`, or through
- * map (ref - base indexes it) when map is given. */
+ * map (ref - base indexes it) when map is given. *hint: the lane's search hint for
+ * ivtrack_first_after_near (the spans come in increasing time). */
 static void
 join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, const uint32_t *map,
-              size_t base)
+              size_t base, size_t *hint)
 {
     for (size_t k = from; k < to; k++) {
         const evindex_span *sp = &lane->spans[k];
-        for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns); j < ivtrack_count(lane->gc);
+        for (size_t j = ivtrack_first_after_near(lane->gc, sp->start_ns, hint);
+             j < ivtrack_count(lane->gc);
              j++) {
             ivtrack_iv iv_buf;
             const ivtrack_iv *iv = ivtrack_get(lane->gc, j, &iv_buf);
@@ -248,7 +248,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         if (lane->span_from > lane->n_spans_closed)
             lane->span_from = lane->n_spans_closed;
         if (lane->spans_reffed > lane->span_from)
-            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX, NULL, 0);
+            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX, NULL, 0,
+                          &(size_t){ 0 });
         lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
     }
@@ -278,6 +279,12 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
 
     const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
     const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
+    /* Per lane, the clusters coming in time order: a sweep over its runs, and a search
+     * hint over its GC phases. */
+    runlane_sweep **sweeps = xmalloc((ix->n_lanes + 1) * sizeof *sweeps);  /* freed below */
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        sweeps[li] = runlane_sweep_new(ix->lanes[li].runs);
+    size_t *hints = xcalloc(ix->n_lanes + 1, sizeof *hints);         /* freed below */
     uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
     uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
     for (size_t a = 0; a < n_spans;) {
@@ -370,13 +377,14 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             p->wait_ns = sp->wait_ns;
             p->stop_ns = g->request_cap == EVINDEX_NO_CAP
                              ? sp->start_ns
-                             : part_stop(lane, g->request_ns, sp->start_ns);
+                             : part_stop(sweeps[spans[i].lane], g->request_ns, sp->start_ns);
             if (lead != SIZE_MAX && i == lead) {
                 lead_part = p;
                 lead_gc = lane->gc;
             }
             /* Point the capability's GC phases inside this span at the collection. */
-            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, (uint32_t)(n_gcs - 1), NULL, 0);
+            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, (uint32_t)(n_gcs - 1), NULL, 0,
+                          &hints[spans[i].lane]);
             if (spans[i].idx + 1 > lane->spans_reffed)
                 lane->spans_reffed = spans[i].idx + 1;
         }
@@ -384,7 +392,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         /* Every capability had to stop, including those that then sat the GC out. */
         if (g->request_cap != EVINDEX_NO_CAP)
             for (size_t li = 0; li < ix->n_lanes; li++) {
-                uint64_t stop = part_stop(&ix->lanes[li], g->request_ns, g->start_ns);
+                uint64_t stop = part_stop(sweeps[li], g->request_ns, g->start_ns);
                 if (stop > g->request_ns && stop >= last_stop) {
                     last_stop = stop;
                     g->slowest_cap = ix->lanes[li].pub.cap;
@@ -466,11 +474,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         moved = old_to_new[i] != base + i;
     for (size_t li = 0; moved && li < ix->n_lanes; li++)
         join_set_refs(&ix->lanes[li], ix->lanes[li].span_from, ix->lanes[li].spans_reffed, 0,
-                      old_to_new, base);
+                      old_to_new, base, &(size_t){ 0 });
     n_gcs = base + w;
     x_free(order);
     x_free(old_to_new);
     x_free(tail_clus);
+    x_free(hints);
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        runlane_sweep_free(sweeps[li]);
+    x_free(sweeps);
 
     /* Allocation since the previous collection, from the summed HEAP_ALLOCATED series. */
     const series *alloc = ix->series[EVINDEX_S_ALLOCATED];
