@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Set once by main before other threads exist (xalloc.h argues why it is global). */
 static xalloc_fail_fn xalloc_fail_handler;
@@ -102,5 +105,13 @@ x_release(void *p, size_t from, size_t to)
     (void)p;
     (void)from;
     (void)to;
+#endif
+}
+
+void
+x_trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
 #endif
 }
