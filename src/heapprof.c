@@ -192,8 +192,10 @@ heapprof_band_get(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n
         }
         sl = heapprof_probe(hp, kind, p, n);
     }
+    size_t had = hp->cap_bands;
     xgrowarray((void **)&hp->bands, &hp->cap_bands, hp->n_bands + 1, 16, sizeof *hp->bands);
-    hp->keys = xreallocarray(hp->keys, hp->cap_bands, sizeof *hp->keys);  /* owned by hp */
+    if (hp->cap_bands != had)   /* parallel to bands: grown with them, not on every band */
+        hp->keys = xreallocarray(hp->keys, hp->cap_bands, sizeof *hp->keys);  /* owned by hp */
     size_t b = hp->n_bands++;
     memset(&hp->bands[b], 0, sizeof hp->bands[b]);
     hp->bands[b].kind = kind;

@@ -120,7 +120,7 @@ END_TEST
 START_TEST(test_msgtab_merge_large)
 {
     uint64_t st = 0x51ed2701d2a4c3b5u;
-    size_t n = 300000;
+    size_t n = 120000;
     msgtab_msg *m = mt_make(&st, n, 3, 3, UINT64_C(1) << 30, UINT64_C(1) << 39, false, false);
     msgtab *mt = msgtab_new(MT_MARKER);
     for (size_t i = 0; i < n; i++)
