@@ -52,6 +52,9 @@ const ivtrack_iv *ivtrack_get(const ivtrack *tr, size_t i, ivtrack_iv *buf);
 void ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref);
 /* Index of the first interval with end_ns > t, or that starts at t (count if none). */
 size_t ivtrack_first_after(const ivtrack *tr, uint64_t t);
+/* The same for a sweep over increasing times: the search gallops forward from chunk
+ * *hint (0 to begin; any value is safe) and leaves there the chunk of the answer. */
+size_t ivtrack_first_after_near(const ivtrack *tr, uint64_t t, size_t *hint);
 /* Index of the last interval with start_ns <= t, or SIZE_MAX. */
 size_t ivtrack_last_starting_by(const ivtrack *tr, uint64_t t);
 /* Time of `kind` inside [t0, t1), in ns. O(log n + IVTRACK_CHUNK). */

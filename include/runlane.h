@@ -108,6 +108,16 @@ void runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size
 size_t runlane_first_after(const runlane *rl, uint64_t t);
 /* Index of the last run with start_ns <= t, or SIZE_MAX if none. */
 size_t runlane_last_starting_by(const runlane *rl, uint64_t t);
+
+/* A sweep over (mostly) increasing times: it keeps the packed chunk it last answered
+ * from unpacked, so queries that land in it cost a binary search over plain starts,
+ * and moves on to a later chunk by galloping. Any order of times gives exact answers.
+ * It borrows rl, which must not change while it lives. Caller frees: runlane_sweep_free. */
+typedef struct runlane_sweep runlane_sweep;
+runlane_sweep *runlane_sweep_new(const runlane *rl);
+void runlane_sweep_free(runlane_sweep *sw);
+/* runlane_last_starting_by(rl, t); *end_ns gets that run's end (untouched on SIZE_MAX). */
+size_t runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns);
 /* Sum over runs of |run ∩ [t0, t1)|, in ns. O(log n + RUNLANE_CHUNK). */
 uint64_t runlane_busy_ns(const runlane *rl, uint64_t t0, uint64_t t1);
 /* out[m] = sum over runs of |run ∩ [0, t[m])| for n ascending times (a screen's column

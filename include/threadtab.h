@@ -65,6 +65,9 @@ void threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset);
  * the earliest creation wins, the label recorded latest in the file wins. For builds
  * that split the log. */
 void threadtab_merge(threadtab *dst, const threadtab *src);
+/* The same, emptying src as it goes (each of its pages freed once added to dst, so the
+ * two tables are never both held whole): src is then an empty table. */
+void threadtab_merge_take(threadtab *dst, threadtab *src);
 /* Done adding (for now): positions (threadtab_at, threadtab_index_of) are valid until
  * the next add. Adding more and sealing again is allowed (a growing log). O(threads/64). */
 void threadtab_seal(threadtab *tt);

@@ -18,6 +18,13 @@ void xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size);
 char *xstrdup(const char *s);
 /* Free `p`; x_free(NULL) is a no-op. */
 void x_free(void *p);
+/* Give back to the system the whole pages inside bytes [from, to) of the allocation p,
+ * which the caller will not read again (a consumed prefix of a large array being
+ * merged away): their contents become undefined, p stays the caller's to free. */
+void x_release(void *p, size_t from, size_t to);
+/* Give the allocator's free memory back to the system, after a phase that freed much
+ * (with glibc, whose arenas keep freed blocks below their top: malloc_trim). */
+void x_trim(void);
 
 /* What happens when an allocation of `n_bytes` fails. An allocation deep in any module
  * cannot return an error (callers treat it as infallible, STYLE rule 5), so this is a

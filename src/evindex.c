@@ -1519,6 +1519,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
             ivtrack_seal(lane->gc);
         }
         ivtrack_seal(ix->nm);
+        x_trim();               /* the placed samples and their sort, before the join */
     } else {
         threadtab_seal(ix->threads);
         builder_place_samples(b, horizon, false);
@@ -2130,21 +2131,24 @@ builder_stitch(builder *dst, builder *src)
     /* Both lists are in file order: merge them so the result is too (the radix sort at
      * the end keeps file order among equal times, as the serial build does). */
     size_t nd = dst->n_samples, ns = src->n_samples;
-    raw_sample *merged = xmalloc((nd + ns + 1) * sizeof *merged);  /* owned by dst */
-    for (size_t i = 0, j = 0, k = 0; k < nd + ns; k++) {
-        if (j < ns && (i == nd || src->samples[j].offset < dst->samples[i].offset)) {
-            merged[k] = src->samples[j++];
-        } else {
-            merged[k] = dst->samples[i++];
+    /* In place from the back of dst grown to size, src's freed at once: the lists and
+     * their merge are never all held together. */
+    dst->samples = xreallocarray(dst->samples, nd + ns + 1, sizeof *dst->samples);
+    dst->cap_samples = nd + ns + 1;
+    for (size_t i = nd, j = ns, k = nd + ns, kept = ns; j > 0;) {
+        if (i > 0 && src->samples[j - 1].offset < dst->samples[i - 1].offset)
+            dst->samples[--k] = dst->samples[--i];
+        else
+            dst->samples[--k] = src->samples[--j];
+        if (kept - j >= 16384) {        /* src's merged tail: its pages go back */
+            x_release(src->samples, j * sizeof *src->samples, kept * sizeof *src->samples);
+            kept = j;
         }
     }
-    x_free(dst->samples);
+    dst->n_samples = nd + ns;
     x_free(src->samples);
     src->samples = NULL;
     src->n_samples = src->cap_samples = 0;
-    dst->samples = merged;
-    dst->n_samples = nd + ns;
-    dst->cap_samples = nd + ns + 1;
     /* Spark counters: appended (their sort at placing puts them in (time, offset)
      * order). */
     xgrowarray((void **)&dst->sparks, &dst->cap_sparks, dst->n_sparks + src->n_sparks + 1, 64,
@@ -2152,6 +2156,9 @@ builder_stitch(builder *dst, builder *src)
     if (src->n_sparks)
         memcpy(dst->sparks + dst->n_sparks, src->sparks, src->n_sparks * sizeof *src->sparks);
     dst->n_sparks += src->n_sparks;
+    x_free(src->sparks);
+    src->sparks = NULL;
+    src->n_sparks = src->cap_sparks = 0;
     for (size_t i = 0; i < src->n_caplife; i++)
         *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
     for (size_t i = 0; i < src->n_pend_msgs; i++)
@@ -2163,7 +2170,7 @@ builder_stitch(builder *dst, builder *src)
     for (size_t c = 0; c < 65536; c++)
         if (src->newest[c] > dst->newest[c])
             dst->newest[c] = src->newest[c];
-    threadtab_merge(d->threads, s->threads);
+    threadtab_merge_take(d->threads, s->threads);
     evseek_merge(d->seek, s->seek);
     timeprof_merge(d->timeprof, s->timeprof);
     evindex_program *dp = &d->program;
@@ -2260,6 +2267,7 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     }
     for (unsigned i = 1; i < n_workers; i++)
         builder_destroy(pw[i].b);
+    x_trim();                   /* the workers' freed blocks, before the publish */
     x_free(pw);
     x_free(th);
     x_free(started);

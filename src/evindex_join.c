@@ -24,6 +24,79 @@ span_ref_cmp(const void *a, const void *b)
     return x->lane < y->lane ? -1 : x->lane > y->lane;
 }
 
+/* The tail's spans in span_ref_cmp order, one at a time: a merge of the lanes' own
+ * lists (each in start order, as their capabilities wrote them), or all of them sorted
+ * when some lane's are not (a log out of order). */
+typedef struct join_spans {
+    const evindex *ix;
+    size_t *at;                 /* owned; each lane's next span (the merge) */
+    span_ref *sorted;           /* owned; the fallback, sorted */
+    size_t n_sorted, i;
+} join_spans;
+
+static void
+join_spans_init(join_spans *js, const evindex *ix, size_t n_spans)
+{
+    *js = (join_spans){ .ix = ix };
+    bool in_order = true;
+    for (size_t li = 0; li < ix->n_lanes && in_order; li++) {
+        const evindex_lane *lane = &ix->lanes[li];
+        for (size_t i = lane->span_from + 1; i < lane->n_spans_closed && in_order; i++)
+            in_order = lane->spans[i - 1].start_ns <= lane->spans[i].start_ns;
+    }
+    if (in_order) {
+        js->at = xmalloc((ix->n_lanes + 1) * sizeof *js->at);      /* freed: _free */
+        for (size_t li = 0; li < ix->n_lanes; li++)
+            js->at[li] = ix->lanes[li].span_from;
+        return;
+    }
+    js->sorted = xmalloc((n_spans + 1) * sizeof *js->sorted);       /* freed: _free */
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        for (size_t i = ix->lanes[li].span_from; i < ix->lanes[li].n_spans_closed; i++) {
+            const evindex_span *sp = &ix->lanes[li].spans[i];
+            js->sorted[js->n_sorted++] =
+                (span_ref){ sp->start_ns, sp->end_ns, (uint32_t)li, (uint32_t)i };
+        }
+    qsort(js->sorted, js->n_sorted, sizeof *js->sorted, span_ref_cmp);
+}
+
+/* The next span into *out; false when there are no more. */
+static bool
+join_spans_next(join_spans *js, span_ref *out)
+{
+    if (!js->at) {
+        if (js->i == js->n_sorted)
+            return false;
+        *out = js->sorted[js->i++];
+        return true;
+    }
+    const evindex *ix = js->ix;
+    size_t best = SIZE_MAX;
+    uint64_t best_ns = 0;
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        const evindex_lane *lane = &ix->lanes[li];
+        /* Ties go to the lower lane: only a strictly earlier start displaces it. */
+        if (js->at[li] < lane->n_spans_closed &&
+            (best == SIZE_MAX || lane->spans[js->at[li]].start_ns < best_ns)) {
+            best = li;
+            best_ns = lane->spans[js->at[li]].start_ns;
+        }
+    }
+    if (best == SIZE_MAX)
+        return false;
+    size_t i = js->at[best]++;
+    const evindex_span *sp = &ix->lanes[best].spans[i];
+    *out = (span_ref){ sp->start_ns, sp->end_ns, (uint32_t)best, (uint32_t)i };
+    return true;
+}
+
+static void
+join_spans_free(join_spans *js)
+{
+    x_free(js->at);
+    x_free(js->sorted);
+}
+
 int
 evindex_gcmark_cmp(const void *a, const void *b)
 {
@@ -69,16 +142,14 @@ marks_upper(const evindex_gcmark *m, size_t n, uint64_t t)
  * run before its own GC_START, if that run was still going at q; else q (it was idle,
  * or already stopped). */
 static uint64_t
-part_stop(const evindex_lane *lane, uint64_t q, uint64_t gc_start)
+part_stop(runlane_sweep *runs, uint64_t q, uint64_t gc_start)
 {
-    size_t i = runlane_last_starting_by(lane->runs, gc_start);
-    if (i == SIZE_MAX)
+    uint64_t end_ns = 0;
+    if (runlane_sweep_last_starting_by(runs, gc_start, &end_ns) == SIZE_MAX)
         return q;
-    runlane_run r;
-    runlane_get(lane->runs, i, &r);
-    if (r.end_ns <= q)
+    if (end_ns <= q)
         return q;
-    return r.end_ns < gc_start ? r.end_ns : gc_start;
+    return end_ns < gc_start ? end_ns : gc_start;
 }
 
 /* The value a series holds at the first sample in [from, before), or NO_TIME. */
@@ -201,14 +272,16 @@ join_rollback(evindex *ix, evindex_join *j, uint64_t late_ns)
 }
 
 /* Set the refs of the GC phases inside spans [from, to) of a lane: to `ref`, or through
- * map (ref - base indexes it) when map is given. */
+ * map (ref - base indexes it) when map is given. *hint: the lane's search hint for
+ * ivtrack_first_after_near (the spans come in increasing time). */
 static void
 join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, const uint32_t *map,
-              size_t base)
+              size_t base, size_t *hint)
 {
     for (size_t k = from; k < to; k++) {
         const evindex_span *sp = &lane->spans[k];
-        for (size_t j = ivtrack_first_after(lane->gc, sp->start_ns); j < ivtrack_count(lane->gc);
+        for (size_t j = ivtrack_first_after_near(lane->gc, sp->start_ns, hint);
+             j < ivtrack_count(lane->gc);
              j++) {
             ivtrack_iv iv_buf;
             const ivtrack_iv *iv = ivtrack_get(lane->gc, j, &iv_buf);
@@ -248,18 +321,16 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         if (lane->span_from > lane->n_spans_closed)
             lane->span_from = lane->n_spans_closed;
         if (lane->spans_reffed > lane->span_from)
-            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX, NULL, 0);
+            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX, NULL, 0,
+                          &(size_t){ 0 });
         lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
     }
-    span_ref *spans = xmalloc((n_spans + 1) * sizeof *spans);   /* freed below */
-    size_t k = 0;
-    for (size_t li = 0; li < ix->n_lanes; li++)
-        for (size_t i = ix->lanes[li].span_from; i < ix->lanes[li].n_spans_closed; i++) {
-            const evindex_span *sp = &ix->lanes[li].spans[i];
-            spans[k++] = (span_ref){ sp->start_ns, sp->end_ns, (uint32_t)li, (uint32_t)i };
-        }
-    qsort(spans, n_spans, sizeof *spans, span_ref_cmp);
+    /* The spans come one at a time; `spans` holds one cluster's. */
+    join_spans js;
+    join_spans_init(&js, ix, n_spans);
+    span_ref *spans = NULL;                                     /* freed below */
+    size_t cap_spans = 0;
     j->n_spans_joined += n_spans;
 
     /* Clusters of overlapping spans; at most one collection per cluster, plus GC_STATS
@@ -278,9 +349,21 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
 
     const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
     const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
+    /* Per lane, the clusters coming in time order: a sweep over its runs, and a search
+     * hint over its GC phases. */
+    runlane_sweep **sweeps = xmalloc((ix->n_lanes + 1) * sizeof *sweeps);  /* freed below */
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        sweeps[li] = runlane_sweep_new(ix->lanes[li].runs);
+    size_t *hints = xcalloc(ix->n_lanes + 1, sizeof *hints);         /* freed below */
     uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
     uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
-    for (size_t a = 0; a < n_spans;) {
+    span_ref nx;                            /* the next span, not in a cluster yet */
+    bool have = join_spans_next(&js, &nx);
+    while (have) {
+        size_t a = 0, z = 0;
+        xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
+        spans[z++] = nx;
+        have = join_spans_next(&js, &nx);
         uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
         /* A span starting at or after the end of the cluster's first GC_STATS-claimed
          * span belongs to the next collection, even if it overlaps a worker span of
@@ -288,14 +371,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
          * collection's first GC_START (threaded-n4). */
         uint64_t lead_end = ix->lanes[spans[a].lane].spans[spans[a].idx].stats
                                 ? spans[a].end_ns : UINT64_MAX;
-        size_t z = a + 1;
-        while (z < n_spans && spans[z].start_ns < lead_end &&
-               (spans[z].start_ns < c_end || (spans[z].start_ns == c_end && c_end == c_start))) {
-            if (spans[z].end_ns > c_end)
-                c_end = spans[z].end_ns;
-            if (lead_end == UINT64_MAX && ix->lanes[spans[z].lane].spans[spans[z].idx].stats)
-                lead_end = spans[z].end_ns;
-            z++;
+        while (have && nx.start_ns < lead_end &&
+               (nx.start_ns < c_end || (nx.start_ns == c_end && c_end == c_start))) {
+            if (nx.end_ns > c_end)
+                c_end = nx.end_ns;
+            if (lead_end == UINT64_MAX && ix->lanes[nx.lane].spans[nx.idx].stats)
+                lead_end = nx.end_ns;
+            xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
+            spans[z++] = nx;
+            have = join_spans_next(&js, &nx);
         }
         /* The leader: the first span of the cluster that a GC_STATS claimed. */
         size_t lead = SIZE_MAX;
@@ -370,13 +454,14 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             p->wait_ns = sp->wait_ns;
             p->stop_ns = g->request_cap == EVINDEX_NO_CAP
                              ? sp->start_ns
-                             : part_stop(lane, g->request_ns, sp->start_ns);
+                             : part_stop(sweeps[spans[i].lane], g->request_ns, sp->start_ns);
             if (lead != SIZE_MAX && i == lead) {
                 lead_part = p;
                 lead_gc = lane->gc;
             }
             /* Point the capability's GC phases inside this span at the collection. */
-            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, (uint32_t)(n_gcs - 1), NULL, 0);
+            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, (uint32_t)(n_gcs - 1), NULL, 0,
+                          &hints[spans[i].lane]);
             if (spans[i].idx + 1 > lane->spans_reffed)
                 lane->spans_reffed = spans[i].idx + 1;
         }
@@ -384,7 +469,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         /* Every capability had to stop, including those that then sat the GC out. */
         if (g->request_cap != EVINDEX_NO_CAP)
             for (size_t li = 0; li < ix->n_lanes; li++) {
-                uint64_t stop = part_stop(&ix->lanes[li], g->request_ns, g->start_ns);
+                uint64_t stop = part_stop(sweeps[li], g->request_ns, g->start_ns);
                 if (stop > g->request_ns && stop >= last_stop) {
                     last_stop = stop;
                     g->slowest_cap = ix->lanes[li].pub.cap;
@@ -395,8 +480,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         if (lead != SIZE_MAX)
             join_census(g, lead_part, lead_gc, census, n_census);
 
-        size_t next = z < n_spans ? z : SIZE_MAX;
-        uint64_t before = next != SIZE_MAX ? spans[next].start_ns : UINT64_MAX;
+        uint64_t before = have ? nx.start_ns : UINT64_MAX;
         g->heap_after = series_first_in(heap, g->start_ns, before);
         if (g->flags & EVINDEX_GC_F_MAJOR)
             g->live_after = series_first_in(live, g->start_ns, before);
@@ -408,7 +492,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             else
                 first_open = c_start;
         }
-        a = z;
     }
 
     /* GC_STATS that claimed no span (the log began inside the collection). */
@@ -466,11 +549,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         moved = old_to_new[i] != base + i;
     for (size_t li = 0; moved && li < ix->n_lanes; li++)
         join_set_refs(&ix->lanes[li], ix->lanes[li].span_from, ix->lanes[li].spans_reffed, 0,
-                      old_to_new, base);
+                      old_to_new, base, &(size_t){ 0 });
     n_gcs = base + w;
     x_free(order);
     x_free(old_to_new);
     x_free(tail_clus);
+    x_free(hints);
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        runlane_sweep_free(sweeps[li]);
+    x_free(sweeps);
 
     /* Allocation since the previous collection, from the summed HEAP_ALLOCATED series. */
     const series *alloc = ix->series[EVINDEX_S_ALLOCATED];
@@ -518,4 +605,5 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             lane->span_from++;
     }
     x_free(spans);
+    join_spans_free(&js);
 }

@@ -1,6 +1,7 @@
 /* heapprof: heap-profile bands interned in a hash (strings and cost-centre stacks as
  * keys, their texts and ids copied into small pools), censuses as runs of (band, bytes)
- * entries, censuses sorted by time and cost-centre definitions by id at seal. */
+ * entries packed at fixed per-census widths (a few bytes each instead of twelve),
+ * censuses sorted by time and cost-centre definitions by id at seal. */
 #include "heapprof.h"
 
 #include <stdio.h>
@@ -18,6 +19,13 @@ typedef struct heapprof_key {
     uint32_t census;            /* last census it had an entry in (HEAPPROF_NONE: none) */
     uint32_t entry;             /* that entry's index */
 } heapprof_key;
+
+/* Where a closed census's entries are packed: each entry is bw bytes of band and yw
+ * bytes of (bytes >> shift), little-endian, at off + k * (bw + yw) in the pool. */
+typedef struct heapprof_pack {
+    uint64_t off;
+    uint8_t bw, yw, shift;
+} heapprof_pack;
 
 typedef struct heapprof_cc {
     uint32_t id;
@@ -38,9 +46,14 @@ struct heapprof {
     size_t n_slots;
     heapprof_census *census;    /* owned */
     size_t n_census, cap_census;
-    uint32_t *ent_band;         /* owned; entries of all censuses, in census order */
-    uint64_t *ent_bytes;        /* owned */
-    size_t n_ent, cap_ent;
+    heapprof_pack *pack;        /* owned; parallel to census (the open one's is unused) */
+    size_t cap_pack;
+    uint8_t *pool;              /* owned; the closed censuses' packed entries */
+    size_t n_pool, cap_pool;
+    size_t n_ent;               /* entries of all censuses */
+    uint32_t *open_band;        /* owned; the open census's entries, unpacked while */
+    uint64_t *open_bytes;       /* owned   a band named twice can still add up */
+    size_t n_open, cap_open;
     heapprof_cc *ccs;           /* owned; sorted by id and unique once sealed */
     size_t n_ccs, cap_ccs;
     bool open;                  /* census n_census - 1 is taking entries */
@@ -69,8 +82,10 @@ heapprof_free(heapprof *hp)
     x_free(hp->keys);
     x_free(hp->slots);
     x_free(hp->census);
-    x_free(hp->ent_band);
-    x_free(hp->ent_bytes);
+    x_free(hp->pack);
+    x_free(hp->pool);
+    x_free(hp->open_band);
+    x_free(hp->open_bytes);
     x_free(hp->ccs);
     x_free(hp);
 }
@@ -177,8 +192,10 @@ heapprof_band_get(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n
         }
         sl = heapprof_probe(hp, kind, p, n);
     }
+    size_t had = hp->cap_bands;
     xgrowarray((void **)&hp->bands, &hp->cap_bands, hp->n_bands + 1, 16, sizeof *hp->bands);
-    hp->keys = xreallocarray(hp->keys, hp->cap_bands, sizeof *hp->keys);  /* owned by hp */
+    if (hp->cap_bands != had)   /* parallel to bands: grown with them, not on every band */
+        hp->keys = xreallocarray(hp->keys, hp->cap_bands, sizeof *hp->keys);  /* owned by hp */
     size_t b = hp->n_bands++;
     memset(&hp->bands[b], 0, sizeof hp->bands[b]);
     hp->bands[b].kind = kind;
@@ -201,6 +218,84 @@ heapprof_band_get(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n
     return b;
 }
 
+/* Bytes needed for v (at least 1). */
+static uint8_t
+heapprof_width(uint64_t v)
+{
+    uint8_t w = 1;
+    while (w < 8 && (v >> (8 * w)) != 0)
+        w++;
+    return w;
+}
+
+static uint64_t
+heapprof_load(const uint8_t *p, unsigned w)
+{
+    uint64_t v = 0;
+    for (unsigned i = w; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void
+heapprof_store(uint8_t *p, unsigned w, uint64_t v)
+{
+    for (unsigned i = 0; i < w; i++, v >>= 8)
+        p[i] = (uint8_t)v;
+}
+
+/* Entry k of census ci (k < its n_entries): the open census's from the scratch arrays,
+ * a closed one's from the pool. */
+static void
+heapprof_ent(const heapprof *hp, size_t ci, size_t k, uint32_t *band, uint64_t *bytes)
+{
+    if (hp->open && ci == hp->n_census - 1) {
+        *band = hp->open_band[k];
+        *bytes = hp->open_bytes[k];
+        return;
+    }
+    const heapprof_pack *pk = &hp->pack[ci];
+    const uint8_t *p = hp->pool + pk->off + k * (size_t)(pk->bw + pk->yw);
+    *band = (uint32_t)heapprof_load(p, pk->bw);
+    *bytes = heapprof_load(p + pk->bw, pk->yw) << pk->shift;
+}
+
+/* Pack the open census's entries onto the end of the pool at the narrowest widths that
+ * hold them exactly: bytes share their common trailing zero bits (whole words, as the
+ * RTS counts them), stored once as the shift. */
+static void
+heapprof_pack_open(heapprof *hp)
+{
+    size_t n = hp->n_open;
+    uint32_t max_band = 0;
+    uint64_t any_bytes = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (hp->open_band[k] > max_band)
+            max_band = hp->open_band[k];
+        any_bytes |= hp->open_bytes[k];
+    }
+    uint8_t shift = 0;
+    while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
+        shift++;
+    uint64_t max_v = 0;
+    for (size_t k = 0; k < n; k++)
+        if (hp->open_bytes[k] >> shift > max_v)
+            max_v = hp->open_bytes[k] >> shift;
+    heapprof_pack *pk = &hp->pack[hp->n_census - 1];
+    *pk = (heapprof_pack){ hp->n_pool, heapprof_width(max_band), heapprof_width(max_v), shift };
+    hp->n_open = 0;
+    if (!n)
+        return;
+    size_t w = (size_t)pk->bw + pk->yw;
+    xgrowarray((void **)&hp->pool, &hp->cap_pool, hp->n_pool + n * w, 4096, 1);
+    uint8_t *p = hp->pool + hp->n_pool;
+    for (size_t k = 0; k < n; k++, p += w) {
+        heapprof_store(p, pk->bw, hp->open_band[k]);
+        heapprof_store(p + pk->bw, pk->yw, hp->open_bytes[k] >> shift);
+    }
+    hp->n_pool += n * w;
+}
+
 void
 heapprof_census_begin(heapprof *hp, uint64_t time_ns)
 {
@@ -208,6 +303,10 @@ heapprof_census_begin(heapprof *hp, uint64_t time_ns)
         heapprof_census_end(hp);
     xgrowarray((void **)&hp->census, &hp->cap_census, hp->n_census + 1, 16,
                sizeof *hp->census);
+    if (hp->cap_pack < hp->cap_census) {
+        hp->cap_pack = hp->cap_census;
+        hp->pack = xreallocarray(hp->pack, hp->cap_pack, sizeof *hp->pack);  /* owned by hp */
+    }
     hp->census[hp->n_census++] = (heapprof_census){ time_ns, 0, (uint32_t)hp->n_ent, 0 };
     hp->open = true;
     hp->n_in_census = 0;
@@ -225,7 +324,9 @@ heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, 
     if (hp->n_census >= 2) {
         const heapprof_census *prev = &hp->census[hp->n_census - 2];
         if (j < prev->n_entries) {
-            size_t guess = hp->ent_band[prev->first_entry + j];
+            uint32_t guess;
+            uint64_t ignored;
+            heapprof_ent(hp, hp->n_census - 2, j, &guess, &ignored);
             if (heapprof_key_is(hp, guess, kind, p, n))
                 b = guess;
         }
@@ -237,18 +338,20 @@ heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, 
     heapprof_census *c = &hp->census[ci];
     c->total_bytes += bytes;
     if (k->census == ci) {
-        hp->ent_bytes[k->entry] += bytes;
+        hp->open_bytes[k->entry] += bytes;
         return;
     }
-    if (hp->n_ent == hp->cap_ent) {
-        hp->cap_ent = hp->cap_ent ? 2 * hp->cap_ent : 256;
-        hp->ent_band = xreallocarray(hp->ent_band, hp->cap_ent, sizeof *hp->ent_band);
-        hp->ent_bytes = xreallocarray(hp->ent_bytes, hp->cap_ent, sizeof *hp->ent_bytes);
+    if (hp->n_open == hp->cap_open) {
+        hp->cap_open = hp->cap_open ? 2 * hp->cap_open : 256;
+        /* owned by hp: the open census's scratch, reused by every census */
+        hp->open_band = xreallocarray(hp->open_band, hp->cap_open, sizeof *hp->open_band);
+        hp->open_bytes = xreallocarray(hp->open_bytes, hp->cap_open, sizeof *hp->open_bytes);
     }
     k->census = ci;
-    k->entry = (uint32_t)hp->n_ent;
-    hp->ent_band[hp->n_ent] = (uint32_t)b;
-    hp->ent_bytes[hp->n_ent] = bytes;
+    k->entry = (uint32_t)hp->n_open;
+    hp->open_band[hp->n_open] = (uint32_t)b;
+    hp->open_bytes[hp->n_open] = bytes;
+    hp->n_open++;
     hp->n_ent++;
     c->n_entries++;
 }
@@ -267,11 +370,14 @@ heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t b
 
 /* Add census c's entries to its bands' peaks, sums and counts. */
 static void
-heapprof_count(heapprof *hp, const heapprof_census *c)
+heapprof_count(heapprof *hp, size_t ci)
 {
-    for (size_t e = c->first_entry; e < (size_t)c->first_entry + c->n_entries; e++) {
-        heapprof_band *b = &hp->bands[hp->ent_band[e]];
-        uint64_t bytes = hp->ent_bytes[e];
+    const heapprof_census *c = &hp->census[ci];
+    for (size_t k = 0; k < c->n_entries; k++) {
+        uint32_t band;
+        uint64_t bytes;
+        heapprof_ent(hp, ci, k, &band, &bytes);
+        heapprof_band *b = &hp->bands[band];
         b->sum_bytes += bytes;
         b->n_censuses++;
         if (b->n_censuses == 1 || bytes > b->peak_bytes) {
@@ -286,8 +392,9 @@ heapprof_census_end(heapprof *hp)
 {
     if (!hp->open)
         return;
+    heapprof_count(hp, hp->n_census - 1);
+    heapprof_pack_open(hp);
     hp->open = false;
-    heapprof_count(hp, &hp->census[hp->n_census - 1]);
 }
 
 typedef struct heapprof_order {
@@ -321,34 +428,30 @@ heapprof_sort_censuses(heapprof *hp)
     for (size_t i = 0; i < n; i++)
         ord[i] = (heapprof_order){ hp->census[i].time_ns, (uint32_t)i };
     qsort(ord, n, sizeof *ord, heapprof_order_cmp);
+    /* The packed entries stay where they are: only the censuses and their packs move. */
     heapprof_census *census = xmalloc(n * sizeof *census);           /* owned by hp */
-    uint32_t *ent_band = xmalloc((hp->n_ent + 1) * sizeof *ent_band);   /* owned by hp */
-    uint64_t *ent_bytes = xmalloc((hp->n_ent + 1) * sizeof *ent_bytes); /* owned by hp */
-    size_t w = 0;
+    heapprof_pack *pack = xmalloc(n * sizeof *pack);                 /* owned by hp */
+    uint32_t w = 0;
     for (size_t i = 0; i < n; i++) {
-        const heapprof_census *c = &hp->census[ord[i].census];
-        census[i] = *c;
-        census[i].first_entry = (uint32_t)w;
-        memcpy(ent_band + w, hp->ent_band + c->first_entry, c->n_entries * sizeof *ent_band);
-        memcpy(ent_bytes + w, hp->ent_bytes + c->first_entry, c->n_entries * sizeof *ent_bytes);
-        w += c->n_entries;
+        census[i] = hp->census[ord[i].census];
+        census[i].first_entry = w;
+        pack[i] = hp->pack[ord[i].census];
+        w += census[i].n_entries;
     }
     x_free(ord);
     x_free(hp->census);
-    x_free(hp->ent_band);
-    x_free(hp->ent_bytes);
+    x_free(hp->pack);
     hp->census = census;
     hp->cap_census = n;
-    hp->ent_band = ent_band;
-    hp->ent_bytes = ent_bytes;
-    hp->cap_ent = hp->n_ent + 1;
+    hp->pack = pack;
+    hp->cap_pack = n;
     for (size_t b = 0; b < hp->n_bands; b++) {
         heapprof_band_kind kind = hp->bands[b].kind;
         hp->bands[b] = (heapprof_band){ .kind = kind };
         hp->keys[b].census = HEAPPROF_NONE;     /* census indices changed */
     }
     for (size_t i = 0; i < n; i++)
-        heapprof_count(hp, &hp->census[i]);
+        heapprof_count(hp, i);
 }
 
 static int
@@ -378,10 +481,24 @@ heapprof_seal(heapprof *hp)
     for (size_t b = 0; b < hp->n_bands; b++)
         hp->bands[b].last_bytes = 0;
     if (hp->n_census) {
-        const heapprof_census *c = &hp->census[hp->n_census - 1];
-        for (size_t e = c->first_entry; e < (size_t)c->first_entry + c->n_entries; e++)
-            hp->bands[hp->ent_band[e]].last_bytes = hp->ent_bytes[e];
+        size_t ci = hp->n_census - 1;
+        for (size_t k = 0; k < hp->census[ci].n_entries; k++) {
+            uint32_t band;
+            uint64_t bytes;
+            heapprof_ent(hp, ci, k, &band, &bytes);
+            hp->bands[band].last_bytes = bytes;
+        }
     }
+    /* Nothing grows until the next census: give back the pool's slack and the scratch. */
+    if (hp->cap_pool > hp->n_pool) {
+        hp->cap_pool = hp->n_pool;
+        hp->pool = hp->n_pool ? xreallocarray(hp->pool, hp->n_pool, 1) : (x_free(hp->pool), NULL);
+    }
+    x_free(hp->open_band);
+    x_free(hp->open_bytes);
+    hp->open_band = NULL;
+    hp->open_bytes = NULL;
+    hp->cap_open = 0;
     hp->sealed = true;
 }
 
@@ -436,9 +553,7 @@ heapprof_entry(const heapprof *hp, size_t i, size_t k, uint32_t *band, uint64_t 
     *bytes = 0;
     if (i >= hp->n_census || k >= hp->census[i].n_entries)
         return;
-    size_t e = hp->census[i].first_entry + k;
-    *band = hp->ent_band[e];
-    *bytes = hp->ent_bytes[e];
+    heapprof_ent(hp, i, k, band, bytes);
 }
 
 void
@@ -564,7 +679,8 @@ heapprof_bytes(const heapprof *hp)
     return sizeof *hp + hp->cap_text + hp->cap_stk * sizeof *hp->stk +
            hp->cap_bands * (sizeof *hp->bands + sizeof *hp->keys) +
            hp->n_slots * sizeof *hp->slots + hp->cap_census * sizeof *hp->census +
-           hp->cap_ent * (sizeof *hp->ent_band + sizeof *hp->ent_bytes) +
+           hp->cap_pack * sizeof *hp->pack + hp->cap_pool +
+           hp->cap_open * (sizeof *hp->open_band + sizeof *hp->open_bytes) +
            hp->cap_ccs * sizeof *hp->ccs;
 }
 
@@ -591,10 +707,19 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
         }
         n_ent += c->n_entries;
         uint64_t total = 0;
-        for (size_t e = c->first_entry; e < n_ent; e++) {
-            uint32_t b = hp->ent_band[e];
+        for (size_t k = 0; k < c->n_entries; k++) {
+            uint32_t b;
+            uint64_t bytes;
+            if (!(hp->open && i == hp->n_census - 1) &&
+                hp->pack[i].off + (uint64_t)c->n_entries * (hp->pack[i].bw + hp->pack[i].yw) >
+                    hp->n_pool) {
+                checkfail(why, why_len, "census %zu: packed entries past the pool", i);
+                goto out;
+            }
+            heapprof_ent(hp, i, k, &b, &bytes);
             if (b >= hp->n_bands) {
-                checkfail(why, why_len, "entry %zu: band %u of %zu", e, b, hp->n_bands);
+                checkfail(why, why_len, "census %zu entry %zu: band %u of %zu", i, k, b,
+                          hp->n_bands);
                 goto out;
             }
             if (seen[b] == i) {
@@ -602,14 +727,14 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
                 goto out;
             }
             seen[b] = (uint32_t)i;
-            total += hp->ent_bytes[e];
+            total += bytes;
             if (i >= closed)
                 continue;
             heapprof_band *w = &want[b];
-            w->sum_bytes += hp->ent_bytes[e];
+            w->sum_bytes += bytes;
             w->n_censuses++;
-            if (w->n_censuses == 1 || hp->ent_bytes[e] > w->peak_bytes) {
-                w->peak_bytes = hp->ent_bytes[e];
+            if (w->n_censuses == 1 || bytes > w->peak_bytes) {
+                w->peak_bytes = bytes;
                 w->peak_time_ns = c->time_ns;
             }
         }

@@ -319,6 +319,22 @@ ivtrack_first_after(const ivtrack *tr, uint64_t t)
 }
 
 size_t
+ivtrack_first_after_near(const ivtrack *tr, uint64_t t, size_t *hint)
+{
+    /* The gallop needs chunk *hint's first interval to start before t. */
+    size_t c = *hint;
+    if (c >= ivtrack_chunks(tr->n) || tr->ch[c].start_ns >= t)
+        c = 0;
+    size_t k = ivtrack_count_starts_from(tr, t, false, c);
+    if (k == 0)
+        return 0;
+    *hint = (k - 1) / IVTRACK_CHUNK;
+    ivtrack_iv v;
+    ivtrack_load(tr, k - 1, &v);
+    return v.end_ns > t ? k - 1 : k;
+}
+
+size_t
 ivtrack_last_starting_by(const ivtrack *tr, uint64_t t)
 {
     size_t k = ivtrack_count_starts(tr, t, true);

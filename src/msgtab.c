@@ -294,7 +294,12 @@ typedef struct msgtab_cursor {
     msgtab_list *l;
     size_t i;
     msgtab_msg head;            /* message i */
+    size_t released;            /* words of l's columns given back (x_release) */
 } msgtab_cursor;
+
+/* Words of a list's columns a merge gives back at a time: the chunks it has passed,
+ * so the lists and the table being merged from them are not both held whole. */
+#define MSGTAB_RELEASE_WORDS 8192
 
 static void
 msgtab_sift_down(msgtab_cursor *h, size_t n, size_t i)
@@ -323,7 +328,7 @@ msgtab_seal_merge(msgtab *mt, msgtab_packer *pk)
     size_t nh = 0;
     for (size_t i = 0; i < mt->n_lists; i++)
         if (mt->lists[i]->cols.n + mt->lists[i]->n_buf)
-            h[nh++] = (msgtab_cursor){ mt->lists[i], 0, msgtab_list_at(mt->lists[i], 0) };
+            h[nh++] = (msgtab_cursor){ mt->lists[i], 0, msgtab_list_at(mt->lists[i], 0), 0 };
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
     while (nh) {
@@ -336,6 +341,14 @@ msgtab_seal_merge(msgtab *mt, msgtab_packer *pk)
             h[0] = h[--nh];
         } else {
             c->head = msgtab_list_at(c->l, c->i);
+            const msgtab_cols *lc = &c->l->cols;
+            size_t k = c->i / MSGTAB_CHUNK;
+            if (c->i % MSGTAB_CHUNK == 0 && k < lc->n_chunks &&
+                lc->chunks[k].word - c->released >= MSGTAB_RELEASE_WORDS) {
+                x_release(lc->words, c->released * sizeof *lc->words,
+                          lc->chunks[k].word * sizeof *lc->words);
+                c->released = lc->chunks[k].word;
+            }
         }
         msgtab_sift_down(h, nh, 0);
     }

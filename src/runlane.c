@@ -1112,6 +1112,89 @@ runlane_first_after(const runlane *rl, uint64_t t)
     return start + dur > t ? k - 1 : k;
 }
 
+struct runlane_sweep {
+    const runlane *rl;          /* borrowed */
+    size_t chunk;               /* the packed chunk unpacked below, or SIZE_MAX */
+    size_t len;                 /* its runs */
+    uint64_t start_ns[RUNLANE_CHUNK], dur_ns[RUNLANE_CHUNK];
+};
+
+/* Unpack only the starts and durations of packed chunk c into sw. */
+static void
+runlane_sweep_load(runlane_sweep *sw, size_t c)
+{
+    const runlane *rl = sw->rl;
+    const runlane_chunk *ck = &rl->chunks[c];
+    const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
+    size_t len = runlane_chunk_len(rl, c);
+    uint64_t at = rl->bases[c] + runlane_gap_get(ck, off, 0);
+    for (size_t j = 0; j < len; j++) {
+        if (j)
+            at += sw->dur_ns[j - 1] + runlane_gap_get(ck, off, j);
+        sw->start_ns[j] = at;
+        sw->dur_ns[j] = runlane_col_get(dur, ck->w_dur, j);
+    }
+    sw->chunk = c;
+    sw->len = len;
+}
+
+runlane_sweep *
+runlane_sweep_new(const runlane *rl)
+{
+    runlane_sweep *sw = xmalloc(sizeof *sw);    /* caller frees: runlane_sweep_free */
+    sw->rl = rl;
+    sw->chunk = SIZE_MAX;
+    sw->len = 0;
+    return sw;
+}
+
+void
+runlane_sweep_free(runlane_sweep *sw)
+{
+    x_free(sw);
+}
+
+/* The last of starts[0..n) that is <= t, given starts[0] <= t. */
+static size_t
+runlane_last_le(const uint64_t *starts, size_t n, uint64_t t)
+{
+    size_t lo = 1, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+size_t
+runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns)
+{
+    const runlane *rl = sw->rl;
+    const runlane_open *o = rl->open;
+    if (o && o->len && o->start_ns[0] <= t) {
+        size_t j = runlane_last_le(o->start_ns, o->len, t);
+        *end_ns = o->start_ns[j] + o->dur_ns[j];
+        return rl->n_chunks * RUNLANE_CHUNK + j;
+    }
+    if (rl->n_chunks == 0 || rl->bases[0] > t)
+        return SIZE_MAX;
+    /* The last chunk whose base is <= t: the one held if the next base is past t, else
+     * a gallop from it (runlane_chunk_search counts bases < its bound). */
+    size_t c = sw->chunk;
+    if (c == SIZE_MAX || rl->bases[c] > t ||
+        (c + 1 < rl->n_chunks && rl->bases[c + 1] <= t)) {
+        c = t == UINT64_MAX ? rl->n_chunks - 1
+                            : runlane_chunk_search(rl, t + 1, c == SIZE_MAX ? 0 : c);
+        runlane_sweep_load(sw, c);
+    }
+    size_t j = runlane_last_le(sw->start_ns, sw->len, t);
+    *end_ns = sw->start_ns[j] + sw->dur_ns[j];
+    return c * RUNLANE_CHUNK + j;
+}
+
 size_t
 runlane_last_starting_by(const runlane *rl, uint64_t t)
 {

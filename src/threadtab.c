@@ -464,23 +464,50 @@ threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset)
     tt_set_label(tt, tid, label_offset, false);
 }
 
+/* Add page p of src's threads into dst. */
+static void
+tt_merge_page(threadtab *dst, const threadtab *src, const tt_page *p)
+{
+    for (uint64_t left = p->present; left; left &= left - 1) {
+        threadtab_thread t;
+        tt_get(src, p, (unsigned)__builtin_ctzll(left), &t);
+        threadtab_add(dst, t.tid);
+        if (t.create_ns != THREADTAB_NO_TIME)
+            threadtab_created(dst, t.tid, t.create_ns, t.create_cap);
+        if (t.n_migrations || t.n_wakeups)
+            tt_count(dst, t.tid, t.n_migrations, t.n_wakeups);
+        if (t.label_offset)
+            tt_set_label(dst, t.tid, t.label_offset, true);
+    }
+}
+
 void
 threadtab_merge(threadtab *dst, const threadtab *src)
 {
+    for (size_t i = 0; i < src->n_pages; i++)
+        tt_merge_page(dst, src, &src->pages[i]);
+}
+
+void
+threadtab_merge_take(threadtab *dst, threadtab *src)
+{
     for (size_t i = 0; i < src->n_pages; i++) {
-        const tt_page *p = &src->pages[i];
-        for (uint64_t left = p->present; left; left &= left - 1) {
-            threadtab_thread t;
-            tt_get(src, p, (unsigned)__builtin_ctzll(left), &t);
-            threadtab_add(dst, t.tid);
-            if (t.create_ns != THREADTAB_NO_TIME)
-                threadtab_created(dst, t.tid, t.create_ns, t.create_cap);
-            if (t.n_migrations || t.n_wakeups)
-                tt_count(dst, t.tid, t.n_migrations, t.n_wakeups);
-            if (t.label_offset)
-                tt_set_label(dst, t.tid, t.label_offset, true);
-        }
+        tt_page *p = &src->pages[i];
+        tt_merge_page(dst, src, p);
+        x_free(p->slots);
+        x_free(p->labels);
+        p->slots = NULL;
+        p->labels = NULL;
     }
+    x_free(src->pages);
+    x_free(src->order);
+    x_free(src->page_hash.v);
+    x_free(src->side);
+    x_free(src->side_hash.v);
+    memset(src, 0, sizeof *src);
+    tt_hash_init(&src->page_hash);
+    tt_hash_init(&src->side_hash);
+    src->sealed = true;
 }
 
 /* Merge sort of page indices v[0..n) by page number (qsort has no context argument in

@@ -6,6 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Set once by main before other threads exist (xalloc.h argues why it is global). */
 static xalloc_fail_fn xalloc_fail_handler;
@@ -80,4 +85,33 @@ void
 x_free(void *p)
 {
     free(p);
+}
+
+void
+x_release(void *p, size_t from, size_t to)
+{
+#ifdef MADV_DONTNEED
+    long page = sysconf(_SC_PAGESIZE);
+    if (!p || page <= 0 || to <= from)
+        return;
+    /* Whole pages strictly inside the range: the allocator's own words around the
+     * block stay untouched. */
+    uintptr_t a = (uintptr_t)p + from, b = (uintptr_t)p + to, pg = (uintptr_t)page;
+    a = (a + pg - 1) / pg * pg;
+    b = b / pg * pg;
+    if (a < b)
+        madvise((void *)a, b - a, MADV_DONTNEED);
+#else
+    (void)p;
+    (void)from;
+    (void)to;
+#endif
+}
+
+void
+x_trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

@@ -241,6 +241,9 @@ START_TEST(test_par_synthetic)
         "--caps 4 --size 512K --seed 14 --truncate",
         "--caps 4 --size 512K --seed 15 --no-blocks",
         "--caps 2 --size 512K --seed 16 --out-of-order",
+        /* Samples by the hundred thousand: the merge of the workers' lists gives back
+         * the pages of the part it has merged as it goes. */
+        "--caps 2 --size 12M --seed 17 --heap --gc-every 200us",
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         char path[] = "/tmp/elog-par-XXXXXX";

@@ -643,6 +643,103 @@ START_TEST(test_heapprof_corpus_vs_dump)
 }
 END_TEST
 
+/* The packed census entries at their edges: an empty census, bytes of 0, 1, 2^63 and
+ * 2^64 - 1 (no common shift, the widest values), whole words only (a shift), band ids
+ * past 255 and 65535 (wider band fields), a band named twice adding up, and a census
+ * begun after a seal; every entry read back exactly, in census order and in place. */
+START_TEST(test_heapprof_packed_edges)
+{
+    enum { N_BANDS = 70000 };
+    heapprof *hp = heapprof_new();
+    char text[16];
+    /* Census 0 names every band once (band b is "k<b>", ids in first-seen order). */
+    heapprof_census_begin(hp, 100);
+    for (uint32_t b = 0; b < N_BANDS; b++) {
+        int len = snprintf(text, sizeof text, "k%u", b);
+        heapprof_sample_string(hp, (const uint8_t *)text, (size_t)len, 8ull * b);
+    }
+    heapprof_census_begin(hp, 200);         /* empty; closes census 0 */
+    static const struct { uint32_t band; uint64_t bytes; } c2[] = {
+        { 0, 0 }, { 300, 1 }, { 69999, UINT64_MAX }, { 65536, 1ull << 63 }, { 7, 0 },
+    };
+    heapprof_census_begin(hp, 300);
+    for (size_t k = 0; k < sizeof c2 / sizeof c2[0]; k++) {
+        int len = snprintf(text, sizeof text, "k%u", c2[k].band);
+        heapprof_sample_string(hp, (const uint8_t *)text, (size_t)len, c2[k].bytes);
+    }
+    heapprof_census_end(hp);
+    heapprof_census_begin(hp, 400);         /* words only, one band twice: 4096 + 8 */
+    heapprof_sample_string(hp, (const uint8_t *)"k5", 2, 4096);
+    heapprof_sample_string(hp, (const uint8_t *)"k70", 3, 1ull << 40);
+    heapprof_sample_string(hp, (const uint8_t *)"k5", 2, 8);
+    heapprof_seal(hp);
+    hp_assert_ok(hp);
+    heapprof_census_begin(hp, 50);          /* after the seal, and earlier than all */
+    heapprof_sample_string(hp, (const uint8_t *)"k1", 2, 3);
+    heapprof_seal(hp);
+    hp_assert_ok(hp);
+
+    ck_assert_uint_eq(heapprof_n_censuses(hp), 5);
+    uint32_t band;
+    uint64_t bytes;
+    /* In time order: 50, 100, 200, 300, 400. */
+    ck_assert_uint_eq(heapprof_census_at(hp, 0)->n_entries, 1);
+    heapprof_entry(hp, 0, 0, &band, &bytes);
+    ck_assert_str_eq(hp_name(hp, band), "k1");
+    ck_assert_uint_eq(bytes, 3);
+    const heapprof_census *c = heapprof_census_at(hp, 1);
+    ck_assert_uint_eq(c->time_ns, 100);
+    ck_assert_uint_eq(c->n_entries, N_BANDS);
+    size_t bad = SIZE_MAX;          /* one assertion for all (each costs a pipe write) */
+    for (uint32_t k = 0; k < N_BANDS && bad == SIZE_MAX; k++) {
+        heapprof_entry(hp, 1, k, &band, &bytes);
+        if (band != k || bytes != 8ull * k)
+            bad = k;
+    }
+    ck_assert_msg(bad == SIZE_MAX, "census 100 entry %zu: band %u, %llu bytes", bad, band,
+                  (unsigned long long)bytes);
+    ck_assert_uint_eq(heapprof_census_at(hp, 2)->n_entries, 0);
+    ck_assert_uint_eq(heapprof_census_at(hp, 2)->total_bytes, 0);
+    c = heapprof_census_at(hp, 3);
+    ck_assert_uint_eq(c->n_entries, sizeof c2 / sizeof c2[0]);
+    for (size_t k = 0; k < sizeof c2 / sizeof c2[0]; k++) {
+        heapprof_entry(hp, 3, k, &band, &bytes);
+        ck_assert_uint_eq(band, c2[k].band);
+        ck_assert_uint_eq(bytes, c2[k].bytes);
+    }
+    c = heapprof_census_at(hp, 4);
+    ck_assert_uint_eq(c->n_entries, 2);
+    ck_assert_uint_eq(c->total_bytes, 4096 + 8 + (1ull << 40));
+    heapprof_entry(hp, 4, 0, &band, &bytes);
+    ck_assert_str_eq(hp_name(hp, band), "k5");
+    ck_assert_uint_eq(bytes, 4104);
+    heapprof_entry(hp, 4, 1, &band, &bytes);
+    ck_assert_str_eq(hp_name(hp, band), "k70");
+    ck_assert_uint_eq(bytes, 1ull << 40);
+    /* The largest band's peak is 2^64 - 1, in census 300; its last bytes are 0. */
+    const heapprof_band *big = heapprof_band_at(hp, 69999);
+    ck_assert_uint_eq(big->peak_bytes, UINT64_MAX);
+    ck_assert_uint_eq(big->peak_time_ns, 300);
+    ck_assert_uint_eq(big->last_bytes, 0);
+    ck_assert_uint_eq(heapprof_band_at(hp, 5)->last_bytes, 4104);
+    /* Another census of every band, once sealed, costs 3 bytes of band id and 3 of word
+     * count (shift 3) per entry, not the 12 an unpacked entry took. */
+    size_t before = heapprof_bytes(hp);
+    heapprof_census_begin(hp, 500);
+    for (uint32_t b = 0; b < N_BANDS; b++) {
+        int len = snprintf(text, sizeof text, "k%u", b);
+        heapprof_sample_string(hp, (const uint8_t *)text, (size_t)len, 8ull * b);
+    }
+    heapprof_seal(hp);
+    hp_assert_ok(hp);
+    ck_assert_uint_le(heapprof_bytes(hp) - before, (size_t)N_BANDS * 6 + 1024);
+    heapprof_entry(hp, 5, N_BANDS - 1, &band, &bytes);
+    ck_assert_uint_eq(band, N_BANDS - 1);
+    ck_assert_uint_eq(bytes, 8ull * (N_BANDS - 1));
+    heapprof_free(hp);
+}
+END_TEST
+
 Suite *
 test_heapprof_suite(void)
 {
@@ -650,6 +747,7 @@ test_heapprof_suite(void)
     TCase *tc = tcase_create("heapprof");
     tcase_add_test(tc, test_heapprof_bands);
     tcase_add_loop_test(tc, test_heapprof_random_vs_model, 0, 4);
+    tcase_add_test(tc, test_heapprof_packed_edges);
     tcase_add_loop_test(tc, test_heapprof_fixtures_vs_dump, 0,
                         (int)(sizeof hp_fixtures / sizeof hp_fixtures[0]));
     tcase_add_loop_test(tc, test_heapprof_corpus_vs_dump, 0,

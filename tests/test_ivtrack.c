@@ -190,6 +190,7 @@ iv_compare(const ivtrack *tr, const iv_model *m, uint64_t seed, int n_queries)
     }
     ck_assert_ptr_null(ivtrack_get(tr, m->n, &(ivtrack_iv){ 0 }));
     uint64_t s = seed + 999;
+    size_t hint = 0;
     for (int q = 0; q < n_queries; q++) {
         uint64_t t0 = iv_pick_time(m, &s), t1 = iv_pick_time(m, &s);
         if (iv_rng(&s) % 4 != 0 && t0 > t1) {
@@ -213,6 +214,21 @@ iv_compare(const ivtrack *tr, const iv_model *m, uint64_t seed, int n_queries)
         IV_EXPECT(ivtrack_last_starting_by(tr, t0) == bf_last_starting_by(m, t0),
                   "seed %llu last_starting_by %llu", (unsigned long long)seed,
                   (unsigned long long)t0);
+        IV_EXPECT(ivtrack_first_after_near(tr, t0, &hint) == bf_first_after(m, t0),
+                  "seed %llu first_after_near %llu (random order)", (unsigned long long)seed,
+                  (unsigned long long)t0);
+    }
+    /* A sweep in increasing time over every start and end, with the nanosecond before
+     * each, carrying one hint (the GC join's use). */
+    hint = 0;
+    for (size_t i = 0; i < 4 * m->n; i++) {
+        const ivtrack_iv *v = &m->v[i / 4];
+        uint64_t t = i % 4 < 2 ? v->start_ns : v->end_ns;
+        if (i % 2 == 0 && t > 0)
+            t--;
+        IV_EXPECT(ivtrack_first_after_near(tr, t, &hint) == bf_first_after(m, t),
+                  "seed %llu first_after_near %llu (sweep)", (unsigned long long)seed,
+                  (unsigned long long)t);
     }
 }
 

@@ -259,6 +259,41 @@ rl_pick_time(const rl_model *m, uint64_t *s)
     return hi > lo ? lo + rl_rng(s) % (hi - lo) : lo;
 }
 
+/* A sweep (runlane_sweep) against the model: over every run's start, the nanosecond
+ * before it and its end in increasing order (chunk after chunk, into the open one), at
+ * 0 and UINT64_MAX, then at random times in any order with the same sweep. */
+static void
+rl_compare_sweep(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
+{
+    runlane_sweep *sw = runlane_sweep_new(rl);
+    uint64_t s = seed * 7919 + 1;
+    for (size_t q = 0; q < 3 * m->n + n_queries + 2; q++) {
+        uint64_t t;
+        if (q == 0)
+            t = 0;
+        else if (q <= 3 * m->n) {
+            const runlane_run *r = &m->r[(q - 1) / 3];
+            t = (q - 1) % 3 == 0 ? r->start_ns - (r->start_ns > 0)
+                : (q - 1) % 3 == 1 ? r->start_ns : r->end_ns;
+        } else if (q == 3 * m->n + 1)
+            t = UINT64_MAX;
+        else
+            t = rl_pick_time(m, &s);
+        /* runlane_last_starting_by is checked against the brute force above; the
+         * brute force itself at every one of 3n times would be quadratic. */
+        size_t want = q > 3 * m->n + 1 ? bf_last_starting_by(m, t)
+                                       : runlane_last_starting_by(rl, t);
+        uint64_t end_ns = 12345;
+        size_t got = runlane_sweep_last_starting_by(sw, t, &end_ns);
+        RL_EXPECT(got == want, "seed %llu sweep at %llu: run %zu, want %zu",
+                  (unsigned long long)seed, (unsigned long long)t, got, want);
+        RL_EXPECT(want == SIZE_MAX ? end_ns == 12345 : end_ns == m->r[want].end_ns,
+                  "seed %llu sweep at %llu: end %llu", (unsigned long long)seed,
+                  (unsigned long long)t, (unsigned long long)end_ns);
+    }
+    runlane_sweep_free(sw);
+}
+
 static void
 rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
 {
@@ -398,6 +433,7 @@ rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
                       "seed %llu last_starting_by %llu", (unsigned long long)seed,
                       (unsigned long long)t0);
     }
+    rl_compare_sweep(rl, m, seed, n_queries);
 }
 
 /* ---- unit tests ---- */

@@ -274,6 +274,63 @@ tt_same(const threadtab_thread *x, const threadtab_thread *y)
            x->n_migrations == y->n_migrations && x->n_wakeups == y->n_wakeups;
 }
 
+/* Two tables merged by threadtab_merge_take (the parallel build's way, freeing the
+ * source page by page) equal one table fed everything, and equal threadtab_merge's
+ * result; the source is left an empty table that still works. */
+START_TEST(test_threadtab_merge_take)
+{
+    enum { N_OPS = 60000 };
+    uint64_t s = 0x243f6a8885a308d3u;
+    threadtab *whole = threadtab_new(), *a = threadtab_new(), *b = threadtab_new();
+    threadtab *a2 = threadtab_new(), *b2 = threadtab_new();
+    for (uint32_t i = 0; i < N_OPS; i++) {
+        uint64_t r = tt_rng(&s);
+        uint32_t tid = (r & 1) ? (uint32_t)(r >> 8) % 3000 : (uint32_t)(r >> 20);
+        unsigned kind = (unsigned)(tt_rng(&s) % 5);
+        uint64_t t = tt_rng(&s) % 1000000;
+        uint16_t cap = (uint16_t)(tt_rng(&s) % 8);
+        bool first = i < N_OPS / 2;
+        threadtab *tabs[3] = { whole, first ? a : b, first ? a2 : b2 };
+        for (int k = 0; k < 3; k++) {
+            switch (kind) {
+            case 0: threadtab_created(tabs[k], tid, t, cap); break;
+            case 1: threadtab_add(tabs[k], tid); break;
+            case 2: threadtab_migrated(tabs[k], tid); break;
+            case 3: threadtab_woken(tabs[k], tid); break;
+            default: threadtab_labelled(tabs[k], tid, 16 + i); break;   /* file order */
+            }
+        }
+    }
+    threadtab_merge_take(a, b);
+    threadtab_merge(a2, b2);
+    threadtab_seal(whole);
+    threadtab_seal(a);
+    threadtab_seal(a2);
+    threadtab_seal(b);
+    tt_assert_ok(a);
+    tt_assert_ok(b);
+    ck_assert_uint_gt(threadtab_count(whole), 1000);
+    ck_assert_uint_eq(threadtab_count(a), threadtab_count(whole));
+    ck_assert_uint_eq(threadtab_count(a2), threadtab_count(whole));
+    for (size_t i = 0; i < threadtab_count(whole); i++) {
+        threadtab_thread w = tt_at(whole, i), x = tt_at(a, i), y = tt_at(a2, i);
+        ck_assert_msg(tt_same(&w, &x), "thread %u differs after merge_take", w.tid);
+        ck_assert_msg(tt_same(&w, &y), "thread %u differs after merge", w.tid);
+    }
+    ck_assert_uint_eq(threadtab_count(b), 0);
+    threadtab_created(b, 42, 7, 1);
+    threadtab_seal(b);
+    tt_assert_ok(b);
+    ck_assert_uint_eq(threadtab_count(b), 1);
+    ck_assert_uint_eq(tt_find(b, 42).create_ns, 7);
+    threadtab_free(whole);
+    threadtab_free(a);
+    threadtab_free(b);
+    threadtab_free(a2);
+    threadtab_free(b2);
+}
+END_TEST
+
 START_TEST(test_threadtab_random_vs_model)
 {
     enum { N_OPS = 100000 };
@@ -401,6 +458,7 @@ test_threadtab_suite(void)
     tcase_add_test(tc, test_threadtab_colliding_ids);
     tcase_add_test(tc, test_threadtab_add_after_seal);
     tcase_add_test(tc, test_threadtab_random_vs_model);
+    tcase_add_test(tc, test_threadtab_merge_take);
     suite_add_tcase(s, tc);
     return s;
 }
