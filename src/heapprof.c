@@ -561,10 +561,18 @@ heapprof_census_group_sums(const heapprof *hp, size_t i, const uint8_t *group, u
 {
     if (i >= hp->n_census)
         return;
-    const uint32_t *band = hp->ent_band + hp->census[i].first_entry;
-    const uint64_t *bytes = hp->ent_bytes + hp->census[i].first_entry;
-    for (size_t k = 0, n = hp->census[i].n_entries; k < n; k++)
-        sums[group[band[k]]] += bytes[k];
+    size_t n = hp->census[i].n_entries;
+    if (hp->open && i == hp->n_census - 1) {
+        for (size_t k = 0; k < n; k++)
+            sums[group[hp->open_band[k]]] += hp->open_bytes[k];
+        return;
+    }
+    /* The packed entries read in one stride: band, then bytes less their shift. */
+    const heapprof_pack *pk = &hp->pack[i];
+    size_t w = (size_t)pk->bw + pk->yw;
+    const uint8_t *p = hp->pool + pk->off;
+    for (size_t k = 0; k < n; k++, p += w)
+        sums[group[heapprof_load(p, pk->bw)]] += heapprof_load(p + pk->bw, pk->yw) << pk->shift;
 }
 
 size_t
