@@ -13,6 +13,10 @@
  * `key_off` of each; equal keys keep their order. Passes of 11 bits over the span of the
  * keys (largest - smallest), so a narrow span costs few passes. */
 void radixsort_by_u64(void *base, size_t n, size_t size, size_t key_off);
+/* The same, then each run of equal keys put in `cmp` order (an insertion sort: for runs
+ * that are short, such as events at the same nanosecond ordered by file offset). */
+void radixsort_by_u64_ties(void *base, size_t n, size_t size, size_t key_off,
+                           int (*cmp)(const void *, const void *));
 
 /* Indexes 0..n-1 ranked by key[i], largest first, ties in index order. Never NULL (an
  * empty array for n == 0). Caller frees (x_free). */

@@ -1022,14 +1022,7 @@ raw_sample_sort(raw_sample *a, size_t n)
 static void
 raw_spark_sort(raw_spark *a, size_t n)
 {
-    radixsort_by_u64(a, n, sizeof *a, offsetof(raw_spark, time_ns));
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
-                           a[j - 1].offset > a[j].offset; j--) {
-            raw_spark t = a[j - 1];
-            a[j - 1] = a[j];
-            a[j] = t;
-        }
+    radixsort_by_u64_ties(a, n, sizeof *a, offsetof(raw_spark, time_ns), raw_spark_cmp);
 }
 
 /* Messages by (time, offset), as msg_cmp: a stable radix sort on time, then runs of
@@ -1042,14 +1035,7 @@ msg_sort(evindex_msg *a, size_t n)
         sorted = msg_cmp(&a[i - 1], &a[i]) <= 0;
     if (sorted)
         return;
-    radixsort_by_u64(a, n, sizeof *a, offsetof(evindex_msg, time_ns));
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && a[j - 1].time_ns == a[j].time_ns &&
-                           a[j - 1].offset > a[j].offset; j--) {
-            evindex_msg t = a[j - 1];
-            a[j - 1] = a[j];
-            a[j] = t;
-        }
+    radixsort_by_u64_ties(a, n, sizeof *a, offsetof(evindex_msg, time_ns), msg_cmp);
 }
 
 /* a[0, n_old) and a[n_old, n) are each sorted by cmp: make a[0, n) one sorted run (the

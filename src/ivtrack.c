@@ -309,13 +309,8 @@ ivtrack_count_starts(const ivtrack *tr, uint64_t t, bool inclusive)
 size_t
 ivtrack_first_after(const ivtrack *tr, uint64_t t)
 {
-    /* Of the intervals starting before t only the last can still be open at t. */
-    size_t k = ivtrack_count_starts(tr, t, false);
-    if (k == 0)
-        return 0;
-    ivtrack_iv v;
-    ivtrack_load(tr, k - 1, &v);
-    return v.end_ns > t ? k - 1 : k;
+    size_t hint = 0;            /* no hint: a plain search */
+    return ivtrack_first_after_near(tr, t, &hint);
 }
 
 size_t

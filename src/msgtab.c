@@ -355,6 +355,16 @@ msgtab_seal_merge(msgtab *mt, msgtab_packer *pk)
     x_free(h);
 }
 
+/* Two messages by (time, file offset), for qsort-style sorts. */
+static int
+msgtab_msg_cmp(const void *a, const void *b)
+{
+    const msgtab_msg *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
 /* Some list is out of order (a log that breaks the per-capability order): gather all,
  * sort by time (stable, so file order among equals within a list), then fix the runs
  * of equal times into offset order. */
@@ -370,14 +380,7 @@ msgtab_seal_sort(msgtab *mt, msgtab_packer *pk, size_t n)
         msgtab_cols_free(&l->cols);
         l->n_buf = 0;
     }
-    radixsort_by_u64(all, n, sizeof *all, offsetof(msgtab_msg, time_ns));
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && all[j - 1].time_ns == all[j].time_ns &&
-                           all[j - 1].offset > all[j].offset; j--) {
-            msgtab_msg t = all[j - 1];
-            all[j - 1] = all[j];
-            all[j] = t;
-        }
+    radixsort_by_u64_ties(all, n, sizeof *all, offsetof(msgtab_msg, time_ns), msgtab_msg_cmp);
     for (size_t i = 0; i < n; i++)
         msgtab_put(mt, pk, &all[i]);
     x_free(all);

@@ -72,6 +72,37 @@ radixsort_by_u64(void *base, size_t n, size_t size, size_t key_off)
     }
 }
 
+/* Swap the `size`-byte elements at x and y. */
+static void
+radixsort_swap(unsigned char *x, unsigned char *y, size_t size)
+{
+    unsigned char t[64];
+    for (size_t done = 0; done < size; done += sizeof t) {
+        size_t k = size - done < sizeof t ? size - done : sizeof t;
+        memcpy(t, x + done, k);
+        memcpy(x + done, y + done, k);
+        memcpy(y + done, t, k);
+    }
+}
+
+void
+radixsort_by_u64_ties(void *base, size_t n, size_t size, size_t key_off,
+                      int (*cmp)(const void *, const void *))
+{
+    radixsort_by_u64(base, n, size, key_off);
+    unsigned char *a = base;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0; j--) {
+            unsigned char *p = a + (j - 1) * size, *q = p + size;
+            uint64_t kp, kq;
+            memcpy(&kp, p + key_off, sizeof kp);
+            memcpy(&kq, q + key_off, sizeof kq);
+            if (kp != kq || cmp(p, q) <= 0)
+                break;
+            radixsort_swap(p, q, size);
+        }
+}
+
 /* A rank entry: the key turned around (largest first) and the index it belongs to. */
 typedef struct radixsort_pair {
     uint64_t key;

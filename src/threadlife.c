@@ -338,21 +338,6 @@ threadlife_seek_run(const evindex *ix, uint32_t tid, uint64_t t, int dir, thread
     return found;
 }
 
-uint32_t
-threadlife_running_on(const evindex *ix, uint16_t cap, uint64_t t)
-{
-    size_t li = evindex_lane_of(ix, cap);
-    if (li == SIZE_MAX)
-        return 0;
-    const runlane *rl = evindex_cap_at(ix, li)->runs;
-    size_t i = runlane_last_starting_by(rl, t);
-    if (i == SIZE_MAX)
-        return 0;
-    runlane_run r;
-    runlane_get(rl, i, &r);
-    return r.end_ns >= t ? r.tid : 0;
-}
-
 static void
 threadlife_push(threadlife_extra *x, const threadlife_event *e)
 {
@@ -416,6 +401,13 @@ threadlife_by(const evindex *ix, uint32_t tid, uint16_t cap, uint64_t t, bool *s
     runlane_run r;
     runlane_get(rl, i, &r);
     return r.end_ns >= t && r.tid != tid ? r.tid : 0;
+}
+
+uint32_t
+threadlife_running_on(const evindex *ix, uint16_t cap, uint64_t t)
+{
+    bool settled;
+    return threadlife_by(ix, 0, cap, t, &settled);  /* no thread has id 0 */
 }
 
 static void

@@ -61,6 +61,49 @@ START_TEST(test_radixsort_matches_stable_sort)
 }
 END_TEST
 
+/* Elements of 80 bytes (more than the swap's 64-byte buffer): key, then a tie-breaker. */
+typedef struct rs_wide {
+    uint64_t key, tie;
+    uint32_t tag;
+    unsigned char fill[60];
+} rs_wide;
+
+static int
+rs_wide_cmp(const void *x, const void *y)
+{
+    const rs_wide *p = x, *q = y;
+    if (p->key != q->key)
+        return p->key < q->key ? -1 : 1;
+    return p->tie < q->tie ? -1 : p->tie > q->tie;
+}
+
+/* Few distinct keys, many ties: the result is the (key, tie) order of qsort, and each
+ * element arrives whole (its tag and filler with it). */
+START_TEST(test_radixsort_ties_by_cmp)
+{
+    uint64_t st = 0x2545f4914f6cdd1du;
+    for (size_t n = 0; n < 400; n += 1 + n / 4) {
+        rs_wide *a = xmalloc((n + 1) * sizeof *a), *b = xmalloc((n + 1) * sizeof *b);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t r = rs_rand(&st);
+            a[i] = (rs_wide){ .key = r % 5, .tie = (r >> 8) % 1000003, .tag = (uint32_t)i };
+            memset(a[i].fill, (int)(i & 0xff), sizeof a[i].fill);
+        }
+        memcpy(b, a, n * sizeof *a);
+        radixsort_by_u64_ties(a, n, sizeof *a, offsetof(rs_wide, key), rs_wide_cmp);
+        qsort(b, n, sizeof *b, rs_wide_cmp);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_msg(a[i].key == b[i].key && a[i].tie == b[i].tie,
+                          "n %zu: element %zu out of order", n, i);
+            ck_assert_msg(a[i].fill[59] == (unsigned char)(a[i].tag & 0xff),
+                          "n %zu: element %zu torn", n, i);
+        }
+        x_free(a);
+        x_free(b);
+    }
+}
+END_TEST
+
 /* A bare array of keys (size 8, offset 0): sorted ascending. */
 START_TEST(test_radixsort_plain_keys)
 {
@@ -135,6 +178,7 @@ test_radixsort_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_radixsort_matches_stable_sort);
     tcase_add_test(tc, test_radixsort_plain_keys);
+    tcase_add_test(tc, test_radixsort_ties_by_cmp);
     tcase_add_test(tc, test_radixsort_rank_desc);
     tcase_add_test(tc, test_radixsort_rank_matches_reference);
     suite_add_tcase(s, tc);
