@@ -9,6 +9,7 @@
 
 #include "../ui/termio_mock.h"
 #include "app.h"
+#include "../ui/app_int.h"
 #include "decode.h"
 #include "evindex.h"
 #include "evlog.h"
@@ -19,6 +20,9 @@
 #include "timefmt.h"
 #include "lanes.h"
 #include "strbuf.h"
+#include "threadstats.h"
+#include "threadtab.h"
+#include "xalloc.h"
 
 typedef struct app_fx {
     evlog *log;
@@ -197,6 +201,85 @@ START_TEST(test_app_thread_list_churn)
     snprintf(count, sizeof count, " %zu/%zu ", fx_labels_with(f.log, "request-1"), n_threads);
     ck_assert_msg(fx_screen_has(&f, count), "no \"%s\" on the list", count);
     fx_close(&f);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+/* On a log of more threads than the list's first rows (3,000 > 1,024), the thread list
+ * opens on the count's first rows while the rest is ranked: the title says so, its top
+ * row is the thread with the most run time (from threadstats_all, ties to the earlier
+ * thread), and when the whole order comes the list is made again with the filter typed
+ * meanwhile kept and every match of it (counted from the log's THREAD_LABEL events).
+ * The count's worker is held after its first rows (top_hold) so the stage can be seen. */
+START_TEST(test_app_thread_list_first_rows)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    char dir[] = "/tmp/elog-app.XXXXXX";
+    ck_assert(mkdtemp(dir) != NULL);
+    char path[64], cmd[256];
+    snprintf(path, sizeof path, "%s/churn.eventlog", dir);
+    snprintf(cmd, sizeof cmd, "'%s' --churn 3000 -o '%s' 2>/dev/null", synth, path);
+    ck_assert_msg(system(cmd) == 0, "elog-synth --churn failed");
+    diag d;
+    diag_clear(&d);
+    app_fx f;
+    f.log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(f.log);
+    f.ix = evindex_build(f.log, NULL, &d);
+    ck_assert_ptr_nonnull(f.ix);
+    app_opts o = { .async_totals = true };
+    f.a = app_new(f.ix, path, 100, 30, &o);
+    f.s = surface_new(100, 30);
+    fx_wait_totals(&f);
+    /* A new index (the same log built again) counts again, held after the first rows. */
+    evindex *ix2 = evindex_build(f.log, NULL, &d);
+    ck_assert_ptr_nonnull(ix2);
+    atomic_store(&f.a->top_hold, true);
+    app_swap_index(f.a, ix2);
+    for (int i = 0; i < 1000 && !atomic_load(&f.a->top_ready); i++) {
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    ck_assert(atomic_load(&f.a->top_ready));
+    const threadtab *tt = evindex_threads(ix2);
+    size_t n = threadtab_count(tt);
+    ck_assert_uint_gt(n, 1024);
+    fx_keys(&f, "t");
+    char want[96];
+    snprintf(want, sizeof want, "threads by run time (the first 1024 of %zu; ranking the rest", n);
+    ck_assert_msg(fx_screen_has(&f, want), "no \"%s\"", want);
+    /* The top row: the most run time. */
+    threadstats_row *rows = threadstats_all(ix2);
+    size_t best = 0;
+    for (size_t i = 1; i < n; i++)
+        if (rows[i].run_ns > rows[best].run_ns)
+            best = i;
+    x_free(rows);
+    threadtab_iter it = { 0 };
+    threadtab_thread th;
+    size_t idx;
+    uint32_t best_tid = 0;
+    while (threadtab_next(tt, &it, false, &th, &idx))
+        if (idx == best)
+            best_tid = th.tid;
+    ck_assert_uint_ne(best_tid, 0);
+    fx_keys(&f, "Enter");
+    snprintf(want, sizeof want, "thread %u focused", best_tid);
+    ck_assert_msg(strstr(app_status(f.a), want), "%s", app_status(f.a));
+    /* Back to the list (still the first rows), a filter typed, then the whole order. */
+    fx_keys(&f, "Escape t r e q u e s t - 1");
+    ck_assert(fx_screen_has(&f, "ranking the rest"));
+    atomic_store(&f.a->top_hold, false);
+    fx_wait_totals(&f);
+    app_draw(f.a, f.s);
+    ck_assert(!fx_screen_has(&f, "ranking the rest"));
+    ck_assert(fx_screen_has(&f, "filter: request-1"));
+    snprintf(want, sizeof want, " %zu/%zu ", fx_labels_with(f.log, "request-1"), n);
+    ck_assert_msg(fx_screen_has(&f, want), "no \"%s\" on the list", want);
+    fx_close(&f);
+    evindex_free(ix2);
     unlink(path);
     rmdir(dir);
 }
@@ -688,6 +771,7 @@ test_app_suite(void)
     tcase_add_test(tc, test_app_gc_navigation);
     tcase_add_test(tc, test_app_async_totals);
     tcase_add_test(tc, test_app_thread_list_churn);
+    tcase_add_test(tc, test_app_thread_list_first_rows);
     tcase_add_test(tc, test_app_markers_and_search);
     tcase_add_test(tc, test_app_marker_times);
     tcase_add_test(tc, test_app_zoom_and_select);

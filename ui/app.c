@@ -498,6 +498,10 @@ app_totals_top(void *ctx, size_t *top, size_t n_top)
     a->totals_top = top;
     a->n_top = n_top;
     atomic_store(&a->top_ready, true);
+    while (atomic_load(&a->top_hold) && !atomic_load(&a->totals_cancel)) {
+        struct timespec pause = { 0, 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
 }
 
 static void *

@@ -101,6 +101,8 @@ struct app {
     atomic_bool top_ready;              /* totals_th has counted: totals_top is ready and
                                          * totals_brief is whole (read-only until taken) */
     bool top_taken;                     /* totals_top was taken into top_order */
+    atomic_bool top_hold;               /* tests: while set, totals_th waits after
+                                         * handing over its first rows */
     size_t *totals_top;                 /* owned; totals_th's first rows until taken */
     size_t *top_order;                  /* owned; the first n_top rows of the ranking,
                                          * what the thread list shows before thread_order */
