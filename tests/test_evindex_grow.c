@@ -31,27 +31,6 @@ gr_rand(uint64_t *s)
     return *s >> 33;
 }
 
-static int
-gr_tempfile(void)
-{
-    char path[] = "/tmp/elog-grow.XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert(fd >= 0);
-    unlink(path);
-    return fd;
-}
-
-static void
-gr_write(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        ck_assert(w > 0);
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
 /* What test_evindex_same leaves out: markers, flushes, census, the non-moving series,
  * per-cap spark series and counts by time, the heap profile, GC lookups. */
 void
@@ -245,7 +224,7 @@ gr_feed(const char *path, const char *name, uint64_t seed, size_t max_piece, int
     evindex_opts serial = { .threads = 1 };
     diag we;
     evindex *ref = evindex_build(whole, &serial, &we);
-    int fd = gr_tempfile();
+    int fd = test_unlinked_tempfile();
     evlog *log = NULL;
     evindex_grow *g = NULL;
     size_t have = 0, steps = 0;
@@ -259,7 +238,7 @@ gr_feed(const char *path, const char *name, uint64_t seed, size_t max_piece, int
         }
         if (piece > len - have)
             piece = len - have;
-        gr_write(fd, data + have, piece);
+        test_write_all(fd, data + have, piece);
         have += piece;
         if (!log) {
             bool short_header;
@@ -383,8 +362,8 @@ START_TEST(test_grow_work_is_incremental)
     size_t len;
     uint8_t *data = test_read_file(path, &len);
     diag d;
-    int wfd = gr_tempfile();
-    gr_write(wfd, data, len / 200);
+    int wfd = test_unlinked_tempfile();
+    test_write_all(wfd, data, len / 200);
     bool short_header;
     evlog *log = evlog_open_growing(wfd, len / 200, (size_t)1 << 30, &d, &short_header);
     ck_assert(log != NULL);
@@ -397,7 +376,7 @@ START_TEST(test_grow_work_is_incremental)
     for (size_t k = 2; k <= 200; k++) {
         size_t upto = len * k / 200;
         size_t from = len * (k - 1) / 200;
-        gr_write(wfd, data + from, upto - from);
+        test_write_all(wfd, data + from, upto - from);
         ck_assert(evlog_grow(log, upto, &d));
         evindex_grow_work before, after;
         evindex_grow_work_get(g, &before);
@@ -488,9 +467,9 @@ START_TEST(test_grow_step_cost)
     double t0 = gr_cpu_ms();
     evindex *ref = evindex_build(whole, &serial, &d);
     double build_ms = gr_cpu_ms() - t0;
-    int wfd = gr_tempfile();
+    int wfd = test_unlinked_tempfile();
     size_t have = len - 40 * 4096;
-    gr_write(wfd, data, have);
+    test_write_all(wfd, data, have);
     bool short_header;
     evlog *log = evlog_open_growing(wfd, have, (size_t)1 << 30, &d, &short_header);
     ck_assert(log != NULL);
@@ -499,7 +478,7 @@ START_TEST(test_grow_step_cost)
     double steps_ms = 0;
     for (int k = 0; k < 40; k++) {
         size_t piece = have + 4096 <= len ? 4096 : len - have;
-        gr_write(wfd, data + have, piece);
+        test_write_all(wfd, data + have, piece);
         have += piece;
         ck_assert(evlog_grow(log, have, &d));
         t0 = gr_cpu_ms();
@@ -534,7 +513,7 @@ START_TEST(test_grow_viewer)
     int fd = mkstemp(path);
     ck_assert(fd >= 0);
     size_t have = len / 5;
-    gr_write(fd, data, have);
+    test_write_all(fd, data, have);
     livesrc_opts so = { .follow = true };
     diag d;
     livelog *l = livelog_open(path, &so, &d);
@@ -554,7 +533,7 @@ START_TEST(test_grow_viewer)
         size_t piece = 1 + (size_t)(gr_rand(&s) % (len / 8));
         if (piece > len - have)
             piece = len - have;
-        gr_write(fd, data + have, piece);
+        test_write_all(fd, data + have, piece);
         have += piece;
         for (int i = 0; i < 300 && evindex_n_events(applive_index(lv)) == last_events; i++) {
             struct timespec ts = { 0, 10000000 };

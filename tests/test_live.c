@@ -43,36 +43,15 @@ lt_rand(uint64_t *s)
     return *s;
 }
 
-static int
-lt_tempfile(void)
-{
-    char path[] = "/tmp/elog-live.XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert(fd >= 0);
-    unlink(path);
-    return fd;
-}
-
-static void
-lt_write(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        ck_assert(w > 0);
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
 /* --- the growing mapping -------------------------------------------------------------- */
 
 START_TEST(test_live_mapfile_grows)
 {
-    int fd = lt_tempfile();
+    int fd = test_unlinked_tempfile();
     uint8_t buf[10000];
     for (size_t i = 0; i < sizeof buf; i++)
         buf[i] = (uint8_t)(i * 7 + 3);
-    lt_write(fd, buf, 100);
+    test_write_all(fd, buf, 100);
     diag d;
     mapfile *m = mapfile_open_growing(fd, 100, (size_t)1 << 30, &d);
     ck_assert(m != NULL);
@@ -85,7 +64,7 @@ START_TEST(test_live_mapfile_grows)
         size_t n = 1 + (size_t)(lt_rand(&s) % 3000);
         if (n > sizeof buf - have)
             n = sizeof buf - have;
-        lt_write(fd, buf + have, n);
+        test_write_all(fd, buf + have, n);
         have += n;
         ck_assert(mapfile_grow(m, have, &d));
         ck_assert_ptr_eq(mapfile_data(m), base);
@@ -146,7 +125,7 @@ lt_live_vs_merge(const char *name, const uint8_t *data, size_t len, uint64_t see
     size_t n_ref;
     diag ref_end;
     uint64_t *ref = lt_merge_order(data, len, &n_ref, &ref_end);
-    int fd = lt_tempfile();
+    int fd = test_unlinked_tempfile();
     uint64_t s = seed | 1;
     size_t have = 0, n_out = 0;
     evlog *log = NULL;
@@ -156,7 +135,7 @@ lt_live_vs_merge(const char *name, const uint8_t *data, size_t len, uint64_t see
         size_t piece = 1 + (size_t)(lt_rand(&s) % max_piece);
         if (piece > len - have)
             piece = len - have;
-        lt_write(fd, data + have, piece);
+        test_write_all(fd, data + have, piece);
         have += piece;
         bool final = have == len;
         diag d;
@@ -498,7 +477,7 @@ START_TEST(test_live_src_follow)
     char *fx = test_path("fixtures/markers.eventlog");
     size_t len;
     uint8_t *data = test_read_file(fx, &len);
-    lt_write(fd, data, 30);     /* not even the whole header yet */
+    test_write_all(fd, data, 30);     /* not even the whole header yet */
     ck_assert(!livesrc_is_live(path, false));
     ck_assert(livesrc_is_live(path, true));
     livesrc_opts o = { .follow = true };
@@ -509,7 +488,7 @@ START_TEST(test_live_src_follow)
     for (int i = 0; i < 5; i++)
         ck_assert(livelog_update(l, 30, &st, &d));
     ck_assert(livelog_log(l) == NULL);
-    lt_write(fd, data + 30, len - 30);
+    test_write_all(fd, data + 30, len - 30);
     for (int i = 0; i < 100 && (!livelog_log(l) || evlog_size(livelog_log(l)) < len); i++)
         ck_assert(livelog_update(l, 30, &st, &d));
     ck_assert(livelog_log(l) != NULL);
@@ -632,7 +611,7 @@ START_TEST(test_live_index_over_growing_log)
         char *path = test_path(logs[li]);
         size_t len;
         uint8_t *data = test_read_file(path, &len);
-        int fd = lt_tempfile();
+        int fd = test_unlinked_tempfile();
         uint64_t s = 21 + li;
         size_t have = 0;
         evlog *log = NULL;
@@ -641,7 +620,7 @@ START_TEST(test_live_index_over_growing_log)
             size_t piece = 1 + (size_t)(lt_rand(&s) % (len / 6));
             if (piece > len - have)
                 piece = len - have;
-            lt_write(fd, data + have, piece);
+            test_write_all(fd, data + have, piece);
             have += piece;
             diag d;
             if (!log) {

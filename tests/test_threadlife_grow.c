@@ -22,27 +22,6 @@ tg_rand(uint64_t *s)
     return *s >> 33;
 }
 
-static int
-tg_tempfile(void)
-{
-    char path[] = "/tmp/elog-tlgrow.XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert(fd >= 0);
-    unlink(path);
-    return fd;
-}
-
-static void
-tg_write(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        ck_assert(w > 0);
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
 /* Two lives alike in every field a viewer shows. */
 static void
 tg_same(const char *what, const threadlife *a, const threadlife *b)
@@ -89,7 +68,7 @@ tg_feed(const char *name, const uint8_t *data, size_t len, uint64_t seed, size_t
 {
     ck_assert(n_tids <= 16);
     diag d;
-    int fd = tg_tempfile();
+    int fd = test_unlinked_tempfile();
     evlog *log = NULL;
     evindex_grow *g = NULL;
     threadlife *tl[16] = { NULL };
@@ -104,7 +83,7 @@ tg_feed(const char *name, const uint8_t *data, size_t len, uint64_t seed, size_t
         }
         if (piece > len - have)
             piece = len - have;
-        tg_write(fd, data + have, piece);
+        test_write_all(fd, data + have, piece);
         have += piece;
         if (!log) {
             bool short_header;
@@ -252,8 +231,8 @@ START_TEST(test_tlgrow_stop_before_run)
 {
     size_t len;
     uint8_t *data = tg_pingpong(&len);
-    int fd = tg_tempfile();
-    tg_write(fd, data, len);
+    int fd = test_unlinked_tempfile();
+    test_write_all(fd, data, len);
     diag d;
     bool short_header;
     evlog *log = evlog_open_growing(fd, len, (size_t)1 << 30, &d, &short_header);

@@ -86,6 +86,11 @@ double test_time_scale(void);
 struct evlog *test_open_log(const char *rel);
 /* Whole file into *len bytes; NULL if unreadable. Caller frees. */
 uint8_t *test_read_file(const char *path, size_t *len);
+/* A new empty file in /tmp, already unlinked (gone when closed), open read-write, or the
+ * test fails. Caller closes. */
+int test_unlinked_tempfile(void);
+/* All n bytes at p written to fd, or the test fails. */
+void test_write_all(int fd, const uint8_t *p, size_t n);
 /* Two indexes hold the same events, lanes, runs, collections, messages, threads, series
  * and seek answers, or the test fails naming `name` (tests/test_evindex_par.c). */
 struct evindex;

@@ -95,6 +95,27 @@ test_time_scale(void)
     return f >= 1.0 ? f : 1.0;
 }
 
+int
+test_unlinked_tempfile(void)
+{
+    char path[] = "/tmp/elog-test.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    unlink(path);
+    return fd;
+}
+
+void
+test_write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        ck_assert(w > 0);
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
 uint8_t *
 test_read_file(const char *path, size_t *len)
 {
