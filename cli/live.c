@@ -248,7 +248,7 @@ live_final_rows(const evindex *ix, const char *cmd, const reports_opts *ro, uint
         if (final)
             return n;
         size_t k = 0;
-        while (k + 1 < n && evindex_gc_at(ix, k + 1)->start_ns <= placed)
+        while (k + 1 < n && evindex_gc_get(ix, k + 1, &(evindex_gc){ 0 })->start_ns <= placed)
             k++;
         return k < gcs_final ? k : gcs_final;
     }

@@ -140,7 +140,7 @@ typedef struct evindex_gc {
     uint64_t allocated_before;      /* bytes allocated since the previous collection,
                                      * or EVINDEX_NO_TIME */
     uint32_t par_threads;
-    uint32_t first_part, n_parts;   /* its capabilities: evindex_gc_part_at(first + i) */
+    uint32_t first_part, n_parts;   /* its capabilities: evindex_gc_part_get(first + i) */
     uint16_t gen;                   /* EVINDEX_GEN_UNKNOWN without GC_STATS */
     uint16_t leader_cap, request_cap, slowest_cap;  /* EVINDEX_NO_CAP when unknown */
     uint8_t flags;                  /* EVINDEX_GC_F_* */
@@ -157,9 +157,12 @@ typedef struct evindex_gc_part {
 } evindex_gc_part;
 
 size_t evindex_n_gcs(const evindex *ix);
-/* Collections in start order, borrowed. */
-const evindex_gc *evindex_gc_at(const evindex *ix, size_t i);
-const evindex_gc_part *evindex_gc_part_at(const evindex *ix, size_t i);
+/* Collection i (< evindex_n_gcs, in start order) into *buf, returning buf; NULL (buf
+ * untouched) otherwise. The index keeps them packed (about 25 bytes each; see gcpack.h),
+ * so readers decode into their own buffers and any thread may read. */
+const evindex_gc *evindex_gc_get(const evindex *ix, size_t i, evindex_gc *buf);
+/* Part i (a collection's first_part + k, k < n_parts) into *buf, as evindex_gc_get. */
+const evindex_gc_part *evindex_gc_part_get(const evindex *ix, size_t i, evindex_gc_part *buf);
 /* Index of the first collection starting at or after t (n_gcs if none). */
 size_t evindex_gc_first_from(const evindex *ix, uint64_t t);
 /* Index of the collection whose pause contains t, or SIZE_MAX. */

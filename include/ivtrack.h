@@ -48,8 +48,12 @@ void ivtrack_seal(ivtrack *tr);
 size_t ivtrack_count(const ivtrack *tr);
 /* Interval i (< count) into *buf, returning buf; NULL (buf untouched) otherwise. */
 const ivtrack_iv *ivtrack_get(const ivtrack *tr, size_t i, ivtrack_iv *buf);
-/* Set interval i's ref (the GC join fills refs after building); i >= count is ignored. */
+/* Set interval i's ref (the GC join fills refs after building); i >= count is ignored.
+ * Setting a packed ref unpacks them all (slow: meant for refs not yet packed). */
 void ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref);
+/* Pack the refs of the full chunks (once they are final): about a byte each where refs
+ * rise slowly, as a GC track's collection numbers do. Later appends stay plain. */
+void ivtrack_pack_refs(ivtrack *tr);
 /* Index of the first interval with end_ns > t, or that starts at t (count if none). */
 size_t ivtrack_first_after(const ivtrack *tr, uint64_t t);
 /* The same for a sweep over increasing times: the search gallops forward from chunk

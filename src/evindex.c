@@ -1560,8 +1560,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     b->work.steps++;
     b->work.events_walked = w->n;
     if (final)
-        /* The collections' parts now hold everything the spans said. */
+        /* The collections' parts now hold everything the spans said; the GC phases'
+         * refs are final. */
         for (size_t li = 0; li < ix->n_lanes; li++) {
+            ivtrack_pack_refs(ix->lanes[li].gc);
             x_free(ix->lanes[li].spans);
             ix->lanes[li].spans = NULL;
             ix->lanes[li].n_spans = ix->lanes[li].cap_spans = 0;
@@ -1597,6 +1599,7 @@ evindex_alloc(const evlog *log)
     ix->n_gens = 2;
     ix->threads = threadtab_new();
     ix->nm = ivtrack_new();
+    ix->gcs = gcpack_new();
     ix->msgs = msgtab_new(EVINDEX_MSG_MARKER);
     ix->nm_pruned = series_new();
     ix->nm_free_segments = series_new();
@@ -2325,8 +2328,7 @@ evindex_free(evindex *ix)
         x_free(ix->lanes[i].spans);
     }
     x_free(ix->lanes);
-    x_free(ix->gcs);
-    x_free(ix->parts);
+    gcpack_free(ix->gcs);
     ivtrack_free(ix->nm);
     x_free(ix->nm_cycles);
     x_free(ix->nm_census);
@@ -2364,7 +2366,7 @@ evindex_bytes(const evindex *ix)
     for (size_t i = 0; i < ix->n_lanes; i++)
         n += runlane_bytes(ix->lanes[i].runs) + ivtrack_bytes(ix->lanes[i].gc) +
              ix->lanes[i].n_spans * sizeof(evindex_span);
-    n += ix->n_gcs * sizeof *ix->gcs + ix->n_parts * sizeof *ix->parts;
+    n += gcpack_bytes(ix->gcs);
     n += ivtrack_bytes(ix->nm) + ix->n_nm_cycles * sizeof *ix->nm_cycles +
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +
          series_bytes(ix->nm_pruned) + heapprof_bytes(ix->heap) +
@@ -2400,17 +2402,27 @@ evindex_lane_of(const evindex *ix, uint16_t cap)
     return lo < ix->n_lanes && ix->lanes[lo].pub.cap == cap ? lo : SIZE_MAX;
 }
 
-size_t evindex_n_gcs(const evindex *ix) { return ix->n_gcs; }
-const evindex_gc *evindex_gc_at(const evindex *ix, size_t i) { return &ix->gcs[i]; }
-const evindex_gc_part *evindex_gc_part_at(const evindex *ix, size_t i) { return &ix->parts[i]; }
+size_t evindex_n_gcs(const evindex *ix) { return gcpack_n_gcs(ix->gcs); }
+
+const evindex_gc *
+evindex_gc_get(const evindex *ix, size_t i, evindex_gc *buf)
+{
+    return gcpack_gc(ix->gcs, i, buf);
+}
+
+const evindex_gc_part *
+evindex_gc_part_get(const evindex *ix, size_t i, evindex_gc_part *buf)
+{
+    return gcpack_part(ix->gcs, i, buf);
+}
 
 size_t
 evindex_gc_first_from(const evindex *ix, uint64_t t)
 {
-    size_t lo = 0, hi = ix->n_gcs;
+    size_t lo = 0, hi = gcpack_n_gcs(ix->gcs);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (ix->gcs[mid].start_ns < t)
+        if (gcpack_gc_start(ix->gcs, mid) < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -2425,7 +2437,8 @@ evindex_gc_containing(const evindex *ix, uint64_t t)
     /* Pauses do not overlap, so only the last one starting at or before t can hold t. */
     if (i == 0)
         return SIZE_MAX;
-    const evindex_gc *g = &ix->gcs[i - 1];
+    evindex_gc g_buf;
+    const evindex_gc *g = gcpack_gc(ix->gcs, i - 1, &g_buf);
     return t >= g->start_ns && (t < g->end_ns || t == g->start_ns) ? i - 1 : SIZE_MAX;
 }
 
@@ -2632,28 +2645,33 @@ evindex_check(const evindex *ix, char *why, size_t why_len)
             return false;
         for (size_t k = 0; k < ivtrack_count(l->gc); k++) {
             uint32_t ref = ivtrack_get(l->gc, k, &(ivtrack_iv){ 0 })->ref;
-            if (ref != UINT32_MAX && ref >= ix->n_gcs) {
+            if (ref != UINT32_MAX && ref >= gcpack_n_gcs(ix->gcs)) {
                 snprintf(why, why_len, "cap %u GC phase %zu refers to GC %u of %zu",
-                         l->pub.cap, k, ref, ix->n_gcs);
+                         l->pub.cap, k, ref, gcpack_n_gcs(ix->gcs));
                 return false;
             }
         }
     }
-    for (size_t i = 0; i < ix->n_gcs; i++) {
-        const evindex_gc *g = &ix->gcs[i];
+    if (!gcpack_check(ix->gcs, why, why_len))
+        return false;
+    evindex_gc prev = { 0 };
+    for (size_t i = 0; i < gcpack_n_gcs(ix->gcs); i++) {
+        evindex_gc g_buf;
+        const evindex_gc *g = gcpack_gc(ix->gcs, i, &g_buf);
         if (g->end_ns < g->start_ns || g->request_ns > g->start_ns ||
-            (size_t)g->first_part + g->n_parts > ix->n_parts) {
+            (size_t)g->first_part + g->n_parts > gcpack_n_parts(ix->gcs)) {
             snprintf(why, why_len, "GC %zu is malformed", i);
             return false;
         }
-        if (i && ix->gcs[i - 1].start_ns > g->start_ns) {
+        if (i && prev.start_ns > g->start_ns) {
             snprintf(why, why_len, "GC %zu starts before GC %zu", i, i - 1);
             return false;
         }
-        if (i && ix->gcs[i - 1].end_ns > g->start_ns) {
+        if (i && prev.end_ns > g->start_ns) {
             snprintf(why, why_len, "GC %zu overlaps GC %zu", i, i - 1);
             return false;
         }
+        prev = *g;
     }
     if (!msgtab_check(ix->msgs, why, why_len) || !ivtrack_check(ix->nm, why, why_len) || !threadtab_check(ix->threads, why, why_len) ||
         !evseek_check(ix->seek, why, why_len))

@@ -5,6 +5,7 @@
 #define ELOG_EVINDEX_INT_H
 
 #include "evindex.h"
+#include "gcpack.h"
 #include "ipe.h"
 #include "ticky.h"
 #include "timeprof.h"
@@ -73,10 +74,7 @@ struct evindex {
     evindex_lane *lanes;        /* ascending cap */
     size_t n_lanes;
 
-    evindex_gc *gcs;
-    size_t n_gcs;
-    evindex_gc_part *parts;
-    size_t n_parts;
+    gcpack *gcs;                /* owned; the collections and their parts */
 
     ivtrack *nm;
     evindex_nm_cycle *nm_cycles;
@@ -113,7 +111,7 @@ typedef struct evindex_join {
     uint64_t prev_end;          /* end of the last final collection that had spans */
     uint64_t *clus;             /* owned; per collection: its first span's start (a
                                  * GC_STATS-only one: its time); nondecreasing */
-    size_t cap_clus, cap_gcs, cap_parts;
+    size_t cap_clus;
     uint32_t *stats_only;       /* owned; the GC_STATS that claimed no span (rare) */
     size_t n_stats_only, cap_stats_only, stats_seen;
     uint64_t n_spans_joined;    /* work done, over every call (tests, bench) */
@@ -125,7 +123,7 @@ typedef struct evindex_join {
 int evindex_gcmark_cmp(const void *a, const void *b);
 int evindex_census_cmp(const void *a, const void *b);
 
-/* Join the collections (ix->gcs, ix->parts) from the lanes' closed spans, the GC_STATS
+/* Join the collections (ix->gcs, with their parts) from the lanes' closed spans, the GC_STATS
  * events (file order), the request/sync marks and the heap censuses (both sorted by
  * the orders above), and set the GC tracks' refs; needs the heap series. Collections
  * before j->from_ns are kept unless `late_ns` (the earliest input that came since the

@@ -259,14 +259,15 @@ join_rollback(evindex *ix, evindex_join *j, uint64_t late_ns)
             hi = mid;
     }
     size_t r = lo ? lo - 1 : 0;
+    evindex_gc g;
     j->n_rollbacks++;
-    j->parts_final = ix->gcs[r].first_part;
+    j->parts_final = gcpack_gc(ix->gcs, r, &g)->first_part;
     j->from_ns = r ? j->clus[r] : 0;
     j->n_final = r;
     j->prev_end = 0;
     for (size_t i = r; i-- > 0;)
-        if (!(ix->gcs[i].flags & EVINDEX_GC_F_NO_START)) {
-            j->prev_end = ix->gcs[i].end_ns;
+        if (!(gcpack_gc(ix->gcs, i, &g)->flags & EVINDEX_GC_F_NO_START)) {
+            j->prev_end = g.end_ns;
             break;
         }
 }
@@ -336,14 +337,18 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     /* Clusters of overlapping spans; at most one collection per cluster, plus GC_STATS
      * with no span at all. */
     size_t n_gcs = j->n_final, n_parts = j->parts_final, base = j->n_final;
-    xgrowarray((void **)&ix->gcs, &j->cap_gcs, n_gcs + n_spans + j->n_stats_only + 1, 64,
-               sizeof *ix->gcs);                                  /* owned by ix */
-    xgrowarray((void **)&ix->parts, &j->cap_parts, n_parts + n_spans + 1, 64,
-               sizeof *ix->parts);                                /* owned by ix */
+    gcpack_truncate(ix->gcs, base, n_parts);
+    evindex_gc last_final;              /* the final collection before the tail, if any */
+    if (base)
+        gcpack_gc(ix->gcs, base - 1, &last_final);
     xgrowarray((void **)&j->clus, &j->cap_clus, n_gcs + n_spans + j->n_stats_only + 1, 64,
                sizeof *j->clus);
-    evindex_gc *gcs = ix->gcs;
-    evindex_gc_part *parts = ix->parts;
+    /* The tail's collections stay plain while they are joined and put in order (then
+     * packed); a cluster's parts (cparts) are packed once it is joined. */
+    evindex_gc *tail = xmalloc((n_spans + j->n_stats_only + 1) * sizeof *tail);
+    /* freed below */
+    evindex_gc_part *cparts = NULL;                             /* freed below */
+    size_t cap_cparts = 0;
     uint64_t *tail_clus = xmalloc((n_spans + j->n_stats_only + 1) * sizeof *tail_clus);
     /* freed below */
 
@@ -389,7 +394,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                 lead = i;
         }
         tail_clus[n_gcs - base] = c_start;
-        evindex_gc *g = &gcs[n_gcs++];
+        evindex_gc *g = &tail[n_gcs++ - base];
         memset(g, 0, sizeof *g);
         g->gen = EVINDEX_GEN_UNKNOWN;
         g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
@@ -440,13 +445,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
 
         /* Parts: each capability's span in the cluster. */
         g->first_part = (uint32_t)n_parts;
+        xgrowarray((void **)&cparts, &cap_cparts, z - a, 16, sizeof *cparts);
         uint64_t last_stop = g->request_ns;
         evindex_gc_part *lead_part = NULL;
         const ivtrack *lead_gc = NULL;
         for (size_t i = a; i < z; i++) {
             evindex_lane *lane = &ix->lanes[spans[i].lane];
             const evindex_span *sp = &lane->spans[spans[i].idx];
-            evindex_gc_part *p = &parts[n_parts++];
+            evindex_gc_part *p = &cparts[i - a];
+            n_parts++;
             p->cap = lane->pub.cap;
             p->start_ns = sp->start_ns;
             p->end_ns = sp->end_ns;
@@ -479,6 +486,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                                                           : EVINDEX_NO_TIME;
         if (lead != SIZE_MAX)
             join_census(g, lead_part, lead_gc, census, n_census);
+        for (size_t i = a; i < z; i++)
+            gcpack_append_part(ix->gcs, &cparts[i - a]);
 
         uint64_t before = have ? nx.start_ns : UINT64_MAX;
         g->heap_after = series_first_in(heap, g->start_ns, before);
@@ -500,7 +509,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         if (st->time_ns < j->from_ns)
             continue;           /* among the final ones */
         tail_clus[n_gcs - base] = st->time_ns;
-        evindex_gc *g = &gcs[n_gcs++];
+        evindex_gc *g = &tail[n_gcs++ - base];
         memset(g, 0, sizeof *g);
         g->start_ns = g->end_ns = g->request_ns = st->time_ns;
         g->leader_cap = st->cap;
@@ -518,19 +527,19 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     gc_order *order = xmalloc((n_tail + 1) * sizeof *order);        /* freed below */
     uint32_t *old_to_new = xmalloc((n_tail + 1) * sizeof *old_to_new);   /* freed below */
     for (size_t i = 0; i < n_tail; i++)
-        order[i] = (gc_order){ gcs[base + i].start_ns, (uint32_t)i };
+        order[i] = (gc_order){ tail[i].start_ns, (uint32_t)i };
     qsort(order, n_tail, sizeof *order, order_cmp);
     bool in_order = true;
     for (size_t i = 0; i < n_tail && in_order; i++)
         in_order = order[i].idx == i;
     /* Already in start order (the usual case): moved down in place, not copied, so the
      * join never holds the tail twice. */
-    evindex_gc *sorted = in_order ? gcs + base
+    evindex_gc *sorted = in_order ? tail
                                   : xmalloc((n_tail + 1) * sizeof *sorted);   /* freed below */
     size_t w = 0;
     for (size_t i = 0; i < n_tail; i++) {
-        const evindex_gc *g = &gcs[base + order[i].idx];
-        const evindex_gc *prev = w ? &sorted[w - 1] : base ? &gcs[base - 1] : NULL;
+        const evindex_gc *g = &tail[order[i].idx];
+        const evindex_gc *prev = w ? &sorted[w - 1] : base ? &last_final : NULL;
         if ((g->flags & EVINDEX_GC_F_NO_START) && prev && prev->end_ns > g->start_ns) {
             old_to_new[order[i].idx] = UINT32_MAX;
             continue;
@@ -541,7 +550,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     }
     if (!in_order) {
         if (w)
-            memcpy(gcs + base, sorted, w * sizeof *sorted);
+            memcpy(tail, sorted, w * sizeof *sorted);
         x_free(sorted);
     }
     bool moved = w != n_tail;
@@ -564,26 +573,23 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     if (series_count(alloc)) {
         uint64_t prev = 0;
         if (base) {
-            size_t at = series_at(alloc, gcs[base - 1].end_ns);
+            size_t at = series_at(alloc, last_final.end_ns);
             prev = at == SIZE_MAX ? 0 : series_get(alloc, at).value;
         }
         for (size_t i = base; i < n_gcs; i++) {
-            size_t at = series_at(alloc, gcs[i].end_ns);
+            size_t at = series_at(alloc, tail[i - base].end_ns);
             uint64_t v = at == SIZE_MAX ? 0 : series_get(alloc, at).value;
-            gcs[i].allocated_before = v - prev;
+            tail[i - base].allocated_before = v - prev;
             prev = v;
         }
     }
-    ix->n_gcs = n_gcs;
-    ix->n_parts = n_parts;
+    for (size_t i = base; i < n_gcs; i++)
+        gcpack_append_gc(ix->gcs, &tail[i - base]);
 
     /* What is final now: the collections before the first open cluster. */
     if (final) {
-        /* Nothing joins again: the spare room (sized for every span) goes back. */
-        j->cap_gcs = n_gcs + 1;
-        ix->gcs = xreallocarray(ix->gcs, j->cap_gcs, sizeof *ix->gcs);
-        j->cap_parts = n_parts + 1;
-        ix->parts = xreallocarray(ix->parts, j->cap_parts, sizeof *ix->parts);
+        /* Nothing joins again: the spare room goes back. */
+        gcpack_seal(ix->gcs);
         j->n_final = n_gcs;
         j->parts_final = n_parts;
         j->from_ns = UINT64_MAX;
@@ -593,7 +599,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         size_t nf = base;
         while (nf < n_gcs && j->clus[nf] < f)
             nf++;
-        j->parts_final = nf < n_gcs ? gcs[nf].first_part : n_parts;
+        j->parts_final = nf < n_gcs ? tail[nf - base].first_part : n_parts;
         j->n_final = nf;
         j->from_ns = nf ? f : 0;        /* with none final, anything may still come */
         j->prev_end = nf ? prev_end_final : 0;
@@ -604,6 +610,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                lane->spans[lane->span_from].start_ns < j->from_ns)
             lane->span_from++;
     }
+    x_free(tail);
+    x_free(cparts);
     x_free(spans);
     join_spans_free(&js);
 }

@@ -288,10 +288,12 @@ export_gcs(export_ctx *x)
     if (i > 0 && i <= n)
         i--;    /* the one before may still be running at from_ns */
     for (; i < n; i++) {
-        const evindex_gc *g = evindex_gc_at(x->ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(x->ix, i, &g_buf);
         bool any = false;
         for (uint32_t k = 0; k < g->n_parts; k++) {
-            const evindex_gc_part *p = evindex_gc_part_at(x->ix, g->first_part + k);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(x->ix, g->first_part + k, &p_buf);
             if (p->start_ns >= x->o->to_ns || !export_overlaps(x->o, p->start_ns, p->end_ns))
                 continue;
             export_slice_head(x->w, x->o->pid, export_cap_tid(x, p->cap), "gc", p->start_ns,

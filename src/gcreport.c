@@ -108,13 +108,13 @@ gcreport_gcs_in(const evindex *ix, bool with_stop, uint64_t a, uint64_t b, size_
     size_t i = evindex_gc_first_from(ix, a);
     /* Earlier collections may run into the window; pauses barely overlap, so a short
      * walk back finds them. */
-    while (i > 0 && evindex_gc_at(ix, i - 1)->end_ns > a)
+    while (i > 0 && evindex_gc_get(ix, i - 1, &(evindex_gc){ 0 })->end_ns > a)
         i--;
     *first = i;
     size_t j = evindex_gc_first_from(ix, b);
     /* With the time to stop, a collection starting at or after b may have been
      * requested before it. */
-    while (with_stop && j < n && evindex_gc_at(ix, j)->request_ns < b)
+    while (with_stop && j < n && evindex_gc_get(ix, j, &(evindex_gc){ 0 })->request_ns < b)
         j++;
     *last = j > i ? j : i;
 }
@@ -131,7 +131,8 @@ gr_overlaps(const evindex *ix, const evindex_gc *g, const mmusrc_opts *o, uint64
         return s < b && g->end_ns > a;
     }
     for (uint32_t j = 0; j < g->n_parts; j++) {
-        const evindex_gc_part *pt = evindex_gc_part_at(ix, g->first_part + j);
+        evindex_gc_part pt_buf;
+        const evindex_gc_part *pt = evindex_gc_part_get(ix, g->first_part + j, &pt_buf);
         uint64_t s = o->with_stop && pt->stop_ns < pt->start_ns ? pt->stop_ns : pt->start_ns;
         if (pt->cap == o->cap && s < b && pt->end_ns > a)
             return true;
@@ -163,7 +164,7 @@ gcreport_worst(strbuf *out, const evindex *ix, const mmu *m, const mmusrc_opts *
         gcreport_gcs_in(ix, o->with_stop, a, b, &i0, &i1);
         size_t n_in = 0;
         for (size_t i = i0; i < i1; i++)
-            n_in += gr_overlaps(ix, evindex_gc_at(ix, i), o, a, b);
+            n_in += gr_overlaps(ix, evindex_gc_get(ix, i, &(evindex_gc){ 0 }), o, a, b);
         if (json) {
             strbuf_printf(out, "{\"start_ns\":%llu,\"end_ns\":%llu,\"mmu\":%.6f,"
                           "\"paused_ns\":%llu,\"collections\":[",
@@ -182,7 +183,8 @@ gcreport_worst(strbuf *out, const evindex *ix, const mmu *m, const mmusrc_opts *
         }
         bool first = true;
         for (size_t i = i0; i < i1; i++) {
-            const evindex_gc *g = evindex_gc_at(ix, i);
+            evindex_gc g_buf;
+            const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
             if (!gr_overlaps(ix, g, o, a, b))
                 continue;
             bool has_stop = g->stopping_ns != EVINDEX_NO_TIME;

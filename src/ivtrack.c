@@ -1,8 +1,9 @@
 /* ivtrack: kinded intervals cut into chunks of IVTRACK_CHUNK, each with a header (first
  * start, time of each kind before it). A full chunk is bit-packed into frame-of-reference
  * columns (start - the chunk's first start, duration, kind | flags << 3) of per-chunk
- * widths; the last, partial chunk waits as plain records, and references (set after
- * the build by the GC join) are a plain array. A search goes over the small header
+ * widths; the last, partial chunk waits as plain records. References (set after the
+ * build by the GC join) are a plain array until ivtrack_pack_refs packs those of the
+ * full chunks, each chunk's as codes above its least (0: none) in the fewest bits. A search goes over the small header
  * array, then inside one chunk; per-kind time in a window scans from each end to the
  * nearer chunk edge, or clips a narrow window's few. */
 #include "ivtrack.h"
@@ -37,7 +38,9 @@ typedef struct ivtrack_chunk {
     uint64_t start_ns;          /* start of the chunk's first interval: the base */
     ivtrack_cum before;         /* time of each kind in the intervals before the chunk */
     uint32_t word;
-    uint8_t w_off, w_dur, w_ks;
+    uint32_t ref_word;          /* its packed refs, if packed: at refw[ref_word] */
+    uint32_t ref_base;          /* a packed ref r is r - ref_base + 1, UINT32_MAX is 0 */
+    uint8_t w_off, w_dur, w_ks, w_ref;
 } ivtrack_chunk;
 
 struct ivtrack {
@@ -45,8 +48,11 @@ struct ivtrack {
     size_t n_words, cap_words;
     ivtrack_chunk *ch;          /* owned; one per chunk, the partial last one included */
     size_t cap_ch;
-    uint32_t *refs;             /* owned; every interval's ref */
+    uint32_t *refs;             /* owned; the refs of intervals ref_from.. */
     size_t cap_refs;
+    size_t ref_from;            /* intervals before it have packed refs (whole chunks) */
+    uint64_t *refw;             /* owned; packed refs, then IVTRACK_PAD zero words */
+    size_t n_refw;
     ivtrack_iv *open;           /* owned; the last chunk's n % IVTRACK_CHUNK intervals */
     size_t cap_open;            /* IVTRACK_CHUNK while appending; trimmed by seal */
     size_t n;
@@ -81,6 +87,7 @@ ivtrack_free(ivtrack *tr)
     x_free(tr->words);
     x_free(tr->ch);
     x_free(tr->refs);
+    x_free(tr->refw);
     x_free(tr->open);
     x_free(tr);
 }
@@ -101,6 +108,34 @@ ivtrack_start(const ivtrack *tr, size_t i)
     const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
     return ck->start_ns + bitpack_get(tr->words + ck->word,
                                       (uint64_t)(i % IVTRACK_CHUNK) * ck->w_off, ck->w_off);
+}
+
+/* Interval i's ref (i < n). */
+static uint32_t
+ivtrack_ref(const ivtrack *tr, size_t i)
+{
+    if (i >= tr->ref_from)
+        return tr->refs[i - tr->ref_from];
+    const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
+    uint64_t c = bitpack_get(tr->refw + ck->ref_word, (uint64_t)(i % IVTRACK_CHUNK) * ck->w_ref,
+                             ck->w_ref);
+    return c ? (uint32_t)(c - 1 + ck->ref_base) : UINT32_MAX;
+}
+
+/* Every ref back into the plain array (a ref changed after packing). */
+static void
+ivtrack_unpack_refs(ivtrack *tr)
+{
+    uint32_t *all = xmalloc((tr->n + 1) * sizeof *all);   /* becomes tr->refs */
+    for (size_t i = 0; i < tr->n; i++)
+        all[i] = ivtrack_ref(tr, i);
+    x_free(tr->refs);
+    x_free(tr->refw);
+    tr->refs = all;
+    tr->cap_refs = tr->n + 1;
+    tr->refw = NULL;
+    tr->n_refw = 0;
+    tr->ref_from = 0;
 }
 
 /* Interval i (i < n) without its ref. */
@@ -179,8 +214,9 @@ ivtrack_append_keep(ivtrack *tr, const ivtrack_iv *iv, unsigned keep)
         xgrowarray((void **)&tr->ch, &tr->cap_ch, c + 1, 4, sizeof *tr->ch);
         tr->ch[c] = (ivtrack_chunk){ .start_ns = v.start_ns, .before = tr->total };
     }
-    xgrowarray((void **)&tr->refs, &tr->cap_refs, tr->n + 1, 64, sizeof *tr->refs);
-    tr->refs[tr->n] = v.ref;
+    xgrowarray((void **)&tr->refs, &tr->cap_refs, tr->n - tr->ref_from + 1, 64,
+               sizeof *tr->refs);
+    tr->refs[tr->n - tr->ref_from] = v.ref;
     if (tr->cap_open < IVTRACK_CHUNK) {
         tr->cap_open = IVTRACK_CHUNK;
         tr->open = xreallocarray(tr->open, tr->cap_open, sizeof *tr->open);   /* owned by tr */
@@ -220,9 +256,9 @@ ivtrack_seal(ivtrack *tr)
         tr->cap_ch = ivtrack_chunks(tr->n);
         tr->ch = xreallocarray(tr->ch, tr->cap_ch, sizeof *tr->ch);
     }
-    if (tr->cap_refs > tr->n) {
-        tr->cap_refs = tr->n;
-        tr->refs = xreallocarray(tr->refs, tr->cap_refs, sizeof *tr->refs);
+    if (tr->cap_refs > tr->n - tr->ref_from) {
+        tr->cap_refs = tr->n - tr->ref_from;
+        tr->refs = xreallocarray(tr->refs, tr->cap_refs ? tr->cap_refs : 1, sizeof *tr->refs);
     }
     size_t open_n = tr->n % IVTRACK_CHUNK;
     if (open_n == 0) {
@@ -247,15 +283,56 @@ ivtrack_get(const ivtrack *tr, size_t i, ivtrack_iv *buf)
     if (i >= tr->n)
         return NULL;
     ivtrack_load(tr, i, buf);
-    buf->ref = tr->refs[i];
+    buf->ref = ivtrack_ref(tr, i);
     return buf;
 }
 
 void
 ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
 {
-    if (i < tr->n)
-        tr->refs[i] = ref;
+    if (i >= tr->n)
+        return;
+    if (i < tr->ref_from)
+        ivtrack_unpack_refs(tr);
+    tr->refs[i - tr->ref_from] = ref;
+}
+
+void
+ivtrack_pack_refs(ivtrack *tr)
+{
+    size_t to = tr->n / IVTRACK_CHUNK * IVTRACK_CHUNK, words = tr->n_refw;
+    if (to <= tr->ref_from)
+        return;
+    /* First each chunk's base and width, then the words, allocated once. */
+    for (size_t c = tr->ref_from / IVTRACK_CHUNK; c < to / IVTRACK_CHUNK; c++) {
+        const uint32_t *r = tr->refs + (c * IVTRACK_CHUNK - tr->ref_from);
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (size_t j = 0; j < IVTRACK_CHUNK; j++)
+            if (r[j] != UINT32_MAX) {
+                lo = r[j] < lo ? r[j] : lo;
+                hi = r[j] > hi ? r[j] : hi;
+            }
+        ivtrack_chunk *ck = &tr->ch[c];
+        ck->ref_base = lo == UINT32_MAX ? 0 : lo;
+        ck->w_ref = (uint8_t)bitpack_width(lo == UINT32_MAX ? 0 : (uint64_t)hi - lo + 1);
+        ck->ref_word = (uint32_t)words;
+        words += ivtrack_col_words(ck->w_ref);
+    }
+    tr->refw = xreallocarray(tr->refw, words + IVTRACK_PAD, sizeof *tr->refw);  /* owned */
+    memset(tr->refw + tr->n_refw, 0, (words + IVTRACK_PAD - tr->n_refw) * sizeof *tr->refw);
+    for (size_t c = tr->ref_from / IVTRACK_CHUNK; c < to / IVTRACK_CHUNK; c++) {
+        const uint32_t *r = tr->refs + (c * IVTRACK_CHUNK - tr->ref_from);
+        const ivtrack_chunk *ck = &tr->ch[c];
+        for (size_t j = 0; j < IVTRACK_CHUNK; j++)
+            bitpack_put(tr->refw + ck->ref_word, j * ck->w_ref,
+                        r[j] == UINT32_MAX ? 0 : (uint64_t)r[j] - ck->ref_base + 1, ck->w_ref);
+    }
+    tr->n_refw = words;
+    size_t left = tr->n - to;
+    memmove(tr->refs, tr->refs + (to - tr->ref_from), left * sizeof *tr->refs);
+    tr->ref_from = to;
+    tr->cap_refs = left;
+    tr->refs = xreallocarray(tr->refs, left ? left : 1, sizeof *tr->refs);
 }
 
 /* Number of intervals with start < t (inclusive: start <= t): first the last chunk
@@ -446,7 +523,8 @@ size_t
 ivtrack_bytes(const ivtrack *tr)
 {
     return sizeof *tr + tr->cap_words * sizeof *tr->words + tr->cap_ch * sizeof *tr->ch +
-           tr->cap_refs * sizeof *tr->refs + tr->cap_open * sizeof *tr->open;
+           tr->cap_refs * sizeof *tr->refs + tr->cap_open * sizeof *tr->open +
+           (tr->refw ? (tr->n_refw + IVTRACK_PAD) * sizeof *tr->refw : 0);
 }
 
 /* Packed chunk c's header against its intervals: canonical widths, words in order. */
@@ -475,8 +553,10 @@ ivtrack_check_chunk(const ivtrack *tr, size_t c, size_t words, char *why, size_t
 bool
 ivtrack_check(const ivtrack *tr, char *why, size_t why_len)
 {
-    if (tr->n > tr->cap_refs || ivtrack_chunks(tr->n) > tr->cap_ch)
+    if (tr->n - tr->ref_from > tr->cap_refs || ivtrack_chunks(tr->n) > tr->cap_ch)
         return checkfail(why, why_len, "count %zu beyond capacity %zu", tr->n, tr->cap_refs);
+    if (tr->ref_from % IVTRACK_CHUNK || tr->ref_from > tr->n)
+        return checkfail(why, why_len, "refs packed up to %zu of %zu", tr->ref_from, tr->n);
     ivtrack_cum sum;
     memset(&sum, 0, sizeof sum);
     size_t words = 0;

@@ -9,7 +9,8 @@ mmusrc_spans(const evindex *ix, const mmusrc_opts *o, size_t *n)
     size_t n_gcs = evindex_n_gcs(ix), k = 0, cap = 0;
     mmu_span *v = NULL;
     for (size_t i = 0; i < n_gcs; i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         if (!o->per_cap) {
             if (g->flags & EVINDEX_GC_F_NO_START)
                 continue;
@@ -22,7 +23,8 @@ mmusrc_spans(const evindex *ix, const mmusrc_opts *o, size_t *n)
             continue;
         }
         for (uint32_t j = 0; j < g->n_parts; j++) {
-            const evindex_gc_part *pt = evindex_gc_part_at(ix, g->first_part + j);
+            evindex_gc_part pt_buf;
+            const evindex_gc_part *pt = evindex_gc_part_get(ix, g->first_part + j, &pt_buf);
             if (pt->cap != o->cap)
                 continue;
             void *p = v;

@@ -59,7 +59,8 @@ pausehist_from_index(pausehist *h, const evindex *ix, uint64_t from_ns, uint64_t
 {
     pausehist_init(h, evindex_n_gens(ix));
     for (size_t i = evindex_gc_first_from(ix, from_ns); i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         if (g->start_ns >= to_ns)
             break;
         if (g->flags & EVINDEX_GC_F_NO_START)

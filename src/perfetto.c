@@ -274,9 +274,11 @@ static bool
 pf_next_part(pf_ctx *x, pf_stream *st, pf_iv *iv)
 {
     for (; st->i < st->n; st->i++) {
-        const evindex_gc *g = evindex_gc_at(x->ix, st->i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(x->ix, st->i, &g_buf);
         for (uint32_t k = 0; k < g->n_parts; k++) {
-            const evindex_gc_part *p = evindex_gc_part_at(x->ix, g->first_part + k);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(x->ix, g->first_part + k, &p_buf);
             if (p->cap != st->cap || p->start_ns >= x->o->to_ns ||
                 !pf_overlaps(x->o, p->start_ns, p->end_ns))
                 continue;
@@ -365,8 +367,10 @@ pf_begin(pf_ctx *x, uint64_t track, const pf_iv *iv)
         break;
     }
     case PF_PART: {
-        const evindex_gc *g = evindex_gc_at(x->ix, iv->idx);
-        const evindex_gc_part *p = evindex_gc_part_at(x->ix, iv->part);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(x->ix, iv->idx, &g_buf);
+        evindex_gc_part p_buf;
+        const evindex_gc_part *p = evindex_gc_part_get(x->ix, iv->part, &p_buf);
         pf_event_head(w, TE_SLICE_BEGIN, track, "gc");
         if (g->gen == EVINDEX_GEN_UNKNOWN)
             snprintf(name, sizeof name, "GC");
@@ -628,9 +632,11 @@ perfetto_add(perfetto *w, const evindex *ix, const export_opts *o, export_counts
     }
     /* Collections counted once, however many capabilities took part. */
     for (size_t i = first_gc; i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         for (uint32_t k = 0; k < g->n_parts; k++) {
-            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + k, &p_buf);
             if (p->start_ns < o->to_ns && pf_overlaps(o, p->start_ns, p->end_ns)) {
                 x.c->gcs++;
                 break;

@@ -186,7 +186,8 @@ rep_gc_row(strbuf *out, const evindex *ix, const evindex_gc *g, bool json)
     if (json) {
         strbuf_puts(out, ",\"caps\":[");
         for (uint32_t i = 0; i < g->n_parts; i++) {
-            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + i);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + i, &p_buf);
             strbuf_printf(out, "%s{\"cap\":", i ? "," : "");
             rep_cap(out, true, p->cap);
             strbuf_printf(out, ",\"start_ns\":%llu,\"end_ns\":%llu,\"stop_ns\":%llu,"
@@ -203,7 +204,8 @@ rep_gc_row(strbuf *out, const evindex *ix, const evindex_gc *g, bool json)
         if (!g->n_parts)
             strbuf_putc(out, '-');
         for (uint32_t i = 0; i < g->n_parts; i++) {
-            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + i);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + i, &p_buf);
             if (i)
                 strbuf_putc(out, ',');
             if (p->cap == EVINDEX_NO_CAP)
@@ -232,7 +234,8 @@ reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
     if (o->sort_by_pause) {
         keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
         for (size_t i = 0; i < n; i++) {
-            const evindex_gc *g = evindex_gc_at(ix, i);
+            evindex_gc g_buf;
+            const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
             keys[i] = (rep_key){ g->end_ns - g->start_ns, g->start_ns, i };
         }
     }
@@ -245,7 +248,7 @@ reports_gc(strbuf *out, const evindex *ix, const reports_opts *o)
                          "copied_bytes\tlive_after_bytes\theap_after_bytes\tallocated_bytes\t"
                          "leader_cap\trequest_cap\tslowest_cap\tflags\twork_ns\tidle_ns\n");
     for (size_t r = 0; r < rows; r++) {
-        rep_gc_row(out, ix, evindex_gc_at(ix, order[r]), o->json);
+        rep_gc_row(out, ix, evindex_gc_get(ix, order[r], &(evindex_gc){ 0 }), o->json);
         strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
         rep_maybe_flush(out, o);
     }

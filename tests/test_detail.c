@@ -243,7 +243,8 @@ START_TEST(test_detail_gc_golden)
             f[nf++] = tok;
         ck_assert_uint_eq(nf, 17);
         ck_assert_uint_lt(row, evindex_n_gcs(c.ix));
-        const evindex_gc *g = evindex_gc_at(c.ix, row);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(c.ix, row, &g_buf);
         ck_assert_uint_eq(g->start_ns, strtoull(f[0], NULL, 10));
 
         lane_item it = { .kind = LANE_ITEM_GC, .start_ns = g->start_ns, .end_ns = g->end_ns,
@@ -364,7 +365,8 @@ START_TEST(test_detail_gc_hec_order)
     td_fixture(&c, "threaded-n4.eventlog");
     const lane *act = td_lane(&c, "activity");
     for (size_t gi = 0; gi < evindex_n_gcs(c.ix); gi++) {
-        const evindex_gc *g = evindex_gc_at(c.ix, gi);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(c.ix, gi, &g_buf);
         lane_item it = { .kind = LANE_ITEM_GC, .start_ns = g->start_ns, .end_ns = g->end_ns,
                          .index = gi };
         detail_lines d;
@@ -408,12 +410,14 @@ START_TEST(test_detail_gc_census)
     td_fixture(&c, "heapprof-hc.eventlog");
     size_t gi = evindex_gc_containing(c.ix, 301938742);
     ck_assert_uint_ne(gi, SIZE_MAX);
-    const evindex_gc *g = evindex_gc_at(c.ix, gi);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(c.ix, gi, &g_buf);
     ck_assert_uint_eq(g->start_ns, 301938742);
     ck_assert_uint_eq(g->census_ns, 3217246);
     ck_assert_uint_eq(g->stopping_ns, EVINDEX_NO_TIME);
     ck_assert_uint_eq(g->n_parts, 1);
-    const evindex_gc_part *p = evindex_gc_part_at(c.ix, g->first_part);
+    evindex_gc_part p_buf;
+    const evindex_gc_part *p = evindex_gc_part_get(c.ix, g->first_part, &p_buf);
     ck_assert_uint_eq(p->work_ns + p->wait_ns + g->census_ns, g->end_ns - g->start_ns);
     ck_assert_uint_lt(p->wait_ns, 200000);      /* the GC's own idle is short */
     lane_item it = { .kind = LANE_ITEM_GC, .start_ns = g->start_ns, .end_ns = g->end_ns,
@@ -428,7 +432,7 @@ START_TEST(test_detail_gc_census)
     /* Every census of the run is inside a collection: the dump has 39 censuses. */
     size_t with_census = 0;
     for (size_t i = 0; i < evindex_n_gcs(c.ix); i++)
-        with_census += evindex_gc_at(c.ix, i)->census_ns > 0;
+        with_census += evindex_gc_get(c.ix, i, &(evindex_gc){ 0 })->census_ns > 0;
     ck_assert_uint_eq(with_census, 39);
     td_close(&c);
 
@@ -438,12 +442,12 @@ START_TEST(test_detail_gc_census)
     td_fixture(&c, "heapprof-hb.eventlog");
     gi = evindex_gc_containing(c.ix, 71694947);
     ck_assert_uint_ne(gi, SIZE_MAX);
-    g = evindex_gc_at(c.ix, gi);
+    g = evindex_gc_get(c.ix, gi, &g_buf);
     ck_assert_uint_eq(g->start_ns, 64668471);
     ck_assert_uint_eq(g->census_ns, 74673983 - 68664164);
     with_census = 0;
     for (size_t i = 0; i < evindex_n_gcs(c.ix); i++)
-        with_census += evindex_gc_at(c.ix, i)->census_ns > 0;
+        with_census += evindex_gc_get(c.ix, i, &(evindex_gc){ 0 })->census_ns > 0;
     ck_assert_uint_eq(with_census, 30);         /* the dump's 30 censuses */
     td_close(&c);
 }
@@ -457,7 +461,8 @@ START_TEST(test_detail_gc_known)
 {
     td_case c;
     td_fixture(&c, "threaded-n4.eventlog");
-    const evindex_gc *g = evindex_gc_at(c.ix, 2);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(c.ix, 2, &g_buf);
     ck_assert_uint_eq(g->start_ns, 3986445);
     lane_item it;
     ck_assert(lanes_item_at(c.ix, td_lane(&c, "heap"), 3986445 + 100, 0, &it));
@@ -835,7 +840,8 @@ START_TEST(test_detail_range_parts)
 {
     td_case c;
     td_fixture(&c, "threaded-n4.eventlog");
-    const evindex_gc *g = evindex_gc_at(c.ix, 12);       /* the 5 ms pause */
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(c.ix, 12, &g_buf);       /* the 5 ms pause */
     detail_lines d;
     detail_lines_init(&d);
     /* Inside one pause: no mutator time elapsed, one collection if it starts inside. */
@@ -851,7 +857,8 @@ START_TEST(test_detail_range_parts)
     td_assert_line(&d, "Collections: 1 starting in the range, gen 0: 1");
     detail_lines_free(&d);
     /* Between two pauses: all mutator. */
-    const evindex_gc *h = evindex_gc_at(c.ix, 13);
+    evindex_gc h_buf;
+    const evindex_gc *h = evindex_gc_get(c.ix, 13, &h_buf);
     detail_range(&d, c.ix, g->end_ns, h->start_ns);
     td_assert_line(&d, "Mutator share: 100.0%");
     td_assert_line(&d, "Collections: 0 starting in the range");
@@ -887,8 +894,8 @@ START_TEST(test_detail_range_vs_gcstats)
     const size_t cuts[][2] = { { 5, 200 }, { 0, 50 }, { 100, 101 }, { 300, 366 } };
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
         ck_assert_uint_lt(cuts[k][1], n);
-        uint64_t a = evindex_gc_at(c.ix, cuts[k][0])->start_ns - 1000;
-        uint64_t b = evindex_gc_at(c.ix, cuts[k][1])->start_ns + 1000;
+        uint64_t a = evindex_gc_get(c.ix, cuts[k][0], &(evindex_gc){ 0 })->start_ns - 1000;
+        uint64_t b = evindex_gc_get(c.ix, cuts[k][1], &(evindex_gc){ 0 })->start_ns + 1000;
         gcstats_window win = { a, b };
         diag ending;
         merge *m = merge_new(c.log, &ending);

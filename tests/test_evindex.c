@@ -268,7 +268,8 @@ START_TEST(test_evindex_parallel_gc)
     ck_assert_uint_eq(evindex_lane_of(ix, 2), SIZE_MAX);
 
     ck_assert_uint_eq(evindex_n_gcs(ix), 1);
-    const evindex_gc *g = evindex_gc_at(ix, 0);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
     ck_assert_uint_eq(g->start_ns, 5600);       /* the leader's own span */
     ck_assert_uint_eq(g->end_ns, 8700);
     ck_assert_uint_eq(g->leader_cap, 1);
@@ -296,8 +297,10 @@ START_TEST(test_evindex_parallel_gc)
 
     /* Parts in start order: the leader (5.6 us) then the worker (6 us). */
     ck_assert_uint_eq(g->n_parts, 2);
-    const evindex_gc_part *p1 = evindex_gc_part_at(ix, g->first_part);
-    const evindex_gc_part *p0 = evindex_gc_part_at(ix, g->first_part + 1);
+    evindex_gc_part p1_buf;
+    const evindex_gc_part *p1 = evindex_gc_part_get(ix, g->first_part, &p1_buf);
+    evindex_gc_part p0_buf;
+    const evindex_gc_part *p0 = evindex_gc_part_get(ix, g->first_part + 1, &p0_buf);
     ck_assert_uint_eq(p1->cap, 1);
     ck_assert_uint_eq(p1->start_ns, 5600);
     ck_assert_uint_eq(p1->end_ns, 8700);
@@ -397,7 +400,8 @@ START_TEST(test_evindex_nonthreaded_gc)
     ei_open_mem(&c, &m);
     const evindex *ix = c.ix;
     ck_assert_uint_eq(evindex_n_gcs(ix), 1);
-    const evindex_gc *g = evindex_gc_at(ix, 0);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
     ck_assert_uint_eq(g->start_ns, 300);
     ck_assert_uint_eq(g->end_ns, 700);
     ck_assert_uint_eq(g->request_ns, 300);
@@ -410,7 +414,8 @@ START_TEST(test_evindex_nonthreaded_gc)
     ck_assert_uint_eq(g->heap_after, 4u << 20);
     ck_assert_uint_eq(g->allocated_before, EVINDEX_NO_TIME);
     ck_assert_uint_eq(g->n_parts, 1);
-    const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part);
+    evindex_gc_part p_buf;
+    const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part, &p_buf);
     ck_assert_uint_eq(p->work_ns, 400);
     ck_assert_uint_eq(p->wait_ns, 0);
     ck_assert_uint_eq(p->stop_ns, 300);
@@ -455,7 +460,8 @@ START_TEST(test_evindex_truncated)
         ck_assert_uint_eq(st.stops[THREADTAB_STOP_OTHER], 1);   /* open: cut short */
         /* So does the GC: one cut-short collection without statistics. */
         ck_assert_uint_eq(evindex_n_gcs(ix), 1);
-        const evindex_gc *g = evindex_gc_at(ix, 0);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
         ck_assert_uint_eq(g->start_ns, 200);
         ck_assert_uint_eq(g->end_ns, 500);
         ck_assert_uint_eq(g->flags, EVINDEX_GC_F_OPEN | EVINDEX_GC_F_NO_STATS);
@@ -971,11 +977,13 @@ ei_cross_check(const char *path, const char *name, bool must_open)
      * work/wait add up to the tracks'. */
     uint64_t n_parts = 0, part_work = 0, part_wait = 0, track_work = 0, track_wait = 0;
     for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         n_parts += g->n_parts;
         bool leader_part = false;
         for (uint32_t k = 0; k < g->n_parts; k++) {
-            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + k, &p_buf);
             bool lead = p->cap == g->leader_cap && p->start_ns == g->start_ns &&
                         p->end_ns == g->end_ns;
             /* The leader's census is out of its work and wait (all of it waiting time
@@ -1004,10 +1012,12 @@ ei_cross_check(const char *path, const char *name, bool must_open)
             const ivtrack_iv *iv = ivtrack_get(lc->gc, j, &iv_buf);
             ck_assert_msg(iv->ref < evindex_n_gcs(ix), "%s: cap %u phase %zu has no GC", name,
                           lc->cap, j);
-            const evindex_gc *g = evindex_gc_at(ix, iv->ref);
+            evindex_gc g_buf;
+            const evindex_gc *g = evindex_gc_get(ix, iv->ref, &g_buf);
             bool held = false;
             for (uint32_t k = 0; k < g->n_parts && !held; k++) {
-                const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+                evindex_gc_part p_buf;
+                const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + k, &p_buf);
                 held = p->cap == lc->cap && p->start_ns <= iv->start_ns &&
                        iv->end_ns <= p->end_ns;
             }
@@ -1033,7 +1043,7 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         for (unsigned gi = 0; gi < r.n_gens; gi++)
             colls += r.gens[gi].colls;
         for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
-            if (evindex_gc_at(ix, i)->flags & EVINDEX_GC_F_NO_STATS)
+            if (evindex_gc_get(ix, i, &(evindex_gc){ 0 })->flags & EVINDEX_GC_F_NO_STATS)
                 no_stats++;
             else
                 with_stats++;
@@ -1049,7 +1059,8 @@ ei_cross_check(const char *path, const char *name, bool must_open)
         for (unsigned gi = 0; gi < r.n_gens; gi++) {
             uint64_t sum = 0, max = 0, open = 0;
             for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
-                const evindex_gc *g = evindex_gc_at(ix, i);
+                evindex_gc g_buf;
+                const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
                 if (g->gen != gi || (g->flags & (EVINDEX_GC_F_NO_START | EVINDEX_GC_F_NO_STATS)))
                     continue;
                 if (g->flags & EVINDEX_GC_F_OPEN) {
@@ -1657,9 +1668,11 @@ pg_check_one(uint64_t seed)
     pm_span *parts = xmalloc((m.n_spans + 1) * sizeof *parts);
     size_t n_parts = 0;
     for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *gc = evindex_gc_at(ix, i);
+        evindex_gc gc_buf;
+        const evindex_gc *gc = evindex_gc_get(ix, i, &gc_buf);
         for (uint32_t k = 0; k < gc->n_parts; k++) {
-            const evindex_gc_part *p = evindex_gc_part_at(ix, gc->first_part + k);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(ix, gc->first_part + k, &p_buf);
             ck_assert_uint_lt(n_parts, m.n_spans);
             parts[n_parts++] = (pm_span){ p->start_ns, p->end_ns, p->work_ns, p->wait_ns, p->cap,
                                             0, false };
@@ -1682,7 +1695,8 @@ pg_check_one(uint64_t seed)
         ck_assert_msg(evindex_n_gcs(ix) == g.n_gcs, "seed %llu: %zu collections, generated %zu",
                       (unsigned long long)seed, evindex_n_gcs(ix), g.n_gcs);
         for (size_t i = 0; i < g.n_gcs; i++) {
-            const evindex_gc *gc = evindex_gc_at(ix, i);
+            evindex_gc gc_buf;
+            const evindex_gc *gc = evindex_gc_get(ix, i, &gc_buf);
             const pg_gc *w = &g.gcs[i];
             ck_assert_msg(gc->start_ns == w->start_ns && gc->end_ns == w->end_ns &&
                               gc->leader_cap == w->leader && gc->gen == w->gen &&
@@ -1984,7 +1998,8 @@ START_TEST(test_evindex_killed_open_runs)
     size_t n0 = runlane_count(r0);
     ei_assert_run(ix, 0, n0 - 1, 2866282258, 2866282258, 6, 0, RUNLANE_F_OPEN);
     for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         ck_assert_msg(g->start_ns < 146479708 || g->slowest_cap != 1,
                       "GC at %llu names cap 1 the slowest to stop",
                       (unsigned long long)g->start_ns);
@@ -2134,7 +2149,8 @@ START_TEST(test_evindex_golden_tables)
     ck_assert(js_valid(out.data, out.len));
     uint64_t longest = 0;
     for (size_t i = 0; i < evindex_n_gcs(c.ix); i++) {
-        const evindex_gc *g = evindex_gc_at(c.ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(c.ix, i, &g_buf);
         longest = ei_max(longest, g->end_ns - g->start_ns);
     }
     char key[64];

@@ -174,7 +174,7 @@ gr_snapshot_like(const char *name, const evindex *g, const evindex *fresh, size_
                   "%s: final gcs %zu of %zu / %zu", name, n_final, evindex_n_gcs(g),
                   evindex_n_gcs(fresh));
     for (size_t i = 0; i < n_final; i++) {
-        const evindex_gc *x = evindex_gc_at(g, i), *y = evindex_gc_at(fresh, i);
+        const evindex_gc *x = evindex_gc_get(g, i, &(evindex_gc){ 0 }), *y = evindex_gc_get(fresh, i, &(evindex_gc){ 0 });
         ck_assert_msg(x->start_ns == y->start_ns && x->end_ns == y->end_ns &&
                       x->request_ns == y->request_ns && x->copied == y->copied &&
                       x->heap_after == y->heap_after && x->live_after == y->live_after &&
@@ -387,7 +387,7 @@ START_TEST(test_grow_work_is_incremental)
          * the log's: a rebuild would join every span so far at each step. */
         uint64_t parts = 0;
         for (size_t i = 0; i < evindex_n_gcs(ix); i++)
-            parts += evindex_gc_at(ix, i)->n_parts;
+            parts += evindex_gc_get(ix, i, &(evindex_gc){ 0 })->n_parts;
         uint64_t joined = after.spans_joined - before.spans_joined;
         if (k >= 100)
             ck_assert_msg(joined < parts / 3, "step %zu joined %llu spans of %llu", k,

@@ -117,12 +117,12 @@ test_evindex_same(const char *name, const evindex *a, const evindex *b)
     ck_assert_msg(evindex_n_gcs(a) == evindex_n_gcs(b), "%s: gcs %zu vs %zu", name,
                   evindex_n_gcs(a), evindex_n_gcs(b));
     for (size_t i = 0; i < evindex_n_gcs(a); i++) {
-        const evindex_gc *x = evindex_gc_at(a, i), *y = evindex_gc_at(b, i);
+        const evindex_gc *x = evindex_gc_get(a, i, &(evindex_gc){ 0 }), *y = evindex_gc_get(b, i, &(evindex_gc){ 0 });
         if (!gc_same(x, y))
             ck_abort_msg("%s: GC %zu differs", name, i);
         for (uint32_t p = 0; p < x->n_parts; p++)
-            if (!part_same(evindex_gc_part_at(a, x->first_part + p),
-                           evindex_gc_part_at(b, y->first_part + p)))
+            if (!part_same(evindex_gc_part_get(a, x->first_part + p, &(evindex_gc_part){ 0 }),
+                           evindex_gc_part_get(b, y->first_part + p, &(evindex_gc_part){ 0 })))
                 ck_abort_msg("%s: GC %zu part %u differs", name, i, p);
     }
     ck_assert_msg(evindex_n_msgs(a) == evindex_n_msgs(b), "%s: msgs", name);

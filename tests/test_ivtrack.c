@@ -584,6 +584,47 @@ START_TEST(test_ivtrack_check_detects_damage)
 }
 END_TEST
 
+/* References packed per chunk come back as they were set (none, equal, rising, far
+ * apart, all none), and stay right when set again after packing, when more intervals
+ * follow, and when those are packed too. */
+START_TEST(test_ivtrack_pack_refs)
+{
+    enum { N = 4 * IVTRACK_CHUNK + 9 };
+    ivtrack *tr = ivtrack_new();
+    uint32_t want[N + IVTRACK_CHUNK];
+    for (size_t i = 0; i < N; i++) {
+        ck_assert(iv_add(tr, 10 * i, 10 * i + 5, (uint8_t)(i % 2), 0));
+        size_t c = i / IVTRACK_CHUNK;
+        want[i] = c == 0   ? (i % 5 == 0 ? UINT32_MAX : (uint32_t)(i / 3))
+                  : c == 1 ? UINT32_MAX
+                  : c == 2 ? (i % 2 ? 0 : UINT32_MAX - 1)
+                           : 7;
+        ivtrack_set_ref(tr, i, want[i]);
+    }
+    size_t plain = ivtrack_bytes(tr);
+    ivtrack_pack_refs(tr);
+    ck_assert_uint_lt(ivtrack_bytes(tr), plain);
+    iv_assert_sound(tr);
+    ivtrack_iv v;
+    for (size_t i = 0; i < N; i++)
+        IV_EXPECT(ivtrack_get(tr, i, &v)->ref == want[i], "ref %zu: %u, want %u", i, v.ref,
+                  want[i]);
+    want[IVTRACK_CHUNK + 3] = 5;                /* a packed ref set again */
+    ivtrack_set_ref(tr, IVTRACK_CHUNK + 3, 5);
+    for (size_t i = N; i < N + IVTRACK_CHUNK; i++) {
+        ck_assert(iv_add(tr, 10 * i, 10 * i + 5, 0, 0));
+        want[i] = (uint32_t)i;
+        ivtrack_set_ref(tr, i, want[i]);
+    }
+    ivtrack_pack_refs(tr);
+    iv_assert_sound(tr);
+    for (size_t i = 0; i < N + IVTRACK_CHUNK; i++)
+        IV_EXPECT(ivtrack_get(tr, i, &v)->ref == want[i], "ref %zu after: %u, want %u", i,
+                  v.ref, want[i]);
+    ivtrack_free(tr);
+}
+END_TEST
+
 Suite *
 test_ivtrack_suite(void)
 {
@@ -602,6 +643,7 @@ test_ivtrack_suite(void)
     tcase_add_test(tp, test_ivtrack_matches_brute_force);
     tcase_add_test(tp, test_ivtrack_kinds_upto_many);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
+    tcase_add_test(tp, test_ivtrack_pack_refs);
     suite_add_tcase(s, tp);
     return s;
 }

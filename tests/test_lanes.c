@@ -1003,7 +1003,7 @@ START_TEST(test_lanes_walk_gcs)
         const evindex *ix = c.ix;
         size_t n = evindex_n_gcs(ix);
         ck_assert_uint_gt(n, 0);
-        ck_assert_uint_gt(evindex_gc_at(ix, 0)->start_ns, 0);
+        ck_assert_uint_gt(evindex_gc_get(ix, 0, &(evindex_gc){ 0 })->start_ns, 0);
         for (size_t li = 0; li < c.n_lanes; li++) {
             const lane *l = &c.lanes[li];
             if (l->kind != LANE_ACTIVITY && l->kind != LANE_SPARKS)
@@ -1012,7 +1012,8 @@ START_TEST(test_lanes_walk_gcs)
             uint64_t t = 0;
             for (size_t i = 0; i < n; i++) {
                 ck_assert_msg(lanes_next_item(ix, l, t, 1, &it), "%s: gc %zu", files[f], i);
-                const evindex_gc *g = evindex_gc_at(ix, i);
+                evindex_gc g_buf;
+                const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
                 ck_assert_int_eq(it.kind, LANE_ITEM_GC);
                 ck_assert_uint_eq(it.index, i);
                 ck_assert_uint_eq(it.start_ns, g->start_ns);
@@ -1031,7 +1032,8 @@ START_TEST(test_lanes_walk_gcs)
         }
         const lane *act = tl_lane(&c, "activity");
         for (size_t i = 0; i < n; i++) {
-            const evindex_gc *g = evindex_gc_at(ix, i);
+            evindex_gc g_buf;
+            const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
             if (g->end_ns <= g->start_ns)
                 continue;
             lane_item it;
@@ -1050,9 +1052,11 @@ tl_cap_gcs(const evindex *ix, uint16_t cap, size_t *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         for (uint32_t k = 0; k < g->n_parts; k++) {
-            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + k, &p_buf);
             if (p->cap == cap && p->end_ns > p->start_ns)
                 out[n++] = i;
         }
@@ -1117,7 +1121,8 @@ START_TEST(test_lanes_walk_hec)
         x_free(starts);
         /* Whole-log zoom: a GC's column, clicked at its start with one column of slack. */
         for (size_t k = 0; k < n_want; k++) {
-            const evindex_gc *g = evindex_gc_at(ix, want[k]);
+            evindex_gc g_buf;
+            const evindex_gc *g = evindex_gc_get(ix, want[k], &g_buf);
             int col = timeview_col_of(&v, g->start_ns);
             uint64_t a, b;
             if (!timeview_col_range(&v, col, &a, &b))

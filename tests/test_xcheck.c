@@ -155,9 +155,11 @@ xc_tool_parts(const evindex *ix, strbuf *o)
 {
     strbuf_puts(o, "gc_start_ns\tcap\tstart_ns\tend_ns\tstop_ns\twork_ns\tidle_ns\n");
     for (size_t i = 0; i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         for (uint32_t k = 0; k < g->n_parts; k++) {
-            const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+            evindex_gc_part p_buf;
+            const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + k, &p_buf);
             strbuf_printf(o, "%llu\t", (unsigned long long)g->start_ns);
             if (p->cap == EVINDEX_NO_CAP)
                 strbuf_putc(o, '-');

@@ -36,6 +36,7 @@ Suite *test_keymap_suite(void);
 Suite *test_runlane_suite(void);
 Suite *test_msgtab_suite(void);
 Suite *test_ivtrack_suite(void);
+Suite *test_gcpack_suite(void);
 Suite *test_series_suite(void);
 Suite *test_threadtab_suite(void);
 Suite *test_heapprof_suite(void);

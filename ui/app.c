@@ -222,7 +222,8 @@ app_gc_row_text(void *ctx, size_t row, strbuf *sb)
 {
     app *a = ctx;
     size_t i = a->gc_order[row];
-    const evindex_gc *g = evindex_gc_at(a->ix, i);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(a->ix, i, &g_buf);
     strbuf t;
     strbuf_init(&t);
     timefmt_append(&t, g->end_ns - g->start_ns);
@@ -270,7 +271,8 @@ app_gc_list(app *a)
     if (!a->gc_order) {
         uint64_t *pause = xmalloc((n + 1) * sizeof *pause);    /* freed below */
         for (size_t i = 0; i < n; i++) {
-            const evindex_gc *g = evindex_gc_at(a->ix, i);
+            evindex_gc g_buf;
+            const evindex_gc *g = evindex_gc_get(a->ix, i, &g_buf);
             pause[i] = g->end_ns - g->start_ns;
         }
         a->gc_order = radixsort_rank_desc(pause, n);
@@ -1111,7 +1113,8 @@ app_list_choose(app *a)
         app_jump(a, m->time_ns);
         a->lane_sel = a->markers_lane != SIZE_MAX ? a->markers_lane : a->lane_sel;
     } else if (kind == APP_LIST_GCS && payload < evindex_n_gcs(a->ix)) {
-        const evindex_gc *g = evindex_gc_at(a->ix, payload);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(a->ix, payload, &g_buf);
         app_jump(a, g->start_ns);
         app_select_cap(a, g->leader_cap);
     } else if (kind == APP_LIST_WORST) {
@@ -1380,7 +1383,8 @@ app_step_gc(app *a, int dir)
         }
         i--;
     }
-    const evindex_gc *g = evindex_gc_at(a->ix, i);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(a->ix, i, &g_buf);
     app_jump(a, g->start_ns);
     app_select_cap(a, g->leader_cap);
     a->msg_sticky = false;      /* the status line describes the GC under the cursor */

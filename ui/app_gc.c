@@ -263,7 +263,8 @@ app_gc_worst_list(app *a, uint64_t w)
         gcreport_gcs_in(a->ix, false, p->worst_start_ns, p->worst_start_ns + p->window_ns, &i0,
                         &i1);
         for (size_t k = i0; k < i1; k++) {
-            const evindex_gc *c = evindex_gc_at(a->ix, k);
+            evindex_gc c_buf;
+            const evindex_gc *c = evindex_gc_get(a->ix, k, &c_buf);
             n_in += !(c->flags & EVINDEX_GC_F_NO_START) && c->start_ns <
                     p->worst_start_ns + p->window_ns && c->end_ns > p->worst_start_ns;
         }

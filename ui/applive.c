@@ -176,7 +176,8 @@ applive_scan_alerts(applive *lv, uint64_t now)
         n = (size_t)w.gcs_final;
     }
     for (size_t i = lv->gcs_seen; lv->alert_pause_ns && i < n; i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         if (g->end_ns - g->start_ns < lv->alert_pause_ns)
             continue;
         xgrowarray((void **)&lv->alerts, &lv->cap_alerts, lv->n_alerts + 1, 16,

@@ -150,7 +150,7 @@ detail_marker_time(const evindex *ix, size_t i)
 static uint64_t
 detail_gc_time(const evindex *ix, size_t i)
 {
-    return evindex_gc_at(ix, i)->start_ns;
+    return evindex_gc_get(ix, i, &(evindex_gc){ 0 })->start_ns;
 }
 
 static uint64_t
@@ -543,8 +543,7 @@ detail_cap_cmp(const void *x, const void *y)
 static int
 detail_part_cmp(const void *x, const void *y)
 {
-    const evindex_gc_part *p = *(const evindex_gc_part *const *)x;
-    const evindex_gc_part *q = *(const evindex_gc_part *const *)y;
+    const evindex_gc_part *p = x, *q = y;
     return detail_cap_cmp(&p->cap, &q->cap);
 }
 
@@ -578,13 +577,13 @@ detail_gc_parts(detail_lines *out, const evindex *ix, const evindex_gc *g, strbu
             caps[n_caps++] = cap;
     }
     qsort(caps, n_caps, sizeof *caps, detail_cap_cmp);
-    const evindex_gc_part **parts = xmalloc((g->n_parts + 1) * sizeof *parts);  /* freed below */
+    evindex_gc_part *parts = xmalloc((g->n_parts + 1) * sizeof *parts);    /* freed below */
     for (uint32_t k = 0; k < g->n_parts; k++)
-        parts[k] = evindex_gc_part_at(ix, g->first_part + k);
+        evindex_gc_part_get(ix, g->first_part + k, &parts[k]);
     qsort(parts, g->n_parts, sizeof *parts, detail_part_cmp);
     size_t ci = 0;
     for (uint32_t k = 0; k < g->n_parts; k++) {
-        const evindex_gc_part *p = parts[k];
+        const evindex_gc_part *p = &parts[k];
         size_t cj = ci;
         while (cj < n_caps && caps[cj] < p->cap)
             cj++;
@@ -616,7 +615,8 @@ detail_gc(detail_lines *out, const evindex *ix, size_t gi)
         detail_lines_add(out, "GC: a GC phase with no collection record");
         return;
     }
-    const evindex_gc *g = evindex_gc_at(ix, gi);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, gi, &g_buf);
     strbuf sb;
     strbuf_init(&sb);
     strbuf_printf(&sb, "GC #%zu: ", gi + 1);
@@ -1607,7 +1607,8 @@ detail_range_gcs(detail_lines *out, const evindex *ix, uint64_t a, uint64_t b)
     uint64_t copied = 0;
     size_t n_par = 0;
     for (size_t i = i0; i < i1; i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         copied += g->copied;
         n_par += g->par_threads > 1;
         p[np].gen = g->gen;
@@ -1674,7 +1675,8 @@ detail_pause_in(const evindex *ix, uint64_t a, uint64_t b)
         i--;                    /* the one before may run into the range */
     uint64_t total = 0;
     for (; i < evindex_n_gcs(ix); i++) {
-        const evindex_gc *g = evindex_gc_at(ix, i);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         if (g->start_ns >= b)
             break;
         uint64_t s = g->start_ns > a ? g->start_ns : a, e = g->end_ns < b ? g->end_ns : b;
@@ -1899,7 +1901,8 @@ detail_status(strbuf *out, const evindex *ix, const lane *l, const lane_item *it
             strbuf_puts(out, "GC phase");
             break;
         }
-        const evindex_gc *g = evindex_gc_at(ix, it->index);
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, it->index, &g_buf);
         strbuf_puts(out, "GC ");
         detail_gc_head(out, g);
         strbuf_puts(out, " pause ");

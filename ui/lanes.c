@@ -1157,7 +1157,8 @@ lanes_item_run(const runlane *rl, size_t i, lane_item *out)
 static void
 lanes_item_gc(const evindex *ix, size_t i, lane_item *out)
 {
-    const evindex_gc *g = evindex_gc_at(ix, i);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_GC;
     out->start_ns = g->start_ns;
@@ -1180,9 +1181,11 @@ lanes_item_cap_gc(const evindex *ix, const evindex_cap *cap, size_t j, lane_item
     if (iv->ref >= evindex_n_gcs(ix))
         return;
     out->index = iv->ref;
-    const evindex_gc *g = evindex_gc_at(ix, iv->ref);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, iv->ref, &g_buf);
     for (uint32_t k = 0; k < g->n_parts; k++) {
-        const evindex_gc_part *p = evindex_gc_part_at(ix, g->first_part + k);
+        evindex_gc_part p_buf;
+        const evindex_gc_part *p = evindex_gc_part_get(ix, g->first_part + k, &p_buf);
         if (p->cap == cap->cap) {
             out->start_ns = lanes_min_u64(p->start_ns, iv->start_ns);
             out->end_ns = p->end_ns > iv->end_ns ? p->end_ns : iv->end_ns;
