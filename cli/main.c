@@ -870,11 +870,11 @@ main_index_cmd(const char *file)
            evindex_n_caps(ix), runs, phases, evindex_n_gcs(ix), evindex_n_markers(ix),
            evindex_n_msgs(ix), threadtab_count(evindex_threads(ix)),
            evseek_n_stretches(evindex_seek(ix)));
-    printf("bytes: runs %zu, GC phases %zu, threads %zu, seek table %zu, other %zu\n",
-           run_bytes, phase_bytes, threadtab_bytes(evindex_threads(ix)),
-           evseek_bytes(evindex_seek(ix)),
-           evindex_bytes(ix) - run_bytes - phase_bytes - threadtab_bytes(evindex_threads(ix)) -
-               evseek_bytes(evindex_seek(ix)));
+    printf("bytes: runs %zu, GC phases %zu, collections %zu, threads %zu, seek table %zu, "
+           "other %zu\n", run_bytes, phase_bytes, evindex_gc_bytes(ix),
+           threadtab_bytes(evindex_threads(ix)), evseek_bytes(evindex_seek(ix)),
+           evindex_bytes(ix) - run_bytes - phase_bytes - evindex_gc_bytes(ix) -
+               threadtab_bytes(evindex_threads(ix)) - evseek_bytes(evindex_seek(ix)));
     const timeprof *tp = evindex_timeprof(ix);
     if (timeprof_n_samples(tp))
         printf("time profile: %zu samples, %zu bytes (%.3f of the file)\n",

@@ -163,6 +163,8 @@ size_t evindex_n_gcs(const evindex *ix);
 const evindex_gc *evindex_gc_get(const evindex *ix, size_t i, evindex_gc *buf);
 /* Part i (a collection's first_part + k, k < n_parts) into *buf, as evindex_gc_get. */
 const evindex_gc_part *evindex_gc_part_get(const evindex *ix, size_t i, evindex_gc_part *buf);
+/* Heap bytes the collections and their parts take (bench: part of evindex_bytes). */
+size_t evindex_gc_bytes(const evindex *ix);
 /* Index of the first collection starting at or after t (n_gcs if none). */
 size_t evindex_gc_first_from(const evindex *ix, uint64_t t);
 /* Index of the collection whose pause contains t, or SIZE_MAX. */

@@ -2416,6 +2416,8 @@ evindex_gc_part_get(const evindex *ix, size_t i, evindex_gc_part *buf)
     return gcpack_part(ix->gcs, i, buf);
 }
 
+size_t evindex_gc_bytes(const evindex *ix) { return gcpack_bytes(ix->gcs); }
+
 size_t
 evindex_gc_first_from(const evindex *ix, uint64_t t)
 {

@@ -344,9 +344,7 @@ bench_memory(const evindex *ix, size_t file_bytes)
     for (int i = 0; i < EVINDEX_N_SERIES; i++)
         series_b += series_bytes(evindex_series(ix, (enum evindex_series_id)i));
     series_b += series_bytes(evindex_nm_pruned(ix));
-    gcs = evindex_n_gcs(ix) * sizeof(evindex_gc);
-    for (size_t i = 0; i < evindex_n_gcs(ix); i++)
-        gcs += evindex_gc_get(ix, i, &(evindex_gc){ 0 })->n_parts * sizeof(evindex_gc_part);
+    gcs = evindex_gc_bytes(ix);
     size_t msgs = evindex_n_msgs(ix) * sizeof(evindex_msg) +
                   evindex_n_markers(ix) * sizeof(uint32_t);
     size_t threads = threadtab_bytes(evindex_threads(ix));
