@@ -1,9 +1,11 @@
 /* ivtrack: kinded intervals cut into chunks of IVTRACK_CHUNK, each with a header (first
  * start, time of each kind before it). A full chunk is bit-packed into frame-of-reference
- * columns (start - the chunk's first start, duration, kind | flags << 3) of per-chunk
- * widths; the last, partial chunk waits as plain records. References (set after the
+ * columns of per-chunk widths: a bitmap of the intervals that do not start where the one
+ * before ends (heads; GC phases mostly follow one another), every end - the chunk's
+ * first start, the heads' durations alone, and kind | flags << 3; the last, partial chunk waits as plain records. References (set after the
  * build by the GC join) are a plain array until ivtrack_pack_refs packs those of the
- * full chunks, each chunk's as codes above its least (0: none) in the fewest bits. A search goes over the small header
+ * full chunks: per chunk a bitmap of where the ref changes, then at each change the ref
+ * as a code above the chunk's least (0: none) in the fewest bits. A search goes over the small header
  * array, then inside one chunk; per-kind time in a window scans from each end to the
  * nearer chunk edge, or clips a narrow window's few. */
 #include "ivtrack.h"
@@ -32,16 +34,27 @@ typedef struct ivtrack_cum {
 } ivtrack_cum;
 
 /* Header of chunk c, which holds intervals [c * IVTRACK_CHUNK, (c + 1) * IVTRACK_CHUNK).
- * A packed chunk's three columns follow one another from `word`, a column of width w
- * taking ivtrack_col_words(w) words (value j at bit j * w, unused bits zero). */
+ * A packed chunk's words from `word`: the heads bitmap (bit j: interval j does not start
+ * at interval j - 1's end; bit 0 always set), then its columns one after another, a
+ * column of k values of width w taking ivtrack_words(k, w) words (value m at bit m * w,
+ * unused bits zero): ends (IVTRACK_CHUNK), heads' durations (one per head), kind+flags
+ * (IVTRACK_CHUNK). */
 typedef struct ivtrack_chunk {
     uint64_t start_ns;          /* start of the chunk's first interval: the base */
     ivtrack_cum before;         /* time of each kind in the intervals before the chunk */
     uint32_t word;
     uint32_t ref_word;          /* its packed refs, if packed: at refw[ref_word] */
     uint32_t ref_base;          /* a packed ref r is r - ref_base + 1, UINT32_MAX is 0 */
-    uint8_t w_off, w_dur, w_ks, w_ref;
+    uint8_t w_end, w_hdur, w_ks, w_ref;
 } ivtrack_chunk;
+
+_Static_assert(IVTRACK_CHUNK == 64, "a chunk's heads are one word");
+
+/* Where a packed chunk's columns are. */
+typedef struct ivtrack_cols {
+    uint64_t heads;
+    const uint64_t *end, *hdur, *ks;
+} ivtrack_cols;
 
 struct ivtrack {
     uint64_t *words;            /* owned; packed columns, then IVTRACK_PAD zero words */
@@ -67,9 +80,45 @@ ivtrack_chunks(size_t n)
 }
 
 static size_t
+ivtrack_words(size_t k, unsigned w)
+{
+    return (k * w + 63) / 64;
+}
+
+static size_t
 ivtrack_col_words(unsigned w)
 {
-    return ((size_t)IVTRACK_CHUNK * w + 63) / 64;
+    return ivtrack_words(IVTRACK_CHUNK, w);
+}
+
+/* Words packed chunk ck takes, its heads bitmap being `heads`. */
+static size_t
+ivtrack_chunk_words(const ivtrack_chunk *ck, uint64_t heads)
+{
+    return 1 + ivtrack_col_words(ck->w_end) +
+           ivtrack_words((size_t)__builtin_popcountll(heads), ck->w_hdur) +
+           ivtrack_col_words(ck->w_ks);
+}
+
+static inline void
+ivtrack_cols_of(const ivtrack *tr, const ivtrack_chunk *ck, ivtrack_cols *c)
+{
+    const uint64_t *w = tr->words + ck->word;
+    c->heads = w[0];
+    c->end = w + 1;
+    c->hdur = c->end + ivtrack_col_words(ck->w_end);
+    c->ks = c->hdur + ivtrack_words((size_t)__builtin_popcountll(c->heads), ck->w_hdur);
+}
+
+/* Start of interval j of a packed chunk, ending at base + end_j: the end before it, or
+ * for a head its end less its duration. */
+static inline uint64_t
+ivtrack_cstart(const ivtrack_chunk *ck, const ivtrack_cols *c, uint64_t j, uint64_t end_j)
+{
+    if (!(c->heads >> j & 1))
+        return bitpack_get(c->end, (j - 1) * ck->w_end, ck->w_end);
+    uint64_t r = (uint64_t)__builtin_popcountll(c->heads & ((UINT64_C(1) << j) - 1));
+    return end_j - bitpack_get(c->hdur, r * ck->w_hdur, ck->w_hdur);
 }
 
 ivtrack *
@@ -106,8 +155,11 @@ ivtrack_start(const ivtrack *tr, size_t i)
     if (!ivtrack_packed(tr, i))
         return tr->open[i % IVTRACK_CHUNK].start_ns;
     const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
-    return ck->start_ns + bitpack_get(tr->words + ck->word,
-                                      (uint64_t)(i % IVTRACK_CHUNK) * ck->w_off, ck->w_off);
+    ivtrack_cols c;
+    ivtrack_cols_of(tr, ck, &c);
+    uint64_t j = i % IVTRACK_CHUNK;
+    uint64_t end_j = c.heads >> j & 1 ? bitpack_get(c.end, j * ck->w_end, ck->w_end) : 0;
+    return ck->start_ns + ivtrack_cstart(ck, &c, j, end_j);
 }
 
 /* Interval i's ref (i < n). */
@@ -117,8 +169,11 @@ ivtrack_ref(const ivtrack *tr, size_t i)
     if (i >= tr->ref_from)
         return tr->refs[i - tr->ref_from];
     const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
-    uint64_t c = bitpack_get(tr->refw + ck->ref_word, (uint64_t)(i % IVTRACK_CHUNK) * ck->w_ref,
-                             ck->w_ref);
+    const uint64_t *w = tr->refw + ck->ref_word;
+    uint64_t j = i % IVTRACK_CHUNK;
+    /* The ref is the last one stored at or before j: w[0] marks where they change. */
+    uint64_t k = (uint64_t)__builtin_popcountll(w[0] & (UINT64_MAX >> (63 - j))) - 1;
+    uint64_t c = bitpack_get(w + 1, k * ck->w_ref, ck->w_ref);
     return c ? (uint32_t)(c - 1 + ck->ref_base) : UINT32_MAX;
 }
 
@@ -148,14 +203,12 @@ ivtrack_load(const ivtrack *tr, size_t i, ivtrack_iv *v)
     }
     const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
     uint64_t j = i % IVTRACK_CHUNK;
-    const uint64_t *w = tr->words + ck->word;
-    uint64_t off = bitpack_get(w, j * ck->w_off, ck->w_off);
-    w += ivtrack_col_words(ck->w_off);
-    uint64_t dur = bitpack_get(w, j * ck->w_dur, ck->w_dur);
-    w += ivtrack_col_words(ck->w_dur);
-    uint64_t ks = bitpack_get(w, j * ck->w_ks, ck->w_ks);
-    v->start_ns = ck->start_ns + off;
-    v->end_ns = v->start_ns + dur;
+    ivtrack_cols c;
+    ivtrack_cols_of(tr, ck, &c);
+    uint64_t end_j = bitpack_get(c.end, j * ck->w_end, ck->w_end);
+    uint64_t ks = bitpack_get(c.ks, j * ck->w_ks, ck->w_ks);
+    v->start_ns = ck->start_ns + ivtrack_cstart(ck, &c, j, end_j);
+    v->end_ns = ck->start_ns + end_j;
     v->kind = (uint8_t)(ks & ((1u << IVTRACK_KS_SHIFT) - 1));
     v->flags = (uint8_t)(ks >> IVTRACK_KS_SHIFT);
 }
@@ -166,26 +219,33 @@ static void
 ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
 {
     ivtrack_chunk *ck = &tr->ch[c];
-    uint64_t any_off = 0, any_dur = 0, any_ks = 0;
+    uint64_t any_end = 0, any_hdur = 0, any_ks = 0, heads = 0;
     for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
-        any_off |= v[j].start_ns - ck->start_ns;
-        any_dur |= v[j].end_ns - v[j].start_ns;
+        if (j == 0 || v[j].start_ns != v[j - 1].end_ns) {
+            heads |= UINT64_C(1) << j;
+            any_hdur |= v[j].end_ns - v[j].start_ns;
+        }
+        any_end |= v[j].end_ns - ck->start_ns;
         any_ks |= (uint64_t)v[j].kind | (uint64_t)v[j].flags << IVTRACK_KS_SHIFT;
     }
-    ck->w_off = (uint8_t)bitpack_width(any_off);
-    ck->w_dur = (uint8_t)bitpack_width(any_dur);
+    ck->w_end = (uint8_t)bitpack_width(any_end);
+    ck->w_hdur = (uint8_t)bitpack_width(any_hdur);
     ck->w_ks = (uint8_t)bitpack_width(any_ks);
     ck->word = (uint32_t)tr->n_words;
-    size_t a = ivtrack_col_words(ck->w_off), b = ivtrack_col_words(ck->w_dur);
-    size_t need = a + b + ivtrack_col_words(ck->w_ks);
+    size_t need = ivtrack_chunk_words(ck, heads);
     xgrowarray((void **)&tr->words, &tr->cap_words, tr->n_words + need + IVTRACK_PAD, 256,
                sizeof *tr->words);
     uint64_t *w = tr->words + tr->n_words;
     memset(w, 0, (need + IVTRACK_PAD) * sizeof *w);
-    for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
-        bitpack_put(w, j * ck->w_off, v[j].start_ns - ck->start_ns, ck->w_off);
-        bitpack_put(w + a, j * ck->w_dur, v[j].end_ns - v[j].start_ns, ck->w_dur);
-        bitpack_put(w + a + b, j * ck->w_ks,
+    w[0] = heads;
+    ivtrack_cols cols;
+    ivtrack_cols_of(tr, ck, &cols);
+    uint64_t *end = w + (cols.end - w), *hdur = w + (cols.hdur - w), *ks = w + (cols.ks - w);
+    for (size_t j = 0, r = 0; j < IVTRACK_CHUNK; j++) {
+        bitpack_put(end, j * ck->w_end, v[j].end_ns - ck->start_ns, ck->w_end);
+        if (heads >> j & 1)
+            bitpack_put(hdur, r++ * ck->w_hdur, v[j].end_ns - v[j].start_ns, ck->w_hdur);
+        bitpack_put(ks, j * ck->w_ks,
                     (uint64_t)v[j].kind | (uint64_t)v[j].flags << IVTRACK_KS_SHIFT, ck->w_ks);
     }
     tr->n_words += need;
@@ -297,6 +357,16 @@ ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
     tr->refs[i - tr->ref_from] = ref;
 }
 
+/* Refs stored for a chunk of them: the first and each one unlike the one before. */
+static size_t
+ivtrack_ref_changes(const uint32_t *r)
+{
+    size_t k = 1;
+    for (size_t j = 1; j < IVTRACK_CHUNK; j++)
+        k += r[j] != r[j - 1];
+    return k;
+}
+
 void
 ivtrack_pack_refs(ivtrack *tr)
 {
@@ -316,16 +386,21 @@ ivtrack_pack_refs(ivtrack *tr)
         ck->ref_base = lo == UINT32_MAX ? 0 : lo;
         ck->w_ref = (uint8_t)bitpack_width(lo == UINT32_MAX ? 0 : (uint64_t)hi - lo + 1);
         ck->ref_word = (uint32_t)words;
-        words += ivtrack_col_words(ck->w_ref);
+        words += 1 + ivtrack_words(ivtrack_ref_changes(r), ck->w_ref);
     }
     tr->refw = xreallocarray(tr->refw, words + IVTRACK_PAD, sizeof *tr->refw);  /* owned */
     memset(tr->refw + tr->n_refw, 0, (words + IVTRACK_PAD - tr->n_refw) * sizeof *tr->refw);
     for (size_t c = tr->ref_from / IVTRACK_CHUNK; c < to / IVTRACK_CHUNK; c++) {
         const uint32_t *r = tr->refs + (c * IVTRACK_CHUNK - tr->ref_from);
         const ivtrack_chunk *ck = &tr->ch[c];
-        for (size_t j = 0; j < IVTRACK_CHUNK; j++)
-            bitpack_put(tr->refw + ck->ref_word, j * ck->w_ref,
-                        r[j] == UINT32_MAX ? 0 : (uint64_t)r[j] - ck->ref_base + 1, ck->w_ref);
+        uint64_t *w = tr->refw + ck->ref_word;
+        for (size_t j = 0, k = 0; j < IVTRACK_CHUNK; j++)
+            if (j == 0 || r[j] != r[j - 1]) {
+                w[0] |= UINT64_C(1) << j;
+                bitpack_put(w + 1, k++ * ck->w_ref,
+                            r[j] == UINT32_MAX ? 0 : (uint64_t)r[j] - ck->ref_base + 1,
+                            ck->w_ref);
+            }
     }
     tr->n_refw = words;
     size_t left = tr->n - to;
@@ -420,13 +495,22 @@ ivtrack_scan(const ivtrack *tr, size_t lo, size_t hi, ivtrack_cum *sum)
 {
     if (lo < hi && ivtrack_packed(tr, lo)) {
         const ivtrack_chunk *ck = &tr->ch[lo / IVTRACK_CHUNK];
-        const uint64_t *dur = tr->words + ck->word + ivtrack_col_words(ck->w_off);
-        const uint64_t *ks = dur + ivtrack_col_words(ck->w_dur);
-        uint64_t m_dur = bitpack_mask(ck->w_dur), m_ks = bitpack_mask(ck->w_ks);
+        ivtrack_cols c;
+        ivtrack_cols_of(tr, ck, &c);
+        uint64_t m_end = bitpack_mask(ck->w_end), m_hdur = bitpack_mask(ck->w_hdur);
+        uint64_t m_ks = bitpack_mask(ck->w_ks);
         unsigned m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage: ivtrack_check */
-        for (uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo); j < e; j++) {
-            unsigned kind = (unsigned)bitpack_get_masked(ks, j * ck->w_ks, m_ks) & m_kind;
-            sum->ns[kind] += bitpack_get_masked(dur, j * ck->w_dur, m_dur);
+        uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo);
+        /* Each duration: its end less the end before, or for a head its own. */
+        uint64_t r = (uint64_t)__builtin_popcountll(c.heads & ((UINT64_C(1) << j) - 1));
+        uint64_t prev_end = j ? bitpack_get_masked(c.end, (j - 1) * ck->w_end, m_end) : 0;
+        for (; j < e; j++) {
+            unsigned kind = (unsigned)bitpack_get_masked(c.ks, j * ck->w_ks, m_ks) & m_kind;
+            uint64_t end_j = bitpack_get_masked(c.end, j * ck->w_end, m_end);
+            sum->ns[kind] += c.heads >> j & 1
+                                 ? bitpack_get_masked(c.hdur, r++ * ck->w_hdur, m_hdur)
+                                 : end_j - prev_end;
+            prev_end = end_j;
         }
         return;
     }
@@ -532,21 +616,29 @@ static bool
 ivtrack_check_chunk(const ivtrack *tr, size_t c, size_t words, char *why, size_t why_len)
 {
     const ivtrack_chunk *ck = &tr->ch[c];
-    uint64_t any_off = 0, any_dur = 0, any_ks = 0;
+    uint64_t any_end = 0, any_hdur = 0, any_ks = 0, heads = 0;
+    ivtrack_iv prev = { 0, 0, 0, 0, 0 };
     for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
         ivtrack_iv v;
         ivtrack_load(tr, c * IVTRACK_CHUNK + j, &v);
-        any_off |= v.start_ns - ck->start_ns;
-        any_dur |= v.end_ns - v.start_ns;
+        if (j == 0 || v.start_ns != prev.end_ns) {
+            heads |= UINT64_C(1) << j;
+            any_hdur |= v.end_ns - v.start_ns;
+        }
+        any_end |= v.end_ns - ck->start_ns;
         any_ks |= (uint64_t)v.kind | (uint64_t)v.flags << IVTRACK_KS_SHIFT;
+        prev = v;
     }
+    if (tr->words[ck->word] != heads)
+        return checkfail(why, why_len, "chunk %zu: heads %#llx, intervals say %#llx", c,
+                         (unsigned long long)tr->words[ck->word], (unsigned long long)heads);
     if (ck->word != words)
         return checkfail(why, why_len, "chunk %zu: columns at word %u, expected %zu", c,
                          (unsigned)ck->word, words);
-    if (ck->w_off != bitpack_width(any_off) || ck->w_dur != bitpack_width(any_dur) ||
+    if (ck->w_end != bitpack_width(any_end) || ck->w_hdur != bitpack_width(any_hdur) ||
         ck->w_ks != bitpack_width(any_ks))
         return checkfail(why, why_len, "chunk %zu: column widths %u/%u/%u not the fewest bits",
-                         c, ck->w_off, ck->w_dur, ck->w_ks);
+                         c, ck->w_end, ck->w_hdur, ck->w_ks);
     return true;
 }
 
@@ -594,8 +686,7 @@ ivtrack_check(const ivtrack *tr, char *why, size_t why_len)
             if (ivtrack_packed(tr, i)) {
                 if (!ivtrack_check_chunk(tr, i / IVTRACK_CHUNK, words, why, why_len))
                     return false;
-                words += ivtrack_col_words(c->w_off) + ivtrack_col_words(c->w_dur) +
-                         ivtrack_col_words(c->w_ks);
+                words += ivtrack_chunk_words(c, tr->words[c->word]);
             }
         }
         sum.ns[v.kind] += v.end_ns - v.start_ns;
