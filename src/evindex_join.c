@@ -297,6 +297,44 @@ join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, const ui
     }
 }
 
+/* Where the tail's collections go, in start order, as they are joined: straight into
+ * the packed store, the join holding none of them. */
+typedef struct join_out {
+    evindex *ix;
+    evindex_join *j;
+    const series *alloc;        /* the summed HEAP_ALLOCATED */
+    uint64_t prev_alloc;        /* its value at the end of the last collection put */
+    bool have_prev;
+    uint64_t prev_end;          /* the last collection's end */
+    size_t n;                   /* collections in the store */
+} join_out;
+
+/* Put g (its allocation since the one before set here); clus: its cluster's start. */
+static void
+join_out_put(join_out *o, evindex_gc *g, uint64_t clus)
+{
+    if (series_count(o->alloc)) {
+        size_t at = series_at(o->alloc, g->end_ns);
+        uint64_t v = at == SIZE_MAX ? 0 : series_get(o->alloc, at).value;
+        g->allocated_before = v - o->prev_alloc;
+        o->prev_alloc = v;
+    }
+    o->j->clus[o->n++] = clus;
+    gcpack_append_gc(o->ix->gcs, g);
+    o->have_prev = true;
+    o->prev_end = g->end_ns;
+}
+
+/* A GC_STATS-only collection, dropped if it falls inside the pause before it
+ * (malformed input) so that pauses stay disjoint. */
+static void
+join_out_stats_only(join_out *o, evindex_gc *g)
+{
+    if (o->have_prev && o->prev_end > g->start_ns)
+        return;
+    join_out_put(o, g, g->start_ns);
+}
+
 void
 evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size_t n_stats,
                   const evindex_gcmark *marks, size_t n_marks, const evindex_census_win *census,
@@ -336,21 +374,44 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
 
     /* Clusters of overlapping spans; at most one collection per cluster, plus GC_STATS
      * with no span at all. */
-    size_t n_gcs = j->n_final, n_parts = j->parts_final, base = j->n_final;
+    size_t n_parts = j->parts_final, base = j->n_final;
     gcpack_truncate(ix->gcs, base, n_parts);
-    evindex_gc last_final;              /* the final collection before the tail, if any */
-    if (base)
-        gcpack_gc(ix->gcs, base - 1, &last_final);
-    xgrowarray((void **)&j->clus, &j->cap_clus, n_gcs + n_spans + j->n_stats_only + 1, 64,
+    xgrowarray((void **)&j->clus, &j->cap_clus, base + n_spans + j->n_stats_only + 1, 64,
                sizeof *j->clus);
-    /* The tail's collections stay plain while they are joined and put in order (then
-     * packed); a cluster's parts (cparts) are packed once it is joined. */
-    evindex_gc *tail = xmalloc((n_spans + j->n_stats_only + 1) * sizeof *tail);
-    /* freed below */
-    evindex_gc_part *cparts = NULL;                             /* freed below */
+    join_out out = { .ix = ix, .j = j, .alloc = ix->series[EVINDEX_S_ALLOCATED], .n = base };
+    if (base) {
+        evindex_gc last;                /* the final collection before the tail */
+        gcpack_gc(ix->gcs, base - 1, &last);
+        out.have_prev = true;
+        out.prev_end = last.end_ns;
+        size_t at = series_count(out.alloc) ? series_at(out.alloc, last.end_ns) : SIZE_MAX;
+        out.prev_alloc = at == SIZE_MAX ? 0 : series_get(out.alloc, at).value;
+    }
+    /* The GC_STATS that claimed no span (the log began inside the collection), in start
+     * order, to go in between the clusters; every span of the tail becomes one part. */
+    evindex_gc *so = xmalloc((j->n_stats_only + 1) * sizeof *so);     /* freed below */
+    gc_order *so_order = xmalloc((j->n_stats_only + 1) * sizeof *so_order);   /* freed below */
+    size_t n_so = 0, next_so = 0;
+    for (size_t s = 0; s < j->n_stats_only; s++) {
+        const evindex_stats *st = &stats[j->stats_only[s]];
+        if (st->time_ns < j->from_ns)
+            continue;           /* among the final ones */
+        evindex_gc *g = &so[n_so];
+        memset(g, 0, sizeof *g);
+        g->start_ns = g->end_ns = g->request_ns = st->time_ns;
+        g->leader_cap = st->cap;
+        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
+        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
+            g->stopping_ns = EVINDEX_NO_TIME;
+        g->flags = EVINDEX_GC_F_NO_START;
+        join_fill_stats(g, st, ix->n_gens);
+        g->first_part = (uint32_t)(n_parts + n_spans);
+        so_order[n_so] = (gc_order){ g->start_ns, (uint32_t)n_so };
+        n_so++;
+    }
+    qsort(so_order, n_so, sizeof *so_order, order_cmp);
+    evindex_gc_part *cparts = NULL;     /* freed below; a cluster's parts, then packed */
     size_t cap_cparts = 0;
-    uint64_t *tail_clus = xmalloc((n_spans + j->n_stats_only + 1) * sizeof *tail_clus);
-    /* freed below */
 
     const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
     const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
@@ -393,8 +454,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             if (sp->stats)
                 lead = i;
         }
-        tail_clus[n_gcs - base] = c_start;
-        evindex_gc *g = &tail[n_gcs++ - base];
+        evindex_gc gc_rec, *g = &gc_rec;
         memset(g, 0, sizeof *g);
         g->gen = EVINDEX_GEN_UNKNOWN;
         g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
@@ -419,6 +479,11 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                 if (ix->lanes[spans[i].lane].spans[spans[i].idx].open)
                     g->flags |= EVINDEX_GC_F_OPEN;
         }
+
+        /* GC_STATS-only collections starting before it go in first (on a tie, after). */
+        while (next_so < n_so && so_order[next_so].start_ns < g->start_ns)
+            join_out_stats_only(&out, &so[so_order[next_so++].idx]);
+        uint32_t gi = (uint32_t)out.n;  /* its index */
 
         /* The request: the latest one between the previous collection and this one. */
         size_t m = marks_upper(marks, n_marks, c_start);
@@ -467,7 +532,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                 lead_gc = lane->gc;
             }
             /* Point the capability's GC phases inside this span at the collection. */
-            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, (uint32_t)(n_gcs - 1), NULL, 0,
+            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, gi, NULL, 0,
                           &hints[spans[i].lane]);
             if (spans[i].idx + 1 > lane->spans_reffed)
                 lane->spans_reffed = spans[i].idx + 1;
@@ -494,6 +559,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         if (g->flags & EVINDEX_GC_F_MAJOR)
             g->live_after = series_first_in(live, g->start_ns, before);
         prev_end = g->end_ns;
+        join_out_put(&out, g, c_start);
         /* Final once nothing can come before the next cluster any more. */
         if (first_open == UINT64_MAX && !final) {
             if (before < horizon_ns)
@@ -503,88 +569,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         }
     }
 
-    /* GC_STATS that claimed no span (the log began inside the collection). */
-    for (size_t s = 0; s < j->n_stats_only; s++) {
-        const evindex_stats *st = &stats[j->stats_only[s]];
-        if (st->time_ns < j->from_ns)
-            continue;           /* among the final ones */
-        tail_clus[n_gcs - base] = st->time_ns;
-        evindex_gc *g = &tail[n_gcs++ - base];
-        memset(g, 0, sizeof *g);
-        g->start_ns = g->end_ns = g->request_ns = st->time_ns;
-        g->leader_cap = st->cap;
-        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
-        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
-            g->stopping_ns = EVINDEX_NO_TIME;
-        g->flags = EVINDEX_GC_F_NO_START;
-        join_fill_stats(g, st, ix->n_gens);
-        g->first_part = (uint32_t)n_parts;
-    }
-    /* The tail into start order (only the GC_STATS-only records can be out of place),
-     * dropping any of those that fall inside another pause (malformed input) so pauses
-     * stay disjoint; old_to_new re-points the phase refs set above. */
-    size_t n_tail = n_gcs - base;
-    gc_order *order = xmalloc((n_tail + 1) * sizeof *order);        /* freed below */
-    uint32_t *old_to_new = xmalloc((n_tail + 1) * sizeof *old_to_new);   /* freed below */
-    for (size_t i = 0; i < n_tail; i++)
-        order[i] = (gc_order){ tail[i].start_ns, (uint32_t)i };
-    qsort(order, n_tail, sizeof *order, order_cmp);
-    bool in_order = true;
-    for (size_t i = 0; i < n_tail && in_order; i++)
-        in_order = order[i].idx == i;
-    /* Already in start order (the usual case): moved down in place, not copied, so the
-     * join never holds the tail twice. */
-    evindex_gc *sorted = in_order ? tail
-                                  : xmalloc((n_tail + 1) * sizeof *sorted);   /* freed below */
-    size_t w = 0;
-    for (size_t i = 0; i < n_tail; i++) {
-        const evindex_gc *g = &tail[order[i].idx];
-        const evindex_gc *prev = w ? &sorted[w - 1] : base ? &last_final : NULL;
-        if ((g->flags & EVINDEX_GC_F_NO_START) && prev && prev->end_ns > g->start_ns) {
-            old_to_new[order[i].idx] = UINT32_MAX;
-            continue;
-        }
-        old_to_new[order[i].idx] = (uint32_t)(base + w);
-        j->clus[base + w] = tail_clus[order[i].idx];
-        sorted[w++] = *g;
-    }
-    if (!in_order) {
-        if (w)
-            memcpy(tail, sorted, w * sizeof *sorted);
-        x_free(sorted);
-    }
-    bool moved = w != n_tail;
-    for (size_t i = 0; i < n_tail && !moved; i++)
-        moved = old_to_new[i] != base + i;
-    for (size_t li = 0; moved && li < ix->n_lanes; li++)
-        join_set_refs(&ix->lanes[li], ix->lanes[li].span_from, ix->lanes[li].spans_reffed, 0,
-                      old_to_new, base, &(size_t){ 0 });
-    n_gcs = base + w;
-    x_free(order);
-    x_free(old_to_new);
-    x_free(tail_clus);
+    while (next_so < n_so)
+        join_out_stats_only(&out, &so[so_order[next_so++].idx]);
+    size_t n_gcs = out.n;
+    x_free(so);
+    x_free(so_order);
     x_free(hints);
     for (size_t li = 0; li < ix->n_lanes; li++)
         runlane_sweep_free(sweeps[li]);
     x_free(sweeps);
-
-    /* Allocation since the previous collection, from the summed HEAP_ALLOCATED series. */
-    const series *alloc = ix->series[EVINDEX_S_ALLOCATED];
-    if (series_count(alloc)) {
-        uint64_t prev = 0;
-        if (base) {
-            size_t at = series_at(alloc, last_final.end_ns);
-            prev = at == SIZE_MAX ? 0 : series_get(alloc, at).value;
-        }
-        for (size_t i = base; i < n_gcs; i++) {
-            size_t at = series_at(alloc, tail[i - base].end_ns);
-            uint64_t v = at == SIZE_MAX ? 0 : series_get(alloc, at).value;
-            tail[i - base].allocated_before = v - prev;
-            prev = v;
-        }
-    }
-    for (size_t i = base; i < n_gcs; i++)
-        gcpack_append_gc(ix->gcs, &tail[i - base]);
 
     /* What is final now: the collections before the first open cluster. */
     if (final) {
@@ -599,7 +592,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         size_t nf = base;
         while (nf < n_gcs && j->clus[nf] < f)
             nf++;
-        j->parts_final = nf < n_gcs ? tail[nf - base].first_part : n_parts;
+        evindex_gc first_open_gc;
+        j->parts_final = nf < n_gcs ? gcpack_gc(ix->gcs, nf, &first_open_gc)->first_part
+                                    : n_parts;
         j->n_final = nf;
         j->from_ns = nf ? f : 0;        /* with none final, anything may still come */
         j->prev_end = nf ? prev_end_final : 0;
@@ -610,7 +605,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                lane->spans[lane->span_from].start_ns < j->from_ns)
             lane->span_from++;
     }
-    x_free(tail);
     x_free(cparts);
     x_free(spans);
     join_spans_free(&js);
