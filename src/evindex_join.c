@@ -272,12 +272,10 @@ join_rollback(evindex *ix, evindex_join *j, uint64_t late_ns)
         }
 }
 
-/* Set the refs of the GC phases inside spans [from, to) of a lane: to `ref`, or through
- * map (ref - base indexes it) when map is given. *hint: the lane's search hint for
- * ivtrack_first_after_near (the spans come in increasing time). */
+/* Set the refs of the GC phases inside spans [from, to) of a lane to `ref`. *hint: the
+ * lane's search hint for ivtrack_first_after_near (the spans come in increasing time). */
 static void
-join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, const uint32_t *map,
-              size_t base, size_t *hint)
+join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, size_t *hint)
 {
     for (size_t k = from; k < to; k++) {
         const evindex_span *sp = &lane->spans[k];
@@ -289,10 +287,7 @@ join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, const ui
             if (iv->start_ns > sp->end_ns || (iv->start_ns == sp->end_ns &&
                                               sp->end_ns > sp->start_ns))
                 break;
-            uint32_t r = ref;
-            if (map)
-                r = iv->ref == UINT32_MAX || iv->ref < base ? iv->ref : map[iv->ref - base];
-            ivtrack_set_ref(lane->gc, j, r);
+            ivtrack_set_ref(lane->gc, j, ref);
         }
     }
 }
@@ -360,7 +355,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         if (lane->span_from > lane->n_spans_closed)
             lane->span_from = lane->n_spans_closed;
         if (lane->spans_reffed > lane->span_from)
-            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX, NULL, 0,
+            join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX,
                           &(size_t){ 0 });
         lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
@@ -532,8 +527,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                 lead_gc = lane->gc;
             }
             /* Point the capability's GC phases inside this span at the collection. */
-            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, gi, NULL, 0,
-                          &hints[spans[i].lane]);
+            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, gi, &hints[spans[i].lane]);
             if (spans[i].idx + 1 > lane->spans_reffed)
                 lane->spans_reffed = spans[i].idx + 1;
         }

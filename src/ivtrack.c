@@ -1,13 +1,14 @@
 /* ivtrack: kinded intervals cut into chunks of IVTRACK_CHUNK, each with a header (first
  * start, time of each kind before it). A full chunk is bit-packed into frame-of-reference
- * columns of per-chunk widths: a bitmap of the intervals that do not start where the one
- * before ends (heads; GC phases mostly follow one another), every end - the chunk's
- * first start, the heads' durations alone, and kind | flags << 3; the last, partial chunk waits as plain records. References (set after the
- * build by the GC join) are a plain array until ivtrack_pack_refs packs those of the
- * full chunks: per chunk a bitmap of where the ref changes, then at each change the ref
- * as a code above the chunk's least (0: none) in the fewest bits. A search goes over the small header
- * array, then inside one chunk; per-kind time in a window scans from each end to the
- * nearer chunk edge, or clips a narrow window's few. */
+ * columns of per-chunk widths: every start - the chunk's first start, kind | flags << 3,
+ * and a bitmap of the intervals that do not end where the next one starts (tails: GC
+ * phases mostly follow one another) with the tails' durations alone; the last, partial
+ * chunk waits as plain records. References (set after the build by the GC join) are a
+ * plain array until ivtrack_pack_refs packs those of the full chunks: per chunk a bitmap
+ * of where the ref changes, then at each change the ref as a code above the chunk's
+ * least (0: none) in the fewest bits. A search goes over the small header array, then
+ * inside one chunk; per-kind time in a window scans from each end to the nearer chunk
+ * edge, or clips a narrow window's few. */
 #include "ivtrack.h"
 
 #include <stdarg.h>
@@ -34,26 +35,26 @@ typedef struct ivtrack_cum {
 } ivtrack_cum;
 
 /* Header of chunk c, which holds intervals [c * IVTRACK_CHUNK, (c + 1) * IVTRACK_CHUNK).
- * A packed chunk's words from `word`: the heads bitmap (bit j: interval j does not start
- * at interval j - 1's end; bit 0 always set), then its columns one after another, a
- * column of k values of width w taking ivtrack_words(k, w) words (value m at bit m * w,
- * unused bits zero): ends (IVTRACK_CHUNK), heads' durations (one per head), kind+flags
- * (IVTRACK_CHUNK). */
+ * A packed chunk's words from `word`: the tails bitmap (bit j: interval j does not end
+ * at interval j + 1's start; the last bit always set), then its columns one after
+ * another, a column of k values of width w taking ivtrack_words(k, w) words (value m at
+ * bit m * w, unused bits zero): start offsets (IVTRACK_CHUNK), kind+flags
+ * (IVTRACK_CHUNK), tails' durations (one per tail). */
 typedef struct ivtrack_chunk {
     uint64_t start_ns;          /* start of the chunk's first interval: the base */
     ivtrack_cum before;         /* time of each kind in the intervals before the chunk */
     uint32_t word;
     uint32_t ref_word;          /* its packed refs, if packed: at refw[ref_word] */
     uint32_t ref_base;          /* a packed ref r is r - ref_base + 1, UINT32_MAX is 0 */
-    uint8_t w_end, w_hdur, w_ks, w_ref;
+    uint8_t w_off, w_tdur, w_ks, w_ref;
 } ivtrack_chunk;
 
-_Static_assert(IVTRACK_CHUNK == 64, "a chunk's heads are one word");
+_Static_assert(IVTRACK_CHUNK == 64, "a chunk's tails are one word");
 
 /* Where a packed chunk's columns are. */
 typedef struct ivtrack_cols {
-    uint64_t heads;
-    const uint64_t *end, *hdur, *ks;
+    uint64_t tails;
+    const uint64_t *off, *ks, *tdur;
 } ivtrack_cols;
 
 struct ivtrack {
@@ -91,34 +92,33 @@ ivtrack_col_words(unsigned w)
     return ivtrack_words(IVTRACK_CHUNK, w);
 }
 
-/* Words packed chunk ck takes, its heads bitmap being `heads`. */
+/* Words packed chunk ck takes, its tails bitmap being `tails`. */
 static size_t
-ivtrack_chunk_words(const ivtrack_chunk *ck, uint64_t heads)
+ivtrack_chunk_words(const ivtrack_chunk *ck, uint64_t tails)
 {
-    return 1 + ivtrack_col_words(ck->w_end) +
-           ivtrack_words((size_t)__builtin_popcountll(heads), ck->w_hdur) +
-           ivtrack_col_words(ck->w_ks);
+    return 1 + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks) +
+           ivtrack_words((size_t)__builtin_popcountll(tails), ck->w_tdur);
 }
 
 static inline void
 ivtrack_cols_of(const ivtrack *tr, const ivtrack_chunk *ck, ivtrack_cols *c)
 {
     const uint64_t *w = tr->words + ck->word;
-    c->heads = w[0];
-    c->end = w + 1;
-    c->hdur = c->end + ivtrack_col_words(ck->w_end);
-    c->ks = c->hdur + ivtrack_words((size_t)__builtin_popcountll(c->heads), ck->w_hdur);
+    c->tails = w[0];
+    c->off = w + 1;
+    c->ks = c->off + ivtrack_col_words(ck->w_off);
+    c->tdur = c->ks + ivtrack_col_words(ck->w_ks);
 }
 
-/* Start of interval j of a packed chunk, ending at base + end_j: the end before it, or
- * for a head its end less its duration. */
+/* End of interval j of a packed chunk, starting at base + off_j: the next one's start,
+ * or for a tail its start plus its duration. */
 static inline uint64_t
-ivtrack_cstart(const ivtrack_chunk *ck, const ivtrack_cols *c, uint64_t j, uint64_t end_j)
+ivtrack_cend(const ivtrack_chunk *ck, const ivtrack_cols *c, uint64_t j, uint64_t off_j)
 {
-    if (!(c->heads >> j & 1))
-        return bitpack_get(c->end, (j - 1) * ck->w_end, ck->w_end);
-    uint64_t r = (uint64_t)__builtin_popcountll(c->heads & ((UINT64_C(1) << j) - 1));
-    return end_j - bitpack_get(c->hdur, r * ck->w_hdur, ck->w_hdur);
+    if (!(c->tails >> j & 1))
+        return bitpack_get(c->off, (j + 1) * ck->w_off, ck->w_off);
+    uint64_t r = (uint64_t)__builtin_popcountll(c->tails & ((UINT64_C(1) << j) - 1));
+    return off_j + bitpack_get(c->tdur, r * ck->w_tdur, ck->w_tdur);
 }
 
 ivtrack *
@@ -155,11 +155,8 @@ ivtrack_start(const ivtrack *tr, size_t i)
     if (!ivtrack_packed(tr, i))
         return tr->open[i % IVTRACK_CHUNK].start_ns;
     const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
-    ivtrack_cols c;
-    ivtrack_cols_of(tr, ck, &c);
-    uint64_t j = i % IVTRACK_CHUNK;
-    uint64_t end_j = c.heads >> j & 1 ? bitpack_get(c.end, j * ck->w_end, ck->w_end) : 0;
-    return ck->start_ns + ivtrack_cstart(ck, &c, j, end_j);
+    return ck->start_ns + bitpack_get(tr->words + ck->word + 1,
+                                      (uint64_t)(i % IVTRACK_CHUNK) * ck->w_off, ck->w_off);
 }
 
 /* Interval i's ref (i < n). */
@@ -205,10 +202,10 @@ ivtrack_load(const ivtrack *tr, size_t i, ivtrack_iv *v)
     uint64_t j = i % IVTRACK_CHUNK;
     ivtrack_cols c;
     ivtrack_cols_of(tr, ck, &c);
-    uint64_t end_j = bitpack_get(c.end, j * ck->w_end, ck->w_end);
+    uint64_t off_j = bitpack_get(c.off, j * ck->w_off, ck->w_off);
     uint64_t ks = bitpack_get(c.ks, j * ck->w_ks, ck->w_ks);
-    v->start_ns = ck->start_ns + ivtrack_cstart(ck, &c, j, end_j);
-    v->end_ns = ck->start_ns + end_j;
+    v->start_ns = ck->start_ns + off_j;
+    v->end_ns = ck->start_ns + ivtrack_cend(ck, &c, j, off_j);
     v->kind = (uint8_t)(ks & ((1u << IVTRACK_KS_SHIFT) - 1));
     v->flags = (uint8_t)(ks >> IVTRACK_KS_SHIFT);
 }
@@ -219,34 +216,33 @@ static void
 ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
 {
     ivtrack_chunk *ck = &tr->ch[c];
-    uint64_t any_end = 0, any_hdur = 0, any_ks = 0, heads = 0;
+    uint64_t any_off = 0, any_tdur = 0, any_ks = 0, tails = 0;
     for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
-        if (j == 0 || v[j].start_ns != v[j - 1].end_ns) {
-            heads |= UINT64_C(1) << j;
-            any_hdur |= v[j].end_ns - v[j].start_ns;
+        if (j + 1 == IVTRACK_CHUNK || v[j].end_ns != v[j + 1].start_ns) {
+            tails |= UINT64_C(1) << j;
+            any_tdur |= v[j].end_ns - v[j].start_ns;
         }
-        any_end |= v[j].end_ns - ck->start_ns;
+        any_off |= v[j].start_ns - ck->start_ns;
         any_ks |= (uint64_t)v[j].kind | (uint64_t)v[j].flags << IVTRACK_KS_SHIFT;
     }
-    ck->w_end = (uint8_t)bitpack_width(any_end);
-    ck->w_hdur = (uint8_t)bitpack_width(any_hdur);
+    ck->w_off = (uint8_t)bitpack_width(any_off);
+    ck->w_tdur = (uint8_t)bitpack_width(any_tdur);
     ck->w_ks = (uint8_t)bitpack_width(any_ks);
     ck->word = (uint32_t)tr->n_words;
-    size_t need = ivtrack_chunk_words(ck, heads);
+    size_t need = ivtrack_chunk_words(ck, tails);
     xgrowarray((void **)&tr->words, &tr->cap_words, tr->n_words + need + IVTRACK_PAD, 256,
                sizeof *tr->words);
     uint64_t *w = tr->words + tr->n_words;
     memset(w, 0, (need + IVTRACK_PAD) * sizeof *w);
-    w[0] = heads;
-    ivtrack_cols cols;
-    ivtrack_cols_of(tr, ck, &cols);
-    uint64_t *end = w + (cols.end - w), *hdur = w + (cols.hdur - w), *ks = w + (cols.ks - w);
+    w[0] = tails;
+    uint64_t *off = w + 1, *ks = off + ivtrack_col_words(ck->w_off);
+    uint64_t *tdur = ks + ivtrack_col_words(ck->w_ks);
     for (size_t j = 0, r = 0; j < IVTRACK_CHUNK; j++) {
-        bitpack_put(end, j * ck->w_end, v[j].end_ns - ck->start_ns, ck->w_end);
-        if (heads >> j & 1)
-            bitpack_put(hdur, r++ * ck->w_hdur, v[j].end_ns - v[j].start_ns, ck->w_hdur);
+        bitpack_put(off, j * ck->w_off, v[j].start_ns - ck->start_ns, ck->w_off);
         bitpack_put(ks, j * ck->w_ks,
                     (uint64_t)v[j].kind | (uint64_t)v[j].flags << IVTRACK_KS_SHIFT, ck->w_ks);
+        if (tails >> j & 1)
+            bitpack_put(tdur, r++ * ck->w_tdur, v[j].end_ns - v[j].start_ns, ck->w_tdur);
     }
     tr->n_words += need;
 }
@@ -497,20 +493,22 @@ ivtrack_scan(const ivtrack *tr, size_t lo, size_t hi, ivtrack_cum *sum)
         const ivtrack_chunk *ck = &tr->ch[lo / IVTRACK_CHUNK];
         ivtrack_cols c;
         ivtrack_cols_of(tr, ck, &c);
-        uint64_t m_end = bitpack_mask(ck->w_end), m_hdur = bitpack_mask(ck->w_hdur);
+        uint64_t m_off = bitpack_mask(ck->w_off), m_tdur = bitpack_mask(ck->w_tdur);
         uint64_t m_ks = bitpack_mask(ck->w_ks);
         unsigned m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage: ivtrack_check */
         uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo);
-        /* Each duration: its end less the end before, or for a head its own. */
-        uint64_t r = (uint64_t)__builtin_popcountll(c.heads & ((UINT64_C(1) << j) - 1));
-        uint64_t prev_end = j ? bitpack_get_masked(c.end, (j - 1) * ck->w_end, m_end) : 0;
+        /* Each duration: the next start less its own, or for a tail its own. */
+        uint64_t r = (uint64_t)__builtin_popcountll(c.tails & ((UINT64_C(1) << j) - 1));
+        uint64_t off_j = bitpack_get_masked(c.off, j * ck->w_off, m_off);
         for (; j < e; j++) {
             unsigned kind = (unsigned)bitpack_get_masked(c.ks, j * ck->w_ks, m_ks) & m_kind;
-            uint64_t end_j = bitpack_get_masked(c.end, j * ck->w_end, m_end);
-            sum->ns[kind] += c.heads >> j & 1
-                                 ? bitpack_get_masked(c.hdur, r++ * ck->w_hdur, m_hdur)
-                                 : end_j - prev_end;
-            prev_end = end_j;
+            /* The last interval is a tail: no read past the column. */
+            uint64_t off_next = j + 1 < IVTRACK_CHUNK
+                                    ? bitpack_get_masked(c.off, (j + 1) * ck->w_off, m_off) : 0;
+            sum->ns[kind] += c.tails >> j & 1
+                                 ? bitpack_get_masked(c.tdur, r++ * ck->w_tdur, m_tdur)
+                                 : off_next - off_j;
+            off_j = off_next;
         }
         return;
     }
@@ -616,29 +614,30 @@ static bool
 ivtrack_check_chunk(const ivtrack *tr, size_t c, size_t words, char *why, size_t why_len)
 {
     const ivtrack_chunk *ck = &tr->ch[c];
-    uint64_t any_end = 0, any_hdur = 0, any_ks = 0, heads = 0;
-    ivtrack_iv prev = { 0, 0, 0, 0, 0 };
+    uint64_t any_off = 0, any_tdur = 0, any_ks = 0, tails = 0;
+    ivtrack_iv v, next;
+    ivtrack_load(tr, c * IVTRACK_CHUNK, &next);
     for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
-        ivtrack_iv v;
-        ivtrack_load(tr, c * IVTRACK_CHUNK + j, &v);
-        if (j == 0 || v.start_ns != prev.end_ns) {
-            heads |= UINT64_C(1) << j;
-            any_hdur |= v.end_ns - v.start_ns;
+        v = next;
+        if (j + 1 < IVTRACK_CHUNK)
+            ivtrack_load(tr, c * IVTRACK_CHUNK + j + 1, &next);
+        if (j + 1 == IVTRACK_CHUNK || v.end_ns != next.start_ns) {
+            tails |= UINT64_C(1) << j;
+            any_tdur |= v.end_ns - v.start_ns;
         }
-        any_end |= v.end_ns - ck->start_ns;
+        any_off |= v.start_ns - ck->start_ns;
         any_ks |= (uint64_t)v.kind | (uint64_t)v.flags << IVTRACK_KS_SHIFT;
-        prev = v;
     }
-    if (tr->words[ck->word] != heads)
-        return checkfail(why, why_len, "chunk %zu: heads %#llx, intervals say %#llx", c,
-                         (unsigned long long)tr->words[ck->word], (unsigned long long)heads);
+    if (tr->words[ck->word] != tails)
+        return checkfail(why, why_len, "chunk %zu: tails %#llx, intervals say %#llx", c,
+                         (unsigned long long)tr->words[ck->word], (unsigned long long)tails);
     if (ck->word != words)
         return checkfail(why, why_len, "chunk %zu: columns at word %u, expected %zu", c,
                          (unsigned)ck->word, words);
-    if (ck->w_end != bitpack_width(any_end) || ck->w_hdur != bitpack_width(any_hdur) ||
+    if (ck->w_off != bitpack_width(any_off) || ck->w_tdur != bitpack_width(any_tdur) ||
         ck->w_ks != bitpack_width(any_ks))
         return checkfail(why, why_len, "chunk %zu: column widths %u/%u/%u not the fewest bits",
-                         c, ck->w_end, ck->w_hdur, ck->w_ks);
+                         c, ck->w_off, ck->w_tdur, ck->w_ks);
     return true;
 }
 
