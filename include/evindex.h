@@ -158,7 +158,7 @@ typedef struct evindex_gc_part {
 
 size_t evindex_n_gcs(const evindex *ix);
 /* Collection i (< evindex_n_gcs, in start order) into *buf, returning buf; NULL (buf
- * untouched) otherwise. The index keeps them packed (about 25 bytes each; see gcpack.h),
+ * untouched) otherwise. The index keeps them packed (about 28 bytes each; see gcpack.h),
  * so readers decode into their own buffers and any thread may read. */
 const evindex_gc *evindex_gc_get(const evindex *ix, size_t i, evindex_gc *buf);
 /* Part i (a collection's first_part + k, k < n_parts) into *buf, as evindex_gc_get. */

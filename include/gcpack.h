@@ -1,12 +1,13 @@
 /* gcpack: the index's collections (evindex_gc) and their per-capability parts
  * (evindex_gc_part), packed GCPACK_CHUNK records at a time into frame-of-reference
  * columns of per-chunk widths: each field is first turned into a small code (times as
- * differences from the record's own start, unknown values as an escape code, a
- * capability as cap + 1) and a chunk keeps each column's least code and the fewest bits
- * above it. A collection takes about 25 bytes where a plain record takes 144, a part
- * about 10 where it takes 48. Records are read by value into a caller's buffer, so
- * readers on any thread share nothing; the last, partial chunk stays as plain codes,
- * so the tail can be cut back and appended again (a growing index's join). */
+ * differences from the record's own start, a part's from its collection's, unknown
+ * values as an escape code, a capability as cap + 1) and a chunk keeps each column's
+ * least code and the fewest bits above it (or only the codes that differ from it).
+ * A collection takes about 28 bytes where a plain record takes 144, a part about 8
+ * where it takes 48. Records are read by value into a caller's buffer, so readers on
+ * any thread share nothing; the last, partial chunk stays as plain codes, so the tail
+ * can be cut back and appended again (a growing index's join). */
 #ifndef ELOG_GCPACK_H
 #define ELOG_GCPACK_H
 
@@ -27,11 +28,14 @@ void gcpack_free(gcpack *gp);
 
 size_t gcpack_n_gcs(const gcpack *gp);
 size_t gcpack_n_parts(const gcpack *gp);
-/* Append a record; any values at all round-trip exactly. */
+/* Append a record; any values at all round-trip exactly. A part belongs to the
+ * collection appended last before it (its times are kept relative to that one's):
+ * append a collection, then its parts. */
 void gcpack_append_gc(gcpack *gp, const evindex_gc *g);
 void gcpack_append_part(gcpack *gp, const evindex_gc_part *p);
 /* Keep only the first n_gcs collections and n_parts parts (larger counts are
- * ignored); later appends follow them. */
+ * ignored); later appends follow them. Parts go with their collections: no part kept
+ * may belong to a collection cut off. */
 void gcpack_truncate(gcpack *gp, size_t n_gcs, size_t n_parts);
 /* Give back spare room once no more appends are expected (appending stays allowed). */
 void gcpack_seal(gcpack *gp);

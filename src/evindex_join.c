@@ -321,12 +321,14 @@ join_out_put(join_out *o, evindex_gc *g, uint64_t clus)
 }
 
 /* A GC_STATS-only collection, dropped if it falls inside the pause before it
- * (malformed input) so that pauses stay disjoint. */
+ * (malformed input) so that pauses stay disjoint. It has no parts: first_part is where
+ * the next collection's begin. */
 static void
 join_out_stats_only(join_out *o, evindex_gc *g)
 {
     if (o->have_prev && o->prev_end > g->start_ns)
         return;
+    g->first_part = (uint32_t)gcpack_n_parts(o->ix->gcs);
     join_out_put(o, g, g->start_ns);
 }
 
@@ -383,7 +385,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         out.prev_alloc = at == SIZE_MAX ? 0 : series_get(out.alloc, at).value;
     }
     /* The GC_STATS that claimed no span (the log began inside the collection), in start
-     * order, to go in between the clusters; every span of the tail becomes one part. */
+     * order, to go in between the clusters. */
     evindex_gc *so = xmalloc((j->n_stats_only + 1) * sizeof *so);     /* freed below */
     gc_order *so_order = xmalloc((j->n_stats_only + 1) * sizeof *so_order);   /* freed below */
     size_t n_so = 0, next_so = 0;
@@ -400,7 +402,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             g->stopping_ns = EVINDEX_NO_TIME;
         g->flags = EVINDEX_GC_F_NO_START;
         join_fill_stats(g, st, ix->n_gens);
-        g->first_part = (uint32_t)(n_parts + n_spans);
         so_order[n_so] = (gc_order){ g->start_ns, (uint32_t)n_so };
         n_so++;
     }
@@ -545,8 +546,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
                                                           : EVINDEX_NO_TIME;
         if (lead != SIZE_MAX)
             join_census(g, lead_part, lead_gc, census, n_census);
-        for (size_t i = a; i < z; i++)
-            gcpack_append_part(ix->gcs, &cparts[i - a]);
 
         uint64_t before = have ? nx.start_ns : UINT64_MAX;
         g->heap_after = series_first_in(heap, g->start_ns, before);
@@ -554,6 +553,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             g->live_after = series_first_in(live, g->start_ns, before);
         prev_end = g->end_ns;
         join_out_put(&out, g, c_start);
+        for (size_t i = a; i < z; i++)          /* a part goes in after its collection */
+            gcpack_append_part(ix->gcs, &cparts[i - a]);
         /* Final once nothing can come before the next cluster any more. */
         if (first_open == UINT64_MAX && !final) {
             if (before < horizon_ns)

@@ -25,7 +25,7 @@ enum gc_col {
     GC_N_COLS
 };
 
-enum part_col { PT_CAP, PT_START, PT_DUR, PT_STOP, PT_WORK, PT_WAIT, PT_N_COLS };
+enum part_col { PT_GC, PT_CAP, PT_START, PT_DUR, PT_STOP, PT_WORK, PT_WAIT, PT_N_COLS };
 
 /* One kind of record as rows of n_cols codes. Packed chunk c (of n / GCPACK_CHUNK)
  * starts at word ck_word[c]; its layout is ck_w[c * 3 * n_cols ..]: n_cols widths of
@@ -152,13 +152,17 @@ gc_decode(const uint64_t *c, evindex_gc *g)
     g->flags = (uint8_t)c[GC_FLAGS];
 }
 
+/* A part's times are kept relative to its collection's (the one appended before it,
+ * gc + 1 in PT_GC, 0 for none): g_start and g_dur, its start and pause. */
 static void
-part_encode(const evindex_gc_part *p, uint64_t *c)
+part_encode(const evindex_gc_part *p, uint64_t gc, uint64_t g_start, uint64_t g_dur,
+            uint64_t *c)
 {
     uint64_t dur = p->end_ns - p->start_ns;
+    c[PT_GC] = gc;
     c[PT_CAP] = u16_enc(p->cap);
-    c[PT_START] = p->start_ns;
-    c[PT_DUR] = zz(dur);
+    c[PT_START] = zz(p->start_ns - g_start);
+    c[PT_DUR] = zz(dur - g_dur);
     c[PT_STOP] = zz(p->start_ns - p->stop_ns);
     c[PT_WORK] = p->work_ns;
     /* Work and waiting usually fill the span (a census is outside both). */
@@ -166,12 +170,12 @@ part_encode(const evindex_gc_part *p, uint64_t *c)
 }
 
 static void
-part_decode(const uint64_t *c, evindex_gc_part *p)
+part_decode(const uint64_t *c, uint64_t g_start, uint64_t g_dur, evindex_gc_part *p)
 {
     memset(p, 0, sizeof *p);
     p->cap = u16_dec(c[PT_CAP]);
-    p->start_ns = c[PT_START];
-    uint64_t dur = unzz(c[PT_DUR]);
+    p->start_ns = g_start + unzz(c[PT_START]);
+    uint64_t dur = g_dur + unzz(c[PT_DUR]);
     p->end_ns = p->start_ns + dur;
     p->stop_ns = p->start_ns - unzz(c[PT_STOP]);
     p->work_ns = c[PT_WORK];
@@ -261,23 +265,30 @@ tab_cell(const uint64_t *w, uint64_t bit, const tab_fit *f, uint64_t j)
     return f->base + ((bitpack_get(w, bit + GCPACK_CHUNK + r * f->wv, f->wv) + 1) << f->shift);
 }
 
-/* Row i (< n) into c[n_cols]. */
+/* The first n_cols columns of row i (< n) into c[n_cols]. */
 static void
-tab_get(const gcpack_tab *t, size_t i, uint64_t *c)
+tab_get_n(const gcpack_tab *t, size_t i, uint64_t *c, unsigned n_cols)
 {
     size_t ck = i / GCPACK_CHUNK;
     if (ck >= tab_packed(t)) {
-        memcpy(c, t->open + (i % GCPACK_CHUNK) * t->n_cols, t->n_cols * sizeof *c);
+        memcpy(c, t->open + (i % GCPACK_CHUNK) * t->n_cols, n_cols * sizeof *c);
         return;
     }
     const uint64_t *w = t->words + t->ck_word[ck];
     uint64_t bit = 0;
-    for (unsigned k = 0; k < t->n_cols; k++) {
+    for (unsigned k = 0; k < n_cols; k++) {
         tab_fit f;
         uint64_t next = tab_col(t, ck, k, bit, &f);
         c[k] = tab_cell(w, bit, &f, i % GCPACK_CHUNK);
         bit = next;
     }
+}
+
+/* Row i (< n) into c[t->n_cols]. */
+static void
+tab_get(const gcpack_tab *t, size_t i, uint64_t *c)
+{
+    tab_get_n(t, i, c, t->n_cols);
 }
 
 /* Column 0 of row i (< n). */
@@ -498,11 +509,27 @@ gcpack_append_gc(gcpack *gp, const evindex_gc *g)
     tab_append(&gp->gcs, c);
 }
 
+/* The start and pause of the collection a part's PT_GC code names (0, 0 for none or
+ * one beyond the store: gcpack_check reports those). */
+static void
+gcpack_part_gc(const gcpack *gp, uint64_t gc, uint64_t *g_start, uint64_t *g_dur)
+{
+    *g_start = *g_dur = 0;
+    if (gc == 0 || gc - 1 >= gp->gcs.n)
+        return;
+    _Static_assert(GC_START == 0 && GC_DUR == 1, "a collection's start and pause lead");
+    uint64_t c[2];
+    tab_get_n(&gp->gcs, (size_t)(gc - 1), c, 2);
+    *g_start = c[GC_START];
+    *g_dur = unzz(c[GC_DUR]);
+}
+
 void
 gcpack_append_part(gcpack *gp, const evindex_gc_part *p)
 {
-    uint64_t c[PT_N_COLS];
-    part_encode(p, c);
+    uint64_t c[PT_N_COLS], g_start, g_dur;
+    gcpack_part_gc(gp, gp->gcs.n, &g_start, &g_dur);
+    part_encode(p, gp->gcs.n, g_start, g_dur, c);
     tab_append(&gp->parts, c);
 }
 
@@ -536,9 +563,10 @@ gcpack_part(const gcpack *gp, size_t i, evindex_gc_part *buf)
 {
     if (i >= gp->parts.n)
         return NULL;
-    uint64_t c[PT_N_COLS];
+    uint64_t c[PT_N_COLS], g_start, g_dur;
     tab_get(&gp->parts, i, c);
-    part_decode(c, buf);
+    gcpack_part_gc(gp, c[PT_GC], &g_start, &g_dur);
+    part_decode(c, g_start, g_dur, buf);
     return buf;
 }
 
@@ -571,11 +599,15 @@ gcpack_check(const gcpack *gp, char *why, size_t why_len)
             return checkfail(why, why_len, "collection %zu: codes do not round-trip", i);
     }
     for (size_t i = 0; i < gp->parts.n; i++) {
-        uint64_t c[PT_N_COLS], back[PT_N_COLS];
+        uint64_t c[PT_N_COLS], back[PT_N_COLS], g_start, g_dur;
         evindex_gc_part p;
         tab_get(&gp->parts, i, c);
-        part_decode(c, &p);
-        part_encode(&p, back);
+        if (c[PT_GC] > gp->gcs.n)
+            return checkfail(why, why_len, "part %zu: of collection %llu of %zu", i,
+                             (unsigned long long)(c[PT_GC] - 1), gp->gcs.n);
+        gcpack_part_gc(gp, c[PT_GC], &g_start, &g_dur);
+        part_decode(c, g_start, g_dur, &p);
+        part_encode(&p, c[PT_GC], g_start, g_dur, back);
         if (memcmp(c, back, sizeof c))
             return checkfail(why, why_len, "part %zu: codes do not round-trip", i);
     }

@@ -207,7 +207,8 @@ START_TEST(test_gcpack_unknowns)
 END_TEST
 
 /* The tail cut back (inside a packed chunk, at a chunk edge, inside the open chunk, to
- * nothing) and appended again with other records: as if only those were appended. */
+ * nothing) and appended again with other records (collections, then parts): as if only
+ * those were appended. */
 START_TEST(test_gcpack_truncate)
 {
     uint64_t seed = 12345;
@@ -219,11 +220,13 @@ START_TEST(test_gcpack_truncate)
         pa[i] = gp_part(&seed, i, 5);
         pb[i] = gp_part(&seed, i, 5);
     }
+    /* Part i belongs to collection i: no cut keeps a part of a collection cut off. */
     static const size_t cuts[][2] = {
-        { GCPACK_CHUNK + 17, 2 * GCPACK_CHUNK + 5 },    /* into packed chunks */
+        { 2 * GCPACK_CHUNK + 5, GCPACK_CHUNK + 17 },    /* into packed chunks */
         { 2 * GCPACK_CHUNK, GCPACK_CHUNK },             /* at chunk edges */
-        { GP_N - 2, GP_N - 1 },                         /* inside the open chunk */
-        { 0, 3 },
+        { GP_N - 1, GP_N - 2 },                         /* inside the open chunk */
+        { 3, 0 },
+        { 0, 0 },
         { GP_N + 5, GP_N + 9 },                         /* beyond the end: nothing */
     };
     for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
@@ -253,6 +256,26 @@ START_TEST(test_gcpack_truncate)
         gp_assert_holds(gp, want, GP_N, want_p, GP_N);
         gcpack_free(gp);
     }
+}
+END_TEST
+
+/* A part kept when its collection is cut off is damage gcpack_check reports. */
+START_TEST(test_gcpack_check_orphan_part)
+{
+    uint64_t seed = 5;
+    gcpack *gp = gcpack_new();
+    for (size_t i = 0; i < 3; i++) {
+        evindex_gc g = gp_gc(&seed, i, 0);
+        evindex_gc_part p = gp_part(&seed, i, 0);
+        gcpack_append_gc(gp, &g);
+        gcpack_append_part(gp, &p);
+    }
+    gp_assert_sound(gp);
+    gcpack_truncate(gp, 1, 3);
+    char why[256] = "";
+    ck_assert(!gcpack_check(gp, why, sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "part 1"));
+    gcpack_free(gp);
 }
 END_TEST
 
@@ -290,6 +313,7 @@ test_gcpack_suite(void)
     tcase_add_test(tc, test_gcpack_round_trip);
     tcase_add_test(tc, test_gcpack_unknowns);
     tcase_add_test(tc, test_gcpack_truncate);
+    tcase_add_test(tc, test_gcpack_check_orphan_part);
     tcase_add_test(tc, test_gcpack_bytes);
     suite_add_tcase(s, tc);
     return s;
