@@ -161,6 +161,15 @@ size_t evindex_n_gcs(const evindex *ix);
  * untouched) otherwise. The index keeps them packed (about 28 bytes each; see gcpack.h),
  * so readers decode into their own buffers and any thread may read. */
 const evindex_gc *evindex_gc_get(const evindex *ix, size_t i, evindex_gc *buf);
+/* What scans over every collection mostly want (a pause list, a histogram, MMU), read
+ * several times cheaper than the whole record. */
+typedef struct evindex_gc_brief {
+    uint64_t start_ns, end_ns, request_ns;
+    uint16_t gen;
+    uint8_t flags;
+} evindex_gc_brief;
+/* Collection i's (< evindex_n_gcs) fields as evindex_gc_get gives them. */
+evindex_gc_brief evindex_gc_brief_at(const evindex *ix, size_t i);
 /* Part i (a collection's first_part + k, k < n_parts) into *buf, as evindex_gc_get. */
 const evindex_gc_part *evindex_gc_part_get(const evindex *ix, size_t i, evindex_gc_part *buf);
 /* Heap bytes the collections and their parts take (bench: part of evindex_bytes). */

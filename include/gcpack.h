@@ -43,6 +43,9 @@ void gcpack_seal(gcpack *gp);
 /* Collection i (< n_gcs) into *buf, returning buf; NULL (buf untouched) otherwise. */
 const evindex_gc *gcpack_gc(const gcpack *gp, size_t i, evindex_gc *buf);
 const evindex_gc_part *gcpack_part(const gcpack *gp, size_t i, evindex_gc_part *buf);
+/* Collection i's (< n_gcs) pause, request, generation and flags alone, several times
+ * cheaper than gcpack_gc. */
+void gcpack_gc_brief(const gcpack *gp, size_t i, evindex_gc_brief *b);
 /* Collection i's start_ns alone (i < n_gcs), for searches. */
 uint64_t gcpack_gc_start(const gcpack *gp, size_t i);
 

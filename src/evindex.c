@@ -2410,6 +2410,14 @@ evindex_gc_get(const evindex *ix, size_t i, evindex_gc *buf)
     return gcpack_gc(ix->gcs, i, buf);
 }
 
+evindex_gc_brief
+evindex_gc_brief_at(const evindex *ix, size_t i)
+{
+    evindex_gc_brief b;
+    gcpack_gc_brief(ix->gcs, i, &b);
+    return b;
+}
+
 const evindex_gc_part *
 evindex_gc_part_get(const evindex *ix, size_t i, evindex_gc_part *buf)
 {
@@ -2439,9 +2447,9 @@ evindex_gc_containing(const evindex *ix, uint64_t t)
     /* Pauses do not overlap, so only the last one starting at or before t can hold t. */
     if (i == 0)
         return SIZE_MAX;
-    evindex_gc g_buf;
-    const evindex_gc *g = gcpack_gc(ix->gcs, i - 1, &g_buf);
-    return t >= g->start_ns && (t < g->end_ns || t == g->start_ns) ? i - 1 : SIZE_MAX;
+    evindex_gc_brief g;
+    gcpack_gc_brief(ix->gcs, i - 1, &g);
+    return t >= g.start_ns && (t < g.end_ns || t == g.start_ns) ? i - 1 : SIZE_MAX;
 }
 
 const ivtrack *evindex_nm_track(const evindex *ix) { return ix->nm; }

@@ -19,10 +19,11 @@ _Static_assert(GCPACK_CHUNK > 0 && (GCPACK_CHUNK & (GCPACK_CHUNK - 1)) == 0,
 #define GCPACK_PAD 2
 
 enum gc_col {
-    GC_START, GC_DUR, GC_REQUEST, GC_STOPPING, GC_CENSUS, GC_GSYNC, GC_COPIED, GC_SLOP,
-    GC_FRAG, GC_PAR_MAX, GC_PAR_TOT, GC_PAR_BAL, GC_LIVE, GC_HEAP, GC_ALLOC, GC_THREADS,
-    GC_FIRST_PART, GC_N_PARTS, GC_GEN, GC_LEADER, GC_REQ_CAP, GC_SLOWEST, GC_FLAGS,
-    GC_N_COLS
+    /* gcpack_gc_brief's first */
+    GC_START, GC_DUR, GC_REQUEST, GC_FLAGS, GC_GEN, GC_N_BRIEF,
+    GC_STOPPING = GC_N_BRIEF, GC_CENSUS, GC_GSYNC, GC_COPIED, GC_SLOP, GC_FRAG, GC_PAR_MAX,
+    GC_PAR_TOT, GC_PAR_BAL, GC_LIVE, GC_HEAP, GC_ALLOC, GC_THREADS, GC_FIRST_PART,
+    GC_N_PARTS, GC_LEADER, GC_REQ_CAP, GC_SLOWEST, GC_N_COLS
 };
 
 enum part_col { PT_GC, PT_CAP, PT_START, PT_DUR, PT_STOP, PT_WORK, PT_WAIT, PT_N_COLS };
@@ -35,6 +36,8 @@ typedef struct gcpack_tab {
     uint64_t *words;            /* owned; packed chunks, then GCPACK_PAD zero words */
     size_t n_words, cap_words;
     uint32_t *ck_word;          /* owned; per packed chunk */
+    uint32_t *ck_off;           /* owned; per packed chunk, n_cols: the bit (from its
+                                 * first word) where each column begins */
     uint8_t *ck_w;              /* owned; per packed chunk, 3 * n_cols */
     size_t cap_ck;
     uint64_t *open;             /* owned; the partial chunk's rows, n_cols codes each */
@@ -208,6 +211,7 @@ tab_free(gcpack_tab *t)
 {
     x_free(t->words);
     x_free(t->ck_word);
+    x_free(t->ck_off);
     x_free(t->ck_w);
     x_free(t->open);
 }
@@ -233,23 +237,45 @@ tab_rank(const uint64_t *w, uint64_t bit, uint64_t n)
     return r + (unsigned)__builtin_popcountll(bitpack_get(w, bit, (unsigned)n));
 }
 
-/* Column k of packed chunk ck as laid out (fit->base and nnz read from the words), and
- * the bit where its base starts; returns the bit after the column. */
+/* Column k of packed chunk ck as laid out (fit->base read from the words; not nnz);
+ * returns the bit where it begins. */
 static uint64_t
-tab_col(const gcpack_tab *t, size_t ck, unsigned k, uint64_t bit, tab_fit *f)
+tab_col(const gcpack_tab *t, size_t ck, unsigned k, tab_fit *f)
 {
-    const uint64_t *w = t->words + t->ck_word[ck];
     const uint8_t *m = t->ck_w + ck * 3 * t->n_cols;
+    uint64_t bit = t->ck_off[ck * t->n_cols + k];
     f->wb = m[k];
     f->wv = m[t->n_cols + k];
     f->shift = m[2 * t->n_cols + k] & (TAB_SPARSE - 1);
     f->sparse = m[2 * t->n_cols + k] & TAB_SPARSE;
-    f->base = bitpack_get(w, bit, f->wb);
-    bit += f->wb;
-    if (!f->sparse)
-        return bit + (uint64_t)GCPACK_CHUNK * f->wv;
-    f->nnz = tab_rank(w, bit, GCPACK_CHUNK);
-    return bit + GCPACK_CHUNK + (uint64_t)f->nnz * f->wv;
+    f->base = bitpack_get(t->words + t->ck_word[ck], bit, f->wb);
+    return bit;
+}
+
+/* Set bits of v (inline: a plain -O2 build calls a library routine for the builtin). */
+static inline unsigned
+tab_popcount(uint64_t v)
+{
+    v = v - ((v >> 1) & UINT64_C(0x5555555555555555));
+    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
+    v = (v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+_Static_assert(GCPACK_CHUNK == 128, "a sparse column's bitmap is two words");
+
+/* Row j's code in a sparse column whose bitmap starts at `bit`. */
+static inline uint64_t
+tab_cell_sparse(const uint64_t *w, uint64_t bit, uint64_t base, unsigned wv, unsigned shift,
+                uint64_t j)
+{
+    uint64_t lo = bitpack_get_masked(w, bit, UINT64_MAX);
+    uint64_t word = j < 64 ? lo : bitpack_get_masked(w, bit + 64, UINT64_MAX);
+    unsigned jj = (unsigned)(j & 63);
+    if (!(word >> jj & 1))
+        return base;
+    uint64_t r = tab_popcount(jj ? word << (64 - jj) : 0) + (j < 64 ? 0 : tab_popcount(lo));
+    return base + ((bitpack_get(w, bit + GCPACK_CHUNK + r * wv, wv) + 1) << shift);
 }
 
 /* Row j's code in the column laid out by f whose base started at `bit`. */
@@ -259,10 +285,7 @@ tab_cell(const uint64_t *w, uint64_t bit, const tab_fit *f, uint64_t j)
     bit += f->wb;
     if (!f->sparse)
         return f->base + (bitpack_get(w, bit + j * f->wv, f->wv) << f->shift);
-    if (!bitpack_get(w, bit + j, 1))
-        return f->base;
-    uint64_t r = tab_rank(w, bit, j);
-    return f->base + ((bitpack_get(w, bit + GCPACK_CHUNK + r * f->wv, f->wv) + 1) << f->shift);
+    return tab_cell_sparse(w, bit, f->base, f->wv, f->shift, j);
 }
 
 /* The first n_cols columns of row i (< n) into c[n_cols]. */
@@ -274,13 +297,31 @@ tab_get_n(const gcpack_tab *t, size_t i, uint64_t *c, unsigned n_cols)
         memcpy(c, t->open + (i % GCPACK_CHUNK) * t->n_cols, n_cols * sizeof *c);
         return;
     }
+    /* tab_col and tab_cell, unrolled for the common dense column (the read path of
+     * every record: kept to a few loads and shifts a column, masks from a table). */
+    static const uint64_t mask[65] = {
+#define GP_M(k) (k ? UINT64_MAX >> (64 - (k)) : 0)
+#define GP_M8(k) GP_M(k), GP_M(k + 1), GP_M(k + 2), GP_M(k + 3), GP_M(k + 4), GP_M(k + 5), \
+                 GP_M(k + 6), GP_M(k + 7)
+        GP_M8(0), GP_M8(8), GP_M8(16), GP_M8(24), GP_M8(32), GP_M8(40), GP_M8(48), GP_M8(56),
+        UINT64_MAX,
+#undef GP_M8
+#undef GP_M
+    };
     const uint64_t *w = t->words + t->ck_word[ck];
-    uint64_t bit = 0;
+    const uint8_t *wb = t->ck_w + ck * 3 * t->n_cols, *wv = wb + t->n_cols;
+    const uint8_t *mode = wv + t->n_cols;
+    const uint32_t *off = t->ck_off + ck * t->n_cols;
+    uint64_t j = i % GCPACK_CHUNK;
     for (unsigned k = 0; k < n_cols; k++) {
-        tab_fit f;
-        uint64_t next = tab_col(t, ck, k, bit, &f);
-        c[k] = tab_cell(w, bit, &f, i % GCPACK_CHUNK);
-        bit = next;
+        uint64_t bit = off[k];
+        uint64_t base = bitpack_get_masked(w, bit, mask[wb[k]]);
+        bit += wb[k];
+        if (!(mode[k] & TAB_SPARSE)) {
+            c[k] = base + (bitpack_get_masked(w, bit + j * wv[k], mask[wv[k]]) << mode[k]);
+            continue;
+        }
+        c[k] = tab_cell_sparse(w, bit, base, wv[k], mode[k] & (TAB_SPARSE - 1), j);
     }
 }
 
@@ -299,8 +340,8 @@ tab_get0(const gcpack_tab *t, size_t i)
     if (ck >= tab_packed(t))
         return t->open[(i % GCPACK_CHUNK) * t->n_cols];
     tab_fit f;
-    tab_col(t, ck, 0, 0, &f);
-    return tab_cell(t->words + t->ck_word[ck], 0, &f, i % GCPACK_CHUNK);
+    uint64_t bit = tab_col(t, ck, 0, &f);
+    return tab_cell(t->words + t->ck_word[ck], bit, &f, i % GCPACK_CHUNK);
 }
 
 /* Bits column f takes. */
@@ -345,8 +386,11 @@ tab_pack(gcpack_tab *t)
 {
     size_t ck = t->n / GCPACK_CHUNK - 1, old_cap = t->cap_ck;
     xgrowarray((void **)&t->ck_word, &t->cap_ck, ck + 1, 16, sizeof *t->ck_word);
-    if (t->cap_ck != old_cap)   /* ck_w follows ck_word's capacity; owned by t */
+    if (t->cap_ck != old_cap) { /* ck_w, ck_off follow ck_word's capacity; owned by t */
         t->ck_w = xreallocarray(t->ck_w, t->cap_ck * 3 * t->n_cols, 1);
+        t->ck_off = xreallocarray(t->ck_off, t->cap_ck * t->n_cols, sizeof *t->ck_off);
+    }
+    uint32_t *off = t->ck_off + ck * t->n_cols;
     uint8_t *m = t->ck_w + ck * 3 * t->n_cols;
     tab_fit fit[32];
     uint64_t bits = 0;
@@ -365,6 +409,7 @@ tab_pack(gcpack_tab *t)
     uint64_t bit = 0;
     for (unsigned k = 0; k < t->n_cols; k++) {
         const tab_fit *f = &fit[k];
+        off[k] = (uint32_t)bit;
         bitpack_put(w, bit, f->base, f->wb);
         bit += f->wb;
         uint64_t at = f->sparse ? bit + GCPACK_CHUNK : bit;
@@ -423,6 +468,7 @@ tab_seal(gcpack_tab *t)
         t->cap_ck = nck;
         t->ck_word = xreallocarray(t->ck_word, nck, sizeof *t->ck_word);
         t->ck_w = xreallocarray(t->ck_w, nck * 3 * t->n_cols, 1);
+        t->ck_off = xreallocarray(t->ck_off, nck * t->n_cols, sizeof *t->ck_off);
     }
     if (open_n == 0) {
         x_free(t->open);
@@ -437,7 +483,8 @@ tab_seal(gcpack_tab *t)
 static size_t
 tab_bytes(const gcpack_tab *t)
 {
-    return t->cap_words * sizeof *t->words + t->cap_ck * (sizeof *t->ck_word + 3 * t->n_cols) +
+    return t->cap_words * sizeof *t->words +
+           t->cap_ck * (sizeof *t->ck_word + t->n_cols * (3 + sizeof *t->ck_off)) +
            t->cap_open * t->n_cols * sizeof *t->open;
 }
 
@@ -455,7 +502,14 @@ tab_check(const gcpack_tab *t, const char *what, char *why, size_t why_len)
         uint64_t bits = 0;
         for (unsigned k = 0; k < t->n_cols; k++) {
             tab_fit has, fewest;
-            bits = tab_col(t, ck, k, bits, &has);
+            if (tab_col(t, ck, k, &has) != bits)
+                return checkfail(why, why_len, "%s chunk %zu column %u: at bit %llu, the"
+                                 " columns before end at %llu", what, ck, k,
+                                 (unsigned long long)t->ck_off[ck * t->n_cols + k],
+                                 (unsigned long long)bits);
+            has.nnz = has.sparse ? tab_rank(t->words + t->ck_word[ck], bits + has.wb,
+                                            GCPACK_CHUNK) : 0;
+            bits += tab_fit_bits(&has);
             tab_fit_col(t, rows, k, &fewest);
             if (has.wb != fewest.wb || has.wv != fewest.wv || has.shift != fewest.shift ||
                 has.sparse != fewest.sparse)
@@ -568,6 +622,18 @@ gcpack_part(const gcpack *gp, size_t i, evindex_gc_part *buf)
     gcpack_part_gc(gp, c[PT_GC], &g_start, &g_dur);
     part_decode(c, g_start, g_dur, buf);
     return buf;
+}
+
+void
+gcpack_gc_brief(const gcpack *gp, size_t i, evindex_gc_brief *b)
+{
+    uint64_t c[GC_N_BRIEF];
+    tab_get_n(&gp->gcs, i, c, GC_N_BRIEF);
+    b->start_ns = c[GC_START];
+    b->end_ns = b->start_ns + unzz(c[GC_DUR]);
+    b->request_ns = b->start_ns - unzz(c[GC_REQUEST]);
+    b->gen = u16_dec(c[GC_GEN]);
+    b->flags = (uint8_t)c[GC_FLAGS];
 }
 
 uint64_t

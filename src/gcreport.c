@@ -108,13 +108,13 @@ gcreport_gcs_in(const evindex *ix, bool with_stop, uint64_t a, uint64_t b, size_
     size_t i = evindex_gc_first_from(ix, a);
     /* Earlier collections may run into the window; pauses barely overlap, so a short
      * walk back finds them. */
-    while (i > 0 && evindex_gc_get(ix, i - 1, &(evindex_gc){ 0 })->end_ns > a)
+    while (i > 0 && evindex_gc_brief_at(ix, i - 1).end_ns > a)
         i--;
     *first = i;
     size_t j = evindex_gc_first_from(ix, b);
     /* With the time to stop, a collection starting at or after b may have been
      * requested before it. */
-    while (with_stop && j < n && evindex_gc_get(ix, j, &(evindex_gc){ 0 })->request_ns < b)
+    while (with_stop && j < n && evindex_gc_brief_at(ix, j).request_ns < b)
         j++;
     *last = j > i ? j : i;
 }

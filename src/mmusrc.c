@@ -9,19 +9,19 @@ mmusrc_spans(const evindex *ix, const mmusrc_opts *o, size_t *n)
     size_t n_gcs = evindex_n_gcs(ix), k = 0, cap = 0;
     mmu_span *v = NULL;
     for (size_t i = 0; i < n_gcs; i++) {
-        evindex_gc g_buf;
-        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         if (!o->per_cap) {
-            if (g->flags & EVINDEX_GC_F_NO_START)
+            evindex_gc_brief b = evindex_gc_brief_at(ix, i);
+            if (b.flags & EVINDEX_GC_F_NO_START)
                 continue;
             void *p = v;
             xgrowarray(&p, &cap, k + 1, 64, sizeof *v);
             v = p;
-            uint64_t s = o->with_stop && g->request_ns < g->start_ns ? g->request_ns
-                                                                       : g->start_ns;
-            v[k++] = (mmu_span){ s, g->end_ns };
+            uint64_t s = o->with_stop && b.request_ns < b.start_ns ? b.request_ns : b.start_ns;
+            v[k++] = (mmu_span){ s, b.end_ns };
             continue;
         }
+        evindex_gc g_buf;
+        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
         for (uint32_t j = 0; j < g->n_parts; j++) {
             evindex_gc_part pt_buf;
             const evindex_gc_part *pt = evindex_gc_part_get(ix, g->first_part + j, &pt_buf);

@@ -59,14 +59,13 @@ pausehist_from_index(pausehist *h, const evindex *ix, uint64_t from_ns, uint64_t
 {
     pausehist_init(h, evindex_n_gens(ix));
     for (size_t i = evindex_gc_first_from(ix, from_ns); i < evindex_n_gcs(ix); i++) {
-        evindex_gc g_buf;
-        const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
-        if (g->start_ns >= to_ns)
+        evindex_gc_brief g = evindex_gc_brief_at(ix, i);
+        if (g.start_ns >= to_ns)
             break;
-        if (g->flags & EVINDEX_GC_F_NO_START)
+        if (g.flags & EVINDEX_GC_F_NO_START)
             continue;
-        pausehist_add(h, g->gen == EVINDEX_GEN_UNKNOWN ? PAUSEHIST_MAX_GENS : g->gen,
-                      g->end_ns - g->start_ns);
+        pausehist_add(h, g.gen == EVINDEX_GEN_UNKNOWN ? PAUSEHIST_MAX_GENS : g.gen,
+                      g.end_ns - g.start_ns);
     }
 }
 

@@ -112,6 +112,11 @@ gp_assert_holds(const gcpack *gp, const evindex_gc *gcs, size_t n_gcs,
                   (unsigned long long)g.start_ns, (unsigned long long)gcs[i].start_ns,
                   g.gen, gcs[i].gen);
         GP_EXPECT(gcpack_gc_start(gp, i) == gcs[i].start_ns, "collection %zu start", i);
+        evindex_gc_brief b;
+        gcpack_gc_brief(gp, i, &b);
+        GP_EXPECT(b.start_ns == gcs[i].start_ns && b.end_ns == gcs[i].end_ns &&
+                  b.request_ns == gcs[i].request_ns && b.gen == gcs[i].gen &&
+                  b.flags == gcs[i].flags, "collection %zu brief", i);
     }
     for (size_t i = 0; i < n_parts; i++) {
         evindex_gc_part p;

@@ -271,9 +271,8 @@ app_gc_list(app *a)
     if (!a->gc_order) {
         uint64_t *pause = xmalloc((n + 1) * sizeof *pause);    /* freed below */
         for (size_t i = 0; i < n; i++) {
-            evindex_gc g_buf;
-            const evindex_gc *g = evindex_gc_get(a->ix, i, &g_buf);
-            pause[i] = g->end_ns - g->start_ns;
+            evindex_gc_brief g = evindex_gc_brief_at(a->ix, i);
+            pause[i] = g.end_ns - g.start_ns;
         }
         a->gc_order = radixsort_rank_desc(pause, n);
         x_free(pause);

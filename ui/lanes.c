@@ -1157,12 +1157,11 @@ lanes_item_run(const runlane *rl, size_t i, lane_item *out)
 static void
 lanes_item_gc(const evindex *ix, size_t i, lane_item *out)
 {
-    evindex_gc g_buf;
-    const evindex_gc *g = evindex_gc_get(ix, i, &g_buf);
+    evindex_gc_brief g = evindex_gc_brief_at(ix, i);
     memset(out, 0, sizeof *out);
     out->kind = LANE_ITEM_GC;
-    out->start_ns = g->start_ns;
-    out->end_ns = g->end_ns;
+    out->start_ns = g.start_ns;
+    out->end_ns = g.end_ns;
     out->index = i;
 }
 
