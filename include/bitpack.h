@@ -15,6 +15,16 @@ bitpack_width(uint64_t v)
     return v ? 64 - (unsigned)__builtin_clzll(v) : 0;
 }
 
+/* Set bits of v, inline (a plain -O2 build makes __builtin_popcountll a library call). */
+static inline unsigned
+bitpack_popcount(uint64_t v)
+{
+    v = v - ((v >> 1) & UINT64_C(0x5555555555555555));
+    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
+    v = (v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 /* The low w bits set (w <= 64). */
 static inline uint64_t
 bitpack_mask(unsigned w)

@@ -233,8 +233,8 @@ tab_rank(const uint64_t *w, uint64_t bit, uint64_t n)
 {
     unsigned r = 0;
     for (; n >= 64; n -= 64, bit += 64)
-        r += (unsigned)__builtin_popcountll(bitpack_get(w, bit, 64));
-    return r + (unsigned)__builtin_popcountll(bitpack_get(w, bit, (unsigned)n));
+        r += bitpack_popcount(bitpack_get(w, bit, 64));
+    return r + bitpack_popcount(bitpack_get(w, bit, (unsigned)n));
 }
 
 /* Column k of packed chunk ck as laid out (fit->base read from the words; not nnz);
@@ -252,16 +252,6 @@ tab_col(const gcpack_tab *t, size_t ck, unsigned k, tab_fit *f)
     return bit;
 }
 
-/* Set bits of v (inline: a plain -O2 build calls a library routine for the builtin). */
-static inline unsigned
-tab_popcount(uint64_t v)
-{
-    v = v - ((v >> 1) & UINT64_C(0x5555555555555555));
-    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
-    v = (v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (unsigned)((v * UINT64_C(0x0101010101010101)) >> 56);
-}
-
 _Static_assert(GCPACK_CHUNK == 128, "a sparse column's bitmap is two words");
 
 /* Row j's code in a sparse column whose bitmap starts at `bit`. */
@@ -274,7 +264,8 @@ tab_cell_sparse(const uint64_t *w, uint64_t bit, uint64_t base, unsigned wv, uns
     unsigned jj = (unsigned)(j & 63);
     if (!(word >> jj & 1))
         return base;
-    uint64_t r = tab_popcount(jj ? word << (64 - jj) : 0) + (j < 64 ? 0 : tab_popcount(lo));
+    uint64_t r = bitpack_popcount(jj ? word << (64 - jj) : 0);   /* set below j */
+    r += j < 64 ? 0 : bitpack_popcount(lo);
     return base + ((bitpack_get(w, bit + GCPACK_CHUNK + r * wv, wv) + 1) << shift);
 }
 

@@ -97,7 +97,7 @@ static size_t
 ivtrack_chunk_words(const ivtrack_chunk *ck, uint64_t tails)
 {
     return 1 + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks) +
-           ivtrack_words((size_t)__builtin_popcountll(tails), ck->w_tdur);
+           ivtrack_words((size_t)bitpack_popcount(tails), ck->w_tdur);
 }
 
 static inline void
@@ -117,7 +117,7 @@ ivtrack_cend(const ivtrack_chunk *ck, const ivtrack_cols *c, uint64_t j, uint64_
 {
     if (!(c->tails >> j & 1))
         return bitpack_get(c->off, (j + 1) * ck->w_off, ck->w_off);
-    uint64_t r = (uint64_t)__builtin_popcountll(c->tails & ((UINT64_C(1) << j) - 1));
+    uint64_t r = (uint64_t)bitpack_popcount(c->tails & ((UINT64_C(1) << j) - 1));
     return off_j + bitpack_get(c->tdur, r * ck->w_tdur, ck->w_tdur);
 }
 
@@ -169,7 +169,7 @@ ivtrack_ref(const ivtrack *tr, size_t i)
     const uint64_t *w = tr->refw + ck->ref_word;
     uint64_t j = i % IVTRACK_CHUNK;
     /* The ref is the last one stored at or before j: w[0] marks where they change. */
-    uint64_t k = (uint64_t)__builtin_popcountll(w[0] & (UINT64_MAX >> (63 - j))) - 1;
+    uint64_t k = (uint64_t)bitpack_popcount(w[0] & (UINT64_MAX >> (63 - j))) - 1;
     uint64_t c = bitpack_get(w + 1, k * ck->w_ref, ck->w_ref);
     return c ? (uint32_t)(c - 1 + ck->ref_base) : UINT32_MAX;
 }
@@ -498,7 +498,7 @@ ivtrack_scan(const ivtrack *tr, size_t lo, size_t hi, ivtrack_cum *sum)
         unsigned m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage: ivtrack_check */
         uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo);
         /* Each duration: the next start less its own, or for a tail its own. */
-        uint64_t r = (uint64_t)__builtin_popcountll(c.tails & ((UINT64_C(1) << j) - 1));
+        uint64_t r = (uint64_t)bitpack_popcount(c.tails & ((UINT64_C(1) << j) - 1));
         uint64_t off_j = bitpack_get_masked(c.off, j * ck->w_off, m_off);
         for (; j < e; j++) {
             unsigned kind = (unsigned)bitpack_get_masked(c.ks, j * ck->w_ks, m_ks) & m_kind;

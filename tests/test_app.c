@@ -295,9 +295,9 @@ START_TEST(test_app_gc_navigation)
     ck_assert_uint_eq(app_view(f.a)->cursor_ns, g0->start_ns);
     ck_assert_msg(strstr(app_status(f.a), "GC gen 0") != NULL, "status: %s", app_status(f.a));
     fx_keys(&f, "] ]");
-    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_get(f.ix, 2, &(evindex_gc){ 0 })->start_ns);
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_brief_at(f.ix, 2).start_ns);
     fx_keys(&f, "[");
-    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_get(f.ix, 1, &(evindex_gc){ 0 })->start_ns);
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_brief_at(f.ix, 1).start_ns);
     /* The detail pane breaks the GC down. */
     ck_assert(fx_screen_has(&f, "Time to stop:"));
     ck_assert(fx_screen_has(&f, "Copied:"));
@@ -307,11 +307,12 @@ START_TEST(test_app_gc_navigation)
     fx_keys(&f, "Enter");
     size_t longest = 0;
     for (size_t i = 1; i < evindex_n_gcs(f.ix); i++) {
-        const evindex_gc *a = evindex_gc_get(f.ix, i, &(evindex_gc){ 0 }), *b = evindex_gc_get(f.ix, longest, &(evindex_gc){ 0 });
+        const evindex_gc *a = evindex_gc_get(f.ix, i, &(evindex_gc){ 0 });
+        const evindex_gc *b = evindex_gc_get(f.ix, longest, &(evindex_gc){ 0 });
         if (a->end_ns - a->start_ns > b->end_ns - b->start_ns)
             longest = i;
     }
-    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_get(f.ix, longest, &(evindex_gc){ 0 })->start_ns);
+    ck_assert_uint_eq(app_view(f.a)->cursor_ns, evindex_gc_brief_at(f.ix, longest).start_ns);
     ck_assert(!fx_screen_has(&f, "collections by pause"));
     fx_close(&f);
 }
@@ -594,7 +595,8 @@ START_TEST(test_app_exact_selection)
     ck_assert_msg(fx_screen_has(&f, want), "no %s in the range line", want);
     /* Backwards too, from a GC's start (]) to the marker before it. */
     fx_keys(&f, "Escape ] Space N Space");
-    const evindex_gc *g = evindex_gc_get(f.ix, evindex_gc_first_from(f.ix, m2 + 1), &(evindex_gc){ 0 });
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(f.ix, evindex_gc_first_from(f.ix, m2 + 1), &g_buf);
     ck_assert_uint_eq(v->sel.b_ns, g->start_ns);
     ck_assert_uint_eq(v->sel.a_ns, m2);
     fx_close(&f);

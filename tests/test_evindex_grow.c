@@ -174,7 +174,8 @@ gr_snapshot_like(const char *name, const evindex *g, const evindex *fresh, size_
                   "%s: final gcs %zu of %zu / %zu", name, n_final, evindex_n_gcs(g),
                   evindex_n_gcs(fresh));
     for (size_t i = 0; i < n_final; i++) {
-        const evindex_gc *x = evindex_gc_get(g, i, &(evindex_gc){ 0 }), *y = evindex_gc_get(fresh, i, &(evindex_gc){ 0 });
+        const evindex_gc *x = evindex_gc_get(g, i, &(evindex_gc){ 0 });
+        const evindex_gc *y = evindex_gc_get(fresh, i, &(evindex_gc){ 0 });
         ck_assert_msg(x->start_ns == y->start_ns && x->end_ns == y->end_ns &&
                       x->request_ns == y->request_ns && x->copied == y->copied &&
                       x->heap_after == y->heap_after && x->live_after == y->live_after &&

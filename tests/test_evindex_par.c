@@ -117,7 +117,8 @@ test_evindex_same(const char *name, const evindex *a, const evindex *b)
     ck_assert_msg(evindex_n_gcs(a) == evindex_n_gcs(b), "%s: gcs %zu vs %zu", name,
                   evindex_n_gcs(a), evindex_n_gcs(b));
     for (size_t i = 0; i < evindex_n_gcs(a); i++) {
-        const evindex_gc *x = evindex_gc_get(a, i, &(evindex_gc){ 0 }), *y = evindex_gc_get(b, i, &(evindex_gc){ 0 });
+        const evindex_gc *x = evindex_gc_get(a, i, &(evindex_gc){ 0 });
+        const evindex_gc *y = evindex_gc_get(b, i, &(evindex_gc){ 0 });
         if (!gc_same(x, y))
             ck_abort_msg("%s: GC %zu differs", name, i);
         for (uint32_t p = 0; p < x->n_parts; p++)
