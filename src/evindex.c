@@ -1736,6 +1736,7 @@ builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *e
     builder_publish(b, NULL, w, true);
     builder_free(b);
     x_free(b);
+    x_trim();                   /* the spans, stats and marks the join read */
     if (opts->progress_bytes)
         atomic_store(opts->progress_bytes, evlog_size(ix->log));
     if (ending)
@@ -2058,13 +2059,22 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
     evindex_lane *dl = &dst->ix->lanes[li];
     lane_state *ds = &dst->ls[li];
     size_t spans0 = dl->n_spans;
-    for (size_t k = 0; k < sl->n_spans; k++) {
-        evindex_span sp = sl->spans[k];
-        if (sp.stats)
-            sp.stats += stats0;
-        *EVINDEX_PUSH(dl->spans, dl->n_spans, dl->cap_spans) = sp;
+    for (size_t k = 0; k < sl->n_spans; k++)
+        if (sl->spans[k].stats)
+            sl->spans[k].stats += stats0;
+    if (!dl->n_spans) {         /* taken whole */
+        x_free(dl->spans);
+        dl->spans = sl->spans;
+        dl->cap_spans = sl->cap_spans;
+        dl->n_spans = sl->n_spans;
+    } else {
+        xgrowarray((void **)&dl->spans, &dl->cap_spans, dl->n_spans + sl->n_spans, 64,
+                   sizeof *dl->spans);
+        if (sl->n_spans)
+            memcpy(dl->spans + dl->n_spans, sl->spans, sl->n_spans * sizeof *sl->spans);
+        dl->n_spans += sl->n_spans;
+        x_free(sl->spans);     /* copied: none of src's lists is kept beside its copy */
     }
-    x_free(sl->spans);         /* copied: none of src's lists is kept beside its copy */
     sl->spans = NULL;
     sl->n_spans = sl->cap_spans = 0;
     /* A lane dst has nothing of yet takes src's lists whole. */
