@@ -2136,6 +2136,33 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
         ds->block_end_ns = ss->block_end_ns;
 }
 
+/* Append src's array `arr` (n, cap its count and room) to dst's and free it: never
+ * kept beside its copy. */
+static void
+builder_append_take(void **dst, size_t *n_dst, size_t *cap_dst, void **src, size_t *n_src,
+                    size_t *cap_src, size_t size)
+{
+    if (*n_src) {
+        xgrowarray(dst, cap_dst, *n_dst + *n_src, 64, size);
+        /* By pieces, each piece's source pages given back once copied. */
+        const size_t piece = (size_t)1 << 16;
+        size_t bytes = *n_src * size;
+        for (size_t at = 0; at < bytes; at += piece) {
+            size_t k = bytes - at < piece ? bytes - at : piece;
+            memcpy((char *)*dst + *n_dst * size + at, (char *)*src + at, k);
+            x_release(*src, at, at + k);
+        }
+        *n_dst += *n_src;
+    }
+    x_free(*src);
+    *src = NULL;
+    *n_src = *cap_src = 0;
+}
+
+#define STITCH_TAKE(dst, src, arr, n, cap)                                                   \
+    builder_append_take((void **)&(dst)->arr, &(dst)->n, &(dst)->cap, (void **)&(src)->arr, \
+                        &(src)->n, &(src)->cap, sizeof *(dst)->arr)
+
 /* Append the queue *src to *dst (taken whole when dst has none); *src ends NULL. */
 static void
 builder_take_queue(samplebuf **dst, samplebuf **src)
@@ -2178,10 +2205,12 @@ builder_stitch(builder *dst, builder *src)
         if (st->span && l)
             st->span += (uint32_t)d->lanes[l - 1].n_spans;
     }
-    for (size_t i = 0; i < src->n_stats; i++)
-        *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
+    STITCH_TAKE(dst, src, stats, n_stats, cap_stats);
     for (size_t i = 0; i < src->n_heads; i++)
         builder_replay_head(dst, &src->heads[i], stats0);
+    x_free(src->heads);
+    src->heads = NULL;
+    src->n_heads = src->cap_heads = 0;
     stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0 };   /* freed below */
     for (size_t li = 0; li < s->n_lanes; li++) {
         builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0, &js.v[js.n]);
@@ -2191,20 +2220,15 @@ builder_stitch(builder *dst, builder *src)
     bool helper_on = js.n && pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
     if (!helper_on)
         stitch_jobs_second(&js);
-    for (size_t i = 0; i < src->n_marks; i++)
-        *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
+    STITCH_TAKE(dst, src, marks, n_marks, cap_marks);
     /* Each of src's sample streams after dst's of its key (src's blocks all follow
      * dst's), src's freed as they are taken. */
     builder_take_queue(&dst->sample_q, &src->sample_q);
     builder_take_queue(&dst->spark_q, &src->spark_q);
-    for (size_t i = 0; i < src->n_caplife; i++)
-        *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
-    for (size_t i = 0; i < src->n_pend_msgs; i++)
-        *EVINDEX_PUSH(dst->pend_msgs, dst->n_pend_msgs, dst->cap_pend_msgs) = src->pend_msgs[i];
+    STITCH_TAKE(dst, src, caplife, n_caplife, cap_caplife);
+    STITCH_TAKE(dst, src, pend_msgs, n_pend_msgs, cap_pend_msgs);
     msgtab_merge(d->msgs, s->msgs);
-    for (size_t i = 0; i < src->n_pend_flushes; i++)
-        *EVINDEX_PUSH(dst->pend_flushes, dst->n_pend_flushes, dst->cap_pend_flushes) =
-            src->pend_flushes[i];
+    STITCH_TAKE(dst, src, pend_flushes, n_pend_flushes, cap_pend_flushes);
     for (size_t c = 0; c < 65536; c++)
         if (src->newest[c] > dst->newest[c])
             dst->newest[c] = src->newest[c];
