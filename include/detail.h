@@ -36,10 +36,13 @@ void detail_lines_add(detail_lines *d, const char *fmt, ...) __attribute__((form
 /* Every thread's run totals, kept between frames by the caller: made by one pass over
  * all runs (threadstats_all) the first time a run's detail needs them, then read in
  * O(1). Start zeroed; the caller frees `rows` (x_free) and zeroes it again when the
- * index changes. */
+ * index changes. A `lazy` caller counts them elsewhere once asked: a run's detail then
+ * sets `wanted` and says they are being counted. */
 typedef struct detail_thread_memo {
     threadstats_row *rows;      /* owned by the caller; threadtab order */
     bool pending;               /* the caller is counting them elsewhere: say so meanwhile */
+    bool lazy;                  /* the caller counts them when wanted, not the detail */
+    bool wanted;                /* a run's detail asked for them (lazy) */
 } detail_thread_memo;
 
 /* Append the lines describing `it` on lane `l` (it->kind LANE_ITEM_NONE: the lane's

@@ -19,6 +19,7 @@
 #include "decode.h"
 #include "evindex_int.h"
 #include "radixsort.h"
+#include "samplebuf.h"
 #include "xalloc.h"
 
 /* Append a slot to a growable array (owned by the index or builder) and point at it. */
@@ -117,6 +118,10 @@ typedef struct builder {
     size_t n_samples, cap_samples;
     raw_spark *sparks;          /* SPARK_COUNTERS not yet in the series, file order */
     size_t n_sparks, cap_sparks;
+    /* A one-shot builder's samples and spark counters instead (a growing one keeps them
+     * in the arrays above): delta-encoded streams keyed by (series id << 16 | the
+     * block's cap) and by cap, placed once, at the end. Owned, made at the first. */
+    samplebuf *sample_q, *spark_q;
     size_t cap_census, cap_flushes, cap_cycles;
     /* CAP_CREATE/DELETE/DISABLE/ENABLE, applied to the lanes when the build finishes
      * (a global event must not create lanes: parallel builders own disjoint caps). */
@@ -242,6 +247,14 @@ builder_lane(builder *b, uint16_t cap)
 static void
 builder_sample(builder *b, const evlog_event *ev, uint8_t id, uint64_t value, uint32_t cap)
 {
+    if (!b->growing) {
+        if (!b->sample_q)
+            b->sample_q = samplebuf_new(1);
+        /* A per-cap sample's stream is its cap's; a global one's, its block's. */
+        uint32_t key = (uint32_t)id << 16 | (id == RAW_ALLOC_CAP ? cap : ev->cap);
+        samplebuf_push(b->sample_q, key, ev->time_ns, ev->offset, &value);
+        return;
+    }
     raw_sample *s = EVINDEX_PUSH(b->samples, b->n_samples, b->cap_samples);
     s->time_ns = ev->time_ns;
     s->offset = ev->offset;
@@ -616,6 +629,13 @@ static void
 on_spark_counters(builder *b, size_t li, const evlog_event *ev)
 {
     /* File field order: created, dud, overflowed, converted, GC'd, fizzled, remaining. */
+    if (!b->growing) {
+        if (!b->spark_q)
+            b->spark_q = samplebuf_new(3);
+        const uint64_t v[3] = { pl64(ev, 0), pl64(ev, 24), pl64(ev, 48) };
+        samplebuf_push(b->spark_q, b->ix->lanes[li].pub.cap, ev->time_ns, ev->offset, v);
+        return;
+    }
     raw_spark *r = EVINDEX_PUSH(b->sparks, b->n_sparks, b->cap_sparks);
     *r = (raw_spark){ ev->time_ns, ev->offset, { pl64(ev, 0), pl64(ev, 24), pl64(ev, 48) },
                       b->ix->lanes[li].pub.cap };
@@ -1188,6 +1208,26 @@ place_append(builder *b, void **dst, size_t *n_dst, size_t *cap_dst, const void 
     return tail_merge(*dst, n_old, *n_dst, size, cmp, &b->work.items_moved);
 }
 
+/* A one-shot builder's queued sample and spark counters, in (time, offset) order. */
+static void
+builder_feed_queued_sample(void *ctx, const samplebuf_rec *r)
+{
+    builder *b = ctx;
+    raw_sample s = { r->time_ns, r->offset, r->value[0], r->key & 0xffff,
+                     (uint8_t)(r->key >> 16) };
+    builder_late_at(&b->late_ns, r->time_ns);
+    builder_feed_sample(b, &s);
+}
+
+static void
+builder_feed_queued_spark(void *ctx, const samplebuf_rec *r)
+{
+    builder *b = ctx;
+    raw_spark s = { r->time_ns, r->offset, { r->value[0], r->value[1], r->value[2] }, r->key };
+    builder_late_at(&b->late_ns, r->time_ns);
+    builder_feed_spark(b, &s);
+}
+
 /* Put the samples and spark counters earlier than `horizon` (all if final) into the
  * series in time order. A growing builder keeps them (placed, placed_sparks): one that
  * comes before a placed one — a capability that wrote late — is merged in and the
@@ -1195,6 +1235,15 @@ place_append(builder *b, void **dst, size_t *n_dst, size_t *cap_dst, const void 
 static void
 builder_place_samples(builder *b, uint64_t horizon, bool final)
 {
+    if (!b->growing) {
+        /* One-shot (final): each series' streams merged into it, their bytes given
+         * back as they are read. Series are independent, so one at a time. */
+        if (b->sample_q)
+            samplebuf_drain(b->sample_q, 16, builder_feed_queued_sample, b);
+        if (b->spark_q)
+            samplebuf_drain(b->spark_q, 32, builder_feed_queued_spark, b);
+        return;
+    }
     if (!b->n_samples && !b->n_sparks)
         return;
     raw_sample_sort(b->samples, b->n_samples);
@@ -1478,6 +1527,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         x_free(b->sparks);
         x_free(b->placed);
         x_free(b->placed_sparks);
+        samplebuf_free(b->sample_q);
+        samplebuf_free(b->spark_q);
+        b->sample_q = b->spark_q = NULL;
         b->samples = NULL;
         b->sparks = NULL;
         b->placed = NULL;
@@ -1587,6 +1639,8 @@ builder_free(builder *b)
     x_free(b->pend_flushes);
     x_free(b->placed);
     x_free(b->placed_sparks);
+    samplebuf_free(b->sample_q);
+    samplebuf_free(b->spark_q);
     x_free(b->newest);
     evindex_join_free(&b->join);
 }
@@ -1685,6 +1739,7 @@ builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *e
     builder_publish(b, NULL, w, true);
     builder_free(b);
     x_free(b);
+    x_trim();                   /* the spans, stats and marks the join read */
     if (opts->progress_bytes)
         atomic_store(opts->progress_bytes, evlog_size(ix->log));
     if (ending)
@@ -2007,13 +2062,22 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
     evindex_lane *dl = &dst->ix->lanes[li];
     lane_state *ds = &dst->ls[li];
     size_t spans0 = dl->n_spans;
-    for (size_t k = 0; k < sl->n_spans; k++) {
-        evindex_span sp = sl->spans[k];
-        if (sp.stats)
-            sp.stats += stats0;
-        *EVINDEX_PUSH(dl->spans, dl->n_spans, dl->cap_spans) = sp;
+    for (size_t k = 0; k < sl->n_spans; k++)
+        if (sl->spans[k].stats)
+            sl->spans[k].stats += stats0;
+    if (!dl->n_spans) {         /* taken whole */
+        x_free(dl->spans);
+        dl->spans = sl->spans;
+        dl->cap_spans = sl->cap_spans;
+        dl->n_spans = sl->n_spans;
+    } else {
+        xgrowarray((void **)&dl->spans, &dl->cap_spans, dl->n_spans + sl->n_spans, 64,
+                   sizeof *dl->spans);
+        if (sl->n_spans)
+            memcpy(dl->spans + dl->n_spans, sl->spans, sl->n_spans * sizeof *sl->spans);
+        dl->n_spans += sl->n_spans;
+        x_free(sl->spans);     /* copied: none of src's lists is kept beside its copy */
     }
-    x_free(sl->spans);         /* copied: none of src's lists is kept beside its copy */
     sl->spans = NULL;
     sl->n_spans = sl->cap_spans = 0;
     /* A lane dst has nothing of yet takes src's lists whole. */
@@ -2075,6 +2139,48 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
         ds->block_end_ns = ss->block_end_ns;
 }
 
+/* Append src's array `arr` (n, cap its count and room) to dst's and free it: never
+ * kept beside its copy. */
+static void
+builder_append_take(void **dst, size_t *n_dst, size_t *cap_dst, void **src, size_t *n_src,
+                    size_t *cap_src, size_t size)
+{
+    if (*n_src) {
+        xgrowarray(dst, cap_dst, *n_dst + *n_src, 64, size);
+        /* By pieces, each piece's source pages given back once copied. */
+        const size_t piece = (size_t)1 << 16;
+        size_t bytes = *n_src * size;
+        for (size_t at = 0; at < bytes; at += piece) {
+            size_t k = bytes - at < piece ? bytes - at : piece;
+            memcpy((char *)*dst + *n_dst * size + at, (char *)*src + at, k);
+            x_release(*src, at, at + k);
+        }
+        *n_dst += *n_src;
+    }
+    x_free(*src);
+    *src = NULL;
+    *n_src = *cap_src = 0;
+}
+
+#define STITCH_TAKE(dst, src, arr, n, cap)                                                   \
+    builder_append_take((void **)&(dst)->arr, &(dst)->n, &(dst)->cap, (void **)&(src)->arr, \
+                        &(src)->n, &(src)->cap, sizeof *(dst)->arr)
+
+/* Append the queue *src to *dst (taken whole when dst has none); *src ends NULL. */
+static void
+builder_take_queue(samplebuf **dst, samplebuf **src)
+{
+    if (!*src)
+        return;
+    if (!*dst) {
+        *dst = *src;
+    } else {
+        samplebuf_append_take(*dst, *src);
+        samplebuf_free(*src);
+    }
+    *src = NULL;
+}
+
 /* Stitch a later worker `src` (a mid-log builder whose blocks all follow dst's) onto
  * `dst`, both unfinished: src's heads replayed against dst's tail states, then its
  * lanes appended and everything else merged in file order. False if src holds
@@ -2090,9 +2196,9 @@ builder_stitch(builder *dst, builder *src)
         heapprof_n_censuses(s->heap) || heapprof_n_cost_centres(s->heap) ||
         src->nm_phase_open || src->nm_cycle_open)
         return false;
-    for (size_t i = 0; i < src->n_samples; i++)
-        if (src->samples[i].id == EVINDEX_S_HEAP_PROF)
-            return false;
+    const uint32_t hp_key = (uint32_t)EVINDEX_S_HEAP_PROF << 16;
+    if (samplebuf_any(src->sample_q, hp_key, hp_key | 0xffff))
+        return false;
     uint32_t stats0 = (uint32_t)dst->n_stats;
     /* src's GC_STATS that claimed a span of src's name it by its place in src's lane:
      * after dst's spans of that cap. */
@@ -2102,10 +2208,12 @@ builder_stitch(builder *dst, builder *src)
         if (st->span && l)
             st->span += (uint32_t)d->lanes[l - 1].n_spans;
     }
-    for (size_t i = 0; i < src->n_stats; i++)
-        *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
+    STITCH_TAKE(dst, src, stats, n_stats, cap_stats);
     for (size_t i = 0; i < src->n_heads; i++)
         builder_replay_head(dst, &src->heads[i], stats0);
+    x_free(src->heads);
+    src->heads = NULL;
+    src->n_heads = src->cap_heads = 0;
     stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0 };   /* freed below */
     for (size_t li = 0; li < s->n_lanes; li++) {
         builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0, &js.v[js.n]);
@@ -2115,47 +2223,15 @@ builder_stitch(builder *dst, builder *src)
     bool helper_on = js.n && pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
     if (!helper_on)
         stitch_jobs_second(&js);
-    for (size_t i = 0; i < src->n_marks; i++)
-        *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
-    /* Both lists are in file order: merge them so the result is too (the radix sort at
-     * the end keeps file order among equal times, as the serial build does). */
-    size_t nd = dst->n_samples, ns = src->n_samples;
-    /* In place from the back of dst grown to size, src's freed at once: the lists and
-     * their merge are never all held together. */
-    dst->samples = xreallocarray(dst->samples, nd + ns + 1, sizeof *dst->samples);
-    dst->cap_samples = nd + ns + 1;
-    for (size_t i = nd, j = ns, k = nd + ns, kept = ns; j > 0;) {
-        if (i > 0 && src->samples[j - 1].offset < dst->samples[i - 1].offset)
-            dst->samples[--k] = dst->samples[--i];
-        else
-            dst->samples[--k] = src->samples[--j];
-        if (kept - j >= 16384) {        /* src's merged tail: its pages go back */
-            x_release(src->samples, j * sizeof *src->samples, kept * sizeof *src->samples);
-            kept = j;
-        }
-    }
-    dst->n_samples = nd + ns;
-    x_free(src->samples);
-    src->samples = NULL;
-    src->n_samples = src->cap_samples = 0;
-    /* Spark counters: appended (their sort at placing puts them in (time, offset)
-     * order). */
-    xgrowarray((void **)&dst->sparks, &dst->cap_sparks, dst->n_sparks + src->n_sparks + 1, 64,
-               sizeof *dst->sparks);
-    if (src->n_sparks)
-        memcpy(dst->sparks + dst->n_sparks, src->sparks, src->n_sparks * sizeof *src->sparks);
-    dst->n_sparks += src->n_sparks;
-    x_free(src->sparks);
-    src->sparks = NULL;
-    src->n_sparks = src->cap_sparks = 0;
-    for (size_t i = 0; i < src->n_caplife; i++)
-        *EVINDEX_PUSH(dst->caplife, dst->n_caplife, dst->cap_caplife) = src->caplife[i];
-    for (size_t i = 0; i < src->n_pend_msgs; i++)
-        *EVINDEX_PUSH(dst->pend_msgs, dst->n_pend_msgs, dst->cap_pend_msgs) = src->pend_msgs[i];
+    STITCH_TAKE(dst, src, marks, n_marks, cap_marks);
+    /* Each of src's sample streams after dst's of its key (src's blocks all follow
+     * dst's), src's freed as they are taken. */
+    builder_take_queue(&dst->sample_q, &src->sample_q);
+    builder_take_queue(&dst->spark_q, &src->spark_q);
+    STITCH_TAKE(dst, src, caplife, n_caplife, cap_caplife);
+    STITCH_TAKE(dst, src, pend_msgs, n_pend_msgs, cap_pend_msgs);
     msgtab_merge(d->msgs, s->msgs);
-    for (size_t i = 0; i < src->n_pend_flushes; i++)
-        *EVINDEX_PUSH(dst->pend_flushes, dst->n_pend_flushes, dst->cap_pend_flushes) =
-            src->pend_flushes[i];
+    STITCH_TAKE(dst, src, pend_flushes, n_pend_flushes, cap_pend_flushes);
     for (size_t c = 0; c < 65536; c++)
         if (src->newest[c] > dst->newest[c])
             dst->newest[c] = src->newest[c];

@@ -182,7 +182,12 @@ evseek_merge(evseek *dst, evseek *src)
     if (src->n_ck)
         memcpy(dst->ck + dst->n_ck, src->ck, src->n_ck * sizeof *src->ck);
     dst->n_ck += src->n_ck;
-    src->n_st = src->n_ck = 0;
+    /* Copied: not kept beside the copy until src is freed. */
+    x_free(src->st);
+    x_free(src->ck);
+    src->st = NULL;
+    src->ck = NULL;
+    src->n_st = src->n_ck = src->cap_st = src->cap_ck = 0;
 }
 
 /* Put the stretches recorded since the last publish among the sorted ones: sort them,

@@ -251,12 +251,14 @@ tt_page_get(threadtab *tt, uint32_t pn)
 }
 
 /* Make room for one more entry at `pos` of an array of `used` entries of `size` bytes
- * with capacity *alloc (at most 64; grown by doubling). */
+ * with capacity *alloc (at most 64; grown by doubling up to 8, then 8 at a time: a
+ * parallel build's tables hold about half of each page's threads each, and doubling
+ * past that left a quarter of their slots empty until the seal). */
 static void *
 tt_insert_at(void *v, uint8_t *alloc, unsigned used, unsigned pos, size_t size)
 {
     if (used == *alloc) {
-        *alloc = (uint8_t)(*alloc ? 2 * *alloc : 2);
+        *alloc = (uint8_t)(*alloc >= 8 ? *alloc + 8 : *alloc ? 2 * *alloc : 2);
         v = xreallocarray(v, *alloc, size);             /* owned by the page */
     }
     char *b = v;

@@ -59,6 +59,7 @@ main(void)
     srunner_add_suite(sr, test_install_suite());
     srunner_add_suite(sr, test_settings_suite());
     srunner_add_suite(sr, test_radixsort_suite());
+    srunner_add_suite(sr, test_samplebuf_suite());
     srunner_add_suite(sr, test_live_suite());
     srunner_add_suite(sr, test_evindex_grow_suite());
     srunner_add_suite(sr, test_timeprof_suite());

@@ -127,6 +127,32 @@ START_TEST(test_app_async_totals)
 }
 END_TEST
 
+/* The background count leaves the rows of every thread (80 bytes each) uncounted until a
+ * run's detail asks for them: the thread list's totals come, the rows do not; then the
+ * detail says they are being counted, and shows them once they are. */
+START_TEST(test_app_rows_when_asked)
+{
+    app_fx f;
+    app_opts o = { .async_totals = true };
+    fx_open_opts(&f, "fixtures/threaded-n4.eventlog", 120, 40, &o);
+    ck_assert(!fx_screen_has(&f, "Thread runs: "));
+    fx_wait_totals(&f);
+    ck_assert_ptr_null(f.a->thread_memo.rows);
+    ck_assert_uint_gt(f.a->brief.n, 0);
+    fx_keys(&f, "j");
+    for (int i = 0; i < 200 && !fx_screen_has(&f, "Thread runs: "); i++)
+        fx_keys(&f, "Right");
+    ck_assert(fx_screen_has(&f, "Thread runs: counting"));
+    ck_assert(app_totals_pending(f.a));
+    fx_wait_totals(&f);
+    ck_assert_ptr_nonnull(f.a->thread_memo.rows);
+    app_draw(f.a, f.s);
+    ck_assert(!fx_screen_has(&f, "Thread runs: counting"));
+    ck_assert(fx_screen_has(&f, "Thread stops: "));
+    fx_close(&f);
+}
+END_TEST
+
 /* THREAD_LABEL events of the log whose text contains `part`. */
 static size_t
 fx_labels_with(const evlog *log, const char *part)
@@ -773,6 +799,7 @@ test_app_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_app_gc_navigation);
     tcase_add_test(tc, test_app_async_totals);
+    tcase_add_test(tc, test_app_rows_when_asked);
     tcase_add_test(tc, test_app_thread_list_churn);
     tcase_add_test(tc, test_app_thread_list_first_rows);
     tcase_add_test(tc, test_app_markers_and_search);

@@ -855,6 +855,64 @@ START_TEST(test_evindex_sparks_and_series)
 }
 END_TEST
 
+/* Samples a capability wrote out of time order, and ties in time across capabilities:
+ * the one-shot build (whose samples wait in delta-coded streams, merged at the end)
+ * places every series as the growing build does (each step's samples sorted, late ones
+ * merged in), by (time, file offset). */
+START_TEST(test_evindex_series_out_of_order)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_ALLOCATED, 2000, 0, 300));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_ALLOCATED, 1000, 0, 100));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 2500, 0, 7u << 20));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, 1500, 0, 5u << 20));
+    EW(evwrite_heap_bytes(w, 0, EV_HEAP_ALLOCATED, 3000, 0, 400));
+    evwrite_spark_counters sc = { .created = 9, .converted = 3, .remaining = 1 };
+    EW(evwrite_spark_counters_write(w, 0, 200, &sc));
+    sc = (evwrite_spark_counters){ .created = 5, .converted = 2, .remaining = 3 };
+    EW(evwrite_spark_counters_write(w, 0, 100, &sc));
+    EW(evwrite_heap_bytes(w, 1, EV_HEAP_ALLOCATED, 2000, 0, 50));
+    EW(evwrite_heap_bytes(w, 1, EV_HEAP_SIZE, 2500, 0, 6u << 20));
+    sc = (evwrite_spark_counters){ .created = 7, .converted = 1, .remaining = 4 };
+    EW(evwrite_spark_counters_write(w, 1, 150, &sc));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    evindex_grow *g = evindex_grow_new(c.log);
+    while (evindex_grow_step(g, 64))
+        ;
+    evindex *grown = evindex_grow_finish(g, NULL);
+    const series *al = evindex_series(c.ix, EVINDEX_S_ALLOCATED);
+    ck_assert_uint_eq(series_count(al), 4);
+    ck_assert_uint_eq(series_get(al, 3).value, 450);
+    for (int k = 0; k < EVINDEX_N_SERIES; k++) {
+        const series *x = evindex_series(c.ix, (enum evindex_series_id)k);
+        const series *y = evindex_series(grown, (enum evindex_series_id)k);
+        ck_assert_uint_eq(series_count(x), series_count(y));
+        for (size_t i = 0; i < series_count(x); i++)
+            ck_assert_msg(series_get(x, i).time_ns == series_get(y, i).time_ns &&
+                              series_get(x, i).value == series_get(y, i).value,
+                          "series %d sample %zu: %llu at %llu, grown %llu at %llu", k, i,
+                          (unsigned long long)series_get(x, i).value,
+                          (unsigned long long)series_get(x, i).time_ns,
+                          (unsigned long long)series_get(y, i).value,
+                          (unsigned long long)series_get(y, i).time_ns);
+    }
+    for (size_t l = 0; l < evindex_n_caps(c.ix); l++)
+        for (int k = 0; k < EVINDEX_N_CAP_SPARK; k++) {
+            const series *x = evindex_cap_spark_series(c.ix, l, (enum evindex_cap_spark)k);
+            const series *y = evindex_cap_spark_series(grown, l, (enum evindex_cap_spark)k);
+            ck_assert_uint_eq(series_count(x), series_count(y));
+            for (size_t i = 0; i < series_count(x); i++)
+                ck_assert(series_get(x, i).time_ns == series_get(y, i).time_ns &&
+                          series_get(x, i).value == series_get(y, i).value);
+        }
+    evindex_free(grown);
+    ei_close(&c);
+}
+END_TEST
+
 /* ---- 2. cross-checks on real logs -------------------------------------------------------- */
 
 /* What a brute-force walk over the file finds. */
@@ -2239,6 +2297,7 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_threadstats_many);
     tcase_add_test(tc, test_evindex_nonmoving);
     tcase_add_test(tc, test_evindex_sparks_and_series);
+    tcase_add_test(tc, test_evindex_series_out_of_order);
     suite_add_tcase(s, tc);
     tc = tcase_create("real logs");
     tcase_set_timeout(tc, 30);

@@ -28,6 +28,7 @@ Suite *test_e2e_suite(void);
 Suite *test_clock_suite(void);
 Suite *test_app_suite(void);
 Suite *test_timelist_suite(void);
+Suite *test_samplebuf_suite(void);
 Suite *test_evindex_par_suite(void);
 Suite *test_evindex_grow_suite(void);
 Suite *test_timeview_suite(void);

@@ -487,7 +487,9 @@ app_background_priority(void)
 
 /* The count, in two steps: first only what the thread list shows (run time and runs,
  * ranked), published as soon as it is made, so the list opens before the rows the detail
- * pane wants (every stop class, first and last run) are counted. */
+ * pane wants (every stop class, first and last run) are counted. With a lazy memo (the
+ * interactive loop) the rows, 80 bytes a thread, are counted only once a run's detail
+ * asks for them, by a second run of the worker (totals_rows_only). */
 /* Rows of the thread list shown from the counted totals before the whole ranking. */
 #define APP_TOP_ROWS 1024
 
@@ -510,13 +512,15 @@ app_totals_main(void *arg)
 {
     app *a = arg;
     /* Read-only on the index. */
-    threadstats_brief_ranked_top(a->ix, &a->totals_brief, &a->totals_order, APP_TOP_ROWS,
-                                 app_totals_top, a);
-    atomic_store(&a->brief_ready, true);
+    if (!a->totals_rows_only) {
+        threadstats_brief_ranked_top(a->ix, &a->totals_brief, &a->totals_order,
+                                     APP_TOP_ROWS, app_totals_top, a);
+        atomic_store(&a->brief_ready, true);
+    }
     /* The rest on this thread alone and behind the viewer's: the list is open, nobody
      * waits for it but the detail pane's "counting...", and a search may be running. */
     app_background_priority();
-    if (!atomic_load(&a->totals_cancel))
+    if (!atomic_load(&a->totals_cancel) && (a->totals_rows_only || !a->thread_memo.lazy))
         a->totals_rows = threadstats_all_serial(a->ix);
     atomic_store(&a->totals_ready, true);
     return NULL;
@@ -533,8 +537,23 @@ app_start_totals(app *a)
     atomic_store(&a->top_ready, false);
     a->brief_taken = false;
     a->top_taken = false;
+    a->totals_rows_only = false;
     a->totals_running = pthread_create(&a->totals_th, NULL, app_totals_main, a) == 0;
     a->thread_memo.pending = a->totals_running;
+}
+
+/* The rows a run's detail asked for (a lazy memo), counted on the worker; here if no
+ * thread can be started. */
+static void
+app_start_rows(app *a)
+{
+    atomic_store(&a->totals_ready, false);
+    atomic_store(&a->totals_cancel, false);
+    a->totals_rows_only = true;
+    a->totals_running = pthread_create(&a->totals_th, NULL, app_totals_main, a) == 0;
+    a->thread_memo.pending = a->totals_running;
+    if (!a->totals_running)
+        a->thread_memo.rows = threadstats_all(a->ix);
 }
 
 /* Take the count's first step (run time, runs and ranking) if it is done and not taken
@@ -624,6 +643,10 @@ app_poll_totals(app *a)
             app_thread_list(a);     /* its first screen, before the whole order */
         return true;
     }
+    if (!a->totals_running && a->thread_memo.wanted && !a->thread_memo.rows) {
+        app_start_rows(a);      /* a run's detail asked for the rows */
+        return true;
+    }
     if (!a->totals_running || !atomic_load(&a->totals_ready))
         return false;
     app_wait_totals(a);
@@ -644,7 +667,8 @@ app_thread_totals(app *a)
 bool
 app_totals_pending(const app *a)
 {
-    return a->totals_running || a->focus_running || app_gc_pending(a);
+    return a->totals_running || (a->thread_memo.wanted && !a->thread_memo.rows) ||
+           a->focus_running || app_gc_pending(a);
 }
 
 bool
@@ -1831,6 +1855,7 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     a->events_follow = true;
     strbuf_init(&a->status);
     app_relayout(a);
+    a->thread_memo.lazy = a->opts.async_totals;
     app_start_totals(a);
     return a;
 }
@@ -1920,6 +1945,7 @@ app_swap_index(app *a, const evindex *ix)
         x_free(a->thread_memo.rows);
     if (!carried)
         a->thread_memo.rows = NULL;
+    a->thread_memo.wanted = false;
     if (a->live)
         threadstats_mark_take(ix, &a->live_mark);
     threadstats_brief_free(&a->brief);

@@ -87,6 +87,8 @@ struct app {
     atomic_bool totals_ready;           /* totals_th has stored totals_rows */
     atomic_bool brief_ready;            /* ... and, before, totals_brief and totals_order */
     atomic_bool totals_cancel;          /* totals_th stops after the brief totals */
+    bool totals_rows_only;              /* totals_th counts only the rows (asked for
+                                         * after its first run) */
     bool brief_taken;                   /* totals_brief and totals_order were taken */
     threadstats_row *totals_rows;       /* owned; totals_th's result until taken */
     threadstats_brief totals_brief;     /* owned; totals_th's first result until taken */

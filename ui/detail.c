@@ -492,7 +492,8 @@ detail_run(detail_lines *out, const evindex *ix, const lane *l, const lane_item 
     if (th) {
         threadstats_row one;
         const threadstats_row *st = &one;
-        if (memo && !memo->rows && memo->pending) {
+        if (memo && !memo->rows && (memo->pending || memo->lazy)) {
+            memo->wanted = true;
             st = NULL;
         } else if (memo) {
             if (!memo->rows)

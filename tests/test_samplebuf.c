@@ -1,0 +1,143 @@
+/* test_samplebuf: the sample streams against a plain array sorted by (group, time,
+ * offset, key, push order) — streams in and out of order, values that wrap, two buffers
+ * joined by samplebuf_append_take — and the key range query. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "samplebuf.h"
+#include "tests.h"
+#include "xalloc.h"
+
+typedef struct sbt_rec {
+    samplebuf_rec r;
+    size_t seq;                 /* push order */
+} sbt_rec;
+
+static uint64_t
+sbt_rand(uint64_t *st)
+{
+    *st ^= *st << 13;
+    *st ^= *st >> 7;
+    *st ^= *st << 17;
+    return *st;
+}
+
+static int
+sbt_cmp(const void *a, const void *b)
+{
+    const sbt_rec *x = a, *y = b;
+    uint32_t gx = x->r.key >> 16, gy = y->r.key >> 16;
+    if (gx != gy)
+        return gx < gy ? -1 : 1;
+    if (x->r.time_ns != y->r.time_ns)
+        return x->r.time_ns < y->r.time_ns ? -1 : 1;
+    if (x->r.offset != y->r.offset)
+        return x->r.offset < y->r.offset ? -1 : 1;
+    if (x->r.key != y->r.key)
+        return x->r.key < y->r.key ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+typedef struct sbt_out {
+    samplebuf_rec *v;
+    size_t n;
+} sbt_out;
+
+static void
+sbt_take(void *ctx, const samplebuf_rec *r)
+{
+    sbt_out *o = ctx;
+    o->v[o->n++] = *r;
+}
+
+START_TEST(test_samplebuf_drain_matches_sort)
+{
+    enum { N = 6000 };
+    uint64_t st = 0x2545f4914f6cdd1du;
+    for (unsigned nv = 1; nv <= SAMPLEBUF_MAX_VALUES; nv += 2) {
+        sbt_rec *ref = xcalloc(2 * N, sizeof *ref);
+        samplebuf *a = samplebuf_new(nv), *b = samplebuf_new(nv);
+        uint64_t t[64] = { 0 };
+        size_t n = 0;
+        for (int half = 0; half < 2; half++) {
+            samplebuf *sb = half ? b : a;
+            for (size_t i = 0; i < N; i++, n++) {
+                uint64_t r = sbt_rand(&st);
+                /* 3 groups x 5 streams; stream 4 of each group out of order, ties on
+                 * time across streams, offsets in file order (later for half 1). */
+                uint32_t s = (uint32_t)(r % 15), key = (s / 5) << 16 | (s % 5);
+                uint64_t dt = (r >> 8) % 4 == 0 ? 0 : (r >> 12) % 5000;
+                t[s] = s % 5 == 4 ? (r >> 20) % 100000 : t[s] + dt;
+                sbt_rec *x = &ref[n];
+                x->seq = n;
+                x->r.key = key;
+                x->r.time_ns = t[s] / 64 * 64;
+                x->r.offset = 1000 + n * 7;
+                for (unsigned k = 0; k < nv; k++)
+                    x->r.value[k] = k == 0 ? sbt_rand(&st) : k == 1 ? UINT64_MAX - (r % 3) : r % 9;
+                samplebuf_push(sb, key, x->r.time_ns, x->r.offset, x->r.value);
+            }
+        }
+        ck_assert_uint_eq(samplebuf_count(a), N);
+        ck_assert(samplebuf_any(b, 2u << 16, (2u << 16) | 0xffff));
+        ck_assert(!samplebuf_any(b, 3u << 16, (3u << 16) | 0xffff));
+        samplebuf_append_take(a, b);
+        ck_assert_uint_eq(samplebuf_count(a), 2 * N);
+        ck_assert_uint_eq(samplebuf_count(b), 0);
+        ck_assert(!samplebuf_any(b, 0, UINT32_MAX));
+        qsort(ref, n, sizeof *ref, sbt_cmp);
+        sbt_out out = { xcalloc(n, sizeof *out.v), 0 };
+        samplebuf_drain(a, 16, sbt_take, &out);
+        ck_assert_uint_eq(out.n, n);
+        ck_assert_uint_eq(samplebuf_count(a), 0);
+        for (size_t i = 0; i < n; i++) {
+            const samplebuf_rec *g = &out.v[i], *w = &ref[i].r;
+            ck_assert_msg(g->key == w->key && g->time_ns == w->time_ns &&
+                              g->offset == w->offset, "values %u: record %zu is key %x "
+                          "t %llu off %llu, want key %x t %llu off %llu", nv, i, g->key,
+                          (unsigned long long)g->time_ns, (unsigned long long)g->offset,
+                          w->key, (unsigned long long)w->time_ns,
+                          (unsigned long long)w->offset);
+            for (unsigned k = 0; k < nv; k++)
+                ck_assert_msg(g->value[k] == w->value[k], "values %u: record %zu value %u",
+                              nv, i, k);
+        }
+        x_free(out.v);
+        x_free(ref);
+        samplebuf_free(a);
+        samplebuf_free(b);
+    }
+}
+END_TEST
+
+/* One group (a shift of 32) merges every stream; a drained buffer takes records again. */
+START_TEST(test_samplebuf_one_group_and_reuse)
+{
+    samplebuf *sb = samplebuf_new(1);
+    for (int round = 0; round < 2; round++) {
+        for (uint64_t i = 0; i < 100; i++) {
+            uint64_t v = i;
+            samplebuf_push(sb, (uint32_t)(i % 3) << 16, 10 * (i / 3) + (i % 3), i, &v);
+        }
+        samplebuf_rec got[100];
+        sbt_out out = { got, 0 };
+        samplebuf_drain(sb, 32, sbt_take, &out);
+        ck_assert_uint_eq(out.n, 100);
+        for (size_t i = 0; i < 100; i++)
+            ck_assert_msg(got[i].value[0] == i, "round %d: record %zu is %llu", round, i,
+                          (unsigned long long)got[i].value[0]);
+    }
+    samplebuf_free(sb);
+}
+END_TEST
+
+Suite *
+test_samplebuf_suite(void)
+{
+    Suite *s = suite_create("samplebuf");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_samplebuf_drain_matches_sort);
+    tcase_add_test(tc, test_samplebuf_one_group_and_reuse);
+    suite_add_tcase(s, tc);
+    return s;
+}
