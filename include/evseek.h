@@ -49,9 +49,11 @@ size_t evseek_n_stretches(const evseek *s);
  * sealed or not; O(stretches). */
 uint64_t evseek_cap_last_ns(const evseek *s, uint16_t cap);
 
-/* Whether [t0, t1) surely holds more than `max` events, counting only the stretches that
- * lie wholly inside it (false: not known). O(stretches starting before t1), no log reads:
- * the check a caller that gives up on a crowded range makes before evseek_range. */
+/* Whether [t0, t1) surely holds more than `max` events, counting only the stretches, or
+ * runs of whole strides of a stretch, that its checkpoints' time bounds put wholly inside
+ * it (false: not known). O(stretches starting before t1 + log strides of those that
+ * overlap it), no log reads: the check a caller that gives up on a crowded range makes
+ * before evseek_range. */
 bool evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max);
 
 /* The events with time in [t0, t1), in time order (ties: the order `show` prints,

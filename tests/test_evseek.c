@@ -403,6 +403,35 @@ START_TEST(test_evseek_more_and_max)
 }
 END_TEST
 
+/* A range that holds whole strides of a stretch, but no whole stretch, is known to be
+ * crowded from the checkpoints alone (no log read), and never more than it holds. */
+START_TEST(test_evseek_more_than_strides)
+{
+    es_opts o = { .seed = 80, .n_caps = 1, .n_events = 12000, .block_bytes = 1 << 20,
+                  .blocks = true };
+    size_t len;
+    uint8_t *data = es_build(&o, &len);
+    es_case c;
+    es_open(&c, data, len);
+    ck_assert_uint_eq(c.n_stretches, 1);        /* one block: one stretch */
+    size_t i0 = c.n_ref / 2 - 700, i1 = c.n_ref / 2 + 700;
+    uint64_t t0 = c.ref[i0].time, t1 = c.ref[i1].time;
+    size_t inside = 0;
+    for (size_t i = 0; i < c.n_ref; i++)
+        inside += c.ref[i].time >= t0 && c.ref[i].time < t1;
+    ck_assert_uint_ge(inside, 2 * EVSEEK_STRIDE);
+    /* At least one whole stride lies in a range of two strides' worth of events. */
+    ck_assert(evseek_more_than(c.seek, t0, t1, EVSEEK_STRIDE / 2));
+    ck_assert(!evseek_more_than(c.seek, t0, t1, inside));
+    ck_assert(!evseek_more_than(c.seek, t0, t0 + 1, 1));
+    for (size_t max = 0; max < inside; max += 97)
+        if (evseek_more_than(c.seek, t0, t1, max))
+            ck_assert_uint_gt(inside, max);
+    es_close(&c);
+    free(data);
+}
+END_TEST
+
 START_TEST(test_evseek_ties_follow_merge)
 {
     /* Many equal timestamps across caps: the whole-range answer is merge's stream. */
@@ -586,6 +615,7 @@ test_evseek_suite(void)
     tcase_add_test(tc, test_evseek_truncated);
     tcase_add_test(tc, test_evseek_log_shorter_than_recorded);
     tcase_add_test(tc, test_evseek_more_and_max);
+    tcase_add_test(tc, test_evseek_more_than_strides);
     tcase_add_test(tc, test_evseek_ties_follow_merge);
     tcase_add_test(tc, test_evseek_reads_only_needed_strides);
     tcase_add_test(tc, test_evseek_hand_built_stretches);
