@@ -62,6 +62,12 @@ bool evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max);
  * ones kept are the earliest. `log` must be the log that was recorded. */
 size_t evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
                     evseek_hit *out, size_t max, bool *more);
+/* All the events of [t0, t1) as evseek_range gives them when there are at most `max`;
+ * when there are more, *more is set and the query stops at the first one past `max`
+ * (out[] then holds no particular ones): for a caller that gives up on a crowded range,
+ * which then costs about the reading of max + 1 of its events. */
+size_t evseek_range_all(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
+                        evseek_hit *out, size_t max, bool *more);
 /* The same over the events of capability `cap` only: reads none of the other
  * capabilities' stretches (a lookup of one cap's event on a log of many caps). */
 size_t evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0,

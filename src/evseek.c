@@ -306,11 +306,13 @@ evseek_heap_up(evseek_hit *h, size_t i)
     }
 }
 
-/* The `max` earliest hits seen so far, and whether any was turned away. */
+/* The `max` earliest hits seen so far, and whether any was turned away; with `all`, the
+ * first one turned away ends the query (its caller wants all or none). */
 typedef struct evseek_top {
     evseek_hit *out;
     size_t max, n;
     bool more;
+    bool all;
 } evseek_top;
 
 static void
@@ -335,7 +337,7 @@ evseek_top_limit(const evseek_top *top, uint64_t t1)
 {
     if (!top->more)
         return t1;
-    if (top->max == 0)
+    if (top->max == 0 || top->all)
         return 0;
     uint64_t t = top->out[0].time_ns + 1;  /* out[0].time_ns < t1, so no overflow */
     return t < t1 ? t : t1;
@@ -471,10 +473,10 @@ evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
 
 static size_t
 evseek_range_of(const evseek *s, const evlog *log, uint32_t cap, uint64_t t0, uint64_t t1,
-                evseek_hit *out, size_t max, bool *more)
+                evseek_hit *out, size_t max, bool *more, bool all)
 {
     assert(!s->open && s->n_sorted == s->n_st);
-    evseek_top top = { out, max, 0, false };
+    evseek_top top = { out, max, 0, false, all };
     for (size_t i = 0; i < s->n_st && t0 < t1; i++) {
         const evseek_stretch *st = &s->st[i];
         uint64_t hi = evseek_top_limit(&top, t1);
@@ -500,14 +502,21 @@ size_t
 evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
              size_t max, bool *more)
 {
-    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more);
+    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more, false);
+}
+
+size_t
+evseek_range_all(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
+                 evseek_hit *out, size_t max, bool *more)
+{
+    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more, true);
 }
 
 size_t
 evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0, uint64_t t1,
                  evseek_hit *out, size_t max, bool *more)
 {
-    return evseek_range_of(s, log, cap, t0, t1, out, max, more);
+    return evseek_range_of(s, log, cap, t0, t1, out, max, more, false);
 }
 
 size_t

@@ -190,6 +190,20 @@ es_query_cut(const es_case *c, const evlog *log, uint64_t t0, uint64_t t1, size_
                   (unsigned long long)t0, (unsigned long long)t1, max, n, n_exp);
     ck_assert_int_eq(more, n_want > max);
     ck_assert_uint_eq(got[max].offset, 0xdeadbeef);
+    /* All or none: the same hits when they fit, else only `more`. */
+    more = !(n_want > max);
+    size_t n_all = evseek_range_all(c->seek, log, t0, t1, got, max, &more);
+    ck_assert_int_eq(more, n_want > max);
+    if (!more && n_all != n_want)
+        ck_abort_msg("[%llu, %llu) max %zu: all %zu hits, want %zu", (unsigned long long)t0,
+                     (unsigned long long)t1, max, n_all, n_want);
+    for (size_t i = 0; !more && i < n_all; i++)
+        if (got[i].time_ns != want[i].time || got[i].offset != want[i].offset ||
+            got[i].cap != want[i].cap)
+            ck_abort_msg("[%llu, %llu) all hit %zu differs", (unsigned long long)t0,
+                         (unsigned long long)t1, i);
+    ck_assert_uint_eq(got[max].offset, 0xdeadbeef);
+    n = evseek_range(c->seek, log, t0, t1, got, max, &more);
     if (cut == UINT64_MAX && evseek_more_than(c->seek, t0, t1, max))
         ck_assert_msg(n_want > max, "[%llu, %llu) max %zu: more_than, but %zu events",
                       (unsigned long long)t0, (unsigned long long)t1, max, n_want);
