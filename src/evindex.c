@@ -2442,6 +2442,11 @@ const heapprof *evindex_heap_profile(const evindex *ix) { return ix->heap; }
 size_t evindex_n_markers(const evindex *ix) { return msgtab_n_markers(ix->msgs); }
 size_t evindex_n_msgs(const evindex *ix) { return msgtab_count(ix->msgs); }
 evindex_msg evindex_msg_at(const evindex *ix, size_t i) { return msgtab_at(ix->msgs, i); }
+size_t
+evindex_msgs_at(const evindex *ix, size_t i, size_t n, evindex_msg *out)
+{
+    return msgtab_range(ix->msgs, i, n, out);
+}
 
 evindex_msg
 evindex_marker_at(const evindex *ix, size_t i)

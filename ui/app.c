@@ -1221,11 +1221,9 @@ app_run_search(app *a)
     evindex_msg batch[APP_SEARCH_BATCH];
     size_t n_msgs = evindex_n_msgs(a->ix);
     for (size_t i0 = 0; i0 < n_msgs; i0 += APP_SEARCH_BATCH) {
-        size_t nb = n_msgs - i0 < APP_SEARCH_BATCH ? n_msgs - i0 : APP_SEARCH_BATCH;
-        for (size_t k = 0; k < nb; k++) {
-            batch[k] = evindex_msg_at(a->ix, i0 + k);
+        size_t nb = evindex_msgs_at(a->ix, i0, APP_SEARCH_BATCH, batch);
+        for (size_t k = 0; k < nb; k++)
             app_prefetch_event(a, batch[k].offset);
-        }
         for (size_t k = 0; k < nb; k++) {
             const evindex_msg *m = &batch[k];
             const uint8_t *p;
