@@ -258,6 +258,9 @@ size_t evindex_marker_first_from(const evindex *ix, uint64_t t);
 /* Every message and marker in time order. */
 size_t evindex_n_msgs(const evindex *ix);
 evindex_msg evindex_msg_at(const evindex *ix, size_t i);
+/* Messages [i, i + n) into out[], as evindex_msg_at gives them; returns how many there
+ * are (fewer past the end). A pass over many reads them this way, a chunk at a time. */
+size_t evindex_msgs_at(const evindex *ix, size_t i, size_t n, evindex_msg *out);
 /* Index of the first message at or after t (n_msgs if none). */
 size_t evindex_msg_first_from(const evindex *ix, uint64_t t);
 /* The raw text bytes of a marker or message (a slice of the mapping; binary messages

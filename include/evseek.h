@@ -49,9 +49,11 @@ size_t evseek_n_stretches(const evseek *s);
  * sealed or not; O(stretches). */
 uint64_t evseek_cap_last_ns(const evseek *s, uint16_t cap);
 
-/* Whether [t0, t1) surely holds more than `max` events, counting only the stretches that
- * lie wholly inside it (false: not known). O(stretches starting before t1), no log reads:
- * the check a caller that gives up on a crowded range makes before evseek_range. */
+/* Whether [t0, t1) surely holds more than `max` events, counting only the stretches, or
+ * runs of whole strides of a stretch, that its checkpoints' time bounds put wholly inside
+ * it (false: not known). O(stretches starting before t1 + log strides of those that
+ * overlap it), no log reads: the check a caller that gives up on a crowded range makes
+ * before evseek_range. */
 bool evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max);
 
 /* The events with time in [t0, t1), in time order (ties: the order `show` prints,
@@ -60,6 +62,12 @@ bool evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max);
  * ones kept are the earliest. `log` must be the log that was recorded. */
 size_t evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
                     evseek_hit *out, size_t max, bool *more);
+/* All the events of [t0, t1) as evseek_range gives them when there are at most `max`;
+ * when there are more, *more is set and the query stops at the first one past `max`
+ * (out[] then holds no particular ones): for a caller that gives up on a crowded range,
+ * which then costs about the reading of max + 1 of its events. */
+size_t evseek_range_all(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
+                        evseek_hit *out, size_t max, bool *more);
 /* The same over the events of capability `cap` only: reads none of the other
  * capabilities' stretches (a lookup of one cap's event on a log of many caps). */
 size_t evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0,

@@ -47,6 +47,9 @@ void msgtab_seal(msgtab *mt);
 size_t msgtab_count(const msgtab *mt);
 /* Message i (< count) by value. */
 msgtab_msg msgtab_at(const msgtab *mt, size_t i);
+/* Messages [i, i + n) into out[] (those that exist: the count is returned), as msgtab_at
+ * gives them one by one, each chunk's columns read in turn. */
+size_t msgtab_range(const msgtab *mt, size_t i, size_t n, msgtab_msg *out);
 /* Index of the first message with time >= t (count if none). */
 size_t msgtab_first_from(const msgtab *mt, uint64_t t);
 

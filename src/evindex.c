@@ -2541,6 +2541,11 @@ const heapprof *evindex_heap_profile(const evindex *ix) { return ix->heap; }
 size_t evindex_n_markers(const evindex *ix) { return msgtab_n_markers(ix->msgs); }
 size_t evindex_n_msgs(const evindex *ix) { return msgtab_count(ix->msgs); }
 evindex_msg evindex_msg_at(const evindex *ix, size_t i) { return msgtab_at(ix->msgs, i); }
+size_t
+evindex_msgs_at(const evindex *ix, size_t i, size_t n, evindex_msg *out)
+{
+    return msgtab_range(ix->msgs, i, n, out);
+}
 
 evindex_msg
 evindex_marker_at(const evindex *ix, size_t i)
@@ -2568,6 +2573,16 @@ evindex_text_field(const evindex *ix, uint64_t offset, unsigned field, const uin
     evlog_event ev;
     if (!offset || !evlog_event_at(ix->log, offset, EVLOG_NO_CAP, &ev))
         return false;
+    /* A first field that takes the rest of the payload is the whole payload: what
+     * decode_event would slice, without decoding the event (a search reads millions). */
+    const evtype_desc *desc = ev.et->known;
+    if (desc && field == 0 && desc->n_fields >= 1 &&
+        (desc->fields[0] == EVF_TEXT_REST || desc->fields[0] == EVF_LATIN1_REST ||
+         desc->fields[0] == EVF_BYTES_REST)) {
+        *text = ev.payload;
+        *len = ev.payload_len;
+        return *text != NULL || *len == 0;
+    }
     evdecoded d;
     decode_event(&ev, &d);
     if (!d.desc || d.n_present <= field)

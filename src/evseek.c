@@ -311,11 +311,13 @@ evseek_heap_up(evseek_hit *h, size_t i)
     }
 }
 
-/* The `max` earliest hits seen so far, and whether any was turned away. */
+/* The `max` earliest hits seen so far, and whether any was turned away; with `all`, the
+ * first one turned away ends the query (its caller wants all or none). */
 typedef struct evseek_top {
     evseek_hit *out;
     size_t max, n;
     bool more;
+    bool all;
 } evseek_top;
 
 static void
@@ -340,7 +342,7 @@ evseek_top_limit(const evseek_top *top, uint64_t t1)
 {
     if (!top->more)
         return t1;
-    if (top->max == 0)
+    if (top->max == 0 || top->all)
         return 0;
     uint64_t t = top->out[0].time_ns + 1;  /* out[0].time_ns < t1, so no overflow */
     return t < t1 ? t : t1;
@@ -371,6 +373,38 @@ evseek_cut_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (s->ck[st->first_ck + mid].suffix_min_ns < t1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Index of the first checkpoint whose suffix min is >= t0 (every event from its mark on
+ * is at t0 or later), or n_ck. */
+static size_t
+evseek_skip_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t0)
+{
+    size_t lo = 0, hi = n_ck;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ck[st->first_ck + mid].suffix_min_ns < t0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Number of checkpoints whose prefix max is < t1 (every event before their marks is
+ * earlier than t1). */
+static size_t
+evseek_below(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t1)
+{
+    size_t lo = 0, hi = n_ck;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ck[st->first_ck + mid].prefix_max_ns < t1)
             lo = mid + 1;
         else
             hi = mid;
@@ -409,6 +443,22 @@ evseek_scan_stretch(const evseek *s, const evlog *log, const evseek_stretch *st,
     }
 }
 
+/* Events of stretch st surely in [t0, t1) (it overlaps the range): those from the first
+ * checkpoint whose suffix min is >= t0 (or from its start, if its min is) up to the last
+ * checkpoint whose prefix max is < t1 (or to its end, if its max is): whole strides. */
+static uint64_t
+evseek_surely_in(const evseek *s, const evseek_stretch *st, uint64_t t0, uint64_t t1)
+{
+    if (st->min_ns >= t0 && st->max_ns < t1)
+        return st->n_events;
+    size_t n_ck = evseek_stretch_n_ck(st);
+    uint64_t from = st->min_ns >= t0 ? 0 : (uint64_t)(evseek_skip_back(s, st, n_ck, t0) + 1)
+                                                 * EVSEEK_STRIDE;
+    size_t below = evseek_below(s, st, n_ck, t1);   /* checkpoints with prefix max < t1 */
+    uint64_t to = st->max_ns < t1 ? st->n_events : (uint64_t)below * EVSEEK_STRIDE;
+    return to > from ? to - from : 0;
+}
+
 bool
 evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
 {
@@ -416,7 +466,7 @@ evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
     uint64_t n = 0;
     for (size_t i = 0; i < s->n_st && s->st[i].min_ns < t1; i++) {
         const evseek_stretch *st = &s->st[i];
-        if (st->min_ns >= t0 && st->max_ns < t1 && (n += st->n_events) > max)
+        if (st->max_ns >= t0 && (n += evseek_surely_in(s, st, t0, t1)) > max)
             return true;
     }
     return false;
@@ -428,10 +478,10 @@ evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
 
 static size_t
 evseek_range_of(const evseek *s, const evlog *log, uint32_t cap, uint64_t t0, uint64_t t1,
-                evseek_hit *out, size_t max, bool *more)
+                evseek_hit *out, size_t max, bool *more, bool all)
 {
     assert(!s->open && s->n_sorted == s->n_st);
-    evseek_top top = { out, max, 0, false };
+    evseek_top top = { out, max, 0, false, all };
     for (size_t i = 0; i < s->n_st && t0 < t1; i++) {
         const evseek_stretch *st = &s->st[i];
         uint64_t hi = evseek_top_limit(&top, t1);
@@ -457,14 +507,21 @@ size_t
 evseek_range(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1, evseek_hit *out,
              size_t max, bool *more)
 {
-    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more);
+    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more, false);
+}
+
+size_t
+evseek_range_all(const evseek *s, const evlog *log, uint64_t t0, uint64_t t1,
+                 evseek_hit *out, size_t max, bool *more)
+{
+    return evseek_range_of(s, log, EVSEEK_ANY_CAP, t0, t1, out, max, more, true);
 }
 
 size_t
 evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_t t0, uint64_t t1,
                  evseek_hit *out, size_t max, bool *more)
 {
-    return evseek_range_of(s, log, cap, t0, t1, out, max, more);
+    return evseek_range_of(s, log, cap, t0, t1, out, max, more, false);
 }
 
 size_t

@@ -528,6 +528,34 @@ msgtab_at(const msgtab *mt, size_t i)
 }
 
 size_t
+msgtab_range(const msgtab *mt, size_t i, size_t n, msgtab_msg *out)
+{
+    if (!mt->sealed || i >= mt->n)
+        return 0;
+    n = n < mt->n - i ? n : mt->n - i;
+    /* A chunk's part column by column, each a loop of one width. */
+    for (size_t k = 0; k < n;) {
+        const msgtab_chunk *ck = &mt->t.chunks[(i + k) / MSGTAB_CHUNK];
+        size_t j0 = (i + k) % MSGTAB_CHUNK;
+        size_t len = MSGTAB_CHUNK - j0 < n - k ? MSGTAB_CHUNK - j0 : n - k;
+        const uint64_t *pt = mt->t.words + ck->word, *po = pt + ck->w_t;
+        const uint64_t *pc = po + ck->w_off, *pk = pc + ck->w_cap;
+        uint64_t mt_ = bitpack_mask(ck->w_t), mo = bitpack_mask(ck->w_off);
+        uint64_t mc = bitpack_mask(ck->w_cap), mk = bitpack_mask(ck->w_kind);
+        for (size_t j = 0; j < len; j++) {
+            uint64_t jj = j0 + j;
+            msgtab_msg *m = &out[k + j];
+            m->time_ns = ck->t_base + bitpack_get_masked(pt, jj * ck->w_t, mt_);
+            m->offset = ck->off_base + bitpack_get_masked(po, jj * ck->w_off, mo);
+            m->cap = ck->cap_base + bitpack_get_masked(pc, jj * ck->w_cap, mc);
+            m->kind = ck->kind_base + bitpack_get_masked(pk, jj * ck->w_kind, mk);
+        }
+        k += len;
+    }
+    return n;
+}
+
+size_t
 msgtab_first_from(const msgtab *mt, uint64_t t)
 {
     size_t n_chunks = (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK;

@@ -1202,21 +1202,73 @@ runlane_last_starting_by(const runlane *rl, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
+/* A packed chunk's gaps at hand for a walk: the low column, and the exceptions' map and
+ * values (map 0 when it has none). */
+typedef struct runlane_gaps {
+    const uint64_t *low, *exc;
+    uint64_t m_low, m_exc, map;
+    unsigned w_low, w_exc;
+} runlane_gaps;
+
+static inline void
+runlane_gaps_init(runlane_gaps *g, const runlane_chunk *ck, const uint64_t *col)
+{
+    g->low = col;
+    g->w_low = ck->w_off;
+    g->m_low = bitpack_mask(ck->w_off);
+    g->map = 0;
+    g->exc = col;
+    g->w_exc = 0;
+    g->m_exc = 0;
+    if (ck->n_gexc) {
+        const uint64_t *exc = col + runlane_gexc_at(ck);
+        g->map = exc[0];
+        g->exc = exc + 1;
+        g->w_exc = ck->w_gexc;
+        g->m_exc = bitpack_mask(ck->w_gexc);
+    }
+}
+
+/* Run j's gap, k being the number of exceptions among runs [0, j) (what a walk keeps
+ * count of instead of counting the map's bits at every step). */
+static inline uint64_t
+runlane_gaps_get(const runlane_gaps *g, size_t j, unsigned k)
+{
+    if (g->map >> j & 1)
+        return bitpack_get_masked(g->exc, (uint64_t)k * g->w_exc, g->m_exc);
+    return bitpack_get_masked(g->low, (uint64_t)j * g->w_low, g->m_low);
+}
+
+/* Exceptions among runs [0, j), j < 64. */
+static inline unsigned
+runlane_gaps_below(const runlane_gaps *g, size_t j)
+{
+    return g->map ? runlane_popcount(g->map & ((UINT64_C(1) << j) - 1)) : 0;
+}
+
 /* Run time inside [0, t) when the last run starting before t is in packed chunk c
  * (whose base is < t): one walk from the start checkpoint before t, or back from the
- * one after it when nearer, adding up starts and run time together. */
+ * one after it when nearer, adding up starts and run time together. The walk keeps the
+ * columns' masks and the count of gap exceptions passed at hand, so a step is a few
+ * loads and adds. */
 static uint64_t
 runlane_busy_before_in(const runlane *rl, size_t c, uint64_t t)
 {
     const runlane_chunk *ck = &rl->chunks[c];
     const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
-    const uint64_t *scp = col + runlane_scp_at(ck), *bcp = col + runlane_cp_at(ck);
-    unsigned w_bcp = runlane_cp_width(ck->w_dur);
+    const uint64_t *scp = col + runlane_scp_at(ck);
     uint64_t d = t - rl->bases[c];
-    size_t len = runlane_chunk_len(rl, c), cur = 0, next_cp = SIZE_MAX;
-    uint64_t off = runlane_gap_get(ck, col, 0), busy = 0, next_off = 0;
-    for (size_t k = 0; k < RUNLANE_N_CP && (k + 1) * RUNLANE_CP_STEP < len; k++) {
-        uint64_t v = runlane_col_get(scp, ck->w_span, k);
+    size_t len = runlane_chunk_len(rl, c);
+    /* Checkpoint k holds run (k + 1) * RUNLANE_CP_STEP's offset, for those < len. */
+    size_t n_cp = (len - 1) / RUNLANE_CP_STEP;
+    n_cp = n_cp < RUNLANE_N_CP ? n_cp : RUNLANE_N_CP;
+    runlane_gaps g;
+    runlane_gaps_init(&g, ck, col);
+    uint64_t m_span = bitpack_mask(ck->w_span), m_dur = bitpack_mask(ck->w_dur);
+    size_t cur = 0, next_cp = SIZE_MAX;
+    uint64_t off = runlane_gaps_get(&g, 0, 0), next_off = 0;
+    for (size_t k = 0; k < n_cp; k++) {
+        uint64_t v = bitpack_get_masked(scp, (uint64_t)k * ck->w_span, m_span);
         if (v >= d) {
             next_cp = k;
             next_off = v;
@@ -1225,48 +1277,41 @@ runlane_busy_before_in(const runlane *rl, size_t c, uint64_t t)
         cur = (k + 1) * RUNLANE_CP_STEP;
         off = v;
     }
-    uint64_t m_dur = bitpack_mask(ck->w_dur);
+    const uint64_t *bcp = col + runlane_cp_at(ck);
+    unsigned w_bcp = runlane_cp_width(ck->w_dur);
+    uint64_t m_bcp = bitpack_mask(w_bcp), busy = 0;
     if (next_cp != SIZE_MAX && d - off > (next_off - off) / 2) {
         /* Nearer the next checkpoint (guessing runs evenly spread): walk back from it to
          * the last run starting before d. */
         cur = (next_cp + 1) * RUNLANE_CP_STEP;
         off = next_off;
-        busy = runlane_col_get(bcp, w_bcp, next_cp);
+        busy = bitpack_get_masked(bcp, (uint64_t)next_cp * w_bcp, m_bcp);
+        unsigned below = runlane_gaps_below(&g, cur);
         uint64_t dprev;
         do {
             dprev = bitpack_get_masked(dur, (uint64_t)(cur - 1) * ck->w_dur, m_dur);
-            off -= runlane_gap_get(ck, col, cur) + dprev;
+            off -= runlane_gaps_get(&g, cur, below) + dprev;
             busy -= dprev;
             cur--;
+            below -= (unsigned)(g.map >> cur & 1);
         } while (off >= d && cur > 0);
         uint64_t end = off + dprev;
         return ck->prefix_ns + busy + ((end < d ? end : d) - off);
     }
     if (cur)
-        busy = runlane_col_get(bcp, w_bcp, cur / RUNLANE_CP_STEP - 1);
-    uint64_t m_gap = bitpack_mask(ck->w_off);
+        busy = bitpack_get_masked(bcp, (uint64_t)(cur / RUNLANE_CP_STEP - 1) * w_bcp, m_bcp);
     uint64_t dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
-    if (ck->n_gexc == 0) {                  /* no gap wider than w_off: no map to read */
-        while (cur + 1 < len) {
-            uint64_t next = off + dcur +
-                            bitpack_get_masked(col, (uint64_t)(cur + 1) * ck->w_off, m_gap);
-            if (next >= d)
-                break;
-            busy += dcur;
-            off = next;
-            cur++;
-            dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
-        }
-    } else {
-        while (cur + 1 < len) {
-            uint64_t next = off + dcur + runlane_gap_get(ck, col, cur + 1);
-            if (next >= d)
-                break;
-            busy += dcur;
-            off = next;
-            cur++;
-            dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
-        }
+    unsigned below = cur + 1 < len ? runlane_gaps_below(&g, cur + 1) : 0;
+    while (cur + 1 < len) {
+        size_t j = cur + 1;
+        uint64_t next = off + dcur + runlane_gaps_get(&g, j, below);
+        if (next >= d)
+            break;
+        below += (unsigned)(g.map >> j & 1);
+        busy += dcur;
+        off = next;
+        cur = j;
+        dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
     }
     uint64_t end = off + dcur;                  /* both relative to the base */
     return ck->prefix_ns + busy + ((end < d ? end : d) - off);
@@ -1294,18 +1339,21 @@ runlane_busy_before(const runlane *rl, uint64_t t)
 /* Boundaries whose chunks are prefetched at once by runlane_busy_upto_many. */
 #define RUNLANE_PREFETCH_BLOCK 256
 
-/* Ask the memory system for the packed chunks holding the run before each of the n
- * increasing times t[]: the chunk headers first, then their words. A sweep over screen
+/* For each of the n increasing times t[], the last packed chunk whose base is < t[m]
+ * into at[m] (SIZE_MAX if none), galloping from the previous one; and ask the memory
+ * system for those chunks, the headers first, then their words. A sweep over screen
  * columns far apart touches a new chunk per column, and most of its time is spent
  * waiting for those loads one after another; issued together, they overlap. */
 static void
-runlane_prefetch_chunks(const runlane *rl, const uint64_t *t, size_t n)
+runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at)
 {
     size_t cs[RUNLANE_PREFETCH_BLOCK], n_cs = 0, lo = 0;
-    for (size_t m = 0; m < n && rl->n_chunks > 0; m++) {
-        /* The last packed chunk whose base is < t[m], galloping from the previous one. */
-        if (rl->bases[lo] >= t[m])
+    for (size_t m = 0; m < n; m++) {
+        at[m] = SIZE_MAX;
+        if (rl->n_chunks == 0 || rl->bases[0] >= t[m])
             continue;
+        if (rl->bases[lo] >= t[m])          /* times out of order: from the start */
+            lo = 0;
         size_t step = 1, hi = rl->n_chunks;
         while (lo + step < hi && rl->bases[lo + step] < t[m]) {
             lo += step;
@@ -1319,6 +1367,7 @@ runlane_prefetch_chunks(const runlane *rl, const uint64_t *t, size_t n)
             else
                 hi = mid;
         }
+        at[m] = lo;
         if (n_cs == 0 || cs[n_cs - 1] != lo) {
             cs[n_cs++] = lo;
             __builtin_prefetch(&rl->chunks[lo]);
@@ -1338,30 +1387,20 @@ runlane_prefetch_chunks(const runlane *rl, const uint64_t *t, size_t n)
 void
 runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *out)
 {
-    size_t c_from = 0;
+    size_t at[RUNLANE_PREFETCH_BLOCK];
+    const runlane_open *o = rl->open;
+    uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
     for (size_t m0 = 0; m0 < n; m0 += RUNLANE_PREFETCH_BLOCK) {
         size_t m1 = n - m0 < RUNLANE_PREFETCH_BLOCK ? n : m0 + RUNLANE_PREFETCH_BLOCK;
-        runlane_prefetch_chunks(rl, t + m0, m1 - m0);
+        runlane_locate_chunks(rl, t + m0, m1 - m0, at);
         for (size_t m = m0; m < m1; m++) {
-            size_t in = runlane_chunk_before(rl, t[m], c_from);
-            if (in != SIZE_MAX) {
-                c_from = in;
-                out[m] = runlane_busy_before_in(rl, in, t[m]);
-                continue;
+            if (t[m] <= open_first) {
+                /* The last run starting before t[m] is packed, or there is none. */
+                size_t c = at[m - m0];
+                out[m] = c == SIZE_MAX ? 0 : runlane_busy_before_in(rl, c, t[m]);
+            } else {
+                out[m] = runlane_busy_before(rl, t[m]);
             }
-            size_t k = runlane_count_starts_from(rl, t[m], false, c_from);
-            if (k == 0) {
-                out[m] = 0;
-                continue;
-            }
-            size_t i = k - 1, c = i / RUNLANE_CHUNK;
-            c_from = c < rl->n_chunks ? c : c_from;
-            uint64_t start, dur;
-            runlane_span(rl, i, &start, &dur);
-            uint64_t end = start + dur;
-            out[m] = runlane_chunk_prefix(rl, c) +
-                     runlane_chunk_sum(rl, c, i % RUNLANE_CHUNK) +
-                     ((end < t[m] ? end : t[m]) - start);
         }
     }
 }

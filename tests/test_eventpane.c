@@ -481,6 +481,45 @@ START_TEST(test_eventpane_crowds_and_gaps)
 }
 END_TEST
 
+/* Synced just after crowds of every size around what one query asks for (the rows
+ * plus 64): the rows before the cursor are each crowd's last events, whether the
+ * sync's queries are answered from its window or by the index. */
+START_TEST(test_eventpane_crowd_sizes)
+{
+    tlog t;
+    tlog_init(&t);
+    tlog_header_begin(&t);
+    tlog_standard_header(&t);
+    tlog_header_end(&t);
+    enum { FIRST = 55, LAST = 80, GAP = 100000 };
+    for (int n = FIRST; n <= LAST; n++) {
+        uint64_t at = (uint64_t)(n - FIRST + 1) * GAP;
+        tlog_event(&t, EV_GC_START, at - GAP / 2);
+        for (int i = 0; i < n; i++)
+            tlog_event(&t, i % 2 ? EV_GC_START : EV_GC_END, at);
+    }
+    tlog_event(&t, EV_GC_END, (uint64_t)(LAST - FIRST + 2) * GAP);
+    tlog_end(&t);
+    ep_case c;
+    ep_open_bytes(&c, &t);
+    tlog_free(&t);
+    for (int rows = 2; rows <= 8; rows += 3) {
+        eventpane *p = eventpane_new(c.ix);
+        for (int n = FIRST; n <= LAST; n++) {
+            uint64_t at = (uint64_t)(n - FIRST + 1) * GAP;
+            eventpane_sync(p, at + 1, rows);
+            size_t g0 = ep_assert_contiguous(&c, p), g = ep_first_from(&c, at + 1);
+            if (ep_selected_golden(&c, p) != g || g0 + eventpane_cursor_index(p) != g)
+                ck_abort_msg("rows %d crowd %d: cursor at %zu, want %zu", rows, n,
+                             g0 + eventpane_cursor_index(p), g);
+            ck_assert_uint_gt(eventpane_cursor_index(p), 0);
+        }
+        eventpane_free(p);
+    }
+    ep_close(&c);
+}
+END_TEST
+
 START_TEST(test_eventpane_no_events)
 {
     tlog t;
@@ -557,6 +596,7 @@ test_eventpane_suite(void)
     tcase_add_test(tc, test_eventpane_matches_show_and_centres);
     tcase_add_test(tc, test_eventpane_scroll_whole_fixture);
     tcase_add_test(tc, test_eventpane_crowds_and_gaps);
+    tcase_add_test(tc, test_eventpane_crowd_sizes);
     tcase_add_test(tc, test_eventpane_no_events);
     tcase_add_test(tc, test_eventpane_draw_tiny);
     suite_add_tcase(s, tc);

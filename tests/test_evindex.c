@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "evindex.h"
 #include "evlog.h"
 #include "evwrite.h"
@@ -663,6 +664,41 @@ START_TEST(test_evindex_threadstats_many)
     }
     x_free(order);
     ei_close(&c);
+}
+END_TEST
+
+/* Every message's text, taken straight from its event's payload, is the slice that
+ * decoding the event gives its first field, on the fixtures that hold messages. */
+START_TEST(test_evindex_msg_text_is_decoded_field)
+{
+    static const char *const logs[] = { "fixtures/markers.eventlog",
+                                        "fixtures/userevents.eventlog",
+                                        "fixtures/demo.eventlog" };
+    size_t checked = 0;
+    for (size_t f = 0; f < sizeof logs / sizeof logs[0]; f++) {
+        diag d;
+        evlog *log = evlog_open(logs[f], &d);
+        ck_assert_msg(log != NULL, "%s: %s", logs[f], d.msg);
+        evindex *ix = evindex_build(log, NULL, NULL);
+        for (size_t i = 0; i < evindex_n_msgs(ix); i++) {
+            const evindex_msg m = evindex_msg_at(ix, i);
+            evlog_event ev;
+            ck_assert(evlog_event_at(log, m.offset, EVLOG_NO_CAP, &ev));
+            evdecoded dec;
+            decode_event(&ev, &dec);
+            const uint8_t *p = NULL;
+            size_t n = 0;
+            bool ok = evindex_msg_text(ix, &m, &p, &n);
+            bool want = dec.desc && dec.n_present >= 1;
+            if (ok != want || (ok && (n != dec.f[0].len || (n && p != dec.f[0].p))))
+                ck_abort_msg("%s message %zu: text %d (%zu bytes), decoded %d (%u bytes)",
+                             logs[f], i, ok, n, want, want ? dec.f[0].len : 0);
+            checked++;
+        }
+        evindex_free(ix);
+        evlog_close(log);
+    }
+    ck_assert_uint_gt(checked, 10);
 }
 END_TEST
 
@@ -2294,6 +2330,7 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_truncated);
     tcase_add_test(tc, test_evindex_messages);
     tcase_add_test(tc, test_evindex_thread_labels);
+    tcase_add_test(tc, test_evindex_msg_text_is_decoded_field);
     tcase_add_test(tc, test_evindex_threadstats_many);
     tcase_add_test(tc, test_evindex_nonmoving);
     tcase_add_test(tc, test_evindex_sparks_and_series);

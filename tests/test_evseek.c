@@ -190,6 +190,20 @@ es_query_cut(const es_case *c, const evlog *log, uint64_t t0, uint64_t t1, size_
                   (unsigned long long)t0, (unsigned long long)t1, max, n, n_exp);
     ck_assert_int_eq(more, n_want > max);
     ck_assert_uint_eq(got[max].offset, 0xdeadbeef);
+    /* All or none: the same hits when they fit, else only `more`. */
+    more = !(n_want > max);
+    size_t n_all = evseek_range_all(c->seek, log, t0, t1, got, max, &more);
+    ck_assert_int_eq(more, n_want > max);
+    if (!more && n_all != n_want)
+        ck_abort_msg("[%llu, %llu) max %zu: all %zu hits, want %zu", (unsigned long long)t0,
+                     (unsigned long long)t1, max, n_all, n_want);
+    for (size_t i = 0; !more && i < n_all; i++)
+        if (got[i].time_ns != want[i].time || got[i].offset != want[i].offset ||
+            got[i].cap != want[i].cap)
+            ck_abort_msg("[%llu, %llu) all hit %zu differs", (unsigned long long)t0,
+                         (unsigned long long)t1, i);
+    ck_assert_uint_eq(got[max].offset, 0xdeadbeef);
+    n = evseek_range(c->seek, log, t0, t1, got, max, &more);
     if (cut == UINT64_MAX && evseek_more_than(c->seek, t0, t1, max))
         ck_assert_msg(n_want > max, "[%llu, %llu) max %zu: more_than, but %zu events",
                       (unsigned long long)t0, (unsigned long long)t1, max, n_want);
@@ -403,6 +417,35 @@ START_TEST(test_evseek_more_and_max)
 }
 END_TEST
 
+/* A range that holds whole strides of a stretch, but no whole stretch, is known to be
+ * crowded from the checkpoints alone (no log read), and never more than it holds. */
+START_TEST(test_evseek_more_than_strides)
+{
+    es_opts o = { .seed = 80, .n_caps = 1, .n_events = 12000, .block_bytes = 1 << 20,
+                  .blocks = true };
+    size_t len;
+    uint8_t *data = es_build(&o, &len);
+    es_case c;
+    es_open(&c, data, len);
+    ck_assert_uint_eq(c.n_stretches, 1);        /* one block: one stretch */
+    size_t i0 = c.n_ref / 2 - 700, i1 = c.n_ref / 2 + 700;
+    uint64_t t0 = c.ref[i0].time, t1 = c.ref[i1].time;
+    size_t inside = 0;
+    for (size_t i = 0; i < c.n_ref; i++)
+        inside += c.ref[i].time >= t0 && c.ref[i].time < t1;
+    ck_assert_uint_ge(inside, 2 * EVSEEK_STRIDE);
+    /* At least one whole stride lies in a range of two strides' worth of events. */
+    ck_assert(evseek_more_than(c.seek, t0, t1, EVSEEK_STRIDE / 2));
+    ck_assert(!evseek_more_than(c.seek, t0, t1, inside));
+    ck_assert(!evseek_more_than(c.seek, t0, t0 + 1, 1));
+    for (size_t max = 0; max < inside; max += 97)
+        if (evseek_more_than(c.seek, t0, t1, max))
+            ck_assert_uint_gt(inside, max);
+    es_close(&c);
+    free(data);
+}
+END_TEST
+
 START_TEST(test_evseek_ties_follow_merge)
 {
     /* Many equal timestamps across caps: the whole-range answer is merge's stream. */
@@ -586,6 +629,7 @@ test_evseek_suite(void)
     tcase_add_test(tc, test_evseek_truncated);
     tcase_add_test(tc, test_evseek_log_shorter_than_recorded);
     tcase_add_test(tc, test_evseek_more_and_max);
+    tcase_add_test(tc, test_evseek_more_than_strides);
     tcase_add_test(tc, test_evseek_ties_follow_merge);
     tcase_add_test(tc, test_evseek_reads_only_needed_strides);
     tcase_add_test(tc, test_evseek_hand_built_stretches);

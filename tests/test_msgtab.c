@@ -76,6 +76,18 @@ mt_verify(const msgtab *mt, msgtab_msg *ref, size_t n, uint64_t *st)
             markers++;
         }
     }
+    /* Ranges read a chunk at a time: the same messages, from any start, across chunk
+     * edges, and cut at the end. */
+    msgtab_msg got[3 * MSGTAB_CHUNK];
+    for (size_t q = 0; q < 40 && n; q++) {
+        size_t i = q == 0 ? 0 : mt_rand(st) % (n + 2), len = mt_rand(st) % (3 * MSGTAB_CHUNK);
+        size_t k = msgtab_range(mt, i, len, got);
+        ck_assert_uint_eq(k, i >= n ? 0 : len < n - i ? len : n - i);
+        for (size_t j = 0; j < k; j++)
+            if (got[j].time_ns != ref[i + j].time_ns || got[j].offset != ref[i + j].offset ||
+                got[j].cap != ref[i + j].cap || got[j].kind != ref[i + j].kind)
+                ck_abort_msg("range [%zu, +%zu): message %zu of %zu differs", i, len, i + j, n);
+    }
     ck_assert_uint_eq(msgtab_n_markers(mt), markers);
     ck_assert_uint_eq(msgtab_markers_before(mt, n), markers);
     ck_assert_uint_eq(msgtab_marker_index(mt, markers), n);

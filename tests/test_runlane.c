@@ -661,6 +661,69 @@ START_TEST(test_runlane_busy_upto_many)
 }
 END_TEST
 
+static int
+rl_u64_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The sweep equals a direct sum over the runs on lanes whose gaps take every width (the
+ * wide ones are their chunks' gap exceptions, so walks pass exceptions both ways), with
+ * zero-length runs and back-to-back ones, a last short chunk packed by seal or still
+ * open, at times before, on, next to and between the runs' edges: every checkpoint
+ * segment of every chunk. */
+START_TEST(test_runlane_busy_upto_many_gaps)
+{
+    enum { N_T = 900 };
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        size_t n_runs = 6 * RUNLANE_CHUNK + (size_t)seed * 13;
+        uint64_t *a = xmalloc(n_runs * sizeof *a), *b = xmalloc(n_runs * sizeof *b);
+        uint64_t s = seed * 0x9e3779b97f4a7c15u + 1, at = 100;
+        runlane *rl = runlane_new();
+        for (size_t k = 0; k < n_runs; k++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            unsigned r = (unsigned)(s >> 58);
+            uint64_t gap = r < 6 ? (s >> 8) % 5000000 : r < 16 ? 0 : (s >> 8) % 30;
+            uint64_t dur = r % 5 == 0 ? 0 : (s >> 24) % 70;
+            a[k] = at + gap;
+            b[k] = a[k] + dur;
+            ck_assert(rl_add(rl, a[k], b[k], (uint32_t)k, 0, 0));
+            at = b[k];
+        }
+        if (seed % 2)
+            runlane_seal(rl);
+        uint64_t t[N_T], got[N_T];
+        for (size_t m = 0; m < N_T; m++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            size_t k = (size_t)(s >> 33) % n_runs;
+            switch ((s >> 20) % 6) {
+            case 0: t[m] = a[k]; break;
+            case 1: t[m] = b[k]; break;
+            case 2: t[m] = a[k] + 1; break;
+            case 3: t[m] = b[k] ? b[k] - 1 : 0; break;
+            case 4: t[m] = m < 3 ? m * 50 : (s >> 7) % (at + 200); break;
+            default: t[m] = a[k] + (b[k] - a[k]) / 2; break;
+            }
+        }
+        qsort(t, N_T, sizeof t[0], rl_u64_cmp);
+        runlane_busy_upto_many(rl, t, N_T, got);
+        for (size_t m = 0; m < N_T; m++) {
+            uint64_t want = 0;
+            for (size_t k = 0; k < n_runs && a[k] < t[m]; k++)
+                want += (b[k] < t[m] ? b[k] : t[m]) - a[k];
+            if (got[m] != want)
+                ck_abort_msg("seed %llu t[%zu] = %llu: %llu, want %llu",
+                             (unsigned long long)seed, m, (unsigned long long)t[m],
+                             (unsigned long long)got[m], (unsigned long long)want);
+        }
+        runlane_free(rl);
+        x_free(b);
+        x_free(a);
+    }
+}
+END_TEST
+
 START_TEST(test_runlane_near_uint64_max)
 {
     runlane *rl = runlane_new();
@@ -996,6 +1059,7 @@ test_runlane_suite(void)
     tcase_add_test(tc, test_runlane_long_gaps);
     tcase_add_test(tc, test_runlane_full_chunks);
     tcase_add_test(tc, test_runlane_busy_upto_many);
+    tcase_add_test(tc, test_runlane_busy_upto_many_gaps);
     tcase_add_test(tc, test_runlane_near_uint64_max);
     tcase_add_test(tc, test_runlane_stop_values);
     tcase_add_test(tc, test_runlane_seal_then_append);

@@ -1156,25 +1156,58 @@ app_list_choose(app *a)
 
 /* ---- search ------------------------------------------------------------------------------ */
 
-/* ASCII-case-insensitive substring test over UTF-8 bytes. */
-static bool
-app_contains(const uint8_t *hay, size_t n, const char *needle)
+/* A search's query made ready once for many texts: folded to ASCII lower case, with
+ * the other case of its first byte (the same byte when it is no letter). */
+typedef struct app_needle {
+    uint8_t folded[sizeof ((app *)0)->query];
+    size_t len;
+    uint8_t first_lo, first_up;
+} app_needle;
+
+static uint8_t
+app_fold(uint8_t x)
 {
-    size_t m = strlen(needle);
+    return x >= 'A' && x <= 'Z' ? (uint8_t)(x + 32) : x;
+}
+
+static void
+app_needle_init(app_needle *nd, const char *needle)
+{
+    nd->len = strlen(needle);
+    for (size_t i = 0; i < nd->len; i++)
+        nd->folded[i] = app_fold((uint8_t)needle[i]);
+    nd->first_lo = nd->len ? nd->folded[0] : 0;
+    nd->first_up = nd->first_lo >= 'a' && nd->first_lo <= 'z' ? (uint8_t)(nd->first_lo - 32)
+                                                                  : nd->first_lo;
+}
+
+/* ASCII-case-insensitive substring test over UTF-8 bytes: the places where the first
+ * byte matches are found by memchr (or a byte loop for a letter), then the rest is
+ * compared folded. */
+static bool
+app_contains(const uint8_t *hay, size_t n, const app_needle *nd)
+{
+    size_t m = nd->len;
     if (m == 0)
         return true;
-    for (size_t i = 0; i + m <= n; i++) {
-        size_t j = 0;
-        while (j < m) {
-            uint8_t x = hay[i + j], y = (uint8_t)needle[j];
-            if (x >= 'A' && x <= 'Z')
-                x = (uint8_t)(x + 32);
-            if (y >= 'A' && y <= 'Z')
-                y = (uint8_t)(y + 32);
-            if (x != y)
-                break;
-            j++;
+    if (m > n)
+        return false;
+    size_t last = n - m;                /* the last place a match can start */
+    for (size_t i = 0; i <= last; i++) {
+        if (nd->first_lo == nd->first_up) {
+            const uint8_t *q = memchr(hay + i, nd->first_lo, last - i + 1);
+            if (!q)
+                return false;
+            i = (size_t)(q - hay);
+        } else {
+            while (i <= last && hay[i] != nd->first_lo && hay[i] != nd->first_up)
+                i++;
+            if (i > last)
+                return false;
         }
+        size_t j = 1;
+        while (j < m && app_fold(hay[i + j]) == nd->folded[j])
+            j++;
         if (j == m)
             return true;
     }
@@ -1209,20 +1242,20 @@ app_run_search(app *a)
     a->matches = NULL;
     a->n_matches = 0;
     size_t cap = 0;
+    app_needle nd;
+    app_needle_init(&nd, a->query);
     evindex_msg batch[APP_SEARCH_BATCH];
     size_t n_msgs = evindex_n_msgs(a->ix);
     for (size_t i0 = 0; i0 < n_msgs; i0 += APP_SEARCH_BATCH) {
-        size_t nb = n_msgs - i0 < APP_SEARCH_BATCH ? n_msgs - i0 : APP_SEARCH_BATCH;
-        for (size_t k = 0; k < nb; k++) {
-            batch[k] = evindex_msg_at(a->ix, i0 + k);
+        size_t nb = evindex_msgs_at(a->ix, i0, APP_SEARCH_BATCH, batch);
+        for (size_t k = 0; k < nb; k++)
             app_prefetch_event(a, batch[k].offset);
-        }
         for (size_t k = 0; k < nb; k++) {
             const evindex_msg *m = &batch[k];
             const uint8_t *p;
             size_t n;
             if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
-                !app_contains(p, n, a->query))
+                !app_contains(p, n, &nd))
                 continue;
             if (a->n_matches == cap) {
                 cap = cap ? cap * 2 : 64;
@@ -1250,7 +1283,7 @@ app_run_search(app *a)
         size_t i = idx[next++];
         const uint8_t *p;
         size_t n;
-        if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, a->query))
+        if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, &nd))
             continue;
         /* A thread is found at its creation; one created before the log began, at its
          * first run. */

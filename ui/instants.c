@@ -63,8 +63,8 @@ instants_in(const evindex *ix, uint64_t t0, uint64_t t1, size_t max_events, inst
         return SIZE_MAX;    /* a wide view: too many events, known without reading them */
     evseek_hit *hits = xmalloc((max_events + 1) * sizeof *hits);      /* freed below */
     bool more = false;
-    size_t n = evseek_range(evindex_seek(ix), evindex_log(ix), t0, t1, hits, max_events + 1,
-                            &more);
+    size_t n = evseek_range_all(evindex_seek(ix), evindex_log(ix), t0, t1, hits,
+                                max_events + 1, &more);
     size_t k = 0;
     if (more || n > max_events) {
         k = SIZE_MAX;
