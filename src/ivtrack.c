@@ -553,82 +553,17 @@ ivtrack_kinds_before(const ivtrack *tr, uint64_t t, size_t k, ivtrack_cum *out)
     out->ns[v.kind & (IVTRACK_KINDS - 1)] += (v.end_ns < t ? v.end_ns : t) - v.start_ns;
 }
 
-/* Time of each kind inside [0, t) into o[], the last interval starting before t being
- * interval j of packed chunk c: from the chunk's stored sums forwards or from the next
- * chunk's (or the total) backwards, whichever edge is nearer to j, with the columns'
- * masks at hand and the sums in locals (what ivtrack_kinds_before does a step at a time). */
-static void
-ivtrack_kinds_in(const ivtrack *tr, size_t c, size_t j, uint64_t t, uint64_t *o)
-{
-    const ivtrack_chunk *ck = &tr->ch[c];
-    const uint64_t *w = tr->words + ck->word;
-    const uint64_t *dur = w + ivtrack_col_words(ck->w_off);
-    const uint64_t *ks = dur + ivtrack_col_words(ck->w_dur);
-    uint64_t m_dur = bitpack_mask(ck->w_dur), m_ks = bitpack_mask(ck->w_ks);
-    unsigned w_dur = ck->w_dur, w_ks = ck->w_ks, m_kind = IVTRACK_KINDS - 1;
-    uint64_t acc[IVTRACK_KINDS] = { 0 };
-    bool forward = j <= IVTRACK_CHUNK - j;
-    size_t lo = forward ? 0 : j, hi = forward ? j : IVTRACK_CHUNK;
-    for (size_t i = lo; i < hi; i++)
-        acc[bitpack_get_masked(ks, (uint64_t)i * w_ks, m_ks) & m_kind] +=
-            bitpack_get_masked(dur, (uint64_t)i * w_dur, m_dur);
-    const ivtrack_cum *edge = forward ? &ck->before
-                              : (c + 1) * IVTRACK_CHUNK < tr->n ? &tr->ch[c + 1].before
-                                                                : &tr->total;
-    for (unsigned k = 0; k < IVTRACK_KINDS; k++)
-        o[k] = forward ? edge->ns[k] + acc[k] : edge->ns[k] - acc[k];
-    uint64_t start = ck->start_ns + bitpack_get(w, (uint64_t)j * ck->w_off, ck->w_off);
-    uint64_t end = start + bitpack_get_masked(dur, (uint64_t)j * w_dur, m_dur);
-    o[bitpack_get_masked(ks, (uint64_t)j * w_ks, m_ks) & m_kind] += (end < t ? end : t) - start;
-}
-
 void
 ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out)
 {
-    size_t n_ch = ivtrack_chunks(tr->n), n_packed = tr->n / IVTRACK_CHUNK, c = 0;
+    size_t c_from = 0;
     for (size_t m = 0; m < n; m++) {
-        uint64_t *o = &out[m * IVTRACK_KINDS];
-        if (n_ch == 0 || tr->ch[0].start_ns >= t[m]) {
-            memset(o, 0, IVTRACK_KINDS * sizeof *o);
-            continue;
-        }
-        /* The last chunk whose first interval starts before t[m], galloping from the
-         * previous answer (from the first chunk if the times went back). */
-        if (tr->ch[c].start_ns >= t[m])
-            c = 0;
-        size_t step = 1;
-        while (c + step < n_ch && tr->ch[c + step].start_ns < t[m]) {
-            c += step;
-            step *= 2;
-        }
-        size_t hi = c + step < n_ch ? c + step : n_ch;
-        while (hi - c > 1) {
-            size_t mid = c + (hi - c) / 2;
-            if (tr->ch[mid].start_ns < t[m])
-                c = mid;
-            else
-                hi = mid;
-        }
-        if (c >= n_packed) {                /* the open chunk: as one query */
-            size_t k = ivtrack_count_starts_from(tr, t[m], false, c);
-            ivtrack_cum sum;
-            ivtrack_kinds_before(tr, t[m], k, &sum);
-            memcpy(o, sum.ns, sizeof sum.ns);
-            continue;
-        }
-        /* The last of its intervals starting before t[m] (its first one does). */
-        const ivtrack_chunk *ck = &tr->ch[c];
-        const uint64_t *w = tr->words + ck->word;
-        uint64_t d = t[m] - ck->start_ns, m_off = bitpack_mask(ck->w_off);
-        size_t j = 0, j_hi = IVTRACK_CHUNK;
-        while (j_hi - j > 1) {
-            size_t mid = j + (j_hi - j) / 2;
-            if (bitpack_get_masked(w, (uint64_t)mid * ck->w_off, m_off) < d)
-                j = mid;
-            else
-                j_hi = mid;
-        }
-        ivtrack_kinds_in(tr, c, j, t[m], o);
+        size_t k = ivtrack_count_starts_from(tr, t[m], false, c_from);
+        /* Chunk (k - 1) / CHUNK's first interval starts before t[m]. */
+        c_from = k ? (k - 1) / IVTRACK_CHUNK : 0;
+        ivtrack_cum sum;
+        ivtrack_kinds_before(tr, t[m], k, &sum);
+        memcpy(&out[m * IVTRACK_KINDS], sum.ns, sizeof sum.ns);
     }
 }
 
