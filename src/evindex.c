@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cursor.h"
@@ -166,7 +167,86 @@ typedef struct builder {
     evindex_join join;
     uint64_t late_ns;           /* earliest join input since the last join (builder_late_at) */
     evindex_grow_work work;
+    evindex_prof *prof;         /* borrowed from the options, or NULL */
 } builder;
+
+/* ---- the build's profile (evindex_prof) ------------------------------------------ */
+
+/* A stage's start: this thread's CPU clock and the wall clock (zero without a profile). */
+typedef struct prof_mark {
+    uint64_t cpu_ns, wall_ns;
+} prof_mark;
+
+static uint64_t
+prof_clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static prof_mark
+prof_start(const evindex_prof *p)
+{
+    if (!p)
+        return (prof_mark){ 0, 0 };
+    return (prof_mark){ prof_clock_ns(CLOCK_THREAD_CPUTIME_ID), prof_clock_ns(CLOCK_MONOTONIC) };
+}
+
+/* Record the stage begun at *m and start the next one there. */
+static void
+prof_stage(evindex_prof *p, prof_mark *m, const char *name, unsigned section, unsigned lane)
+{
+    if (!p)
+        return;
+    prof_mark now = prof_start(p);
+    unsigned i = atomic_fetch_add(&p->n, 1);
+    if (i < EVINDEX_PROF_MAX)
+        p->stage[i] = (evindex_prof_stage){ name, now.cpu_ns - m->cpu_ns,
+                                            now.wall_ns - m->wall_ns, section, lane };
+    *m = now;
+}
+
+/* A new section number for stages that run beside each other (0 without a profile). */
+static unsigned
+prof_section(evindex_prof *p)
+{
+    return p ? atomic_fetch_add(&p->sections, 1) + 1 : 0;
+}
+
+uint64_t
+evindex_prof_critical_ns(const evindex_prof *p)
+{
+    unsigned n = atomic_load(&p->n), n_sec = atomic_load(&p->sections);
+    if (n > EVINDEX_PROF_MAX)
+        n = EVINDEX_PROF_MAX;
+    uint64_t total = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (p->stage[i].section == 0)
+            total += p->stage[i].cpu_ns;
+    for (unsigned sec = 1; sec <= n_sec; sec++) {
+        uint64_t most = 0;
+        for (unsigned lane = 0; lane < EVINDEX_PROF_MAX; lane++) {
+            uint64_t sum = 0;
+            for (unsigned i = 0; i < n; i++)
+                if (p->stage[i].section == sec && p->stage[i].lane == lane)
+                    sum += p->stage[i].cpu_ns;
+            most = sum > most ? sum : most;
+        }
+        total += most;
+    }
+    return total;
+}
+
+uint64_t
+evindex_prof_cpu_ns(const evindex_prof *p)
+{
+    unsigned n = atomic_load(&p->n);
+    uint64_t total = 0;
+    for (unsigned i = 0; i < n && i < EVINDEX_PROF_MAX; i++)
+        total += p->stage[i].cpu_ns;
+    return total;
+}
 
 /* ---- payload reads (fields past the payload read as 0) ---------------------------- */
 
@@ -1315,10 +1395,19 @@ builder_place_flushes(builder *b)
 /* Logs with fewer events seal their thread table on the building thread. */
 #define EVINDEX_SIDE_SEAL_EVENTS 1000000
 
+typedef struct seal_job {
+    threadtab *tt;
+    evindex_prof *prof;
+    unsigned section;
+} seal_job;
+
 static void *
-builder_seal_threads(void *tt)
+builder_seal_threads(void *arg)
 {
-    threadtab_seal(tt);
+    seal_job *j = arg;
+    prof_mark m = prof_start(j->prof);
+    threadtab_seal(j->tt);
+    prof_stage(j->prof, &m, "threads_seal", j->section, 1);
     return NULL;
 }
 
@@ -1441,6 +1530,8 @@ static void
 builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
 {
     evindex *ix = b->ix;
+    evindex_prof *prof = b->prof;
+    prof_mark pm = prof_start(prof);
     ix->first_ns = w->have_first ? w->first : 0;
     ix->last_ns = w->last;
     ix->n_events = w->n;
@@ -1457,7 +1548,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (b->hp_open)
             builder_census_close(b, UINT64_MAX, UINT64_MAX);
     }
+    prof_stage(prof, &pm, "close", 0, 0);
     builder_place_flushes(b);
+    prof_stage(prof, &pm, "flushes", 0, 0);
     /* Never back: a capability that comes (or wakes) late gives late items, merged in
      * as such, rather than holding back what was placed. */
     uint64_t horizon = final ? UINT64_MAX : builder_horizon(b, w->last);
@@ -1467,10 +1560,14 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     if (final) {
         /* The thread table's sort runs beside the series (they share nothing). */
         pthread_t sealer;
+        unsigned sec = prof_section(prof);
+        seal_job sj = { ix->threads, prof, sec };
         bool sealer_on = ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS &&
-                         pthread_create(&sealer, NULL, builder_seal_threads, ix->threads) == 0;
-        if (!sealer_on)
+                         pthread_create(&sealer, NULL, builder_seal_threads, &sj) == 0;
+        if (!sealer_on) {
             threadtab_seal(ix->threads);
+            prof_stage(prof, &pm, "threads_seal", 0, 0);
+        }
         builder_place_samples(b, horizon, true);
         /* In the series now, and nothing comes late any more: not kept through the
          * GC join. */
@@ -1484,6 +1581,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         b->placed_sparks = NULL;
         b->n_samples = b->cap_samples = b->n_sparks = b->cap_sparks = 0;
         b->n_placed = b->cap_placed = b->n_placed_sparks = b->cap_placed_sparks = 0;
+        prof_stage(prof, &pm, "samples", sec, 0);
         if (sealer_on)
             pthread_join(sealer, NULL);
         for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
@@ -1506,6 +1604,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         }
         ivtrack_seal(ix->nm);
         x_trim();               /* the placed samples and their sort, before the join */
+        prof_stage(prof, &pm, "seals", 0, 0);
     } else {
         threadtab_seal(ix->threads);
         builder_place_samples(b, horizon, false);
@@ -1526,10 +1625,12 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         ix->lanes[li].pub.gc = ix->lanes[li].gc;
     }
     builder_place_msgs(b, horizon, final);
+    prof_stage(prof, &pm, "msgs", 0, 0);
     if (final)
         evseek_seal(ix->seek);
     else
         evseek_publish(ix->seek, it);
+    prof_stage(prof, &pm, "seek", 0, 0);
 
     sort_new_tail(b->marks, b->n_marks_sorted, b->n_marks, sizeof *b->marks, evindex_gcmark_cmp,
                   &b->work.items_moved);
@@ -1551,8 +1652,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (s->run_open && s->run_start < join_horizon)
             join_horizon = s->run_start;
     }
+    prof_stage(prof, &pm, "marks", 0, 0);
     evindex_join_grow(ix, &b->join, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
                       b->n_hp_wins, b->late_ns, join_horizon, final);
+    prof_stage(prof, &pm, "join", 0, 0);
     b->late_ns = UINT64_MAX;
     b->work.spans_joined = b->join.n_spans_joined;
     b->work.join_rollbacks = b->join.n_rollbacks;
@@ -1567,6 +1670,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
             ix->lanes[li].n_spans = ix->lanes[li].cap_spans = 0;
             ix->lanes[li].n_spans_closed = ix->lanes[li].span_from = 0;
         }
+    prof_stage(prof, &pm, "spans_free", 0, 0);
 }
 
 static void
@@ -1615,39 +1719,55 @@ evindex_alloc(const evlog *log)
 /* Index the events from `it` on while they start before end_pos (UINT64_MAX: to the
  * end of the data). Progress is added to opts->progress_bytes as bytes walked since
  * the last report. */
+/* Events a walk takes from the iterator at once (evlog_iter_next_run). */
+#define EVINDEX_WALK_RUN 256
+
 static void
 builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *opts, walk *w)
 {
-    evlog_event ev;
+    evlog_event run[EVINDEX_WALK_RUN];
     uint64_t reported = it->pos, next_report = it->pos + (1u << 20);
     uint64_t *newest = b->newest;
-    while (it->pos < end_pos && evlog_iter_next(it, &ev)) {
-        evseek_note(b->ix->seek, it, &ev);
-        w->n++;
-        if (!w->have_first || ev.time_ns < w->first)
-            w->first = ev.time_ns;
-        w->have_first = true;
-        if (ev.time_ns > w->last)
-            w->last = ev.time_ns;
-        if (ev.cap != EVLOG_NO_CAP && ev.time_ns >= newest[ev.cap])
-            newest[ev.cap] = ev.time_ns + 1;
-        evindex_handler h = ev.type < 256 ? evindex_handlers[ev.type] : NULL;
-        if (h) {
-            size_t li = evindex_needs_lane(ev.type) ? builder_lane(b, ev.cap) : SIZE_MAX;
-            h(b, li, &ev);
+    uint64_t first = w->have_first ? w->first : UINT64_MAX, last = w->last, n0 = w->n;
+    size_t n;
+    while ((n = evlog_iter_next_run(it, run, EVINDEX_WALK_RUN, end_pos)) > 0) {
+        evseek_note_run(b->ix->seek, it, run, n);
+        w->n += n;
+        uint64_t run_last = 0;
+        for (size_t k = 0; k < n; k++) {
+            const evlog_event *ev = &run[k];
+            if (ev->time_ns < first)
+                first = ev->time_ns;
+            if (ev->time_ns > run_last)
+                run_last = ev->time_ns;
+            evindex_handler h = ev->type < 256 ? evindex_handlers[ev->type] : NULL;
+            if (h) {
+                size_t li = evindex_needs_lane(ev->type) ? builder_lane(b, ev->cap) : SIZE_MAX;
+                h(b, li, ev);
+            }
         }
+        /* A run's events share a capability (evlog_iter_next_run). */
+        if (run[0].cap != EVLOG_NO_CAP && run_last >= newest[run[0].cap])
+            newest[run[0].cap] = run_last + 1;
+        if (run_last > last)
+            last = run_last;
         if (it->pos >= next_report) {
             if (opts->progress_bytes)
                 atomic_fetch_add(opts->progress_bytes, it->pos - reported);
             reported = it->pos;
             if (opts->cancel && atomic_load(opts->cancel)) {
                 w->cancelled = true;
-                return;
+                break;
             }
             next_report = it->pos + (1u << 20);
         }
     }
-    if (opts->progress_bytes && it->pos > reported)
+    if (w->n > n0) {
+        w->first = first;
+        w->have_first = true;
+    }
+    w->last = last;
+    if (!w->cancelled && opts->progress_bytes && it->pos > reported)
         atomic_fetch_add(opts->progress_bytes, it->pos - reported);
 }
 
@@ -1679,9 +1799,12 @@ static evindex *
 builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *ending)
 {
     evindex *ix = b->ix;
+    evindex_prof *prof = b->prof;
     builder_publish(b, NULL, w, true);
+    prof_mark pm = prof_start(prof);
     builder_free(b);
     x_free(b);
+    prof_stage(prof, &pm, "builder_free", 0, 0);
     if (opts->progress_bytes)
         atomic_store(opts->progress_bytes, evlog_size(ix->log));
     if (ending)
@@ -1764,12 +1887,15 @@ evindex_grow_free(evindex_grow *g)
 static evindex *
 evindex_build_serial(const evlog *log, const evindex_opts *opts, uint64_t end, diag *ending)
 {
+    prof_mark pm = prof_start(opts->prof);
     builder *b = builder_new(log);
+    b->prof = opts->prof;
     evlog_iter it;
     evlog_iter_init(&it, log);
     evlog_iter_cut(&it, end);
     walk w = { 0 };
     builder_walk(b, &it, UINT64_MAX, opts, &w);
+    prof_stage(opts->prof, &pm, "walk", 0, 0);
     if (w.cancelled) {
         builder_destroy(b);
         return NULL;
@@ -1857,6 +1983,7 @@ typedef struct par_worker {
     builder *b;
     walk w;
     bool clean;                 /* every segment was walked to its end */
+    unsigned section;           /* of the profile */
 } par_worker;
 
 /* A capability split is even enough when no worker walks more than this many
@@ -1917,6 +2044,7 @@ static void *
 par_worker_main(void *arg)
 {
     par_worker *pw = arg;
+    prof_mark pm = prof_start(pw->opts->prof);
     pw->clean = true;
     for (size_t i = 0; i < pw->n_segs && !pw->w.cancelled; i++) {
         const par_seg *sg = &pw->segs[i];
@@ -1928,6 +2056,7 @@ par_worker_main(void *arg)
         if (it.pos != sg->end)
             pw->clean = false;
     }
+    prof_stage(pw->opts->prof, &pm, "walk", pw->section, pw->id);
     return NULL;
 }
 
@@ -1981,14 +2110,18 @@ typedef struct stitch_job {
 typedef struct stitch_jobs {
     stitch_job *v;
     size_t n;
+    evindex_prof *prof;
+    unsigned section;
 } stitch_jobs;
 
 static void *
 stitch_jobs_second(void *arg)
 {
     stitch_jobs *js = arg;
+    prof_mark pm = prof_start(js->prof);
     for (size_t i = 0; i < js->n; i++)
         js->v[i].out = runlane_copy_range(*js->v[i].src, js->v[i].mid, SIZE_MAX);
+    prof_stage(js->prof, &pm, "stitch_copy", js->section, 1);
     return NULL;
 }
 
@@ -2081,6 +2214,7 @@ static bool
 builder_stitch(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
+    prof_mark pm = prof_start(dst->prof);
     if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
         !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) ||
         heapprof_breakdown_of(s->heap) != HEAPPROF_BY_UNKNOWN ||
@@ -2103,15 +2237,19 @@ builder_stitch(builder *dst, builder *src)
         *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
     for (size_t i = 0; i < src->n_heads; i++)
         builder_replay_head(dst, &src->heads[i], stats0);
-    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0 };   /* freed below */
+    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0, dst->prof, 0 };  /* freed below */
     for (size_t li = 0; li < s->n_lanes; li++) {
         builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0, &js.v[js.n]);
         js.n += js.v[js.n].src != NULL;
     }
+    prof_stage(dst->prof, &pm, "stitch_lanes", 0, 0);
+    js.section = prof_section(dst->prof);
     pthread_t helper;
     bool helper_on = js.n && pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
-    if (!helper_on)
+    if (!helper_on) {
         stitch_jobs_second(&js);
+        pm = prof_start(dst->prof);
+    }
     for (size_t i = 0; i < src->n_marks; i++)
         *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
     /* Both lists are in file order: merge them so the result is too (the radix sort at
@@ -2185,6 +2323,7 @@ builder_stitch(builder *dst, builder *src)
     for (size_t i = 0; i < js.n; i++)
         runlane_append_range(d->lanes[dst->lane_of[js.v[i].cap] - 1].runs, *js.v[i].src,
                              js.v[i].from, js.v[i].mid);
+    prof_stage(dst->prof, &pm, "stitch_rest", js.section, 0);
     if (helper_on)
         pthread_join(helper, NULL);
     for (size_t i = 0; i < js.n; i++) {
@@ -2195,6 +2334,7 @@ builder_stitch(builder *dst, builder *src)
         dl->pub.runs = dl->runs;
     }
     x_free(js.v);
+    prof_stage(dst->prof, &pm, "stitch_splice", 0, 0);
     return true;
 }
 
@@ -2209,18 +2349,23 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
                        diag *ending, bool *fallback)
 {
     *fallback = true;
+    evindex_prof *prof = opts->prof;
+    prof_mark pm = prof_start(prof);
     par_seg *segs;
     size_t n_segs;
     if (!par_plan(log, &segs, &n_segs)) {
         return NULL;
     }
     bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at);
+    prof_stage(prof, &pm, "plan", 0, 0);
+    unsigned walk_sec = prof_section(prof);
     par_worker *pw = xcalloc(n_workers, sizeof *pw);        /* freed below */
     pthread_t *th = xcalloc(n_workers, sizeof *th);         /* freed below */
     bool *started = xcalloc(n_workers, sizeof *started);    /* freed below */
     for (unsigned i = 0; i < n_workers; i++) {
         pw[i] = (par_worker){ .log = log, .opts = opts, .segs = segs, .n_segs = n_segs,
-                              .id = i, .n_workers = n_workers, .b = builder_new(log) };
+                              .id = i, .n_workers = n_workers, .b = builder_new(log),
+                              .section = walk_sec };
         pw[i].b->mid = by_range && i > 0;
         if (i > 0)
             started[i] = pthread_create(&th[i], NULL, par_worker_main, &pw[i]) == 0;
@@ -2239,6 +2384,7 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
         ok &= pw[i].clean;
     }
     builder *b = pw[0].b;
+    b->prof = prof;
     walk w = pw[0].w;
     for (unsigned i = 1; i < n_workers && ok && !cancelled; i++) {
         ok = builder_stitch(b, pw[i].b);
@@ -2251,9 +2397,11 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
             w.last = pw[i].w.last;
         w.n += pw[i].w.n;
     }
+    pm = prof_start(prof);
     for (unsigned i = 1; i < n_workers; i++)
         builder_destroy(pw[i].b);
     x_trim();                   /* the workers' freed blocks, before the publish */
+    prof_stage(prof, &pm, "workers_free", 0, 0);
     x_free(pw);
     x_free(th);
     x_free(started);

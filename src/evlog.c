@@ -315,20 +315,33 @@ enum evlog_parse {
     EVLOG_PARSE_UNDECLARED,     /* a type the header does not declare */
 };
 
+/* What the parse reads of a log, copied out so that a loop keeps it in registers. */
+typedef struct evlog_parser {
+    const uint8_t *data;
+    const evlog_type *const *by_id;
+    size_t n_by_id;
+} evlog_parser;
+
+static inline evlog_parser
+evlog_parser_of(const evlog *log)
+{
+    return (evlog_parser){ log->data, log->by_id, log->n_by_id };
+}
+
 /* Parse the event at `pos` into *ev (all but its cap), the data ending at `end` (at
  * most the log's size). The one place that turns bytes of the data section into an
  * event. */
 static inline enum evlog_parse
-evlog_parse_at(const evlog *log, uint64_t end, uint64_t pos, evlog_event *ev)
+evlog_parse_with(evlog_parser ps, uint64_t end, uint64_t pos, evlog_event *ev)
 {
     uint64_t left = end > pos ? end - pos : 0;
     if (left < 2)
         return EVLOG_PARSE_PARTIAL;
-    const uint8_t *p = log->data + pos;
+    const uint8_t *p = ps.data + pos;
     uint16_t type = cursor_be16(p);
     if (type == EVLOG_DATA_END)
         return EVLOG_PARSE_END;
-    const evlog_type *et = type < log->n_by_id ? log->by_id[type] : NULL;
+    const evlog_type *et = type < ps.n_by_id ? ps.by_id[type] : NULL;
     if (!et) {
         ev->type = type;
         return EVLOG_PARSE_UNDECLARED;
@@ -350,6 +363,12 @@ evlog_parse_at(const evlog *log, uint64_t end, uint64_t pos, evlog_event *ev)
     ev->payload = p + head;
     ev->et = et;
     return EVLOG_PARSE_EVENT;
+}
+
+static inline enum evlog_parse
+evlog_parse_at(const evlog *log, uint64_t end, uint64_t pos, evlog_event *ev)
+{
+    return evlog_parse_with(evlog_parser_of(log), end, pos, ev);
 }
 
 bool
@@ -393,6 +412,47 @@ evlog_iter_next(evlog_iter *it, evlog_event *ev)
     }
     it->pos = pos + ev->size;
     return true;
+}
+
+size_t
+evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_pos)
+{
+    if (!max || it->pos >= end_pos || !evlog_iter_next(it, &ev[0]))
+        return 0;
+    it->run_opened = it->first_in_block;
+    /* The rest as evlog_iter_next would take them, while none changes the block state:
+     * a marker or an event that leaves the block ends the run before it (the next run
+     * starts with it, and anything but an event, evlog_iter_next reports). The event
+     * after a marker belongs to its block even past the block's end: such a run ends at
+     * its marker. */
+    const evlog_parser ps = evlog_parser_of(it->log);
+    uint64_t pos = it->pos, data_end = it->data_end;
+    uint64_t leave_at = it->block_active ? it->block_end : UINT64_MAX;
+    uint16_t cap = ev[0].cap;
+    size_t n = 1;
+    while (n < max && pos < end_pos && pos < leave_at) {
+        evlog_event *e = &ev[n];
+        if (evlog_parse_with(ps, data_end, pos, e) != EVLOG_PARSE_EVENT ||
+            e->type == EV_BLOCK_MARKER)
+            break;
+        e->cap = cap;
+        pos += e->size;
+        n++;
+    }
+    if (n > 1)
+        it->first_in_block = false;
+    it->pos = pos;
+    return n;
+}
+
+void
+evlog_iter_mark_in_run(const evlog_iter *it, const evlog_event *run, size_t n, size_t k,
+                       evlog_iter_mark *m)
+{
+    evlog_iter_save(it, m);
+    m->pos = run[k].offset + run[k].size;
+    (void)n;
+    m->first_in_block = k == 0 && it->run_opened;     /* false after any other event */
 }
 
 bool
