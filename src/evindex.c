@@ -1333,7 +1333,7 @@ builder_place_samples(builder *b, uint64_t horizon, bool final)
 /* The messages earlier than `horizon` (all if final) into ix->msgs (a growing builder's:
  * a one-shot one added them as they came), merged in where late. */
 static void
-builder_place_msgs(builder *b, uint64_t horizon, bool final)
+builder_place_msgs(builder *b, uint64_t horizon, bool final, uint64_t *moved)
 {
     evindex *ix = b->ix;
     if (!b->n_pend_msgs) {
@@ -1347,7 +1347,7 @@ builder_place_msgs(builder *b, uint64_t horizon, bool final)
     size_t k = final ? b->n_pend_msgs
                      : builder_count_before(b->pend_msgs, b->n_pend_msgs, sizeof *b->pend_msgs,
                                             offsetof(evindex_msg, time_ns), horizon);
-    msgtab_append_sorted(ix->msgs, b->pend_msgs, k, &b->work.items_moved);
+    msgtab_append_sorted(ix->msgs, b->pend_msgs, k, moved);
     memmove(b->pend_msgs, b->pend_msgs + k, (b->n_pend_msgs - k) * sizeof *b->pend_msgs);
     b->n_pend_msgs -= k;
     if (final)
@@ -1359,7 +1359,7 @@ builder_place_msgs(builder *b, uint64_t horizon, bool final)
  * order (the cycles whose count can have changed: those ending at or after the first
  * flush placed, and the newest). */
 static void
-builder_place_flushes(builder *b)
+builder_place_flushes(builder *b, uint64_t *moved)
 {
     evindex *ix = b->ix;
     size_t at = ix->n_nm_flushes;
@@ -1372,7 +1372,7 @@ builder_place_flushes(builder *b)
         ix->n_nm_flushes = n_old + b->n_pend_flushes;
         b->n_pend_flushes = 0;
         at = sort_new_tail(ix->nm_flushes, n_old, ix->n_nm_flushes, sizeof *ix->nm_flushes,
-                           instant_cmp, &b->work.items_moved);
+                           instant_cmp, moved);
     }
     size_t from = b->nm_counted;
     if (at < ix->n_nm_flushes)
@@ -1392,22 +1392,45 @@ builder_place_flushes(builder *b)
     b->nm_counted = ix->n_nm_cycles ? ix->n_nm_cycles - 1 : 0;   /* the last may grow */
 }
 
-/* Logs with fewer events seal their thread table on the building thread. */
+/* Logs with fewer events place everything on the building thread (unless the walk
+ * took threads already). */
 #define EVINDEX_SIDE_SEAL_EVENTS 1000000
 
-typedef struct seal_job {
-    threadtab *tt;
-    evindex_prof *prof;
-    unsigned section;
-} seal_job;
+/* The final publish's side: what the GC join, the series and the lanes do not read —
+ * flushes, threads, messages, the seek table and the side tables — placed and sealed
+ * on a thread of its own while the building thread places the samples and joins the
+ * collections. It touches nothing of the builder but these, and counts what it moved
+ * in its own `moved`. */
+typedef struct publish_side {
+    builder *b;
+    uint64_t moved;
+    unsigned section;           /* of the profile */
+} publish_side;
 
 static void *
-builder_seal_threads(void *arg)
+publish_side_main(void *arg)
 {
-    seal_job *j = arg;
-    prof_mark m = prof_start(j->prof);
-    threadtab_seal(j->tt);
-    prof_stage(j->prof, &m, "threads_seal", j->section, 1);
+    publish_side *ps = arg;
+    builder *b = ps->b;
+    evindex *ix = b->ix;
+    evindex_prof *prof = b->prof;
+    prof_mark pm = prof_start(prof);
+    builder_place_flushes(b, &ps->moved);
+    prof_stage(prof, &pm, "flushes", ps->section, 1);
+    threadtab_seal(ix->threads);
+    prof_stage(prof, &pm, "threads_seal", ps->section, 1);
+    builder_place_msgs(b, UINT64_MAX, true, &ps->moved);
+    prof_stage(prof, &pm, "msgs", ps->section, 1);
+    evseek_seal(ix->seek);
+    series_seal(ix->nm_pruned);
+    series_seal(ix->nm_free_segments);
+    heapprof_seal(ix->heap);
+    ipe_table_seal(ix->ipe);
+    ticky_seal(ix->ticky);
+    timeprof_seal(ix->timeprof);    /* once: a growing index shows none before */
+    ix->timeprof_sealed = true;
+    ivtrack_seal(ix->nm);
+    prof_stage(prof, &pm, "side_seals", ps->section, 1);
     return NULL;
 }
 
@@ -1549,25 +1572,21 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
             builder_census_close(b, UINT64_MAX, UINT64_MAX);
     }
     prof_stage(prof, &pm, "close", 0, 0);
-    builder_place_flushes(b);
-    prof_stage(prof, &pm, "flushes", 0, 0);
     /* Never back: a capability that comes (or wakes) late gives late items, merged in
      * as such, rather than holding back what was placed. */
     uint64_t horizon = final ? UINT64_MAX : builder_horizon(b, w->last);
     if (!final && horizon < b->horizon_ns)
         horizon = b->horizon_ns;
     b->horizon_ns = horizon;
+    publish_side side = { b, 0, 0 };
+    pthread_t sider;
+    bool side_on = false;
     if (final) {
-        /* The thread table's sort runs beside the series (they share nothing). */
-        pthread_t sealer;
-        unsigned sec = prof_section(prof);
-        seal_job sj = { ix->threads, prof, sec };
-        bool sealer_on = ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS &&
-                         pthread_create(&sealer, NULL, builder_seal_threads, &sj) == 0;
-        if (!sealer_on) {
-            threadtab_seal(ix->threads);
-            prof_stage(prof, &pm, "threads_seal", 0, 0);
-        }
+        side.section = prof_section(prof);
+        side_on = (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS) &&
+                  pthread_create(&sider, NULL, publish_side_main, &side) == 0;
+        if (!side_on)
+            publish_side_main(&side);
         builder_place_samples(b, horizon, true);
         /* In the series now, and nothing comes late any more: not kept through the
          * GC join. */
@@ -1581,18 +1600,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         b->placed_sparks = NULL;
         b->n_samples = b->cap_samples = b->n_sparks = b->cap_sparks = 0;
         b->n_placed = b->cap_placed = b->n_placed_sparks = b->cap_placed_sparks = 0;
-        prof_stage(prof, &pm, "samples", sec, 0);
-        if (sealer_on)
-            pthread_join(sealer, NULL);
+        prof_stage(prof, &pm, "samples", side.section, 0);
         for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
             series_seal(ix->series[i]);
-        series_seal(ix->nm_pruned);
-        series_seal(ix->nm_free_segments);
-        heapprof_seal(ix->heap);
-        ipe_table_seal(ix->ipe);
-        ticky_seal(ix->ticky);
-        timeprof_seal(ix->timeprof);    /* once: a growing index shows none before */
-        ix->timeprof_sealed = true;
         for (size_t li = 0; li < ix->n_lanes; li++) {
             evindex_lane *lane = &ix->lanes[li];
             runlane_seal(lane->runs);
@@ -1602,10 +1612,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
                 series_seal(lane->spark_series[k]);
             ivtrack_seal(lane->gc);
         }
-        ivtrack_seal(ix->nm);
         x_trim();               /* the placed samples and their sort, before the join */
-        prof_stage(prof, &pm, "seals", 0, 0);
+        prof_stage(prof, &pm, "seals", side.section, 0);
     } else {
+        builder_place_flushes(b, &b->work.items_moved);
         threadtab_seal(ix->threads);
         builder_place_samples(b, horizon, false);
         /* The heap profile, IPE and ticky tables sort on sealing: only when they
@@ -1624,13 +1634,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         ix->lanes[li].pub.runs = ix->lanes[li].runs;
         ix->lanes[li].pub.gc = ix->lanes[li].gc;
     }
-    builder_place_msgs(b, horizon, final);
-    prof_stage(prof, &pm, "msgs", 0, 0);
-    if (final)
-        evseek_seal(ix->seek);
-    else
+    if (!final) {
+        builder_place_msgs(b, horizon, false, &b->work.items_moved);
         evseek_publish(ix->seek, it);
-    prof_stage(prof, &pm, "seek", 0, 0);
+    }
 
     sort_new_tail(b->marks, b->n_marks_sorted, b->n_marks, sizeof *b->marks, evindex_gcmark_cmp,
                   &b->work.items_moved);
@@ -1652,10 +1659,14 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (s->run_open && s->run_start < join_horizon)
             join_horizon = s->run_start;
     }
-    prof_stage(prof, &pm, "marks", 0, 0);
+    prof_stage(prof, &pm, "marks", side.section, 0);
     evindex_join_grow(ix, &b->join, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
                       b->n_hp_wins, b->late_ns, join_horizon, final);
-    prof_stage(prof, &pm, "join", 0, 0);
+    prof_stage(prof, &pm, "join", side.section, 0);
+    if (side_on)
+        pthread_join(sider, NULL);
+    b->work.items_moved += side.moved;
+    prof_stage(prof, &pm, "side_wait", 0, 0);
     b->late_ns = UINT64_MAX;
     b->work.spans_joined = b->join.n_spans_joined;
     b->work.join_rollbacks = b->join.n_rollbacks;
@@ -2056,6 +2067,9 @@ par_worker_main(void *arg)
         if (it.pos != sg->end)
             pw->clean = false;
     }
+    /* Samples in (time, offset) order here, on the workers, rather than all of them on
+     * one thread at placing: the stitch merges them in that order. */
+    raw_sample_sort(pw->b->samples, pw->b->n_samples);
     prof_stage(pw->opts->prof, &pm, "walk", pw->section, pw->id);
     return NULL;
 }
@@ -2252,15 +2266,17 @@ builder_stitch(builder *dst, builder *src)
     }
     for (size_t i = 0; i < src->n_marks; i++)
         *EVINDEX_PUSH(dst->marks, dst->n_marks, dst->cap_marks) = src->marks[i];
-    /* Both lists are in file order: merge them so the result is too (the radix sort at
-     * the end keeps file order among equal times, as the serial build does). */
+    /* Both lists are in (time, offset) order (par_worker_main): merge them so the result
+     * is too, the order the serial build's sort gives (file order among equal times). */
     size_t nd = dst->n_samples, ns = src->n_samples;
     /* In place from the back of dst grown to size, src's freed at once: the lists and
      * their merge are never all held together. */
     dst->samples = xreallocarray(dst->samples, nd + ns + 1, sizeof *dst->samples);
     dst->cap_samples = nd + ns + 1;
     for (size_t i = nd, j = ns, k = nd + ns, kept = ns; j > 0;) {
-        if (i > 0 && src->samples[j - 1].offset < dst->samples[i - 1].offset)
+        if (i > 0 && time_offset_cmp(src->samples[j - 1].time_ns, src->samples[j - 1].offset,
+                                     dst->samples[i - 1].time_ns,
+                                     dst->samples[i - 1].offset) < 0)
             dst->samples[--k] = dst->samples[--i];
         else
             dst->samples[--k] = src->samples[--j];

@@ -1116,26 +1116,39 @@ struct runlane_sweep {
     const runlane *rl;          /* borrowed */
     size_t chunk;               /* the packed chunk unpacked below, or SIZE_MAX */
     size_t len;                 /* its runs */
+    size_t n_done;              /* runs [0, n_done) of it are unpacked below */
     uint64_t start_ns[RUNLANE_CHUNK], dur_ns[RUNLANE_CHUNK];
 };
 
-/* Unpack only the starts and durations of packed chunk c into sw. */
+/* Start on packed chunk c: nothing of it unpacked yet. */
 static void
 runlane_sweep_load(runlane_sweep *sw, size_t c)
 {
+    sw->chunk = c;
+    sw->len = runlane_chunk_len(sw->rl, c);
+    sw->n_done = 0;
+}
+
+/* Unpack the chunk's starts and durations on from n_done while the last one unpacked
+ * starts at or before t (a query of t reads no further: a run starting after t ends
+ * the search), so a sweep unpacks a chunk only as far as its queries reach. */
+static void
+runlane_sweep_upto(runlane_sweep *sw, uint64_t t)
+{
     const runlane *rl = sw->rl;
-    const runlane_chunk *ck = &rl->chunks[c];
+    const runlane_chunk *ck = &rl->chunks[sw->chunk];
     const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
-    size_t len = runlane_chunk_len(rl, c);
-    uint64_t at = rl->bases[c] + runlane_gap_get(ck, off, 0);
-    for (size_t j = 0; j < len; j++) {
-        if (j)
-            at += sw->dur_ns[j - 1] + runlane_gap_get(ck, off, j);
-        sw->start_ns[j] = at;
+    size_t j = sw->n_done;
+    if (j == 0) {
+        sw->start_ns[0] = rl->bases[sw->chunk] + runlane_gap_get(ck, off, 0);
+        sw->dur_ns[0] = runlane_col_get(dur, ck->w_dur, 0);
+        j = 1;
+    }
+    for (; j < sw->len && sw->start_ns[j - 1] <= t; j++) {
+        sw->start_ns[j] = sw->start_ns[j - 1] + sw->dur_ns[j - 1] + runlane_gap_get(ck, off, j);
         sw->dur_ns[j] = runlane_col_get(dur, ck->w_dur, j);
     }
-    sw->chunk = c;
-    sw->len = len;
+    sw->n_done = j;
 }
 
 runlane_sweep *
@@ -1145,6 +1158,7 @@ runlane_sweep_new(const runlane *rl)
     sw->rl = rl;
     sw->chunk = SIZE_MAX;
     sw->len = 0;
+    sw->n_done = 0;
     return sw;
 }
 
@@ -1190,7 +1204,8 @@ runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns)
                             : runlane_chunk_search(rl, t + 1, c == SIZE_MAX ? 0 : c);
         runlane_sweep_load(sw, c);
     }
-    size_t j = runlane_last_le(sw->start_ns, sw->len, t);
+    runlane_sweep_upto(sw, t);
+    size_t j = runlane_last_le(sw->start_ns, sw->n_done, t);
     *end_ns = sw->start_ns[j] + sw->dur_ns[j];
     return c * RUNLANE_CHUNK + j;
 }
