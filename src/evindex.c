@@ -2124,10 +2124,14 @@ typedef struct stitch_job {
 typedef struct stitch_jobs {
     stitch_job *v;
     size_t n;
+    threadtab *threads, *src_threads;   /* merged here too (threadtab_merge_take) */
+    evseek *seek, *src_seek;            /* likewise (evseek_merge) */
     evindex_prof *prof;
     unsigned section;
 } stitch_jobs;
 
+/* The stitch's helper: the second halves of the runs, and the thread tables and seek
+ * tables merged, while the stitching thread merges the rest. */
 static void *
 stitch_jobs_second(void *arg)
 {
@@ -2136,6 +2140,9 @@ stitch_jobs_second(void *arg)
     for (size_t i = 0; i < js->n; i++)
         js->v[i].out = runlane_copy_range(*js->v[i].src, js->v[i].mid, SIZE_MAX);
     prof_stage(js->prof, &pm, "stitch_copy", js->section, 1);
+    threadtab_merge_take(js->threads, js->src_threads);
+    evseek_merge(js->seek, js->src_seek);
+    prof_stage(js->prof, &pm, "stitch_threads", js->section, 1);
     return NULL;
 }
 
@@ -2251,7 +2258,8 @@ builder_stitch(builder *dst, builder *src)
         *EVINDEX_PUSH(dst->stats, dst->n_stats, dst->cap_stats) = src->stats[i];
     for (size_t i = 0; i < src->n_heads; i++)
         builder_replay_head(dst, &src->heads[i], stats0);
-    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0, dst->prof, 0 };  /* freed below */
+    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0,  /* freed below */
+                       d->threads, s->threads, d->seek, s->seek, dst->prof, 0 };
     for (size_t li = 0; li < s->n_lanes; li++) {
         builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0, &js.v[js.n]);
         js.n += js.v[js.n].src != NULL;
@@ -2259,7 +2267,7 @@ builder_stitch(builder *dst, builder *src)
     prof_stage(dst->prof, &pm, "stitch_lanes", 0, 0);
     js.section = prof_section(dst->prof);
     pthread_t helper;
-    bool helper_on = js.n && pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
+    bool helper_on = pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
     if (!helper_on) {
         stitch_jobs_second(&js);
         pm = prof_start(dst->prof);
@@ -2286,6 +2294,7 @@ builder_stitch(builder *dst, builder *src)
         }
     }
     dst->n_samples = nd + ns;
+    prof_stage(dst->prof, &pm, "stitch_samples", js.section, 0);
     x_free(src->samples);
     src->samples = NULL;
     src->n_samples = src->cap_samples = 0;
@@ -2304,14 +2313,13 @@ builder_stitch(builder *dst, builder *src)
     for (size_t i = 0; i < src->n_pend_msgs; i++)
         *EVINDEX_PUSH(dst->pend_msgs, dst->n_pend_msgs, dst->cap_pend_msgs) = src->pend_msgs[i];
     msgtab_merge(d->msgs, s->msgs);
+    prof_stage(dst->prof, &pm, "stitch_msgs", js.section, 0);
     for (size_t i = 0; i < src->n_pend_flushes; i++)
         *EVINDEX_PUSH(dst->pend_flushes, dst->n_pend_flushes, dst->cap_pend_flushes) =
             src->pend_flushes[i];
     for (size_t c = 0; c < 65536; c++)
         if (src->newest[c] > dst->newest[c])
             dst->newest[c] = src->newest[c];
-    threadtab_merge_take(d->threads, s->threads);
-    evseek_merge(d->seek, s->seek);
     timeprof_merge(d->timeprof, s->timeprof);
     evindex_program *dp = &d->program;
     const evindex_program *sp = &s->program;
