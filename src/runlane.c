@@ -1131,22 +1131,31 @@ runlane_sweep_load(runlane_sweep *sw, size_t c)
 
 /* Unpack the chunk's starts and durations on from n_done while the last one unpacked
  * starts at or before t (a query of t reads no further: a run starting after t ends
- * the search), so a sweep unpacks a chunk only as far as its queries reach. */
+ * the search), so a sweep unpacks a chunk only as far as its queries reach. The
+ * columns' widths, masks and gap exceptions are read once (as runlane_gap_get and
+ * runlane_col_get would, run by run). */
 static void
 runlane_sweep_upto(runlane_sweep *sw, uint64_t t)
 {
     const runlane *rl = sw->rl;
     const runlane_chunk *ck = &rl->chunks[sw->chunk];
     const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
+    const unsigned w_off = ck->w_off, w_dur = ck->w_dur, w_gexc = ck->w_gexc;
+    const uint64_t m_off = bitpack_mask(w_off), m_dur = bitpack_mask(w_dur);
+    const uint64_t m_gexc = bitpack_mask(w_gexc);
+    const uint64_t *gexc = ck->n_gexc ? off + runlane_gexc_at(ck) : NULL;
+    const uint64_t gmap = gexc ? gexc[0] : 0;
     size_t j = sw->n_done;
-    if (j == 0) {
-        sw->start_ns[0] = rl->bases[sw->chunk] + runlane_gap_get(ck, off, 0);
-        sw->dur_ns[0] = runlane_col_get(dur, ck->w_dur, 0);
-        j = 1;
-    }
-    for (; j < sw->len && sw->start_ns[j - 1] <= t; j++) {
-        sw->start_ns[j] = sw->start_ns[j - 1] + sw->dur_ns[j - 1] + runlane_gap_get(ck, off, j);
-        sw->dur_ns[j] = runlane_col_get(dur, ck->w_dur, j);
+    for (; j < sw->len && (j == 0 || sw->start_ns[j - 1] <= t); j++) {
+        uint64_t gap = gmap >> j & 1
+                           ? bitpack_get_masked(gexc + 1,
+                                                (uint64_t)runlane_popcount(
+                                                    gmap & ((UINT64_C(1) << j) - 1)) * w_gexc,
+                                                m_gexc)
+                           : bitpack_get_masked(off, (uint64_t)j * w_off, m_off);
+        sw->start_ns[j] = j ? sw->start_ns[j - 1] + sw->dur_ns[j - 1] + gap
+                            : rl->bases[sw->chunk] + gap;
+        sw->dur_ns[j] = bitpack_get_masked(dur, (uint64_t)j * w_dur, m_dur);
     }
     sw->n_done = j;
 }
