@@ -315,33 +315,20 @@ enum evlog_parse {
     EVLOG_PARSE_UNDECLARED,     /* a type the header does not declare */
 };
 
-/* What the parse reads of a log, copied out so that a loop keeps it in registers. */
-typedef struct evlog_parser {
-    const uint8_t *data;
-    const evlog_type *const *by_id;
-    size_t n_by_id;
-} evlog_parser;
-
-static inline evlog_parser
-evlog_parser_of(const evlog *log)
-{
-    return (evlog_parser){ log->data, log->by_id, log->n_by_id };
-}
-
 /* Parse the event at `pos` into *ev (all but its cap), the data ending at `end` (at
  * most the log's size). The one place that turns bytes of the data section into an
  * event. */
 static inline enum evlog_parse
-evlog_parse_with(evlog_parser ps, uint64_t end, uint64_t pos, evlog_event *ev)
+evlog_parse_at(const evlog *log, uint64_t end, uint64_t pos, evlog_event *ev)
 {
     uint64_t left = end > pos ? end - pos : 0;
     if (left < 2)
         return EVLOG_PARSE_PARTIAL;
-    const uint8_t *p = ps.data + pos;
+    const uint8_t *p = log->data + pos;
     uint16_t type = cursor_be16(p);
     if (type == EVLOG_DATA_END)
         return EVLOG_PARSE_END;
-    const evlog_type *et = type < ps.n_by_id ? ps.by_id[type] : NULL;
+    const evlog_type *et = type < log->n_by_id ? log->by_id[type] : NULL;
     if (!et) {
         ev->type = type;
         return EVLOG_PARSE_UNDECLARED;
@@ -365,11 +352,6 @@ evlog_parse_with(evlog_parser ps, uint64_t end, uint64_t pos, evlog_event *ev)
     return EVLOG_PARSE_EVENT;
 }
 
-static inline enum evlog_parse
-evlog_parse_at(const evlog *log, uint64_t end, uint64_t pos, evlog_event *ev)
-{
-    return evlog_parse_with(evlog_parser_of(log), end, pos, ev);
-}
 
 bool
 evlog_iter_next(evlog_iter *it, evlog_event *ev)
@@ -425,14 +407,14 @@ evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_po
      * starts with it, and anything but an event, evlog_iter_next reports). The event
      * after a marker belongs to its block even past the block's end: such a run ends at
      * its marker. */
-    const evlog_parser ps = evlog_parser_of(it->log);
+    const evlog lg = *it->log;  /* a copy the loop keeps in registers */
     uint64_t pos = it->pos, data_end = it->data_end;
     uint64_t leave_at = it->block_active ? it->block_end : UINT64_MAX;
     uint16_t cap = ev[0].cap;
     size_t n = 1;
     while (n < max && pos < end_pos && pos < leave_at) {
         evlog_event *e = &ev[n];
-        if (evlog_parse_with(ps, data_end, pos, e) != EVLOG_PARSE_EVENT ||
+        if (evlog_parse_at(&lg, data_end, pos, e) != EVLOG_PARSE_EVENT ||
             e->type == EV_BLOCK_MARKER)
             break;
         e->cap = cap;
