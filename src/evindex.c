@@ -168,7 +168,12 @@ typedef struct builder {
     uint64_t late_ns;           /* earliest join input since the last join (builder_late_at) */
     evindex_grow_work work;
     evindex_prof *prof;         /* borrowed from the options, or NULL */
+    /* Threads known to be in ix->threads, direct-mapped: 1 + tid at tid % EVINDEX_SEEN
+     * (0: none), so that a run of a thread the table holds skips its lookup. */
+    uint32_t seen_tid[4096];
 } builder;
+
+#define EVINDEX_SEEN 4096u
 
 /* ---- the build's profile (evindex_prof) ------------------------------------------ */
 
@@ -370,8 +375,10 @@ on_run(builder *b, size_t li, const evlog_event *ev)
     uint32_t tid = pl32(ev, 0);
     /* Every thread that runs gets a record, found again only when the lane switches
      * threads (its run totals come from the runs themselves: threadstats). */
-    if (!s->run_any || tid != s->run_tid)
+    if ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1) {
         threadtab_add(b->ix->threads, tid);
+        b->seen_tid[tid % EVINDEX_SEEN] = tid + 1;
+    }
     s->run_any = true;
     s->run_open = true;
     s->run_tid = tid;
