@@ -70,5 +70,7 @@ size_t evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_
 
 size_t evseek_bytes(const evseek *s);
 bool evseek_check(const evseek *s, char *why, size_t why_len);
+/* Tests: a and b hold the same stretches and checkpoints (iterator marks included). */
+bool evseek_equal(const evseek *a, const evseek *b);
 
 #endif

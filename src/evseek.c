@@ -528,6 +528,34 @@ evseek_u64_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static bool
+evseek_mark_equal(const evlog_iter_mark *a, const evlog_iter_mark *b)
+{
+    return a->pos == b->pos && a->block_end == b->block_end && a->block_cap == b->block_cap &&
+           a->block_active == b->block_active && a->first_in_block == b->first_in_block;
+}
+
+bool
+evseek_equal(const evseek *a, const evseek *b)
+{
+    if (a->n_st != b->n_st || a->n_ck != b->n_ck || a->open != b->open)
+        return false;
+    for (size_t i = 0; i < a->n_st; i++) {
+        const evseek_stretch *x = &a->st[i], *y = &b->st[i];
+        if (!evseek_mark_equal(&x->start, &y->start) || x->min_ns != y->min_ns ||
+            x->max_ns != y->max_ns || x->n_events != y->n_events ||
+            x->first_ck != y->first_ck || x->cap != y->cap)
+            return false;
+    }
+    for (size_t i = 0; i < a->n_ck; i++) {
+        const evseek_ck *x = &a->ck[i], *y = &b->ck[i];
+        if (!evseek_mark_equal(&x->mark, &y->mark) || x->prefix_max_ns != y->prefix_max_ns ||
+            x->suffix_min_ns != y->suffix_min_ns)
+            return false;
+    }
+    return true;
+}
+
 bool
 evseek_check(const evseek *s, char *why, size_t why_len)
 {

@@ -628,9 +628,10 @@ es_check_runs(const uint8_t *data, size_t len, uint64_t seed)
     ck_assert_msg(evseek_check(seek, why, sizeof why), "evseek_check: %s", why);
     ck_assert_uint_eq(evseek_n_stretches(seek), evseek_n_stretches(c.seek));
     ck_assert_uint_eq(evseek_bytes(seek), evseek_bytes(c.seek));
+    ck_assert_msg(evseek_equal(seek, c.seek), "the seek tables differ");
     evseek *by_event = c.seek;
     c.seek = seek;              /* the queries against the reference, answered by runs */
-    es_random_queries(&c, seed, 40);
+    es_random_queries(&c, seed, 12);
     c.seek = by_event;
     evseek_free(seek);
     x_free(after);
@@ -640,11 +641,13 @@ es_check_runs(const uint8_t *data, size_t len, uint64_t seed)
 
 START_TEST(test_evseek_runs_equal_events)
 {
-    for (uint64_t seed = 1; seed <= 8; seed++) {
+    /* Small blocks (a cut-off end, events outside blocks), no blocks, big blocks (both
+     * with stretches of several strides). */
+    for (uint64_t seed = 1; seed <= 4; seed++) {
         es_opts o = {
-            .seed = seed, .n_caps = 1 + (int)(seed % 4), .n_events = 3000 + 700 * seed,
-            .block_bytes = 64u << (seed % 5), .blocks = seed != 3, .outside = seed % 2 == 0,
-            .disorder_ns = seed % 3 ? 30 : 0, .truncate = seed % 4 == 1,
+            .seed = seed, .n_caps = 1 + (int)(seed % 4), .n_events = 600 + 300 * seed,
+            .block_bytes = seed == 4 ? 0 : 64u << seed, .blocks = seed != 3,
+            .outside = seed == 2, .disorder_ns = seed % 3 ? 30 : 0, .truncate = seed == 1,
         };
         size_t len;
         uint8_t *data = es_build(&o, &len);
