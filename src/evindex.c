@@ -1399,35 +1399,40 @@ builder_place_flushes(builder *b, uint64_t *moved)
     b->nm_counted = ix->n_nm_cycles ? ix->n_nm_cycles - 1 : 0;   /* the last may grow */
 }
 
-/* Logs with fewer events place everything on the building thread (unless the walk
- * took threads already). */
+/* Logs with fewer events seal their thread table on the building thread (unless the
+ * walk took threads already). */
 #define EVINDEX_SIDE_SEAL_EVENTS 1000000
 
-/* The final publish's side: what the GC join, the series and the lanes do not read —
- * flushes, threads, messages, the seek table and the side tables — placed and sealed
- * on a thread of its own while the building thread places the samples and joins the
- * collections. It touches nothing of the builder but these, and counts what it moved
- * in its own `moved`. */
-typedef struct publish_side {
-    builder *b;
-    uint64_t moved;
-    unsigned section;           /* of the profile */
-} publish_side;
+typedef struct seal_job {
+    threadtab *tt;
+    evindex_prof *prof;
+    unsigned section;
+} seal_job;
 
 static void *
-publish_side_main(void *arg)
+builder_seal_threads(void *arg)
 {
-    publish_side *ps = arg;
-    builder *b = ps->b;
+    seal_job *j = arg;
+    prof_mark m = prof_start(j->prof);
+    threadtab_seal(j->tt);
+    prof_stage(j->prof, &m, "threads_seal", j->section, 1);
+    return NULL;
+}
+
+/* The final publish's places and seals that neither the GC join, the series nor the
+ * lanes read: flushes, messages, the seek table and the side tables. (On a thread of
+ * their own beside the join they cost 0.01-0.03 of the file in peak memory on marker
+ * and ping-pong logs, for a few milliseconds off the first frame but on marker logs.) */
+static void
+builder_publish_side(builder *b)
+{
     evindex *ix = b->ix;
     evindex_prof *prof = b->prof;
     prof_mark pm = prof_start(prof);
-    builder_place_flushes(b, &ps->moved);
-    prof_stage(prof, &pm, "flushes", ps->section, 1);
-    threadtab_seal(ix->threads);
-    prof_stage(prof, &pm, "threads_seal", ps->section, 1);
-    builder_place_msgs(b, UINT64_MAX, true, &ps->moved);
-    prof_stage(prof, &pm, "msgs", ps->section, 1);
+    builder_place_flushes(b, &b->work.items_moved);
+    prof_stage(prof, &pm, "flushes", 0, 0);
+    builder_place_msgs(b, UINT64_MAX, true, &b->work.items_moved);
+    prof_stage(prof, &pm, "msgs", 0, 0);
     evseek_seal(ix->seek);
     series_seal(ix->nm_pruned);
     series_seal(ix->nm_free_segments);
@@ -1437,8 +1442,7 @@ publish_side_main(void *arg)
     timeprof_seal(ix->timeprof);    /* once: a growing index shows none before */
     ix->timeprof_sealed = true;
     ivtrack_seal(ix->nm);
-    prof_stage(prof, &pm, "side_seals", ps->section, 1);
-    return NULL;
+    prof_stage(prof, &pm, "side_seals", 0, 0);
 }
 
 /* A GC span as a bound on when every capability had stopped: the leader posts
@@ -1585,15 +1589,16 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     if (!final && horizon < b->horizon_ns)
         horizon = b->horizon_ns;
     b->horizon_ns = horizon;
-    publish_side side = { b, 0, 0 };
-    pthread_t sider;
-    bool side_on = false;
     if (final) {
-        side.section = prof_section(prof);
-        side_on = (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS) &&
-                  pthread_create(&sider, NULL, publish_side_main, &side) == 0;
-        if (!side_on)
-            publish_side_main(&side);
+        /* The thread table's sort runs beside the series (they share nothing). */
+        seal_job sj = { ix->threads, prof, prof_section(prof) };
+        pthread_t sealer;
+        bool sealer_on = (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS) &&
+                         pthread_create(&sealer, NULL, builder_seal_threads, &sj) == 0;
+        if (!sealer_on) {
+            threadtab_seal(ix->threads);
+            prof_stage(prof, &pm, "threads_seal", 0, 0);
+        }
         builder_place_samples(b, horizon, true);
         /* In the series now, and nothing comes late any more: not kept through the
          * GC join. */
@@ -1607,7 +1612,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         b->placed_sparks = NULL;
         b->n_samples = b->cap_samples = b->n_sparks = b->cap_sparks = 0;
         b->n_placed = b->cap_placed = b->n_placed_sparks = b->cap_placed_sparks = 0;
-        prof_stage(prof, &pm, "samples", side.section, 0);
+        prof_stage(prof, &pm, "samples", sj.section, 0);
+        if (sealer_on)
+            pthread_join(sealer, NULL);
         for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
             series_seal(ix->series[i]);
         for (size_t li = 0; li < ix->n_lanes; li++) {
@@ -1620,7 +1627,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
             ivtrack_seal(lane->gc);
         }
         x_trim();               /* the placed samples and their sort, before the join */
-        prof_stage(prof, &pm, "seals", side.section, 0);
+        prof_stage(prof, &pm, "seals", 0, 0);
+        builder_publish_side(b);
+        pm = prof_start(prof);
     } else {
         builder_place_flushes(b, &b->work.items_moved);
         threadtab_seal(ix->threads);
@@ -1666,14 +1675,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (s->run_open && s->run_start < join_horizon)
             join_horizon = s->run_start;
     }
-    prof_stage(prof, &pm, "marks", side.section, 0);
+    prof_stage(prof, &pm, "marks", 0, 0);
     evindex_join_grow(ix, &b->join, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
                       b->n_hp_wins, b->late_ns, join_horizon, final);
-    prof_stage(prof, &pm, "join", side.section, 0);
-    if (side_on)
-        pthread_join(sider, NULL);
-    b->work.items_moved += side.moved;
-    prof_stage(prof, &pm, "side_wait", 0, 0);
+    prof_stage(prof, &pm, "join", 0, 0);
     b->late_ns = UINT64_MAX;
     b->work.spans_joined = b->join.n_spans_joined;
     b->work.join_rollbacks = b->join.n_rollbacks;
