@@ -50,7 +50,33 @@ typedef struct evindex_opts {
      * capability block at or after split_at[k - 1]. NULL: ranges of equal bytes. */
     const uint64_t *split_at;
     size_t n_split;
+    /* Bench: where the build's time went, filled in when not NULL (see below). */
+    struct evindex_prof *prof;
 } evindex_opts;
+
+/* Where a build's time went, stage by stage (bench and tuning, not tests: timings
+ * vary). A stage ran on one thread; `cpu_ns` is that thread's CPU time in it (user
+ * and system). Stages of section 0 ran one after another on the building thread;
+ * those of a section k > 0 ran beside each other, lane by lane (lane 0 the building
+ * thread), each lane's stages one after another. */
+#define EVINDEX_PROF_MAX 48
+typedef struct evindex_prof_stage {
+    const char *name;           /* static */
+    uint64_t cpu_ns, wall_ns;
+    unsigned section, lane;
+} evindex_prof_stage;
+
+typedef struct evindex_prof {
+    evindex_prof_stage stage[EVINDEX_PROF_MAX];
+    _Atomic unsigned n;         /* stages filled (those past the room are dropped) */
+    _Atomic unsigned sections;  /* sections handed out so far */
+} evindex_prof;
+
+/* The build's critical path in CPU: section 0's stages plus, for every other section,
+ * its busiest lane's. */
+uint64_t evindex_prof_critical_ns(const evindex_prof *p);
+/* The sum of every stage's CPU. */
+uint64_t evindex_prof_cpu_ns(const evindex_prof *p);
 
 /* Index `log` (borrowed: it must outlive the index). Always returns an index of
  * every complete event before the data ended; *ending says how it ended (DIAG_OK at

@@ -95,6 +95,7 @@ typedef struct evlog_iter {
     uint16_t block_cap;
     bool block_active;          /* the current block still assigns its cap */
     bool first_in_block;
+    bool run_opened;            /* the last run's first event opened a block */
     enum evlog_iter_state state;
     diag diag;                  /* why iteration stopped (TRUNCATED or ERROR) */
 } evlog_iter;
@@ -125,6 +126,16 @@ void evlog_iter_save(const evlog_iter *it, evlog_iter_mark *m);
 void evlog_iter_restore(evlog_iter *it, const evlog *log, const evlog_iter_mark *m);
 /* Next event into *ev: true, or false when iteration stops (see it->state). */
 bool evlog_iter_next(evlog_iter *it, evlog_event *ev);
+/* The next events, as evlog_iter_next gives them, into ev[0 .. n), n <= max, each
+ * starting before `end_pos`: a run in which only the first event may be a BLOCK_MARKER
+ * or leave its block, so that all n have one capability and the iterator's state after
+ * each differs only in its position (evlog_iter_mark_in_run). 0 when iteration stops
+ * (see it->state) or stands at end_pos. For walks that do a little per event. */
+size_t evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_pos);
+/* The iterator's state just after run[k] of the last run (n events) evlog_iter_next_run
+ * gave `it`, as evlog_iter_save would have saved it then. */
+void evlog_iter_mark_in_run(const evlog_iter *it, const evlog_event *run, size_t n, size_t k,
+                            evlog_iter_mark *m);
 
 /* How iteration ended, as a diag: DIAG_OK for the end-of-data marker, else the
  * truncation or error that stopped it. */

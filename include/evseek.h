@@ -30,6 +30,9 @@ void evseek_free(evseek *s);
 /* Record one event, right after evlog_iter_next returned it from `it` (so `it` now
  * stands just after it). Every event of the pass must be recorded, in file order. */
 void evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev);
+/* Record a run of n events, right after evlog_iter_next_run returned it from `it`: as
+ * evseek_note for each in turn. */
+void evseek_note_run(evseek *s, const evlog_iter *it, const evlog_event *ev, size_t n);
 /* Append everything `src` recorded (over the same log, in other parts of the file)
  * to `dst`; neither may be sealed. src is left empty. For builds that split the log. */
 void evseek_merge(evseek *dst, evseek *src);
@@ -75,5 +78,7 @@ size_t evseek_range_cap(const evseek *s, const evlog *log, uint16_t cap, uint64_
 
 size_t evseek_bytes(const evseek *s);
 bool evseek_check(const evseek *s, char *why, size_t why_len);
+/* Tests: a and b hold the same stretches and checkpoints (iterator marks included). */
+bool evseek_equal(const evseek *a, const evseek *b);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cursor.h"
@@ -171,7 +172,91 @@ typedef struct builder {
     evindex_join join;
     uint64_t late_ns;           /* earliest join input since the last join (builder_late_at) */
     evindex_grow_work work;
+    evindex_prof *prof;         /* borrowed from the options, or NULL */
+    /* Threads known to be in ix->threads, direct-mapped: 1 + tid at tid % EVINDEX_SEEN
+     * (0: none), so that a run of a thread the table holds skips its lookup. */
+    uint32_t seen_tid[4096];
 } builder;
+
+#define EVINDEX_SEEN 4096u
+
+/* ---- the build's profile (evindex_prof) ------------------------------------------ */
+
+/* A stage's start: this thread's CPU clock and the wall clock (zero without a profile). */
+typedef struct prof_mark {
+    uint64_t cpu_ns, wall_ns;
+} prof_mark;
+
+static uint64_t
+prof_clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static prof_mark
+prof_start(const evindex_prof *p)
+{
+    if (!p)
+        return (prof_mark){ 0, 0 };
+    return (prof_mark){ prof_clock_ns(CLOCK_THREAD_CPUTIME_ID), prof_clock_ns(CLOCK_MONOTONIC) };
+}
+
+/* Record the stage begun at *m and start the next one there. */
+static void
+prof_stage(evindex_prof *p, prof_mark *m, const char *name, unsigned section, unsigned lane)
+{
+    if (!p)
+        return;
+    prof_mark now = prof_start(p);
+    unsigned i = atomic_fetch_add(&p->n, 1);
+    if (i < EVINDEX_PROF_MAX)
+        p->stage[i] = (evindex_prof_stage){ name, now.cpu_ns - m->cpu_ns,
+                                            now.wall_ns - m->wall_ns, section, lane };
+    *m = now;
+}
+
+/* A new section number for stages that run beside each other (0 without a profile). */
+static unsigned
+prof_section(evindex_prof *p)
+{
+    return p ? atomic_fetch_add(&p->sections, 1) + 1 : 0;
+}
+
+uint64_t
+evindex_prof_critical_ns(const evindex_prof *p)
+{
+    unsigned n = atomic_load(&p->n), n_sec = atomic_load(&p->sections);
+    if (n > EVINDEX_PROF_MAX)
+        n = EVINDEX_PROF_MAX;
+    uint64_t total = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (p->stage[i].section == 0)
+            total += p->stage[i].cpu_ns;
+    for (unsigned sec = 1; sec <= n_sec; sec++) {
+        uint64_t most = 0;
+        for (unsigned lane = 0; lane < EVINDEX_PROF_MAX; lane++) {
+            uint64_t sum = 0;
+            for (unsigned i = 0; i < n; i++)
+                if (p->stage[i].section == sec && p->stage[i].lane == lane)
+                    sum += p->stage[i].cpu_ns;
+            most = sum > most ? sum : most;
+        }
+        total += most;
+    }
+    return total;
+}
+
+uint64_t
+evindex_prof_cpu_ns(const evindex_prof *p)
+{
+    unsigned n = atomic_load(&p->n);
+    uint64_t total = 0;
+    for (unsigned i = 0; i < n && i < EVINDEX_PROF_MAX; i++)
+        total += p->stage[i].cpu_ns;
+    return total;
+}
 
 /* ---- payload reads (fields past the payload read as 0) ---------------------------- */
 
@@ -303,8 +388,10 @@ on_run(builder *b, size_t li, const evlog_event *ev)
     uint32_t tid = pl32(ev, 0);
     /* Every thread that runs gets a record, found again only when the lane switches
      * threads (its run totals come from the runs themselves: threadstats). */
-    if (!s->run_any || tid != s->run_tid)
+    if ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1) {
         threadtab_add(b->ix->threads, tid);
+        b->seen_tid[tid % EVINDEX_SEEN] = tid + 1;
+    }
     s->run_any = true;
     s->run_open = true;
     s->run_tid = tid;
@@ -1302,7 +1389,7 @@ builder_place_samples(builder *b, uint64_t horizon, bool final)
 /* The messages earlier than `horizon` (all if final) into ix->msgs (a growing builder's:
  * a one-shot one added them as they came), merged in where late. */
 static void
-builder_place_msgs(builder *b, uint64_t horizon, bool final)
+builder_place_msgs(builder *b, uint64_t horizon, bool final, uint64_t *moved)
 {
     evindex *ix = b->ix;
     if (!b->n_pend_msgs) {
@@ -1316,7 +1403,7 @@ builder_place_msgs(builder *b, uint64_t horizon, bool final)
     size_t k = final ? b->n_pend_msgs
                      : builder_count_before(b->pend_msgs, b->n_pend_msgs, sizeof *b->pend_msgs,
                                             offsetof(evindex_msg, time_ns), horizon);
-    msgtab_append_sorted(ix->msgs, b->pend_msgs, k, &b->work.items_moved);
+    msgtab_append_sorted(ix->msgs, b->pend_msgs, k, moved);
     memmove(b->pend_msgs, b->pend_msgs + k, (b->n_pend_msgs - k) * sizeof *b->pend_msgs);
     b->n_pend_msgs -= k;
     if (final)
@@ -1328,7 +1415,7 @@ builder_place_msgs(builder *b, uint64_t horizon, bool final)
  * order (the cycles whose count can have changed: those ending at or after the first
  * flush placed, and the newest). */
 static void
-builder_place_flushes(builder *b)
+builder_place_flushes(builder *b, uint64_t *moved)
 {
     evindex *ix = b->ix;
     size_t at = ix->n_nm_flushes;
@@ -1341,7 +1428,7 @@ builder_place_flushes(builder *b)
         ix->n_nm_flushes = n_old + b->n_pend_flushes;
         b->n_pend_flushes = 0;
         at = sort_new_tail(ix->nm_flushes, n_old, ix->n_nm_flushes, sizeof *ix->nm_flushes,
-                           instant_cmp, &b->work.items_moved);
+                           instant_cmp, moved);
     }
     size_t from = b->nm_counted;
     if (at < ix->n_nm_flushes)
@@ -1361,13 +1448,45 @@ builder_place_flushes(builder *b)
     b->nm_counted = ix->n_nm_cycles ? ix->n_nm_cycles - 1 : 0;   /* the last may grow */
 }
 
-/* Logs with fewer events seal their thread table on the building thread. */
+/* Logs with fewer events place everything on the building thread (unless the walk
+ * took threads already). */
 #define EVINDEX_SIDE_SEAL_EVENTS 1000000
 
+/* The final publish's side: what the GC join, the series and the lanes do not read —
+ * flushes, threads, messages, the seek table and the side tables — placed and sealed
+ * on a thread of its own while the building thread places the samples and joins the
+ * collections. It touches nothing of the builder but these, and counts what it moved
+ * in its own `moved`. */
+typedef struct publish_side {
+    builder *b;
+    uint64_t moved;
+    unsigned section;           /* of the profile */
+} publish_side;
+
 static void *
-builder_seal_threads(void *tt)
+publish_side_main(void *arg)
 {
-    threadtab_seal(tt);
+    publish_side *ps = arg;
+    builder *b = ps->b;
+    evindex *ix = b->ix;
+    evindex_prof *prof = b->prof;
+    prof_mark pm = prof_start(prof);
+    builder_place_flushes(b, &ps->moved);
+    prof_stage(prof, &pm, "flushes", ps->section, 1);
+    threadtab_seal(ix->threads);
+    prof_stage(prof, &pm, "threads_seal", ps->section, 1);
+    builder_place_msgs(b, UINT64_MAX, true, &ps->moved);
+    prof_stage(prof, &pm, "msgs", ps->section, 1);
+    evseek_seal(ix->seek);
+    series_seal(ix->nm_pruned);
+    series_seal(ix->nm_free_segments);
+    heapprof_seal(ix->heap);
+    ipe_table_seal(ix->ipe);
+    ticky_seal(ix->ticky);
+    timeprof_seal(ix->timeprof);    /* once: a growing index shows none before */
+    ix->timeprof_sealed = true;
+    ivtrack_seal(ix->nm);
+    prof_stage(prof, &pm, "side_seals", ps->section, 1);
     return NULL;
 }
 
@@ -1490,6 +1609,8 @@ static void
 builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
 {
     evindex *ix = b->ix;
+    evindex_prof *prof = b->prof;
+    prof_mark pm = prof_start(prof);
     ix->first_ns = w->have_first ? w->first : 0;
     ix->last_ns = w->last;
     ix->n_events = w->n;
@@ -1506,20 +1627,22 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (b->hp_open)
             builder_census_close(b, UINT64_MAX, UINT64_MAX);
     }
-    builder_place_flushes(b);
+    prof_stage(prof, &pm, "close", 0, 0);
     /* Never back: a capability that comes (or wakes) late gives late items, merged in
      * as such, rather than holding back what was placed. */
     uint64_t horizon = final ? UINT64_MAX : builder_horizon(b, w->last);
     if (!final && horizon < b->horizon_ns)
         horizon = b->horizon_ns;
     b->horizon_ns = horizon;
+    publish_side side = { b, 0, 0 };
+    pthread_t sider;
+    bool side_on = false;
     if (final) {
-        /* The thread table's sort runs beside the series (they share nothing). */
-        pthread_t sealer;
-        bool sealer_on = ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS &&
-                         pthread_create(&sealer, NULL, builder_seal_threads, ix->threads) == 0;
-        if (!sealer_on)
-            threadtab_seal(ix->threads);
+        side.section = prof_section(prof);
+        side_on = (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS) &&
+                  pthread_create(&sider, NULL, publish_side_main, &side) == 0;
+        if (!side_on)
+            publish_side_main(&side);
         builder_place_samples(b, horizon, true);
         /* In the series now, and nothing comes late any more: not kept through the
          * GC join. */
@@ -1536,17 +1659,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         b->placed_sparks = NULL;
         b->n_samples = b->cap_samples = b->n_sparks = b->cap_sparks = 0;
         b->n_placed = b->cap_placed = b->n_placed_sparks = b->cap_placed_sparks = 0;
-        if (sealer_on)
-            pthread_join(sealer, NULL);
+        prof_stage(prof, &pm, "samples", side.section, 0);
         for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
             series_seal(ix->series[i]);
-        series_seal(ix->nm_pruned);
-        series_seal(ix->nm_free_segments);
-        heapprof_seal(ix->heap);
-        ipe_table_seal(ix->ipe);
-        ticky_seal(ix->ticky);
-        timeprof_seal(ix->timeprof);    /* once: a growing index shows none before */
-        ix->timeprof_sealed = true;
         for (size_t li = 0; li < ix->n_lanes; li++) {
             evindex_lane *lane = &ix->lanes[li];
             runlane_seal(lane->runs);
@@ -1556,9 +1671,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
                 series_seal(lane->spark_series[k]);
             ivtrack_seal(lane->gc);
         }
-        ivtrack_seal(ix->nm);
         x_trim();               /* the placed samples and their sort, before the join */
+        prof_stage(prof, &pm, "seals", side.section, 0);
     } else {
+        builder_place_flushes(b, &b->work.items_moved);
         threadtab_seal(ix->threads);
         builder_place_samples(b, horizon, false);
         /* The heap profile, IPE and ticky tables sort on sealing: only when they
@@ -1577,11 +1693,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         ix->lanes[li].pub.runs = ix->lanes[li].runs;
         ix->lanes[li].pub.gc = ix->lanes[li].gc;
     }
-    builder_place_msgs(b, horizon, final);
-    if (final)
-        evseek_seal(ix->seek);
-    else
+    if (!final) {
+        builder_place_msgs(b, horizon, false, &b->work.items_moved);
         evseek_publish(ix->seek, it);
+    }
 
     sort_new_tail(b->marks, b->n_marks_sorted, b->n_marks, sizeof *b->marks, evindex_gcmark_cmp,
                   &b->work.items_moved);
@@ -1603,8 +1718,14 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (s->run_open && s->run_start < join_horizon)
             join_horizon = s->run_start;
     }
+    prof_stage(prof, &pm, "marks", side.section, 0);
     evindex_join_grow(ix, &b->join, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
                       b->n_hp_wins, b->late_ns, join_horizon, final);
+    prof_stage(prof, &pm, "join", side.section, 0);
+    if (side_on)
+        pthread_join(sider, NULL);
+    b->work.items_moved += side.moved;
+    prof_stage(prof, &pm, "side_wait", 0, 0);
     b->late_ns = UINT64_MAX;
     b->work.spans_joined = b->join.n_spans_joined;
     b->work.join_rollbacks = b->join.n_rollbacks;
@@ -1621,6 +1742,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
             ix->lanes[li].n_spans = ix->lanes[li].cap_spans = 0;
             ix->lanes[li].n_spans_closed = ix->lanes[li].span_from = 0;
         }
+    prof_stage(prof, &pm, "spans_free", 0, 0);
 }
 
 static void
@@ -1672,39 +1794,55 @@ evindex_alloc(const evlog *log)
 /* Index the events from `it` on while they start before end_pos (UINT64_MAX: to the
  * end of the data). Progress is added to opts->progress_bytes as bytes walked since
  * the last report. */
+/* Events a walk takes from the iterator at once (evlog_iter_next_run). */
+#define EVINDEX_WALK_RUN 256
+
 static void
 builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *opts, walk *w)
 {
-    evlog_event ev;
+    evlog_event run[EVINDEX_WALK_RUN];
     uint64_t reported = it->pos, next_report = it->pos + (1u << 20);
     uint64_t *newest = b->newest;
-    while (it->pos < end_pos && evlog_iter_next(it, &ev)) {
-        evseek_note(b->ix->seek, it, &ev);
-        w->n++;
-        if (!w->have_first || ev.time_ns < w->first)
-            w->first = ev.time_ns;
-        w->have_first = true;
-        if (ev.time_ns > w->last)
-            w->last = ev.time_ns;
-        if (ev.cap != EVLOG_NO_CAP && ev.time_ns >= newest[ev.cap])
-            newest[ev.cap] = ev.time_ns + 1;
-        evindex_handler h = ev.type < 256 ? evindex_handlers[ev.type] : NULL;
-        if (h) {
-            size_t li = evindex_needs_lane(ev.type) ? builder_lane(b, ev.cap) : SIZE_MAX;
-            h(b, li, &ev);
+    uint64_t first = w->have_first ? w->first : UINT64_MAX, last = w->last, n0 = w->n;
+    size_t n;
+    while ((n = evlog_iter_next_run(it, run, EVINDEX_WALK_RUN, end_pos)) > 0) {
+        evseek_note_run(b->ix->seek, it, run, n);
+        w->n += n;
+        uint64_t run_last = 0;
+        for (size_t k = 0; k < n; k++) {
+            const evlog_event *ev = &run[k];
+            if (ev->time_ns < first)
+                first = ev->time_ns;
+            if (ev->time_ns > run_last)
+                run_last = ev->time_ns;
+            evindex_handler h = ev->type < 256 ? evindex_handlers[ev->type] : NULL;
+            if (h) {
+                size_t li = evindex_needs_lane(ev->type) ? builder_lane(b, ev->cap) : SIZE_MAX;
+                h(b, li, ev);
+            }
         }
+        /* A run's events share a capability (evlog_iter_next_run). */
+        if (run[0].cap != EVLOG_NO_CAP && run_last >= newest[run[0].cap])
+            newest[run[0].cap] = run_last + 1;
+        if (run_last > last)
+            last = run_last;
         if (it->pos >= next_report) {
             if (opts->progress_bytes)
                 atomic_fetch_add(opts->progress_bytes, it->pos - reported);
             reported = it->pos;
             if (opts->cancel && atomic_load(opts->cancel)) {
                 w->cancelled = true;
-                return;
+                break;
             }
             next_report = it->pos + (1u << 20);
         }
     }
-    if (opts->progress_bytes && it->pos > reported)
+    if (w->n > n0) {
+        w->first = first;
+        w->have_first = true;
+    }
+    w->last = last;
+    if (!w->cancelled && opts->progress_bytes && it->pos > reported)
         atomic_fetch_add(opts->progress_bytes, it->pos - reported);
 }
 
@@ -1736,10 +1874,13 @@ static evindex *
 builder_finish_take(builder *b, const walk *w, const evindex_opts *opts, diag *ending)
 {
     evindex *ix = b->ix;
+    evindex_prof *prof = b->prof;
     builder_publish(b, NULL, w, true);
+    prof_mark pm = prof_start(prof);
     builder_free(b);
     x_free(b);
     x_trim();                   /* the spans, stats and marks the join read */
+    prof_stage(prof, &pm, "builder_free", 0, 0);
     if (opts->progress_bytes)
         atomic_store(opts->progress_bytes, evlog_size(ix->log));
     if (ending)
@@ -1822,12 +1963,15 @@ evindex_grow_free(evindex_grow *g)
 static evindex *
 evindex_build_serial(const evlog *log, const evindex_opts *opts, uint64_t end, diag *ending)
 {
+    prof_mark pm = prof_start(opts->prof);
     builder *b = builder_new(log);
+    b->prof = opts->prof;
     evlog_iter it;
     evlog_iter_init(&it, log);
     evlog_iter_cut(&it, end);
     walk w = { 0 };
     builder_walk(b, &it, UINT64_MAX, opts, &w);
+    prof_stage(opts->prof, &pm, "walk", 0, 0);
     if (w.cancelled) {
         builder_destroy(b);
         return NULL;
@@ -1915,6 +2059,7 @@ typedef struct par_worker {
     builder *b;
     walk w;
     bool clean;                 /* every segment was walked to its end */
+    unsigned section;           /* of the profile */
 } par_worker;
 
 /* A capability split is even enough when no worker walks more than this many
@@ -1975,6 +2120,7 @@ static void *
 par_worker_main(void *arg)
 {
     par_worker *pw = arg;
+    prof_mark pm = prof_start(pw->opts->prof);
     pw->clean = true;
     for (size_t i = 0; i < pw->n_segs && !pw->w.cancelled; i++) {
         const par_seg *sg = &pw->segs[i];
@@ -1986,6 +2132,7 @@ par_worker_main(void *arg)
         if (it.pos != sg->end)
             pw->clean = false;
     }
+    prof_stage(pw->opts->prof, &pm, "walk", pw->section, pw->id);
     return NULL;
 }
 
@@ -2039,14 +2186,25 @@ typedef struct stitch_job {
 typedef struct stitch_jobs {
     stitch_job *v;
     size_t n;
+    threadtab *threads, *src_threads;   /* merged here too (threadtab_merge_take) */
+    evseek *seek, *src_seek;            /* likewise (evseek_merge) */
+    evindex_prof *prof;
+    unsigned section;
 } stitch_jobs;
 
+/* The stitch's helper: the second halves of the runs, and the thread tables and seek
+ * tables merged, while the stitching thread merges the rest. */
 static void *
 stitch_jobs_second(void *arg)
 {
     stitch_jobs *js = arg;
+    prof_mark pm = prof_start(js->prof);
     for (size_t i = 0; i < js->n; i++)
         js->v[i].out = runlane_copy_range(*js->v[i].src, js->v[i].mid, SIZE_MAX);
+    prof_stage(js->prof, &pm, "stitch_copy", js->section, 1);
+    threadtab_merge_take(js->threads, js->src_threads);
+    evseek_merge(js->seek, js->src_seek);
+    prof_stage(js->prof, &pm, "stitch_threads", js->section, 1);
     return NULL;
 }
 
@@ -2190,6 +2348,7 @@ static bool
 builder_stitch(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
+    prof_mark pm = prof_start(dst->prof);
     if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
         !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) ||
         heapprof_breakdown_of(s->heap) != HEAPPROF_BY_UNKNOWN ||
@@ -2214,29 +2373,34 @@ builder_stitch(builder *dst, builder *src)
     x_free(src->heads);
     src->heads = NULL;
     src->n_heads = src->cap_heads = 0;
-    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0 };   /* freed below */
+    stitch_jobs js = { xcalloc(s->n_lanes + 1, sizeof *js.v), 0,  /* freed below */
+                       d->threads, s->threads, d->seek, s->seek, dst->prof, 0 };
     for (size_t li = 0; li < s->n_lanes; li++) {
         builder_stitch_lane(dst, &s->lanes[li], &src->ls[li], stats0, &js.v[js.n]);
         js.n += js.v[js.n].src != NULL;
     }
+    prof_stage(dst->prof, &pm, "stitch_lanes", 0, 0);
+    js.section = prof_section(dst->prof);
     pthread_t helper;
-    bool helper_on = js.n && pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
-    if (!helper_on)
+    bool helper_on = pthread_create(&helper, NULL, stitch_jobs_second, &js) == 0;
+    if (!helper_on) {
         stitch_jobs_second(&js);
+        pm = prof_start(dst->prof);
+    }
     STITCH_TAKE(dst, src, marks, n_marks, cap_marks);
     /* Each of src's sample streams after dst's of its key (src's blocks all follow
      * dst's), src's freed as they are taken. */
     builder_take_queue(&dst->sample_q, &src->sample_q);
     builder_take_queue(&dst->spark_q, &src->spark_q);
+    prof_stage(dst->prof, &pm, "stitch_samples", js.section, 0);
     STITCH_TAKE(dst, src, caplife, n_caplife, cap_caplife);
     STITCH_TAKE(dst, src, pend_msgs, n_pend_msgs, cap_pend_msgs);
     msgtab_merge(d->msgs, s->msgs);
+    prof_stage(dst->prof, &pm, "stitch_msgs", js.section, 0);
     STITCH_TAKE(dst, src, pend_flushes, n_pend_flushes, cap_pend_flushes);
     for (size_t c = 0; c < 65536; c++)
         if (src->newest[c] > dst->newest[c])
             dst->newest[c] = src->newest[c];
-    threadtab_merge_take(d->threads, s->threads);
-    evseek_merge(d->seek, s->seek);
     timeprof_merge(d->timeprof, s->timeprof);
     evindex_program *dp = &d->program;
     const evindex_program *sp = &s->program;
@@ -2264,6 +2428,7 @@ builder_stitch(builder *dst, builder *src)
     for (size_t i = 0; i < js.n; i++)
         runlane_append_range(d->lanes[dst->lane_of[js.v[i].cap] - 1].runs, *js.v[i].src,
                              js.v[i].from, js.v[i].mid);
+    prof_stage(dst->prof, &pm, "stitch_rest", js.section, 0);
     if (helper_on)
         pthread_join(helper, NULL);
     for (size_t i = 0; i < js.n; i++) {
@@ -2274,6 +2439,7 @@ builder_stitch(builder *dst, builder *src)
         dl->pub.runs = dl->runs;
     }
     x_free(js.v);
+    prof_stage(dst->prof, &pm, "stitch_splice", 0, 0);
     return true;
 }
 
@@ -2288,18 +2454,23 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
                        diag *ending, bool *fallback)
 {
     *fallback = true;
+    evindex_prof *prof = opts->prof;
+    prof_mark pm = prof_start(prof);
     par_seg *segs;
     size_t n_segs;
     if (!par_plan(log, &segs, &n_segs)) {
         return NULL;
     }
     bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at);
+    prof_stage(prof, &pm, "plan", 0, 0);
+    unsigned walk_sec = prof_section(prof);
     par_worker *pw = xcalloc(n_workers, sizeof *pw);        /* freed below */
     pthread_t *th = xcalloc(n_workers, sizeof *th);         /* freed below */
     bool *started = xcalloc(n_workers, sizeof *started);    /* freed below */
     for (unsigned i = 0; i < n_workers; i++) {
         pw[i] = (par_worker){ .log = log, .opts = opts, .segs = segs, .n_segs = n_segs,
-                              .id = i, .n_workers = n_workers, .b = builder_new(log) };
+                              .id = i, .n_workers = n_workers, .b = builder_new(log),
+                              .section = walk_sec };
         pw[i].b->mid = by_range && i > 0;
         if (i > 0)
             started[i] = pthread_create(&th[i], NULL, par_worker_main, &pw[i]) == 0;
@@ -2318,6 +2489,7 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
         ok &= pw[i].clean;
     }
     builder *b = pw[0].b;
+    b->prof = prof;
     walk w = pw[0].w;
     for (unsigned i = 1; i < n_workers && ok && !cancelled; i++) {
         ok = builder_stitch(b, pw[i].b);
@@ -2330,9 +2502,11 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
             w.last = pw[i].w.last;
         w.n += pw[i].w.n;
     }
+    pm = prof_start(prof);
     for (unsigned i = 1; i < n_workers; i++)
         builder_destroy(pw[i].b);
     x_trim();                   /* the workers' freed blocks, before the publish */
+    prof_stage(prof, &pm, "workers_free", 0, 0);
     x_free(pw);
     x_free(th);
     x_free(started);

@@ -352,6 +352,7 @@ evlog_parse_at(const evlog *log, uint64_t end, uint64_t pos, evlog_event *ev)
     return EVLOG_PARSE_EVENT;
 }
 
+
 bool
 evlog_iter_next(evlog_iter *it, evlog_event *ev)
 {
@@ -393,6 +394,47 @@ evlog_iter_next(evlog_iter *it, evlog_event *ev)
     }
     it->pos = pos + ev->size;
     return true;
+}
+
+size_t
+evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_pos)
+{
+    if (!max || it->pos >= end_pos || !evlog_iter_next(it, &ev[0]))
+        return 0;
+    it->run_opened = it->first_in_block;
+    /* The rest as evlog_iter_next would take them, while none changes the block state:
+     * a marker or an event that leaves the block ends the run before it (the next run
+     * starts with it, and anything but an event, evlog_iter_next reports). The event
+     * after a marker belongs to its block even past the block's end: such a run ends at
+     * its marker. */
+    const evlog lg = *it->log;  /* a copy the loop keeps in registers */
+    uint64_t pos = it->pos, data_end = it->data_end;
+    uint64_t leave_at = it->block_active ? it->block_end : UINT64_MAX;
+    uint16_t cap = ev[0].cap;
+    size_t n = 1;
+    while (n < max && pos < end_pos && pos < leave_at) {
+        evlog_event *e = &ev[n];
+        if (evlog_parse_at(&lg, data_end, pos, e) != EVLOG_PARSE_EVENT ||
+            e->type == EV_BLOCK_MARKER)
+            break;
+        e->cap = cap;
+        pos += e->size;
+        n++;
+    }
+    if (n > 1)
+        it->first_in_block = false;
+    it->pos = pos;
+    return n;
+}
+
+void
+evlog_iter_mark_in_run(const evlog_iter *it, const evlog_event *run, size_t n, size_t k,
+                       evlog_iter_mark *m)
+{
+    evlog_iter_save(it, m);
+    m->pos = run[k].offset + run[k].size;
+    (void)n;
+    m->first_in_block = k == 0 && it->run_opened;     /* false after any other event */
 }
 
 bool

@@ -106,7 +106,7 @@ evseek_push_stretch(evseek *s, const evlog_iter_mark *start, uint16_t cap)
 }
 
 static void
-evseek_push_ck(evseek *s, const evseek_stretch *st, const evlog_iter *it)
+evseek_push_ck(evseek *s, const evseek_stretch *st, const evlog_iter_mark *mark)
 {
     if (s->n_ck == s->cap_ck) {
         s->cap_ck = s->cap_ck ? 2 * s->cap_ck : 64;
@@ -116,14 +116,15 @@ evseek_push_ck(evseek *s, const evseek_stretch *st, const evlog_iter *it)
     if (st->n_events >= 2 * EVSEEK_STRIDE)
         s->ck[s->n_ck - 1].suffix_min_ns = s->stride_min_ns;
     evseek_ck *c = &s->ck[s->n_ck++];
-    evlog_iter_save(it, &c->mark);
+    c->mark = *mark;
     c->prefix_max_ns = st->max_ns;
     c->suffix_min_ns = UINT64_MAX;
     s->stride_min_ns = UINT64_MAX;
 }
 
-void
-evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
+/* The stretch ev goes in: the open one, or a new one that starts at ev. */
+static evseek_stretch *
+evseek_stretch_for(evseek *s, const evlog_event *ev)
 {
     assert(!s->sealed);
     evseek_stretch *st = s->open ? &s->st[s->n_st - 1] : NULL;
@@ -141,6 +142,13 @@ evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
         evseek_push_stretch(s, &before, ev->cap);
         st = &s->st[s->n_st - 1];
     }
+    return st;
+}
+
+void
+evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
+{
+    evseek_stretch *st = evseek_stretch_for(s, ev);
     st->n_events++;
     if (ev->time_ns < st->min_ns)
         st->min_ns = ev->time_ns;
@@ -148,8 +156,45 @@ evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
         st->max_ns = ev->time_ns;
     if (ev->time_ns < s->stride_min_ns)
         s->stride_min_ns = ev->time_ns;
-    if (st->n_events % EVSEEK_STRIDE == 0)
-        evseek_push_ck(s, st, it);
+    if (st->n_events % EVSEEK_STRIDE == 0) {
+        evlog_iter_mark m;
+        evlog_iter_save(it, &m);
+        evseek_push_ck(s, st, &m);
+    }
+}
+
+void
+evseek_note_run(evseek *s, const evlog_iter *it, const evlog_event *ev, size_t n)
+{
+    if (!n)
+        return;
+    /* The run's events after the first are neither markers nor of another capability:
+     * they go in the first one's stretch. Stride by stride, as evseek_note would. */
+    evseek_stretch *st = evseek_stretch_for(s, &ev[0]);
+    uint64_t lo = st->min_ns, hi = st->max_ns, stride_lo = s->stride_min_ns;
+    for (size_t k = 0; k < n;) {
+        size_t left = EVSEEK_STRIDE - (size_t)(st->n_events % EVSEEK_STRIDE);
+        size_t end = n - k < left ? n : k + left;
+        st->n_events += end - k;
+        for (; k < end; k++) {
+            uint64_t t = ev[k].time_ns;
+            lo = t < lo ? t : lo;
+            hi = t > hi ? t : hi;
+            stride_lo = t < stride_lo ? t : stride_lo;
+        }
+        if (st->n_events % EVSEEK_STRIDE == 0) {
+            st->min_ns = lo;
+            st->max_ns = hi;
+            s->stride_min_ns = stride_lo;
+            evlog_iter_mark m;
+            evlog_iter_mark_in_run(it, ev, n, k - 1, &m);
+            evseek_push_ck(s, st, &m);
+            stride_lo = s->stride_min_ns;
+        }
+    }
+    st->min_ns = lo;
+    st->max_ns = hi;
+    s->stride_min_ns = stride_lo;
 }
 
 static int
@@ -543,6 +588,34 @@ evseek_u64_cmp(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+static bool
+evseek_mark_equal(const evlog_iter_mark *a, const evlog_iter_mark *b)
+{
+    return a->pos == b->pos && a->block_end == b->block_end && a->block_cap == b->block_cap &&
+           a->block_active == b->block_active && a->first_in_block == b->first_in_block;
+}
+
+bool
+evseek_equal(const evseek *a, const evseek *b)
+{
+    if (a->n_st != b->n_st || a->n_ck != b->n_ck || a->open != b->open)
+        return false;
+    for (size_t i = 0; i < a->n_st; i++) {
+        const evseek_stretch *x = &a->st[i], *y = &b->st[i];
+        if (!evseek_mark_equal(&x->start, &y->start) || x->min_ns != y->min_ns ||
+            x->max_ns != y->max_ns || x->n_events != y->n_events ||
+            x->first_ck != y->first_ck || x->cap != y->cap)
+            return false;
+    }
+    for (size_t i = 0; i < a->n_ck; i++) {
+        const evseek_ck *x = &a->ck[i], *y = &b->ck[i];
+        if (!evseek_mark_equal(&x->mark, &y->mark) || x->prefix_max_ns != y->prefix_max_ns ||
+            x->suffix_min_ns != y->suffix_min_ns)
+            return false;
+    }
+    return true;
 }
 
 bool

@@ -22,13 +22,15 @@ static inline __attribute__((always_inline)) void
 radixsort_core(unsigned char *a, size_t n, size_t size, size_t key_off)
 {
     uint64_t lo = UINT64_MAX, hi = 0;
+    bool sorted = true;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = radixsort_key(a + i * size, key_off);
+        sorted &= k >= hi;
         lo = k < lo ? k : lo;
         hi = k > hi ? k : hi;
     }
     uint64_t span = hi - lo;
-    if (span == 0)
+    if (span == 0 || sorted)    /* in order already (a stable sort leaves it) */
         return;
     unsigned char *tmp = xmalloc(n * size);                            /* freed below */
     size_t *count = xmalloc(RADIXSORT_BUCKETS * sizeof *count);        /* freed below */

@@ -1116,26 +1116,48 @@ struct runlane_sweep {
     const runlane *rl;          /* borrowed */
     size_t chunk;               /* the packed chunk unpacked below, or SIZE_MAX */
     size_t len;                 /* its runs */
+    size_t n_done;              /* runs [0, n_done) of it are unpacked below */
     uint64_t start_ns[RUNLANE_CHUNK], dur_ns[RUNLANE_CHUNK];
 };
 
-/* Unpack only the starts and durations of packed chunk c into sw. */
+/* Start on packed chunk c: nothing of it unpacked yet. */
 static void
 runlane_sweep_load(runlane_sweep *sw, size_t c)
 {
-    const runlane *rl = sw->rl;
-    const runlane_chunk *ck = &rl->chunks[c];
-    const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
-    size_t len = runlane_chunk_len(rl, c);
-    uint64_t at = rl->bases[c] + runlane_gap_get(ck, off, 0);
-    for (size_t j = 0; j < len; j++) {
-        if (j)
-            at += sw->dur_ns[j - 1] + runlane_gap_get(ck, off, j);
-        sw->start_ns[j] = at;
-        sw->dur_ns[j] = runlane_col_get(dur, ck->w_dur, j);
-    }
     sw->chunk = c;
-    sw->len = len;
+    sw->len = runlane_chunk_len(sw->rl, c);
+    sw->n_done = 0;
+}
+
+/* Unpack the chunk's starts and durations on from n_done while the last one unpacked
+ * starts at or before t (a query of t reads no further: a run starting after t ends
+ * the search), so a sweep unpacks a chunk only as far as its queries reach. The
+ * columns' widths, masks and gap exceptions are read once (as runlane_gap_get and
+ * runlane_col_get would, run by run). */
+static void
+runlane_sweep_upto(runlane_sweep *sw, uint64_t t)
+{
+    const runlane *rl = sw->rl;
+    const runlane_chunk *ck = &rl->chunks[sw->chunk];
+    const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
+    const unsigned w_off = ck->w_off, w_dur = ck->w_dur, w_gexc = ck->w_gexc;
+    const uint64_t m_off = bitpack_mask(w_off), m_dur = bitpack_mask(w_dur);
+    const uint64_t m_gexc = bitpack_mask(w_gexc);
+    const uint64_t *gexc = ck->n_gexc ? off + runlane_gexc_at(ck) : NULL;
+    const uint64_t gmap = gexc ? gexc[0] : 0;
+    size_t j = sw->n_done;
+    for (; j < sw->len && (j == 0 || sw->start_ns[j - 1] <= t); j++) {
+        uint64_t gap = gmap >> j & 1
+                           ? bitpack_get_masked(gexc + 1,
+                                                (uint64_t)runlane_popcount(
+                                                    gmap & ((UINT64_C(1) << j) - 1)) * w_gexc,
+                                                m_gexc)
+                           : bitpack_get_masked(off, (uint64_t)j * w_off, m_off);
+        sw->start_ns[j] = j ? sw->start_ns[j - 1] + sw->dur_ns[j - 1] + gap
+                            : rl->bases[sw->chunk] + gap;
+        sw->dur_ns[j] = bitpack_get_masked(dur, (uint64_t)j * w_dur, m_dur);
+    }
+    sw->n_done = j;
 }
 
 runlane_sweep *
@@ -1145,6 +1167,7 @@ runlane_sweep_new(const runlane *rl)
     sw->rl = rl;
     sw->chunk = SIZE_MAX;
     sw->len = 0;
+    sw->n_done = 0;
     return sw;
 }
 
@@ -1190,7 +1213,8 @@ runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns)
                             : runlane_chunk_search(rl, t + 1, c == SIZE_MAX ? 0 : c);
         runlane_sweep_load(sw, c);
     }
-    size_t j = runlane_last_le(sw->start_ns, sw->len, t);
+    runlane_sweep_upto(sw, t);
+    size_t j = runlane_last_le(sw->start_ns, sw->n_done, t);
     *end_ns = sw->start_ns[j] + sw->dur_ns[j];
     return c * RUNLANE_CHUNK + j;
 }

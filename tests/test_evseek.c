@@ -1,7 +1,8 @@
 /* tests/test_evseek: time-range queries by file position against a brute-force scan
  * (every event, filtered, stably sorted by time), on synthetic logs with several caps,
  * small and large blocks, disorder, events outside blocks, no blocks and truncation;
- * plus the max/more contract, stride skipping, tie order equal to merge, and memory. */
+ * plus the max/more contract, stride skipping, tie order equal to merge, and memory;
+ * and the iterator's runs (evlog_iter_next_run, evseek_note_run) against its events. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -599,6 +600,127 @@ START_TEST(test_evseek_hand_built_stretches)
 }
 END_TEST
 
+/* Walk `data` with evlog_iter_next_run (runs of at most 1 .. 300 events, stopping at
+ * arbitrary end positions on the way, as the index's walk does per segment) and check
+ * it against evlog_iter_next: the same events, the iterator's state after each as
+ * evlog_iter_mark_in_run gives it, every run one capability with a block marker only
+ * first, the same ending; and that evseek_note_run records what evseek_note did. */
+static void
+es_check_runs(const uint8_t *data, size_t len, uint64_t seed)
+{
+    es_case c;
+    es_open(&c, data, len);
+    size_t n_ref = 0, cap_ref = 1024;
+    evlog_event *ref = xreallocarray(NULL, cap_ref, sizeof *ref);          /* freed below */
+    evlog_iter_mark *after = xreallocarray(NULL, cap_ref, sizeof *after);  /* freed below */
+    evlog_iter it;
+    evlog_iter_init(&it, c.log);
+    evlog_event ev;
+    while (evlog_iter_next(&it, &ev)) {
+        if (n_ref == cap_ref) {
+            cap_ref *= 2;
+            ref = xreallocarray(ref, cap_ref, sizeof *ref);
+            after = xreallocarray(after, cap_ref, sizeof *after);
+        }
+        ref[n_ref] = ev;
+        evlog_iter_save(&it, &after[n_ref++]);
+    }
+    enum evlog_iter_state ending = it.state;
+    uint64_t end_pos = it.pos;
+
+    evseek *seek = evseek_new();
+    evlog_event run[300];
+    uint64_t s = seed * 0x9e3779b97f4a7c15u + 3, stop = 0;
+    size_t i = 0;
+    evlog_iter_init(&it, c.log);
+    for (;;) {
+        if (it.pos >= stop)
+            stop = it.pos + 1 + es_rng(&s) % 3000;
+        size_t n = evlog_iter_next_run(&it, run, 1 + es_rng(&s) % 300, stop);
+        if (n == 0 && it.state == EVLOG_ITER_OK && it.pos >= stop)
+            continue;
+        if (n == 0)
+            break;
+        evseek_note_run(seek, &it, run, n);
+        for (size_t k = 0; k < n; k++, i++) {
+            ck_assert_uint_lt(i, n_ref);
+            ck_assert_uint_lt(run[k].offset, stop);
+            if (run[k].offset != ref[i].offset || run[k].time_ns != ref[i].time_ns ||
+                run[k].type != ref[i].type || run[k].cap != ref[i].cap ||
+                run[k].size != ref[i].size || run[k].payload_len != ref[i].payload_len ||
+                run[k].payload != ref[i].payload || run[k].et != ref[i].et)
+                ck_abort_msg("event %zu (offset %llu) differs", i,
+                             (unsigned long long)ref[i].offset);
+            if (k > 0 && (run[k].cap != run[0].cap || run[k].type == EV_BLOCK_MARKER))
+                ck_abort_msg("event %zu: a run's event %zu changes the block", i, k);
+            evlog_iter_mark m;
+            evlog_iter_mark_in_run(&it, run, n, k, &m);
+            if (m.pos != after[i].pos || m.block_end != after[i].block_end ||
+                m.block_cap != after[i].block_cap || m.block_active != after[i].block_active ||
+                m.first_in_block != after[i].first_in_block)
+                ck_abort_msg("event %zu (offset %llu): the iterator after it differs", i,
+                             (unsigned long long)ref[i].offset);
+        }
+    }
+    ck_assert_uint_eq(i, n_ref);
+    ck_assert_int_eq(it.state, ending);
+    ck_assert_uint_eq(it.pos, end_pos);
+
+    evseek_seal(seek);
+    char why[200];
+    ck_assert_msg(evseek_check(seek, why, sizeof why), "evseek_check: %s", why);
+    ck_assert_uint_eq(evseek_n_stretches(seek), evseek_n_stretches(c.seek));
+    ck_assert_uint_eq(evseek_bytes(seek), evseek_bytes(c.seek));
+    ck_assert_msg(evseek_equal(seek, c.seek), "the seek tables differ");
+    evseek *by_event = c.seek;
+    c.seek = seek;              /* the queries against the reference, answered by runs */
+    es_random_queries(&c, seed, 12);
+    c.seek = by_event;
+    evseek_free(seek);
+    x_free(after);
+    x_free(ref);
+    es_close(&c);
+}
+
+START_TEST(test_evseek_runs_equal_events)
+{
+    /* Small blocks (a cut-off end, events outside blocks), no blocks, big blocks (both
+     * with stretches of several strides). */
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        es_opts o = {
+            .seed = seed, .n_caps = 1 + (int)(seed % 4), .n_events = 600 + 300 * seed,
+            .block_bytes = seed == 4 ? 0 : 64u << seed, .blocks = seed != 3,
+            .outside = seed == 2, .disorder_ns = seed % 3 ? 30 : 0, .truncate = seed == 1,
+        };
+        size_t len;
+        uint8_t *data = es_build(&o, &len);
+        es_check_runs(data, len, seed);
+        free(data);
+    }
+    /* A block claiming only its marker: the event after it is still the block's, the
+     * next ones are not (no cap) until the next marker; and a marker at the very end. */
+    tlog t;
+    tlog_init(&t);
+    tlog_header_begin(&t);
+    tlog_standard_header(&t);
+    tlog_header_end(&t);
+    tlog_block(&t, 100, 0, 100, 0);
+    for (uint32_t k = 0; k < 700; k++) {
+        tlog_event(&t, EV_RUN_THREAD, 100 + k);
+        tlog_u32(&t, k);
+    }
+    tlog_block(&t, 900, 14, 900, 1);
+    tlog_event(&t, EV_RUN_THREAD, 900);
+    tlog_u32(&t, 1);
+    tlog_event(&t, EV_RUN_THREAD, 901);
+    tlog_u32(&t, 2);
+    tlog_block(&t, 950, 0, 950, 2);
+    tlog_end(&t);
+    es_check_runs((const uint8_t *)t.b.data, t.b.len, 99);
+    tlog_free(&t);
+}
+END_TEST
+
 START_TEST(test_evseek_memory_is_small)
 {
     /* A 4-cap log with the writer's default 64 KiB blocks. */
@@ -634,6 +756,7 @@ test_evseek_suite(void)
     tcase_add_test(tc, test_evseek_reads_only_needed_strides);
     tcase_add_test(tc, test_evseek_hand_built_stretches);
     tcase_add_test(tc, test_evseek_memory_is_small);
+    tcase_add_test(tc, test_evseek_runs_equal_events);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -122,8 +122,9 @@ bench_open(const char *path)
 
 /* The floor: exactly the loop of `elog-tui scan`, open and close included. */
 static double
-bench_scan(const char *path, uint64_t *n_events)
+bench_scan(const char *path, uint64_t *n_events, double *cpu_ms)
 {
+    uint64_t c0 = bench_cpu_ns();
     uint64_t t0 = bench_now_ns();
     evlog *log = bench_open(path);
     evlog_advise_sequential(log);
@@ -137,6 +138,7 @@ bench_scan(const char *path, uint64_t *n_events)
     }
     evlog_close(log);
     double ms = bench_ms_since(t0);
+    *cpu_ms = (double)(bench_cpu_ns() - c0) / 1e6;
     /* Keep the checksum alive so the loop is not optimised away. */
     volatile uint64_t sink = checksum;
     (void)sink;
@@ -144,17 +146,51 @@ bench_scan(const char *path, uint64_t *n_events)
     return ms;
 }
 
-/* Open + evindex_build (+ free, untimed). */
+/* Open + evindex_build (+ free, untimed), its stages into *prof. */
 static double
-bench_index(const char *path)
+bench_index(const char *path, evindex_prof *prof)
 {
+    memset(prof, 0, sizeof *prof);
+    evindex_opts opts = { .prof = prof };
     uint64_t t0 = bench_now_ns();
     evlog *log = bench_open(path);
-    evindex *ix = evindex_build(log, NULL, NULL);
+    evindex *ix = evindex_build(log, &opts, NULL);
     double ms = bench_ms_since(t0);
     evindex_free(ix);
     evlog_close(log);
     return ms;
+}
+
+/* The index build's CPU and its critical path (evindex_prof) against the bare scan's
+ * CPU, medians over the runs, and the stages of the run whose critical path was the
+ * median. Reorders crit, cpu and scan_cpu. */
+static void
+bench_build_prof(const evindex_prof *prof, double *crit, double *cpu, double *scan_cpu,
+                 size_t n)
+{
+    double median_crit = bench_stats_of(crit, n).median;
+    const evindex_prof *p = &prof[0];
+    double best = -1;
+    for (size_t r = 0; r < n; r++) {
+        double d = (double)evindex_prof_critical_ns(&prof[r]) / 1e6 - median_crit;
+        d = d < 0 ? -d : d;
+        if (best < 0 || d < best) {
+            best = d;
+            p = &prof[r];
+        }
+    }
+    double sc = bench_stats_of(scan_cpu, n).median, c = bench_stats_of(cpu, n).median;
+    if (sc <= 0)
+        sc = 1e-9;
+    printf("%-12s %-9s %9.1f  %-7s %9.1f  %-11s %9.1f  %-9s %.2f  %-10s %.2f\n",
+           "build_cpu", "cpu_ms", c, "crit_ms", median_crit, "scan_cpu_ms", sc, "cpu_ratio",
+           c / sc, "crit_ratio", median_crit / sc);
+    unsigned ns = atomic_load(&p->n);
+    for (unsigned i = 0; i < ns && i < EVINDEX_PROF_MAX; i++)
+        printf("%-12s %-14s %-6s %8.1f  %-7s %8.1f  %-7s %u  %-4s %u\n", "build_stage",
+               p->stage[i].name, "cpu_ms", (double)p->stage[i].cpu_ns / 1e6, "wall_ms",
+               (double)p->stage[i].wall_ns / 1e6, "section", p->stage[i].section, "lane",
+               p->stage[i].lane);
 }
 
 typedef struct bench_first {
@@ -598,6 +634,10 @@ main(int argc, char **argv)
     bench_peak pk = bench_open_peak(o.path);
     /* Interleave the runs so drift in machine load hits all three alike. */
     double *scan = xcalloc((size_t)o.runs, sizeof *scan);
+    double *scan_cpu = xcalloc((size_t)o.runs, sizeof *scan_cpu);
+    evindex_prof *prof = xcalloc((size_t)o.runs, sizeof *prof);
+    double *crit = xcalloc((size_t)o.runs, sizeof *crit);
+    double *build_cpu = xcalloc((size_t)o.runs, sizeof *build_cpu);
     double *build = xcalloc((size_t)o.runs, sizeof *build);
     double *first = xcalloc((size_t)o.runs, sizeof *first);
     double *first_open = xcalloc((size_t)o.runs, sizeof *first_open);
@@ -606,8 +646,10 @@ main(int argc, char **argv)
     double *first_draw = xcalloc((size_t)o.runs, sizeof *first_draw);
     uint64_t n_events = 0;
     for (int r = 0; r < o.runs; r++) {
-        scan[r] = bench_scan(o.path, &n_events);
-        build[r] = bench_index(o.path);
+        scan[r] = bench_scan(o.path, &n_events, &scan_cpu[r]);
+        build[r] = bench_index(o.path, &prof[r]);
+        crit[r] = (double)evindex_prof_critical_ns(&prof[r]) / 1e6;
+        build_cpu[r] = (double)evindex_prof_cpu_ns(&prof[r]) / 1e6;
         bench_first f = bench_first_frame(o.path);
         first[r] = f.total_ms;
         first_open[r] = f.open_ms;
@@ -634,6 +676,7 @@ main(int argc, char **argv)
            "median_ms", ix_st.median, "min_ms", ix_st.min, "max_ms", ix_st.max, "runs", o.runs,
            "ratio", ix_st.median / floor_ms);
     bench_memory(ix, evlog_size(log));
+    bench_build_prof(prof, crit, build_cpu, scan_cpu, n);
     printf("%-12s %-9s %9.1f  %-6s %9.1f  %-6s %9.1f  %-5s %d  %-5s %.2f  open_ms %.1f  "
            "index_ms %.1f  app_new_ms %.2f  draw_ms %.2f\n", "first_frame", "median_ms",
            ff.median, "min_ms", ff.min, "max_ms", ff.max, "runs", o.runs, "ratio",
@@ -661,5 +704,9 @@ main(int argc, char **argv)
     x_free(first);
     x_free(build);
     x_free(scan);
+    x_free(scan_cpu);
+    x_free(prof);
+    x_free(crit);
+    x_free(build_cpu);
     return 0;
 }
