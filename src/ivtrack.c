@@ -552,44 +552,20 @@ ivtrack_last_starting_by(const ivtrack *tr, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
-/* Time of each kind in intervals [lo, hi) of one chunk, added into sum: a packed
- * chunk's durations and kinds read straight from their columns. */
+/* Time of each kind in intervals [lo, hi) of the open (last, unpacked) chunk, added
+ * into sum (a packed chunk's are summed by ivtrack_kinds_in). */
 static void
 ivtrack_scan(const ivtrack *tr, size_t lo, size_t hi, ivtrack_cum *sum)
 {
-    if (lo < hi && ivtrack_packed(tr, lo)) {
-        const ivtrack_chunk *ck = &tr->ch[lo / IVTRACK_CHUNK];
-        ivtrack_cols c;
-        ivtrack_cols_of(tr, ck, &c);
-        uint64_t m_off = bitpack_mask(ck->w_off), m_tdur = bitpack_mask(ck->w_tdur);
-        uint64_t m_ks = bitpack_mask(ck->w_ks);
-        unsigned m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage: ivtrack_check */
-        uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo);
-        /* Each duration: the next start less its own, or for a tail its own. */
-        uint64_t r = (uint64_t)bitpack_popcount(c.tails & ((UINT64_C(1) << j) - 1));
-        uint64_t off_j = bitpack_get_masked(c.off, j * ck->w_off, m_off);
-        for (; j < e; j++) {
-            unsigned kind = (unsigned)bitpack_get_masked(c.ks, j * ck->w_ks, m_ks) & m_kind;
-            /* The last interval is a tail: no read past the column. */
-            uint64_t off_next = j + 1 < IVTRACK_CHUNK
-                                    ? bitpack_get_masked(c.off, (j + 1) * ck->w_off, m_off) : 0;
-            sum->ns[kind] += c.tails >> j & 1
-                                 ? bitpack_get_masked(c.tdur, r++ * ck->w_tdur, m_tdur)
-                                 : off_next - off_j;
-            off_j = off_next;
-        }
-        return;
-    }
     for (size_t i = lo; i < hi; i++) {
-        ivtrack_iv v;
-        ivtrack_load(tr, i, &v);
-        sum->ns[v.kind & (IVTRACK_KINDS - 1)] += v.end_ns - v.start_ns;
+        const ivtrack_iv *v = &tr->open[i % IVTRACK_CHUNK];
+        sum->ns[v->kind & (IVTRACK_KINDS - 1)] += v->end_ns - v->start_ns;
     }
 }
 
-/* Time of each kind in intervals [0, j), j < n: from j's chunk's stored sums forwards,
- * or from the next chunk's (or the total, past the last chunk) backwards, whichever
- * edge is nearer. The backward difference is exact: every partial sum fits in uint64_t. */
+/* Time of each kind in intervals [0, j), j < n in the open chunk: from its stored sums
+ * forwards, or from the total backwards, whichever edge is nearer. The backward
+ * difference is exact: every partial sum fits in uint64_t. */
 static void
 ivtrack_prefix(const ivtrack *tr, size_t j, ivtrack_cum *out)
 {
