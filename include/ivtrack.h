@@ -66,6 +66,11 @@ uint64_t ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t
 /* For n ascending times t[m] (a screen's column boundaries), the time of each kind inside
  * [0, t[m]) into out[m * IVTRACK_KINDS + kind]: one sweep, one search for all kinds. */
 void ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out);
+/* The same by reading the intervals in [t[0], t[n - 1]) in order, for when they are few
+ * (a zoomed-in screen): the time of each kind inside [t[0], t[m]) into
+ * out[m * IVTRACK_KINDS + kind] (out[0..IVTRACK_KINDS) all zero), that is exactly the
+ * difference of ivtrack_kinds_upto_many's answers for t[m] and t[0]. O(log n + intervals). */
+void ivtrack_kinds_walk(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out);
 /* Number of intervals (any kind) overlapping [t0, t1); zero-length ones count at t. */
 size_t ivtrack_count_in(const ivtrack *tr, uint64_t t0, uint64_t t1);
 

@@ -343,6 +343,74 @@ ivtrack_get(const ivtrack *tr, size_t i, ivtrack_iv *buf)
     return buf;
 }
 
+/* A reader of intervals in order: the columns of the chunk it is in with their masks,
+ * the tails before the next interval and the last end at hand (kept in registers when
+ * the reads are inlined into one loop), so that a read costs the kind's, the end's and,
+ * after a tail, the start's field: no popcount, no header. */
+typedef struct ivtrack_rd {
+    const ivtrack *tr;
+    size_t c;                   /* the chunk of the columns below; SIZE_MAX: none yet */
+    const uint64_t *off, *ks, *tdur;
+    uint64_t base, tails, r, prev_end, m_off, m_ks, m_tdur;
+    unsigned w_off, w_ks, w_tdur;
+} ivtrack_rd;
+
+static inline void
+ivtrack_rd_init(ivtrack_rd *rd, const ivtrack *tr)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->tr = tr;
+    rd->c = SIZE_MAX;
+}
+
+/* Interval i's start, end and kind (as stored: a kind beyond IVTRACK_KINDS is damage),
+ * i < n being the first read through rd or the one after the last. Always inlined: the
+ * reader's fields then live in the caller's registers. */
+static inline __attribute__((always_inline)) void
+ivtrack_rd_get(ivtrack_rd *rd, size_t i, uint64_t *start, uint64_t *end, unsigned *kind)
+{
+    const ivtrack *tr = rd->tr;
+    size_t c = i / IVTRACK_CHUNK;
+    uint64_t j = i % IVTRACK_CHUNK, s, e;
+    if (c >= tr->n / IVTRACK_CHUNK) {
+        const ivtrack_iv *v = &tr->open[j];
+        *start = v->start_ns;
+        *end = v->end_ns;
+        *kind = v->kind;
+        return;
+    }
+    if (c != rd->c) {
+        const ivtrack_chunk *ck = &tr->ch[c];
+        rd->c = c;
+        rd->base = ck->start_ns;
+        rd->off = tr->words + ck->word + 1;
+        rd->tails = rd->off[-1];
+        rd->w_off = ck->w_off;
+        rd->w_ks = ck->w_ks;
+        rd->w_tdur = ck->w_tdur;
+        rd->ks = rd->off + rd->w_off;
+        rd->tdur = rd->ks + rd->w_ks;
+        rd->m_off = bitpack_mask(rd->w_off);
+        rd->m_ks = bitpack_mask(rd->w_ks);
+        rd->m_tdur = bitpack_mask(rd->w_tdur);
+        rd->r = bitpack_popcount(rd->tails & ((UINT64_C(1) << j) - 1));
+        s = rd->base + bitpack_get_masked(rd->off, j * rd->w_off, rd->m_off);
+    } else if (rd->tails >> (j - 1) & 1) {      /* j > 0: the chunk was read before */
+        s = rd->base + bitpack_get_masked(rd->off, j * rd->w_off, rd->m_off);
+    } else {
+        s = rd->prev_end;                       /* i - 1 ends where i starts */
+    }
+    if (rd->tails >> j & 1)
+        e = s + bitpack_get_masked(rd->tdur, rd->r++ * rd->w_tdur, rd->m_tdur);
+    else
+        e = rd->base + bitpack_get_masked(rd->off, (j + 1) * rd->w_off, rd->m_off);
+    rd->prev_end = e;
+    *start = s;
+    *end = e;
+    *kind = (unsigned)bitpack_get_masked(rd->ks, j * rd->w_ks, rd->m_ks) &
+            ((1u << IVTRACK_KS_SHIFT) - 1);
+}
+
 void
 ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
 {
@@ -484,44 +552,20 @@ ivtrack_last_starting_by(const ivtrack *tr, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
-/* Time of each kind in intervals [lo, hi) of one chunk, added into sum: a packed
- * chunk's durations and kinds read straight from their columns. */
+/* Time of each kind in intervals [lo, hi) of the open (last, unpacked) chunk, added
+ * into sum (a packed chunk's are summed by ivtrack_kinds_in). */
 static void
 ivtrack_scan(const ivtrack *tr, size_t lo, size_t hi, ivtrack_cum *sum)
 {
-    if (lo < hi && ivtrack_packed(tr, lo)) {
-        const ivtrack_chunk *ck = &tr->ch[lo / IVTRACK_CHUNK];
-        ivtrack_cols c;
-        ivtrack_cols_of(tr, ck, &c);
-        uint64_t m_off = bitpack_mask(ck->w_off), m_tdur = bitpack_mask(ck->w_tdur);
-        uint64_t m_ks = bitpack_mask(ck->w_ks);
-        unsigned m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage: ivtrack_check */
-        uint64_t j = lo % IVTRACK_CHUNK, e = j + (hi - lo);
-        /* Each duration: the next start less its own, or for a tail its own. */
-        uint64_t r = (uint64_t)bitpack_popcount(c.tails & ((UINT64_C(1) << j) - 1));
-        uint64_t off_j = bitpack_get_masked(c.off, j * ck->w_off, m_off);
-        for (; j < e; j++) {
-            unsigned kind = (unsigned)bitpack_get_masked(c.ks, j * ck->w_ks, m_ks) & m_kind;
-            /* The last interval is a tail: no read past the column. */
-            uint64_t off_next = j + 1 < IVTRACK_CHUNK
-                                    ? bitpack_get_masked(c.off, (j + 1) * ck->w_off, m_off) : 0;
-            sum->ns[kind] += c.tails >> j & 1
-                                 ? bitpack_get_masked(c.tdur, r++ * ck->w_tdur, m_tdur)
-                                 : off_next - off_j;
-            off_j = off_next;
-        }
-        return;
-    }
     for (size_t i = lo; i < hi; i++) {
-        ivtrack_iv v;
-        ivtrack_load(tr, i, &v);
-        sum->ns[v.kind & (IVTRACK_KINDS - 1)] += v.end_ns - v.start_ns;
+        const ivtrack_iv *v = &tr->open[i % IVTRACK_CHUNK];
+        sum->ns[v->kind & (IVTRACK_KINDS - 1)] += v->end_ns - v->start_ns;
     }
 }
 
-/* Time of each kind in intervals [0, j), j < n: from j's chunk's stored sums forwards,
- * or from the next chunk's (or the total, past the last chunk) backwards, whichever
- * edge is nearer. The backward difference is exact: every partial sum fits in uint64_t. */
+/* Time of each kind in intervals [0, j), j < n in the open chunk: from its stored sums
+ * forwards, or from the total backwards, whichever edge is nearer. The backward
+ * difference is exact: every partial sum fits in uint64_t. */
 static void
 ivtrack_prefix(const ivtrack *tr, size_t j, ivtrack_cum *out)
 {
@@ -539,12 +583,79 @@ ivtrack_prefix(const ivtrack *tr, size_t j, ivtrack_cum *out)
         out->ns[k] = next->ns[k] - back.ns[k];
 }
 
+/* Time of each kind inside [0, t) into o[], the last interval starting before t being
+ * interval j of packed chunk c: from the chunk's stored sums forwards or from the next
+ * chunk's (or the total) backwards, whichever edge is nearer to j, in one loop with the
+ * columns' masks at hand and the sums in locals. A duration is the next start less the
+ * interval's own, or for a tail its stored one (the tails counted as the loop goes). */
+static void
+ivtrack_kinds_in(const ivtrack *tr, size_t c, uint64_t j, uint64_t t, uint64_t *o)
+{
+    const ivtrack_chunk *ck = &tr->ch[c];
+    ivtrack_cols cl;
+    ivtrack_cols_of(tr, ck, &cl);
+    uint64_t tails = cl.tails;
+    uint64_t m_off = bitpack_mask(ck->w_off), m_tdur = bitpack_mask(ck->w_tdur);
+    uint64_t m_ks = bitpack_mask(ck->w_ks);
+    unsigned w_off = ck->w_off, w_tdur = ck->w_tdur, w_ks = ck->w_ks;
+    unsigned m_kind = IVTRACK_KINDS - 1;    /* a kind beyond is damage: ivtrack_check */
+    /* Interval j itself: its start, end, kind and the tails before it. */
+    uint64_t r_j = (uint64_t)bitpack_popcount(tails & ((UINT64_C(1) << j) - 1));
+    uint64_t off_j = bitpack_get_masked(cl.off, j * w_off, m_off);
+    uint64_t tail_j = tails >> j & 1;
+    /* A non-tail is never the last: j + 1 is inside the column. */
+    uint64_t end_j = tail_j ? off_j + bitpack_get_masked(cl.tdur, r_j * w_tdur, m_tdur)
+                            : bitpack_get_masked(cl.off, (j + 1) * w_off, m_off);
+    unsigned kind_j = (unsigned)bitpack_get_masked(cl.ks, j * w_ks, m_ks) & m_kind;
+    uint64_t acc[IVTRACK_KINDS] = { 0 };
+    bool forward = j <= IVTRACK_CHUNK - j;
+    const ivtrack_cum *edge;
+    if (forward) {
+        /* Intervals [0, j): the loop reads each start once, the next one's as it goes. */
+        uint64_t off_i = 0, r = 0;              /* interval 0 starts at the base */
+        for (uint64_t i = 0; i < j; i++) {
+            uint64_t off_n = bitpack_get_masked(cl.off, (i + 1) * w_off, m_off);
+            uint64_t d = off_n - off_i;
+            if (tails >> i & 1)
+                d = bitpack_get_masked(cl.tdur, r++ * w_tdur, m_tdur);
+            acc[bitpack_get_masked(cl.ks, i * w_ks, m_ks) & m_kind] += d;
+            off_i = off_n;
+        }
+        edge = &ck->before;
+    } else {
+        /* Intervals [j + 1, IVTRACK_CHUNK) and j itself whole. The last interval is a
+         * tail, so no start past the column is used (the one read lies in the padding
+         * or the next columns). */
+        acc[kind_j] += end_j - off_j;
+        uint64_t r = r_j + tail_j, off_i = end_j;
+        if (tail_j)
+            off_i = bitpack_get_masked(cl.off, (j + 1) * w_off, m_off);
+        for (uint64_t i = j + 1; i < IVTRACK_CHUNK; i++) {
+            uint64_t off_n = bitpack_get_masked(cl.off, (i + 1) * w_off, m_off);
+            uint64_t d = off_n - off_i;
+            if (tails >> i & 1)
+                d = bitpack_get_masked(cl.tdur, r++ * w_tdur, m_tdur);
+            acc[bitpack_get_masked(cl.ks, i * w_ks, m_ks) & m_kind] += d;
+            off_i = off_n;
+        }
+        edge = (c + 1) * IVTRACK_CHUNK < tr->n ? &tr->ch[c + 1].before : &tr->total;
+    }
+    for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+        o[k] = forward ? edge->ns[k] + acc[k] : edge->ns[k] - acc[k];
+    uint64_t start = ck->start_ns + off_j, end = ck->start_ns + end_j;
+    o[kind_j] += (end < t ? end : t) - start;
+}
+
 /* Time of each kind inside [0, t), k being the number of intervals starting before t. */
 static void
 ivtrack_kinds_before(const ivtrack *tr, uint64_t t, size_t k, ivtrack_cum *out)
 {
     if (k == 0) {
         memset(out, 0, sizeof *out);
+        return;
+    }
+    if (ivtrack_packed(tr, k - 1)) {
+        ivtrack_kinds_in(tr, (k - 1) / IVTRACK_CHUNK, (k - 1) % IVTRACK_CHUNK, t, out->ns);
         return;
     }
     ivtrack_iv v;
@@ -556,14 +667,122 @@ ivtrack_kinds_before(const ivtrack *tr, uint64_t t, size_t k, ivtrack_cum *out)
 void
 ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out)
 {
-    size_t c_from = 0;
+    size_t n_ch = ivtrack_chunks(tr->n), n_packed = tr->n / IVTRACK_CHUNK, c = 0;
     for (size_t m = 0; m < n; m++) {
-        size_t k = ivtrack_count_starts_from(tr, t[m], false, c_from);
-        /* Chunk (k - 1) / CHUNK's first interval starts before t[m]. */
-        c_from = k ? (k - 1) / IVTRACK_CHUNK : 0;
-        ivtrack_cum sum;
-        ivtrack_kinds_before(tr, t[m], k, &sum);
-        memcpy(&out[m * IVTRACK_KINDS], sum.ns, sizeof sum.ns);
+        uint64_t *o = &out[m * IVTRACK_KINDS];
+        if (n_ch == 0 || tr->ch[0].start_ns >= t[m]) {
+            memset(o, 0, IVTRACK_KINDS * sizeof *o);
+            continue;
+        }
+        /* The last chunk whose first interval starts before t[m], galloping from the
+         * previous answer (from the first chunk if the times went back). */
+        if (tr->ch[c].start_ns >= t[m])
+            c = 0;
+        size_t step = 1;
+        while (c + step < n_ch && tr->ch[c + step].start_ns < t[m]) {
+            c += step;
+            step *= 2;
+        }
+        size_t hi = c + step < n_ch ? c + step : n_ch;
+        while (hi - c > 1) {
+            size_t mid = c + (hi - c) / 2;
+            if (tr->ch[mid].start_ns < t[m])
+                c = mid;
+            else
+                hi = mid;
+        }
+        if (c >= n_packed) {                /* the open chunk: as one query */
+            size_t k = ivtrack_count_starts_from(tr, t[m], false, c);
+            ivtrack_cum sum;
+            ivtrack_kinds_before(tr, t[m], k, &sum);
+            memcpy(o, sum.ns, sizeof sum.ns);
+            continue;
+        }
+        /* The last of its intervals starting before t[m] (its first one does). */
+        const ivtrack_chunk *ck = &tr->ch[c];
+        const uint64_t *off = tr->words + ck->word + 1;
+        uint64_t d = t[m] - ck->start_ns, m_off = bitpack_mask(ck->w_off);
+        uint64_t j = 0, j_hi = IVTRACK_CHUNK;
+        while (j_hi - j > 1) {
+            uint64_t mid = j + (j_hi - j) / 2;
+            if (bitpack_get_masked(off, mid * ck->w_off, m_off) < d)
+                j = mid;
+            else
+                j_hi = mid;
+        }
+        ivtrack_kinds_in(tr, c, j, t[m], o);
+    }
+}
+
+void
+ivtrack_kinds_walk(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out)
+{
+    if (n == 0)
+        return;
+    uint64_t t0 = t[0], acc[IVTRACK_KINDS] = { 0 };
+    size_t i = ivtrack_first_after(tr, t0);
+    /* Interval i, decoded when `have`; the columns of its chunk c_at while packed, with
+     * their masks and the tails before i (r) at hand: ivtrack_rd_get's steps, written out
+     * here where its reader's fields would not stay in registers (measured: a third more
+     * instructions a phase). */
+    bool have = false;
+    uint64_t s = 0, e = 0, prev_end = 0;
+    unsigned kind = 0, m_kind = IVTRACK_KINDS - 1;   /* a kind beyond is damage */
+    size_t c_at = SIZE_MAX, n_packed = tr->n / IVTRACK_CHUNK;
+    const uint64_t *off = NULL, *ks = NULL, *tdur = NULL;
+    uint64_t base = 0, tails = 0, r = 0, m_off = 0, m_ks = 0, m_tdur = 0;
+    unsigned w_off = 0, w_ks = 0, w_tdur = 0;
+    for (size_t m = 0; m < n; m++) {
+        uint64_t *o = &out[m * IVTRACK_KINDS];
+        for (;;) {
+            if (!have) {
+                if (i >= tr->n)
+                    break;
+                size_t c = i / IVTRACK_CHUNK;
+                uint64_t j = i % IVTRACK_CHUNK;
+                if (c >= n_packed) {
+                    const ivtrack_iv *v = &tr->open[j];
+                    s = v->start_ns;
+                    e = v->end_ns;
+                    kind = v->kind & m_kind;
+                } else {
+                    if (c != c_at) {
+                        const ivtrack_chunk *ck = &tr->ch[c];
+                        c_at = c;
+                        base = ck->start_ns;
+                        off = tr->words + ck->word + 1;
+                        tails = off[-1];
+                        w_off = ck->w_off;
+                        w_ks = ck->w_ks;
+                        w_tdur = ck->w_tdur;
+                        ks = off + w_off;
+                        tdur = ks + w_ks;
+                        m_off = bitpack_mask(w_off);
+                        m_ks = bitpack_mask(w_ks);
+                        m_tdur = bitpack_mask(w_tdur);
+                        r = bitpack_popcount(tails & ((UINT64_C(1) << j) - 1));
+                        s = base + bitpack_get_masked(off, j * w_off, m_off);
+                    } else if (tails >> (j - 1) & 1) {
+                        s = base + bitpack_get_masked(off, j * w_off, m_off);
+                    } else {
+                        s = prev_end;           /* i - 1 ends where i starts */
+                    }
+                    e = tails >> j & 1 ? s + bitpack_get_masked(tdur, r++ * w_tdur, m_tdur)
+                                       : base + bitpack_get_masked(off, (j + 1) * w_off, m_off);
+                    kind = (unsigned)bitpack_get_masked(ks, j * w_ks, m_ks) & m_kind;
+                }
+                prev_end = e;
+                have = true;
+            }
+            if (s >= t[m] || e > t[m])
+                break;
+            acc[kind] += e - (s > t0 ? s : t0);
+            have = false;
+            i++;
+        }
+        memcpy(o, acc, sizeof acc);
+        if (have && s < t[m])
+            o[kind] += t[m] - (s > t0 ? s : t0);
     }
 }
 
@@ -572,7 +791,9 @@ ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t t1)
 {
     if (t0 >= t1 || kind >= IVTRACK_KINDS)
         return 0;
-    size_t k0 = ivtrack_count_starts(tr, t0, false), k1 = ivtrack_count_starts(tr, t1, false);
+    size_t k0 = ivtrack_count_starts(tr, t0, false);
+    /* Interval k0 - 1's chunk starts before t0 < t1: gallop from there. */
+    size_t k1 = ivtrack_count_starts_from(tr, t1, false, k0 ? (k0 - 1) / IVTRACK_CHUNK : 0);
     if (k1 - k0 > IVTRACK_CHUNK / 2) {
         ivtrack_cum a, b;
         ivtrack_kinds_before(tr, t1, k1, &b);
@@ -582,11 +803,15 @@ ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t t1)
     /* A narrow window (a screen column when zoomed in): clip the few intervals in it
      * rather than scan from both ends to chunk edges. */
     uint64_t sum = 0;
+    ivtrack_rd rd;
+    ivtrack_rd_init(&rd, tr);
     for (size_t i = k0 ? k0 - 1 : 0; i < k1; i++) {
-        ivtrack_iv v;
-        ivtrack_load(tr, i, &v);
-        uint64_t s = v.start_ns > t0 ? v.start_ns : t0, e = v.end_ns < t1 ? v.end_ns : t1;
-        sum += v.kind == kind && e > s ? e - s : 0;
+        uint64_t s, e;
+        unsigned k;
+        ivtrack_rd_get(&rd, i, &s, &e, &k);
+        s = s > t0 ? s : t0;
+        e = e < t1 ? e : t1;
+        sum += k == kind && e > s ? e - s : 0;
     }
     return sum;
 }

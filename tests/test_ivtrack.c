@@ -388,6 +388,44 @@ START_TEST(test_ivtrack_kinds_upto_many)
 }
 END_TEST
 
+/* ivtrack_kinds_walk against the brute force: the time of each kind from t[0] to each
+ * t[m], over tracks with gaps, abutting phases (the packed chunks' non-tails), zero-length
+ * and clipped intervals and a partial last chunk, from times before, inside and past it. */
+START_TEST(test_ivtrack_kinds_walk)
+{
+    enum { N_T = 150 };
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        iv_random_track(seed, 50 + seed * 131 % 1500, tr, &m);
+        if (seed % 2)
+            ivtrack_pack_refs(tr);
+        uint64_t t[N_T], got[N_T * IVTRACK_KINDS], s = seed * 7 + 1;
+        uint64_t last = m.n ? m.v[m.n - 1].end_ns : 0;
+        uint64_t now = seed % 3 == 0 ? 0 : iv_pick_time(&m, &s);
+        for (size_t k = 0; k < N_T; k++) {
+            uint64_t r = iv_rng(&s);
+            uint64_t step = r % 4 == 0 ? 0 : r % 4 == 1 ? r % 50 : (r >> 8) % (last / 60 + 1);
+            now = iv_sat_add(now, step);
+            t[k] = now;
+        }
+        ivtrack_kinds_walk(tr, t, N_T, got);
+        for (size_t k = 0; k < N_T; k++)
+            for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++) {
+                uint64_t want = bf_kind_ns(&m, kind, t[0], t[k]);
+                IV_EXPECT(got[k * IVTRACK_KINDS + kind] == want,
+                          "seed %llu [%llu, %llu) kind %u: %llu, want %llu",
+                          (unsigned long long)seed, (unsigned long long)t[0],
+                          (unsigned long long)t[k], kind,
+                          (unsigned long long)got[k * IVTRACK_KINDS + kind],
+                          (unsigned long long)want);
+            }
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
 /* Track of exactly n intervals, every one kept: mixed kinds, gaps, zero-length ones and
  * ones clipped by their predecessor. */
 static void
@@ -672,6 +710,7 @@ test_ivtrack_suite(void)
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_ivtrack_matches_brute_force);
     tcase_add_test(tp, test_ivtrack_kinds_upto_many);
+    tcase_add_test(tp, test_ivtrack_kinds_walk);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
     tcase_add_test(tp, test_ivtrack_pack_refs);
     tcase_add_test(tp, test_ivtrack_bytes_gc_phases);

@@ -262,8 +262,9 @@ typedef struct lanes_ctx {
 } lanes_ctx;
 
 /* A view holding at most this many runs (GC phases) per column boundary is summed by
- * walking them (lanes_walk_*) rather than by a prefix-sum search at every boundary
- * (measured: a run's search costs about two runs walked, a GC phase's about eight). */
+ * walking them (lanes_walk_busy, ivtrack_kinds_walk) rather than by a prefix-sum search
+ * at every boundary (measured: a run's search costs about two runs walked, a GC phase's
+ * about eight). */
 #define LANES_WALK_PER_COL 2
 #define LANES_WALK_GC_PER_COL 8
 
@@ -295,38 +296,6 @@ lanes_walk_busy(const runlane *rl, const uint64_t *t, size_t nb, uint64_t *out)
                 runlane_get_seq(rl, ni, &nxt, &seq);
         }
         out[m] = have ? whole + ((cur.end_ns < t[m] ? cur.end_ns : t[m]) - cur.start_ns) : 0;
-    }
-}
-
-/* The same for a GC track's time of each kind ([m * IVTRACK_KINDS + kind]), as
- * ivtrack_kinds_upto_many defines it. */
-static void
-lanes_walk_kinds(const ivtrack *tr, const uint64_t *t, size_t nb, uint64_t *out)
-{
-    size_t n = ivtrack_count(tr);
-    size_t j = t[0] ? ivtrack_last_starting_by(tr, t[0] - 1) : SIZE_MAX;
-    bool have = j != SIZE_MAX;
-    size_t ni = have ? j + 1 : 0;
-    ivtrack_iv cur = { 0, 0, 0, 0, 0 }, nxt = { 0, 0, 0, 0, 0 };
-    if (have)
-        ivtrack_get(tr, j, &cur);
-    if (ni < n)
-        ivtrack_get(tr, ni, &nxt);
-    uint64_t whole[IVTRACK_KINDS] = { 0 };
-    for (size_t m = 0; m < nb; m++) {
-        while (ni < n && nxt.start_ns < t[m]) {
-            if (have)
-                whole[cur.kind & (IVTRACK_KINDS - 1)] += cur.end_ns - cur.start_ns;
-            cur = nxt;
-            have = true;
-            if (++ni < n)
-                ivtrack_get(tr, ni, &nxt);
-        }
-        uint64_t *o = &out[m * IVTRACK_KINDS];
-        memcpy(o, whole, sizeof whole);
-        if (have)
-            o[cur.kind & (IVTRACK_KINDS - 1)] +=
-                (cur.end_ns < t[m] ? cur.end_ns : t[m]) - cur.start_ns;
     }
 }
 
@@ -364,7 +333,7 @@ lanes_sums(lanes_ctx *x, size_t li)
     uint64_t *kinds = x->kinds;
     const ivtrack *gc = evindex_cap_at(x->ix, li)->gc;
     if (ivtrack_count_in(gc, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
-        lanes_walk_kinds(gc, x->col_a, nb, kinds);
+        ivtrack_kinds_walk(gc, x->col_a, nb, kinds);     /* from col_a[0]: differences alike */
     else
         ivtrack_kinds_upto_many(gc, x->col_a, nb, kinds);
     for (int c = 1; c <= x->ncols; c++) {
