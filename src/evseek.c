@@ -409,31 +409,15 @@ evseek_skip_front(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64
     return lo;
 }
 
-/* Index of the first checkpoint whose suffix min is >= t1 (nothing from there on is
- * earlier than t1), or n_ck. */
+/* Index of the first checkpoint whose suffix min is >= t (nothing from its mark on is
+ * earlier than t), or n_ck. */
 static size_t
-evseek_cut_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t1)
+evseek_cut_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t)
 {
     size_t lo = 0, hi = n_ck;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->ck[st->first_ck + mid].suffix_min_ns < t1)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Index of the first checkpoint whose suffix min is >= t0 (every event from its mark on
- * is at t0 or later), or n_ck. */
-static size_t
-evseek_skip_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t0)
-{
-    size_t lo = 0, hi = n_ck;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->ck[st->first_ck + mid].suffix_min_ns < t0)
+        if (s->ck[st->first_ck + mid].suffix_min_ns < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -497,7 +481,7 @@ evseek_surely_in(const evseek *s, const evseek_stretch *st, uint64_t t0, uint64_
     if (st->min_ns >= t0 && st->max_ns < t1)
         return st->n_events;
     size_t n_ck = evseek_stretch_n_ck(st);
-    uint64_t from = st->min_ns >= t0 ? 0 : (uint64_t)(evseek_skip_back(s, st, n_ck, t0) + 1)
+    uint64_t from = st->min_ns >= t0 ? 0 : (uint64_t)(evseek_cut_back(s, st, n_ck, t0) + 1)
                                                  * EVSEEK_STRIDE;
     size_t below = evseek_below(s, st, n_ck, t1);   /* checkpoints with prefix max < t1 */
     uint64_t to = st->max_ns < t1 ? st->n_events : (uint64_t)below * EVSEEK_STRIDE;
