@@ -320,6 +320,20 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
         x->busy[li * (size_t)x->ncols + (size_t)(c - 1)] = busy[c] - busy[c - 1];
 }
 
+/* The time of each kind of track `tr` from the view's start to each column boundary,
+ * into x->kinds ([c * IVTRACK_KINDS + kind], c = 0..ncols; only differences count): by
+ * walking the intervals in view when they are few, else one sweep of searches. */
+static const uint64_t *
+lanes_kinds_at_bounds(lanes_ctx *x, const ivtrack *tr)
+{
+    size_t nb = (size_t)x->ncols + 1;
+    if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
+        ivtrack_kinds_walk(tr, x->col_a, nb, x->kinds);  /* from col_a[0]: differences alike */
+    else
+        ivtrack_kinds_upto_many(tr, x->col_a, nb, x->kinds);
+    return x->kinds;
+}
+
 /* Fill the per-column run, GC work and GC waiting time of index lane `li` (once per
  * frame): what its HEC row needs. */
 static void
@@ -329,13 +343,7 @@ lanes_sums(lanes_ctx *x, size_t li)
     if (x->have_gc[li])
         return;
     x->have_gc[li] = true;
-    size_t nb = (size_t)x->ncols + 1;
-    uint64_t *kinds = x->kinds;
-    const ivtrack *gc = evindex_cap_at(x->ix, li)->gc;
-    if (ivtrack_count_in(gc, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
-        ivtrack_kinds_walk(gc, x->col_a, nb, kinds);     /* from col_a[0]: differences alike */
-    else
-        ivtrack_kinds_upto_many(gc, x->col_a, nb, kinds);
+    const uint64_t *kinds = lanes_kinds_at_bounds(x, evindex_cap_at(x->ix, li)->gc);
     for (int c = 1; c <= x->ncols; c++) {
         size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
         const uint64_t *kn = &kinds[(size_t)c * IVTRACK_KINDS];
@@ -574,11 +582,15 @@ lanes_row_nonmoving(lanes_ctx *x)
     const ivtrack *tr = evindex_nm_track(x->ix);
     if (ivtrack_count(tr) == 0)
         return;
+    /* Each phase's time in every column from one sweep over the boundaries, not three
+     * window searches a column. */
+    const uint64_t *kinds = lanes_kinds_at_bounds(x, tr);
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1];
         uint64_t ns[3], total = 0;
         for (unsigned k = 0; k < 3; k++)
-            total += ns[k] = ivtrack_kind_ns(tr, k, a, b);
+            total += ns[k] = kinds[(size_t)(c + 1) * IVTRACK_KINDS + k] -
+                             kinds[(size_t)c * IVTRACK_KINDS + k];
         if (total == 0)
             continue;
         unsigned ph = ns[EVINDEX_NM_SYNC] > 0 ? EVINDEX_NM_SYNC
