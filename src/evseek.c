@@ -394,7 +394,7 @@ evseek_top_limit(const evseek_top *top, uint64_t t1)
 }
 
 /* Number of a stretch's checkpoints whose prefix max is < t0 (events before the last
- * of them are all earlier than t0). */
+ * of them are all earlier than t0; every event before their marks is). */
 static size_t
 evseek_skip_front(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t0)
 {
@@ -418,22 +418,6 @@ evseek_cut_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (s->ck[st->first_ck + mid].suffix_min_ns < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Number of checkpoints whose prefix max is < t1 (every event before their marks is
- * earlier than t1). */
-static size_t
-evseek_below(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t t1)
-{
-    size_t lo = 0, hi = n_ck;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->ck[st->first_ck + mid].prefix_max_ns < t1)
             lo = mid + 1;
         else
             hi = mid;
@@ -483,7 +467,7 @@ evseek_surely_in(const evseek *s, const evseek_stretch *st, uint64_t t0, uint64_
     size_t n_ck = evseek_stretch_n_ck(st);
     uint64_t from = st->min_ns >= t0 ? 0 : (uint64_t)(evseek_cut_back(s, st, n_ck, t0) + 1)
                                                  * EVSEEK_STRIDE;
-    size_t below = evseek_below(s, st, n_ck, t1);   /* checkpoints with prefix max < t1 */
+    size_t below = evseek_skip_front(s, st, n_ck, t1);  /* prefix max < t1 */
     uint64_t to = st->max_ns < t1 ? st->n_events : (uint64_t)below * EVSEEK_STRIDE;
     return to > from ? to - from : 0;
 }
