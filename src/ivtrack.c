@@ -583,6 +583,27 @@ ivtrack_prefix(const ivtrack *tr, size_t j, ivtrack_cum *out)
         out->ns[k] = next->ns[k] - back.ns[k];
 }
 
+/* Add to acc[kind] the length of each interval [from, to) of a packed chunk (columns cl),
+ * the one at `from` starting at offset off_from with r tails before it: a duration is the
+ * next start less the interval's own, or for a tail its stored one. */
+static inline __attribute__((always_inline)) void
+ivtrack_sum_span(const ivtrack_cols *cl, const ivtrack_chunk *ck, uint64_t from, uint64_t to,
+                 uint64_t r, uint64_t off_from, uint64_t *acc)
+{
+    uint64_t m_off = bitpack_mask(ck->w_off), m_tdur = bitpack_mask(ck->w_tdur);
+    uint64_t m_ks = bitpack_mask(ck->w_ks);
+    unsigned w_off = ck->w_off, w_tdur = ck->w_tdur, w_ks = ck->w_ks;
+    uint64_t off_i = off_from;
+    for (uint64_t i = from; i < to; i++) {
+        uint64_t off_n = bitpack_get_masked(cl->off, (i + 1) * w_off, m_off);
+        uint64_t d = off_n - off_i;
+        if (cl->tails >> i & 1)
+            d = bitpack_get_masked(cl->tdur, r++ * w_tdur, m_tdur);
+        acc[bitpack_get_masked(cl->ks, i * w_ks, m_ks) & (IVTRACK_KINDS - 1)] += d;
+        off_i = off_n;
+    }
+}
+
 /* Time of each kind inside [0, t) into o[], the last interval starting before t being
  * interval j of packed chunk c: from the chunk's stored sums forwards or from the next
  * chunk's (or the total) backwards, whichever edge is nearer to j, in one loop with the
@@ -612,15 +633,7 @@ ivtrack_kinds_in(const ivtrack *tr, size_t c, uint64_t j, uint64_t t, uint64_t *
     const ivtrack_cum *edge;
     if (forward) {
         /* Intervals [0, j): the loop reads each start once, the next one's as it goes. */
-        uint64_t off_i = 0, r = 0;              /* interval 0 starts at the base */
-        for (uint64_t i = 0; i < j; i++) {
-            uint64_t off_n = bitpack_get_masked(cl.off, (i + 1) * w_off, m_off);
-            uint64_t d = off_n - off_i;
-            if (tails >> i & 1)
-                d = bitpack_get_masked(cl.tdur, r++ * w_tdur, m_tdur);
-            acc[bitpack_get_masked(cl.ks, i * w_ks, m_ks) & m_kind] += d;
-            off_i = off_n;
-        }
+        ivtrack_sum_span(&cl, ck, 0, j, 0, 0, acc);    /* interval 0 starts at the base */
         edge = &ck->before;
     } else {
         /* Intervals [j + 1, IVTRACK_CHUNK) and j itself whole. The last interval is a
@@ -630,14 +643,7 @@ ivtrack_kinds_in(const ivtrack *tr, size_t c, uint64_t j, uint64_t t, uint64_t *
         uint64_t r = r_j + tail_j, off_i = end_j;
         if (tail_j)
             off_i = bitpack_get_masked(cl.off, (j + 1) * w_off, m_off);
-        for (uint64_t i = j + 1; i < IVTRACK_CHUNK; i++) {
-            uint64_t off_n = bitpack_get_masked(cl.off, (i + 1) * w_off, m_off);
-            uint64_t d = off_n - off_i;
-            if (tails >> i & 1)
-                d = bitpack_get_masked(cl.tdur, r++ * w_tdur, m_tdur);
-            acc[bitpack_get_masked(cl.ks, i * w_ks, m_ks) & m_kind] += d;
-            off_i = off_n;
-        }
+        ivtrack_sum_span(&cl, ck, j + 1, IVTRACK_CHUNK, r, off_i, acc);
         edge = (c + 1) * IVTRACK_CHUNK < tr->n ? &tr->ch[c + 1].before : &tr->total;
     }
     for (unsigned k = 0; k < IVTRACK_KINDS; k++)
