@@ -67,6 +67,14 @@ void heapprof_census_begin(heapprof *hp, uint64_t time_ns);
 void heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t bytes);
 void heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t bytes);
 void heapprof_census_end(heapprof *hp);
+/* Append src, a later stretch of the same log built on its own (a parallel build's later
+ * worker), to dst, both unsealed: src's cost centres, breakdown (when dst has none) and
+ * censuses after dst's, the last left open if it is open in src, bands numbered as one
+ * walk over both would number them. With `head`, src's first census is not one: it holds
+ * the samples src took before it met a census's BEGIN or END, which belong to the census
+ * open in dst (dropped if none is), and it closes that census unless it is still open.
+ * src is not changed (the caller frees it). Cost: src's entries and texts. */
+void heapprof_append(heapprof *dst, const heapprof *src, bool head);
 /* Done: closes an open census, sorts the censuses by time (file order among equal
  * times; bands recounted in that order) and the cost centres by id. The queries below
  * want a sealed profile. */

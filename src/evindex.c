@@ -131,6 +131,9 @@ typedef struct builder {
     /* A builder that starts mid-log (block split): its lanes start unknown, and their
      * heads wait for the stitch, in file order. */
     bool mid;
+    /* A mid-log builder met a non-moving phase, ticky or IPE event: built by one builder
+     * only (GHC writes them in the global block), so its stitch fails (builder_stitch). */
+    bool solo_seen;
     lane_head *heads;
     size_t n_heads, cap_heads;
 
@@ -143,6 +146,13 @@ typedef struct builder {
     bool hp_open;
     uint64_t hp_time, hp_total;
     bool hp_bio;                /* a biographical census: hp_time is its own field */
+    /* A mid-log builder does not know whether a census is open where it starts, until its
+     * first SAMPLE_BEGIN or SAMPLE_END (hp_known): the samples before it go to a head
+     * census (census 0 of ix->heap, hp_head), their bytes to hp_head_total, and that
+     * first BEGIN or END (hp_head_end: an END) at hp_head_offset, hp_head_time closes
+     * the previous worker's census at the stitch (builder_stitch_heap). */
+    bool hp_known, hp_head, hp_head_end;
+    uint64_t hp_head_total, hp_head_offset, hp_head_time;
     evindex_census_win *hp_wins;
     size_t n_hp_wins, cap_hp_wins;
 
@@ -755,11 +765,16 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
     b->side_dirty = true;
+    bool unknown = b->mid && !b->hp_known;  /* whether a census is open here */
     switch (ev->type) {
     case EV_HEAP_PROF_SAMPLE_BEGIN:
     case EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-        if (b->hp_open)                         /* the last one had no SAMPLE_END */
+        if (unknown) {
+            b->hp_known = true;
+            b->hp_head_offset = ev->offset;
+        } else if (b->hp_open) {                /* the last one had no SAMPLE_END */
             builder_census_close(b, ev->offset, UINT64_MAX);
+        }
         b->ix->program.hp_censuses++;
         b->hp_open = true;
         /* A biographical census is written at the end of the run; its second field
@@ -771,7 +786,7 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         break;
     case EV_HEAP_PROF_SAMPLE_COST_CENTRE:
     case EV_HEAP_PROF_SAMPLE_STRING: {
-        if (!b->hp_open)
+        if (!b->hp_open && !unknown)
             break;
         cursor c;
         cursor_init(&c, ev->payload, ev->payload_len);
@@ -779,7 +794,14 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         uint64_t bytes = cursor_u64(&c);
         if (c.failed)
             break;
-        b->hp_total += bytes;
+        if (unknown) {
+            b->hp_head_total += bytes;
+            if (!b->hp_head)
+                heapprof_census_begin(b->ix->heap, 0);
+            b->hp_head = true;
+        } else {
+            b->hp_total += bytes;
+        }
         if (ev->type == EV_HEAP_PROF_SAMPLE_STRING) {
             const uint8_t *text;
             size_t n;
@@ -796,8 +818,14 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         break;
     }
     default:                    /* SAMPLE_END */
-        if (b->hp_open)
+        if (unknown) {
+            b->hp_known = true;
+            b->hp_head_end = true;
+            b->hp_head_offset = ev->offset;
+            b->hp_head_time = ev->time_ns;
+        } else if (b->hp_open) {
             builder_census_close(b, ev->offset, ev->time_ns);
+        }
         heapprof_census_end(b->ix->heap);
         break;
     }
@@ -810,6 +838,7 @@ on_ipe(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
     b->side_dirty = true;
+    b->solo_seen |= b->mid;
     ipe_table_add(b->ix->ipe, ev->payload, ev->payload_len);
 }
 
@@ -818,6 +847,7 @@ on_ticky(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
     b->ticky_dirty = true;
+    b->solo_seen |= b->mid;
     ticky *t = b->ix->ticky;
     switch (ev->type) {
     case EV_TICKY_COUNTER_DEF: ticky_add_def(t, ev->payload, ev->payload_len); break;
@@ -899,6 +929,7 @@ on_nonmoving(builder *b, size_t li, const evlog_event *ev)
     (void)li;
     evindex *ix = b->ix;
     uint64_t t = ev->time_ns;
+    b->solo_seen |= b->mid && ev->type != EV_CONC_UPD_REM_SET_FLUSH;
     switch (ev->type) {
     case EV_CONC_MARK_BEGIN:
     case EV_CONC_SYNC_BEGIN:
@@ -1987,7 +2018,11 @@ evindex_build_serial(const evlog *log, const evindex_opts *opts, uint64_t end, d
 /* The file's capability blocks are cut into contiguous ranges, one per worker, sized by
  * bytes; worker 0 also takes every global stretch (the global block and events outside
  * blocks: non-moving phases, heap-profile censuses, ticky, IPE, program facts), so
- * that whatever GHC writes only there is built by one builder. A later worker starts
+ * that whatever GHC writes only there is built by one builder — unless the global
+ * stretches are the bulk of the file (a heap profile's bands, user events): then the
+ * ranges cut them too, a later worker keeps what it did before it met a census's BEGIN
+ * or END as a head like a lane's, and if one met a non-moving phase, ticky or IPE
+ * event the build starts again the first way (par_assign). A later worker starts
  * mid-log: its lanes' states are unknown, and the events that depend on them are kept
  * as heads. Stitching worker k onto the builder of workers 0 .. k-1 replays k's heads
  * against that builder's tail state, then appends k's runs, phases, spans and spark
@@ -2038,10 +2073,7 @@ par_plan(const evlog *log, par_seg **out, size_t *n_out)
             pos += ev.size;
         }
     }
-    size_t blocks = 0;
-    for (size_t i = 0; i < n; i++)
-        blocks += segs[i].cap != EVLOG_NO_CAP;
-    if (!ok || blocks == 0) {   /* no blocks (old GHC): nothing to share out */
+    if (!ok || n < 2) {         /* no blocks (old GHC): nothing to share out */
         x_free(segs);
         return false;
     }
@@ -2070,14 +2102,20 @@ typedef struct par_worker {
  * out evenly (capability c to worker c mod n), that way — every worker builds whole
  * lanes from the start, and the stitch only moves them; else the capability blocks in
  * file order in contiguous ranges, worker 0's range shortened by the global bytes it
- * walks (each worker about the same bytes), and the later workers start mid-log. With
- * `split_at` (tests) always by ranges, worker k's starting at the first capability
- * block at or after split_at[k - 1]. Returns whether it split by ranges. */
+ * walks (each worker about the same bytes), and the later workers start mid-log. When
+ * the global bytes alone are more than a worker's share (a heap profile's bands, user
+ * events) and `split_global`, the ranges take every segment in file order, global ones
+ * too: the heap profile is stitched at the seams like the lanes (builder_stitch_heap).
+ * With `split_at` (tests) always by ranges, worker k's starting at the first capability
+ * block (with `split_global`, segment) at or after split_at[k - 1]. Returns whether it
+ * split by ranges; *global_split whether a later worker walks a global segment. */
 static bool
-par_assign(par_seg *segs, size_t n, unsigned n_workers, const uint64_t *split_at)
+par_assign(par_seg *segs, size_t n, unsigned n_workers, const uint64_t *split_at,
+           bool split_global, bool *global_split)
 {
     uint64_t global = 0, total = 0;
     uint64_t *by_cap = xcalloc(n_workers, sizeof *by_cap);     /* freed below */
+    *global_split = false;
     for (size_t i = 0; i < n; i++) {
         total += segs[i].end - segs[i].start;
         if (segs[i].cap == EVLOG_NO_CAP)
@@ -2095,11 +2133,13 @@ par_assign(par_seg *segs, size_t n, unsigned n_workers, const uint64_t *split_at
             segs[i].owner = segs[i].cap == EVLOG_NO_CAP ? 0 : segs[i].cap % n_workers;
         return false;
     }
-    uint64_t share = total / n_workers, load = global;
+    uint64_t share = total / n_workers;
+    bool all = split_global && (split_at || global > share);
+    uint64_t load = all ? 0 : global;
     unsigned w = 0;
     for (size_t i = 0; i < n; i++) {
         par_seg *sg = &segs[i];
-        if (sg->cap == EVLOG_NO_CAP) {
+        if (sg->cap == EVLOG_NO_CAP && !all) {
             sg->owner = 0;
             continue;
         }
@@ -2111,6 +2151,7 @@ par_assign(par_seg *segs, size_t n, unsigned n_workers, const uint64_t *split_at
             load = 0;
         }
         sg->owner = (uint16_t)w;
+        *global_split |= sg->cap == EVLOG_NO_CAP && w > 0;
         load += sg->end - sg->start;
     }
     return true;
@@ -2339,25 +2380,50 @@ builder_take_queue(samplebuf **dst, samplebuf **src)
     *src = NULL;
 }
 
+/* Stitch the heap profile of a later worker `src` onto dst: src's head (the samples it
+ * took and the census BEGIN or END it met before it knew whether a census was open)
+ * does to dst's open census what it did in the serial build; then src's state is dst's
+ * and its censuses, bands and census windows follow dst's. */
+static void
+builder_stitch_heap(builder *dst, builder *src)
+{
+    if (dst->hp_open)
+        dst->hp_total += src->hp_head_total;
+    if (src->hp_known) {
+        if (dst->hp_open)
+            builder_census_close(dst, src->hp_head_offset,
+                                 src->hp_head_end ? src->hp_head_time : UINT64_MAX);
+        if (!src->hp_head)      /* else heapprof_append closes it after the head's samples */
+            heapprof_census_end(dst->ix->heap);
+        dst->hp_open = src->hp_open;
+        dst->hp_time = src->hp_time;
+        dst->hp_total = src->hp_total;
+        dst->hp_bio = src->hp_bio;
+    }
+    heapprof_append(dst->ix->heap, src->ix->heap, src->hp_head);
+    heapprof_free(src->ix->heap);
+    src->ix->heap = heapprof_new();
+    STITCH_TAKE(dst, src, hp_wins, n_hp_wins, cap_hp_wins);
+    dst->side_dirty |= src->side_dirty;
+}
+
 /* Stitch a later worker `src` (a mid-log builder whose blocks all follow dst's) onto
  * `dst`, both unfinished: src's heads replayed against dst's tail states, then its
  * lanes appended and everything else merged in file order. False if src holds
- * something only one builder may build (non-moving cycles, heap-profile censuses,
- * ticky, IPE: GHC writes them in the global block, which worker 0 owns). */
+ * something only one builder may build (non-moving cycles, ticky, IPE: GHC writes them
+ * in the global block, which worker 0 owns unless the global stretches are split). */
 static bool
 builder_stitch(builder *dst, builder *src)
 {
     evindex *d = dst->ix, *s = src->ix;
     prof_mark pm = prof_start(dst->prof);
-    if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) || src->hp_open ||
-        !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) ||
-        heapprof_breakdown_of(s->heap) != HEAPPROF_BY_UNKNOWN ||
-        heapprof_n_censuses(s->heap) || heapprof_n_cost_centres(s->heap) ||
-        src->nm_phase_open || src->nm_cycle_open)
+    if (s->n_nm_cycles || s->n_nm_census || series_count(s->nm_pruned) ||
+        !ipe_table_empty(s->ipe) || !ticky_empty(s->ticky) || src->nm_phase_open ||
+        src->nm_cycle_open || src->solo_seen)
         return false;
-    const uint32_t hp_key = (uint32_t)EVINDEX_S_HEAP_PROF << 16;
-    if (samplebuf_any(src->sample_q, hp_key, hp_key | 0xffff))
-        return false;
+    /* The heap profile first: the census src's head closes puts its series sample in
+     * dst's stream before src's samples join. */
+    builder_stitch_heap(dst, src);
     uint32_t stats0 = (uint32_t)dst->n_stats;
     /* src's GC_STATS that claimed a span of src's name it by its place in src's lane:
      * after dst's spans of that cap. */
@@ -2451,9 +2517,10 @@ builder_stitch(builder *dst, builder *src)
  * cancelled. */
 static evindex *
 evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_workers,
-                       diag *ending, bool *fallback)
+                       bool split_global, diag *ending, bool *fallback, bool *global_split)
 {
     *fallback = true;
+    *global_split = false;
     evindex_prof *prof = opts->prof;
     prof_mark pm = prof_start(prof);
     par_seg *segs;
@@ -2461,7 +2528,8 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     if (!par_plan(log, &segs, &n_segs)) {
         return NULL;
     }
-    bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at);
+    bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at, split_global,
+                               global_split);
     prof_stage(prof, &pm, "plan", 0, 0);
     unsigned walk_sec = prof_section(prof);
     par_worker *pw = xcalloc(n_workers, sizeof *pw);        /* freed below */
@@ -2544,8 +2612,14 @@ evindex_build(const evlog *log, const evindex_opts *opts, diag *ending)
         n = (unsigned)opts->n_split + 1;
     evindex *ix = NULL;
     bool fallback = true;
-    if (n > 1)
-        ix = evindex_build_parallel(log, opts, n, ending, &fallback);
+    if (n > 1) {
+        bool global_split;
+        ix = evindex_build_parallel(log, opts, n, true, ending, &fallback, &global_split);
+        /* A later worker met something only one builder builds (non-moving cycles,
+         * ticky, IPE) in the global stretches it took: again with them all on worker 0. */
+        if (!ix && fallback && global_split)
+            ix = evindex_build_parallel(log, opts, n, false, ending, &fallback, &global_split);
+    }
     if (!ix && fallback)
         ix = evindex_build_serial(log, opts, UINT64_MAX, ending);
     /* Cut while we read it: what was indexed from the lost bytes is not the file's (they

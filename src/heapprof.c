@@ -228,25 +228,78 @@ heapprof_width(uint64_t v)
     return w;
 }
 
-static uint64_t
+/* Little-endian w-byte fields (1 <= w <= 8): whole loads and stores on a little-endian
+ * host (the packed entries are read for every sample the walk guesses a band from and
+ * written at every census's end), byte by byte elsewhere. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HEAPPROF_LE 1
+#else
+#define HEAPPROF_LE 0
+#endif
+
+static inline uint64_t
+heapprof_ld16(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
+static inline uint64_t
+heapprof_ld32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline uint64_t
 heapprof_load(const uint8_t *p, unsigned w)
 {
+    if (HEAPPROF_LE) {
+        switch (w) {
+        case 1: return p[0];
+        case 2: return heapprof_ld16(p);
+        case 3: return heapprof_ld16(p) | (uint64_t)p[2] << 16;
+        case 4: return heapprof_ld32(p);
+        case 5: return heapprof_ld32(p) | (uint64_t)p[4] << 32;
+        case 6: return heapprof_ld32(p) | heapprof_ld16(p + 4) << 32;
+        case 7: return heapprof_ld32(p) | heapprof_ld16(p + 4) << 32 | (uint64_t)p[6] << 48;
+        default: {
+            uint64_t v;
+            memcpy(&v, p, 8);
+            return v;
+        }
+        }
+    }
     uint64_t v = 0;
     for (unsigned i = w; i-- > 0;)
         v = v << 8 | p[i];
     return v;
 }
 
-static void
+static inline void
 heapprof_store(uint8_t *p, unsigned w, uint64_t v)
 {
+    if (HEAPPROF_LE) {
+        uint16_t v16 = (uint16_t)v;
+        uint32_t v32 = (uint32_t)v;
+        switch (w) {
+        case 1: p[0] = (uint8_t)v; return;
+        case 2: memcpy(p, &v16, 2); return;
+        case 3: memcpy(p, &v16, 2); p[2] = (uint8_t)(v >> 16); return;
+        case 4: memcpy(p, &v32, 4); return;
+        case 8: memcpy(p, &v, 8); return;
+        default: break;
+        }
+    }
     for (unsigned i = 0; i < w; i++, v >>= 8)
         p[i] = (uint8_t)v;
 }
 
 /* Entry k of census ci (k < its n_entries): the open census's from the scratch arrays,
  * a closed one's from the pool. */
-static void
+static inline void
 heapprof_ent(const heapprof *hp, size_t ci, size_t k, uint32_t *band, uint64_t *bytes)
 {
     if (hp->open && ci == hp->n_census - 1) {
@@ -268,19 +321,18 @@ heapprof_pack_open(heapprof *hp)
 {
     size_t n = hp->n_open;
     uint32_t max_band = 0;
-    uint64_t any_bytes = 0;
+    uint64_t any_bytes = 0, max_bytes = 0;
     for (size_t k = 0; k < n; k++) {
         if (hp->open_band[k] > max_band)
             max_band = hp->open_band[k];
+        if (hp->open_bytes[k] > max_bytes)
+            max_bytes = hp->open_bytes[k];
         any_bytes |= hp->open_bytes[k];
     }
     uint8_t shift = 0;
     while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
         shift++;
-    uint64_t max_v = 0;
-    for (size_t k = 0; k < n; k++)
-        if (hp->open_bytes[k] >> shift > max_v)
-            max_v = hp->open_bytes[k] >> shift;
+    uint64_t max_v = max_bytes >> shift;     /* a shift keeps the order */
     heapprof_pack *pk = &hp->pack[hp->n_census - 1];
     *pk = (heapprof_pack){ hp->n_pool, heapprof_width(max_band), heapprof_width(max_v), shift };
     hp->n_open = 0;
@@ -313,26 +365,10 @@ heapprof_census_begin(heapprof *hp, uint64_t time_ns)
     hp->sealed = false;
 }
 
+/* Add bytes to band b in the open census (a band named twice in one census adds up). */
 static void
-heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, uint64_t bytes)
+heapprof_sample_band(heapprof *hp, size_t b, uint64_t bytes)
 {
-    if (!hp->open)
-        return;
-    /* The RTS lists a census's bands in nearly the order of the one before: try the band
-     * at the same position there before hashing the key. */
-    size_t b = SIZE_MAX, j = hp->n_in_census++;
-    if (hp->n_census >= 2) {
-        const heapprof_census *prev = &hp->census[hp->n_census - 2];
-        if (j < prev->n_entries) {
-            uint32_t guess;
-            uint64_t ignored;
-            heapprof_ent(hp, hp->n_census - 2, j, &guess, &ignored);
-            if (heapprof_key_is(hp, guess, kind, p, n))
-                b = guess;
-        }
-    }
-    if (b == SIZE_MAX)
-        b = heapprof_band_get(hp, kind, p, n);
     heapprof_key *k = &hp->keys[b];
     uint32_t ci = (uint32_t)(hp->n_census - 1);
     heapprof_census *c = &hp->census[ci];
@@ -356,6 +392,29 @@ heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, 
     c->n_entries++;
 }
 
+static void
+heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, uint64_t bytes)
+{
+    if (!hp->open)
+        return;
+    /* The RTS lists a census's bands in nearly the order of the one before: try the band
+     * at the same position there before hashing the key. */
+    size_t b = SIZE_MAX, j = hp->n_in_census++;
+    if (hp->n_census >= 2) {
+        const heapprof_census *prev = &hp->census[hp->n_census - 2];
+        if (j < prev->n_entries) {
+            const heapprof_pack *pk = &hp->pack[hp->n_census - 2];   /* closed */
+            uint32_t guess = (uint32_t)heapprof_load(
+                hp->pool + pk->off + j * (size_t)(pk->bw + pk->yw), pk->bw);
+            if (heapprof_key_is(hp, guess, kind, p, n))
+                b = guess;
+        }
+    }
+    if (b == SIZE_MAX)
+        b = heapprof_band_get(hp, kind, p, n);
+    heapprof_sample_band(hp, b, bytes);
+}
+
 void
 heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t bytes)
 {
@@ -373,10 +432,16 @@ static void
 heapprof_count(heapprof *hp, size_t ci)
 {
     const heapprof_census *c = &hp->census[ci];
+    bool open = hp->open && ci == hp->n_census - 1;
     for (size_t k = 0; k < c->n_entries; k++) {
         uint32_t band;
         uint64_t bytes;
-        heapprof_ent(hp, ci, k, &band, &bytes);
+        if (open) {             /* the census being closed: its scratch, not the pool */
+            band = hp->open_band[k];
+            bytes = hp->open_bytes[k];
+        } else {
+            heapprof_ent(hp, ci, k, &band, &bytes);
+        }
         heapprof_band *b = &hp->bands[band];
         b->sum_bytes += bytes;
         b->n_censuses++;
@@ -395,6 +460,114 @@ heapprof_census_end(heapprof *hp)
     heapprof_count(hp, hp->n_census - 1);
     heapprof_pack_open(hp);
     hp->open = false;
+}
+
+/* Append src's closed census ci to dst as its own census, closed, its bands renumbered by
+ * map (src band -> dst band, HEAPPROF_NONE: not met yet, then added to dst): packed as
+ * heapprof_pack_open would pack it (the bytes' widths and shift are src's), counted into
+ * dst's bands. */
+static void
+heapprof_append_census(heapprof *dst, const heapprof *src, size_t ci, uint32_t *map)
+{
+    heapprof_census_end(dst);           /* a BEGIN closes the census open before it */
+    const heapprof_census *c = &src->census[ci];
+    const heapprof_pack *pk = &src->pack[ci];
+    size_t n = c->n_entries, w = (size_t)pk->bw + pk->yw;
+    const uint8_t *p0 = src->pool + pk->off;
+    uint32_t max_band = 0;
+    const uint8_t *p = p0;
+    for (size_t k = 0; k < n; k++, p += w) {
+        uint32_t band = (uint32_t)heapprof_load(p, pk->bw);
+        if (map[band] == HEAPPROF_NONE) {
+            size_t kn;
+            const void *kp = heapprof_key_bytes(src, band, &kn);
+            map[band] = (uint32_t)heapprof_band_get(dst, src->bands[band].kind, kp, kn);
+        }
+        if (map[band] > max_band)
+            max_band = map[band];
+    }
+    xgrowarray((void **)&dst->census, &dst->cap_census, dst->n_census + 1, 16,
+               sizeof *dst->census);
+    if (dst->cap_pack < dst->cap_census) {
+        dst->cap_pack = dst->cap_census;
+        dst->pack = xreallocarray(dst->pack, dst->cap_pack, sizeof *dst->pack); /* owned by dst */
+    }
+    heapprof_census *dc = &dst->census[dst->n_census];
+    *dc = (heapprof_census){ c->time_ns, c->total_bytes, (uint32_t)dst->n_ent, (uint32_t)n };
+    heapprof_pack *dk = &dst->pack[dst->n_census];
+    *dk = (heapprof_pack){ dst->n_pool, heapprof_width(max_band), pk->yw, pk->shift };
+    dst->n_census++;
+    dst->n_ent += n;
+    dst->n_in_census = 0;
+    dst->sealed = false;
+    if (!n)
+        return;
+    size_t dw = (size_t)dk->bw + dk->yw;
+    xgrowarray((void **)&dst->pool, &dst->cap_pool, dst->n_pool + n * dw, 4096, 1);
+    uint8_t *q = dst->pool + dst->n_pool;
+    p = p0;
+    for (size_t k = 0; k < n; k++, p += w, q += dw) {
+        uint32_t band = map[heapprof_load(p, pk->bw)];
+        heapprof_store(q, dk->bw, band);
+        memcpy(q + dk->bw, p + pk->bw, pk->yw);
+        uint64_t bytes = heapprof_load(p + pk->bw, pk->yw) << pk->shift;
+        heapprof_band *b = &dst->bands[band];
+        b->sum_bytes += bytes;
+        b->n_censuses++;
+        if (b->n_censuses == 1 || bytes > b->peak_bytes) {
+            b->peak_bytes = bytes;
+            b->peak_time_ns = c->time_ns;
+        }
+    }
+    dst->n_pool += n * dw;
+}
+
+void
+heapprof_append(heapprof *dst, const heapprof *src, bool head)
+{
+    for (size_t i = 0; i < src->n_ccs; i++) {
+        const heapprof_cc *cc = &src->ccs[i];
+        const char *label = src->text + cc->label, *module = src->text + cc->module,
+                   *srcloc = src->text + cc->srcloc;
+        heapprof_cost_centre(dst, cc->id, (const uint8_t *)label, strlen(label),
+                             (const uint8_t *)module, strlen(module), (const uint8_t *)srcloc,
+                             strlen(srcloc), cc->is_caf);
+    }
+    if (dst->breakdown == HEAPPROF_BY_UNKNOWN)
+        dst->breakdown = src->breakdown;
+    /* src's bands become dst's as the serial walk would meet them: in census order, each
+     * census's entries in first-sample order; those of a dropped head census not at all. */
+    uint32_t *map = xmalloc((src->n_bands ? src->n_bands : 1) * sizeof *map);  /* freed below */
+    for (size_t b = 0; b < src->n_bands; b++)
+        map[b] = HEAPPROF_NONE;
+    for (size_t ci = 0; ci < src->n_census; ci++) {
+        bool is_head = head && ci == 0;
+        if (is_head && !dst->open)
+            continue;           /* no census was open there: its samples count nowhere */
+        bool closed = !(src->open && ci == src->n_census - 1);
+        if (!is_head && closed) {
+            heapprof_append_census(dst, src, ci, map);
+            continue;
+        }
+        if (!is_head)
+            heapprof_census_begin(dst, src->census[ci].time_ns);
+        dst->sealed = false;
+        for (size_t k = 0; k < src->census[ci].n_entries; k++) {
+            uint32_t band;
+            uint64_t bytes;
+            heapprof_ent(src, ci, k, &band, &bytes);
+            if (map[band] == HEAPPROF_NONE) {
+                size_t kn;
+                const void *kp = heapprof_key_bytes(src, band, &kn);
+                map[band] = (uint32_t)heapprof_band_get(dst, src->bands[band].kind, kp, kn);
+            }
+            heapprof_sample_band(dst, map[band], bytes);
+            dst->n_in_census++;
+        }
+        if (closed)
+            heapprof_census_end(dst);
+    }
+    x_free(map);
 }
 
 typedef struct heapprof_order {

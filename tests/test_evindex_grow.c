@@ -17,7 +17,9 @@
 #include "applive.h"
 #include "evindex.h"
 #include "evlog.h"
+#include "heapprof.h"
 #include "livelog.h"
+#include "strbuf.h"
 #include "surface.h"
 #include "tests.h"
 #include "threadstats.h"
@@ -33,6 +35,45 @@ gr_rand(uint64_t *s)
 
 /* What test_evindex_same leaves out: markers, flushes, census, the non-moving series,
  * per-cap spark series and counts by time, the heap profile, GC lookups. */
+void
+test_heapprof_same(const char *name, const heapprof *a, const heapprof *b)
+{
+    ck_assert_msg(heapprof_n_censuses(a) == heapprof_n_censuses(b) &&
+                  heapprof_n_bands(a) == heapprof_n_bands(b) &&
+                  heapprof_n_cost_centres(a) == heapprof_n_cost_centres(b) &&
+                  heapprof_breakdown_of(a) == heapprof_breakdown_of(b),
+                  "%s: heap profile", name);
+    for (size_t i = 0; i < heapprof_n_censuses(a); i++) {
+        const heapprof_census *ca = heapprof_census_at(a, i), *cb = heapprof_census_at(b, i);
+        ck_assert_msg(ca->time_ns == cb->time_ns && ca->total_bytes == cb->total_bytes &&
+                      ca->n_entries == cb->n_entries, "%s: census %zu", name, i);
+        for (size_t k = 0; k < ca->n_entries; k++) {
+            uint32_t ba, bb;
+            uint64_t ya, yb;
+            heapprof_entry(a, i, k, &ba, &ya);
+            heapprof_entry(b, i, k, &bb, &yb);
+            ck_assert_msg(ba == bb && ya == yb, "%s: census %zu entry %zu", name, i, k);
+        }
+    }
+    strbuf na, nb;
+    strbuf_init(&na);
+    strbuf_init(&nb);
+    for (size_t i = 0; i < heapprof_n_bands(a); i++) {
+        ck_assert_msg(memcmp(heapprof_band_at(a, i), heapprof_band_at(b, i),
+                             sizeof(heapprof_band)) == 0, "%s: band %zu", name, i);
+        strbuf_reset(&na);
+        strbuf_reset(&nb);
+        heapprof_band_name(a, i, &na);
+        heapprof_band_name(b, i, &nb);
+        ck_assert_msg(na.len == nb.len && memcmp(na.data, nb.data, na.len) == 0,
+                      "%s: band %zu's name", name, i);
+    }
+    strbuf_free(&na);
+    strbuf_free(&nb);
+    char why[256];
+    ck_assert_msg(heapprof_check(b, why, sizeof why), "%s: %s", name, why);
+}
+
 void
 test_evindex_same_more(const char *name, const evindex *a, const evindex *b)
 {
@@ -94,6 +135,7 @@ test_evindex_same_more(const char *name, const evindex *a, const evindex *b)
         ck_assert_msg(heapprof_band_at(ha, i)->sum_bytes == heapprof_band_at(hb, i)->sum_bytes &&
                       heapprof_band_at(ha, i)->last_bytes == heapprof_band_at(hb, i)->last_bytes,
                       "%s: band %zu", name, i);
+    test_heapprof_same(name, ha, hb);
     ck_assert_msg(evindex_n_gens(a) == evindex_n_gens(b), "%s: generations", name);
     /* The time profile (sealed once, at the end): the same samples and flat profile. */
     const timeprof *tpa = evindex_timeprof(a), *tpb = evindex_timeprof(b);

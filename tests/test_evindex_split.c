@@ -14,6 +14,7 @@
 #include "evlog.h"
 #include "evtype.h"
 #include "evwrite.h"
+#include "heapprof.h"
 #include "runlane.h"
 #include "tests.h"
 
@@ -301,6 +302,197 @@ START_TEST(test_split_heads)
 }
 END_TEST
 
+/* Every block of the log (capability and global ones), in file order. Caller frees. */
+static uint64_t *
+split_all_blocks(const evlog *log, size_t *n_out)
+{
+    size_t n = 0, cap = 64;
+    uint64_t *v = malloc(cap * sizeof *v);
+    evlog_iter it;
+    evlog_iter_init(&it, log);
+    evlog_event ev;
+    while (evlog_iter_next(&it, &ev))
+        if (ev.type == EV_BLOCK_MARKER) {
+            if (n == cap)
+                v = realloc(v, (cap *= 2) * sizeof *v);
+            v[n++] = ev.offset;
+        }
+    *n_out = n;
+    return v;
+}
+
+/* Seams at up to `most` blocks of every kind spread over the log (all of them if fewer),
+ * alone and with the next one (a middle worker, one block long, that may never learn whether a census is
+ * open), each build the serial one's; the count of seams that fell inside a census. */
+static unsigned
+split_check_all_blocks(const char *path, const char *name, size_t most)
+{
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(log);
+    evindex_opts serial_o = { .threads = 1 };
+    evindex *serial = evindex_build(log, &serial_o, NULL);
+    ck_assert_ptr_nonnull(serial);
+    size_t n;
+    uint64_t *bl = split_all_blocks(log, &n);
+    size_t step = n > most ? n / most : 1;
+    unsigned in_census = 0;
+    for (size_t i = 1; i < n; i += step) {
+        split_compare(name, log, serial, &bl[i], 1, true);
+        if (i + 1 < n)
+            split_compare(name, log, serial, &bl[i], 2, true);  /* one block between */
+    }
+    /* Inside a census: a SAMPLE_BEGIN before the seam, its SAMPLE_END (or the next BEGIN)
+     * after it, by the test's own reading of the events. */
+    evlog_iter it;
+    evlog_iter_init(&it, log);
+    evlog_event ev;
+    bool open = false;
+    size_t next = 1;
+    while (evlog_iter_next(&it, &ev)) {
+        while (next < n && bl[next] <= ev.offset) {
+            in_census += open && (next - 1) % step == 0;
+            next++;
+        }
+        if (ev.type == EV_HEAP_PROF_SAMPLE_BEGIN || ev.type == EV_HEAP_BIO_PROF_SAMPLE_BEGIN)
+            open = true;
+        else if (ev.type == EV_HEAP_PROF_SAMPLE_END)
+            open = false;
+    }
+    free(bl);
+    evindex_free(serial);
+    evlog_close(log);
+    return in_census;
+}
+
+/* A heap-profile sample: HEAP_PROF_SAMPLE_STRING or, with depth > 0, _COST_CENTRE. */
+static void
+split_hp_sample(evwrite *w, uint64_t t, uint64_t bytes, const char *label, unsigned depth,
+                uint32_t cc0)
+{
+    if (!depth) {
+        SW(evwrite_heap_prof_sample_string(w, EVLOG_NO_CAP, t, bytes, label));
+        return;
+    }
+    uint8_t p[1 + 8 + 1 + 4 * 8] = { 0 };
+    for (int i = 0; i < 8; i++)
+        p[1 + i] = (uint8_t)(bytes >> (56 - 8 * i));
+    p[9] = (uint8_t)depth;
+    for (unsigned k = 0; k < depth; k++) {
+        uint32_t id = cc0 + k;
+        for (int i = 0; i < 4; i++)
+            p[10 + 4 * k + i] = (uint8_t)(id >> (24 - 8 * i));
+    }
+    SW(evwrite_event(w, EVLOG_NO_CAP, EV_HEAP_PROF_SAMPLE_COST_CENTRE, t, p, 10 + 4 * depth));
+}
+
+/* A heap profile in the global block cut into small blocks, a seam at every block: inside
+ * censuses (before, between and after their samples), on a census's BEGIN and END, in a
+ * census with no SAMPLE_END (GHC 8.2), among samples with no census open (dropped), in
+ * biographical censuses (placed by their own time), with bands first seen after a seam,
+ * bands named twice in a census, cost-centre stacks defined on both sides. */
+START_TEST(test_split_heap_global)
+{
+    char path[] = "/tmp/elog-split-heap-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    evwrite *w = evwrite_new(f);
+    SW(evwrite_declare_ghc(w));
+    SW(evwrite_begin_data(w));
+    uint64_t t = 1000;
+    SW(evwrite_heap_prof_begin(w, EVLOG_NO_CAP, t, 1000000, 1));
+    static const char *const labels[] = { "ARR_WORDS", "THUNK", "FUN", "[]", "(,)", "MUT_VAR" };
+    for (unsigned r = 0; r < 14; r++) {
+        SW(evwrite_run_thread(w, 0, t += 100, 1 + r));
+        SW(evwrite_flush_all(w));
+        if (r % 5 == 1) {       /* a cost centre defined late, used from here on */
+            uint8_t p[64] = { 0 };
+            uint32_t id = 100 + r;
+            for (int i = 0; i < 4; i++)
+                p[i] = (uint8_t)(id >> (24 - 8 * i));
+            int len = 4 + snprintf((char *)p + 4, 20, "cc%u", r) + 1;
+            len += snprintf((char *)p + len, 20, "Mod%u", r) + 1;
+            len += snprintf((char *)p + len, 20, "M.hs:%u", r) + 1;
+            p[len++] = r % 2;
+            SW(evwrite_event(w, EVLOG_NO_CAP, EV_HEAP_PROF_COST_CENTRE, t, p, (size_t)len));
+        }
+        if (r % 4 == 3)         /* samples with no census open: the serial build drops them */
+            split_hp_sample(w, t += 5, 4096, "stray", 0, 0);
+        if (r % 6 == 5) {       /* biographical: its own time, earlier */
+            uint8_t p[16] = { 0 };
+            uint64_t era = r, when = t / 2;
+            for (int i = 0; i < 8; i++) {
+                p[i] = (uint8_t)(era >> (56 - 8 * i));
+                p[8 + i] = (uint8_t)(when >> (56 - 8 * i));
+            }
+            SW(evwrite_event(w, EVLOG_NO_CAP, EV_HEAP_BIO_PROF_SAMPLE_BEGIN, t += 10, p, 16));
+        } else {
+            SW(evwrite_heap_prof_sample_begin(w, EVLOG_NO_CAP, t += 10, r));
+        }
+        SW(evwrite_flush_cap(w, EVLOG_NO_CAP));
+        for (unsigned k = 0; k < 6 + r % 4; k++) {
+            unsigned depth = r > 1 && k % 3 == 0 ? 1 + (r + k) % 3 : 0;
+            char label[32];
+            snprintf(label, sizeof label, "%s%u", labels[k % 6], (k + r / 3) % 9);
+            split_hp_sample(w, t += 3, 8 * (1 + (r * 7 + k * 13) % 50), label, depth,
+                            100 + (r + k) % 8);
+            if (k == 2)         /* named twice: adds up */
+                split_hp_sample(w, t += 3, 8 * (k + 1), label, depth, 100 + (r + k) % 8);
+            if ((k + r) % 3 == 0)
+                SW(evwrite_flush_cap(w, EVLOG_NO_CAP));
+            if (k == 4 && r % 3 == 0) {
+                SW(evwrite_run_thread(w, 0, t += 10, 50 + r));
+                SW(evwrite_flush_all(w));
+            }
+        }
+        if (r % 7 != 4) {       /* else no SAMPLE_END: the next BEGIN closes it */
+            SW(evwrite_flush_cap(w, EVLOG_NO_CAP));
+            SW(evwrite_heap_prof_sample_end(w, EVLOG_NO_CAP, t += 10, r));
+        }
+        SW(evwrite_flush_cap(w, EVLOG_NO_CAP));
+    }
+    SW(evwrite_finish(w));
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(f), 0);
+    unsigned in_census = split_check_all_blocks(path, "heap global", 1000);
+    ck_assert_uint_gt(in_census, 20);
+    unlink(path);
+}
+END_TEST
+
+/* Synthetic logs whose global block holds most of the bytes (heap-profile bands; -hi's
+ * IPE events, which only one builder builds: the build walks them all on worker 0
+ * again; the non-moving collector's phases, likewise), seams at blocks of every kind. */
+START_TEST(test_split_global_synthetic)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    static const char *const shapes[] = {
+        "--caps 2 --size 256K --seed 31 --block-bytes 1024 --heap-bands 60 --global-block",
+        "--caps 3 --size 256K --seed 32 --block-bytes 2048 --heap-bands 20 --global-block "
+        "--heap-profile hi",
+        "--caps 2 --size 256K --seed 33 --block-bytes 1024 --heap-bands 30 --global-block "
+        "--heap-profile he",
+        "--caps 4 --size 256K --seed 34 --block-bytes 1024 --nonmoving --global-block",
+    };
+    unsigned in_census = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        char path[] = "/tmp/elog-split-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        close(fd);
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "'%s' %s -o '%s' 2>/dev/null", synth, shapes[i], path);
+        ck_assert_msg(system(cmd) == 0, "elog-synth %s failed", shapes[i]);
+        in_census += split_check_all_blocks(path, shapes[i], 24);
+        unlink(path);
+    }
+    ck_assert_uint_gt(in_census, 0);
+}
+END_TEST
+
 /* A lane of n runs with gaps, overlaps (clipped) and flags, from a seed. */
 static void
 split_fill(runlane *rl, size_t n, uint64_t *t, uint64_t *st)
@@ -380,6 +572,8 @@ test_evindex_split_suite(void)
     tcase_add_test(tc, test_split_synthetic);
     tcase_add_test(tc, test_split_heads);
     tcase_add_test(tc, test_split_runlane_join);
+    tcase_add_test(tc, test_split_heap_global);
+    tcase_add_test(tc, test_split_global_synthetic);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -102,6 +102,10 @@ void test_evindex_same(const char *name, const struct evindex *a, const struct e
  * (tests/test_evindex_grow.c). */
 void test_evindex_same_more(const char *name, const struct evindex *a,
                             const struct evindex *b);
+/* Two heap profiles (sealed) alike: censuses and their entries, bands (counts, peaks and
+ * names), cost centres, breakdown; b passes heapprof_check (tests/test_evindex_grow.c). */
+struct heapprof;
+void test_heapprof_same(const char *name, const struct heapprof *a, const struct heapprof *b);
 /* Run `show` over bytes in memory; returns the output (caller frees) and fills
  * *out_len and, if non-NULL, *ending_code. NULL if the header does not parse. */
 char *test_show_bytes(const uint8_t *data, size_t len, size_t *out_len, int *ending_code);
