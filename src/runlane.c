@@ -207,16 +207,11 @@ typedef struct runlane_gapplan {
     unsigned w, n_exc, w_exc;
 } runlane_gapplan;
 
-/* The plan for gaps g[0..len) that takes the fewest words, the widest of equals. */
+/* The plan for gaps of whose widths cnt[w] have width w, the widest w_all, that takes
+ * the fewest words, the widest of equals. */
 static runlane_gapplan
-runlane_gap_plan(const uint64_t *g, size_t len)
+runlane_gap_plan_of(const unsigned *cnt, unsigned w_all)
 {
-    unsigned cnt[65] = { 0 }, w_all = 0;
-    for (size_t j = 0; j < len; j++) {
-        unsigned w = bitpack_width(g[j]);
-        cnt[w]++;
-        w_all = w > w_all ? w : w_all;
-    }
     runlane_gapplan best = { w_all, 0, 0 };
     unsigned best_cost = w_all, n_exc = 0;
     for (unsigned w = w_all; w-- > 0;) {
@@ -228,6 +223,19 @@ runlane_gap_plan(const uint64_t *g, size_t len)
         }
     }
     return best;
+}
+
+/* The plan for gaps g[0..len). */
+static runlane_gapplan
+runlane_gap_plan(const uint64_t *g, size_t len)
+{
+    unsigned cnt[65] = { 0 }, w_all = 0;
+    for (size_t j = 0; j < len; j++) {
+        unsigned w = bitpack_width(g[j]);
+        cnt[w]++;
+        w_all = w > w_all ? w : w_all;
+    }
+    return runlane_gap_plan_of(cnt, w_all);
 }
 
 /* Run j's gap in packed chunk ck, whose words start at col. */
@@ -276,6 +284,10 @@ typedef struct runlane_tidplan {
  * smallest tid up (the odd one out is a newer thread) or from the largest down (an
  * older one); the first found of equals, widest first, from the smallest tid first. */
 static runlane_tidplan
+runlane_tid_plan_of(const unsigned *up, const unsigned *down, uint32_t lo, uint32_t hi,
+                    size_t len);
+
+static runlane_tidplan
 runlane_tid_plan(const uint32_t *t, size_t len)
 {
     uint32_t lo = t[0], hi = t[0];
@@ -288,6 +300,14 @@ runlane_tid_plan(const uint32_t *t, size_t len)
         up[bitpack_width(t[j] - lo)]++;
         down[bitpack_width(hi - t[j])]++;
     }
+    return runlane_tid_plan_of(up, down, lo, hi, len);
+}
+
+/* runlane_tid_plan from the counts of tids by width above lo (up) and below hi (down). */
+static runlane_tidplan
+runlane_tid_plan_of(const unsigned *up, const unsigned *down, uint32_t lo, uint32_t hi,
+                    size_t len)
+{
     unsigned w_all = bitpack_width(hi - lo);
     runlane_tidplan best = { lo, w_all, 0, 0 };
     unsigned best_cost = w_all;
@@ -344,38 +364,59 @@ runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
     uint64_t any_off = 0, any_dur = 0, any_stop = 0;    /* OR: the max's width */
     uint64_t gap[RUNLANE_CHUNK], scp[RUNLANE_N_CP], any_scp = 0, gexc[RUNLANE_CHUNK];
     uint64_t gexc_map = 0;
+    uint64_t cp[RUNLANE_N_CP] = { 0 }, busy = 0;
+    /* One pass for what needs nothing but the runs: offsets, gaps and their widths,
+     * the widest duration and stop, the tids' range, the busy-time checkpoints. */
+    unsigned gcnt[65] = { 0 }, gw_all = 0;
+    uint32_t lo = raw->tid[0], hi = raw->tid[0];
+    uint64_t prev_end = base_ns;
     for (size_t j = 0; j < len; j++) {
-        off[j] = raw->start_ns[j] - base_ns;
-        gap[j] = j ? raw->start_ns[j] - (raw->start_ns[j - 1] + raw->dur_ns[j - 1]) : off[0];
-        any_dur |= raw->dur_ns[j];
+        uint64_t st = raw->start_ns[j], d = raw->dur_ns[j];
+        off[j] = st - base_ns;
+        gap[j] = j ? st - prev_end : off[0];
+        prev_end = st + d;
+        unsigned gw = bitpack_width(gap[j]);
+        gcnt[gw]++;
+        gw_all = gw > gw_all ? gw : gw_all;
+        any_dur |= d;
         any_stop |= raw->sf[j] & 0xff;
+        uint32_t t = raw->tid[j];
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+        busy += d;
+        if ((j + 1) % RUNLANE_CP_STEP == 0 && j + 1 < RUNLANE_CHUNK)
+            cp[j / RUNLANE_CP_STEP] = busy;
     }
+    for (size_t k = len / RUNLANE_CP_STEP; k < RUNLANE_N_CP; k++)
+        cp[k] = busy;
     for (size_t k = 0; k < RUNLANE_N_CP; k++) {
         size_t at = (k + 1) * RUNLANE_CP_STEP;
         scp[k] = off[at < len ? at : len - 1];
         any_scp |= scp[k];
     }
-    runlane_gapplan gp = runlane_gap_plan(gap, len);
-    for (size_t j = 0, k = 0; j < len; j++) {
-        if (gap[j] >> gp.w) {
-            gexc_map |= UINT64_C(1) << j;
-            gexc[k++] = gap[j];
-            gap[j] = 0;
-        }
-        any_off |= gap[j];
-    }
+    runlane_gapplan gp = runlane_gap_plan_of(gcnt, gw_all);
     unsigned w_stop = bitpack_width(any_stop);
     uint64_t any_sf = 0, exc_map = 0, exc[RUNLANE_CHUNK];
+    unsigned up[34] = { 0 }, down[34] = { 0 };  /* tids of each width above lo, below hi */
     for (size_t j = 0; j < len; j++) {
         sf[j] = (raw->sf[j] & 0xffu) | (uint64_t)(raw->sf[j] >> RUNLANE_SF_SHIFT) << w_stop;
         any_sf |= sf[j];
+        up[bitpack_width(raw->tid[j] - lo)]++;
+        down[bitpack_width(hi - raw->tid[j])]++;
     }
-    runlane_tidplan tp = runlane_tid_plan(raw->tid, len);
-    for (size_t j = 0, k = 0; j < len; j++) {
+    runlane_tidplan tp = runlane_tid_plan_of(up, down, lo, hi, len);
+    size_t kg = 0, kt = 0;
+    for (size_t j = 0; j < len; j++) {
+        if (gap[j] >> gp.w) {
+            gexc_map |= UINT64_C(1) << j;
+            gexc[kg++] = gap[j];
+            gap[j] = 0;
+        }
+        any_off |= gap[j];
         uint32_t in = raw->tid[j] - tp.base;   /* wraps for a tid below the window */
         if (raw->tid[j] < tp.base || (uint64_t)in >> tp.w) {
             exc_map |= UINT64_C(1) << j;
-            exc[k++] = (uint32_t)(raw->tid[j] - tid_min);
+            exc[kt++] = (uint32_t)(raw->tid[j] - tid_min);
             tid[j] = 0;
         } else {
             tid[j] = in;
@@ -406,14 +447,6 @@ runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
     col += hdr->w_tid;
     runlane_col_put(col, hdr->w_sf, sf, len);
     col += hdr->w_sf;
-    uint64_t cp[RUNLANE_N_CP] = { 0 }, busy = 0;
-    for (size_t j = 0; j < len; j++) {
-        busy += raw->dur_ns[j];
-        if ((j + 1) % RUNLANE_CP_STEP == 0 && j + 1 < RUNLANE_CHUNK)
-            cp[j / RUNLANE_CP_STEP] = busy;
-    }
-    for (size_t k = len / RUNLANE_CP_STEP; k < RUNLANE_N_CP; k++)
-        cp[k] = busy;
     runlane_col_put(col, runlane_cp_width(hdr->w_dur), cp, RUNLANE_N_CP);
     if (tp.n_exc) {
         col = cols + runlane_exc_at(hdr);
@@ -1513,7 +1546,7 @@ runlane_check_tids(const runlane *rl, size_t c, char *why, size_t why_len)
     const runlane_chunk *ck = &rl->chunks[c];
     const uint64_t *col = rl->words + ck->word;
     size_t len = runlane_chunk_len(rl, c);
-    uint32_t tid[RUNLANE_CHUNK];
+    uint32_t tid[RUNLANE_CHUNK] = { 0 };
     uint64_t least = UINT64_MAX, most = 0;
     for (size_t j = 0; j < len; j++) {
         uint64_t v = runlane_tid_get(ck, col, j);

@@ -86,6 +86,8 @@ struct threadtab {
     tt_hash side_hash;          /* tid -> side record */
     size_t n_threads;
     bool sealed;                /* ranks and order are up to date */
+    uint32_t last_idx1;         /* 1 + the page tt_page_get found last (0: none): a
+                                 * walk meets the same page again and again */
 };
 
 static const char *const threadtab_class_names[THREADTAB_N_STOP_CLASSES] = {
@@ -227,9 +229,13 @@ tt_page_find(const threadtab *tt, uint32_t pn)
 static tt_page *
 tt_page_get(threadtab *tt, uint32_t pn)
 {
+    if (tt->last_idx1 && tt->pages[tt->last_idx1 - 1].page_no == pn)
+        return &tt->pages[tt->last_idx1 - 1];
     tt_page *p = tt_page_find(tt, pn);
-    if (p)
+    if (p) {
+        tt->last_idx1 = (uint32_t)(p - tt->pages) + 1;
         return p;
+    }
     if (tt->n_pages == tt->cap_pages) {
         tt->cap_pages = tt->cap_pages ? 2 * tt->cap_pages : 16;
         tt->pages = xreallocarray(tt->pages, tt->cap_pages, sizeof *tt->pages);
@@ -247,6 +253,7 @@ tt_page_get(threadtab *tt, uint32_t pn)
     p->page_no = pn;
     p->rank = (uint32_t)tt->n_threads;
     tt_hash_put(&tt->page_hash, pn, (uint32_t)tt->n_pages);
+    tt->last_idx1 = (uint32_t)tt->n_pages;
     return p;
 }
 
