@@ -51,6 +51,14 @@ const ivtrack_iv *ivtrack_get(const ivtrack *tr, size_t i, ivtrack_iv *buf);
 /* Set interval i's ref (the GC join fills refs after building); i >= count is ignored.
  * Setting a packed ref unpacks them all (slow: meant for refs not yet packed). */
 void ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref);
+/* Set the refs of the intervals a GC span [t0, t1] holds to `ref`: from
+ * ivtrack_first_after(t0) on, while they start before t1 (or at t1 when t1 <= t0).
+ * *from is where the search for ivtrack_first_after(t0) begins: SIZE_MAX for a plain
+ * search, or the *from a call for a time <= t0 left (a sweep over a lane's spans in
+ * start order, about O(1) a span); it is set to ivtrack_first_after(t0). Returns the
+ * index past the last interval set. */
+size_t ivtrack_set_refs_span(ivtrack *tr, size_t *from, uint64_t t0, uint64_t t1,
+                             uint32_t ref);
 /* Pack the refs of the full chunks (once they are final): about a byte each where refs
  * rise slowly, as a GC track's collection numbers do. Later appends stay plain. */
 void ivtrack_pack_refs(ivtrack *tr);

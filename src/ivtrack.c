@@ -421,6 +421,43 @@ ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
     tr->refs[i - tr->ref_from] = ref;
 }
 
+size_t
+ivtrack_set_refs_span(ivtrack *tr, size_t *from, uint64_t t0, uint64_t t1, uint32_t ref)
+{
+    size_t i = *from;
+    uint64_t s, e;
+    unsigned k;
+    if (i != SIZE_MAX && i < tr->n) {
+        /* ivtrack_first_after(t0) is the first interval ending after t0 or starting at
+         * it (none before that can: ends never pass the next start), so a walk finds
+         * it; a long one gives way to the search. */
+        ivtrack_rd rd;
+        ivtrack_rd_init(&rd, tr);
+        size_t stop = i + 2 * IVTRACK_CHUNK;
+        for (; i < tr->n && i < stop; i++) {
+            ivtrack_rd_get(&rd, i, &s, &e, &k);
+            if (e > t0 || s == t0)
+                break;
+        }
+        if (i == stop && i < tr->n) {
+            size_t hint = i / IVTRACK_CHUNK;
+            i = ivtrack_first_after_near(tr, t0, &hint);
+        }
+    } else if (i == SIZE_MAX) {
+        i = ivtrack_first_after(tr, t0);
+    }
+    *from = i;
+    ivtrack_rd rd;
+    ivtrack_rd_init(&rd, tr);
+    for (; i < tr->n; i++) {
+        ivtrack_rd_get(&rd, i, &s, &e, &k);
+        if (s > t1 || (s == t1 && t1 > t0))
+            break;
+        ivtrack_set_ref(tr, i, ref);
+    }
+    return i;
+}
+
 /* Refs stored for a chunk of them: the first and each one unlike the one before. */
 static size_t
 ivtrack_ref_changes(const uint32_t *r)

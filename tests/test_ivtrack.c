@@ -1,7 +1,8 @@
 /* tests/test_ivtrack: kinded interval tracks — edge cases (empty, rejected kinds,
  * clipping, zero-length intervals, extremes), per-kind time and the other queries
  * against a brute-force array on seeded random tracks and around chunk edges, the
- * memory per interval, and the checker catching damage. */
+ * join's sweep setting refs span by span, the memory per interval, and the checker
+ * catching damage. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -652,6 +653,68 @@ START_TEST(test_ivtrack_check_detects_damage)
 }
 END_TEST
 
+/* ivtrack_set_refs_span over spans in start order (the join's sweep: *from carried on,
+ * short steps, long jumps past many intervals, spans of zero length, spans that end at
+ * an interval's start, now and then a fresh search) against the brute force: the refs
+ * of every interval, *from and the index returned. */
+START_TEST(test_ivtrack_set_refs_span)
+{
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        iv_random_track(seed, 1 + seed * 29 % 700, tr, &m);
+        if (seed % 2)
+            ivtrack_seal(tr);
+        for (size_t i = 0; i < m.n; i++) {
+            m.v[i].ref = UINT32_MAX;
+            ivtrack_set_ref(tr, i, UINT32_MAX);
+        }
+        uint64_t r = seed + 4242;
+        uint64_t t0 = m.n ? m.v[0].start_ns - (m.v[0].start_ns > 0) : 0;
+        size_t from = SIZE_MAX;
+        for (uint32_t q = 0; q < 200 && m.n; q++) {
+            uint64_t c = iv_rng(&r) % 20;
+            if (c == 0)
+                t0 = iv_sat_add(t0, UINT64_C(1) << (20 + iv_rng(&r) % 20));
+            else if (c < 8) {
+                const ivtrack_iv *v = &m.v[iv_rng(&r) % m.n];
+                uint64_t at = iv_rng(&r) % 2 ? v->start_ns : v->end_ns;
+                t0 = at > t0 ? at : t0;
+            } else
+                t0 = iv_sat_add(t0, iv_rng(&r) % 2500);
+            uint64_t d = iv_rng(&r) % 10, t1;
+            if (d == 0)
+                t1 = t0;
+            else if (d < 3) {
+                size_t k = bf_first_after(&m, t0);
+                k += k < m.n ? iv_rng(&r) % 4 : 0;
+                t1 = k < m.n && m.v[k].start_ns >= t0 ? m.v[k].start_ns : t0;
+            } else
+                t1 = iv_sat_add(t0, iv_rng(&r) % 6000);
+            if (iv_rng(&r) % 17 == 0)
+                from = SIZE_MAX;
+            size_t want = bf_first_after(&m, t0), i = want;
+            for (; i < m.n; i++) {
+                if (m.v[i].start_ns > t1 || (m.v[i].start_ns == t1 && t1 > t0))
+                    break;
+                m.v[i].ref = q;
+            }
+            size_t got = ivtrack_set_refs_span(tr, &from, t0, t1, q);
+            IV_EXPECT(from == want && got == i,
+                      "seed %llu span %u [%llu, %llu]: from %zu got %zu, want %zu %zu",
+                      (unsigned long long)seed, q, (unsigned long long)t0,
+                      (unsigned long long)t1, from, got, want, i);
+        }
+        ivtrack_iv v;
+        for (size_t i = 0; i < m.n; i++)
+            IV_EXPECT(ivtrack_get(tr, i, &v)->ref == m.v[i].ref, "seed %llu ref %zu: %u, want %u",
+                      (unsigned long long)seed, i, v.ref, m.v[i].ref);
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
 /* References packed per chunk come back as they were set (none, equal, rising, far
  * apart, all none), and stay right when set again after packing, when more intervals
  * follow, and when those are packed too. */
@@ -713,6 +776,7 @@ test_ivtrack_suite(void)
     tcase_add_test(tp, test_ivtrack_kinds_walk);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
     tcase_add_test(tp, test_ivtrack_pack_refs);
+    tcase_add_test(tp, test_ivtrack_set_refs_span);
     tcase_add_test(tp, test_ivtrack_bytes_gc_phases);
     suite_add_tcase(s, tp);
     return s;
