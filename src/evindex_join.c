@@ -97,6 +97,28 @@ join_spans_free(join_spans *js)
     x_free(js->sorted);
 }
 
+/* Spans a final join gives back at once (about 6 pages): a madvise every few hundred
+ * collections. */
+#define JOIN_RELEASE_SPANS 512
+
+/* A final join's spans are read once, in the merge's order: the pages of those every
+ * lane is past (all but `nx`, the next span, taken from the merge but not joined yet)
+ * go back to the system as it goes, so that the spans are not held whole beside the
+ * collections they become. done[li]: each lane's spans given back so far. */
+static void
+join_spans_release(const join_spans *js, const span_ref *nx, bool have, size_t *done)
+{
+    const evindex *ix = js->ix;
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        size_t upto = js->at[li] - (have && nx->lane == li);
+        if (upto - done[li] < JOIN_RELEASE_SPANS)
+            continue;
+        x_release(ix->lanes[li].spans, done[li] * sizeof *ix->lanes[li].spans,
+                  upto * sizeof *ix->lanes[li].spans);
+        done[li] = upto;
+    }
+}
+
 int
 evindex_gcmark_cmp(const void *a, const void *b)
 {
@@ -428,6 +450,12 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
     span_ref nx;                            /* the next span, not in a cluster yet */
     bool have = join_spans_next(&js, &nx);
+    /* A final join in merge order gives its spans back as it goes (they are freed after
+     * it: nothing reads them again). */
+    size_t *released = final && js.at ? xmalloc((ix->n_lanes + 1) * sizeof *released)
+                                      : NULL;                       /* freed below */
+    for (size_t li = 0; released && li < ix->n_lanes; li++)
+        released[li] = ix->lanes[li].span_from;
     while (have) {
         size_t a = 0, z = 0;
         xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
@@ -562,6 +590,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         join_out_put(&out, g, c_start);
         for (size_t i = a; i < z; i++)          /* a part goes in after its collection */
             gcpack_append_part(ix->gcs, &cparts[i - a]);
+        if (released)
+            join_spans_release(&js, &nx, have, released);
         /* Final once nothing can come before the next cluster any more. */
         if (first_open == UINT64_MAX && !final) {
             if (before < horizon_ns)
@@ -606,10 +636,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     }
     for (size_t li = 0; li < ix->n_lanes; li++) {
         evindex_lane *lane = &ix->lanes[li];
+        if (final) {            /* every span is in a final collection (and some given back) */
+            lane->span_from = lane->n_spans_closed;
+            continue;
+        }
         while (lane->span_from < lane->n_spans_closed &&
                lane->spans[lane->span_from].start_ns < j->from_ns)
             lane->span_from++;
     }
+    x_free(released);
     x_free(cparts);
     x_free(spans);
     join_spans_free(&js);
