@@ -62,6 +62,10 @@ size_t ivtrack_set_refs_span(ivtrack *tr, size_t *from, uint64_t t0, uint64_t t1
 /* Pack the refs of the full chunks (once they are final): about a byte each where refs
  * rise slowly, as a GC track's collection numbers do. Later appends stay plain. */
 void ivtrack_pack_refs(ivtrack *tr);
+/* The same for the full chunks before interval `upto` alone (their refs final, those
+ * after may still change): a join packs as it goes. The bytes after every chunk is
+ * packed are ivtrack_pack_refs's. */
+void ivtrack_pack_refs_before(ivtrack *tr, size_t upto);
 /* Index of the first interval with end_ns > t, or that starts at t (count if none). */
 size_t ivtrack_first_after(const ivtrack *tr, uint64_t t);
 /* The same for a sweep over increasing times: the search gallops forward from chunk

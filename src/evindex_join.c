@@ -97,28 +97,6 @@ join_spans_free(join_spans *js)
     x_free(js->sorted);
 }
 
-/* Spans a final join gives back at once (about 6 pages): a madvise every few hundred
- * collections. */
-#define JOIN_RELEASE_SPANS 512
-
-/* A final join's spans are read once, in the merge's order: the pages of those every
- * lane is past (all but `nx`, the next span, taken from the merge but not joined yet)
- * go back to the system as it goes, so that the spans are not held whole beside the
- * collections they become. done[li]: each lane's spans given back so far. */
-static void
-join_spans_release(const join_spans *js, const span_ref *nx, bool have, size_t *done)
-{
-    const evindex *ix = js->ix;
-    for (size_t li = 0; li < ix->n_lanes; li++) {
-        size_t upto = js->at[li] - (have && nx->lane == li);
-        if (upto - done[li] < JOIN_RELEASE_SPANS)
-            continue;
-        x_release(ix->lanes[li].spans, done[li] * sizeof *ix->lanes[li].spans,
-                  upto * sizeof *ix->lanes[li].spans);
-        done[li] = upto;
-    }
-}
-
 int
 evindex_gcmark_cmp(const void *a, const void *b)
 {
@@ -312,6 +290,32 @@ join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, join_ref
             at->at = SIZE_MAX;
         at->t0_ns = sp->start_ns;
         ivtrack_set_refs_span(lane->gc, &at->at, sp->start_ns, sp->end_ns, ref);
+    }
+}
+
+/* Spans a final join gives back at once (about 6 pages): a madvise every few hundred
+ * collections. */
+#define JOIN_RELEASE_SPANS 512
+
+/* A final join's spans are read once, in the merge's order: the pages of those every
+ * lane is past (all but `nx`, the next span, taken from the merge but not joined yet)
+ * go back to the system as it goes, so that the spans are not held whole beside the
+ * collections they become; and the refs of the GC phases before the last span's
+ * (final: the spans come in order) are packed as they will be in the end, so that they
+ * are not held plainly either. done[li]: each lane's spans given back so far. */
+static void
+join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool have,
+                   size_t *done, const join_refs_at *at)
+{
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        size_t upto = js->at[li] - (have && nx->lane == li);
+        if (upto - done[li] < JOIN_RELEASE_SPANS)
+            continue;
+        x_release(ix->lanes[li].spans, done[li] * sizeof *ix->lanes[li].spans,
+                  upto * sizeof *ix->lanes[li].spans);
+        done[li] = upto;
+        if (at[li].at != SIZE_MAX)
+            ivtrack_pack_refs_before(ix->lanes[li].gc, at[li].at);
     }
 }
 
@@ -591,7 +595,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         for (size_t i = a; i < z; i++)          /* a part goes in after its collection */
             gcpack_append_part(ix->gcs, &cparts[i - a]);
         if (released)
-            join_spans_release(&js, &nx, have, released);
+            join_spans_release(ix, &js, &nx, have, released, hints);
         /* Final once nothing can come before the next cluster any more. */
         if (first_open == UINT64_MAX && !final) {
             if (before < horizon_ns)
