@@ -3,7 +3,10 @@
  * whose capability posted the GC_STATS is the leader and gives the pause; the
  * request before it, the capabilities' runs at that moment and the heap series
  * give the sync time, the slowest capability and the heap after. For a growing
- * index the collections are a final prefix and a tail joined again at each step. */
+ * index the collections are a final prefix and a tail joined again at each step. The
+ * join reads its inputs in time order through cursors (the lanes' spans merged, each
+ * lane's GC phases, runs and the heap series swept), and the last join gives the spans
+ * back and packs the refs as it passes them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,25 +274,14 @@ join_rollback(evindex *ix, evindex_join *j, uint64_t late_ns)
         }
 }
 
-/* Where a lane's GC phases were last searched: ivtrack_set_refs_span's *from, good for
- * spans starting at or after t0_ns. */
-typedef struct join_refs_at {
-    size_t at;                  /* SIZE_MAX: search afresh */
-    uint64_t t0_ns;
-} join_refs_at;
-
 /* Set the refs of the GC phases inside spans [from, to) of a lane to `ref`; *at goes
- * along (the spans mostly come in increasing time: a span earlier than the last one
- * searches afresh). */
+ * along (the spans mostly come in increasing time). */
 static void
-join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, join_refs_at *at)
+join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, ivtrack_span_cur *at)
 {
     for (size_t k = from; k < to; k++) {
         const evindex_span *sp = &lane->spans[k];
-        if (at->at != SIZE_MAX && sp->start_ns < at->t0_ns)
-            at->at = SIZE_MAX;
-        at->t0_ns = sp->start_ns;
-        ivtrack_set_refs_span(lane->gc, &at->at, sp->start_ns, sp->end_ns, ref);
+        ivtrack_set_refs_span(lane->gc, at, sp->start_ns, sp->end_ns, ref);
     }
 }
 
@@ -305,7 +297,7 @@ join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, join_ref
  * are not held plainly either. done[li]: each lane's spans given back so far. */
 static void
 join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool have,
-                   size_t *done, const join_refs_at *at)
+                   size_t *done, const ivtrack_span_cur *at)
 {
     for (size_t li = 0; li < ix->n_lanes; li++) {
         size_t upto = js->at[li] - (have && nx->lane == li);
@@ -314,8 +306,8 @@ join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool h
         x_release(ix->lanes[li].spans, done[li] * sizeof *ix->lanes[li].spans,
                   upto * sizeof *ix->lanes[li].spans);
         done[li] = upto;
-        if (at[li].at != SIZE_MAX)
-            ivtrack_pack_refs_before(ix->lanes[li].gc, at[li].at);
+        if (at[li].at0 != SIZE_MAX)
+            ivtrack_pack_refs_before(ix->lanes[li].gc, at[li].at0);
     }
 }
 
@@ -386,7 +378,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             lane->span_from = lane->n_spans_closed;
         if (lane->spans_reffed > lane->span_from)
             join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX,
-                          &(join_refs_at){ SIZE_MAX, 0 });
+                          &IVTRACK_SPAN_CUR_INIT);
         lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
     }
@@ -447,9 +439,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     runlane_sweep **sweeps = xmalloc((ix->n_lanes + 1) * sizeof *sweeps);  /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
         sweeps[li] = runlane_sweep_new(ix->lanes[li].runs);
-    join_refs_at *hints = xmalloc((ix->n_lanes + 1) * sizeof *hints);     /* freed below */
+    ivtrack_span_cur *hints = xmalloc((ix->n_lanes + 1) * sizeof *hints);  /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
-        hints[li] = (join_refs_at){ SIZE_MAX, 0 };
+        hints[li] = IVTRACK_SPAN_CUR_INIT;
     uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
     uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
     span_ref nx;                            /* the next span, not in a cluster yet */

@@ -428,55 +428,82 @@ ivtrack_rd_get(ivtrack_rd *rd, size_t i, uint64_t *start, uint64_t *end, unsigne
             ((1u << IVTRACK_KS_SHIFT) - 1);
 }
 
+/* Set interval i's ref (i < n): the next one past those held (a join's, in order)
+ * costs a store; a gap or a full array goes through ivtrack_refs_cover. */
+static inline void
+ivtrack_ref_put(ivtrack *tr, size_t i, uint32_t ref)
+{
+    if (i < tr->ref_from)
+        ivtrack_unpack_refs(tr);
+    size_t k = i - tr->ref_from;
+    if (k >= tr->n_refs) {
+        if (ref == UINT32_MAX)
+            return;             /* none already */
+        if (k > tr->n_refs || k >= tr->cap_refs)
+            ivtrack_refs_cover(tr, k + 1);
+        else
+            tr->n_refs = k + 1;
+    }
+    tr->refs[k] = ref;
+}
+
 void
 ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
 {
-    if (i >= tr->n)
-        return;
-    if (i < tr->ref_from)
-        ivtrack_unpack_refs(tr);
-    if (i - tr->ref_from >= tr->n_refs) {
-        if (ref == UINT32_MAX)
-            return;             /* none already */
-        ivtrack_refs_cover(tr, i - tr->ref_from + 1);
-    }
-    tr->refs[i - tr->ref_from] = ref;
+    if (i < tr->n)
+        ivtrack_ref_put(tr, i, ref);
 }
 
 size_t
-ivtrack_set_refs_span(ivtrack *tr, size_t *from, uint64_t t0, uint64_t t1, uint32_t ref)
+ivtrack_set_refs_span(ivtrack *tr, ivtrack_span_cur *cur, uint64_t t0, uint64_t t1,
+                      uint32_t ref)
 {
-    size_t i = *from;
-    uint64_t s, e;
+    /* ivtrack_first_after is monotone in t: a walk from the answer for a time <= t0. */
+    size_t i = cur->at1 != SIZE_MAX && t0 >= cur->t1   ? cur->at1
+               : cur->at0 != SIZE_MAX && t0 >= cur->t0 ? cur->at0
+                                                       : SIZE_MAX;
+    uint64_t s = 0, e = 0;
     unsigned k;
+    bool read = false;          /* interval i is read (s, e) through rd */
+    ivtrack_rd rd;
+    ivtrack_rd_init(&rd, tr);
     if (i != SIZE_MAX && i < tr->n) {
         /* ivtrack_first_after(t0) is the first interval ending after t0 or starting at
          * it (none before that can: ends never pass the next start), so a walk finds
          * it; a long one gives way to the search. */
-        ivtrack_rd rd;
-        ivtrack_rd_init(&rd, tr);
         size_t stop = i + 2 * IVTRACK_CHUNK;
         for (; i < tr->n && i < stop; i++) {
             ivtrack_rd_get(&rd, i, &s, &e, &k);
-            if (e > t0 || s == t0)
+            if (e > t0 || s == t0) {
+                read = true;
                 break;
+            }
         }
         if (i == stop && i < tr->n) {
             size_t hint = i / IVTRACK_CHUNK;
             i = ivtrack_first_after_near(tr, t0, &hint);
+            ivtrack_rd_init(&rd, tr);
         }
     } else if (i == SIZE_MAX) {
         i = ivtrack_first_after(tr, t0);
     }
-    *from = i;
-    ivtrack_rd rd;
-    ivtrack_rd_init(&rd, tr);
+    cur->at0 = i;
+    cur->t0 = t0;
+    /* ivtrack_first_after(t1) lies in [at0, the index returned] when t1 > t0: the
+     * interval that stops the loop ends after t1 or starts at it. */
+    size_t at1 = t1 == t0 ? i : t1 > t0 ? SIZE_MAX - 1 : SIZE_MAX;
     for (; i < tr->n; i++) {
-        ivtrack_rd_get(&rd, i, &s, &e, &k);
+        if (!read)
+            ivtrack_rd_get(&rd, i, &s, &e, &k);
+        read = false;
+        if (at1 == SIZE_MAX - 1 && (e > t1 || s == t1))
+            at1 = i;
         if (s > t1 || (s == t1 && t1 > t0))
             break;
-        ivtrack_set_ref(tr, i, ref);
+        ivtrack_ref_put(tr, i, ref);
     }
+    cur->at1 = at1 == SIZE_MAX - 1 ? i : at1;
+    cur->t1 = t1;
     return i;
 }
 

@@ -668,10 +668,11 @@ START_TEST(test_ivtrack_check_detects_damage)
 }
 END_TEST
 
-/* ivtrack_set_refs_span over spans in start order (the join's sweep: *from carried on,
- * short steps, long jumps past many intervals, spans of zero length, spans that end at
- * an interval's start, now and then a fresh search) against the brute force: the refs
- * of every interval, *from and the index returned. */
+/* ivtrack_set_refs_span over spans mostly in start order (the join's sweep: the cursor
+ * carried on, short steps, long jumps past many intervals, spans of zero length, spans
+ * that end at an interval's start or overlap the last, now and then a fresh cursor or a
+ * step back) against the brute force: the refs of every interval, where the cursor
+ * stands and the index returned. */
 START_TEST(test_ivtrack_set_refs_span)
 {
     for (uint64_t seed = 1; seed <= 60; seed++) {
@@ -686,10 +687,12 @@ START_TEST(test_ivtrack_set_refs_span)
         }
         uint64_t r = seed + 4242;
         uint64_t t0 = m.n ? m.v[0].start_ns - (m.v[0].start_ns > 0) : 0;
-        size_t from = SIZE_MAX;
+        ivtrack_span_cur cur = IVTRACK_SPAN_CUR_INIT;
         for (uint32_t q = 0; q < 200 && m.n; q++) {
             uint64_t c = iv_rng(&r) % 20;
-            if (c == 0)
+            if (c == 19)
+                t0 -= t0 < 5000 ? t0 : iv_rng(&r) % 5000;
+            else if (c == 0)
                 t0 = iv_sat_add(t0, UINT64_C(1) << (20 + iv_rng(&r) % 20));
             else if (c < 8) {
                 const ivtrack_iv *v = &m.v[iv_rng(&r) % m.n];
@@ -707,18 +710,19 @@ START_TEST(test_ivtrack_set_refs_span)
             } else
                 t1 = iv_sat_add(t0, iv_rng(&r) % 6000);
             if (iv_rng(&r) % 17 == 0)
-                from = SIZE_MAX;
+                cur = IVTRACK_SPAN_CUR_INIT;
             size_t want = bf_first_after(&m, t0), i = want;
             for (; i < m.n; i++) {
                 if (m.v[i].start_ns > t1 || (m.v[i].start_ns == t1 && t1 > t0))
                     break;
                 m.v[i].ref = q;
             }
-            size_t got = ivtrack_set_refs_span(tr, &from, t0, t1, q);
-            IV_EXPECT(from == want && got == i,
-                      "seed %llu span %u [%llu, %llu]: from %zu got %zu, want %zu %zu",
+            size_t got = ivtrack_set_refs_span(tr, &cur, t0, t1, q);
+            size_t want1 = bf_first_after(&m, t1);
+            IV_EXPECT(cur.at0 == want && got == i && cur.at1 == want1,
+                      "seed %llu span %u [%llu, %llu]: at %zu %zu got %zu, want %zu %zu %zu",
                       (unsigned long long)seed, q, (unsigned long long)t0,
-                      (unsigned long long)t1, from, got, want, i);
+                      (unsigned long long)t1, cur.at0, cur.at1, got, want, want1, i);
         }
         ivtrack_iv v;
         for (size_t i = 0; i < m.n; i++)
