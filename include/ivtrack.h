@@ -51,9 +51,28 @@ const ivtrack_iv *ivtrack_get(const ivtrack *tr, size_t i, ivtrack_iv *buf);
 /* Set interval i's ref (the GC join fills refs after building); i >= count is ignored.
  * Setting a packed ref unpacks them all (slow: meant for refs not yet packed). */
 void ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref);
+/* Where a sweep over GC spans in start order stands (ivtrack_set_refs_span): the
+ * ivtrack_first_after of the last span's start and end. IVTRACK_SPAN_CUR_INIT: none. */
+typedef struct ivtrack_span_cur {
+    size_t at0, at1;            /* SIZE_MAX: not known */
+    uint64_t t0, t1;
+} ivtrack_span_cur;
+#define IVTRACK_SPAN_CUR_INIT ((ivtrack_span_cur){ SIZE_MAX, SIZE_MAX, 0, 0 })
+/* Set the refs of the intervals a GC span [t0, t1] holds to `ref`: from
+ * ivtrack_first_after(t0) on, while they start before t1 (or at t1 when t1 <= t0).
+ * The search for ivtrack_first_after(t0) walks on from where *cur stands when the span
+ * starts at or after the last one's end (or start), else searches: a sweep over a
+ * lane's spans in start order costs about the intervals it sets. Returns the index
+ * past the last interval set. */
+size_t ivtrack_set_refs_span(ivtrack *tr, ivtrack_span_cur *cur, uint64_t t0, uint64_t t1,
+                             uint32_t ref);
 /* Pack the refs of the full chunks (once they are final): about a byte each where refs
  * rise slowly, as a GC track's collection numbers do. Later appends stay plain. */
 void ivtrack_pack_refs(ivtrack *tr);
+/* The same for the full chunks before interval `upto` alone (their refs final, those
+ * after may still change): a join packs as it goes. The bytes after every chunk is
+ * packed are ivtrack_pack_refs's. */
+void ivtrack_pack_refs_before(ivtrack *tr, size_t upto);
 /* Index of the first interval with end_ns > t, or that starts at t (count if none). */
 size_t ivtrack_first_after(const ivtrack *tr, uint64_t t);
 /* The same for a sweep over increasing times: the search gallops forward from chunk

@@ -37,6 +37,18 @@ series_sample series_get(const series *s, size_t i);
 size_t series_lower_bound(const series *s, uint64_t t);
 /* Index of the last sample with time_ns <= t, or SIZE_MAX (the value in force at t). */
 size_t series_at(const series *s, uint64_t t);
+/* A sweep over (mostly) increasing times: it keeps the chunk it last answered from
+ * decoded, so queries that land in it cost a search over plain times, where
+ * series_get decodes a chunk's prefix each time. Any order of times gives exact
+ * answers. It borrows s, which must not change while it lives. Caller frees:
+ * series_sweep_free. */
+typedef struct series_sweep series_sweep;
+series_sweep *series_sweep_new(const series *s);
+void series_sweep_free(series_sweep *sw);
+/* series_lower_bound(s, t); *out gets that sample unless the answer is the count. */
+size_t series_sweep_lower_bound(series_sweep *sw, uint64_t t, series_sample *out);
+/* series_at(s, t); *out gets that sample unless the answer is SIZE_MAX. */
+size_t series_sweep_at(series_sweep *sw, uint64_t t, series_sample *out);
 /* Min and max value of the samples with time in [t0, t1). False if there are none
  * (t0 >= t1 included); then *min and *max are left alone. O(log n + 64). */
 bool series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t *max);

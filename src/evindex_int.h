@@ -130,7 +130,10 @@ int evindex_census_cmp(const void *a, const void *b);
  * last call) is before it: then they are joined again from the one before late_ns.
  * Unless `final`, the collections whose next cluster starts before `horizon_ns` (no
  * input can come before it any more) become final. A fresh j (zeroed) with `final`
- * is the one-shot join. Cost: the spans joined again, O(k log k). */
+ * is the one-shot join. A `final` join gives the lanes' spans back to the system as it
+ * joins them and packs the GC tracks' refs as it goes: the spans must not be read after
+ * it (only freed), and their refs are not set again. Cost: the spans joined again,
+ * O(k log k). */
 void evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats,
                        size_t n_stats, const evindex_gcmark *marks, size_t n_marks,
                        const evindex_census_win *census, size_t n_census, uint64_t late_ns,

@@ -3,7 +3,10 @@
  * whose capability posted the GC_STATS is the leader and gives the pause; the
  * request before it, the capabilities' runs at that moment and the heap series
  * give the sync time, the slowest capability and the heap after. For a growing
- * index the collections are a final prefix and a tail joined again at each step. */
+ * index the collections are a final prefix and a tail joined again at each step. The
+ * join reads its inputs in time order through cursors (the lanes' spans merged, each
+ * lane's GC phases, runs and the heap series swept), and the last join gives the spans
+ * back and packs the refs as it passes them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,12 +157,11 @@ part_stop(runlane_sweep *runs, uint64_t q, uint64_t gc_start)
 
 /* The value a series holds at the first sample in [from, before), or NO_TIME. */
 static uint64_t
-series_first_in(const series *s, uint64_t from, uint64_t before)
+series_first_in(const series *s, series_sweep *sw, uint64_t from, uint64_t before)
 {
-    size_t i = series_lower_bound(s, from);
-    if (i >= series_count(s))
+    series_sample smp;
+    if (series_sweep_lower_bound(sw, from, &smp) >= series_count(s))
         return EVINDEX_NO_TIME;
-    series_sample smp = series_get(s, i);
     return smp.time_ns < before ? smp.value : EVINDEX_NO_TIME;
 }
 
@@ -272,23 +274,40 @@ join_rollback(evindex *ix, evindex_join *j, uint64_t late_ns)
         }
 }
 
-/* Set the refs of the GC phases inside spans [from, to) of a lane to `ref`. *hint: the
- * lane's search hint for ivtrack_first_after_near (the spans come in increasing time). */
+/* Set the refs of the GC phases inside spans [from, to) of a lane to `ref`; *at goes
+ * along (the spans mostly come in increasing time). */
 static void
-join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, size_t *hint)
+join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, ivtrack_span_cur *at)
 {
     for (size_t k = from; k < to; k++) {
         const evindex_span *sp = &lane->spans[k];
-        for (size_t j = ivtrack_first_after_near(lane->gc, sp->start_ns, hint);
-             j < ivtrack_count(lane->gc);
-             j++) {
-            ivtrack_iv iv_buf;
-            const ivtrack_iv *iv = ivtrack_get(lane->gc, j, &iv_buf);
-            if (iv->start_ns > sp->end_ns || (iv->start_ns == sp->end_ns &&
-                                              sp->end_ns > sp->start_ns))
-                break;
-            ivtrack_set_ref(lane->gc, j, ref);
-        }
+        ivtrack_set_refs_span(lane->gc, at, sp->start_ns, sp->end_ns, ref);
+    }
+}
+
+/* Spans a final join gives back at once (about 6 pages): a madvise every few hundred
+ * collections. */
+#define JOIN_RELEASE_SPANS 512
+
+/* A final join's spans are read once, in the merge's order: the pages of those every
+ * lane is past (all but `nx`, the next span, taken from the merge but not joined yet)
+ * go back to the system as it goes, so that the spans are not held whole beside the
+ * collections they become; and the refs of the GC phases before the last span's
+ * (final: the spans come in order) are packed as they will be in the end, so that they
+ * are not held plainly either. done[li]: each lane's spans given back so far. */
+static void
+join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool have,
+                   size_t *done, const ivtrack_span_cur *at)
+{
+    for (size_t li = 0; li < ix->n_lanes; li++) {
+        size_t upto = js->at[li] - (have && nx->lane == li);
+        if (upto - done[li] < JOIN_RELEASE_SPANS)
+            continue;
+        x_release(ix->lanes[li].spans, done[li] * sizeof *ix->lanes[li].spans,
+                  upto * sizeof *ix->lanes[li].spans);
+        done[li] = upto;
+        if (at[li].at0 != SIZE_MAX)
+            ivtrack_pack_refs_before(ix->lanes[li].gc, at[li].at0);
     }
 }
 
@@ -298,6 +317,7 @@ typedef struct join_out {
     evindex *ix;
     evindex_join *j;
     const series *alloc;        /* the summed HEAP_ALLOCATED */
+    series_sweep *alloc_sw;     /* owned; over alloc at the collections' ends */
     uint64_t prev_alloc;        /* its value at the end of the last collection put */
     bool have_prev;
     uint64_t prev_end;          /* the last collection's end */
@@ -309,8 +329,8 @@ static void
 join_out_put(join_out *o, evindex_gc *g, uint64_t clus)
 {
     if (series_count(o->alloc)) {
-        size_t at = series_at(o->alloc, g->end_ns);
-        uint64_t v = at == SIZE_MAX ? 0 : series_get(o->alloc, at).value;
+        series_sample smp;
+        uint64_t v = series_sweep_at(o->alloc_sw, g->end_ns, &smp) == SIZE_MAX ? 0 : smp.value;
         g->allocated_before = v - o->prev_alloc;
         o->prev_alloc = v;
     }
@@ -358,7 +378,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             lane->span_from = lane->n_spans_closed;
         if (lane->spans_reffed > lane->span_from)
             join_set_refs(lane, lane->span_from, lane->spans_reffed, UINT32_MAX,
-                          &(size_t){ 0 });
+                          &IVTRACK_SPAN_CUR_INIT);
         lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
     }
@@ -376,6 +396,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     xgrowarray((void **)&j->clus, &j->cap_clus, base + n_spans + j->n_stats_only + 1, 64,
                sizeof *j->clus);
     join_out out = { .ix = ix, .j = j, .alloc = ix->series[EVINDEX_S_ALLOCATED], .n = base };
+    out.alloc_sw = series_sweep_new(out.alloc);                 /* freed below */
     if (base) {
         evindex_gc last;                /* the final collection before the tail */
         gcpack_gc(ix->gcs, base - 1, &last);
@@ -411,16 +432,26 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
 
     const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
     const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
+    series_sweep *heap_sw = series_sweep_new(heap);                 /* freed below */
+    series_sweep *live_sw = series_sweep_new(live);                 /* freed below */
     /* Per lane, the clusters coming in time order: a sweep over its runs, and a search
      * hint over its GC phases. */
     runlane_sweep **sweeps = xmalloc((ix->n_lanes + 1) * sizeof *sweeps);  /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
         sweeps[li] = runlane_sweep_new(ix->lanes[li].runs);
-    size_t *hints = xcalloc(ix->n_lanes + 1, sizeof *hints);         /* freed below */
+    ivtrack_span_cur *hints = xmalloc((ix->n_lanes + 1) * sizeof *hints);  /* freed below */
+    for (size_t li = 0; li < ix->n_lanes; li++)
+        hints[li] = IVTRACK_SPAN_CUR_INIT;
     uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
     uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
     span_ref nx;                            /* the next span, not in a cluster yet */
     bool have = join_spans_next(&js, &nx);
+    /* A final join in merge order gives its spans back as it goes (they are freed after
+     * it: nothing reads them again). */
+    size_t *released = final && js.at ? xmalloc((ix->n_lanes + 1) * sizeof *released)
+                                      : NULL;                       /* freed below */
+    for (size_t li = 0; released && li < ix->n_lanes; li++)
+        released[li] = ix->lanes[li].span_from;
     while (have) {
         size_t a = 0, z = 0;
         xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
@@ -548,13 +579,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             join_census(g, lead_part, lead_gc, census, n_census);
 
         uint64_t before = have ? nx.start_ns : UINT64_MAX;
-        g->heap_after = series_first_in(heap, g->start_ns, before);
+        g->heap_after = series_first_in(heap, heap_sw, g->start_ns, before);
         if (g->flags & EVINDEX_GC_F_MAJOR)
-            g->live_after = series_first_in(live, g->start_ns, before);
+            g->live_after = series_first_in(live, live_sw, g->start_ns, before);
         prev_end = g->end_ns;
         join_out_put(&out, g, c_start);
         for (size_t i = a; i < z; i++)          /* a part goes in after its collection */
             gcpack_append_part(ix->gcs, &cparts[i - a]);
+        if (released)
+            join_spans_release(ix, &js, &nx, have, released, hints);
         /* Final once nothing can come before the next cluster any more. */
         if (first_open == UINT64_MAX && !final) {
             if (before < horizon_ns)
@@ -570,6 +603,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     x_free(so);
     x_free(so_order);
     x_free(hints);
+    series_sweep_free(heap_sw);
+    series_sweep_free(live_sw);
+    series_sweep_free(out.alloc_sw);
     for (size_t li = 0; li < ix->n_lanes; li++)
         runlane_sweep_free(sweeps[li]);
     x_free(sweeps);
@@ -596,10 +632,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     }
     for (size_t li = 0; li < ix->n_lanes; li++) {
         evindex_lane *lane = &ix->lanes[li];
+        if (final) {            /* every span is in a final collection (and some given back) */
+            lane->span_from = lane->n_spans_closed;
+            continue;
+        }
         while (lane->span_from < lane->n_spans_closed &&
                lane->spans[lane->span_from].start_ns < j->from_ns)
             lane->span_from++;
     }
+    x_free(released);
     x_free(cparts);
     x_free(spans);
     join_spans_free(&js);

@@ -4,9 +4,10 @@
  * and a bitmap of the intervals that do not end where the next one starts (tails: GC
  * phases mostly follow one another) with the tails' durations alone; the last, partial
  * chunk waits as plain records. References (set after the build by the GC join) are a
- * plain array until ivtrack_pack_refs packs those of the full chunks: per chunk a bitmap
- * of where the ref changes, then at each change the ref as a code above the chunk's
- * least (0: none) in the fewest bits. A search goes over the small header array, then
+ * plain array (none held for the intervals after the last one set: a track in the
+ * making holds no refs) until ivtrack_pack_refs packs those of the full chunks: per
+ * chunk a bitmap of where the ref changes, then at each change the ref as a code above
+ * the chunk's least (0: none) in the fewest bits. A search goes over the small header array, then
  * inside one chunk; per-kind time in a window scans from each end to the nearer chunk
  * edge, or clips a narrow window's few. */
 #include "ivtrack.h"
@@ -63,12 +64,13 @@ struct ivtrack {
     ivtrack_chunk *ch;          /* owned; one per chunk, the partial last one included */
     size_t cap_ch;
     uint32_t *refs;             /* owned; the refs of intervals ref_from.. */
-    size_t cap_refs;
+    size_t n_refs, cap_refs;    /* refs held: intervals from ref_from + n_refs on have
+                                 * none (UINT32_MAX), as all have until the GC join */
     size_t ref_from;            /* intervals before it have packed refs (whole chunks) */
     uint64_t *refw;             /* owned; packed refs, then IVTRACK_PAD zero words */
-    size_t n_refw;
+    uint32_t n_refw;            /* (a chunk's ref_word is 32 bits too) */
+    uint32_t cap_open;          /* IVTRACK_CHUNK while appending; trimmed by seal */
     ivtrack_iv *open;           /* owned; the last chunk's n % IVTRACK_CHUNK intervals */
-    size_t cap_open;            /* IVTRACK_CHUNK while appending; trimmed by seal */
     size_t n;
     ivtrack_cum total;          /* time of each kind in all intervals */
 };
@@ -164,7 +166,7 @@ static uint32_t
 ivtrack_ref(const ivtrack *tr, size_t i)
 {
     if (i >= tr->ref_from)
-        return tr->refs[i - tr->ref_from];
+        return i - tr->ref_from < tr->n_refs ? tr->refs[i - tr->ref_from] : UINT32_MAX;
     const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
     const uint64_t *w = tr->refw + ck->ref_word;
     uint64_t j = i % IVTRACK_CHUNK;
@@ -184,6 +186,7 @@ ivtrack_unpack_refs(ivtrack *tr)
     x_free(tr->refs);
     x_free(tr->refw);
     tr->refs = all;
+    tr->n_refs = tr->n;
     tr->cap_refs = tr->n + 1;
     tr->refw = NULL;
     tr->n_refw = 0;
@@ -247,6 +250,19 @@ ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
     tr->n_words += need;
 }
 
+/* Hold the refs of intervals ref_from .. ref_from + k (k <= n - ref_from) plainly: those
+ * not held yet have none. */
+static void
+ivtrack_refs_cover(ivtrack *tr, size_t k)
+{
+    if (k <= tr->n_refs)
+        return;
+    xgrowarray((void **)&tr->refs, &tr->cap_refs, k, 64, sizeof *tr->refs);
+    for (size_t i = tr->n_refs; i < k; i++)
+        tr->refs[i] = UINT32_MAX;
+    tr->n_refs = k;
+}
+
 /* ivtrack_append, keeping those of the caller's flags in `keep`. */
 static bool
 ivtrack_append_keep(ivtrack *tr, const ivtrack_iv *iv, unsigned keep)
@@ -270,9 +286,10 @@ ivtrack_append_keep(ivtrack *tr, const ivtrack_iv *iv, unsigned keep)
         xgrowarray((void **)&tr->ch, &tr->cap_ch, c + 1, 4, sizeof *tr->ch);
         tr->ch[c] = (ivtrack_chunk){ .start_ns = v.start_ns, .before = tr->total };
     }
-    xgrowarray((void **)&tr->refs, &tr->cap_refs, tr->n - tr->ref_from + 1, 64,
-               sizeof *tr->refs);
-    tr->refs[tr->n - tr->ref_from] = v.ref;
+    if (v.ref != UINT32_MAX) {
+        ivtrack_refs_cover(tr, tr->n - tr->ref_from + 1);
+        tr->refs[tr->n - tr->ref_from] = v.ref;
+    }
     if (tr->cap_open < IVTRACK_CHUNK) {
         tr->cap_open = IVTRACK_CHUNK;
         tr->open = xreallocarray(tr->open, tr->cap_open, sizeof *tr->open);   /* owned by tr */
@@ -312,8 +329,8 @@ ivtrack_seal(ivtrack *tr)
         tr->cap_ch = ivtrack_chunks(tr->n);
         tr->ch = xreallocarray(tr->ch, tr->cap_ch, sizeof *tr->ch);
     }
-    if (tr->cap_refs > tr->n - tr->ref_from) {
-        tr->cap_refs = tr->n - tr->ref_from;
+    if (tr->cap_refs > tr->n_refs) {
+        tr->cap_refs = tr->n_refs;
         tr->refs = xreallocarray(tr->refs, tr->cap_refs ? tr->cap_refs : 1, sizeof *tr->refs);
     }
     size_t open_n = tr->n % IVTRACK_CHUNK;
@@ -322,7 +339,7 @@ ivtrack_seal(ivtrack *tr)
         tr->open = NULL;
         tr->cap_open = 0;
     } else if (tr->cap_open > open_n) {
-        tr->cap_open = open_n;
+        tr->cap_open = (uint32_t)open_n;
         tr->open = xreallocarray(tr->open, tr->cap_open, sizeof *tr->open);
     }
 }
@@ -411,14 +428,83 @@ ivtrack_rd_get(ivtrack_rd *rd, size_t i, uint64_t *start, uint64_t *end, unsigne
             ((1u << IVTRACK_KS_SHIFT) - 1);
 }
 
+/* Set interval i's ref (i < n): the next one past those held (a join's, in order)
+ * costs a store; a gap or a full array goes through ivtrack_refs_cover. */
+static inline void
+ivtrack_ref_put(ivtrack *tr, size_t i, uint32_t ref)
+{
+    if (i < tr->ref_from)
+        ivtrack_unpack_refs(tr);
+    size_t k = i - tr->ref_from;
+    if (k >= tr->n_refs) {
+        if (ref == UINT32_MAX)
+            return;             /* none already */
+        if (k > tr->n_refs || k >= tr->cap_refs)
+            ivtrack_refs_cover(tr, k + 1);
+        else
+            tr->n_refs = k + 1;
+    }
+    tr->refs[k] = ref;
+}
+
 void
 ivtrack_set_ref(ivtrack *tr, size_t i, uint32_t ref)
 {
-    if (i >= tr->n)
-        return;
-    if (i < tr->ref_from)
-        ivtrack_unpack_refs(tr);
-    tr->refs[i - tr->ref_from] = ref;
+    if (i < tr->n)
+        ivtrack_ref_put(tr, i, ref);
+}
+
+size_t
+ivtrack_set_refs_span(ivtrack *tr, ivtrack_span_cur *cur, uint64_t t0, uint64_t t1,
+                      uint32_t ref)
+{
+    /* ivtrack_first_after is monotone in t: a walk from the answer for a time <= t0. */
+    size_t i = cur->at1 != SIZE_MAX && t0 >= cur->t1   ? cur->at1
+               : cur->at0 != SIZE_MAX && t0 >= cur->t0 ? cur->at0
+                                                       : SIZE_MAX;
+    uint64_t s = 0, e = 0;
+    unsigned k;
+    bool read = false;          /* interval i is read (s, e) through rd */
+    ivtrack_rd rd;
+    ivtrack_rd_init(&rd, tr);
+    if (i != SIZE_MAX && i < tr->n) {
+        /* ivtrack_first_after(t0) is the first interval ending after t0 or starting at
+         * it (none before that can: ends never pass the next start), so a walk finds
+         * it; a long one gives way to the search. */
+        size_t stop = i + 2 * IVTRACK_CHUNK;
+        for (; i < tr->n && i < stop; i++) {
+            ivtrack_rd_get(&rd, i, &s, &e, &k);
+            if (e > t0 || s == t0) {
+                read = true;
+                break;
+            }
+        }
+        if (i == stop && i < tr->n) {
+            size_t hint = i / IVTRACK_CHUNK;
+            i = ivtrack_first_after_near(tr, t0, &hint);
+            ivtrack_rd_init(&rd, tr);
+        }
+    } else if (i == SIZE_MAX) {
+        i = ivtrack_first_after(tr, t0);
+    }
+    cur->at0 = i;
+    cur->t0 = t0;
+    /* ivtrack_first_after(t1) lies in [at0, the index returned] when t1 > t0: the
+     * interval that stops the loop ends after t1 or starts at it. */
+    size_t at1 = t1 == t0 ? i : t1 > t0 ? SIZE_MAX - 1 : SIZE_MAX;
+    for (; i < tr->n; i++) {
+        if (!read)
+            ivtrack_rd_get(&rd, i, &s, &e, &k);
+        read = false;
+        if (at1 == SIZE_MAX - 1 && (e > t1 || s == t1))
+            at1 = i;
+        if (s > t1 || (s == t1 && t1 > t0))
+            break;
+        ivtrack_ref_put(tr, i, ref);
+    }
+    cur->at1 = at1 == SIZE_MAX - 1 ? i : at1;
+    cur->t1 = t1;
+    return i;
 }
 
 /* Refs stored for a chunk of them: the first and each one unlike the one before. */
@@ -434,9 +520,30 @@ ivtrack_ref_changes(const uint32_t *r)
 void
 ivtrack_pack_refs(ivtrack *tr)
 {
-    size_t to = tr->n / IVTRACK_CHUNK * IVTRACK_CHUNK, words = tr->n_refw;
-    if (to <= tr->ref_from)
+    ivtrack_pack_refs_before(tr, tr->n);
+}
+
+void
+ivtrack_pack_refs_before(ivtrack *tr, size_t upto)
+{
+    bool all = upto >= tr->n;
+    size_t to = (all ? tr->n : upto) / IVTRACK_CHUNK * IVTRACK_CHUNK, words = tr->n_refw;
+    /* After packing them all, what is left stays plain, every ref held, in an array of
+     * just its size; after some, the refs held past them stay as they are. */
+    if (all)
+        ivtrack_refs_cover(tr, tr->n - tr->ref_from);
+    else if (to > tr->ref_from)
+        ivtrack_refs_cover(tr, to - tr->ref_from);
+    if (to <= tr->ref_from) {
+        if (!all)
+            return;
+        if (tr->cap_refs > tr->n_refs) {
+            tr->cap_refs = tr->n_refs;
+            tr->refs = xreallocarray(tr->refs, tr->cap_refs ? tr->cap_refs : 1,
+                                     sizeof *tr->refs);
+        }
         return;
+    }
     /* First each chunk's base and width, then the words, allocated once. */
     for (size_t c = tr->ref_from / IVTRACK_CHUNK; c < to / IVTRACK_CHUNK; c++) {
         const uint32_t *r = tr->refs + (c * IVTRACK_CHUNK - tr->ref_from);
@@ -466,10 +573,11 @@ ivtrack_pack_refs(ivtrack *tr)
                             ck->w_ref);
             }
     }
-    tr->n_refw = words;
-    size_t left = tr->n - to;
+    tr->n_refw = (uint32_t)words;
+    size_t left = tr->n_refs - (to - tr->ref_from);
     memmove(tr->refs, tr->refs + (to - tr->ref_from), left * sizeof *tr->refs);
     tr->ref_from = to;
+    tr->n_refs = left;
     tr->cap_refs = left;
     tr->refs = xreallocarray(tr->refs, left ? left : 1, sizeof *tr->refs);
 }
@@ -875,8 +983,12 @@ ivtrack_check_chunk(const ivtrack *tr, size_t c, size_t words, char *why, size_t
 bool
 ivtrack_check(const ivtrack *tr, char *why, size_t why_len)
 {
-    if (tr->n - tr->ref_from > tr->cap_refs || ivtrack_chunks(tr->n) > tr->cap_ch)
-        return checkfail(why, why_len, "count %zu beyond capacity %zu", tr->n, tr->cap_refs);
+    if (tr->ref_from <= tr->n &&
+        (tr->n_refs > tr->n - tr->ref_from || tr->n_refs > tr->cap_refs))
+        return checkfail(why, why_len, "refs %zu held beyond %zu or capacity %zu", tr->n_refs,
+                         tr->n - tr->ref_from, tr->cap_refs);
+    if (ivtrack_chunks(tr->n) > tr->cap_ch)
+        return checkfail(why, why_len, "count %zu beyond capacity %zu", tr->n, tr->cap_ch);
     if (tr->ref_from % IVTRACK_CHUNK || tr->ref_from > tr->n)
         return checkfail(why, why_len, "refs packed up to %zu of %zu", tr->ref_from, tr->n);
     ivtrack_cum sum;

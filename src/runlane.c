@@ -1150,6 +1150,10 @@ struct runlane_sweep {
     size_t chunk;               /* the packed chunk unpacked below, or SIZE_MAX */
     size_t len;                 /* its runs */
     size_t n_done;              /* runs [0, n_done) of it are unpacked below */
+    /* The last answer, good for every t in [memo_lo, memo_hi): from its run's start to
+     * the next run's (a join asks of a lane at its own GC start, then at the leader's). */
+    uint64_t memo_lo, memo_hi, memo_end;
+    size_t memo_idx;
     uint64_t start_ns[RUNLANE_CHUNK], dur_ns[RUNLANE_CHUNK];
 };
 
@@ -1201,6 +1205,8 @@ runlane_sweep_new(const runlane *rl)
     sw->chunk = SIZE_MAX;
     sw->len = 0;
     sw->n_done = 0;
+    sw->memo_lo = 1;
+    sw->memo_hi = 0;            /* empty */
     return sw;
 }
 
@@ -1230,6 +1236,10 @@ runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns)
 {
     const runlane *rl = sw->rl;
     const runlane_open *o = rl->open;
+    if (t >= sw->memo_lo && t < sw->memo_hi) {
+        *end_ns = sw->memo_end;
+        return sw->memo_idx;
+    }
     if (o && o->len && o->start_ns[0] <= t) {
         size_t j = runlane_last_le(o->start_ns, o->len, t);
         *end_ns = o->start_ns[j] + o->dur_ns[j];
@@ -1249,6 +1259,11 @@ runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns)
     runlane_sweep_upto(sw, t);
     size_t j = runlane_last_le(sw->start_ns, sw->n_done, t);
     *end_ns = sw->start_ns[j] + sw->dur_ns[j];
+    /* Run j + 1, when unpacked, starts after t: until then the answer stands. */
+    sw->memo_lo = sw->start_ns[j];
+    sw->memo_hi = j + 1 < sw->n_done ? sw->start_ns[j + 1] : sw->start_ns[j];
+    sw->memo_end = *end_ns;
+    sw->memo_idx = c * RUNLANE_CHUNK + j;
     return c * RUNLANE_CHUNK + j;
 }
 

@@ -546,6 +546,117 @@ series_at(const series *s, uint64_t t)
     return k ? k - 1 : SIZE_MAX;
 }
 
+/* ---- the sweep ---- */
+
+struct series_sweep {
+    const series *s;
+    size_t k;                   /* the chunk decoded below (n_ch: the open one); SIZE_MAX:
+                                 * none yet */
+    size_t len;
+    uint64_t t[SERIES_CHUNK], v[SERIES_CHUNK];
+};
+
+series_sweep *
+series_sweep_new(const series *s)
+{
+    series_sweep *sw = xmalloc(sizeof *sw);     /* caller frees: series_sweep_free */
+    sw->s = s;
+    sw->k = SIZE_MAX;
+    sw->len = 0;
+    return sw;
+}
+
+void
+series_sweep_free(series_sweep *sw)
+{
+    x_free(sw);
+}
+
+/* Decode chunk k (<= n_ch, the open one if any samples are in it) unless held. */
+static void
+series_sweep_load(series_sweep *sw, size_t k)
+{
+    const series *s = sw->s;
+    if (k == sw->k)
+        return;
+    sw->k = k;
+    if (k == s->n_ch) {
+        sw->len = s->n_open;
+        memcpy(sw->t, s->open_t, s->n_open * sizeof *sw->t);
+        memcpy(sw->v, s->open_v, s->n_open * sizeof *sw->v);
+        return;
+    }
+    series_col tc, vc;
+    series_cols(s, k, &tc, &vc);
+    series_col_decode(s, &tc, SERIES_CHUNK, sw->t);
+    series_col_decode(s, &vc, SERIES_CHUNK, sw->v);
+    sw->len = SERIES_CHUNK;
+}
+
+/* series_count_before through the sweep: the chunk held when it holds the answer, else
+ * the search over the chunks' first times, then a search in the decoded chunk. */
+static size_t
+series_sweep_count(series_sweep *sw, uint64_t t, bool inclusive)
+{
+    const series *s = sw->s;
+    size_t n_all = s->n_ch + (s->n_open > 0);
+#define SERIES_FIRST_T(k) ((k) < s->n_ch ? s->ch[(k)].t0 : s->open_t[0])
+    size_t k = sw->k;
+    if (k == SIZE_MAX || k >= n_all || !series_before(SERIES_FIRST_T(k), t, inclusive) ||
+        (k + 1 < n_all && series_before(SERIES_FIRST_T(k + 1), t, inclusive))) {
+        size_t lo = 0, hi = n_all;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (series_before(SERIES_FIRST_T(mid), t, inclusive))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == 0)
+            return 0;
+        k = lo - 1;
+    }
+#undef SERIES_FIRST_T
+    series_sweep_load(sw, k);
+    size_t lo = 1, hi = sw->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (series_before(sw->t[mid], t, inclusive))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (k << SERIES_CHUNK_SHIFT) + lo;
+}
+
+/* Sample i (< count) into *out, decoding its chunk. */
+static void
+series_sweep_sample(series_sweep *sw, size_t i, series_sample *out)
+{
+    series_sweep_load(sw, i >> SERIES_CHUNK_SHIFT);
+    size_t j = i & (SERIES_CHUNK - 1);
+    *out = (series_sample){ sw->t[j], sw->v[j] };
+}
+
+size_t
+series_sweep_lower_bound(series_sweep *sw, uint64_t t, series_sample *out)
+{
+    size_t i = series_sweep_count(sw, t, false);
+    if (i < series_count(sw->s))
+        series_sweep_sample(sw, i, out);
+    return i;
+}
+
+size_t
+series_sweep_at(series_sweep *sw, uint64_t t, series_sample *out)
+{
+    size_t i = series_sweep_count(sw, t, true);
+    if (!i)
+        return SIZE_MAX;
+    series_sweep_sample(sw, i - 1, out);
+    return i - 1;
+}
+
 /* Fold the values of samples [from, to) of chunk k, from < to <= 64. */
 static void
 series_fold_chunk(const series *s, size_t k, size_t from, size_t to, series_mm *acc)

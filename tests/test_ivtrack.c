@@ -1,7 +1,8 @@
 /* tests/test_ivtrack: kinded interval tracks — edge cases (empty, rejected kinds,
  * clipping, zero-length intervals, extremes), per-kind time and the other queries
  * against a brute-force array on seeded random tracks and around chunk edges, the
- * memory per interval, and the checker catching damage. */
+ * join's sweep setting refs span by span, the memory per interval, and the checker
+ * catching damage. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,7 +148,9 @@ iv_random_track(uint64_t seed, size_t n_in, ivtrack *tr, iv_model *m)
             end = start - (start < 50 ? start : 1 + iv_rng(&s) % 50);
         uint8_t kind = iv_rng(&s) % 25 == 0 ? (uint8_t)(IVTRACK_KINDS + iv_rng(&s) % 250)
                                             : (uint8_t)(iv_rng(&s) % IVTRACK_KINDS);
-        ivtrack_iv v = { start, end, (uint32_t)iv_rng(&s), kind, (uint8_t)(iv_rng(&s) % 4) };
+        /* A third with no ref: runs of none inside the refs held and after them. */
+        uint32_t ref = iv_rng(&s) % 3 == 0 ? UINT32_MAX : (uint32_t)iv_rng(&s);
+        ivtrack_iv v = { start, end, ref, kind, (uint8_t)(iv_rng(&s) % 4) };
         bool kept = ivtrack_append(tr, &v);
         IV_EXPECT(kept == iv_model_append(m, v), "seed %llu input %zu: kept %d",
                   (unsigned long long)seed, k, kept);
@@ -555,7 +558,9 @@ START_TEST(test_ivtrack_seal_at_chunk_edges)
 }
 END_TEST
 
-/* 100,000 intervals, sealed: packed columns, refs and a share of a chunk header. */
+/* 100,000 intervals, sealed: packed columns and a share of a chunk header; no refs
+ * held while none is set (a track in the making), a plain 4 bytes each once the last
+ * one is (the GC join's, until ivtrack_pack_refs). */
 START_TEST(test_ivtrack_bytes_per_interval)
 {
     enum { N = 100000 };
@@ -566,10 +571,21 @@ START_TEST(test_ivtrack_bytes_per_interval)
     iv_assert_sound(tr);
     ck_assert_uint_eq(ivtrack_count(tr), N);
     size_t bytes = ivtrack_bytes(tr);
-    /* Packed: 100 ns apart, up to 96 ns long, 4 kinds: ~30 bits, a 4-byte ref and a
-     * 56-byte header a chunk, where a plain record alone takes 24 bytes. */
-    ck_assert_msg(bytes <= (size_t)8 * N, "%zu bytes for %d intervals", bytes, (int)N);
-    ck_assert_uint_ge(bytes, N * sizeof(uint32_t));
+    /* Packed: 100 ns apart, up to 96 ns long, 4 kinds: ~30 bits and a 56-byte header a
+     * chunk, where a plain record alone takes 24 bytes. */
+    ck_assert_msg(bytes <= (size_t)4 * N, "%zu bytes for %d intervals", bytes, (int)N);
+    ck_assert_uint_ge(bytes, (size_t)3 * N);
+    ivtrack_iv v;
+    ivtrack_set_ref(tr, N / 2, UINT32_MAX);     /* none, as it was: still none held */
+    ck_assert_uint_eq(ivtrack_bytes(tr), bytes);
+    ivtrack_set_ref(tr, N - 1, 7);
+    iv_assert_sound(tr);
+    ck_assert_uint_ge(ivtrack_bytes(tr), bytes + N * sizeof(uint32_t));
+    ck_assert_msg(ivtrack_bytes(tr) <= (size_t)10 * N, "%zu bytes with refs",
+                  ivtrack_bytes(tr));
+    ck_assert_uint_eq(ivtrack_get(tr, N - 1, &v)->ref, 7);
+    ck_assert_uint_eq(ivtrack_get(tr, N - 2, &v)->ref, UINT32_MAX);
+    ck_assert_uint_eq(ivtrack_get(tr, 0, &v)->ref, UINT32_MAX);
     ivtrack_free(tr);
 }
 END_TEST
@@ -652,6 +668,139 @@ START_TEST(test_ivtrack_check_detects_damage)
 }
 END_TEST
 
+/* ivtrack_set_refs_span over spans mostly in start order (the join's sweep: the cursor
+ * carried on, short steps, long jumps past many intervals, spans of zero length, spans
+ * that end at an interval's start or overlap the last, now and then a fresh cursor or a
+ * step back) against the brute force: the refs of every interval, where the cursor
+ * stands and the index returned. */
+START_TEST(test_ivtrack_set_refs_span)
+{
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        iv_random_track(seed, 1 + seed * 29 % 700, tr, &m);
+        if (seed % 2)
+            ivtrack_seal(tr);
+        for (size_t i = 0; i < m.n; i++) {
+            m.v[i].ref = UINT32_MAX;
+            ivtrack_set_ref(tr, i, UINT32_MAX);
+        }
+        uint64_t r = seed + 4242;
+        uint64_t t0 = m.n ? m.v[0].start_ns - (m.v[0].start_ns > 0) : 0;
+        ivtrack_span_cur cur = IVTRACK_SPAN_CUR_INIT;
+        for (uint32_t q = 0; q < 200 && m.n; q++) {
+            uint64_t c = iv_rng(&r) % 20;
+            if (c == 19)
+                t0 -= t0 < 5000 ? t0 : iv_rng(&r) % 5000;
+            else if (c == 0)
+                t0 = iv_sat_add(t0, UINT64_C(1) << (20 + iv_rng(&r) % 20));
+            else if (c < 8) {
+                const ivtrack_iv *v = &m.v[iv_rng(&r) % m.n];
+                uint64_t at = iv_rng(&r) % 2 ? v->start_ns : v->end_ns;
+                t0 = at > t0 ? at : t0;
+            } else
+                t0 = iv_sat_add(t0, iv_rng(&r) % 2500);
+            uint64_t d = iv_rng(&r) % 10, t1;
+            if (d == 0)
+                t1 = t0;
+            else if (d < 3) {
+                size_t k = bf_first_after(&m, t0);
+                k += k < m.n ? iv_rng(&r) % 4 : 0;
+                t1 = k < m.n && m.v[k].start_ns >= t0 ? m.v[k].start_ns : t0;
+            } else
+                t1 = iv_sat_add(t0, iv_rng(&r) % 6000);
+            if (iv_rng(&r) % 17 == 0)
+                cur = IVTRACK_SPAN_CUR_INIT;
+            size_t want = bf_first_after(&m, t0), i = want;
+            for (; i < m.n; i++) {
+                if (m.v[i].start_ns > t1 || (m.v[i].start_ns == t1 && t1 > t0))
+                    break;
+                m.v[i].ref = q;
+            }
+            size_t got = ivtrack_set_refs_span(tr, &cur, t0, t1, q);
+            size_t want1 = bf_first_after(&m, t1);
+            IV_EXPECT(cur.at0 == want && got == i && cur.at1 == want1,
+                      "seed %llu span %u [%llu, %llu]: at %zu %zu got %zu, want %zu %zu %zu",
+                      (unsigned long long)seed, q, (unsigned long long)t0,
+                      (unsigned long long)t1, cur.at0, cur.at1, got, want, want1, i);
+        }
+        ivtrack_iv v;
+        for (size_t i = 0; i < m.n; i++)
+            IV_EXPECT(ivtrack_get(tr, i, &v)->ref == m.v[i].ref, "seed %llu ref %zu: %u, want %u",
+                      (unsigned long long)seed, i, v.ref, m.v[i].ref);
+        /* Packed as the build's end packs them, then one set again and more appended
+         * (with none, then one). */
+        ivtrack_pack_refs(tr);
+        iv_assert_sound(tr);
+        if (m.n) {
+            size_t k = (size_t)(seed * 7) % m.n;
+            m.v[k].ref = 3;
+            ivtrack_set_ref(tr, k, 3);
+        }
+        for (uint32_t a = 0; a < 70; a++) {
+            uint64_t at = m.n ? m.v[m.n - 1].end_ns : 0;
+            ivtrack_iv w = { at, at + 1, a == 69 ? 5 : UINT32_MAX, 1, 0 };
+            if (ivtrack_append(tr, &w))
+                ck_assert(iv_model_append(&m, w));
+        }
+        iv_assert_sound(tr);
+        for (size_t i = 0; i < m.n; i++)
+            IV_EXPECT(ivtrack_get(tr, i, &v)->ref == m.v[i].ref,
+                      "seed %llu ref %zu packed: %u, want %u", (unsigned long long)seed, i, v.ref,
+                      m.v[i].ref);
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
+/* Refs packed as a join sets them (ivtrack_pack_refs_before the ones it is past, at
+ * random points) come back as set, and the track ends as the one packed once at the
+ * end: the same refs, the same bytes. */
+START_TEST(test_ivtrack_pack_refs_before)
+{
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        ivtrack *a = ivtrack_new(), *b = ivtrack_new();
+        iv_model ma = { 0 }, mb = { 0 };
+        iv_random_track(seed, 1 + seed * 41 % 900, a, &ma);
+        iv_random_track(seed, 1 + seed * 41 % 900, b, &mb);
+        ivtrack_seal(a);
+        ivtrack_seal(b);
+        uint64_t r = seed * 13 + 5;
+        /* Half the tracks keep their last third with no ref set at all. */
+        size_t stop = seed % 2 ? ma.n - ma.n / 3 : ma.n;
+        for (size_t i = 0; i < stop; i++) {
+            uint32_t ref = iv_rng(&r) % 4 == 0 ? UINT32_MAX : (uint32_t)(i / 3);
+            ma.v[i].ref = ref;
+            ivtrack_set_ref(a, i, ref);
+            ivtrack_set_ref(b, i, ref);
+            if (iv_rng(&r) % 50 == 0)
+                ivtrack_pack_refs_before(a, i + 1 - (size_t)(iv_rng(&r) % (i + 1)));
+        }
+        ivtrack_pack_refs_before(a, stop);
+        iv_assert_sound(a);
+        ivtrack_iv v;
+        for (size_t i = 0; i < ma.n; i++)
+            IV_EXPECT(ivtrack_get(a, i, &v)->ref == ma.v[i].ref,
+                      "seed %llu ref %zu: %u, want %u", (unsigned long long)seed, i, v.ref,
+                      ma.v[i].ref);
+        ivtrack_pack_refs(a);
+        ivtrack_pack_refs(b);
+        iv_assert_sound(a);
+        IV_EXPECT(ivtrack_bytes(a) == ivtrack_bytes(b), "seed %llu bytes %zu, want %zu",
+                  (unsigned long long)seed, ivtrack_bytes(a), ivtrack_bytes(b));
+        for (size_t i = 0; i < ma.n; i++)
+            IV_EXPECT(ivtrack_get(a, i, &v)->ref == ma.v[i].ref,
+                      "seed %llu ref %zu packed: %u, want %u", (unsigned long long)seed, i,
+                      v.ref, ma.v[i].ref);
+        x_free(ma.v);
+        x_free(mb.v);
+        ivtrack_free(a);
+        ivtrack_free(b);
+    }
+}
+END_TEST
+
 /* References packed per chunk come back as they were set (none, equal, rising, far
  * apart, all none), and stay right when set again after packing, when more intervals
  * follow, and when those are packed too. */
@@ -713,6 +862,8 @@ test_ivtrack_suite(void)
     tcase_add_test(tp, test_ivtrack_kinds_walk);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
     tcase_add_test(tp, test_ivtrack_pack_refs);
+    tcase_add_test(tp, test_ivtrack_set_refs_span);
+    tcase_add_test(tp, test_ivtrack_pack_refs_before);
     tcase_add_test(tp, test_ivtrack_bytes_gc_phases);
     suite_add_tcase(s, tp);
     return s;

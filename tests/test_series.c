@@ -326,6 +326,52 @@ START_TEST(test_series_matches_brute_force)
 }
 END_TEST
 
+/* The sweep's lower_bound and at (with their samples) against the model: times mostly
+ * increasing (a join's), some going back, on random series with packed and open
+ * chunks, equal times across chunk edges, sealed or not. */
+START_TEST(test_series_sweep)
+{
+    for (uint64_t seed = 1; seed <= 120; seed++) {
+        series *s = series_new();
+        se_model m = { 0 };
+        se_random_series(seed, seed % 13 == 0 ? seed % 3 : 1 + seed * 37 % 1500, s, &m);
+        if (seed % 3 == 0)
+            series_seal(s);
+        series_sweep *sw = series_sweep_new(s);
+        uint64_t r = seed + 77, t = m.n ? m.v[0].time_ns - (m.v[0].time_ns > 0) : 0;
+        for (int q = 0; q < 300; q++) {
+            uint64_t c = se_rng(&r) % 10;
+            if (c < 6 && m.n)
+                t = se_sat_add(t, se_rng(&r) % 3 == 0 ? 0 : se_rng(&r) % 300);
+            else if (c < 8 && m.n)
+                t = m.v[se_rng(&r) % m.n].time_ns;
+            else
+                t = se_pick_time(&m, &r);
+            series_sample got = { 7, 7 };
+            size_t lb = series_sweep_lower_bound(sw, t, &got), want = bf_lower_bound(&m, t);
+            SE_EXPECT(lb == want, "seed %llu sweep lower_bound %llu: %zu, want %zu",
+                      (unsigned long long)seed, (unsigned long long)t, lb, want);
+            SE_EXPECT(lb == m.n || (got.time_ns == m.v[lb].time_ns &&
+                                    got.value == m.v[lb].value),
+                      "seed %llu sweep lower_bound %llu sample", (unsigned long long)seed,
+                      (unsigned long long)t);
+            got = (series_sample){ 7, 7 };
+            size_t at = series_sweep_at(sw, t, &got);
+            want = bf_at(&m, t);
+            SE_EXPECT(at == want, "seed %llu sweep at %llu: %zu, want %zu",
+                      (unsigned long long)seed, (unsigned long long)t, at, want);
+            SE_EXPECT(at == SIZE_MAX || (got.time_ns == m.v[at].time_ns &&
+                                         got.value == m.v[at].value),
+                      "seed %llu sweep at %llu sample", (unsigned long long)seed,
+                      (unsigned long long)t);
+        }
+        series_sweep_free(sw);
+        x_free(m.v);
+        series_free(s);
+    }
+}
+END_TEST
+
 /* series_col_max_many against the model, column by column: the value in force at each
  * column's start (the last sample at or before it) and the samples inside it, on random
  * series (long runs of equal times, packed and open chunks) and random edges, many of
@@ -631,6 +677,7 @@ test_series_suite(void)
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_series_matches_brute_force);
     tcase_add_test(tp, test_series_col_max_many);
+    tcase_add_test(tp, test_series_sweep);
     tcase_add_test(tp, test_series_chunk_edges);
     tcase_add_test(tp, test_series_truncate);
     suite_add_tcase(s, tp);
