@@ -25,6 +25,9 @@ void heapbands_name(const heapprof *hp, const ipe_table *ipe, size_t b, strbuf *
 /* Band indexes by peak bytes, largest first (ties: first seen first). Caller frees
  * (x_free); *n receives the count (heapprof_n_bands). */
 uint32_t *heapbands_by_peak(const heapprof *hp, size_t *n);
+/* The first k of heapbands_by_peak's order into top[] (k entries), without sorting every
+ * band: O(bands * k). Returns how many (k, or fewer when the profile has fewer bands). */
+size_t heapbands_top_by_peak(const heapprof *hp, size_t k, uint32_t *top);
 /* Band b's bytes in census i (0 if absent from it). O(entries of the census). */
 uint64_t heapbands_bytes(const heapprof *hp, size_t i, uint32_t b);
 /* Largest census total (the height a stacked plot scales to). */

@@ -97,6 +97,14 @@ size_t heapprof_census_by(const heapprof *hp, uint64_t t);
  * census's entries (a screen column of a stacked band plot). */
 void heapprof_census_group_sums(const heapprof *hp, size_t i, const uint8_t *group,
                                 uint64_t *sums);
+/* The bytes of each of the n distinct bands[] in census i into bytes[] (0 when absent
+ * from it). hint[] (n of them) is where to look first: an entry index, e.g. where the
+ * band was in the census before (the RTS lists bands in nearly the same order each
+ * time); on return, where it was found (left as it was when absent). Reads one entry a
+ * band when the hints hold, and the census's entries once when some band is elsewhere
+ * or absent. */
+void heapprof_census_bands(const heapprof *hp, size_t i, const uint32_t *bands, size_t n,
+                           uint32_t *hint, uint64_t *bytes);
 
 size_t heapprof_n_bands(const heapprof *hp);
 /* Band b (< count), borrowed. */

@@ -98,6 +98,30 @@ heapbands_by_peak(const heapprof *hp, size_t *n)
     return order;
 }
 
+size_t
+heapbands_top_by_peak(const heapprof *hp, size_t k, uint32_t *top)
+{
+    size_t nb = heapprof_n_bands(hp), n = 0;
+    if (k == 0)
+        return 0;
+    heapbands_key *best = xmalloc(k * sizeof *best);     /* freed below; sorted, n of k */
+    for (size_t b = 0; b < nb; b++) {
+        heapbands_key key = { heapprof_band_at(hp, b)->peak_bytes, (uint32_t)b };
+        if (n == k && heapbands_key_cmp(&key, &best[k - 1]) >= 0)
+            continue;
+        size_t j = n < k ? n++ : k - 1;         /* the slot freed: the end, or the last */
+        while (j > 0 && heapbands_key_cmp(&key, &best[j - 1]) < 0) {
+            best[j] = best[j - 1];
+            j--;
+        }
+        best[j] = key;
+    }
+    for (size_t j = 0; j < n; j++)
+        top[j] = best[j].band;
+    x_free(best);
+    return n;
+}
+
 uint64_t
 heapbands_bytes(const heapprof *hp, size_t i, uint32_t b)
 {

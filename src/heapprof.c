@@ -748,6 +748,40 @@ heapprof_census_group_sums(const heapprof *hp, size_t i, const uint8_t *group, u
         sums[group[heapprof_load(p, pk->bw)]] += heapprof_load(p + pk->bw, pk->yw) << pk->shift;
 }
 
+void
+heapprof_census_bands(const heapprof *hp, size_t i, const uint32_t *bands, size_t n,
+                      uint32_t *hint, uint64_t *bytes)
+{
+    size_t missing = 0;
+    for (size_t j = 0; j < n; j++) {
+        bytes[j] = 0;
+        uint32_t b = HEAPPROF_NONE;
+        uint64_t v = 0;
+        heapprof_entry(hp, i, hint[j], &b, &v);     /* band NONE past the entries */
+        if (b == bands[j])
+            bytes[j] = v;
+        else
+            missing++;
+    }
+    if (missing == 0 || i >= hp->n_census)
+        return;
+    /* One pass for the bands not where hinted: each band is in a census at most once. */
+    size_t ne = hp->census[i].n_entries;
+    for (size_t k = 0; k < ne && missing > 0; k++) {
+        uint32_t b;
+        uint64_t v;
+        heapprof_ent(hp, i, k, &b, &v);
+        for (size_t j = 0; j < n; j++) {
+            if (b == bands[j] && hint[j] != k) {
+                bytes[j] = v;
+                hint[j] = (uint32_t)k;
+                missing--;
+                break;
+            }
+        }
+    }
+}
+
 size_t
 heapprof_census_by(const heapprof *hp, uint64_t t)
 {

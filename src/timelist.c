@@ -79,22 +79,26 @@ timelist_popcount(uint64_t x)
     return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-/* Position of the r-th (from 0) set bit of x, which has more than r. */
+/* Position of the r-th (from 0) set bit of x, which has more than r: the byte that holds
+ * it from the bytes' running counts (one multiply), then the bit within that byte. */
 static unsigned
 timelist_select64(uint64_t x, unsigned r)
 {
-    unsigned pos = 0;
-    for (unsigned width = 32; width >= 8; width /= 2) {
-        unsigned c = timelist_popcount(x & bitpack_mask(width));
-        if (r >= c) {
-            r -= c;
-            x >>= width;
-            pos += width;
-        }
-    }
+    uint64_t b = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    b = (b & UINT64_C(0x3333333333333333)) + ((b >> 2) & UINT64_C(0x3333333333333333));
+    b = (b + (b >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    b *= UINT64_C(0x0101010101010101);      /* byte i: set bits in bytes 0..i (<= 64) */
+    /* Top bit of byte i set where that count is <= r (no borrow crosses a byte: each
+     * count is below 128); those bytes come first, the bit is in the byte after them. */
+    const uint64_t tops = UINT64_C(0x8080808080808080);
+    uint64_t le = (((uint64_t)r * UINT64_C(0x0101010101010101)) | tops) - b;
+    unsigned sh = (unsigned)__builtin_ctzll(~le & tops) - 7;
+    if (sh)
+        r -= (unsigned)(b >> (sh - 8) & 0xff);
+    uint64_t y = x >> sh;
     while (r--)
-        x &= x - 1;
-    return pos + (unsigned)__builtin_ctzll(x);
+        y &= y - 1;
+    return sh + (unsigned)__builtin_ctzll(y);
 }
 
 /* Position of the r-th (from 0) one (want_one) or zero in v, which has one. */

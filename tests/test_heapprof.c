@@ -9,6 +9,7 @@
 
 #include "evindex.h"
 #include "evlog.h"
+#include "heapbands.h"
 #include "heapprof.h"
 #include "reports.h"
 #include "series.h"
@@ -740,6 +741,79 @@ START_TEST(test_heapprof_packed_edges)
 }
 END_TEST
 
+/* heapprof_census_bands against a scan of the census's entries, and heapbands_top_by_peak
+ * against the first k of heapbands_by_peak: random censuses (bands reordered, dropped,
+ * peaks tied), the last one left open, asked with right, stale and out-of-range hints. */
+START_TEST(test_heapprof_census_bands)
+{
+    enum { N_CENSUS = 60, N_KEYS = 40 };
+    uint64_t s = 0x9e3779b97f4a7c15u ^ (uint64_t)_i;
+    heapprof *hp = heapprof_new();
+    char text[16];
+    for (size_t c = 0; c < N_CENSUS; c++) {
+        heapprof_census_begin(hp, 1000 * (c + 1));
+        size_t n = (s >> 20) % 30;
+        for (size_t e = 0; e < n; e++) {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            /* Peaks from a few values, so bands tie. */
+            int len = snprintf(text, sizeof text, "b%u", (unsigned)(s % N_KEYS));
+            heapprof_sample_string(hp, (const uint8_t *)text, (size_t)len, 8 * ((s >> 32) % 4));
+        }
+        if (c == N_CENSUS / 2)
+            heapprof_seal(hp);
+    }
+    hp_assert_ok(hp);          /* the last census is still open */
+    size_t nb;
+    uint32_t *order = heapbands_by_peak(hp, &nb);
+    for (size_t k = 0; k <= nb + 2; k++) {
+        uint32_t top[N_KEYS + 3];
+        size_t got = heapbands_top_by_peak(hp, k, top);
+        ck_assert_uint_eq(got, k < nb ? k : nb);
+        for (size_t j = 0; j < got; j++)
+            ck_assert_uint_eq(top[j], order[j]);
+    }
+    x_free(order);
+    uint32_t bands[6], hint[6], hits = 0, scans = 0;
+    ck_assert_uint_ge(nb, 28);
+    for (size_t j = 0; j < 6; j++) {
+        bands[j] = (uint32_t)(j * 5 + (size_t)_i);      /* distinct */
+        hint[j] = (uint32_t)(j * 1000);       /* out of range at first */
+    }
+    for (size_t round = 0; round < 3; round++) {
+        for (size_t i = 0; i < heapprof_n_censuses(hp) + 1; i++) {
+            uint32_t was[6];
+            memcpy(was, hint, sizeof was);
+            uint64_t bytes[6];
+            heapprof_census_bands(hp, i, bands, 6, hint, bytes);
+            const heapprof_census *cs = heapprof_census_at(hp, i);
+            for (size_t j = 0; j < 6; j++) {
+                uint64_t want = 0;
+                size_t at = SIZE_MAX;
+                for (size_t k = 0; cs && k < cs->n_entries; k++) {
+                    uint32_t b;
+                    uint64_t v;
+                    heapprof_entry(hp, i, k, &b, &v);
+                    if (b == bands[j]) {
+                        want = v;
+                        at = k;
+                    }
+                }
+                ck_assert_uint_eq(bytes[j], want);
+                ck_assert_uint_eq(hint[j], at == SIZE_MAX ? was[j] : at);
+                hits += at != SIZE_MAX && at == was[j];
+                scans += at != SIZE_MAX && at != was[j];
+            }
+            if (round == 2 && i % 3 == 0)      /* stale hints: another band's place */
+                for (size_t j = 0; j < 6; j++)
+                    hint[j] = hint[(j + 1) % 6];
+        }
+    }
+    ck_assert_uint_gt(hits, 0);       /* both ways were taken */
+    ck_assert_uint_gt(scans, 0);
+    heapprof_free(hp);
+}
+END_TEST
+
 Suite *
 test_heapprof_suite(void)
 {
@@ -748,6 +822,7 @@ test_heapprof_suite(void)
     tcase_add_test(tc, test_heapprof_bands);
     tcase_add_loop_test(tc, test_heapprof_random_vs_model, 0, 4);
     tcase_add_test(tc, test_heapprof_packed_edges);
+    tcase_add_loop_test(tc, test_heapprof_census_bands, 0, 3);
     tcase_add_loop_test(tc, test_heapprof_fixtures_vs_dump, 0,
                         (int)(sizeof hp_fixtures / sizeof hp_fixtures[0]));
     tcase_add_loop_test(tc, test_heapprof_corpus_vs_dump, 0,

@@ -1234,6 +1234,37 @@ START_TEST(test_lanes_walk_markers)
 }
 END_TEST
 
+/* lanes_msg_first_from against a scan of the messages: at, just before and just after
+ * every message's time (markers and plain messages, some at one time), and past both
+ * ends. */
+START_TEST(test_lanes_msg_first_from)
+{
+    static const char *const logs[] = { "markers.eventlog", "userevents.eventlog" };
+    for (size_t f = 0; f < sizeof logs / sizeof logs[0]; f++) {
+        tl_case c;
+        tl_open_fixture(&c, logs[f]);
+        size_t n = evindex_n_msgs(c.ix), bad = 0;
+        ck_assert_uint_gt(n, 10);
+        uint64_t *when = xmalloc(n * sizeof *when);
+        for (size_t i = 0; i < n; i++)
+            when[i] = evindex_msg_at(c.ix, i).time_ns;
+        for (size_t i = 0; i <= n + 1; i++) {
+            uint64_t base = i < n ? when[i] : i == n ? 0 : UINT64_MAX - 1;
+            for (uint64_t d = 0; d < 3; d++) {
+                uint64_t t = base + d - (base > 0);
+                size_t want = 0;
+                while (want < n && when[want] < t)
+                    want++;
+                bad += lanes_msg_first_from(c.ix, t) != want;
+            }
+        }
+        ck_assert_msg(bad == 0, "%s: %zu wrong", logs[f], bad);
+        x_free(when);
+        tl_close(&c);
+    }
+}
+END_TEST
+
 Suite *
 test_lanes_suite(void)
 {
@@ -1258,6 +1289,7 @@ test_lanes_suite(void)
     tcase_add_test(tc, test_lanes_walk_hec);
     tcase_add_test(tc, test_lanes_item_at_hec);
     tcase_add_test(tc, test_lanes_walk_markers);
+    tcase_add_test(tc, test_lanes_msg_first_from);
     suite_add_tcase(s, tc);
     return s;
 }

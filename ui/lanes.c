@@ -193,15 +193,9 @@ lanes_build_all(const evindex *ix, size_t *n)
 size_t
 lanes_msg_first_from(const evindex *ix, uint64_t t)
 {
-    size_t lo = 0, hi = evindex_n_msgs(ix);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (evindex_msg_at(ix, mid).time_ns < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    /* The table's own search reads the time column only, not every field of a message
+     * at each step (the markers row asks once a column). */
+    return evindex_msg_first_from(ix, t);
 }
 
 /* Log text made fit for cells: invalid UTF-8 as U+FFFD, controls as spaces, and with
@@ -766,10 +760,19 @@ lanes_row_spark_hec(lanes_ctx *x, const lane *l)
     }
 }
 
+/* The heap-bands lane's largest bands by peak (style groups 0..n_top-1; every other band
+ * is "other") and where each was last found in a census (heapprof_census_bands' hints). */
+typedef struct lanes_bands {
+    bool made;
+    size_t n_top;
+    uint32_t top[LANES_BAND_STYLES];
+    uint32_t hint[LANES_BAND_STYLES];
+} lanes_bands;
+
 struct lanes_memo {
     const evindex *ix;          /* what it was made for: the index, its censuses and bands */
     size_t n_census, n_bands;
-    uint8_t *band_group;        /* owned; each band's style group, or NULL */
+    lanes_bands bands;          /* made on the first frame that draws the lane */
     uint64_t *census_bytes;     /* owned; [census * (LANES_BAND_STYLES + 1) + style] */
     bool *census_done;          /* owned; [census]: its row of census_bytes is made */
 };
@@ -783,7 +786,6 @@ lanes_memo_new(void)
 static void
 lanes_memo_clear(lanes_memo *m)
 {
-    x_free(m->band_group);
     x_free(m->census_bytes);
     x_free(m->census_done);
     memset(m, 0, sizeof *m);
@@ -812,25 +814,38 @@ lanes_memo_check(lanes_memo *m, const evindex *ix)
     m->n_bands = nb;
 }
 
-/* Each band's style group: its place by peak (0: largest) up to LANES_BAND_STYLES, the
- * rest "other" (LANES_BAND_STYLES). Caller frees. */
-static uint8_t *
-lanes_band_groups(const evindex *ix)
+/* Make bt's groups once: style group k (< LANES_BAND_STYLES) is the band k-th by peak
+ * (0: largest), every other band is "other" (LANES_BAND_STYLES). */
+static void
+lanes_bands_make(lanes_bands *bt, const evindex *ix)
 {
-    const heapprof *hp = evindex_heap_profile(ix);
-    size_t n;
-    uint32_t *order = heapbands_by_peak(hp, &n);
-    uint8_t *group = xmalloc(n + 1);                       /* caller frees */
-    for (size_t k = 0; k < n; k++)
-        group[order[k]] = (uint8_t)(k < LANES_BAND_STYLES ? k : LANES_BAND_STYLES);
-    x_free(order);
-    return group;
+    if (bt->made)
+        return;
+    bt->made = true;
+    bt->n_top = heapbands_top_by_peak(evindex_heap_profile(ix), LANES_BAND_STYLES, bt->top);
+    memset(bt->hint, 0, sizeof bt->hint);
 }
 
-/* Row `part` (0: top) of the stacked heap-bands lane. `group` maps a band to its style
- * group (lanes_band_groups: made once per frame by the caller, or kept in the memo). */
+/* Census ci's bytes by style group into per[0..LANES_BAND_STYLES]: the largest bands'
+ * own bytes (found where they were in the census before), "other" the census's total
+ * less theirs (a census's total is its entries' sum), so the entries are read once only
+ * when a band moved or is absent. */
 static void
-lanes_row_heapbands(lanes_ctx *x, int part, const uint8_t *group)
+lanes_census_groups(const heapprof *hp, size_t ci, lanes_bands *bt, uint64_t *per)
+{
+    uint64_t own[LANES_BAND_STYLES] = { 0 }, rest = heapprof_census_at(hp, ci)->total_bytes;
+    heapprof_census_bands(hp, ci, bt->top, bt->n_top, bt->hint, own);
+    for (size_t k = 0; k < LANES_BAND_STYLES; k++) {
+        per[k] = own[k];
+        rest -= own[k];
+    }
+    per[LANES_BAND_STYLES] = rest;
+}
+
+/* Row `part` (0: top) of the stacked heap-bands lane. `bt` holds its style groups
+ * (lanes_bands_make: once per frame by the caller, or kept in the memo). */
+static void
+lanes_row_heapbands(lanes_ctx *x, int part, lanes_bands *bt)
 {
     const heapprof *hp = evindex_heap_profile(x->ix);
     uint64_t top = heapbands_max_total(hp);
@@ -864,7 +879,7 @@ lanes_row_heapbands(lanes_ctx *x, int part, const uint8_t *group)
                 memcpy(per, &m->census_bytes[ci * NS], NS * sizeof *per);
                 continue;
             }
-            heapprof_census_group_sums(hp, ci, group, per);
+            lanes_census_groups(hp, ci, bt, per);
             if (m && ci < m->n_census) {
                 memcpy(&m->census_bytes[ci * NS], per, NS * sizeof *per);
                 m->census_done[ci] = true;
@@ -1039,7 +1054,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
 
     bool has_sel = timeview_has_selection(v);
     int cursor = timeview_col_of(v, v->cursor_ns);
-    uint8_t *band_group = NULL;     /* bands lane: band -> style group; freed below */
+    lanes_bands frame_bands = { 0 };    /* the bands lane's groups without a memo */
     int r = 0;
     for (size_t li = first_lane; li < n_lanes && r < n_rows; li++) {
         const lane *l = &lanes[li];
@@ -1069,12 +1084,12 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                 lanes_row_spark_hec(&x, l);
                 break;
             case LANE_HEAPBANDS:
-                if (x.o->memo && !x.o->memo->band_group)
-                    x.o->memo->band_group = lanes_band_groups(ix);
-                if (!band_group && !x.o->memo)
-                    band_group = lanes_band_groups(ix);
-                lanes_row_heapbands(&x, part, x.o->memo ? x.o->memo->band_group : band_group);
+            {
+                lanes_bands *bt = x.o->memo ? &x.o->memo->bands : &frame_bands;
+                lanes_bands_make(bt, ix);
+                lanes_row_heapbands(&x, part, bt);
                 break;
+            }
             case LANE_MEMORY: lanes_row_memory(&x); break;
             case LANE_TICKY: lanes_row_ticky(&x); break;
             case LANE_PROF: lanes_row_prof(&x); break;
@@ -1090,7 +1105,6 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
             }
         }
     }
-    x_free(band_group);
     strbuf_free(&x.text);
     x_free(x.band_bytes);
     x_free(x.spark_n[0]);

@@ -47,6 +47,14 @@ surface_displayable(uint32_t cp)
         return cp;
     if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return SURFACE_REPLACEMENT;
+    /* The timeline's cells are mostly block elements, shades, ticks and braille: the two
+     * entries that hold them are tried before the search (any entry would do). */
+    enum { SURFACE_NARROW_BLOCKS = 25, SURFACE_NARROW_BRAILLE = 51 };
+    if ((cp >= surface_narrow[SURFACE_NARROW_BLOCKS][0] &&
+         cp <= surface_narrow[SURFACE_NARROW_BLOCKS][1]) ||
+        (cp >= surface_narrow[SURFACE_NARROW_BRAILLE][0] &&
+         cp <= surface_narrow[SURFACE_NARROW_BRAILLE][1]))
+        return cp;
     size_t lo = 0, hi = sizeof surface_narrow / sizeof surface_narrow[0];
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
