@@ -82,6 +82,9 @@ typedef struct runlane_block {
     uint8_t flags[RUNLANE_CHUNK];       /* as runlane_run.flags */
 } runlane_block;
 size_t runlane_n_blocks(const runlane *rl);
+/* Start of block b's first run (b < n_blocks), read from its header without unpacking
+ * it: a pass over many lanes can take their blocks in time order. */
+uint64_t runlane_block_start_ns(const runlane *rl, size_t b);
 /* Bounds of block b's tids (b < n_blocks) without unpacking it: every tid of the block
  * is in [*lo, *hi] (the bounds may be wider than the tids), so a pass interested in some
  * threads only can skip the block. */

@@ -939,6 +939,14 @@ runlane_n_blocks(const runlane *rl)
     return rl->n_chunks + (rl->open && rl->open->len ? 1 : 0);
 }
 
+uint64_t
+runlane_block_start_ns(const runlane *rl, size_t b)
+{
+    if (b < rl->n_chunks)
+        return rl->bases[b];
+    return rl->open && rl->open->len ? rl->open->start_ns[0] : UINT64_MAX;
+}
+
 void
 runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
 {

@@ -667,6 +667,44 @@ START_TEST(test_evindex_threadstats_many)
 }
 END_TEST
 
+/* A thread whose runs on two caps end at the same time: the higher cap's run is its
+ * latest, whichever lane's runs a pass meets first (cap 1's start first here, and a
+ * pass over all threads takes the lanes' runs in time order), so the table and the
+ * thread alone agree. */
+START_TEST(test_evindex_threadstats_tie)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_create_thread(w, 0, 1, 7));
+    EW(evwrite_create_thread(w, 0, 2, 8));
+    EW(evwrite_run_thread(w, 1, 10, 7));
+    EW(evwrite_run_thread(w, 0, 50, 7));
+    EW(evwrite_stop_thread(w, 0, 100, 7, 2, 0));
+    EW(evwrite_stop_thread(w, 1, 100, 7, 2, 0));
+    EW(evwrite_run_thread(w, 0, 200, 8));
+    EW(evwrite_stop_thread(w, 0, 300, 8, 2, 0));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    ck_assert_uint_eq(runlane_count(evindex_cap_at(c.ix, 0)->runs), 2);
+    ck_assert_uint_eq(runlane_count(evindex_cap_at(c.ix, 1)->runs), 1);
+    threadstats_row *rows = threadstats_all(c.ix);
+    ck_assert_ptr_nonnull(rows);
+    ck_assert_uint_eq(rows[0].n_runs, 2);
+    ck_assert_uint_eq(rows[0].run_ns, 90 + 50);
+    ck_assert_uint_eq(rows[0].first_run_ns, 10);
+    ck_assert_uint_eq(rows[0].last_end_ns, 100);
+    ck_assert_uint_eq(rows[0].last_cap, 1);
+    threadstats_row one;
+    threadstats_of(c.ix, 7, &one);
+    ck_assert(memcmp(&one, &rows[0], sizeof one) == 0);
+    ck_assert_uint_eq(rows[1].last_cap, 0);
+    ck_assert_uint_eq(rows[1].last_end_ns, 300);
+    x_free(rows);
+    ei_close(&c);
+}
+END_TEST
+
 /* Every message's text, taken straight from its event's payload, is the slice that
  * decoding the event gives its first field, on the fixtures that hold messages. */
 START_TEST(test_evindex_msg_text_is_decoded_field)
@@ -2332,6 +2370,7 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_thread_labels);
     tcase_add_test(tc, test_evindex_msg_text_is_decoded_field);
     tcase_add_test(tc, test_evindex_threadstats_many);
+    tcase_add_test(tc, test_evindex_threadstats_tie);
     tcase_add_test(tc, test_evindex_nonmoving);
     tcase_add_test(tc, test_evindex_sparks_and_series);
     tcase_add_test(tc, test_evindex_series_out_of_order);

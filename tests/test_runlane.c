@@ -310,15 +310,19 @@ rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
                       g.flags, (unsigned long long)w->start_ns, (unsigned long long)w->end_ns,
                       w->stop, w->flags);
     }
-    /* Blocks: every run once, in order, with tids inside the block's bounds (for a
-     * packed block, bounds no wider than twice its tids' spread: the header's widths are
-     * the fewest bits); a block read for any set of columns gives those as the model
-     * has them and leaves the others as they were. */
+    /* Blocks: every run once, in order, starting at the start the header gives, with
+     * tids inside the block's bounds (for a packed block, bounds no wider than twice its
+     * tids' spread: the header's widths are the fewest bits); a block read for any set
+     * of columns gives those as the model has them and leaves the others as they were. */
     runlane_block *bl = xmalloc(sizeof *bl);
     size_t seen = 0;
     for (size_t b = 0; b < runlane_n_blocks(rl); b++) {
         uint32_t lo, hi;
         runlane_block_tids(rl, b, &lo, &hi);
+        RL_EXPECT(runlane_block_start_ns(rl, b) == m->r[seen].start_ns,
+                  "seed %llu block %zu: starts at %llu, its first run at %llu",
+                  (unsigned long long)seed, b, (unsigned long long)runlane_block_start_ns(rl, b),
+                  (unsigned long long)m->r[seen].start_ns);
         bool open = b * RUNLANE_CHUNK + RUNLANE_CHUNK > m->n;   /* may be unpacked */
         for (unsigned cols = 1; cols <= RUNLANE_COL_ALL; cols++) {
             memset(bl, 0xa5, sizeof *bl);
