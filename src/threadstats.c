@@ -153,7 +153,9 @@ threadstats_top_arrive(threadstats_topsync *ts, unsigned slot, size_t lo, size_t
  * into rows[0]. */
 typedef struct threadstats_share {
     const evindex *ix;
-    threadstats_row *rows;
+    threadstats_row *rows;      /* thread ti's row: rows[ti - base], or with row_of, */
+    size_t base;
+    const uint32_t *row_of;     /* rows[row_of[ti - base]] (UINT32_MAX: not wanted) */
     uint64_t *run_ns;
     uint32_t *n_runs;
     size_t lo, hi;
@@ -298,6 +300,9 @@ threadstats_pass(const threadstats_share *sh, bool brief)
             runlane_block_tids(cap->runs, b, &lo, &hi);
             if (hi < sh->tid_lo || lo > sh->tid_hi)
                 continue;
+            bool all_in = lo >= sh->tid_lo && hi <= sh->tid_hi;
+            if (!all_in && !runlane_block_has_tid_in(cap->runs, b, sh->tid_lo, sh->tid_hi))
+                continue;
             if (brief && dense) {   /* rows are ids from tid_lo: no unpacking, no lookup */
                 runlane_block_add_by_tid(cap->runs, b, sh->tid_lo, sh->hi - sh->lo,
                                          sh->run_ns + sh->lo, sh->n_runs + sh->lo);
@@ -305,7 +310,6 @@ threadstats_pass(const threadstats_share *sh, bool brief)
             }
             runlane_block_get(cap->runs, b, bl, brief ? RUNLANE_COL_DUR | RUNLANE_COL_TID
                                                     : RUNLANE_COL_ALL);
-            bool all_in = lo >= sh->tid_lo && hi <= sh->tid_hi;
             for (size_t j = 0; j < bl->len; j++) {
                 uint32_t tid = bl->tid[j];
                 if (!all_in && (tid < sh->tid_lo || tid > sh->tid_hi))
@@ -327,8 +331,10 @@ threadstats_pass(const threadstats_share *sh, bool brief)
                 if (brief) {
                     sh->run_ns[ti] += bl->dur_ns[j];
                     sh->n_runs[ti]++;
-                } else {
-                    threadstats_add(&sh->rows[ti], bl, j, cap->cap, &cl);
+                } else if (!sh->row_of) {
+                    threadstats_add(&sh->rows[ti - sh->base], bl, j, cap->cap, &cl);
+                } else if (sh->row_of[ti - sh->base] != UINT32_MAX) {
+                    threadstats_add(&sh->rows[sh->row_of[ti - sh->base]], bl, j, cap->cap, &cl);
                 }
             }
         }
@@ -341,9 +347,9 @@ threadstats_pass(const threadstats_share *sh, bool brief)
         sh->part->lo = sh->lo, sh->part->hi = sh->hi;
         radixsort_rank_part(sh->run_ns, sh->n, sh->words, sh->tmp, sh->part);
     }
-    for (size_t i = sh->lo; !brief && i < sh->hi; i++)
-        if (sh->rows[i].n_runs == 0)
-            threadstats_init(&sh->rows[i]);
+    for (size_t i = sh->lo; !brief && !sh->row_of && i < sh->hi; i++)
+        if (sh->rows[i - sh->base].n_runs == 0)
+            threadstats_init(&sh->rows[i - sh->base]);
 }
 
 static void *
@@ -371,16 +377,16 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
                   bool may_split)
 {
     const threadtab *tt = evindex_threads(ix);
-    size_t n = threadtab_count(tt);
+    size_t lo = tmpl->lo, hi = tmpl->hi, n = hi - lo;
     threadtab_thread first, mid, last;
-    threadtab_at(tt, 0, &first);
-    threadtab_at(tt, n / 2, &mid);
-    threadtab_at(tt, n - 1, &last);
+    threadtab_at(tt, lo, &first);
+    threadtab_at(tt, lo + n / 2, &mid);
+    threadtab_at(tt, hi - 1, &last);
     threadstats_share sh[2] = { *tmpl, *tmpl };
     if (tmpl->part)
         sh[0].part = &tmpl->part[0], sh[1].part = &tmpl->part[1];
-    sh[0].lo = 0, sh[0].hi = n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
-    sh[1].lo = n / 2, sh[1].hi = n, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
+    sh[0].lo = lo, sh[0].hi = lo + n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
+    sh[1].lo = lo + n / 2, sh[1].hi = hi, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
     sh[0].slot = 0, sh[1].slot = 1;
     if (tmpl->top)
         tmpl->top->parties = 2;
@@ -390,7 +396,7 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
     if (!split) {
         if (tmpl->top)
             tmpl->top->parties = 1;
-        sh[1].lo = 0, sh[1].tid_lo = first.tid;
+        sh[1].lo = lo, sh[1].tid_lo = first.tid;
         if (sh[0].part)         /* the first part stays empty */
             *sh[0].part = (radixsort_part){ 0, 0, 0, true };
     }
@@ -407,7 +413,7 @@ threadstats_rows(const evindex *ix, bool may_split)
         return NULL;
     /* Zeroed (fresh zero pages for a large table: no pass to clear it). Caller frees. */
     threadstats_row *rows = xcalloc(n, sizeof *rows);
-    threadstats_share tmpl = { .ix = ix, .rows = rows };
+    threadstats_share tmpl = { .ix = ix, .rows = rows, .lo = 0, .hi = n };
     threadstats_split(ix, &tmpl, threadstats_share_main, may_split);
     return rows;
 }
@@ -434,7 +440,8 @@ threadstats_brief_all(const evindex *ix, threadstats_brief *out)
     out->n = n;
     out->run_ns = xcalloc(n, sizeof *out->run_ns);     /* caller frees */
     out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
-    threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs };
+    threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
+                               .lo = 0, .hi = n };
     threadstats_split(ix, &tmpl, threadstats_share_brief, true);
     return true;
 }
@@ -463,7 +470,7 @@ threadstats_brief_ranked_top(const evindex *ix, threadstats_brief *out, size_t *
     threadstats_topsync ts = { .k = k, .key = out->run_ns, .fn = top, .ctx = ctx };
     atomic_init(&ts.arrived, 0);
     threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
-                               .n = n, .words = words, .tmp = tmp, .part = part,
+                               .n = n, .words = words, .tmp = tmp, .part = part, .lo = 0, .hi = n,
                                .top = top ? &ts : NULL };
     threadstats_split(ix, &tmpl, threadstats_share_brief, true);
     x_free(ts.rows[0]);
@@ -472,6 +479,40 @@ threadstats_brief_ranked_top(const evindex *ix, threadstats_brief *out, size_t *
     *order = tmp;                                      /* caller frees */
     x_free(words);
     return true;
+}
+
+void
+threadstats_range(const evindex *ix, size_t lo, size_t hi, threadstats_row *rows)
+{
+    if (hi <= lo)
+        return;
+    memset(rows, 0, (hi - lo) * sizeof *rows);
+    threadstats_share tmpl = { .ix = ix, .rows = rows, .base = lo, .lo = lo, .hi = hi };
+    threadstats_split(ix, &tmpl, threadstats_share_main, true);
+}
+
+void
+threadstats_pick(const evindex *ix, const size_t *idx, size_t k, threadstats_row *rows)
+{
+    if (k == 0)
+        return;
+    size_t lo = idx[0], hi = idx[0] + 1;
+    for (size_t j = 1; j < k; j++) {
+        lo = idx[j] < lo ? idx[j] : lo;
+        hi = idx[j] + 1 > hi ? idx[j] + 1 : hi;
+    }
+    uint32_t *row_of = xmalloc((hi - lo) * sizeof *row_of);   /* freed below */
+    memset(row_of, 0xff, (hi - lo) * sizeof *row_of);
+    for (size_t j = 0; j < k; j++)
+        row_of[idx[j] - lo] = (uint32_t)j;
+    memset(rows, 0, k * sizeof *rows);
+    threadstats_share tmpl = { .ix = ix, .rows = rows, .base = lo, .row_of = row_of, .lo = lo,
+                               .hi = hi };
+    threadstats_split(ix, &tmpl, threadstats_share_main, true);
+    x_free(row_of);
+    for (size_t j = 0; j < k; j++)
+        if (rows[j].n_runs == 0)
+            threadstats_init(&rows[j]);
 }
 
 void
