@@ -1,7 +1,7 @@
 /* threadstats: per-thread run totals computed from the index's runlanes, one pass
- * over every run, a block of runs at a time (two halves of the threads in parallel when
- * there are many), for the `threads` report, the viewer's thread list and the run
- * detail pane. */
+ * over every run, the lanes' blocks taken in time order (two halves of the threads in
+ * parallel when there are many), for the `threads` report (a range of the table at a
+ * time), the viewer's thread list and the run detail pane. */
 #include "threadstats.h"
 
 #include <pthread.h>
