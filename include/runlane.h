@@ -82,10 +82,18 @@ typedef struct runlane_block {
     uint8_t flags[RUNLANE_CHUNK];       /* as runlane_run.flags */
 } runlane_block;
 size_t runlane_n_blocks(const runlane *rl);
+/* Start of block b's first run (b < n_blocks), read from its header without unpacking
+ * it: a pass over many lanes can take their blocks in time order. */
+uint64_t runlane_block_start_ns(const runlane *rl, size_t b);
 /* Bounds of block b's tids (b < n_blocks) without unpacking it: every tid of the block
  * is in [*lo, *hi] (the bounds may be wider than the tids), so a pass interested in some
  * threads only can skip the block. */
 void runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi);
+/* Whether block b (< n_blocks) holds a run of a thread in [lo, hi], from its header, its
+ * tid window and its few patched tids, without unpacking the tid column: true may be
+ * wrong (the window is a bound), false is not. Tighter than runlane_block_tids when a few
+ * long-lived threads' runs are among many short-lived ones'. */
+bool runlane_block_has_tid_in(const runlane *rl, size_t b, uint32_t lo, uint32_t hi);
 /* Block b (< n_blocks) into *out: first, len and the columns named in `cols` (an OR of
  * RUNLANE_COL_*; the others are left as they were). O(RUNLANE_CHUNK), a few ns a run;
  * durations, tids and stops each read only their own packed column, starts the gaps and

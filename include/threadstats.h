@@ -33,6 +33,16 @@ threadstats_row *threadstats_all(const evindex *ix);
 /* The same on the calling thread alone: a background count that leaves the other core
  * to the viewer. */
 threadstats_row *threadstats_all_serial(const evindex *ix);
+/* The rows of threads [lo, hi) of the table (rows[k]: thread lo + k; lo < hi <=
+ * threadtab_count), equal to threadstats_all's rows lo..hi-1, into the caller's
+ * rows[0, hi - lo): a pass over the blocks whose tids can fall in the range, so a table
+ * written a piece at a time needs the rows of one piece only. */
+void threadstats_range(const evindex *ix, size_t lo, size_t hi, threadstats_row *rows);
+/* The rows of the k threads idx[0, k) (distinct table indexes in any order; rows[j]:
+ * thread idx[j]), equal to threadstats_all's, into the caller's rows[0, k): a pass over
+ * the blocks whose tids can fall between the least and the greatest, with a map of
+ * 4 bytes a thread of that span (freed before it returns). */
+void threadstats_pick(const evindex *ix, const size_t *idx, size_t k, threadstats_row *rows);
 
 /* Only what a ranking by run time needs, for every thread in thread-table order:
  * 12 bytes a thread where a row takes 80, so a log of millions of threads has them in a

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "heapbands.h"
+#include "radixsort.h"
 #include "textfmt.h"
 #include "threadstats.h"
 #include "xalloc.h"
@@ -373,23 +374,35 @@ rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t,
         strbuf_printf(out, "\t%u", st->stops[c]);
 }
 
+/* Rows made a piece at a time, each piece a pass over the runs that can hold its
+ * threads: the rows held take at most a REP_THREAD_ROWS_SHARE-th of the file's size
+ * (and at least REP_THREAD_PIECE_MIN threads' worth), where 80 bytes for every thread
+ * was half the memory of the `threads` command on a log of millions of threads. */
+#define REP_THREAD_ROWS_SHARE 32u
+#define REP_THREAD_PIECE_MIN 65536u
+
 void
 reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
 {
     const threadtab *tt = evindex_threads(ix);
     size_t n = threadtab_count(tt);
-    threadstats_row *st = threadstats_all(ix);     /* freed below */
-    rep_key *keys = NULL;
-    if (o->sort_by_run) {
-        keys = xmalloc((n + 1) * sizeof *keys);   /* freed below */
-        threadtab_iter it = { 0, 0, false };
-        threadtab_thread t;
-        size_t i;
-        while (threadtab_next(tt, &it, false, &t, &i))
-            keys[i] = (rep_key){ st[i].run_ns, t.tid, i };
+    /* By run time (ties by id: the table's order): the ranking from the run times
+     * alone; then each piece's threads picked. Else the table's order, piece by piece. */
+    size_t *order = NULL;
+    if (o->sort_by_run && n) {
+        threadstats_brief b;
+        threadstats_brief_all(ix, &b);
+        x_free(b.n_runs);
+        b.n_runs = NULL;
+        order = radixsort_rank_desc(b.run_ns, n);      /* freed below */
+        threadstats_brief_free(&b);
     }
-    size_t *order = rep_order(n, keys);
     size_t rows = rep_rows(n, o);
+    size_t piece =
+        evlog_size(evindex_log(ix)) / REP_THREAD_ROWS_SHARE / sizeof(threadstats_row);
+    piece = piece < REP_THREAD_PIECE_MIN ? REP_THREAD_PIECE_MIN : piece;
+    piece = piece < rows ? piece : rows;
+    threadstats_row *st = xmalloc((piece + 1) * sizeof *st);     /* freed below */
     if (o->json) {
         strbuf_puts(out, "[\n");
     } else {
@@ -400,17 +413,23 @@ reports_threads(strbuf *out, const evindex *ix, const reports_opts *o)
                           threadtab_stop_class_name((enum threadtab_stop_class)c));
         strbuf_putc(out, '\n');
     }
-    for (size_t r = 0; r < rows; r++) {
-        threadtab_thread t;
-        threadtab_at(tt, order[r], &t);
-        rep_thread_row(out, ix, &t, &st[order[r]], o->json);
-        strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
-        rep_maybe_flush(out, o);
+    for (size_t r0 = 0; r0 < rows; r0 += piece) {
+        size_t r1 = rows - r0 < piece ? rows : r0 + piece;
+        if (order)
+            threadstats_pick(ix, order + r0, r1 - r0, st);
+        else
+            threadstats_range(ix, r0, r1, st);
+        for (size_t r = r0; r < r1; r++) {
+            threadtab_thread t;
+            threadtab_at(tt, order ? order[r] : r, &t);
+            rep_thread_row(out, ix, &t, &st[r - r0], o->json);
+            strbuf_puts(out, o->json && r + 1 < rows ? ",\n" : "\n");
+            rep_maybe_flush(out, o);
+        }
     }
     if (o->json)
         strbuf_puts(out, "]\n");
     x_free(order);
-    x_free(keys);
     x_free(st);
 }
 

@@ -972,6 +972,14 @@ runlane_n_blocks(const runlane *rl)
     return rl->n_chunks + (rl->open && rl->open->len ? 1 : 0);
 }
 
+uint64_t
+runlane_block_start_ns(const runlane *rl, size_t b)
+{
+    if (b < rl->n_chunks)
+        return rl->bases[b];
+    return rl->open && rl->open->len ? rl->open->start_ns[0] : UINT64_MAX;
+}
+
 void
 runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
 {
@@ -993,6 +1001,33 @@ runlane_block_tids(const runlane *rl, size_t b, uint32_t *lo, uint32_t *hi)
         *lo = o->tid[j] < *lo ? o->tid[j] : *lo;
         *hi = o->tid[j] > *hi ? o->tid[j] : *hi;
     }
+}
+
+bool
+runlane_block_has_tid_in(const runlane *rl, size_t b, uint32_t lo, uint32_t hi)
+{
+    if (b >= rl->n_chunks) {
+        const runlane_open *o = rl->open;
+        for (size_t j = 0; o && j < o->len; j++)
+            if (o->tid[j] >= lo && o->tid[j] <= hi)
+                return true;
+        return false;
+    }
+    /* The tid column's window, then the exceptions alone (a few long-lived threads'
+     * runs among many short-lived ones' widen the block's bounds, not its window). */
+    const runlane_chunk *ck = &rl->chunks[b];
+    if (ck->tid_base <= hi && (uint64_t)ck->tid_base + bitpack_mask(ck->w_tid) >= lo)
+        return true;
+    if (ck->n_exc == 0 || ck->tid_min > hi || (uint64_t)ck->tid_min + bitpack_mask(ck->w_exc) < lo)
+        return false;
+    const uint64_t *exc = rl->words + ck->word + runlane_exc_at(ck);
+    uint64_t me = bitpack_mask(ck->w_exc);
+    for (unsigned k = 0; k < ck->n_exc; k++) {
+        uint32_t t = ck->tid_min + (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)k * ck->w_exc, me);
+        if (t >= lo && t <= hi)
+            return true;
+    }
+    return false;
 }
 
 /* Values [0, len) of a column of width w into v. */

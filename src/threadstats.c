@@ -1,7 +1,7 @@
 /* threadstats: per-thread run totals computed from the index's runlanes, one pass
- * over every run, a block of runs at a time (two halves of the threads in parallel when
- * there are many), for the `threads` report, the viewer's thread list and the run
- * detail pane. */
+ * over every run, the lanes' blocks taken in time order (two halves of the threads in
+ * parallel when there are many), for the `threads` report (a range of the table at a
+ * time), the viewer's thread list and the run detail pane. */
 #include "threadstats.h"
 
 #include <pthread.h>
@@ -51,9 +51,10 @@ threadstats_add(threadstats_row *row, const runlane_block *bl, size_t j, uint16_
     }
     if (start < row->first_run_ns)
         row->first_run_ns = start;
-    /* Lanes are visited in cap order and runs in time order: ">=" makes the later
-     * report win a tie, as the build's event order would. */
-    if (end >= row->last_end_ns) {
+    /* A tie goes to the higher cap, and on one cap to the later run (runs of a lane come
+     * in time order), as the build's event order would: the same whatever order the
+     * lanes' blocks are visited in. */
+    if (end > row->last_end_ns || (end == row->last_end_ns && cap >= row->last_cap)) {
         row->last_end_ns = end;
         row->last_cap = cap;
     }
@@ -152,7 +153,9 @@ threadstats_top_arrive(threadstats_topsync *ts, unsigned slot, size_t lo, size_t
  * into rows[0]. */
 typedef struct threadstats_share {
     const evindex *ix;
-    threadstats_row *rows;
+    threadstats_row *rows;      /* thread ti's row: rows[ti - base], or with row_of, */
+    size_t base;
+    const uint32_t *row_of;     /* rows[row_of[ti - base]] (UINT32_MAX: not wanted) */
     uint64_t *run_ns;
     uint32_t *n_runs;
     size_t lo, hi;
@@ -164,6 +167,103 @@ typedef struct threadstats_share {
     threadstats_topsync *top;   /* with it, first the first rows of the share, ranked */
     unsigned slot;              /* the share's place in top */
 } threadstats_share;
+
+/* Every lane's blocks in order of their first starts (ties: the lower lane first), so a
+ * pass over many lanes meets the threads alive at a time together: the totals of the
+ * threads of one stretch of time stay in cache instead of every lane sweeping all of
+ * them again. A heap of the lanes keyed by their next block's start. */
+typedef struct threadstats_merge {
+    const evindex *ix;
+    size_t *heap;               /* owned; lanes with blocks left, the earliest first */
+    size_t n_heap;
+    size_t *next;               /* owned; per lane, its next block */
+    uint64_t *key;              /* owned; per lane, that block's first start */
+    bool by_time;
+} threadstats_merge;
+
+static inline bool
+threadstats_merge_less(const threadstats_merge *m, size_t a, size_t b)
+{
+    return m->key[a] < m->key[b] || (m->key[a] == m->key[b] && a < b);
+}
+
+static void
+threadstats_merge_down(threadstats_merge *m, size_t i)
+{
+    size_t *h = m->heap, n = m->n_heap;
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, s = i;
+        if (l < n && threadstats_merge_less(m, h[l], h[s]))
+            s = l;
+        if (r < n && threadstats_merge_less(m, h[r], h[s]))
+            s = r;
+        if (s == i)
+            return;
+        size_t t = h[i];
+        h[i] = h[s];
+        h[s] = t;
+        i = s;
+    }
+}
+
+/* by_time false: lane after lane instead (each lane's key its place), for a pass that
+ * touches a few threads only. */
+static void
+threadstats_merge_init(threadstats_merge *m, const evindex *ix, bool by_time)
+{
+    size_t n = evindex_n_caps(ix);
+    m->ix = ix;
+    m->by_time = by_time;
+    m->heap = xmalloc((n + 1) * sizeof *m->heap);      /* freed by threadstats_merge_free */
+    m->next = xcalloc(n + 1, sizeof *m->next);         /* freed by threadstats_merge_free */
+    m->key = xmalloc((n + 1) * sizeof *m->key);        /* freed by threadstats_merge_free */
+    m->n_heap = 0;
+    for (size_t li = 0; li < n; li++) {
+        const runlane *rl = evindex_cap_at(ix, li)->runs;
+        if (runlane_n_blocks(rl) == 0)
+            continue;
+        m->key[li] = by_time ? runlane_block_start_ns(rl, 0) : li;
+        m->heap[m->n_heap++] = li;
+    }
+    for (size_t i = m->n_heap / 2; i-- > 0;)
+        threadstats_merge_down(m, i);
+}
+
+/* Blocks taken from a lane at a time: enough runs (1024) in a row for the memory to
+ * stream them, few enough that the threads they touch are still the ones in cache
+ * (caps64-1024M's brief pass: 1 block 256 ms CPU, 16 138 ms, 256 177 ms). */
+#define THREADSTATS_MERGE_RUN 16
+/* The next blocks in start order into *li (their lane) and [*b, *b_end); false when
+ * none is left. */
+static inline bool
+threadstats_merge_next(threadstats_merge *m, size_t *li, size_t *b, size_t *b_end)
+{
+    if (m->n_heap == 0)
+        return false;
+    size_t l = m->heap[0];
+    const runlane *rl = evindex_cap_at(m->ix, l)->runs;
+    size_t nb = runlane_n_blocks(rl);
+    *li = l;
+    *b = m->next[l];
+    m->next[l] = nb - *b > THREADSTATS_MERGE_RUN ? *b + THREADSTATS_MERGE_RUN : nb;
+    *b_end = m->next[l];
+    if (m->next[l] < nb) {
+        if (m->by_time)
+            m->key[l] = runlane_block_start_ns(rl, m->next[l]);
+    } else {
+        m->heap[0] = m->heap[--m->n_heap];
+    }
+    threadstats_merge_down(m, 0);
+    return true;
+}
+
+static void
+threadstats_merge_free(threadstats_merge *m)
+{
+    x_free(m->heap);
+    x_free(m->next);
+    x_free(m->key);
+}
 
 /* Every block of every lane whose tids can fall in the share, unpacked once; blocks of
  * other threads only (most of them, on a log of many short-lived threads) are skipped
@@ -190,13 +290,18 @@ threadstats_pass(const threadstats_share *sh, bool brief)
     /* Two pages remembered, the latest first: runs of a few long-lived threads between
      * those of many short-lived ones (a server's log) keep both pages at hand. */
     threadtab_hint hint[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
-    for (size_t li = 0; li < evindex_n_caps(sh->ix); li++) {
+    threadstats_merge mg;
+    threadstats_merge_init(&mg, sh->ix, !sh->one);
+    size_t li, b0, b_end;
+    while (threadstats_merge_next(&mg, &li, &b0, &b_end)) {
         const evindex_cap *cap = evindex_cap_at(sh->ix, li);
-        size_t n_blocks = runlane_n_blocks(cap->runs);
-        for (size_t b = 0; b < n_blocks; b++) {
+        for (size_t b = b0; b < b_end; b++) {
             uint32_t lo, hi;
             runlane_block_tids(cap->runs, b, &lo, &hi);
             if (hi < sh->tid_lo || lo > sh->tid_hi)
+                continue;
+            bool all_in = lo >= sh->tid_lo && hi <= sh->tid_hi;
+            if (!all_in && !runlane_block_has_tid_in(cap->runs, b, sh->tid_lo, sh->tid_hi))
                 continue;
             if (brief && dense) {   /* rows are ids from tid_lo: no unpacking, no lookup */
                 runlane_block_add_by_tid(cap->runs, b, sh->tid_lo, sh->hi - sh->lo,
@@ -205,7 +310,6 @@ threadstats_pass(const threadstats_share *sh, bool brief)
             }
             runlane_block_get(cap->runs, b, bl, brief ? RUNLANE_COL_DUR | RUNLANE_COL_TID
                                                     : RUNLANE_COL_ALL);
-            bool all_in = lo >= sh->tid_lo && hi <= sh->tid_hi;
             for (size_t j = 0; j < bl->len; j++) {
                 uint32_t tid = bl->tid[j];
                 if (!all_in && (tid < sh->tid_lo || tid > sh->tid_hi))
@@ -227,12 +331,15 @@ threadstats_pass(const threadstats_share *sh, bool brief)
                 if (brief) {
                     sh->run_ns[ti] += bl->dur_ns[j];
                     sh->n_runs[ti]++;
-                } else {
-                    threadstats_add(&sh->rows[ti], bl, j, cap->cap, &cl);
+                } else if (!sh->row_of) {
+                    threadstats_add(&sh->rows[ti - sh->base], bl, j, cap->cap, &cl);
+                } else if (sh->row_of[ti - sh->base] != UINT32_MAX) {
+                    threadstats_add(&sh->rows[sh->row_of[ti - sh->base]], bl, j, cap->cap, &cl);
                 }
             }
         }
     }
+    threadstats_merge_free(&mg);
     x_free(bl);
     if (brief && sh->top)
         threadstats_top_arrive(sh->top, sh->slot, sh->lo, sh->hi);
@@ -240,9 +347,9 @@ threadstats_pass(const threadstats_share *sh, bool brief)
         sh->part->lo = sh->lo, sh->part->hi = sh->hi;
         radixsort_rank_part(sh->run_ns, sh->n, sh->words, sh->tmp, sh->part);
     }
-    for (size_t i = sh->lo; !brief && i < sh->hi; i++)
-        if (sh->rows[i].n_runs == 0)
-            threadstats_init(&sh->rows[i]);
+    for (size_t i = sh->lo; !brief && !sh->row_of && i < sh->hi; i++)
+        if (sh->rows[i - sh->base].n_runs == 0)
+            threadstats_init(&sh->rows[i - sh->base]);
 }
 
 static void *
@@ -270,16 +377,16 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
                   bool may_split)
 {
     const threadtab *tt = evindex_threads(ix);
-    size_t n = threadtab_count(tt);
+    size_t lo = tmpl->lo, hi = tmpl->hi, n = hi - lo;
     threadtab_thread first, mid, last;
-    threadtab_at(tt, 0, &first);
-    threadtab_at(tt, n / 2, &mid);
-    threadtab_at(tt, n - 1, &last);
+    threadtab_at(tt, lo, &first);
+    threadtab_at(tt, lo + n / 2, &mid);
+    threadtab_at(tt, hi - 1, &last);
     threadstats_share sh[2] = { *tmpl, *tmpl };
     if (tmpl->part)
         sh[0].part = &tmpl->part[0], sh[1].part = &tmpl->part[1];
-    sh[0].lo = 0, sh[0].hi = n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
-    sh[1].lo = n / 2, sh[1].hi = n, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
+    sh[0].lo = lo, sh[0].hi = lo + n / 2, sh[0].tid_lo = first.tid, sh[0].tid_hi = mid.tid - 1;
+    sh[1].lo = lo + n / 2, sh[1].hi = hi, sh[1].tid_lo = mid.tid, sh[1].tid_hi = last.tid;
     sh[0].slot = 0, sh[1].slot = 1;
     if (tmpl->top)
         tmpl->top->parties = 2;
@@ -289,7 +396,7 @@ threadstats_split(const evindex *ix, const threadstats_share *tmpl, void *(*fn)(
     if (!split) {
         if (tmpl->top)
             tmpl->top->parties = 1;
-        sh[1].lo = 0, sh[1].tid_lo = first.tid;
+        sh[1].lo = lo, sh[1].tid_lo = first.tid;
         if (sh[0].part)         /* the first part stays empty */
             *sh[0].part = (radixsort_part){ 0, 0, 0, true };
     }
@@ -306,7 +413,7 @@ threadstats_rows(const evindex *ix, bool may_split)
         return NULL;
     /* Zeroed (fresh zero pages for a large table: no pass to clear it). Caller frees. */
     threadstats_row *rows = xcalloc(n, sizeof *rows);
-    threadstats_share tmpl = { .ix = ix, .rows = rows };
+    threadstats_share tmpl = { .ix = ix, .rows = rows, .lo = 0, .hi = n };
     threadstats_split(ix, &tmpl, threadstats_share_main, may_split);
     return rows;
 }
@@ -333,7 +440,8 @@ threadstats_brief_all(const evindex *ix, threadstats_brief *out)
     out->n = n;
     out->run_ns = xcalloc(n, sizeof *out->run_ns);     /* caller frees */
     out->n_runs = xcalloc(n, sizeof *out->n_runs);     /* caller frees */
-    threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs };
+    threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
+                               .lo = 0, .hi = n };
     threadstats_split(ix, &tmpl, threadstats_share_brief, true);
     return true;
 }
@@ -362,7 +470,7 @@ threadstats_brief_ranked_top(const evindex *ix, threadstats_brief *out, size_t *
     threadstats_topsync ts = { .k = k, .key = out->run_ns, .fn = top, .ctx = ctx };
     atomic_init(&ts.arrived, 0);
     threadstats_share tmpl = { .ix = ix, .run_ns = out->run_ns, .n_runs = out->n_runs,
-                               .n = n, .words = words, .tmp = tmp, .part = part,
+                               .n = n, .words = words, .tmp = tmp, .part = part, .lo = 0, .hi = n,
                                .top = top ? &ts : NULL };
     threadstats_split(ix, &tmpl, threadstats_share_brief, true);
     x_free(ts.rows[0]);
@@ -371,6 +479,40 @@ threadstats_brief_ranked_top(const evindex *ix, threadstats_brief *out, size_t *
     *order = tmp;                                      /* caller frees */
     x_free(words);
     return true;
+}
+
+void
+threadstats_range(const evindex *ix, size_t lo, size_t hi, threadstats_row *rows)
+{
+    if (hi <= lo)
+        return;
+    memset(rows, 0, (hi - lo) * sizeof *rows);
+    threadstats_share tmpl = { .ix = ix, .rows = rows, .base = lo, .lo = lo, .hi = hi };
+    threadstats_split(ix, &tmpl, threadstats_share_main, true);
+}
+
+void
+threadstats_pick(const evindex *ix, const size_t *idx, size_t k, threadstats_row *rows)
+{
+    if (k == 0)
+        return;
+    size_t lo = idx[0], hi = idx[0] + 1;
+    for (size_t j = 1; j < k; j++) {
+        lo = idx[j] < lo ? idx[j] : lo;
+        hi = idx[j] + 1 > hi ? idx[j] + 1 : hi;
+    }
+    uint32_t *row_of = xmalloc((hi - lo) * sizeof *row_of);   /* freed below */
+    memset(row_of, 0xff, (hi - lo) * sizeof *row_of);
+    for (size_t j = 0; j < k; j++)
+        row_of[idx[j] - lo] = (uint32_t)j;
+    memset(rows, 0, k * sizeof *rows);
+    threadstats_share tmpl = { .ix = ix, .rows = rows, .base = lo, .row_of = row_of, .lo = lo,
+                               .hi = hi };
+    threadstats_split(ix, &tmpl, threadstats_share_main, true);
+    x_free(row_of);
+    for (size_t j = 0; j < k; j++)
+        if (rows[j].n_runs == 0)
+            threadstats_init(&rows[j]);
 }
 
 void

@@ -662,7 +662,101 @@ START_TEST(test_evindex_threadstats_many)
         x_free(order2);
         threadstats_brief_free(&br);
     }
+    /* Rows of a range of the table, or of threads picked in any order, are the rows
+     * of the whole table (ranges across the halves' cut and at both ends). */
+    rows = threadstats_all(c.ix);
+    threadstats_row *part = xmalloc(N * sizeof *part);
+    static const size_t cuts[][2] = { { 0, 1 }, { 0, N }, { 100, 40000 }, { 34999, 35001 },
+                                      { N - 1, N }, { 1234, 69999 } };
+    for (size_t q = 0; q < sizeof cuts / sizeof cuts[0]; q++) {
+        memset(part, 0x5a, N * sizeof *part);
+        threadstats_range(c.ix, cuts[q][0], cuts[q][1], part);
+        for (size_t i = cuts[q][0]; i < cuts[q][1]; i++)
+            if (memcmp(&part[i - cuts[q][0]], &rows[i], sizeof *rows) != 0)
+                ck_abort_msg("range [%zu, %zu): row %zu differs from the table's", cuts[q][0],
+                             cuts[q][1], i);
+    }
+    size_t picks[] = { 69999, 3, 35000, 34999, 0, 12345, 50000 };
+    size_t n_picks = sizeof picks / sizeof picks[0];
+    memset(part, 0x5a, N * sizeof *part);
+    threadstats_pick(c.ix, picks, n_picks, part);
+    for (size_t j = 0; j < n_picks; j++)
+        ck_assert_msg(memcmp(&part[j], &rows[picks[j]], sizeof *rows) == 0,
+                      "picked thread index %zu differs from the table's", picks[j]);
+    threadstats_pick(c.ix, order, N, part);     /* every thread, in ranking order */
+    for (size_t j = 0; j < N; j++)
+        if (memcmp(&part[j], &rows[order[j]], sizeof *rows) != 0)
+            ck_abort_msg("rank %zu: picked row differs from the table's", j);
+    x_free(part);
+    /* The `threads` table, made a piece at a time (more threads than a piece holds):
+     * each line's run time and runs are its thread's; sorted, the threads come in the
+     * ranking's order. */
+    for (int sorted = 0; sorted < 2; sorted++) {
+        strbuf tsv;
+        strbuf_init(&tsv);
+        reports_opts o = { .sort_by_run = sorted };
+        reports_threads(&tsv, c.ix, &o);
+        const char *line = strchr(tsv.data, '\n') + 1;
+        for (size_t r = 0; r < N; r++) {
+            unsigned tid, runs;
+            unsigned long long run_ns;
+            char text[256];     /* the line alone: sscanf would measure the whole table */
+            const char *eol = strchr(line, '\n');
+            ck_assert(eol && eol - line < (ptrdiff_t)sizeof text);
+            memcpy(text, line, (size_t)(eol - line));
+            text[eol - line] = 0;
+            ck_assert_msg(sscanf(text, "%u\t%*[^\t]\t%*[^\t]\t%*[^\t]\t%*[^\t]\t%llu\t%u",
+                                 &tid, &run_ns, &runs) == 3, "line %zu: %.40s", r, line);
+            size_t want = sorted ? order[r] : r;
+            if (tid != want + 1 || run_ns != rows[want].run_ns || runs != rows[want].n_runs)
+                ck_abort_msg("%s line %zu: thread %u, run time %llu, runs %u; want thread "
+                             "%zu", sorted ? "sorted" : "table", r, tid, run_ns, runs,
+                             want + 1);
+            line = eol + 1;
+        }
+        ck_assert_str_eq(line, "");
+        strbuf_free(&tsv);
+    }
+    x_free(rows);
     x_free(order);
+    ei_close(&c);
+}
+END_TEST
+
+/* A thread whose runs on two caps end at the same time: the higher cap's run is its
+ * latest, whichever lane's runs a pass meets first (cap 1's start first here, and a
+ * pass over all threads takes the lanes' runs in time order), so the table and the
+ * thread alone agree. */
+START_TEST(test_evindex_threadstats_tie)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_create_thread(w, 0, 1, 7));
+    EW(evwrite_create_thread(w, 0, 2, 8));
+    EW(evwrite_run_thread(w, 1, 10, 7));
+    EW(evwrite_run_thread(w, 0, 50, 7));
+    EW(evwrite_stop_thread(w, 0, 100, 7, 2, 0));
+    EW(evwrite_stop_thread(w, 1, 100, 7, 2, 0));
+    EW(evwrite_run_thread(w, 0, 200, 8));
+    EW(evwrite_stop_thread(w, 0, 300, 8, 2, 0));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    ck_assert_uint_eq(runlane_count(evindex_cap_at(c.ix, 0)->runs), 2);
+    ck_assert_uint_eq(runlane_count(evindex_cap_at(c.ix, 1)->runs), 1);
+    threadstats_row *rows = threadstats_all(c.ix);
+    ck_assert_ptr_nonnull(rows);
+    ck_assert_uint_eq(rows[0].n_runs, 2);
+    ck_assert_uint_eq(rows[0].run_ns, 90 + 50);
+    ck_assert_uint_eq(rows[0].first_run_ns, 10);
+    ck_assert_uint_eq(rows[0].last_end_ns, 100);
+    ck_assert_uint_eq(rows[0].last_cap, 1);
+    threadstats_row one;
+    threadstats_of(c.ix, 7, &one);
+    ck_assert(memcmp(&one, &rows[0], sizeof one) == 0);
+    ck_assert_uint_eq(rows[1].last_cap, 0);
+    ck_assert_uint_eq(rows[1].last_end_ns, 300);
+    x_free(rows);
     ei_close(&c);
 }
 END_TEST
@@ -2332,6 +2426,7 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_thread_labels);
     tcase_add_test(tc, test_evindex_msg_text_is_decoded_field);
     tcase_add_test(tc, test_evindex_threadstats_many);
+    tcase_add_test(tc, test_evindex_threadstats_tie);
     tcase_add_test(tc, test_evindex_nonmoving);
     tcase_add_test(tc, test_evindex_sparks_and_series);
     tcase_add_test(tc, test_evindex_series_out_of_order);

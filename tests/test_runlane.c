@@ -310,15 +310,39 @@ rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
                       g.flags, (unsigned long long)w->start_ns, (unsigned long long)w->end_ns,
                       w->stop, w->flags);
     }
-    /* Blocks: every run once, in order, with tids inside the block's bounds (for a
-     * packed block, bounds no wider than twice its tids' spread: the header's widths are
-     * the fewest bits); a block read for any set of columns gives those as the model
-     * has them and leaves the others as they were. */
+    /* Blocks: every run once, in order, starting at the start the header gives, with
+     * tids inside the block's bounds (for a packed block, bounds no wider than twice its
+     * tids' spread: the header's widths are the fewest bits); a block read for any set
+     * of columns gives those as the model has them and leaves the others as they were. */
     runlane_block *bl = xmalloc(sizeof *bl);
     size_t seen = 0;
     for (size_t b = 0; b < runlane_n_blocks(rl); b++) {
         uint32_t lo, hi;
         runlane_block_tids(rl, b, &lo, &hi);
+        /* A block said to hold no thread of a range holds none: ranges around each
+         * of its tids, and around its bounds. */
+        for (size_t j = seen; j < m->n && j < seen + RUNLANE_CHUNK; j++) {
+            uint32_t t = m->r[j].tid;
+            RL_EXPECT(runlane_block_has_tid_in(rl, b, t, t) &&
+                          runlane_block_has_tid_in(rl, b, t > 3 ? t - 3 : 0,
+                                                   t < UINT32_MAX ? t + 1 : t) &&
+                          runlane_block_has_tid_in(rl, b, t, UINT32_MAX),
+                      "seed %llu block %zu: thread %u said not to be in it",
+                      (unsigned long long)seed, b, t);
+        }
+        for (uint64_t p0 = lo > 8 ? lo - 8u : 0, k = 0; p0 + 4 <= hi && k < 800; p0 += 5, k++) {
+            uint32_t p = (uint32_t)p0;
+            bool any = false;
+            for (size_t j = seen; j < m->n && j < seen + RUNLANE_CHUNK; j++)
+                any = any || (m->r[j].tid >= p && m->r[j].tid <= p + 4);
+            RL_EXPECT(!any || runlane_block_has_tid_in(rl, b, p, p + 4),
+                      "seed %llu block %zu: a thread in [%u, %u] said not to be in it",
+                      (unsigned long long)seed, b, p, p + 4);
+        }
+        RL_EXPECT(runlane_block_start_ns(rl, b) == m->r[seen].start_ns,
+                  "seed %llu block %zu: starts at %llu, its first run at %llu",
+                  (unsigned long long)seed, b, (unsigned long long)runlane_block_start_ns(rl, b),
+                  (unsigned long long)m->r[seen].start_ns);
         bool open = b * RUNLANE_CHUNK + RUNLANE_CHUNK > m->n;   /* may be unpacked */
         for (unsigned cols = 1; cols <= RUNLANE_COL_ALL; cols++) {
             memset(bl, 0xa5, sizeof *bl);
