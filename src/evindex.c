@@ -368,7 +368,7 @@ builder_head(builder *b, size_t li, uint8_t kind, uint64_t t, uint16_t status, u
 
 /* ---- thread runs -------------------------------------------------------------------- */
 
-static void
+static inline void
 lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t flags)
 {
     lane_state *s = &b->ls[li];
@@ -385,8 +385,10 @@ lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t 
     s->run_open = false;
 }
 
-static void
-on_run(builder *b, size_t li, const evlog_event *ev)
+/* on_run when the lane's run state is unknown, a run is open or the thread may be new:
+ * kept out of line so that the usual RUN_THREAD saves no registers. */
+static __attribute__((noinline)) void
+on_run_slow(builder *b, size_t li, const evlog_event *ev)
 {
     lane_state *s = &b->ls[li];
     if (!(s->known & LANE_KNOWN_RUN)) {
@@ -401,6 +403,22 @@ on_run(builder *b, size_t li, const evlog_event *ev)
     if ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1) {
         threadtab_add(b->ix->threads, tid);
         b->seen_tid[tid % EVINDEX_SEEN] = tid + 1;
+    }
+    s->run_any = true;
+    s->run_open = true;
+    s->run_tid = tid;
+    s->run_start = ev->time_ns;
+}
+
+static void
+on_run(builder *b, size_t li, const evlog_event *ev)
+{
+    lane_state *s = &b->ls[li];
+    uint32_t tid = pl32(ev, 0);
+    if (!(s->known & LANE_KNOWN_RUN) || s->run_open ||
+        ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1)) {
+        on_run_slow(b, li, ev);
+        return;
     }
     s->run_any = true;
     s->run_open = true;

@@ -592,8 +592,9 @@ runlane_zero_pad(runlane *rl)
     memset(rl->words + rl->n_words, 0, RUNLANE_PAD * sizeof *rl->words);
 }
 
-/* Pack the open chunk (1..RUNLANE_CHUNK runs) after the packed ones and empty it. */
-static void
+/* Pack the open chunk (1..RUNLANE_CHUNK runs) after the packed ones and empty it.
+ * Returns true (so that an append ends in a jump to it). */
+static bool
 runlane_pack(runlane *rl)
 {
     runlane_open *o = rl->open;
@@ -614,6 +615,7 @@ runlane_pack(runlane *rl)
     runlane_zero_pad(rl);
     o->len = 0;
     o->prefix_ns = rl->total_ns;
+    return true;
 }
 
 /* Make the open chunk ready for an append: allocate it, and if seal packed a short
@@ -633,10 +635,17 @@ runlane_reopen(runlane *rl)
     runlane_zero_pad(rl);
 }
 
-/* runlane_append, keeping those of the caller's flags in `keep`. */
-static bool
+static __attribute__((noinline)) bool runlane_append_reopen(runlane *rl, const runlane_run *run,
+                                                            unsigned keep);
+
+/* runlane_append, keeping those of the caller's flags in `keep`. Its calls are its
+ * last steps (no registers to save on the way of most runs). */
+static inline bool
 runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
 {
+    runlane_open *o = rl->open;
+    if (!o)
+        return runlane_append_reopen(rl, run, keep);
     uint64_t start = run->start_ns, end = run->end_ns;
     unsigned flags = run->flags & keep;
     if (rl->n > 0 && start < rl->last_end_ns) {
@@ -645,9 +654,6 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
     }
     if (end < start)
         return false;
-    if (!rl->open)
-        runlane_reopen(rl);
-    runlane_open *o = rl->open;
     size_t j = o->len++;
     o->start_ns[j] = start;
     o->dur_ns[j] = end - start;
@@ -657,8 +663,17 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
     rl->total_ns += end - start;
     rl->last_end_ns = end;
     if (o->len == RUNLANE_CHUNK)
-        runlane_pack(rl);
+        return runlane_pack(rl);
     return true;
+}
+
+/* runlane_append_keep with no open chunk (the first append, or the first after seal):
+ * kept out of line, the slow path of every append. */
+static __attribute__((noinline)) bool
+runlane_append_reopen(runlane *rl, const runlane_run *run, unsigned keep)
+{
+    runlane_reopen(rl);
+    return runlane_append_keep(rl, run, keep);
 }
 
 bool
