@@ -1855,13 +1855,12 @@ builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *o
     uint64_t first = w->have_first ? w->first : UINT64_MAX, last = w->last, n0 = w->n;
     size_t n;
     while ((n = evlog_iter_next_run(it, run, EVINDEX_WALK_RUN, end_pos)) > 0) {
-        evseek_note_run(b->ix->seek, it, run, n);
         w->n += n;
-        uint64_t run_last = 0;
+        uint64_t run_first = UINT64_MAX, run_last = 0;
         for (size_t k = 0; k < n; k++) {
             const evlog_event *ev = &run[k];
-            if (ev->time_ns < first)
-                first = ev->time_ns;
+            if (ev->time_ns < run_first)
+                run_first = ev->time_ns;
             if (ev->time_ns > run_last)
                 run_last = ev->time_ns;
             evindex_handler h = ev->type < 256 ? evindex_handlers[ev->type] : NULL;
@@ -1870,6 +1869,10 @@ builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *o
                 h(b, li, ev);
             }
         }
+        /* The handlers leave the iterator and the seek table alone. */
+        evseek_note_run(b->ix->seek, it, run, n, run_first, run_last);
+        if (run_first < first)
+            first = run_first;
         /* A run's events share a capability (evlog_iter_next_run). */
         if (run[0].cap != EVLOG_NO_CAP && run_last >= newest[run[0].cap])
             newest[run[0].cap] = run_last + 1;
