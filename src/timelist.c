@@ -232,13 +232,25 @@ timelist_make_room(timelist *tl)
     }
 }
 
+/* timelist_append of t (already clamped) when the buffer is full or missing: out of
+ * line, so that the usual append saves no registers and ends in a jump here. */
+static __attribute__((noinline)) void
+timelist_append_cold(timelist *tl, uint64_t t)
+{
+    timelist_make_room(tl);
+    tl->buf[tl->n_buf++] = t;
+    tl->last = t;
+}
+
 void
 timelist_append(timelist *tl, uint64_t t)
 {
     if (t < tl->last)
         t = tl->last;
-    if (tl->n_buf == TIMELIST_CHUNK || !tl->buf)
-        timelist_make_room(tl);
+    if (tl->n_buf == TIMELIST_CHUNK || !tl->buf) {
+        timelist_append_cold(tl, t);
+        return;
+    }
     tl->buf[tl->n_buf++] = t;
     tl->last = t;
 }
