@@ -723,7 +723,7 @@ on_heap_info(builder *b, size_t li, const evlog_event *ev)
 static void
 on_heap(builder *b, size_t li, const evlog_event *ev)
 {
-    /* li is a lane only for HEAP_ALLOCATED (see evindex_needs_lane). */
+    /* li is a lane only for HEAP_ALLOCATED (see evindex_lane_types). */
     switch (ev->type) {
     case EV_HEAP_SIZE: builder_sample(b, ev, EVINDEX_S_HEAP_SIZE, pl64(ev, 4), 0); break;
     case EV_HEAP_LIVE: builder_sample(b, ev, EVINDEX_S_HEAP_LIVE, pl64(ev, 4), 0); break;
@@ -1088,22 +1088,17 @@ static const evindex_handler evindex_handlers[256] = {
 };
 
 /* Types whose handler works on the event's capability lane (created on first use,
- * also for the no-capability stretches of old logs); the others get lane SIZE_MAX. */
-static bool
-evindex_needs_lane(uint16_t type)
-{
-    switch (type) {
-    case EV_RUN_THREAD: case EV_STOP_THREAD:
-    case EV_GC_START: case EV_GC_END: case EV_GC_WORK: case EV_GC_IDLE: case EV_GC_DONE:
-    case EV_GC_STATS_GHC: case EV_REQUEST_SEQ_GC: case EV_REQUEST_PAR_GC:
-    case EV_GC_GLOBAL_SYNC: case EV_HEAP_ALLOCATED: case EV_SPARK_COUNTERS:
-    case EV_SPARK_CREATE: case EV_SPARK_DUD: case EV_SPARK_OVERFLOW: case EV_SPARK_RUN:
-    case EV_SPARK_STEAL: case EV_SPARK_FIZZLE: case EV_SPARK_GC:
-        return true;
-    default:
-        return false;
-    }
-}
+ * also for the no-capability stretches of old logs); the others get lane SIZE_MAX.
+ * A table beside the handlers', read by the walk for every event. */
+static const bool evindex_lane_types[256] = {
+    [EV_RUN_THREAD] = true, [EV_STOP_THREAD] = true,
+    [EV_GC_START] = true, [EV_GC_END] = true, [EV_GC_WORK] = true, [EV_GC_IDLE] = true,
+    [EV_GC_DONE] = true, [EV_GC_STATS_GHC] = true, [EV_REQUEST_SEQ_GC] = true,
+    [EV_REQUEST_PAR_GC] = true, [EV_GC_GLOBAL_SYNC] = true, [EV_HEAP_ALLOCATED] = true,
+    [EV_SPARK_COUNTERS] = true, [EV_SPARK_CREATE] = true, [EV_SPARK_DUD] = true,
+    [EV_SPARK_OVERFLOW] = true, [EV_SPARK_RUN] = true, [EV_SPARK_STEAL] = true,
+    [EV_SPARK_FIZZLE] = true, [EV_SPARK_GC] = true,
+};
 
 /* ---- placing: what was walked goes into the index -------------------------------------- */
 
@@ -1863,9 +1858,11 @@ builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *o
                 run_first = ev->time_ns;
             if (ev->time_ns > run_last)
                 run_last = ev->time_ns;
-            evindex_handler h = ev->type < 256 ? evindex_handlers[ev->type] : NULL;
+            if (ev->type >= 256)
+                continue;
+            evindex_handler h = evindex_handlers[ev->type];
             if (h) {
-                size_t li = evindex_needs_lane(ev->type) ? builder_lane(b, ev->cap) : SIZE_MAX;
+                size_t li = evindex_lane_types[ev->type] ? builder_lane(b, ev->cap) : SIZE_MAX;
                 h(b, li, ev);
             }
         }
