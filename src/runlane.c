@@ -351,40 +351,6 @@ runlane_sf_get(const runlane_chunk *ck, const uint64_t *col, size_t j)
     return (unsigned)((v & bitpack_mask(ck->w_stop)) | (v >> ck->w_stop) << RUNLANE_SF_SHIFT);
 }
 
-/* A column being written value by value: bits gathered in a register, stored a word at
- * a time into zeroed words (as runlane_col_put, for several columns in one loop). */
-typedef struct runlane_putter {
-    uint64_t *p;
-    uint64_t acc;
-    unsigned fill, w;           /* bits of acc in use (< 64), the column's width */
-} runlane_putter;
-
-static inline runlane_putter
-runlane_putter_at(uint64_t *col, unsigned w)
-{
-    return (runlane_putter){ col, 0, 0, w };
-}
-
-/* Append x (< 2^w; 0 when w is 0). */
-static inline void
-runlane_putter_put(runlane_putter *pt, uint64_t x)
-{
-    pt->acc |= x << pt->fill;
-    pt->fill += pt->w;
-    if (pt->fill >= 64) {
-        *pt->p++ |= pt->acc;
-        pt->fill -= 64;
-        pt->acc = pt->fill ? x >> (pt->w - pt->fill) : 0;
-    }
-}
-
-static inline void
-runlane_putter_flush(runlane_putter *pt)
-{
-    if (pt->fill)
-        *pt->p |= pt->acc;
-}
-
 /* Pack the first raw->len runs of raw as a chunk with the given base and tid_min
  * (a sound lane uses the first start and the smallest tid, which own_min asks for;
  * corruption tests pass others). Writes the header (all but prefix_ns and word) and
@@ -440,29 +406,29 @@ runlane_encode_own(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min, 
      * least w + 2 words). */
     uint64_t sf_col[16] = { 0 };        /* a 16-bit field is at most 16 words */
     memset(cols + gp.w, 0, w_dur * sizeof *cols);
-    runlane_putter pd = runlane_putter_at(cols + gp.w, w_dur);
-    runlane_putter ps = runlane_putter_at(sf_col, w_sf);
+    bitpack_writer pd = bitpack_writer_at(cols + gp.w, w_dur);
+    bitpack_writer ps = bitpack_writer_at(sf_col, w_sf);
     runlane_tidplan tp;
     if (bitpack_width(hi - lo) < 3) {
         for (size_t j = 0; j < len; j++) {
-            runlane_putter_put(&pd, raw->dur_ns[j]);
+            bitpack_writer_put(&pd, raw->dur_ns[j]);
             unsigned sf = raw->sf[j];
-            runlane_putter_put(&ps, (sf & 0xffu) | (uint64_t)(sf >> RUNLANE_SF_SHIFT) << w_stop);
+            bitpack_writer_put(&ps, (sf & 0xffu) | (uint64_t)(sf >> RUNLANE_SF_SHIFT) << w_stop);
         }
         tp = (runlane_tidplan){ lo, bitpack_width(hi - lo), 0, 0 };
     } else {
         unsigned up[34] = { 0 }, down[34] = { 0 };  /* tids of each width above lo, below hi */
         for (size_t j = 0; j < len; j++) {
-            runlane_putter_put(&pd, raw->dur_ns[j]);
+            bitpack_writer_put(&pd, raw->dur_ns[j]);
             unsigned sf = raw->sf[j];
-            runlane_putter_put(&ps, (sf & 0xffu) | (uint64_t)(sf >> RUNLANE_SF_SHIFT) << w_stop);
+            bitpack_writer_put(&ps, (sf & 0xffu) | (uint64_t)(sf >> RUNLANE_SF_SHIFT) << w_stop);
             up[bitpack_width(raw->tid[j] - lo)]++;
             down[bitpack_width(hi - raw->tid[j])]++;
         }
         tp = runlane_tid_plan_of(up, down, lo, hi, len);
     }
-    runlane_putter_flush(&pd);
-    runlane_putter_flush(&ps);
+    bitpack_writer_flush(&pd);
+    bitpack_writer_flush(&ps);
     hdr->tid_min = tid_min;
     hdr->tid_base = tp.base;
     hdr->w_off = (uint8_t)gp.w;
@@ -481,8 +447,8 @@ runlane_encode_own(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min, 
     memset(cols + at_tid, 0, (words - at_tid) * sizeof *cols);
     memcpy(cols + at_tid + tp.w, sf_col, w_sf * sizeof *cols);
     /* Pass 3: the gap and tid columns, their exceptions picked out. */
-    runlane_putter pg = runlane_putter_at(cols, gp.w);
-    runlane_putter pt = runlane_putter_at(cols + at_tid, tp.w);
+    bitpack_writer pg = bitpack_writer_at(cols, gp.w);
+    bitpack_writer pt = bitpack_writer_at(cols + at_tid, tp.w);
     uint64_t tid_mask = bitpack_mask(tp.w);
     uint64_t gexc_map = 0, exc_map = 0;
     size_t kg = 0, kt = 0;
@@ -496,7 +462,7 @@ runlane_encode_own(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min, 
             gexc[kg++] = g;
             g = 0;
         }
-        runlane_putter_put(&pg, g);
+        bitpack_writer_put(&pg, g);
         uint32_t t = raw->tid[j];
         uint64_t in = (uint64_t)t - tp.base;  /* past the mask for a tid below the window */
         if (in > tid_mask) {
@@ -504,10 +470,10 @@ runlane_encode_own(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min, 
             exc[kt++] = (uint32_t)(t - tid_min);
             in = 0;
         }
-        runlane_putter_put(&pt, in);
+        bitpack_writer_put(&pt, in);
     }
-    runlane_putter_flush(&pg);
-    runlane_putter_flush(&pt);
+    bitpack_writer_flush(&pg);
+    bitpack_writer_flush(&pt);
     uint64_t *col = cols + runlane_cp_at(hdr);
     runlane_col_put(col, runlane_cp_width(hdr->w_dur), cp, RUNLANE_N_CP);
     if (tp.n_exc) {

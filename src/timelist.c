@@ -182,13 +182,14 @@ timelist_code(timelist *tl, const uint64_t *t, size_t n)
     uint64_t *low = tl->words + tl->n_words, *high = low + n_low;
     memset(low, 0, n_new * sizeof *low);
     uint64_t mask = bitpack_mask(low_bits);
+    bitpack_writer lw = bitpack_writer_at(low, low_bits);
     for (size_t j = 0; j < n; j++) {
         uint64_t d = t[j] - base;
-        /* A spilling field's second word exists: the high words follow the low ones. */
-        bitpack_put(low, (uint64_t)j * low_bits, d & mask, low_bits);
+        bitpack_writer_put(&lw, d & mask);
         size_t hp = (size_t)(d >> low_bits) + j;
         high[hp >> 6] |= UINT64_C(1) << (hp & 63);
     }
+    bitpack_writer_flush(&lw);
     tl->n_words += n_new;
     tl->n_coded += n;
 }
