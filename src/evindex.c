@@ -1841,6 +1841,29 @@ evindex_alloc(const evlog *log)
 /* Events a walk takes from the iterator at once (evlog_iter_next_run). */
 #define EVINDEX_WALK_RUN 256
 
+/* Hand the n events of a run (n >= 1) to their handlers; *first_ns and *last_ns get
+ * their least and greatest times. Apart from builder_walk, so that its loop keeps
+ * what it uses in registers. */
+static void
+builder_walk_run(builder *b, const evlog_event *run, size_t n, uint64_t *first_ns,
+                 uint64_t *last_ns)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const evlog_event *ev = run, *end = run + n; ev < end; ev++) {
+        lo = ev->time_ns < lo ? ev->time_ns : lo;
+        hi = ev->time_ns > hi ? ev->time_ns : hi;
+        if (ev->type >= 256)
+            continue;
+        evindex_handler h = evindex_handlers[ev->type];
+        if (h) {
+            size_t li = evindex_lane_types[ev->type] ? builder_lane(b, ev->cap) : SIZE_MAX;
+            h(b, li, ev);
+        }
+    }
+    *first_ns = lo;
+    *last_ns = hi;
+}
+
 static void
 builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *opts, walk *w)
 {
@@ -1851,21 +1874,8 @@ builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *o
     size_t n;
     while ((n = evlog_iter_next_run(it, run, EVINDEX_WALK_RUN, end_pos)) > 0) {
         w->n += n;
-        uint64_t run_first = UINT64_MAX, run_last = 0;
-        for (size_t k = 0; k < n; k++) {
-            const evlog_event *ev = &run[k];
-            if (ev->time_ns < run_first)
-                run_first = ev->time_ns;
-            if (ev->time_ns > run_last)
-                run_last = ev->time_ns;
-            if (ev->type >= 256)
-                continue;
-            evindex_handler h = evindex_handlers[ev->type];
-            if (h) {
-                size_t li = evindex_lane_types[ev->type] ? builder_lane(b, ev->cap) : SIZE_MAX;
-                h(b, li, ev);
-            }
-        }
+        uint64_t run_first, run_last;
+        builder_walk_run(b, run, n, &run_first, &run_last);
         /* The handlers leave the iterator and the seek table alone. */
         evseek_note_run(b->ix->seek, it, run, n, run_first, run_last);
         if (run_first < first)
