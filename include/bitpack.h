@@ -63,4 +63,40 @@ bitpack_put(uint64_t *words, uint64_t bit, uint64_t x, unsigned w)
         p[1] |= x >> (64 - sh);
 }
 
+/* A run of fields written one after another from a word on: bits gathered in a
+ * register and ORed into the (zeroed) words a word at a time, for loops that write
+ * a column value by value (several columns at once if they like). */
+typedef struct bitpack_writer {
+    uint64_t *p;                /* the word being filled */
+    uint64_t acc;               /* its bits so far */
+    unsigned fill, w;           /* bits of acc in use (< 64), the fields' width */
+} bitpack_writer;
+
+static inline bitpack_writer
+bitpack_writer_at(uint64_t *words, unsigned w)
+{
+    return (bitpack_writer){ words, 0, 0, w };
+}
+
+/* Append x (< 2^w; 0 when w is 0, which writes nothing). */
+static inline void
+bitpack_writer_put(bitpack_writer *bw, uint64_t x)
+{
+    bw->acc |= x << bw->fill;
+    bw->fill += bw->w;
+    if (bw->fill >= 64) {
+        *bw->p++ |= bw->acc;
+        bw->fill -= 64;
+        bw->acc = bw->fill ? x >> (bw->w - bw->fill) : 0;
+    }
+}
+
+/* OR in the last, partial word. */
+static inline void
+bitpack_writer_flush(bitpack_writer *bw)
+{
+    if (bw->fill)
+        *bw->p |= bw->acc;
+}
+
 #endif

@@ -31,8 +31,10 @@ void evseek_free(evseek *s);
  * stands just after it). Every event of the pass must be recorded, in file order. */
 void evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev);
 /* Record a run of n events, right after evlog_iter_next_run returned it from `it`: as
- * evseek_note for each in turn. */
-void evseek_note_run(evseek *s, const evlog_iter *it, const evlog_event *ev, size_t n);
+ * evseek_note for each in turn. min_ns and max_ns are the least and greatest time_ns of
+ * ev[0..n) (the walk has them at hand: a run inside a stride reads no event again). */
+void evseek_note_run(evseek *s, const evlog_iter *it, const evlog_event *ev, size_t n,
+                     uint64_t min_ns, uint64_t max_ns);
 /* Append everything `src` recorded (over the same log, in other parts of the file)
  * to `dst`; neither may be sealed. src is left empty. For builds that split the log. */
 void evseek_merge(evseek *dst, evseek *src);

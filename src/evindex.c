@@ -368,7 +368,7 @@ builder_head(builder *b, size_t li, uint8_t kind, uint64_t t, uint16_t status, u
 
 /* ---- thread runs -------------------------------------------------------------------- */
 
-static void
+static inline void
 lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t flags)
 {
     lane_state *s = &b->ls[li];
@@ -385,8 +385,10 @@ lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t 
     s->run_open = false;
 }
 
-static void
-on_run(builder *b, size_t li, const evlog_event *ev)
+/* on_run when the lane's run state is unknown, a run is open or the thread may be new:
+ * kept out of line so that the usual RUN_THREAD saves no registers. */
+static __attribute__((noinline)) void
+on_run_slow(builder *b, size_t li, const evlog_event *ev)
 {
     lane_state *s = &b->ls[li];
     if (!(s->known & LANE_KNOWN_RUN)) {
@@ -401,6 +403,22 @@ on_run(builder *b, size_t li, const evlog_event *ev)
     if ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1) {
         threadtab_add(b->ix->threads, tid);
         b->seen_tid[tid % EVINDEX_SEEN] = tid + 1;
+    }
+    s->run_any = true;
+    s->run_open = true;
+    s->run_tid = tid;
+    s->run_start = ev->time_ns;
+}
+
+static void
+on_run(builder *b, size_t li, const evlog_event *ev)
+{
+    lane_state *s = &b->ls[li];
+    uint32_t tid = pl32(ev, 0);
+    if (!(s->known & LANE_KNOWN_RUN) || s->run_open ||
+        ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1)) {
+        on_run_slow(b, li, ev);
+        return;
     }
     s->run_any = true;
     s->run_open = true;
@@ -705,7 +723,7 @@ on_heap_info(builder *b, size_t li, const evlog_event *ev)
 static void
 on_heap(builder *b, size_t li, const evlog_event *ev)
 {
-    /* li is a lane only for HEAP_ALLOCATED (see evindex_needs_lane). */
+    /* li is a lane only for HEAP_ALLOCATED (see evindex_lane_types). */
     switch (ev->type) {
     case EV_HEAP_SIZE: builder_sample(b, ev, EVINDEX_S_HEAP_SIZE, pl64(ev, 4), 0); break;
     case EV_HEAP_LIVE: builder_sample(b, ev, EVINDEX_S_HEAP_LIVE, pl64(ev, 4), 0); break;
@@ -1070,22 +1088,17 @@ static const evindex_handler evindex_handlers[256] = {
 };
 
 /* Types whose handler works on the event's capability lane (created on first use,
- * also for the no-capability stretches of old logs); the others get lane SIZE_MAX. */
-static bool
-evindex_needs_lane(uint16_t type)
-{
-    switch (type) {
-    case EV_RUN_THREAD: case EV_STOP_THREAD:
-    case EV_GC_START: case EV_GC_END: case EV_GC_WORK: case EV_GC_IDLE: case EV_GC_DONE:
-    case EV_GC_STATS_GHC: case EV_REQUEST_SEQ_GC: case EV_REQUEST_PAR_GC:
-    case EV_GC_GLOBAL_SYNC: case EV_HEAP_ALLOCATED: case EV_SPARK_COUNTERS:
-    case EV_SPARK_CREATE: case EV_SPARK_DUD: case EV_SPARK_OVERFLOW: case EV_SPARK_RUN:
-    case EV_SPARK_STEAL: case EV_SPARK_FIZZLE: case EV_SPARK_GC:
-        return true;
-    default:
-        return false;
-    }
-}
+ * also for the no-capability stretches of old logs); the others get lane SIZE_MAX.
+ * A table beside the handlers', read by the walk for every event. */
+static const bool evindex_lane_types[256] = {
+    [EV_RUN_THREAD] = true, [EV_STOP_THREAD] = true,
+    [EV_GC_START] = true, [EV_GC_END] = true, [EV_GC_WORK] = true, [EV_GC_IDLE] = true,
+    [EV_GC_DONE] = true, [EV_GC_STATS_GHC] = true, [EV_REQUEST_SEQ_GC] = true,
+    [EV_REQUEST_PAR_GC] = true, [EV_GC_GLOBAL_SYNC] = true, [EV_HEAP_ALLOCATED] = true,
+    [EV_SPARK_COUNTERS] = true, [EV_SPARK_CREATE] = true, [EV_SPARK_DUD] = true,
+    [EV_SPARK_OVERFLOW] = true, [EV_SPARK_RUN] = true, [EV_SPARK_STEAL] = true,
+    [EV_SPARK_FIZZLE] = true, [EV_SPARK_GC] = true,
+};
 
 /* ---- placing: what was walked goes into the index -------------------------------------- */
 
@@ -1828,6 +1841,29 @@ evindex_alloc(const evlog *log)
 /* Events a walk takes from the iterator at once (evlog_iter_next_run). */
 #define EVINDEX_WALK_RUN 256
 
+/* Hand the n events of a run (n >= 1) to their handlers; *first_ns and *last_ns get
+ * their least and greatest times. Apart from builder_walk, so that its loop keeps
+ * what it uses in registers. */
+static void
+builder_walk_run(builder *b, const evlog_event *run, size_t n, uint64_t *first_ns,
+                 uint64_t *last_ns)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const evlog_event *ev = run, *end = run + n; ev < end; ev++) {
+        lo = ev->time_ns < lo ? ev->time_ns : lo;
+        hi = ev->time_ns > hi ? ev->time_ns : hi;
+        if (ev->type >= 256)
+            continue;
+        evindex_handler h = evindex_handlers[ev->type];
+        if (h) {
+            size_t li = evindex_lane_types[ev->type] ? builder_lane(b, ev->cap) : SIZE_MAX;
+            h(b, li, ev);
+        }
+    }
+    *first_ns = lo;
+    *last_ns = hi;
+}
+
 static void
 builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *opts, walk *w)
 {
@@ -1837,21 +1873,13 @@ builder_walk(builder *b, evlog_iter *it, uint64_t end_pos, const evindex_opts *o
     uint64_t first = w->have_first ? w->first : UINT64_MAX, last = w->last, n0 = w->n;
     size_t n;
     while ((n = evlog_iter_next_run(it, run, EVINDEX_WALK_RUN, end_pos)) > 0) {
-        evseek_note_run(b->ix->seek, it, run, n);
         w->n += n;
-        uint64_t run_last = 0;
-        for (size_t k = 0; k < n; k++) {
-            const evlog_event *ev = &run[k];
-            if (ev->time_ns < first)
-                first = ev->time_ns;
-            if (ev->time_ns > run_last)
-                run_last = ev->time_ns;
-            evindex_handler h = ev->type < 256 ? evindex_handlers[ev->type] : NULL;
-            if (h) {
-                size_t li = evindex_needs_lane(ev->type) ? builder_lane(b, ev->cap) : SIZE_MAX;
-                h(b, li, ev);
-            }
-        }
+        uint64_t run_first, run_last;
+        builder_walk_run(b, run, n, &run_first, &run_last);
+        /* The handlers leave the iterator and the seek table alone. */
+        evseek_note_run(b->ix->seek, it, run, n, run_first, run_last);
+        if (run_first < first)
+            first = run_first;
         /* A run's events share a capability (evlog_iter_next_run). */
         if (run[0].cap != EVLOG_NO_CAP && run_last >= newest[run[0].cap])
             newest[run[0].cap] = run_last + 1;

@@ -164,7 +164,8 @@ evseek_note(evseek *s, const evlog_iter *it, const evlog_event *ev)
 }
 
 void
-evseek_note_run(evseek *s, const evlog_iter *it, const evlog_event *ev, size_t n)
+evseek_note_run(evseek *s, const evlog_iter *it, const evlog_event *ev, size_t n,
+                uint64_t min_ns, uint64_t max_ns)
 {
     if (!n)
         return;
@@ -172,6 +173,14 @@ evseek_note_run(evseek *s, const evlog_iter *it, const evlog_event *ev, size_t n
      * they go in the first one's stretch. Stride by stride, as evseek_note would. */
     evseek_stretch *st = evseek_stretch_for(s, &ev[0]);
     uint64_t lo = st->min_ns, hi = st->max_ns, stride_lo = s->stride_min_ns;
+    if (n < EVSEEK_STRIDE - (size_t)(st->n_events % EVSEEK_STRIDE)) {
+        /* No stride ends in the run: only its extremes count. */
+        st->n_events += n;
+        st->min_ns = min_ns < lo ? min_ns : lo;
+        st->max_ns = max_ns > hi ? max_ns : hi;
+        s->stride_min_ns = min_ns < stride_lo ? min_ns : stride_lo;
+        return;
+    }
     for (size_t k = 0; k < n;) {
         size_t left = EVSEEK_STRIDE - (size_t)(st->n_events % EVSEEK_STRIDE);
         size_t end = n - k < left ? n : k + left;

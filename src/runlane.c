@@ -352,101 +352,129 @@ runlane_sf_get(const runlane_chunk *ck, const uint64_t *col, size_t j)
 }
 
 /* Pack the first raw->len runs of raw as a chunk with the given base and tid_min
- * (a sound lane uses the first start and the smallest tid; corruption tests pass
- * others). Writes the header (all but prefix_ns and word) and cols, which has room
- * for RUNLANE_MAX_WORDS; returns the words used. */
+ * (a sound lane uses the first start and the smallest tid, which own_min asks for;
+ * corruption tests pass others). Writes the header (all but prefix_ns and word) and
+ * cols, which has room for RUNLANE_MAX_WORDS; returns the words used. Three passes:
+ * what needs nothing but the runs; the tids' width counts; the columns and exceptions. */
 static unsigned
-runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
-               runlane_chunk *hdr, uint64_t *cols)
+runlane_encode_own(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min, bool own_min,
+                   runlane_chunk *hdr, uint64_t *cols)
 {
     size_t len = raw->len;
-    uint64_t off[RUNLANE_CHUNK], tid[RUNLANE_CHUNK], sf[RUNLANE_CHUNK];
-    uint64_t any_off = 0, any_dur = 0, any_stop = 0;    /* OR: the max's width */
-    uint64_t gap[RUNLANE_CHUNK], scp[RUNLANE_N_CP], any_scp = 0, gexc[RUNLANE_CHUNK];
-    uint64_t gexc_map = 0;
-    uint64_t cp[RUNLANE_N_CP] = { 0 }, busy = 0;
-    /* One pass for what needs nothing but the runs: offsets, gaps and their widths,
-     * the widest duration and stop, the tids' range, the busy-time checkpoints. */
-    unsigned gcnt[65] = { 0 }, gw_all = 0;
+    uint64_t scp[RUNLANE_N_CP], any_scp = 0, gexc[RUNLANE_CHUNK], exc[RUNLANE_CHUNK];
+    uint64_t cp[RUNLANE_N_CP + 1], busy = 0;    /* the last slot is never read */
+    /* Pass 1: gaps' widths counted (and OR-ed: the widest), durations and stop+flags
+     * OR-ed, the tids' range, the busy-time checkpoints. */
+    uint64_t any_gap = 0, any_dur = 0;
+    unsigned any_sf16 = 0, gcnt[65] = { 0 };
     uint32_t lo = raw->tid[0], hi = raw->tid[0];
     uint64_t prev_end = base_ns;
-    for (size_t j = 0; j < len; j++) {
-        uint64_t st = raw->start_ns[j], d = raw->dur_ns[j];
-        off[j] = st - base_ns;
-        gap[j] = j ? st - prev_end : off[0];
-        prev_end = st + d;
-        unsigned gw = bitpack_width(gap[j]);
-        gcnt[gw]++;
-        gw_all = gw > gw_all ? gw : gw_all;
-        any_dur |= d;
-        any_stop |= raw->sf[j] & 0xff;
-        uint32_t t = raw->tid[j];
-        lo = t < lo ? t : lo;
-        hi = t > hi ? t : hi;
-        busy += d;
-        if ((j + 1) % RUNLANE_CP_STEP == 0 && j + 1 < RUNLANE_CHUNK)
-            cp[j / RUNLANE_CP_STEP] = busy;
+    for (size_t j0 = 0; j0 < len; j0 += RUNLANE_CP_STEP) {
+        size_t e = len - j0 < RUNLANE_CP_STEP ? len : j0 + RUNLANE_CP_STEP;
+        for (size_t j = j0; j < e; j++) {
+            uint64_t st = raw->start_ns[j], d = raw->dur_ns[j];
+            uint64_t g = st - prev_end;         /* the first: its start minus the base */
+            prev_end = st + d;
+            gcnt[bitpack_width(g)]++;
+            any_gap |= g;
+            any_dur |= d;
+            any_sf16 |= raw->sf[j];
+            uint32_t t = raw->tid[j];
+            lo = t < lo ? t : lo;
+            hi = t > hi ? t : hi;
+            busy += d;
+        }
+        if (e == j0 + RUNLANE_CP_STEP)
+            cp[j0 / RUNLANE_CP_STEP] = busy;
     }
+    if (own_min)
+        tid_min = lo;
     for (size_t k = len / RUNLANE_CP_STEP; k < RUNLANE_N_CP; k++)
         cp[k] = busy;
     for (size_t k = 0; k < RUNLANE_N_CP; k++) {
         size_t at = (k + 1) * RUNLANE_CP_STEP;
-        scp[k] = off[at < len ? at : len - 1];
+        scp[k] = raw->start_ns[at < len ? at : len - 1] - base_ns;
         any_scp |= scp[k];
     }
-    runlane_gapplan gp = runlane_gap_plan_of(gcnt, gw_all);
-    unsigned w_stop = bitpack_width(any_stop);
-    uint64_t any_sf = 0, exc_map = 0, exc[RUNLANE_CHUNK];
-    unsigned up[34] = { 0 }, down[34] = { 0 };  /* tids of each width above lo, below hi */
-    for (size_t j = 0; j < len; j++) {
-        sf[j] = (raw->sf[j] & 0xffu) | (uint64_t)(raw->sf[j] >> RUNLANE_SF_SHIFT) << w_stop;
-        any_sf |= sf[j];
-        up[bitpack_width(raw->tid[j] - lo)]++;
-        down[bitpack_width(hi - raw->tid[j])]++;
-    }
-    runlane_tidplan tp = runlane_tid_plan_of(up, down, lo, hi, len);
-    size_t kg = 0, kt = 0;
-    for (size_t j = 0; j < len; j++) {
-        if (gap[j] >> gp.w) {
-            gexc_map |= UINT64_C(1) << j;
-            gexc[kg++] = gap[j];
-            gap[j] = 0;
+    runlane_gapplan gp = runlane_gap_plan_of(gcnt, bitpack_width(any_gap));
+    unsigned w_stop = bitpack_width(any_sf16 & 0xffu);
+    uint64_t any_sf = (any_sf16 & 0xffu) | (uint64_t)(any_sf16 >> RUNLANE_SF_SHIFT) << w_stop;
+    unsigned w_dur = bitpack_width(any_dur), w_sf = bitpack_width(any_sf);
+    /* Pass 2: the duration column in place (after the gaps) and the stop+flags one
+     * aside (its place waits for the tid plan); the tids' width counts, which only a
+     * range of 3 bits or more can use (a window of w bits with exceptions costs at
+     * least w + 2 words). */
+    uint64_t sf_col[16] = { 0 };        /* a 16-bit field is at most 16 words */
+    memset(cols + gp.w, 0, w_dur * sizeof *cols);
+    bitpack_writer pd = bitpack_writer_at(cols + gp.w, w_dur);
+    bitpack_writer ps = bitpack_writer_at(sf_col, w_sf);
+    runlane_tidplan tp;
+    if (bitpack_width(hi - lo) < 3) {
+        for (size_t j = 0; j < len; j++) {
+            bitpack_writer_put(&pd, raw->dur_ns[j]);
+            unsigned sf = raw->sf[j];
+            bitpack_writer_put(&ps, (sf & 0xffu) | (uint64_t)(sf >> RUNLANE_SF_SHIFT) << w_stop);
         }
-        any_off |= gap[j];
-        uint32_t in = raw->tid[j] - tp.base;   /* wraps for a tid below the window */
-        if (raw->tid[j] < tp.base || (uint64_t)in >> tp.w) {
-            exc_map |= UINT64_C(1) << j;
-            exc[kt++] = (uint32_t)(raw->tid[j] - tid_min);
-            tid[j] = 0;
-        } else {
-            tid[j] = in;
+        tp = (runlane_tidplan){ lo, bitpack_width(hi - lo), 0, 0 };
+    } else {
+        unsigned up[34] = { 0 }, down[34] = { 0 };  /* tids of each width above lo, below hi */
+        for (size_t j = 0; j < len; j++) {
+            bitpack_writer_put(&pd, raw->dur_ns[j]);
+            unsigned sf = raw->sf[j];
+            bitpack_writer_put(&ps, (sf & 0xffu) | (uint64_t)(sf >> RUNLANE_SF_SHIFT) << w_stop);
+            up[bitpack_width(raw->tid[j] - lo)]++;
+            down[bitpack_width(hi - raw->tid[j])]++;
         }
+        tp = runlane_tid_plan_of(up, down, lo, hi, len);
     }
+    bitpack_writer_flush(&pd);
+    bitpack_writer_flush(&ps);
     hdr->tid_min = tid_min;
     hdr->tid_base = tp.base;
     hdr->w_off = (uint8_t)gp.w;
     hdr->n_gexc = (uint8_t)gp.n_exc;
     hdr->w_gexc = (uint8_t)gp.w_exc;
     hdr->w_span = (uint8_t)bitpack_width(any_scp);
-    (void)any_off;
-    hdr->w_dur = (uint8_t)bitpack_width(any_dur);
+    hdr->w_dur = (uint8_t)w_dur;
     hdr->w_tid = (uint8_t)tp.w;
-    hdr->w_sf = (uint8_t)bitpack_width(any_sf);
+    hdr->w_sf = (uint8_t)w_sf;
     hdr->w_stop = (uint8_t)w_stop;
     hdr->n_exc = (uint8_t)tp.n_exc;
     hdr->w_exc = (uint8_t)tp.w_exc;
     hdr->scp_at = (uint16_t)runlane_scp_offset(hdr);
-    unsigned words = runlane_chunk_words(hdr);
-    memset(cols, 0, words * sizeof *cols);
-    uint64_t *col = cols;
-    runlane_col_put(col, hdr->w_off, gap, len);
-    col += hdr->w_off;
-    runlane_col_put(col, hdr->w_dur, raw->dur_ns, len);
-    col += hdr->w_dur;
-    runlane_col_put(col, hdr->w_tid, tid, len);
-    col += hdr->w_tid;
-    runlane_col_put(col, hdr->w_sf, sf, len);
-    col += hdr->w_sf;
+    unsigned words = runlane_chunk_words(hdr), at_tid = gp.w + w_dur;
+    memset(cols, 0, gp.w * sizeof *cols);
+    memset(cols + at_tid, 0, (words - at_tid) * sizeof *cols);
+    memcpy(cols + at_tid + tp.w, sf_col, w_sf * sizeof *cols);
+    /* Pass 3: the gap and tid columns, their exceptions picked out. */
+    bitpack_writer pg = bitpack_writer_at(cols, gp.w);
+    bitpack_writer pt = bitpack_writer_at(cols + at_tid, tp.w);
+    uint64_t tid_mask = bitpack_mask(tp.w);
+    uint64_t gexc_map = 0, exc_map = 0;
+    size_t kg = 0, kt = 0;
+    prev_end = base_ns;
+    for (size_t j = 0; j < len; j++) {
+        uint64_t st = raw->start_ns[j], d = raw->dur_ns[j];
+        uint64_t g = st - prev_end;
+        prev_end = st + d;
+        if (g >> gp.w) {
+            gexc_map |= UINT64_C(1) << j;
+            gexc[kg++] = g;
+            g = 0;
+        }
+        bitpack_writer_put(&pg, g);
+        uint32_t t = raw->tid[j];
+        uint64_t in = (uint64_t)t - tp.base;  /* past the mask for a tid below the window */
+        if (in > tid_mask) {
+            exc_map |= UINT64_C(1) << j;
+            exc[kt++] = (uint32_t)(t - tid_min);
+            in = 0;
+        }
+        bitpack_writer_put(&pt, in);
+    }
+    bitpack_writer_flush(&pg);
+    bitpack_writer_flush(&pt);
+    uint64_t *col = cols + runlane_cp_at(hdr);
     runlane_col_put(col, runlane_cp_width(hdr->w_dur), cp, RUNLANE_N_CP);
     if (tp.n_exc) {
         col = cols + runlane_exc_at(hdr);
@@ -460,6 +488,14 @@ runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
     }
     runlane_col_put(cols + runlane_scp_at(hdr), hdr->w_span, scp, RUNLANE_N_CP);
     return words;
+}
+
+/* runlane_encode_own with the caller's tid_min. */
+static unsigned
+runlane_encode(const runlane_open *raw, uint64_t base_ns, uint32_t tid_min,
+               runlane_chunk *hdr, uint64_t *cols)
+{
+    return runlane_encode_own(raw, base_ns, tid_min, false, hdr, cols);
 }
 
 /* Unpack chunk c into raw (len runs). */
@@ -522,15 +558,12 @@ runlane_zero_pad(runlane *rl)
     memset(rl->words + rl->n_words, 0, RUNLANE_PAD * sizeof *rl->words);
 }
 
-/* Pack the open chunk (1..RUNLANE_CHUNK runs) after the packed ones and empty it. */
-static void
+/* Pack the open chunk (1..RUNLANE_CHUNK runs) after the packed ones and empty it.
+ * Returns true (so that an append ends in a jump to it). */
+static bool
 runlane_pack(runlane *rl)
 {
     runlane_open *o = rl->open;
-    uint32_t tid_min = o->tid[0];
-    for (size_t j = 1; j < o->len; j++)
-        if (o->tid[j] < tid_min)
-            tid_min = o->tid[j];
     if (rl->n_chunks == rl->cap_chunks) {
         rl->cap_chunks = rl->cap_chunks < 16 ? 16 : rl->cap_chunks * 2;
         /* Both owned by the lane. */
@@ -540,13 +573,15 @@ runlane_pack(runlane *rl)
     runlane_reserve_words(rl, RUNLANE_MAX_WORDS);
     rl->bases[rl->n_chunks] = o->start_ns[0];
     runlane_chunk *ck = &rl->chunks[rl->n_chunks++];
-    unsigned words = runlane_encode(o, o->start_ns[0], tid_min, ck, rl->words + rl->n_words);
+    unsigned words = runlane_encode_own(o, o->start_ns[0], 0, true, ck,
+                                        rl->words + rl->n_words);
     ck->prefix_ns = o->prefix_ns;
     ck->word = (uint32_t)rl->n_words;
     rl->n_words += words;
     runlane_zero_pad(rl);
     o->len = 0;
     o->prefix_ns = rl->total_ns;
+    return true;
 }
 
 /* Make the open chunk ready for an append: allocate it, and if seal packed a short
@@ -566,10 +601,17 @@ runlane_reopen(runlane *rl)
     runlane_zero_pad(rl);
 }
 
-/* runlane_append, keeping those of the caller's flags in `keep`. */
-static bool
+static __attribute__((noinline)) bool runlane_append_reopen(runlane *rl, const runlane_run *run,
+                                                            unsigned keep);
+
+/* runlane_append, keeping those of the caller's flags in `keep`. Its calls are its
+ * last steps (no registers to save on the way of most runs). */
+static inline bool
 runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
 {
+    runlane_open *o = rl->open;
+    if (!o)
+        return runlane_append_reopen(rl, run, keep);
     uint64_t start = run->start_ns, end = run->end_ns;
     unsigned flags = run->flags & keep;
     if (rl->n > 0 && start < rl->last_end_ns) {
@@ -578,9 +620,6 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
     }
     if (end < start)
         return false;
-    if (!rl->open)
-        runlane_reopen(rl);
-    runlane_open *o = rl->open;
     size_t j = o->len++;
     o->start_ns[j] = start;
     o->dur_ns[j] = end - start;
@@ -590,8 +629,17 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
     rl->total_ns += end - start;
     rl->last_end_ns = end;
     if (o->len == RUNLANE_CHUNK)
-        runlane_pack(rl);
+        return runlane_pack(rl);
     return true;
+}
+
+/* runlane_append_keep with no open chunk (the first append, or the first after seal):
+ * kept out of line, the slow path of every append. */
+static __attribute__((noinline)) bool
+runlane_append_reopen(runlane *rl, const runlane_run *run, unsigned keep)
+{
+    runlane_reopen(rl);
+    return runlane_append_keep(rl, run, keep);
 }
 
 bool

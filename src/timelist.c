@@ -186,13 +186,14 @@ timelist_code(timelist *tl, const uint64_t *t, size_t n)
     uint64_t *low = tl->words + tl->n_words, *high = low + n_low;
     memset(low, 0, n_new * sizeof *low);
     uint64_t mask = bitpack_mask(low_bits);
+    bitpack_writer lw = bitpack_writer_at(low, low_bits);
     for (size_t j = 0; j < n; j++) {
         uint64_t d = t[j] - base;
-        /* A spilling field's second word exists: the high words follow the low ones. */
-        bitpack_put(low, (uint64_t)j * low_bits, d & mask, low_bits);
+        bitpack_writer_put(&lw, d & mask);
         size_t hp = (size_t)(d >> low_bits) + j;
         high[hp >> 6] |= UINT64_C(1) << (hp & 63);
     }
+    bitpack_writer_flush(&lw);
     tl->n_words += n_new;
     tl->n_coded += n;
 }
@@ -236,13 +237,25 @@ timelist_make_room(timelist *tl)
     }
 }
 
+/* timelist_append of t (already clamped) when the buffer is full or missing: out of
+ * line, so that the usual append saves no registers and ends in a jump here. */
+static __attribute__((noinline)) void
+timelist_append_cold(timelist *tl, uint64_t t)
+{
+    timelist_make_room(tl);
+    tl->buf[tl->n_buf++] = t;
+    tl->last = t;
+}
+
 void
 timelist_append(timelist *tl, uint64_t t)
 {
     if (t < tl->last)
         t = tl->last;
-    if (tl->n_buf == TIMELIST_CHUNK || !tl->buf)
-        timelist_make_room(tl);
+    if (tl->n_buf == TIMELIST_CHUNK || !tl->buf) {
+        timelist_append_cold(tl, t);
+        return;
+    }
     tl->buf[tl->n_buf++] = t;
     tl->last = t;
 }

@@ -641,7 +641,12 @@ es_check_runs(const uint8_t *data, size_t len, uint64_t seed)
             continue;
         if (n == 0)
             break;
-        evseek_note_run(seek, &it, run, n);
+        uint64_t run_min = UINT64_MAX, run_max = 0;
+        for (size_t k = 0; k < n; k++) {
+            run_min = run[k].time_ns < run_min ? run[k].time_ns : run_min;
+            run_max = run[k].time_ns > run_max ? run[k].time_ns : run_max;
+        }
+        evseek_note_run(seek, &it, run, n, run_min, run_max);
         for (size_t k = 0; k < n; k++, i++) {
             ck_assert_uint_lt(i, n_ref);
             ck_assert_uint_lt(run[k].offset, stop);
