@@ -301,7 +301,11 @@ threadstats_pass(const threadstats_share *sh, bool brief)
             if (hi < sh->tid_lo || lo > sh->tid_hi)
                 continue;
             bool all_in = lo >= sh->tid_lo && hi <= sh->tid_hi;
-            if (!all_in && !runlane_block_has_tid_in(cap->runs, b, sh->tid_lo, sh->tid_hi))
+            /* A block the bounds let through may still miss the share's threads: worth
+             * a look at its tid window and patched tids before unpacking all of it, not
+             * before the brief sums (they read only two columns). */
+            if (!brief && !all_in &&
+                !runlane_block_has_tid_in(cap->runs, b, sh->tid_lo, sh->tid_hi))
                 continue;
             if (brief && dense) {   /* rows are ids from tid_lo: no unpacking, no lookup */
                 runlane_block_add_by_tid(cap->runs, b, sh->tid_lo, sh->hi - sh->lo,
