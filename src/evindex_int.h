@@ -53,7 +53,7 @@ typedef struct evindex_stats {
 
 /* A GC_STATS event as it waits for the join (44 bytes, 4-byte aligned): its byte
  * counts in 32 bits, has_bal in the top bit of par_threads. One whose values do not
- * all fit (flags EVINDEX_STATS_WIDE: rare) keeps them in the side table, at index
+ * all fit (EVINDEX_STATS_WIDE in par_threads: rare) keeps them in the side table, at index
  * `copied`; `span` is always here. Through the evindex_stats_* functions only. */
 typedef struct evindex_stats_c {
     uint32_t time_lo, time_hi;
