@@ -111,8 +111,7 @@ typedef struct builder {
     lane_state *ls;
     size_t cap_lanes;
 
-    evindex_stats *stats;
-    size_t n_stats, cap_stats;
+    evindex_statsv stats;       /* GC_STATS events, file order */
     evindex_gcmark *marks;
     size_t n_marks, cap_marks;
     raw_sample *samples;
@@ -442,6 +441,156 @@ on_stop(builder *b, size_t li, const evlog_event *ev)
 
 /* ---- GC phases ---------------------------------------------------------------------- */
 
+/* Span i's values into its lane's side table (it takes them from now on). */
+static evindex_span_wide *
+span_widen(evindex_lane *lane, size_t i)
+{
+    evindex_span *sp = &lane->spans[i];
+    if (sp->end_off == EVINDEX_SPAN_WIDE)
+        return &lane->wide[sp->work];
+    evindex_span_wide w = { evindex_span_end(lane, i), sp->work, sp->wait,
+                            evindex_span_first_work(lane, i), evindex_span_stats(lane, i),
+                            evindex_span_open(lane, i) };
+    size_t k = lane->n_wide;
+    *EVINDEX_PUSH(lane->wide, lane->n_wide, lane->cap_wide) = w;
+    sp->end_off = EVINDEX_SPAN_WIDE;
+    sp->work = (uint32_t)k;     /* < 2^32: one a span */
+    sp->wait = sp->aux = 0;
+    return &lane->wide[k];
+}
+
+void
+evindex_span_push(evindex_lane *lane, uint64_t t)
+{
+    *EVINDEX_PUSH(lane->spans, lane->n_spans, lane->cap_spans) =
+        (evindex_span){ (uint32_t)t, (uint32_t)(t >> 32), 0, 0, 0, 0 };
+}
+
+void
+evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open)
+{
+    evindex_span *sp = &lane->spans[i];
+    uint64_t start = evindex_span_start(lane, i);
+    if (sp->end_off != EVINDEX_SPAN_WIDE && end_ns >= start &&
+        end_ns - start < EVINDEX_SPAN_WIDE) {
+        sp->end_off = (uint32_t)(end_ns - start);
+        sp->aux = (sp->aux & ~EVINDEX_SPAN_OPEN) | (open ? EVINDEX_SPAN_OPEN : 0);
+        return;
+    }
+    evindex_span_wide *w = span_widen(lane, i);
+    w->end_ns = end_ns;
+    w->open = open;
+}
+
+void
+evindex_span_add(evindex_lane *lane, size_t i, bool work, uint64_t ns)
+{
+    evindex_span *sp = &lane->spans[i];
+    if (sp->end_off != EVINDEX_SPAN_WIDE) {
+        uint32_t *v = work ? &sp->work : &sp->wait;
+        if (ns <= UINT32_MAX - *v) {
+            *v += (uint32_t)ns;
+            return;
+        }
+    }
+    evindex_span_wide *w = span_widen(lane, i);
+    *(work ? &w->work_ns : &w->wait_ns) += ns;
+}
+
+void
+evindex_span_set_first_work(evindex_lane *lane, size_t i, uint64_t t)
+{
+    evindex_span *sp = &lane->spans[i];
+    uint64_t start = evindex_span_start(lane, i);
+    if (sp->end_off != EVINDEX_SPAN_WIDE && sp->aux & EVINDEX_SPAN_STATS)
+        return;                 /* claimed: not needed */
+    if (sp->end_off != EVINDEX_SPAN_WIDE &&
+        (t == 0 || (t >= start && t - start < EVINDEX_SPAN_LOW))) {
+        sp->aux = (sp->aux & EVINDEX_SPAN_OPEN) | (t ? (uint32_t)(t - start + 1) : 0);
+        return;
+    }
+    span_widen(lane, i)->first_work_ns = t;
+}
+
+void
+evindex_span_set_stats(evindex_lane *lane, size_t i, uint32_t stats)
+{
+    evindex_span *sp = &lane->spans[i];
+    if (sp->end_off != EVINDEX_SPAN_WIDE && stats && stats <= EVINDEX_SPAN_LOW) {
+        sp->aux = (sp->aux & EVINDEX_SPAN_OPEN) | EVINDEX_SPAN_STATS | stats;
+        return;
+    }
+    span_widen(lane, i)->stats = stats;
+}
+
+void
+evindex_span_append(evindex_lane *dst, const evindex_lane *src)
+{
+    size_t n0 = dst->n_spans, w0 = dst->n_wide;
+    xgrowarray((void **)&dst->spans, &dst->cap_spans, n0 + src->n_spans, 64,
+               sizeof *dst->spans);
+    if (src->n_spans)
+        memcpy(dst->spans + n0, src->spans, src->n_spans * sizeof *src->spans);
+    dst->n_spans += src->n_spans;
+    if (!src->n_wide)
+        return;
+    for (size_t k = n0; k < dst->n_spans; k++)
+        if (dst->spans[k].end_off == EVINDEX_SPAN_WIDE)
+            dst->spans[k].work += (uint32_t)w0;
+    xgrowarray((void **)&dst->wide, &dst->cap_wide, w0 + src->n_wide, 16, sizeof *dst->wide);
+    memcpy(dst->wide + w0, src->wide, src->n_wide * sizeof *src->wide);
+    dst->n_wide += src->n_wide;
+}
+
+/* ---- GC_STATS events, compact ------------------------------------------------------- */
+
+void
+evindex_stats_push(evindex_statsv *sv, const evindex_stats *st)
+{
+    evindex_stats_c *c = EVINDEX_PUSH(sv->v, sv->n, sv->cap);
+    const uint32_t m = UINT32_MAX;
+    if (st->copied <= m && st->slop <= m && st->frag <= m && st->par_max <= m &&
+        st->par_tot <= m && st->par_bal <= m && st->par_threads < EVINDEX_STATS_WIDE) {
+        *c = (evindex_stats_c){ (uint32_t)st->time_ns, (uint32_t)(st->time_ns >> 32),
+                                (uint32_t)st->copied, (uint32_t)st->slop, (uint32_t)st->frag,
+                                (uint32_t)st->par_max, (uint32_t)st->par_tot,
+                                (uint32_t)st->par_bal,
+                                st->par_threads | (st->has_bal ? EVINDEX_STATS_BAL : 0),
+                                st->span, st->gen, st->cap };
+        return;
+    }
+    size_t k = sv->n_wide;
+    *EVINDEX_PUSH(sv->wide, sv->n_wide, sv->cap_wide) = *st;
+    *c = (evindex_stats_c){ .copied = (uint32_t)k, .par_threads = EVINDEX_STATS_WIDE,
+                            .span = st->span };
+}
+
+void
+evindex_stats_append(evindex_statsv *dst, const evindex_statsv *src)
+{
+    size_t n0 = dst->n, w0 = dst->n_wide;
+    xgrowarray((void **)&dst->v, &dst->cap, n0 + src->n, 64, sizeof *dst->v);
+    if (src->n)
+        memcpy(dst->v + n0, src->v, src->n * sizeof *src->v);
+    dst->n += src->n;
+    if (!src->n_wide)
+        return;
+    for (size_t k = n0; k < dst->n; k++)
+        if (dst->v[k].par_threads & EVINDEX_STATS_WIDE)
+            dst->v[k].copied += (uint32_t)w0;
+    xgrowarray((void **)&dst->wide, &dst->cap_wide, w0 + src->n_wide, 16, sizeof *dst->wide);
+    memcpy(dst->wide + w0, src->wide, src->n_wide * sizeof *src->wide);
+    dst->n_wide += src->n_wide;
+}
+
+void
+evindex_stats_free(evindex_statsv *sv)
+{
+    x_free(sv->v);
+    x_free(sv->wide);
+    memset(sv, 0, sizeof *sv);
+}
+
 /* Close the current sub-phase at t and start `next`. */
 static void
 lane_phase(builder *b, size_t li, uint64_t t, uint8_t next)
@@ -452,11 +601,7 @@ lane_phase(builder *b, size_t li, uint64_t t, uint8_t next)
         ivtrack_iv iv = { s->phase_start, t, UINT32_MAX,
                           s->phase == PH_WORK ? EVINDEX_GC_WORK : EVINDEX_GC_WAIT, 0 };
         ivtrack_append(lane->gc, &iv);
-        evindex_span *sp = &lane->spans[s->span];
-        if (s->phase == PH_WORK)
-            sp->work_ns += t - s->phase_start;
-        else
-            sp->wait_ns += t - s->phase_start;
+        evindex_span_add(lane, s->span, s->phase == PH_WORK, t - s->phase_start);
         s->phase_start = t;
     }
     s->phase = next;
@@ -467,14 +612,12 @@ lane_end_gc(builder *b, size_t li, uint64_t t, bool open)
 {
     lane_state *s = &b->ls[li];
     evindex_lane *lane = &b->ix->lanes[li];
-    evindex_span *sp = &lane->spans[s->span];
-    if (t < sp->start_ns)
-        t = sp->start_ns;
+    if (t < evindex_span_start(lane, s->span))
+        t = evindex_span_start(lane, s->span);
     if (!s->any_sub)
         s->phase = PH_WORK;     /* no sub-phase events (non-threaded RTS): all work */
     lane_phase(b, li, t, PH_WAIT);
-    sp->end_ns = t;
-    sp->open = open;
+    evindex_span_set_end(lane, s->span, t, open);
     s->in_gc = false;
 }
 
@@ -495,9 +638,7 @@ on_gc_start(builder *b, size_t li, const evlog_event *ev)
     if (s->in_gc)
         lane_end_gc(b, li, ev->time_ns, true);
     s->span = lane->n_spans;
-    evindex_span *sp = EVINDEX_PUSH(lane->spans, lane->n_spans, lane->cap_spans);
-    memset(sp, 0, sizeof *sp);
-    sp->start_ns = sp->end_ns = ev->time_ns;
+    evindex_span_push(lane, ev->time_ns);
     builder_late_at(&b->late_ns, ev->time_ns);
     s->in_gc = true;
     s->any_sub = false;
@@ -528,9 +669,9 @@ on_gc_sub(builder *b, size_t li, const evlog_event *ev)
     if (!s->in_gc)
         return;
     s->any_sub = true;
-    evindex_span *sp = &b->ix->lanes[li].spans[s->span];
-    if (ev->type == EV_GC_WORK && !sp->first_work_ns)
-        sp->first_work_ns = ev->time_ns;
+    evindex_lane *lane = &b->ix->lanes[li];
+    if (ev->type == EV_GC_WORK && !evindex_span_first_work(lane, s->span))
+        evindex_span_set_first_work(lane, s->span, ev->time_ns);
     lane_phase(b, li, ev->time_ns, ev->type == EV_GC_WORK ? PH_WORK : PH_WAIT);
 }
 
@@ -538,7 +679,7 @@ static void
 on_gc_stats(builder *b, size_t li, const evlog_event *ev)
 {
     evindex_lane *lane = &b->ix->lanes[li];
-    evindex_stats *st = EVINDEX_PUSH(b->stats, b->n_stats, b->cap_stats);
+    evindex_stats st_buf, *st = &st_buf;
     memset(st, 0, sizeof *st);
     st->time_ns = ev->time_ns;
     st->cap = lane->pub.cap;
@@ -553,12 +694,15 @@ on_gc_stats(builder *b, size_t li, const evlog_event *ev)
     st->par_bal = pl64(ev, 50);
     /* The leader's latest GC_START (docs/stats-semantics.md §1), if not yet claimed. */
     if (b->mid && !lane->n_spans) {  /* the span is the previous worker's, if any */
-        builder_head(b, li, HEAD_STATS, ev->time_ns, 0, (uint32_t)(b->n_stats - 1));
-    } else if (lane->n_spans && !lane->spans[lane->n_spans - 1].stats) {
+        evindex_stats_push(&b->stats, st);
+        builder_head(b, li, HEAD_STATS, ev->time_ns, 0, (uint32_t)(b->stats.n - 1));
+    } else if (lane->n_spans && !evindex_span_stats(lane, lane->n_spans - 1)) {
         st->span = (uint32_t)lane->n_spans;
-        lane->spans[lane->n_spans - 1].stats = (uint32_t)b->n_stats;
-        builder_late_at(&b->late_ns, lane->spans[lane->n_spans - 1].start_ns);
+        evindex_stats_push(&b->stats, st);
+        evindex_span_set_stats(lane, lane->n_spans - 1, (uint32_t)b->stats.n);
+        builder_late_at(&b->late_ns, evindex_span_start(lane, lane->n_spans - 1));
     } else {
+        evindex_stats_push(&b->stats, st);
         builder_late_at(&b->late_ns, ev->time_ns);
     }
 }
@@ -1570,10 +1714,12 @@ builder_close_open_runs(builder *b, uint64_t end)
     size_t k = 0;
     for (size_t li = 0; li < ix->n_lanes; li++)
         for (size_t j = 0; j < ix->lanes[li].n_spans; j++) {
-            const evindex_span *sp = &ix->lanes[li].spans[j];
-            sb[k++] = (stop_bound){ sp->start_ns, sp->stats ? sp->start_ns
-                                                  : sp->first_work_ns ? sp->first_work_ns
-                                                  : sp->end_ns };
+            const evindex_lane *lane = &ix->lanes[li];
+            uint64_t start = evindex_span_start(lane, j);
+            uint64_t first_work = evindex_span_first_work(lane, j);
+            sb[k++] = (stop_bound){ start, evindex_span_stats(lane, j) ? start
+                                           : first_work ? first_work
+                                           : evindex_span_end(lane, j) };
         }
     qsort(sb, n_spans, sizeof *sb, stop_bound_cmp);
     for (size_t i = n_spans; i-- > 1;)         /* by_ns: the least from here on */
@@ -1664,7 +1810,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         builder_close_open_runs(b, end);
         for (size_t li = 0; li < ix->n_lanes; li++)
             if (b->ls[li].in_gc) {
-                builder_late_at(&b->late_ns, ix->lanes[li].spans[b->ls[li].span].start_ns);
+                builder_late_at(&b->late_ns, evindex_span_start(&ix->lanes[li], b->ls[li].span));
                 lane_end_gc(b, li, end, true);
             }
         nm_close_phase(b, end, true);
@@ -1757,13 +1903,13 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         lane->n_spans_closed = s->in_gc ? s->span : lane->n_spans;
         /* An open GC span or thread run (its capability has not written past it, even
          * a quiet one) can still change the collections after its start. */
-        if (s->in_gc && lane->spans[s->span].start_ns < join_horizon)
-            join_horizon = lane->spans[s->span].start_ns;
+        if (s->in_gc && evindex_span_start(lane, s->span) < join_horizon)
+            join_horizon = evindex_span_start(lane, s->span);
         if (s->run_open && s->run_start < join_horizon)
             join_horizon = s->run_start;
     }
     prof_stage(prof, &pm, "marks", side.section, 0);
-    evindex_join_grow(ix, &b->join, b->stats, b->n_stats, b->marks, b->n_marks, b->hp_wins,
+    evindex_join_grow(ix, &b->join, &b->stats, b->marks, b->n_marks, b->hp_wins,
                       b->n_hp_wins, b->late_ns, join_horizon, final);
     prof_stage(prof, &pm, "join", side.section, 0);
     if (side_on)
@@ -1784,6 +1930,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
             x_free(ix->lanes[li].spans);
             ix->lanes[li].spans = NULL;
             ix->lanes[li].n_spans = ix->lanes[li].cap_spans = 0;
+            x_free(ix->lanes[li].wide);
+            ix->lanes[li].wide = NULL;
+            ix->lanes[li].n_wide = ix->lanes[li].cap_wide = 0;
             ix->lanes[li].n_spans_closed = ix->lanes[li].span_from = 0;
         }
     prof_stage(prof, &pm, "spans_free", 0, 0);
@@ -1794,7 +1943,7 @@ builder_free(builder *b)
 {
     x_free(b->lane_of);
     x_free(b->ls);
-    x_free(b->stats);
+    evindex_stats_free(&b->stats);
     x_free(b->marks);
     x_free(b->samples);
     x_free(b->sparks);
@@ -2233,9 +2382,9 @@ builder_replay_head(builder *dst, const lane_head *h, uint32_t stats0)
         break;
     }
     case HEAD_STATS:
-        if (lane->n_spans && !lane->spans[lane->n_spans - 1].stats) {
-            dst->stats[stats0 + h->stats].span = (uint32_t)lane->n_spans;
-            lane->spans[lane->n_spans - 1].stats = stats0 + h->stats + 1;
+        if (lane->n_spans && !evindex_span_stats(lane, lane->n_spans - 1)) {
+            dst->stats.v[stats0 + h->stats].span = (uint32_t)lane->n_spans;
+            evindex_span_set_stats(lane, lane->n_spans - 1, stats0 + h->stats + 1);
         }
         break;
     }
@@ -2290,23 +2439,26 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
     lane_state *ds = &dst->ls[li];
     size_t spans0 = dl->n_spans;
     for (size_t k = 0; k < sl->n_spans; k++)
-        if (sl->spans[k].stats)
-            sl->spans[k].stats += stats0;
-    if (!dl->n_spans) {         /* taken whole */
+        if (evindex_span_stats(sl, k))
+            evindex_span_set_stats(sl, k, evindex_span_stats(sl, k) + stats0);
+    if (!dl->n_spans && !dl->n_wide) {          /* taken whole */
         x_free(dl->spans);
         dl->spans = sl->spans;
         dl->cap_spans = sl->cap_spans;
         dl->n_spans = sl->n_spans;
+        x_free(dl->wide);
+        dl->wide = sl->wide;
+        dl->cap_wide = sl->cap_wide;
+        dl->n_wide = sl->n_wide;
     } else {
-        xgrowarray((void **)&dl->spans, &dl->cap_spans, dl->n_spans + sl->n_spans, 64,
-                   sizeof *dl->spans);
-        if (sl->n_spans)
-            memcpy(dl->spans + dl->n_spans, sl->spans, sl->n_spans * sizeof *sl->spans);
-        dl->n_spans += sl->n_spans;
+        evindex_span_append(dl, sl);
         x_free(sl->spans);     /* copied: none of src's lists is kept beside its copy */
+        x_free(sl->wide);
     }
     sl->spans = NULL;
     sl->n_spans = sl->cap_spans = 0;
+    sl->wide = NULL;
+    sl->n_wide = sl->cap_wide = 0;
     /* A lane dst has nothing of yet takes src's lists whole. */
     job->src = NULL;
     if (runlane_count(dl->runs)) {
@@ -2452,16 +2604,23 @@ builder_stitch(builder *dst, builder *src)
     /* The heap profile first: the census src's head closes puts its series sample in
      * dst's stream before src's samples join. */
     builder_stitch_heap(dst, src);
-    uint32_t stats0 = (uint32_t)dst->n_stats;
+    uint32_t stats0 = (uint32_t)dst->stats.n;
     /* src's GC_STATS that claimed a span of src's name it by its place in src's lane:
      * after dst's spans of that cap. */
-    for (size_t i = 0; i < src->n_stats; i++) {
-        evindex_stats *st = &src->stats[i];
+    for (size_t i = 0; i < src->stats.n; i++) {
+        evindex_stats_c *st = &src->stats.v[i];
         uint32_t l = dst->lane_of[st->cap];
         if (st->span && l)
             st->span += (uint32_t)d->lanes[l - 1].n_spans;
     }
-    STITCH_TAKE(dst, src, stats, n_stats, cap_stats);
+    if (!dst->stats.n && !dst->stats.n_wide) {         /* taken whole */
+        evindex_stats_free(&dst->stats);
+        dst->stats = src->stats;
+    } else {
+        evindex_stats_append(&dst->stats, &src->stats);
+        evindex_stats_free(&src->stats);
+    }
+    memset(&src->stats, 0, sizeof src->stats);
     for (size_t i = 0; i < src->n_heads; i++)
         builder_replay_head(dst, &src->heads[i], stats0);
     x_free(src->heads);
@@ -2678,6 +2837,7 @@ evindex_free(evindex *ix)
             series_free(ix->lanes[i].spark_series[k]);
         ivtrack_free(ix->lanes[i].gc);
         x_free(ix->lanes[i].spans);
+        x_free(ix->lanes[i].wide);
     }
     x_free(ix->lanes);
     gcpack_free(ix->gcs);
@@ -2717,7 +2877,8 @@ evindex_bytes(const evindex *ix)
     size_t n = sizeof *ix + ix->n_lanes * sizeof *ix->lanes;
     for (size_t i = 0; i < ix->n_lanes; i++)
         n += runlane_bytes(ix->lanes[i].runs) + ivtrack_bytes(ix->lanes[i].gc) +
-             ix->lanes[i].n_spans * sizeof(evindex_span);
+             ix->lanes[i].n_spans * sizeof(evindex_span) +
+             ix->lanes[i].n_wide * sizeof(evindex_span_wide);
     n += gcpack_bytes(ix->gcs);
     n += ivtrack_bytes(ix->nm) + ix->n_nm_cycles * sizeof *ix->nm_cycles +
          ix->n_nm_census * sizeof *ix->nm_census + ix->n_nm_flushes * sizeof *ix->nm_flushes +

@@ -12,16 +12,36 @@
 #include "heapprof.h"
 #include "timelist.h"
 
-/* One capability's GC_START .. GC_END. */
+/* One capability's GC_START .. GC_END, compact while it waits for the join (24 bytes,
+ * 4-byte aligned): its end as an offset from its start, its work and wait in 32 bits,
+ * and in `aux` whether it is open and either its GC_STATS or (until a GC_STATS claims
+ * it: only a span no GC_STATS claimed needs it) its first GC_WORK as an offset. A span
+ * whose values do not all fit (end_off == EVINDEX_SPAN_WIDE: rare, e.g. a GC longer
+ * than 4.3 s) keeps them all in its lane's side table (`wide`), at index `work`. Read
+ * and write them only through the evindex_span_* functions below. */
 typedef struct evindex_span {
-    uint64_t start_ns, end_ns;
-    uint64_t work_ns, wait_ns;
-    uint64_t first_work_ns;     /* its first GC_WORK, or 0 */
-    uint32_t stats;             /* 1 + index of the GC_STATS it belongs to, or 0 */
-    bool open;                  /* no GC_END: closed at the end of the log */
+    uint32_t start_lo, start_hi;
+    uint32_t end_off;           /* end - start, or EVINDEX_SPAN_WIDE */
+    uint32_t work, wait;        /* GC_WORK / GC_WAIT time; wide: work is the side index */
+    uint32_t aux;               /* bit 31: open (no GC_END: closed at the end of the
+                                 * log); bit 30 set: below it, 1 + index of its GC_STATS;
+                                 * else below it its first GC_WORK - start + 1, or 0 */
 } evindex_span;
 
-/* One GC_STATS event. */
+#define EVINDEX_SPAN_WIDE UINT32_MAX
+#define EVINDEX_SPAN_OPEN 0x80000000u
+#define EVINDEX_SPAN_STATS 0x40000000u
+#define EVINDEX_SPAN_LOW 0x3fffffffu
+
+/* A wide span's values. */
+typedef struct evindex_span_wide {
+    uint64_t end_ns, work_ns, wait_ns;
+    uint64_t first_work_ns;     /* its first GC_WORK, or 0 (as evindex_span_first_work) */
+    uint32_t stats;             /* 1 + index of its GC_STATS, or 0 */
+    bool open;
+} evindex_span_wide;
+
+/* One GC_STATS event, as the join reads it. */
 typedef struct evindex_stats {
     uint64_t time_ns;
     uint64_t copied, slop, frag, par_max, par_tot, par_bal;
@@ -30,6 +50,49 @@ typedef struct evindex_stats {
     uint16_t gen, cap;
     bool has_bal;
 } evindex_stats;
+
+/* A GC_STATS event as it waits for the join (44 bytes, 4-byte aligned): its byte
+ * counts in 32 bits, has_bal in the top bit of par_threads. One whose values do not
+ * all fit (EVINDEX_STATS_WIDE in par_threads: rare) keeps them in the side table, at index
+ * `copied`; `span` is always here. Through the evindex_stats_* functions only. */
+typedef struct evindex_stats_c {
+    uint32_t time_lo, time_hi;
+    uint32_t copied, slop, frag, par_max, par_tot, par_bal;
+    uint32_t par_threads;       /* bit 31: has_bal, bit 30: wide; below: the count */
+    uint32_t span;              /* 1 + index into its cap's spans, or 0 */
+    uint16_t gen, cap;
+} evindex_stats_c;
+
+#define EVINDEX_STATS_BAL 0x80000000u
+#define EVINDEX_STATS_WIDE 0x40000000u
+
+/* The GC_STATS events in file order; owned by the builder. */
+typedef struct evindex_statsv {
+    evindex_stats_c *v;
+    size_t n, cap;
+    evindex_stats *wide;        /* the wide ones' values */
+    size_t n_wide, cap_wide;
+} evindex_statsv;
+
+/* Append *st; event i's values (its span too) into *out. */
+void evindex_stats_push(evindex_statsv *sv, const evindex_stats *st);
+static inline void
+evindex_stats_get(const evindex_statsv *sv, size_t i, evindex_stats *out)
+{
+    const evindex_stats_c *c = &sv->v[i];
+    if (c->par_threads & EVINDEX_STATS_WIDE) {
+        *out = sv->wide[c->copied];
+    } else {
+        *out = (evindex_stats){ (uint64_t)c->time_hi << 32 | c->time_lo, c->copied, c->slop,
+                                c->frag, c->par_max, c->par_tot, c->par_bal,
+                                c->par_threads & ~(EVINDEX_STATS_BAL | EVINDEX_STATS_WIDE),
+                                0, c->gen, c->cap, (c->par_threads & EVINDEX_STATS_BAL) != 0 };
+    }
+    out->span = c->span;
+}
+/* Append src's events to dst's (src's left as they were). */
+void evindex_stats_append(evindex_statsv *dst, const evindex_statsv *src);
+void evindex_stats_free(evindex_statsv *sv);
 
 /* REQUEST_SEQ_GC / REQUEST_PAR_GC / GC_GLOBAL_SYNC. */
 typedef struct evindex_gcmark {
@@ -58,10 +121,80 @@ typedef struct evindex_lane {
     series *spark_series[EVINDEX_N_CAP_SPARK];
     evindex_span *spans;
     size_t n_spans, cap_spans;
+    evindex_span_wide *wide;    /* owned; the wide spans' values (rare) */
+    size_t n_wide, cap_wide;
     size_t n_spans_closed;      /* spans [0, n) that have ended (the join takes only them) */
     size_t span_from;           /* spans before it are in final collections */
     size_t spans_reffed;        /* spans from here on have no GC refs on their phases */
 } evindex_lane;
+
+/* A lane's span i, whatever its form. Setters (evindex.c) widen a span on a value
+ * that does not fit. */
+static inline const evindex_span_wide *
+evindex_span_wide_of(const evindex_lane *lane, size_t i)
+{
+    const evindex_span *sp = &lane->spans[i];
+    return sp->end_off == EVINDEX_SPAN_WIDE ? &lane->wide[sp->work] : NULL;
+}
+static inline uint64_t
+evindex_span_start(const evindex_lane *lane, size_t i)
+{
+    const evindex_span *sp = &lane->spans[i];
+    return (uint64_t)sp->start_hi << 32 | sp->start_lo;
+}
+static inline uint64_t
+evindex_span_end(const evindex_lane *lane, size_t i)
+{
+    const evindex_span_wide *w = evindex_span_wide_of(lane, i);
+    return w ? w->end_ns : evindex_span_start(lane, i) + lane->spans[i].end_off;
+}
+static inline uint64_t
+evindex_span_work(const evindex_lane *lane, size_t i)
+{
+    const evindex_span_wide *w = evindex_span_wide_of(lane, i);
+    return w ? w->work_ns : lane->spans[i].work;
+}
+static inline uint64_t
+evindex_span_wait(const evindex_lane *lane, size_t i)
+{
+    const evindex_span_wide *w = evindex_span_wide_of(lane, i);
+    return w ? w->wait_ns : lane->spans[i].wait;
+}
+/* Its first GC_WORK, or 0; only while no GC_STATS claims it (then unspecified). */
+static inline uint64_t
+evindex_span_first_work(const evindex_lane *lane, size_t i)
+{
+    const evindex_span_wide *w = evindex_span_wide_of(lane, i);
+    if (w)
+        return w->first_work_ns;
+    uint32_t a = lane->spans[i].aux;
+    if (a & EVINDEX_SPAN_STATS || !(a & EVINDEX_SPAN_LOW))
+        return 0;
+    return evindex_span_start(lane, i) + (a & EVINDEX_SPAN_LOW) - 1;
+}
+static inline uint32_t
+evindex_span_stats(const evindex_lane *lane, size_t i)
+{
+    const evindex_span_wide *w = evindex_span_wide_of(lane, i);
+    if (w)
+        return w->stats;
+    uint32_t a = lane->spans[i].aux;
+    return a & EVINDEX_SPAN_STATS ? a & EVINDEX_SPAN_LOW : 0;
+}
+static inline bool
+evindex_span_open(const evindex_lane *lane, size_t i)
+{
+    const evindex_span_wide *w = evindex_span_wide_of(lane, i);
+    return w ? w->open : (lane->spans[i].aux & EVINDEX_SPAN_OPEN) != 0;
+}
+/* Append a span starting at t (ending there, no work, wait or GC_STATS). */
+void evindex_span_push(evindex_lane *lane, uint64_t t);
+void evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open);
+void evindex_span_add(evindex_lane *lane, size_t i, bool work, uint64_t ns);
+void evindex_span_set_first_work(evindex_lane *lane, size_t i, uint64_t t);
+void evindex_span_set_stats(evindex_lane *lane, size_t i, uint32_t stats);
+/* Append src's spans to dst's (src's are left as they were). */
+void evindex_span_append(evindex_lane *dst, const evindex_lane *src);
 
 struct evindex {
     const evlog *log;
@@ -134,8 +267,8 @@ int evindex_census_cmp(const void *a, const void *b);
  * joins them and packs the GC tracks' refs as it goes: the spans must not be read after
  * it (only freed), and their refs are not set again. Cost: the spans joined again,
  * O(k log k). */
-void evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats,
-                       size_t n_stats, const evindex_gcmark *marks, size_t n_marks,
+void evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
+                       const evindex_gcmark *marks, size_t n_marks,
                        const evindex_census_win *census, size_t n_census, uint64_t late_ns,
                        uint64_t horizon_ns, bool final);
 void evindex_join_free(evindex_join *j);

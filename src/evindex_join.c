@@ -45,7 +45,7 @@ join_spans_init(join_spans *js, const evindex *ix, size_t n_spans)
     for (size_t li = 0; li < ix->n_lanes && in_order; li++) {
         const evindex_lane *lane = &ix->lanes[li];
         for (size_t i = lane->span_from + 1; i < lane->n_spans_closed && in_order; i++)
-            in_order = lane->spans[i - 1].start_ns <= lane->spans[i].start_ns;
+            in_order = evindex_span_start(lane, i - 1) <= evindex_span_start(lane, i);
     }
     if (in_order) {
         js->at = xmalloc((ix->n_lanes + 1) * sizeof *js->at);      /* freed: _free */
@@ -56,9 +56,10 @@ join_spans_init(join_spans *js, const evindex *ix, size_t n_spans)
     js->sorted = xmalloc((n_spans + 1) * sizeof *js->sorted);       /* freed: _free */
     for (size_t li = 0; li < ix->n_lanes; li++)
         for (size_t i = ix->lanes[li].span_from; i < ix->lanes[li].n_spans_closed; i++) {
-            const evindex_span *sp = &ix->lanes[li].spans[i];
+            const evindex_lane *lane = &ix->lanes[li];
             js->sorted[js->n_sorted++] =
-                (span_ref){ sp->start_ns, sp->end_ns, (uint32_t)li, (uint32_t)i };
+                (span_ref){ evindex_span_start(lane, i), evindex_span_end(lane, i),
+                            (uint32_t)li, (uint32_t)i };
         }
     qsort(js->sorted, js->n_sorted, sizeof *js->sorted, span_ref_cmp);
 }
@@ -80,16 +81,17 @@ join_spans_next(join_spans *js, span_ref *out)
         const evindex_lane *lane = &ix->lanes[li];
         /* Ties go to the lower lane: only a strictly earlier start displaces it. */
         if (js->at[li] < lane->n_spans_closed &&
-            (best == SIZE_MAX || lane->spans[js->at[li]].start_ns < best_ns)) {
+            (best == SIZE_MAX || evindex_span_start(lane, js->at[li]) < best_ns)) {
             best = li;
-            best_ns = lane->spans[js->at[li]].start_ns;
+            best_ns = evindex_span_start(lane, js->at[li]);
         }
     }
     if (best == SIZE_MAX)
         return false;
     size_t i = js->at[best]++;
-    const evindex_span *sp = &ix->lanes[best].spans[i];
-    *out = (span_ref){ sp->start_ns, sp->end_ns, (uint32_t)best, (uint32_t)i };
+    const evindex_lane *bl = &ix->lanes[best];
+    *out = (span_ref){ evindex_span_start(bl, i), evindex_span_end(bl, i), (uint32_t)best,
+                       (uint32_t)i };
     return true;
 }
 
@@ -280,8 +282,8 @@ static void
 join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, ivtrack_span_cur *at)
 {
     for (size_t k = from; k < to; k++) {
-        const evindex_span *sp = &lane->spans[k];
-        ivtrack_set_refs_span(lane->gc, at, sp->start_ns, sp->end_ns, ref);
+        ivtrack_set_refs_span(lane->gc, at, evindex_span_start(lane, k), evindex_span_end(lane, k),
+                              ref);
     }
 }
 
@@ -353,15 +355,15 @@ join_out_stats_only(join_out *o, evindex_gc *g)
 }
 
 void
-evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size_t n_stats,
+evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                   const evindex_gcmark *marks, size_t n_marks, const evindex_census_win *census,
                   size_t n_census, uint64_t late_ns, uint64_t horizon_ns, bool final)
 {
     if (late_ns < j->from_ns && j->n_final)
         join_rollback(ix, j, late_ns);
     /* GC_STATS that claimed no span, noted once. */
-    for (; j->stats_seen < n_stats; j->stats_seen++)
-        if (!stats[j->stats_seen].span) {
+    for (; j->stats_seen < stats->n; j->stats_seen++)
+        if (!stats->v[j->stats_seen].span) {
             xgrowarray((void **)&j->stats_only, &j->cap_stats_only, j->n_stats_only + 1, 8,
                        sizeof *j->stats_only);
             j->stats_only[j->n_stats_only++] = (uint32_t)j->stats_seen;
@@ -372,7 +374,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     size_t n_spans = 0;
     for (size_t li = 0; li < ix->n_lanes; li++) {
         evindex_lane *lane = &ix->lanes[li];
-        while (lane->span_from > 0 && lane->spans[lane->span_from - 1].start_ns >= j->from_ns)
+        while (lane->span_from > 0 && evindex_span_start(lane, lane->span_from - 1) >= j->from_ns)
             lane->span_from--;
         if (lane->span_from > lane->n_spans_closed)
             lane->span_from = lane->n_spans_closed;
@@ -411,7 +413,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
     gc_order *so_order = xmalloc((j->n_stats_only + 1) * sizeof *so_order);   /* freed below */
     size_t n_so = 0, next_so = 0;
     for (size_t s = 0; s < j->n_stats_only; s++) {
-        const evindex_stats *st = &stats[j->stats_only[s]];
+        evindex_stats st_buf, *st = &st_buf;
+        evindex_stats_get(stats, j->stats_only[s], st);
         if (st->time_ns < j->from_ns)
             continue;           /* among the final ones */
         evindex_gc *g = &so[n_so];
@@ -462,13 +465,13 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
          * span belongs to the next collection, even if it overlaps a worker span of
          * this one: workers post GC_END when released, which can be after the next
          * collection's first GC_START (threaded-n4). */
-        uint64_t lead_end = ix->lanes[spans[a].lane].spans[spans[a].idx].stats
+        uint64_t lead_end = evindex_span_stats(&ix->lanes[spans[a].lane], spans[a].idx)
                                 ? spans[a].end_ns : UINT64_MAX;
         while (have && nx.start_ns < lead_end &&
                (nx.start_ns < c_end || (nx.start_ns == c_end && c_end == c_start))) {
             if (nx.end_ns > c_end)
                 c_end = nx.end_ns;
-            if (lead_end == UINT64_MAX && ix->lanes[nx.lane].spans[nx.idx].stats)
+            if (lead_end == UINT64_MAX && evindex_span_stats(&ix->lanes[nx.lane], nx.idx))
                 lead_end = nx.end_ns;
             xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
             spans[z++] = nx;
@@ -477,8 +480,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         /* The leader: the first span of the cluster that a GC_STATS claimed. */
         size_t lead = SIZE_MAX;
         for (size_t i = a; i < z && lead == SIZE_MAX; i++) {
-            const evindex_span *sp = &ix->lanes[spans[i].lane].spans[spans[i].idx];
-            if (sp->stats)
+            if (evindex_span_stats(&ix->lanes[spans[i].lane], spans[i].idx))
                 lead = i;
         }
         evindex_gc gc_rec, *g = &gc_rec;
@@ -489,13 +491,15 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
         if (lead != SIZE_MAX) {
             const evindex_lane *ll = &ix->lanes[spans[lead].lane];
-            const evindex_span *sp = &ll->spans[spans[lead].idx];
-            g->start_ns = sp->start_ns;
-            g->end_ns = sp->end_ns;
+            size_t k = spans[lead].idx;
+            g->start_ns = evindex_span_start(ll, k);
+            g->end_ns = evindex_span_end(ll, k);
             g->leader_cap = ll->pub.cap;
-            if (sp->open)
+            if (evindex_span_open(ll, k))
                 g->flags |= EVINDEX_GC_F_OPEN;
-            join_fill_stats(g, &stats[sp->stats - 1], ix->n_gens);
+            evindex_stats st;
+            evindex_stats_get(stats, evindex_span_stats(ll, k) - 1, &st);
+            join_fill_stats(g, &st, ix->n_gens);
         } else {
             /* No GC_STATS (cut inside it, or an old GHC): the whole cluster. */
             g->start_ns = c_start;
@@ -503,7 +507,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             g->leader_cap = ix->lanes[spans[a].lane].pub.cap;
             g->flags |= EVINDEX_GC_F_NO_STATS;
             for (size_t i = a; i < z; i++)
-                if (ix->lanes[spans[i].lane].spans[spans[i].idx].open)
+                if (evindex_span_open(&ix->lanes[spans[i].lane], spans[i].idx))
                     g->flags |= EVINDEX_GC_F_OPEN;
         }
 
@@ -543,17 +547,18 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
         const ivtrack *lead_gc = NULL;
         for (size_t i = a; i < z; i++) {
             evindex_lane *lane = &ix->lanes[spans[i].lane];
-            const evindex_span *sp = &lane->spans[spans[i].idx];
+            size_t k = spans[i].idx;
+            uint64_t sp_start = evindex_span_start(lane, k);
             evindex_gc_part *p = &cparts[i - a];
             n_parts++;
             p->cap = lane->pub.cap;
-            p->start_ns = sp->start_ns;
-            p->end_ns = sp->end_ns;
-            p->work_ns = sp->work_ns;
-            p->wait_ns = sp->wait_ns;
+            p->start_ns = sp_start;
+            p->end_ns = evindex_span_end(lane, k);
+            p->work_ns = evindex_span_work(lane, k);
+            p->wait_ns = evindex_span_wait(lane, k);
             p->stop_ns = g->request_cap == EVINDEX_NO_CAP
-                             ? sp->start_ns
-                             : part_stop(sweeps[spans[i].lane], g->request_ns, sp->start_ns);
+                             ? sp_start
+                             : part_stop(sweeps[spans[i].lane], g->request_ns, sp_start);
             if (lead != SIZE_MAX && i == lead) {
                 lead_part = p;
                 lead_gc = lane->gc;
@@ -637,7 +642,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_stats *stats, size
             continue;
         }
         while (lane->span_from < lane->n_spans_closed &&
-               lane->spans[lane->span_from].start_ns < j->from_ns)
+               evindex_span_start(lane, lane->span_from) < j->from_ns)
             lane->span_from++;
     }
     x_free(released);

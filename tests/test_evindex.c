@@ -429,6 +429,168 @@ START_TEST(test_evindex_nonthreaded_gc)
 }
 END_TEST
 
+/* GC spans whose values do not fit the 32 bits a span keeps them in while it waits
+ * for the join (longer than 4.3 s, a first GC_WORK 2 s in, 4.5 s of work; a 5 s GC
+ * whose work and wait fit but not its end, set after its GC_STATS; one with no GC_END
+ * 5 s before the log's end), and GC_STATS whose byte counts do not fit 32 bits: the
+ * index keeps them exact, serial and split at every seam (a lane's wide spans and
+ * wide GC_STATS on both sides of a seam). Cap 2's run, open at the end,
+ * ends at the first GC_WORK of the next GC without GC_STATS (cap 0's, 2 s in). */
+#define EI_G 1000000000ull
+static void
+ei_long_gc_log(ei_mem *m)
+{
+    evwrite *w = ei_writer(m);
+    EW(evwrite_create_thread(w, 2, 100, 3));
+    EW(evwrite_create_thread(w, 0, 900, 1));
+    EW(evwrite_run_thread(w, 0, 1000, 1));
+    EW(evwrite_stop_thread(w, 0, 5200, 1, 3, 0));
+    EW(evwrite_empty(w, 0, EV_GC_START, 6000));
+    EW(evwrite_empty(w, 0, EV_GC_WORK, 6100));
+    EW(evwrite_empty(w, 0, EV_GC_IDLE, 8000));
+    EW(evwrite_empty(w, 0, EV_GC_END, 9000));
+    EW(evwrite_create_thread(w, 1, 400, 2));
+    EW(evwrite_run_thread(w, 1, 500, 2));
+    EW(evwrite_stop_thread(w, 1, 4900, 2, 1, 0));
+    EW(evwrite_empty(w, 1, EV_REQUEST_PAR_GC, 5000));
+    EW(evwrite_empty(w, 1, EV_GC_START, 5600));
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 6 * EI_G + 5600));
+    EW(evwrite_empty(w, 1, EV_GC_IDLE, 11 * EI_G + 5600));
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 11 * EI_G + 6600));
+    EW(evwrite_empty(w, 1, EV_GC_DONE, 11 * EI_G + 7600));
+    ei_stats(w, 1, 11 * EI_G + 8000, 0, 5 * EI_G, 2);
+    EW(evwrite_empty(w, 1, EV_GC_END, 16 * EI_G));
+    EW(evwrite_flush_all(w));
+    EW(evwrite_run_thread(w, 2, 20 * EI_G, 3));
+    EW(evwrite_empty(w, 0, EV_GC_START, 21 * EI_G));
+    EW(evwrite_empty(w, 0, EV_GC_WORK, 23 * EI_G));
+    EW(evwrite_empty(w, 0, EV_GC_IDLE, 27 * EI_G));
+    EW(evwrite_empty(w, 0, EV_GC_END, 28 * EI_G));
+    EW(evwrite_flush_all(w));
+    EW(evwrite_empty(w, 1, EV_GC_START, 30 * EI_G));
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 30 * EI_G + 100));
+    EW(evwrite_empty(w, 1, EV_GC_DONE, 34 * EI_G + 500000100));
+    ei_stats(w, 1, 34 * EI_G + 600000000, 1, 64, 1);
+    EW(evwrite_empty(w, 1, EV_GC_END, 35 * EI_G));
+    EW(evwrite_run_thread(w, 1, 36 * EI_G, 2));
+    EW(evwrite_stop_thread(w, 1, 37 * EI_G, 2, 5, 0));
+    /* Only its end does not fit, after its GC_STATS. */
+    EW(evwrite_empty(w, 1, EV_GC_START, 40 * EI_G));
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 40 * EI_G + 10));
+    EW(evwrite_empty(w, 1, EV_GC_IDLE, 43 * EI_G));
+    ei_stats(w, 1, 44 * EI_G, 0, 8 * EI_G, 1);
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 44 * EI_G + 100));   /* after its GC_STATS */
+    EW(evwrite_empty(w, 1, EV_GC_IDLE, 44 * EI_G + 200));
+    EW(evwrite_empty(w, 1, EV_GC_END, 45 * EI_G));
+    /* A short one with a GC_WORK after its GC_STATS. */
+    EW(evwrite_empty(w, 1, EV_GC_START, 45 * EI_G + 500));
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 45 * EI_G + 510));
+    ei_stats(w, 1, 45 * EI_G + 520, 0, 256, 1);
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 45 * EI_G + 530));
+    EW(evwrite_empty(w, 1, EV_GC_END, 45 * EI_G + 540));
+    /* No GC_END: closed at the log's end, 5 s on. */
+    EW(evwrite_empty(w, 0, EV_GC_START, 46 * EI_G));
+    EW(evwrite_run_thread(w, 1, 50 * EI_G, 2));
+    EW(evwrite_stop_thread(w, 1, 51 * EI_G, 2, 5, 0));
+    ei_finish(m, w, false, 0);
+}
+
+static void
+ei_assert_part(const evindex *ix, uint32_t i, uint16_t cap, uint64_t start, uint64_t end,
+               uint64_t work, uint64_t wait)
+{
+    evindex_gc_part p_buf;
+    const evindex_gc_part *p = evindex_gc_part_get(ix, i, &p_buf);
+    ck_assert_msg(p->cap == cap && p->start_ns == start && p->end_ns == end &&
+                      p->work_ns == work && p->wait_ns == wait,
+                  "part %u: cap %u %llu..%llu work %llu wait %llu, want cap %u %llu..%llu "
+                  "work %llu wait %llu", i, p->cap, (unsigned long long)p->start_ns,
+                  (unsigned long long)p->end_ns, (unsigned long long)p->work_ns,
+                  (unsigned long long)p->wait_ns, cap, (unsigned long long)start,
+                  (unsigned long long)end, (unsigned long long)work,
+                  (unsigned long long)wait);
+}
+
+START_TEST(test_evindex_long_gc_spans)
+{
+    ei_mem m;
+    ei_long_gc_log(&m);
+    size_t len = m.len;
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+    ck_assert_uint_eq(evindex_n_gcs(ix), 6);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 5600);
+    ck_assert_uint_eq(g->end_ns, 16 * EI_G);
+    ck_assert_uint_eq(g->leader_cap, 1);
+    ck_assert_uint_eq(g->copied, 5 * EI_G);
+    ck_assert_uint_eq(g->par_tot_copied, 5 * EI_G);
+    ck_assert_uint_eq(g->par_threads, 2);
+    ck_assert_uint_eq(g->flags, EVINDEX_GC_F_PAR_REQUEST | EVINDEX_GC_F_HAS_BALANCE);
+    ck_assert_uint_eq(g->n_parts, 2);
+    ei_assert_part(ix, g->first_part, 1, 5600, 16 * EI_G, 5 * EI_G + 1000,
+                   6 * EI_G + 1000 + 5 * EI_G - 7600);
+    ei_assert_part(ix, g->first_part + 1, 0, 6000, 9000, 1900, 1100);
+    g = evindex_gc_get(ix, 1, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 21 * EI_G);
+    ck_assert_uint_eq(g->end_ns, 28 * EI_G);
+    ck_assert(g->flags & EVINDEX_GC_F_NO_STATS);
+    ck_assert(!(g->flags & EVINDEX_GC_F_OPEN));
+    ck_assert_uint_eq(g->n_parts, 1);
+    ei_assert_part(ix, g->first_part, 0, 21 * EI_G, 28 * EI_G, 4 * EI_G, 3 * EI_G);
+    g = evindex_gc_get(ix, 2, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 30 * EI_G);
+    ck_assert_uint_eq(g->end_ns, 35 * EI_G);
+    ck_assert_uint_eq(g->gen, 1);
+    ck_assert_uint_eq(g->copied, 64);
+    ck_assert_uint_eq(g->par_max_copied, 32);
+    ck_assert_uint_eq(g->frag, 22);
+    ck_assert_uint_eq(g->flags, EVINDEX_GC_F_HAS_BALANCE | EVINDEX_GC_F_MAJOR);
+    ck_assert_uint_eq(g->n_parts, 1);
+    ei_assert_part(ix, g->first_part, 1, 30 * EI_G, 35 * EI_G, 4500000000ull,
+                   500000000);
+    g = evindex_gc_get(ix, 3, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 40 * EI_G);
+    ck_assert_uint_eq(g->end_ns, 45 * EI_G);
+    ck_assert_uint_eq(g->copied, 8 * EI_G);
+    ck_assert_uint_eq(g->par_max_copied, 4 * EI_G);
+    ck_assert_uint_eq(g->par_balanced, 2 * EI_G);
+    ck_assert_uint_eq(g->slop, 11);
+    ck_assert_uint_eq(g->flags, EVINDEX_GC_F_HAS_BALANCE);
+    ck_assert_uint_eq(g->n_parts, 1);
+    ei_assert_part(ix, g->first_part, 1, 40 * EI_G, 45 * EI_G, 3 * EI_G - 10 + 100,
+                   2 * EI_G + 10 - 100);
+    g = evindex_gc_get(ix, 4, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 45 * EI_G + 500);
+    ck_assert_uint_eq(g->copied, 256);
+    ei_assert_part(ix, g->first_part, 1, 45 * EI_G + 500, 45 * EI_G + 540, 30, 10);
+    g = evindex_gc_get(ix, 5, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 46 * EI_G);
+    ck_assert_uint_eq(g->end_ns, 51 * EI_G);
+    ck_assert_uint_eq(g->flags, EVINDEX_GC_F_NO_STATS | EVINDEX_GC_F_OPEN);
+    ei_assert_run(ix, 2, 0, 20 * EI_G, 23 * EI_G, 3, 0, RUNLANE_F_OPEN);
+    /* Split builds join the same collections (each lane's wide spans appended after
+     * the other worker's). */
+    unsigned n_par = 0;
+    for (unsigned k = 1; k < 8; k++) {
+        uint64_t seam = len * k / 8;
+        evindex_opts o = { .threads = 1, .split_at = &seam, .n_split = 1 };
+        evindex *sx = evindex_build(c.log, &o, NULL);
+        ck_assert_ptr_nonnull(sx);
+        char what[64];
+        snprintf(what, sizeof what, "long GC spans, seam at %llu", (unsigned long long)seam);
+        ei_assert_check(sx, what);
+        test_evindex_same(what, ix, sx);
+        n_par += evindex_threads_used(sx) == 2;
+        evindex_free(sx);
+    }
+    ck_assert_uint_gt(n_par, 0);
+    ei_close(&c);
+}
+END_TEST
+
 /* A log cut off while cap 0 runs a thread and cap 1 is inside a GC. */
 START_TEST(test_evindex_truncated)
 {
@@ -2451,6 +2613,7 @@ test_evindex_suite(void)
     TCase *tc = tcase_create("hand-built");
     tcase_add_test(tc, test_evindex_parallel_gc);
     tcase_add_test(tc, test_evindex_nonthreaded_gc);
+    tcase_add_test(tc, test_evindex_long_gc_spans);
     tcase_add_test(tc, test_evindex_truncated);
     tcase_add_test(tc, test_evindex_messages);
     tcase_add_test(tc, test_evindex_thread_labels);
