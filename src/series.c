@@ -476,21 +476,28 @@ series_before(uint64_t x, uint64_t t, bool inclusive)
     return x < t || (inclusive && x == t);
 }
 
+/* Number of the n plain sorted times t_[] before t (inclusive: at or before t), counting
+ * t_[0] as before it whatever its value (a chunk's first sample is, by the caller). */
+static size_t
+series_plain_count(const uint64_t *t_, size_t n, uint64_t t, bool inclusive)
+{
+    size_t lo = 1, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (series_before(t_[mid], t, inclusive))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Number of samples of chunk k with time < t (inclusive: <= t); its first one is. */
 static size_t
 series_count_in_chunk(const series *s, size_t k, uint64_t t, bool inclusive)
 {
-    if (k == s->n_ch) {
-        size_t lo = 1, hi = s->n_open;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (series_before(s->open_t[mid], t, inclusive))
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return lo;
-    }
+    if (k == s->n_ch)
+        return series_plain_count(s->open_t, s->n_open, t, inclusive);
     series_col c;
     series_cols(s, k, &c, NULL);
     if (!c.delta) {
@@ -618,15 +625,7 @@ series_sweep_count(series_sweep *sw, uint64_t t, bool inclusive)
     }
 #undef SERIES_FIRST_T
     series_sweep_load(sw, k);
-    size_t lo = 1, hi = sw->len;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (series_before(sw->t[mid], t, inclusive))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return (k << SERIES_CHUNK_SHIFT) + lo;
+    return (k << SERIES_CHUNK_SHIFT) + series_plain_count(sw->t, sw->len, t, inclusive);
 }
 
 /* Sample i (< count) into *out, decoding its chunk. */
