@@ -90,8 +90,9 @@ evindex_stats_get(const evindex_statsv *sv, size_t i, evindex_stats *out)
     }
     out->span = c->span;
 }
-/* Append src's events to dst's (src's left as they were). */
-void evindex_stats_append(evindex_statsv *dst, const evindex_statsv *src);
+/* Append src's events to dst's: src's array is given back to the system as it is
+ * copied, so src must only be freed after (never read). */
+void evindex_stats_append(evindex_statsv *dst, evindex_statsv *src);
 void evindex_stats_free(evindex_statsv *sv);
 
 /* REQUEST_SEQ_GC / REQUEST_PAR_GC / GC_GLOBAL_SYNC. */
@@ -193,8 +194,9 @@ void evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool op
 void evindex_span_add(evindex_lane *lane, size_t i, bool work, uint64_t ns);
 void evindex_span_set_first_work(evindex_lane *lane, size_t i, uint64_t t);
 void evindex_span_set_stats(evindex_lane *lane, size_t i, uint32_t stats);
-/* Append src's spans to dst's (src's are left as they were). */
-void evindex_span_append(evindex_lane *dst, const evindex_lane *src);
+/* Append src's spans to dst's: src's array is given back to the system as it is
+ * copied, so src's spans must only be freed after (never read). */
+void evindex_span_append(evindex_lane *dst, evindex_lane *src);
 
 struct evindex {
     const evlog *log;
