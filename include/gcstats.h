@@ -158,6 +158,9 @@ typedef struct gcstats_report {
     uint64_t max_heap_bytes;    /* largest HEAP_SIZE */
     uint64_t total_mem_mib;     /* max(max_heap_bytes, peak MEM_RETURN current x mblock)
                                  * / 2^20 */
+    bool total_mem_at_least;    /* total_mem_mib is only a lower bound: a major GC with
+                                 * no MEM_RETURN (GHC < 9.2), whose peak before it gave
+                                 * memory back is in no event (§2) */
     gcstats_memory mem;
     gcstats_nonmoving_detail nm;
 

@@ -456,6 +456,9 @@ gcstats_finish_memory(gcstats *g, gcstats_report *out)
     m->peak_mblocks = peak;
     uint64_t total = g->max_heap > peak * m->mblock_bytes ? g->max_heap : peak * m->mblock_bytes;
     out->total_mem_mib = total / MIB;
+    /* A major GC gives megablocks back before its HEAP_SIZE: its peak is in the log only
+     * as MEM_RETURN's current (GHC 9.2+). */
+    out->total_mem_at_least = !m->has_mem_return && out->residency_samples > 0;
     /* The RTS's blocks per megablock: the block descriptors (64 bytes each on a 64-bit
      * machine, one per block) take the first blocks of every megablock. */
     uint64_t per_mb0 = m->mblock_bytes / m->block_bytes;

@@ -124,6 +124,9 @@ statsfmt_gc_rows(strbuf *sb, const gcstats_report *r)
         strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use (%" PRIu64
                       " MiB lost due to fragmentation)\n\n", r->total_mem_mib,
                       r->mem.frag_mib);
+    else if (r->total_mem_at_least)
+        strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use (at least; GHC < 9.2 logs no"
+                      " peak inside a major GC)\n\n", r->total_mem_mib);
     else
         strbuf_printf(sb, "%16" PRIu64 " MiB total memory in use\n\n", r->total_mem_mib);
     strbuf_printf(sb, "%37s%s\n", "", "Elapsed   Avg pause  Max pause");
