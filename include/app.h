@@ -27,6 +27,9 @@ typedef struct app_opts {
                                  * cursor first meets a run); else on first need */
     const char *notice;         /* shown in the header after the file name ("ASCII: locale
                                  * is not UTF-8"); borrowed by app_new only, may be NULL */
+    const char *startup_msg;    /* the status line's first message (the backend in use
+                                 * when the one asked for cannot drive the terminal);
+                                 * borrowed by app_new only, may be NULL */
     const char *second_path;    /* app_run: a second log stacked under the first (NULL:
                                  * none); borrowed */
     const char *align;          /* app_run: the marker both logs are aligned at (NULL: their

@@ -1872,6 +1872,9 @@ app_new(const evindex *ix, const char *path, int cols, int lines, const app_opts
     else
         snprintf(a->name, sizeof a->name, "%s", base ? base + 1 : path);
     a->opts.notice = NULL;      /* borrowed only for this */
+    if (a->opts.startup_msg && a->opts.startup_msg[0])
+        app_msg(a, "%s", a->opts.startup_msg);
+    a->opts.startup_msg = NULL; /* likewise */
     a->cols = cols;
     a->lines = lines;
     a->mode = MODE_TIMELINE;

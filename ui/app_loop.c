@@ -264,13 +264,14 @@ app_session(evlog *log, livelog *l, const char *path, const char *backend, const
         return 1;
     }
     int quit_sig = 0;
+    /* The other backend in use, and why: the status line's first message. */
+    ao.startup_msg = notice[0] ? notice : NULL;
     /* Without a UTF-8 codeset ncursesw cannot show the glyphs (lanes would be blank):
      * both backends draw the ASCII set then, and the header says why. */
     if (!ao.ascii && strcmp(nl_langinfo(CODESET), "UTF-8") != 0) {
         ao.ascii = true;
-        snprintf(notice, sizeof notice, "ASCII: locale is not UTF-8");
+        ao.notice = "ASCII: locale is not UTF-8";
     }
-    ao.notice = notice[0] ? notice : NULL;
     int cols, lines;
     termio_size(t, &cols, &lines);
     surface *s = surface_new(cols, lines);

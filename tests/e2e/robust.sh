@@ -123,6 +123,16 @@ for backend in curses tickit; do
     check "$backend: TERM=vt100 opens" "HEC 0"
     keys q
     finished "$backend: TERM=vt100 quits cleanly" 0
+    if [ $backend = tickit ]; then
+        # The fallback says so on the status line, beside the header's ASCII note when
+        # the locale is not UTF-8 either (that note used to replace it).
+        start tickit TERM=vt100 LANG=C LC_ALL=C
+        check "tickit: TERM=vt100 says curses is in use" \
+            "using curses: libtickit cannot drive TERM=vt100"
+        check "tickit: TERM=vt100 LANG=C header still says ASCII" "ASCII: locale is not UTF-8"
+        keys q
+        finished "tickit: TERM=vt100 LANG=C quits cleanly" 0
+    fi
     start $backend TERM=dumb
     if poll ended && [ "$(cat "$TMP/exit")" = "exit=1" ] && grep -q 'TERM=dumb' "$TMP/err" &&
         [ "$(wc -l < "$TMP/err")" = 1 ] && ! grep -q 'Required TI' "$TMP/err"; then
