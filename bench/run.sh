@@ -69,6 +69,7 @@ shape_file() {
                 gen_synth "churn-${nthr}thr" --caps 2 --churn "$nthr" ;;
     churn-real) gen_ghc churn-real fixtures/src/Churn.hs 25000 -N2 ;;
     pingpong-real) gen_ghc pingpong-real fixtures/src/Bench.hs 135000 -N4 ;;
+    trace-real) gen_ghc trace-real fixtures/src/Trace.hs 500000 -N2 ;;
     pingpong)   gen_synth "pingpong-${mb}M" --caps 8 --sparks --heap --labels --size "${mb}M" ;;
     markers)    gen_synth "markers-${mb}M" --caps 2 --markers-every 300us --size "${mb}M" ;;
     messages)   gen_synth "messages-${mb}M" --caps 2 --markers-every 0 --messages-every 150us \
@@ -81,7 +82,7 @@ shape_file() {
                     --size "${mb}M" ;;
     esac
 }
-ALL_SHAPES="churn churn-real pingpong-real pingpong markers messages caps64 sparks heapbands nonmoving"
+ALL_SHAPES="churn churn-real pingpong-real trace-real pingpong markers messages caps64 sparks heapbands nonmoving"
 SHAPES=${BENCH_SHAPES:-$ALL_SHAPES}
 
 # bval FILE TAG KEY [NTH]: the value after KEY on the NTH (default first) line of FILE
