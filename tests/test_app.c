@@ -2,6 +2,7 @@
  * names on real fixtures (GC and marker jumps, zoom, lists, search, selection, event
  * pane, help, resizing to nothing) and the frame rendered through a TickitMockTerm,
  * asserting cell text and pens. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -413,6 +414,80 @@ START_TEST(test_app_zoom_and_select)
 }
 END_TEST
 
+/* A search over more messages than one thread reads (APP_SEARCH_SPLIT, 65,536) is
+ * shared by two; its matches must be exactly the brute-force ones, in time order, with
+ * the halves' seam inside a run of matches and a thread label among them. */
+START_TEST(test_app_search_split)
+{
+    enum { N = 70001 };
+    char *bytes = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&bytes, &len);
+    ck_assert_ptr_nonnull(fp);
+    evwrite *w = evwrite_new(fp);
+    ck_assert_int_eq(evwrite_declare_ghc(w), EVWRITE_OK);
+    ck_assert_int_eq(evwrite_begin_data(w), EVWRITE_OK);
+    ck_assert_int_eq(evwrite_create_thread(w, 0, 500, 7), EVWRITE_OK);
+    ck_assert_int_eq(evwrite_thread_label(w, 0, 600, 7, "Needle-thread"), EVWRITE_OK);
+    size_t want = 0;
+    for (size_t i = 0; i < N; i++) {
+        char text[48];
+        /* every 97th, and every one around the middle, where the halves meet */
+        bool hit = i % 97 == 0 || (i > N / 2 - 300 && i < N / 2 + 300);
+        snprintf(text, sizeof text, "%s %zu", hit ? (i % 2 ? "a nEEdle" : "NEEDLE") : "hay", i);
+        want += hit;
+        uint16_t cap = (uint16_t)(i % 2);
+        uint64_t t = 1000 + (uint64_t)i * 10;
+        ck_assert_int_eq(i % 3 ? evwrite_user_msg(w, cap, t, text)
+                               : evwrite_user_marker(w, cap, t, text), EVWRITE_OK);
+    }
+    ck_assert_int_eq(evwrite_finish(w), EVWRITE_OK);
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(fp), 0);
+    app_fx f;
+    diag d;
+    f.log = evlog_open_bytes((const uint8_t *)bytes, len, &d);
+    ck_assert_ptr_nonnull(f.log);
+    f.ix = evindex_build(f.log, NULL, &d);
+    ck_assert_uint_eq(evindex_n_msgs(f.ix), N);
+    f.a = app_new(f.ix, "split.eventlog", 100, 30, NULL);
+    f.s = surface_new(100, 30);
+    fx_keys(&f, "/ n e e d l e Enter");
+    /* Brute force: every message's text, in index (time) order, and the label. */
+    ck_assert_uint_eq(f.a->n_matches, want + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < N; i++) {
+        evindex_msg m;
+        ck_assert_uint_eq(evindex_msgs_at(f.ix, i, 1, &m), 1);
+        const uint8_t *p;
+        size_t n;
+        ck_assert(evindex_msg_text(f.ix, &m, &p, &n));
+        char text[64];
+        snprintf(text, sizeof text, "%.*s", (int)n, (const char *)p);
+        for (char *c = text; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        if (!strstr(text, "needle"))
+            continue;
+        if (k == 0) {           /* the label, created before every message */
+            ck_assert(f.a->matches[k].is_thread);
+            ck_assert_uint_eq(f.a->matches[k].time_ns, 500);
+            k++;
+        }
+        ck_assert_msg(!f.a->matches[k].is_thread && f.a->matches[k].index == i &&
+                      f.a->matches[k].time_ns == m.time_ns,
+                      "match %zu: index %zu, want message %zu", k,
+                      (size_t)f.a->matches[k].index, i);
+        k++;
+    }
+    ck_assert_uint_eq(k, want + 1);
+    char msg[64];
+    snprintf(msg, sizeof msg, "/%zu at ", want + 1);     /* "match K/N at T: text" */
+    ck_assert_msg(strstr(app_status(f.a), msg) != NULL, "%s", app_status(f.a));
+    fx_close(&f);
+    free(bytes);
+}
+END_TEST
+
 /* Markers close together on a log starting late: each `n` names its marker's time on the
  * log's clock, rounded (half up), with as many digits as tell it from its neighbours —
  * 63.981 ms is "63.981ms", not "0.063s" nor the time since the first event; markers 1 us
@@ -810,6 +885,7 @@ test_app_suite(void)
     tcase_add_test(tc, test_app_mock_terminal);
     tcase_add_test(tc, test_app_exact_selection);
     tcase_add_test(tc, test_app_search_from_pane);
+    tcase_add_test(tc, test_app_search_split);
     tcase_add_test(tc, test_app_small_lanes_scroll);
     tcase_add_test(tc, test_app_status_ellipsis);
     tcase_add_test(tc, test_app_gc_list_bytes);

@@ -4,6 +4,7 @@
  * app_loop.c. */
 #include "app.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1234,7 +1235,55 @@ app_prefetch_event(const app *a, uint64_t offset)
         __builtin_prefetch(evlog_bytes(log) + offset);
 }
 
-/* Markers, messages and thread labels containing the query. */
+/* The matches among messages [from, to): what one thread of a search finds. */
+typedef struct app_search_part {
+    const app *a;
+    const app_needle *nd;
+    size_t from, to;
+    app_match *m;               /* owned; freed or taken by app_run_search */
+    size_t n, cap;
+} app_search_part;
+
+static void
+app_search_msgs(app_search_part *sp)
+{
+    evindex_msg batch[APP_SEARCH_BATCH];
+    for (size_t i0 = sp->from; i0 < sp->to; i0 += APP_SEARCH_BATCH) {
+        size_t want = sp->to - i0 < APP_SEARCH_BATCH ? sp->to - i0 : APP_SEARCH_BATCH;
+        size_t nb = evindex_msgs_at(sp->a->ix, i0, want, batch);
+        for (size_t k = 0; k < nb; k++)
+            app_prefetch_event(sp->a, batch[k].offset);
+        for (size_t k = 0; k < nb; k++) {
+            const evindex_msg *m = &batch[k];
+            const uint8_t *p;
+            size_t n;
+            if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(sp->a->ix, m, &p, &n) ||
+                !app_contains(p, n, sp->nd))
+                continue;
+            if (sp->n == sp->cap) {
+                sp->cap = sp->cap ? sp->cap * 2 : 64;
+                sp->m = xreallocarray(sp->m, sp->cap, sizeof *sp->m);
+            }
+            sp->m[sp->n++] = (app_match){ m->time_ns, i0 + k, false };
+        }
+    }
+}
+
+static void *
+app_search_msgs_main(void *arg)
+{
+    app_search_part *sp = arg;
+    app_search_msgs(sp);
+    return NULL;
+}
+
+/* Messages a search shares out to a second thread from: below, one thread reads them
+ * all (a thread's start costs more than it saves). */
+#define APP_SEARCH_SPLIT 65536
+
+/* Markers, messages and thread labels containing the query. Many messages are read
+ * in two halves at once, on this thread and another; the halves' matches, each in
+ * message order, are put end to end. */
 static void
 app_run_search(app *a)
 {
@@ -1244,26 +1293,28 @@ app_run_search(app *a)
     size_t cap = 0;
     app_needle nd;
     app_needle_init(&nd, a->query);
-    evindex_msg batch[APP_SEARCH_BATCH];
     size_t n_msgs = evindex_n_msgs(a->ix);
-    for (size_t i0 = 0; i0 < n_msgs; i0 += APP_SEARCH_BATCH) {
-        size_t nb = evindex_msgs_at(a->ix, i0, APP_SEARCH_BATCH, batch);
-        for (size_t k = 0; k < nb; k++)
-            app_prefetch_event(a, batch[k].offset);
-        for (size_t k = 0; k < nb; k++) {
-            const evindex_msg *m = &batch[k];
-            const uint8_t *p;
-            size_t n;
-            if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(a->ix, m, &p, &n) ||
-                !app_contains(p, n, &nd))
-                continue;
-            if (a->n_matches == cap) {
-                cap = cap ? cap * 2 : 64;
-                a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
-            }
-            a->matches[a->n_matches++] = (app_match){ m->time_ns, i0 + k, false };
-        }
+    size_t mid = n_msgs >= APP_SEARCH_SPLIT
+                     ? n_msgs / 2 / APP_SEARCH_BATCH * APP_SEARCH_BATCH : n_msgs;
+    app_search_part lo = { .a = a, .nd = &nd, .from = 0, .to = mid };
+    app_search_part hi = { .a = a, .nd = &nd, .from = mid, .to = n_msgs };
+    pthread_t half;
+    bool two = mid < n_msgs && pthread_create(&half, NULL, app_search_msgs_main, &hi) == 0;
+    app_search_msgs(&lo);
+    if (two)
+        pthread_join(half, NULL);
+    else
+        app_search_msgs(&hi);
+    a->matches = lo.m;                  /* owned by a */
+    a->n_matches = lo.n;
+    cap = lo.cap;
+    if (hi.n) {
+        cap = lo.n + hi.n;
+        a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
+        memcpy(a->matches + lo.n, hi.m, hi.n * sizeof *hi.m);
+        a->n_matches = cap;
     }
+    x_free(hi.m);
     size_t n_msg_matches = a->n_matches;       /* already in time order */
     const threadtab *tt = evindex_threads(a->ix);
     threadtab_iter it = { 0, 0, false };
