@@ -396,6 +396,12 @@ on_run_slow(builder *b, size_t li, const evlog_event *ev)
     }
     if (s->run_open)
         lane_close_run(b, li, ev->time_ns, 0, RUNLANE_F_OPEN);
+    /* A growing index's run opened behind the placement horizon (its capability was
+     * quiet long enough to be left out of it, and has written on since): while open it
+     * is in no lane, yet it is when its capability stopped for the collections after
+     * it, which the join may have made final without it. */
+    if (ev->time_ns < b->horizon_ns)
+        builder_late_at(&b->late_ns, ev->time_ns);
     uint32_t tid = pl32(ev, 0);
     /* Every thread that runs gets a record, found again only when the lane switches
      * threads (its run totals come from the runs themselves: threadstats). */
@@ -414,7 +420,7 @@ on_run(builder *b, size_t li, const evlog_event *ev)
 {
     lane_state *s = &b->ls[li];
     uint32_t tid = pl32(ev, 0);
-    if (!(s->known & LANE_KNOWN_RUN) || s->run_open ||
+    if (!(s->known & LANE_KNOWN_RUN) || s->run_open || ev->time_ns < b->horizon_ns ||
         ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1)) {
         on_run_slow(b, li, ev);
         return;

@@ -352,6 +352,19 @@ START_TEST(test_grow_fixtures)
 }
 END_TEST
 
+/* threaded-n4 fed in pieces such that capability 1's block arrives after the others
+ * have written a second past it: the placement horizon leaves the quiet capability
+ * out, and the join makes collections final. A run the late block opens before them,
+ * still open at the next cut, must undo those (GC 137's slowest capability is 1 in a
+ * fresh build of the same bytes, none without that run). */
+START_TEST(test_grow_quiet_cap_run)
+{
+    char *path = test_path("fixtures/threaded-n4.eventlog");
+    gr_feed(path, "threaded-n4 (quiet cap)", 37, 60001, 3);
+    free(path);
+}
+END_TEST
+
 /* Synthetic shapes: many caps, markers and messages, GCs, the non-moving collector,
  * sparks, heap bands in the global block, labels and churned threads, out-of-order
  * and truncated logs, no blocks. */
@@ -632,6 +645,7 @@ test_evindex_grow_suite(void)
     TCase *tc = tcase_create("grow");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_grow_fixtures);
+    tcase_add_test(tc, test_grow_quiet_cap_run);
     tcase_add_test(tc, test_grow_synthetic);
     tcase_add_test(tc, test_grow_work_is_incremental);
     tcase_add_test(tc, test_grow_step_cost);
