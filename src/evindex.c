@@ -42,6 +42,7 @@ typedef struct lane_state {
     uint8_t phase;
     uint64_t phase_start;
     size_t span;                /* index of the open span */
+    uint64_t span_wait;         /* its wait so far (evindex_span keeps no wait) */
 
     uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
     uint64_t alloc_first_ns;    /* time of its first HEAP_ALLOCATED fed, 0: none */
@@ -448,14 +449,16 @@ span_widen(evindex_lane *lane, size_t i)
     evindex_span *sp = &lane->spans[i];
     if (sp->end_off == EVINDEX_SPAN_WIDE)
         return &lane->wide[sp->work];
-    evindex_span_wide w = { evindex_span_end(lane, i), sp->work, sp->wait,
+    /* An open span's wait is not known here: evindex_span_set_end sets it. */
+    evindex_span_wide w = { evindex_span_end(lane, i), sp->work,
+                            sp->end_off >= sp->work ? sp->end_off - sp->work : 0,
                             evindex_span_first_work(lane, i), evindex_span_stats(lane, i),
                             evindex_span_open(lane, i) };
     size_t k = lane->n_wide;
     *EVINDEX_PUSH(lane->wide, lane->n_wide, lane->cap_wide) = w;
     sp->end_off = EVINDEX_SPAN_WIDE;
     sp->work = (uint32_t)k;     /* < 2^32: one a span */
-    sp->wait = sp->aux = 0;
+    sp->aux = 0;
     return &lane->wide[k];
 }
 
@@ -463,38 +466,37 @@ void
 evindex_span_push(evindex_lane *lane, uint64_t t)
 {
     *EVINDEX_PUSH(lane->spans, lane->n_spans, lane->cap_spans) =
-        (evindex_span){ (uint32_t)t, (uint32_t)(t >> 32), 0, 0, 0, 0 };
+        (evindex_span){ (uint32_t)t, (uint32_t)(t >> 32), 0, 0, 0 };
 }
 
 void
-evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open)
+evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open,
+                     uint64_t wait_ns)
 {
     evindex_span *sp = &lane->spans[i];
     uint64_t start = evindex_span_start(lane, i);
     if (sp->end_off != EVINDEX_SPAN_WIDE && end_ns >= start &&
-        end_ns - start < EVINDEX_SPAN_WIDE) {
+        end_ns - start < EVINDEX_SPAN_WIDE && end_ns - start >= sp->work &&
+        end_ns - start - sp->work == wait_ns) {
         sp->end_off = (uint32_t)(end_ns - start);
         sp->aux = (sp->aux & ~EVINDEX_SPAN_OPEN) | (open ? EVINDEX_SPAN_OPEN : 0);
         return;
     }
     evindex_span_wide *w = span_widen(lane, i);
     w->end_ns = end_ns;
+    w->wait_ns = wait_ns;
     w->open = open;
 }
 
 void
-evindex_span_add(evindex_lane *lane, size_t i, bool work, uint64_t ns)
+evindex_span_add_work(evindex_lane *lane, size_t i, uint64_t ns)
 {
     evindex_span *sp = &lane->spans[i];
-    if (sp->end_off != EVINDEX_SPAN_WIDE) {
-        uint32_t *v = work ? &sp->work : &sp->wait;
-        if (ns <= UINT32_MAX - *v) {
-            *v += (uint32_t)ns;
-            return;
-        }
+    if (sp->end_off != EVINDEX_SPAN_WIDE && ns <= UINT32_MAX - sp->work) {
+        sp->work += (uint32_t)ns;
+        return;
     }
-    evindex_span_wide *w = span_widen(lane, i);
-    *(work ? &w->work_ns : &w->wait_ns) += ns;
+    span_widen(lane, i)->work_ns += ns;
 }
 
 void
@@ -614,7 +616,10 @@ lane_phase(builder *b, size_t li, uint64_t t, uint8_t next)
         ivtrack_iv iv = { s->phase_start, t, UINT32_MAX,
                           s->phase == PH_WORK ? EVINDEX_GC_WORK : EVINDEX_GC_WAIT, 0 };
         ivtrack_append(lane->gc, &iv);
-        evindex_span_add(lane, s->span, s->phase == PH_WORK, t - s->phase_start);
+        if (s->phase == PH_WORK)
+            evindex_span_add_work(lane, s->span, t - s->phase_start);
+        else
+            s->span_wait += t - s->phase_start;
         s->phase_start = t;
     }
     s->phase = next;
@@ -630,7 +635,7 @@ lane_end_gc(builder *b, size_t li, uint64_t t, bool open)
     if (!s->any_sub)
         s->phase = PH_WORK;     /* no sub-phase events (non-threaded RTS): all work */
     lane_phase(b, li, t, PH_WAIT);
-    evindex_span_set_end(lane, s->span, t, open);
+    evindex_span_set_end(lane, s->span, t, open, s->span_wait);
     s->in_gc = false;
 }
 
@@ -657,6 +662,7 @@ on_gc_start(builder *b, size_t li, const evlog_event *ev)
     s->any_sub = false;
     s->phase = PH_WAIT;
     s->phase_start = ev->time_ns;
+    s->span_wait = 0;
 }
 
 static void
@@ -2526,6 +2532,7 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
         ds->phase = ss->phase;
         ds->phase_start = ss->phase_start;
         ds->span = ss->span + spans0;
+        ds->span_wait = ss->span_wait;
     }
     if (ss->block_end_ns > ds->block_end_ns)
         ds->block_end_ns = ss->block_end_ns;

@@ -12,17 +12,20 @@
 #include "heapprof.h"
 #include "timelist.h"
 
-/* One capability's GC_START .. GC_END, compact while it waits for the join (24 bytes,
- * 4-byte aligned): its end as an offset from its start, its work and wait in 32 bits,
- * and in `aux` whether it is open and either its GC_STATS or (until a GC_STATS claims
- * it: only a span no GC_STATS claimed needs it) its first GC_WORK as an offset. A span
- * whose values do not all fit (end_off == EVINDEX_SPAN_WIDE: rare, e.g. a GC longer
- * than 4.3 s) keeps them all in its lane's side table (`wide`), at index `work`. Read
- * and write them only through the evindex_span_* functions below. */
+/* One capability's GC_START .. GC_END, compact while it waits for the join (20 bytes,
+ * 4-byte aligned): its end as an offset from its start, its work in 32 bits (its wait
+ * is the rest: a span's phases tile it, so wait = end - start - work), and in `aux`
+ * whether it is open and either its GC_STATS or (until a GC_STATS claims it: only a
+ * span no GC_STATS claimed needs it) its first GC_WORK as an offset. While it is open
+ * its wait is counted in its lane's build state, not here. A span whose values do not
+ * all fit (end_off == EVINDEX_SPAN_WIDE: rare, e.g. a GC longer than 4.3 s, or phases
+ * that do not tile it when times go backwards) keeps them all in its lane's side table
+ * (`wide`), at index `work`. Read and write them only through the evindex_span_*
+ * functions below. */
 typedef struct evindex_span {
     uint32_t start_lo, start_hi;
     uint32_t end_off;           /* end - start, or EVINDEX_SPAN_WIDE */
-    uint32_t work, wait;        /* GC_WORK / GC_WAIT time; wide: work is the side index */
+    uint32_t work;              /* GC_WORK time; wide: the side index */
     uint32_t aux;               /* bit 31: open (no GC_END: closed at the end of the
                                  * log); bit 30 set: below it, 1 + index of its GC_STATS;
                                  * else below it its first GC_WORK - start + 1, or 0 */
@@ -155,11 +158,12 @@ evindex_span_work(const evindex_lane *lane, size_t i)
     const evindex_span_wide *w = evindex_span_wide_of(lane, i);
     return w ? w->work_ns : lane->spans[i].work;
 }
+/* Its wait: only once it is closed (evindex_span_set_end). */
 static inline uint64_t
 evindex_span_wait(const evindex_lane *lane, size_t i)
 {
     const evindex_span_wide *w = evindex_span_wide_of(lane, i);
-    return w ? w->wait_ns : lane->spans[i].wait;
+    return w ? w->wait_ns : (uint64_t)lane->spans[i].end_off - lane->spans[i].work;
 }
 /* Its first GC_WORK, or 0; only while no GC_STATS claims it (then unspecified). */
 static inline uint64_t
@@ -190,8 +194,11 @@ evindex_span_open(const evindex_lane *lane, size_t i)
 }
 /* Append a span starting at t (ending there, no work, wait or GC_STATS). */
 void evindex_span_push(evindex_lane *lane, uint64_t t);
-void evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open);
-void evindex_span_add(evindex_lane *lane, size_t i, bool work, uint64_t ns);
+/* Close span i at end_ns with `wait_ns` of wait (counted by the caller while it was
+ * open); widened when that is not the rest of it after its work. */
+void evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open,
+                          uint64_t wait_ns);
+void evindex_span_add_work(evindex_lane *lane, size_t i, uint64_t ns);
 void evindex_span_set_first_work(evindex_lane *lane, size_t i, uint64_t t);
 void evindex_span_set_stats(evindex_lane *lane, size_t i, uint32_t stats);
 /* Append src's spans to dst's: src's array is given back to the system as it is
