@@ -564,20 +564,20 @@ evindex_stats_push(evindex_statsv *sv, const evindex_stats *st)
 {
     evindex_stats_c *c = EVINDEX_PUSH(sv->v, sv->n, sv->cap);
     const uint32_t m = UINT32_MAX;
-    if (st->copied <= m && st->slop <= m && st->frag <= m && st->par_max <= m &&
-        st->par_tot <= m && st->par_bal <= m && st->par_threads < EVINDEX_STATS_WIDE) {
-        *c = (evindex_stats_c){ (uint32_t)st->time_ns, (uint32_t)(st->time_ns >> 32),
-                                (uint32_t)st->copied, (uint32_t)st->slop, (uint32_t)st->frag,
+    uint32_t claimed = st->claimed ? EVINDEX_STATS_CLAIMED : 0;
+    if (st->claimed && st->copied <= m && st->slop <= m && st->frag <= m &&
+        st->par_max <= m && st->par_tot <= m && st->par_bal <= m &&
+        st->par_threads <= EVINDEX_STATS_PAR_MAX && st->gen <= EVINDEX_STATS_GEN_MAX) {
+        *c = (evindex_stats_c){ (uint32_t)st->copied, (uint32_t)st->slop, (uint32_t)st->frag,
                                 (uint32_t)st->par_max, (uint32_t)st->par_tot,
                                 (uint32_t)st->par_bal,
-                                st->par_threads | (st->has_bal ? EVINDEX_STATS_BAL : 0),
-                                st->span, st->gen, st->cap };
+                                claimed | (st->has_bal ? EVINDEX_STATS_BAL : 0) |
+                                    (uint32_t)st->gen << 16 | st->par_threads };
         return;
     }
     size_t k = sv->n_wide;
     *EVINDEX_PUSH(sv->wide, sv->n_wide, sv->cap_wide) = *st;
-    *c = (evindex_stats_c){ .copied = (uint32_t)k, .par_threads = EVINDEX_STATS_WIDE,
-                            .span = st->span };
+    *c = (evindex_stats_c){ .copied = (uint32_t)k, .bits = EVINDEX_STATS_WIDE | claimed };
 }
 
 void
@@ -591,7 +591,7 @@ evindex_stats_append(evindex_statsv *dst, evindex_statsv *src)
     if (!src->n_wide)
         return;
     for (size_t k = n0; k < dst->n; k++)
-        if (dst->v[k].par_threads & EVINDEX_STATS_WIDE)
+        if (dst->v[k].bits & EVINDEX_STATS_WIDE)
             dst->v[k].copied += (uint32_t)w0;
     xgrowarray((void **)&dst->wide, &dst->cap_wide, w0 + src->n_wide, 16, sizeof *dst->wide);
     memcpy(dst->wide + w0, src->wide, src->n_wide * sizeof *src->wide);
@@ -716,7 +716,7 @@ on_gc_stats(builder *b, size_t li, const evlog_event *ev)
         evindex_stats_push(&b->stats, st);
         builder_head(b, li, HEAD_STATS, ev->time_ns, 0, (uint32_t)(b->stats.n - 1));
     } else if (lane->n_spans && !evindex_span_stats(lane, lane->n_spans - 1)) {
-        st->span = (uint32_t)lane->n_spans;
+        st->claimed = true;
         evindex_stats_push(&b->stats, st);
         evindex_span_set_stats(lane, lane->n_spans - 1, (uint32_t)b->stats.n);
         builder_late_at(&b->late_ns, evindex_span_start(lane, lane->n_spans - 1));
@@ -2402,7 +2402,7 @@ builder_replay_head(builder *dst, const lane_head *h, uint32_t stats0)
     }
     case HEAD_STATS:
         if (lane->n_spans && !evindex_span_stats(lane, lane->n_spans - 1)) {
-            dst->stats.v[stats0 + h->stats].span = (uint32_t)lane->n_spans;
+            evindex_stats_claim(&dst->stats, stats0 + h->stats);
             evindex_span_set_stats(lane, lane->n_spans - 1, stats0 + h->stats + 1);
         }
         break;
@@ -2618,14 +2618,6 @@ builder_stitch(builder *dst, builder *src)
      * dst's stream before src's samples join. */
     builder_stitch_heap(dst, src);
     uint32_t stats0 = (uint32_t)dst->stats.n;
-    /* src's GC_STATS that claimed a span of src's name it by its place in src's lane:
-     * after dst's spans of that cap. */
-    for (size_t i = 0; i < src->stats.n; i++) {
-        evindex_stats_c *st = &src->stats.v[i];
-        uint32_t l = dst->lane_of[st->cap];
-        if (st->span && l)
-            st->span += (uint32_t)d->lanes[l - 1].n_spans;
-    }
     if (!dst->stats.n && !dst->stats.n_wide) {         /* taken whole */
         evindex_stats_free(&dst->stats);
         dst->stats = src->stats;

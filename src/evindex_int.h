@@ -46,28 +46,32 @@ typedef struct evindex_span_wide {
 
 /* One GC_STATS event, as the join reads it. */
 typedef struct evindex_stats {
-    uint64_t time_ns;
+    uint64_t time_ns;           /* kept only while it claims no span (else 0) */
     uint64_t copied, slop, frag, par_max, par_tot, par_bal;
     uint32_t par_threads;
-    uint32_t span;              /* 1 + index into its cap's spans, or 0 */
-    uint16_t gen, cap;
+    uint16_t gen, cap;          /* cap: kept only while it claims no span (else 0) */
     bool has_bal;
+    bool claimed;               /* it claimed its leader's span (the span has its time
+                                 * and cap) */
 } evindex_stats;
 
-/* A GC_STATS event as it waits for the join (44 bytes, 4-byte aligned): its byte
- * counts in 32 bits, has_bal in the top bit of par_threads. One whose values do not
- * all fit (EVINDEX_STATS_WIDE in par_threads: rare) keeps them in the side table, at index
- * `copied`; `span` is always here. Through the evindex_stats_* functions only. */
+/* A GC_STATS event as it waits for the join (28 bytes, 4-byte aligned): its byte
+ * counts in 32 bits; in `bits` whether it has a balance figure, whether it is wide,
+ * whether it claimed a span, its generation and its thread count. Only the join's
+ * GC_STATS-only collections need a GC_STATS's time and cap, so a claimed one keeps
+ * neither; one that claims no span when pushed, or whose values do not all fit (rare),
+ * keeps its values in the side table (wide), at index `copied`. Through the
+ * evindex_stats_* functions only. */
 typedef struct evindex_stats_c {
-    uint32_t time_lo, time_hi;
     uint32_t copied, slop, frag, par_max, par_tot, par_bal;
-    uint32_t par_threads;       /* bit 31: has_bal, bit 30: wide; below: the count */
-    uint32_t span;              /* 1 + index into its cap's spans, or 0 */
-    uint16_t gen, cap;
+    uint32_t bits;              /* EVINDEX_STATS_* flags, gen << 16, par_threads */
 } evindex_stats_c;
 
 #define EVINDEX_STATS_BAL 0x80000000u
 #define EVINDEX_STATS_WIDE 0x40000000u
+#define EVINDEX_STATS_CLAIMED 0x20000000u
+#define EVINDEX_STATS_GEN_MAX 0x1fffu       /* gen in bits 16..28 */
+#define EVINDEX_STATS_PAR_MAX 0xffffu       /* par_threads in bits 0..15 */
 
 /* The GC_STATS events in file order; owned by the builder. */
 typedef struct evindex_statsv {
@@ -77,21 +81,32 @@ typedef struct evindex_statsv {
     size_t n_wide, cap_wide;
 } evindex_statsv;
 
-/* Append *st; event i's values (its span too) into *out. */
+/* Append *st (st->claimed: it claimed a span); event i's values into *out. */
 void evindex_stats_push(evindex_statsv *sv, const evindex_stats *st);
 static inline void
 evindex_stats_get(const evindex_statsv *sv, size_t i, evindex_stats *out)
 {
     const evindex_stats_c *c = &sv->v[i];
-    if (c->par_threads & EVINDEX_STATS_WIDE) {
+    if (c->bits & EVINDEX_STATS_WIDE) {
         *out = sv->wide[c->copied];
     } else {
-        *out = (evindex_stats){ (uint64_t)c->time_hi << 32 | c->time_lo, c->copied, c->slop,
-                                c->frag, c->par_max, c->par_tot, c->par_bal,
-                                c->par_threads & ~(EVINDEX_STATS_BAL | EVINDEX_STATS_WIDE),
-                                0, c->gen, c->cap, (c->par_threads & EVINDEX_STATS_BAL) != 0 };
+        *out = (evindex_stats){ 0, c->copied, c->slop, c->frag, c->par_max, c->par_tot,
+                                c->par_bal, c->bits & EVINDEX_STATS_PAR_MAX,
+                                (uint16_t)(c->bits >> 16 & EVINDEX_STATS_GEN_MAX), 0,
+                                (c->bits & EVINDEX_STATS_BAL) != 0, false };
     }
-    out->span = c->span;
+    out->claimed = (c->bits & EVINDEX_STATS_CLAIMED) != 0;
+}
+static inline bool
+evindex_stats_claimed(const evindex_statsv *sv, size_t i)
+{
+    return (sv->v[i].bits & EVINDEX_STATS_CLAIMED) != 0;
+}
+/* Event i claims a span after all (a later worker's head, at the stitch). */
+static inline void
+evindex_stats_claim(evindex_statsv *sv, size_t i)
+{
+    sv->v[i].bits |= EVINDEX_STATS_CLAIMED;
 }
 /* Append src's events to dst's: src's array is given back to the system as it is
  * copied, so src must only be freed after (never read). */

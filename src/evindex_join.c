@@ -363,7 +363,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         join_rollback(ix, j, late_ns);
     /* GC_STATS that claimed no span, noted once. */
     for (; j->stats_seen < stats->n; j->stats_seen++)
-        if (!stats->v[j->stats_seen].span) {
+        if (!evindex_stats_claimed(stats, j->stats_seen)) {
             xgrowarray((void **)&j->stats_only, &j->cap_stats_only, j->n_stats_only + 1, 8,
                        sizeof *j->stats_only);
             j->stats_only[j->n_stats_only++] = (uint32_t)j->stats_seen;

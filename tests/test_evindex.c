@@ -653,6 +653,52 @@ START_TEST(test_evindex_gc_untiled)
 }
 END_TEST
 
+/* A GC_STATS that claims no span (the log begins inside its collection) keeps its time
+ * and capability: a collection of its own there; claimed ones whose generation or
+ * thread count is past the compact record's fields keep them whole. */
+START_TEST(test_evindex_stats_fields)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 500));
+    ei_stats(w, 1, 700, 0, 4096, 2);
+    EW(evwrite_empty(w, 1, EV_GC_END, 800));
+    EW(evwrite_empty(w, 0, EV_GC_START, 1000));
+    ei_stats(w, 0, 1100, 9000, 64, 70000);
+    EW(evwrite_empty(w, 0, EV_GC_END, 1200));
+    EW(evwrite_empty(w, 0, EV_GC_START, 2000));
+    ei_stats(w, 0, 2100, 1, 128, 3);
+    EW(evwrite_empty(w, 0, EV_GC_END, 2200));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+    ck_assert_uint_eq(evindex_n_gcs(ix), 3);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 700);
+    ck_assert_uint_eq(g->end_ns, 700);
+    ck_assert_uint_eq(g->leader_cap, 1);
+    ck_assert(g->flags & EVINDEX_GC_F_NO_START);
+    ck_assert_uint_eq(g->copied, 4096);
+    ck_assert_uint_eq(g->par_threads, 2);
+    g = evindex_gc_get(ix, 1, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 1000);
+    ck_assert_uint_eq(g->gen, 9000);
+    ck_assert_uint_eq(g->par_threads, 70000);
+    ck_assert_uint_eq(g->copied, 64);
+    g = evindex_gc_get(ix, 2, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 2000);
+    ck_assert_uint_eq(g->leader_cap, 0);
+    ck_assert_uint_eq(g->gen, 1);
+    ck_assert_uint_eq(g->par_threads, 3);
+    ck_assert_uint_eq(g->copied, 128);
+    ck_assert_uint_eq(g->par_max_copied, 64);
+    ck_assert_uint_eq(g->par_balanced, 32);
+    ei_close(&c);
+}
+END_TEST
+
 /* A log cut off while cap 0 runs a thread and cap 1 is inside a GC. */
 START_TEST(test_evindex_truncated)
 {
@@ -2677,6 +2723,7 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_nonthreaded_gc);
     tcase_add_test(tc, test_evindex_long_gc_spans);
     tcase_add_test(tc, test_evindex_gc_untiled);
+    tcase_add_test(tc, test_evindex_stats_fields);
     tcase_add_test(tc, test_evindex_truncated);
     tcase_add_test(tc, test_evindex_messages);
     tcase_add_test(tc, test_evindex_thread_labels);
