@@ -525,19 +525,6 @@ evindex_span_set_stats(evindex_lane *lane, size_t i, uint32_t stats)
     span_widen(lane, i)->stats = stats;
 }
 
-/* Copy `bytes` of src to dst by pieces, each piece's source pages given back once
- * copied: a big array is never held twice while it moves (src is only freed after). */
-static void
-copy_give_back(void *dst, void *src, size_t bytes)
-{
-    const size_t piece = (size_t)1 << 16;
-    for (size_t at = 0; at < bytes; at += piece) {
-        size_t k = bytes - at < piece ? bytes - at : piece;
-        memcpy((char *)dst + at, (char *)src + at, k);
-        x_release(src, at, at + k);
-    }
-}
-
 void
 evindex_span_append(evindex_lane *dst, evindex_lane *src)
 {
@@ -545,7 +532,7 @@ evindex_span_append(evindex_lane *dst, evindex_lane *src)
     xgrowarray((void **)&dst->spans, &dst->cap_spans, n0 + src->n_spans, 64,
                sizeof *dst->spans);
     if (src->n_spans)
-        copy_give_back(dst->spans + n0, src->spans, src->n_spans * sizeof *src->spans);
+        x_copy_release(dst->spans + n0, src->spans, src->n_spans * sizeof *src->spans);
     dst->n_spans += src->n_spans;
     if (!src->n_wide)
         return;
@@ -586,7 +573,7 @@ evindex_stats_append(evindex_statsv *dst, evindex_statsv *src)
     size_t n0 = dst->n, w0 = dst->n_wide;
     xgrowarray((void **)&dst->v, &dst->cap, n0 + src->n, 64, sizeof *dst->v);
     if (src->n)
-        copy_give_back(dst->v + n0, src->v, src->n * sizeof *src->v);
+        x_copy_release(dst->v + n0, src->v, src->n * sizeof *src->v);
     dst->n += src->n;
     if (!src->n_wide)
         return;
@@ -2546,7 +2533,7 @@ builder_append_take(void **dst, size_t *n_dst, size_t *cap_dst, void **src, size
 {
     if (*n_src) {
         xgrowarray(dst, cap_dst, *n_dst + *n_src, 64, size);
-        copy_give_back((char *)*dst + *n_dst * size, *src, *n_src * size);
+        x_copy_release((char *)*dst + *n_dst * size, *src, *n_src * size);
         *n_dst += *n_src;
     }
     x_free(*src);

@@ -72,6 +72,40 @@ xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
     *cap = c;
 }
 
+/* Below this many bytes a plain realloc's hole is not worth a copy. */
+#define X_RELEASE_MIN_BYTES ((size_t)1 << 16)
+
+void
+xgrowarray_release(void **p, size_t *cap, size_t need, size_t first, size_t size)
+{
+    if (need <= *cap)
+        return;
+    size_t old = *cap * size;
+    if (old < X_RELEASE_MIN_BYTES) {
+        xgrowarray(p, cap, need, first, size);
+        return;
+    }
+    size_t c = *cap;
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? SIZE_MAX : 2 * c;
+    void *q = xreallocarray(NULL, c, size);     /* the caller's, as *p was */
+    x_copy_release(q, *p, old);
+    x_free(*p);
+    *p = q;
+    *cap = c;
+}
+
+void
+x_copy_release(void *dst, void *src, size_t bytes)
+{
+    const size_t piece = (size_t)1 << 16;
+    for (size_t at = 0; at < bytes; at += piece) {
+        size_t k = bytes - at < piece ? bytes - at : piece;
+        memcpy((char *)dst + at, (char *)src + at, k);
+        x_release(src, at, at + k);
+    }
+}
+
 char *
 xstrdup(const char *s)
 {
