@@ -717,7 +717,8 @@ static void
 on_gc_mark(builder *b, size_t li, const evlog_event *ev)
 {
     evindex_gcmark *m = EVINDEX_PUSH(b->marks, b->n_marks, b->cap_marks);
-    m->time_ns = ev->time_ns;
+    m->time_lo = (uint32_t)ev->time_ns;
+    m->time_hi = (uint32_t)(ev->time_ns >> 32);
     m->cap = b->ix->lanes[li].pub.cap;
     m->what = ev->type == EV_REQUEST_SEQ_GC ? 0 : ev->type == EV_REQUEST_PAR_GC ? 1 : 2;
     builder_late_at(&b->late_ns, ev->time_ns);

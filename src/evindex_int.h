@@ -113,12 +113,19 @@ evindex_stats_claim(evindex_statsv *sv, size_t i)
 void evindex_stats_append(evindex_statsv *dst, evindex_statsv *src);
 void evindex_stats_free(evindex_statsv *sv);
 
-/* REQUEST_SEQ_GC / REQUEST_PAR_GC / GC_GLOBAL_SYNC. */
+/* REQUEST_SEQ_GC / REQUEST_PAR_GC / GC_GLOBAL_SYNC, as it waits for the join (12 bytes,
+ * 4-byte aligned: its time in two halves); its time through evindex_gcmark_time. */
 typedef struct evindex_gcmark {
-    uint64_t time_ns;
+    uint32_t time_lo, time_hi;
     uint16_t cap;
     uint8_t what;               /* 0 seq request, 1 par request, 2 global sync */
 } evindex_gcmark;
+
+static inline uint64_t
+evindex_gcmark_time(const evindex_gcmark *m)
+{
+    return (uint64_t)m->time_hi << 32 | m->time_lo;
+}
 
 /* Where a heap-profile census ran: HEAP_PROF_SAMPLE_BEGIN .. HEAP_PROF_SAMPLE_END; a
  * biographical one (written at the end of the run) from its own time field on, and

@@ -655,7 +655,8 @@ END_TEST
 
 /* A GC_STATS that claims no span (the log begins inside its collection) keeps its time
  * and capability: a collection of its own there; claimed ones whose generation or
- * thread count is past the compact record's fields keep them whole. */
+ * thread count is past the compact record's fields keep them whole; request and sync
+ * marks keep times past 2^32 ns. */
 START_TEST(test_evindex_stats_fields)
 {
     ei_mem m;
@@ -669,11 +670,17 @@ START_TEST(test_evindex_stats_fields)
     EW(evwrite_empty(w, 0, EV_GC_START, 2000));
     ei_stats(w, 0, 2100, 1, 128, 3);
     EW(evwrite_empty(w, 0, EV_GC_END, 2200));
+    /* Its request and sync marks past 2^32 ns. */
+    EW(evwrite_empty(w, 1, EV_REQUEST_SEQ_GC, 5 * EI_G));
+    EW(evwrite_empty(w, 0, EV_GC_START, 5 * EI_G + 1000));
+    EW(evwrite_empty(w, 1, EV_GC_GLOBAL_SYNC, 5 * EI_G + 1500));
+    ei_stats(w, 0, 5 * EI_G + 1800, 0, 256, 1);
+    EW(evwrite_empty(w, 0, EV_GC_END, 5 * EI_G + 2000));
     ei_finish(&m, w, false, 0);
     ei_case c;
     ei_open_mem(&c, &m);
     const evindex *ix = c.ix;
-    ck_assert_uint_eq(evindex_n_gcs(ix), 3);
+    ck_assert_uint_eq(evindex_n_gcs(ix), 4);
     evindex_gc g_buf;
     const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
     ck_assert_uint_eq(g->start_ns, 700);
@@ -695,6 +702,12 @@ START_TEST(test_evindex_stats_fields)
     ck_assert_uint_eq(g->copied, 128);
     ck_assert_uint_eq(g->par_max_copied, 64);
     ck_assert_uint_eq(g->par_balanced, 32);
+    g = evindex_gc_get(ix, 3, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 5 * EI_G + 1000);
+    ck_assert_uint_eq(g->request_ns, 5 * EI_G);
+    ck_assert_uint_eq(g->request_cap, 1);
+    ck_assert_uint_eq(g->global_sync_ns, 5 * EI_G + 1500);
+    ck_assert(!(g->flags & EVINDEX_GC_F_PAR_REQUEST));
     ei_close(&c);
 }
 END_TEST
