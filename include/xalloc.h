@@ -20,6 +20,10 @@ void xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size);
  * resident hole the size of the old block is left behind (a plain realloc that cannot
  * grow in place leaves the old block's pages resident in the heap). */
 void xgrowarray_release(void **p, size_t *cap, size_t need, size_t first, size_t size);
+/* xreallocarray of a block of `old_bytes` that grows the same way: a big one moves by
+ * pieces, its old pages given back as they are copied. Consumes `p`; caller frees the
+ * result. */
+void *xreallocarray_release(void *p, size_t old_bytes, size_t count, size_t size);
 /* Copy `bytes` of src to dst (not overlapping) by pieces, each piece's source pages
  * given back once copied: src's contents become undefined, src stays the caller's. */
 void x_copy_release(void *dst, void *src, size_t bytes);

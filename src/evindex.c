@@ -529,8 +529,8 @@ void
 evindex_span_append(evindex_lane *dst, evindex_lane *src)
 {
     size_t n0 = dst->n_spans, w0 = dst->n_wide;
-    xgrowarray((void **)&dst->spans, &dst->cap_spans, n0 + src->n_spans, 64,
-               sizeof *dst->spans);
+    xgrowarray_release((void **)&dst->spans, &dst->cap_spans, n0 + src->n_spans, 64,
+                       sizeof *dst->spans);
     if (src->n_spans)
         x_copy_release(dst->spans + n0, src->spans, src->n_spans * sizeof *src->spans);
     dst->n_spans += src->n_spans;
@@ -571,7 +571,7 @@ void
 evindex_stats_append(evindex_statsv *dst, evindex_statsv *src)
 {
     size_t n0 = dst->n, w0 = dst->n_wide;
-    xgrowarray((void **)&dst->v, &dst->cap, n0 + src->n, 64, sizeof *dst->v);
+    xgrowarray_release((void **)&dst->v, &dst->cap, n0 + src->n, 64, sizeof *dst->v);
     if (src->n)
         x_copy_release(dst->v + n0, src->v, src->n * sizeof *src->v);
     dst->n += src->n;
@@ -2533,7 +2533,7 @@ builder_append_take(void **dst, size_t *n_dst, size_t *cap_dst, void **src, size
                     size_t *cap_src, size_t size)
 {
     if (*n_src) {
-        xgrowarray(dst, cap_dst, *n_dst + *n_src, 64, size);
+        xgrowarray_release(dst, cap_dst, *n_dst + *n_src, 64, size);
         x_copy_release((char *)*dst + *n_dst * size, *src, *n_src * size);
         *n_dst += *n_src;
     }

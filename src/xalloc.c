@@ -80,19 +80,23 @@ xgrowarray_release(void **p, size_t *cap, size_t need, size_t first, size_t size
 {
     if (need <= *cap)
         return;
-    size_t old = *cap * size;
-    if (old < X_RELEASE_MIN_BYTES) {
-        xgrowarray(p, cap, need, first, size);
-        return;
-    }
-    size_t c = *cap;
+    size_t c = *cap ? *cap : first;
     while (c < need)
         c = c > SIZE_MAX / 2 ? SIZE_MAX : 2 * c;
-    void *q = xreallocarray(NULL, c, size);     /* the caller's, as *p was */
-    x_copy_release(q, *p, old);
-    x_free(*p);
-    *p = q;
+    *p = xreallocarray_release(*p, *cap * size, c, size);
     *cap = c;
+}
+
+void *
+xreallocarray_release(void *p, size_t old_bytes, size_t count, size_t size)
+{
+    if (old_bytes < X_RELEASE_MIN_BYTES || (size && count > SIZE_MAX / size) ||
+        count * size <= old_bytes)
+        return xreallocarray(p, count, size);
+    void *q = xreallocarray(NULL, count, size);     /* the caller's, as p was */
+    x_copy_release(q, p, old_bytes);
+    x_free(p);
+    return q;
 }
 
 void
