@@ -14,6 +14,19 @@ void *xreallocarray(void *p, size_t count, size_t size);
 /* Grow *p (of *cap elements of `size` bytes) to hold at least `need`: capacity starts
  * at `first` and doubles. Consumes the old *p; the array stays the caller's. */
 void xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size);
+/* xgrowarray for an array that other allocations follow while it grows (a table built
+ * across a long phase): once it is big, a move copies it by pieces into a new block,
+ * giving the old block's pages back as they are copied, so neither a second copy nor a
+ * resident hole the size of the old block is left behind (a plain realloc that cannot
+ * grow in place leaves the old block's pages resident in the heap). */
+void xgrowarray_release(void **p, size_t *cap, size_t need, size_t first, size_t size);
+/* xreallocarray of a block of `old_bytes` that grows the same way: a big one moves by
+ * pieces, its old pages given back as they are copied. Consumes `p`; caller frees the
+ * result. */
+void *xreallocarray_release(void *p, size_t old_bytes, size_t count, size_t size);
+/* Copy `bytes` of src to dst (not overlapping) by pieces, each piece's source pages
+ * given back once copied: src's contents become undefined, src stays the caller's. */
+void x_copy_release(void *dst, void *src, size_t bytes);
 /* Copy of the NUL-terminated string `s`. Caller frees. */
 char *xstrdup(const char *s);
 /* Free `p`; x_free(NULL) is a no-op. */

@@ -42,6 +42,7 @@ typedef struct lane_state {
     uint8_t phase;
     uint64_t phase_start;
     size_t span;                /* index of the open span */
+    uint64_t span_wait;         /* its wait so far (evindex_span keeps no wait) */
 
     uint64_t alloc_last, spark_last[3];     /* summed series: this cap's last value */
     uint64_t alloc_first_ns;    /* time of its first HEAP_ALLOCATED fed, 0: none */
@@ -454,14 +455,16 @@ span_widen(evindex_lane *lane, size_t i)
     evindex_span *sp = &lane->spans[i];
     if (sp->end_off == EVINDEX_SPAN_WIDE)
         return &lane->wide[sp->work];
-    evindex_span_wide w = { evindex_span_end(lane, i), sp->work, sp->wait,
+    /* An open span's wait is not known here: evindex_span_set_end sets it. */
+    evindex_span_wide w = { evindex_span_end(lane, i), sp->work,
+                            sp->end_off >= sp->work ? sp->end_off - sp->work : 0,
                             evindex_span_first_work(lane, i), evindex_span_stats(lane, i),
                             evindex_span_open(lane, i) };
     size_t k = lane->n_wide;
     *EVINDEX_PUSH(lane->wide, lane->n_wide, lane->cap_wide) = w;
     sp->end_off = EVINDEX_SPAN_WIDE;
     sp->work = (uint32_t)k;     /* < 2^32: one a span */
-    sp->wait = sp->aux = 0;
+    sp->aux = 0;
     return &lane->wide[k];
 }
 
@@ -469,38 +472,37 @@ void
 evindex_span_push(evindex_lane *lane, uint64_t t)
 {
     *EVINDEX_PUSH(lane->spans, lane->n_spans, lane->cap_spans) =
-        (evindex_span){ (uint32_t)t, (uint32_t)(t >> 32), 0, 0, 0, 0 };
+        (evindex_span){ (uint32_t)t, (uint32_t)(t >> 32), 0, 0, 0 };
 }
 
 void
-evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open)
+evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open,
+                     uint64_t wait_ns)
 {
     evindex_span *sp = &lane->spans[i];
     uint64_t start = evindex_span_start(lane, i);
     if (sp->end_off != EVINDEX_SPAN_WIDE && end_ns >= start &&
-        end_ns - start < EVINDEX_SPAN_WIDE) {
+        end_ns - start < EVINDEX_SPAN_WIDE && end_ns - start >= sp->work &&
+        end_ns - start - sp->work == wait_ns) {
         sp->end_off = (uint32_t)(end_ns - start);
         sp->aux = (sp->aux & ~EVINDEX_SPAN_OPEN) | (open ? EVINDEX_SPAN_OPEN : 0);
         return;
     }
     evindex_span_wide *w = span_widen(lane, i);
     w->end_ns = end_ns;
+    w->wait_ns = wait_ns;
     w->open = open;
 }
 
 void
-evindex_span_add(evindex_lane *lane, size_t i, bool work, uint64_t ns)
+evindex_span_add_work(evindex_lane *lane, size_t i, uint64_t ns)
 {
     evindex_span *sp = &lane->spans[i];
-    if (sp->end_off != EVINDEX_SPAN_WIDE) {
-        uint32_t *v = work ? &sp->work : &sp->wait;
-        if (ns <= UINT32_MAX - *v) {
-            *v += (uint32_t)ns;
-            return;
-        }
+    if (sp->end_off != EVINDEX_SPAN_WIDE && ns <= UINT32_MAX - sp->work) {
+        sp->work += (uint32_t)ns;
+        return;
     }
-    evindex_span_wide *w = span_widen(lane, i);
-    *(work ? &w->work_ns : &w->wait_ns) += ns;
+    span_widen(lane, i)->work_ns += ns;
 }
 
 void
@@ -529,27 +531,14 @@ evindex_span_set_stats(evindex_lane *lane, size_t i, uint32_t stats)
     span_widen(lane, i)->stats = stats;
 }
 
-/* Copy `bytes` of src to dst by pieces, each piece's source pages given back once
- * copied: a big array is never held twice while it moves (src is only freed after). */
-static void
-copy_give_back(void *dst, void *src, size_t bytes)
-{
-    const size_t piece = (size_t)1 << 16;
-    for (size_t at = 0; at < bytes; at += piece) {
-        size_t k = bytes - at < piece ? bytes - at : piece;
-        memcpy((char *)dst + at, (char *)src + at, k);
-        x_release(src, at, at + k);
-    }
-}
-
 void
 evindex_span_append(evindex_lane *dst, evindex_lane *src)
 {
     size_t n0 = dst->n_spans, w0 = dst->n_wide;
-    xgrowarray((void **)&dst->spans, &dst->cap_spans, n0 + src->n_spans, 64,
-               sizeof *dst->spans);
+    xgrowarray_release((void **)&dst->spans, &dst->cap_spans, n0 + src->n_spans, 64,
+                       sizeof *dst->spans);
     if (src->n_spans)
-        copy_give_back(dst->spans + n0, src->spans, src->n_spans * sizeof *src->spans);
+        x_copy_release(dst->spans + n0, src->spans, src->n_spans * sizeof *src->spans);
     dst->n_spans += src->n_spans;
     if (!src->n_wide)
         return;
@@ -568,34 +557,34 @@ evindex_stats_push(evindex_statsv *sv, const evindex_stats *st)
 {
     evindex_stats_c *c = EVINDEX_PUSH(sv->v, sv->n, sv->cap);
     const uint32_t m = UINT32_MAX;
-    if (st->copied <= m && st->slop <= m && st->frag <= m && st->par_max <= m &&
-        st->par_tot <= m && st->par_bal <= m && st->par_threads < EVINDEX_STATS_WIDE) {
-        *c = (evindex_stats_c){ (uint32_t)st->time_ns, (uint32_t)(st->time_ns >> 32),
-                                (uint32_t)st->copied, (uint32_t)st->slop, (uint32_t)st->frag,
+    uint32_t claimed = st->claimed ? EVINDEX_STATS_CLAIMED : 0;
+    if (st->claimed && st->copied <= m && st->slop <= m && st->frag <= m &&
+        st->par_max <= m && st->par_tot <= m && st->par_bal <= m &&
+        st->par_threads <= EVINDEX_STATS_PAR_MAX && st->gen <= EVINDEX_STATS_GEN_MAX) {
+        *c = (evindex_stats_c){ (uint32_t)st->copied, (uint32_t)st->slop, (uint32_t)st->frag,
                                 (uint32_t)st->par_max, (uint32_t)st->par_tot,
                                 (uint32_t)st->par_bal,
-                                st->par_threads | (st->has_bal ? EVINDEX_STATS_BAL : 0),
-                                st->span, st->gen, st->cap };
+                                claimed | (st->has_bal ? EVINDEX_STATS_BAL : 0) |
+                                    (uint32_t)st->gen << 16 | st->par_threads };
         return;
     }
     size_t k = sv->n_wide;
     *EVINDEX_PUSH(sv->wide, sv->n_wide, sv->cap_wide) = *st;
-    *c = (evindex_stats_c){ .copied = (uint32_t)k, .par_threads = EVINDEX_STATS_WIDE,
-                            .span = st->span };
+    *c = (evindex_stats_c){ .copied = (uint32_t)k, .bits = EVINDEX_STATS_WIDE | claimed };
 }
 
 void
 evindex_stats_append(evindex_statsv *dst, evindex_statsv *src)
 {
     size_t n0 = dst->n, w0 = dst->n_wide;
-    xgrowarray((void **)&dst->v, &dst->cap, n0 + src->n, 64, sizeof *dst->v);
+    xgrowarray_release((void **)&dst->v, &dst->cap, n0 + src->n, 64, sizeof *dst->v);
     if (src->n)
-        copy_give_back(dst->v + n0, src->v, src->n * sizeof *src->v);
+        x_copy_release(dst->v + n0, src->v, src->n * sizeof *src->v);
     dst->n += src->n;
     if (!src->n_wide)
         return;
     for (size_t k = n0; k < dst->n; k++)
-        if (dst->v[k].par_threads & EVINDEX_STATS_WIDE)
+        if (dst->v[k].bits & EVINDEX_STATS_WIDE)
             dst->v[k].copied += (uint32_t)w0;
     xgrowarray((void **)&dst->wide, &dst->cap_wide, w0 + src->n_wide, 16, sizeof *dst->wide);
     memcpy(dst->wide + w0, src->wide, src->n_wide * sizeof *src->wide);
@@ -620,7 +609,10 @@ lane_phase(builder *b, size_t li, uint64_t t, uint8_t next)
         ivtrack_iv iv = { s->phase_start, t, UINT32_MAX,
                           s->phase == PH_WORK ? EVINDEX_GC_WORK : EVINDEX_GC_WAIT, 0 };
         ivtrack_append(lane->gc, &iv);
-        evindex_span_add(lane, s->span, s->phase == PH_WORK, t - s->phase_start);
+        if (s->phase == PH_WORK)
+            evindex_span_add_work(lane, s->span, t - s->phase_start);
+        else
+            s->span_wait += t - s->phase_start;
         s->phase_start = t;
     }
     s->phase = next;
@@ -636,7 +628,7 @@ lane_end_gc(builder *b, size_t li, uint64_t t, bool open)
     if (!s->any_sub)
         s->phase = PH_WORK;     /* no sub-phase events (non-threaded RTS): all work */
     lane_phase(b, li, t, PH_WAIT);
-    evindex_span_set_end(lane, s->span, t, open);
+    evindex_span_set_end(lane, s->span, t, open, s->span_wait);
     s->in_gc = false;
 }
 
@@ -663,6 +655,7 @@ on_gc_start(builder *b, size_t li, const evlog_event *ev)
     s->any_sub = false;
     s->phase = PH_WAIT;
     s->phase_start = ev->time_ns;
+    s->span_wait = 0;
 }
 
 static void
@@ -716,7 +709,7 @@ on_gc_stats(builder *b, size_t li, const evlog_event *ev)
         evindex_stats_push(&b->stats, st);
         builder_head(b, li, HEAD_STATS, ev->time_ns, 0, (uint32_t)(b->stats.n - 1));
     } else if (lane->n_spans && !evindex_span_stats(lane, lane->n_spans - 1)) {
-        st->span = (uint32_t)lane->n_spans;
+        st->claimed = true;
         evindex_stats_push(&b->stats, st);
         evindex_span_set_stats(lane, lane->n_spans - 1, (uint32_t)b->stats.n);
         builder_late_at(&b->late_ns, evindex_span_start(lane, lane->n_spans - 1));
@@ -730,7 +723,8 @@ static void
 on_gc_mark(builder *b, size_t li, const evlog_event *ev)
 {
     evindex_gcmark *m = EVINDEX_PUSH(b->marks, b->n_marks, b->cap_marks);
-    m->time_ns = ev->time_ns;
+    m->time_lo = (uint32_t)ev->time_ns;
+    m->time_hi = (uint32_t)(ev->time_ns >> 32);
     m->cap = b->ix->lanes[li].pub.cap;
     m->what = ev->type == EV_REQUEST_SEQ_GC ? 0 : ev->type == EV_REQUEST_PAR_GC ? 1 : 2;
     builder_late_at(&b->late_ns, ev->time_ns);
@@ -2402,7 +2396,7 @@ builder_replay_head(builder *dst, const lane_head *h, uint32_t stats0)
     }
     case HEAD_STATS:
         if (lane->n_spans && !evindex_span_stats(lane, lane->n_spans - 1)) {
-            dst->stats.v[stats0 + h->stats].span = (uint32_t)lane->n_spans;
+            evindex_stats_claim(&dst->stats, stats0 + h->stats);
             evindex_span_set_stats(lane, lane->n_spans - 1, stats0 + h->stats + 1);
         }
         break;
@@ -2532,6 +2526,7 @@ builder_stitch_lane(builder *dst, evindex_lane *sl, const lane_state *ss, uint32
         ds->phase = ss->phase;
         ds->phase_start = ss->phase_start;
         ds->span = ss->span + spans0;
+        ds->span_wait = ss->span_wait;
     }
     if (ss->block_end_ns > ds->block_end_ns)
         ds->block_end_ns = ss->block_end_ns;
@@ -2544,8 +2539,8 @@ builder_append_take(void **dst, size_t *n_dst, size_t *cap_dst, void **src, size
                     size_t *cap_src, size_t size)
 {
     if (*n_src) {
-        xgrowarray(dst, cap_dst, *n_dst + *n_src, 64, size);
-        copy_give_back((char *)*dst + *n_dst * size, *src, *n_src * size);
+        xgrowarray_release(dst, cap_dst, *n_dst + *n_src, 64, size);
+        x_copy_release((char *)*dst + *n_dst * size, *src, *n_src * size);
         *n_dst += *n_src;
     }
     x_free(*src);
@@ -2617,14 +2612,6 @@ builder_stitch(builder *dst, builder *src)
      * dst's stream before src's samples join. */
     builder_stitch_heap(dst, src);
     uint32_t stats0 = (uint32_t)dst->stats.n;
-    /* src's GC_STATS that claimed a span of src's name it by its place in src's lane:
-     * after dst's spans of that cap. */
-    for (size_t i = 0; i < src->stats.n; i++) {
-        evindex_stats_c *st = &src->stats.v[i];
-        uint32_t l = dst->lane_of[st->cap];
-        if (st->span && l)
-            st->span += (uint32_t)d->lanes[l - 1].n_spans;
-    }
     if (!dst->stats.n && !dst->stats.n_wide) {         /* taken whole */
         evindex_stats_free(&dst->stats);
         dst->stats = src->stats;

@@ -12,17 +12,20 @@
 #include "heapprof.h"
 #include "timelist.h"
 
-/* One capability's GC_START .. GC_END, compact while it waits for the join (24 bytes,
- * 4-byte aligned): its end as an offset from its start, its work and wait in 32 bits,
- * and in `aux` whether it is open and either its GC_STATS or (until a GC_STATS claims
- * it: only a span no GC_STATS claimed needs it) its first GC_WORK as an offset. A span
- * whose values do not all fit (end_off == EVINDEX_SPAN_WIDE: rare, e.g. a GC longer
- * than 4.3 s) keeps them all in its lane's side table (`wide`), at index `work`. Read
- * and write them only through the evindex_span_* functions below. */
+/* One capability's GC_START .. GC_END, compact while it waits for the join (20 bytes,
+ * 4-byte aligned): its end as an offset from its start, its work in 32 bits (its wait
+ * is the rest: a span's phases tile it, so wait = end - start - work), and in `aux`
+ * whether it is open and either its GC_STATS or (until a GC_STATS claims it: only a
+ * span no GC_STATS claimed needs it) its first GC_WORK as an offset. While it is open
+ * its wait is counted in its lane's build state, not here. A span whose values do not
+ * all fit (end_off == EVINDEX_SPAN_WIDE: rare, e.g. a GC longer than 4.3 s, or phases
+ * that do not tile it when times go backwards) keeps them all in its lane's side table
+ * (`wide`), at index `work`. Read and write them only through the evindex_span_*
+ * functions below. */
 typedef struct evindex_span {
     uint32_t start_lo, start_hi;
     uint32_t end_off;           /* end - start, or EVINDEX_SPAN_WIDE */
-    uint32_t work, wait;        /* GC_WORK / GC_WAIT time; wide: work is the side index */
+    uint32_t work;              /* GC_WORK time; wide: the side index */
     uint32_t aux;               /* bit 31: open (no GC_END: closed at the end of the
                                  * log); bit 30 set: below it, 1 + index of its GC_STATS;
                                  * else below it its first GC_WORK - start + 1, or 0 */
@@ -43,28 +46,32 @@ typedef struct evindex_span_wide {
 
 /* One GC_STATS event, as the join reads it. */
 typedef struct evindex_stats {
-    uint64_t time_ns;
+    uint64_t time_ns;           /* kept only while it claims no span (else 0) */
     uint64_t copied, slop, frag, par_max, par_tot, par_bal;
     uint32_t par_threads;
-    uint32_t span;              /* 1 + index into its cap's spans, or 0 */
-    uint16_t gen, cap;
+    uint16_t gen, cap;          /* cap: kept only while it claims no span (else 0) */
     bool has_bal;
+    bool claimed;               /* it claimed its leader's span (the span has its time
+                                 * and cap) */
 } evindex_stats;
 
-/* A GC_STATS event as it waits for the join (44 bytes, 4-byte aligned): its byte
- * counts in 32 bits, has_bal in the top bit of par_threads. One whose values do not
- * all fit (EVINDEX_STATS_WIDE in par_threads: rare) keeps them in the side table, at index
- * `copied`; `span` is always here. Through the evindex_stats_* functions only. */
+/* A GC_STATS event as it waits for the join (28 bytes, 4-byte aligned): its byte
+ * counts in 32 bits; in `bits` whether it has a balance figure, whether it is wide,
+ * whether it claimed a span, its generation and its thread count. Only the join's
+ * GC_STATS-only collections need a GC_STATS's time and cap, so a claimed one keeps
+ * neither; one that claims no span when pushed, or whose values do not all fit (rare),
+ * keeps its values in the side table (wide), at index `copied`. Through the
+ * evindex_stats_* functions only. */
 typedef struct evindex_stats_c {
-    uint32_t time_lo, time_hi;
     uint32_t copied, slop, frag, par_max, par_tot, par_bal;
-    uint32_t par_threads;       /* bit 31: has_bal, bit 30: wide; below: the count */
-    uint32_t span;              /* 1 + index into its cap's spans, or 0 */
-    uint16_t gen, cap;
+    uint32_t bits;              /* EVINDEX_STATS_* flags, gen << 16, par_threads */
 } evindex_stats_c;
 
 #define EVINDEX_STATS_BAL 0x80000000u
 #define EVINDEX_STATS_WIDE 0x40000000u
+#define EVINDEX_STATS_CLAIMED 0x20000000u
+#define EVINDEX_STATS_GEN_MAX 0x1fffu       /* gen in bits 16..28 */
+#define EVINDEX_STATS_PAR_MAX 0xffffu       /* par_threads in bits 0..15 */
 
 /* The GC_STATS events in file order; owned by the builder. */
 typedef struct evindex_statsv {
@@ -74,33 +81,51 @@ typedef struct evindex_statsv {
     size_t n_wide, cap_wide;
 } evindex_statsv;
 
-/* Append *st; event i's values (its span too) into *out. */
+/* Append *st (st->claimed: it claimed a span); event i's values into *out. */
 void evindex_stats_push(evindex_statsv *sv, const evindex_stats *st);
 static inline void
 evindex_stats_get(const evindex_statsv *sv, size_t i, evindex_stats *out)
 {
     const evindex_stats_c *c = &sv->v[i];
-    if (c->par_threads & EVINDEX_STATS_WIDE) {
+    if (c->bits & EVINDEX_STATS_WIDE) {
         *out = sv->wide[c->copied];
     } else {
-        *out = (evindex_stats){ (uint64_t)c->time_hi << 32 | c->time_lo, c->copied, c->slop,
-                                c->frag, c->par_max, c->par_tot, c->par_bal,
-                                c->par_threads & ~(EVINDEX_STATS_BAL | EVINDEX_STATS_WIDE),
-                                0, c->gen, c->cap, (c->par_threads & EVINDEX_STATS_BAL) != 0 };
+        *out = (evindex_stats){ 0, c->copied, c->slop, c->frag, c->par_max, c->par_tot,
+                                c->par_bal, c->bits & EVINDEX_STATS_PAR_MAX,
+                                (uint16_t)(c->bits >> 16 & EVINDEX_STATS_GEN_MAX), 0,
+                                (c->bits & EVINDEX_STATS_BAL) != 0, false };
     }
-    out->span = c->span;
+    out->claimed = (c->bits & EVINDEX_STATS_CLAIMED) != 0;
+}
+static inline bool
+evindex_stats_claimed(const evindex_statsv *sv, size_t i)
+{
+    return (sv->v[i].bits & EVINDEX_STATS_CLAIMED) != 0;
+}
+/* Event i claims a span after all (a later worker's head, at the stitch). */
+static inline void
+evindex_stats_claim(evindex_statsv *sv, size_t i)
+{
+    sv->v[i].bits |= EVINDEX_STATS_CLAIMED;
 }
 /* Append src's events to dst's: src's array is given back to the system as it is
  * copied, so src must only be freed after (never read). */
 void evindex_stats_append(evindex_statsv *dst, evindex_statsv *src);
 void evindex_stats_free(evindex_statsv *sv);
 
-/* REQUEST_SEQ_GC / REQUEST_PAR_GC / GC_GLOBAL_SYNC. */
+/* REQUEST_SEQ_GC / REQUEST_PAR_GC / GC_GLOBAL_SYNC, as it waits for the join (12 bytes,
+ * 4-byte aligned: its time in two halves); its time through evindex_gcmark_time. */
 typedef struct evindex_gcmark {
-    uint64_t time_ns;
+    uint32_t time_lo, time_hi;
     uint16_t cap;
     uint8_t what;               /* 0 seq request, 1 par request, 2 global sync */
 } evindex_gcmark;
+
+static inline uint64_t
+evindex_gcmark_time(const evindex_gcmark *m)
+{
+    return (uint64_t)m->time_hi << 32 | m->time_lo;
+}
 
 /* Where a heap-profile census ran: HEAP_PROF_SAMPLE_BEGIN .. HEAP_PROF_SAMPLE_END; a
  * biographical one (written at the end of the run) from its own time field on, and
@@ -155,11 +180,12 @@ evindex_span_work(const evindex_lane *lane, size_t i)
     const evindex_span_wide *w = evindex_span_wide_of(lane, i);
     return w ? w->work_ns : lane->spans[i].work;
 }
+/* Its wait: only once it is closed (evindex_span_set_end). */
 static inline uint64_t
 evindex_span_wait(const evindex_lane *lane, size_t i)
 {
     const evindex_span_wide *w = evindex_span_wide_of(lane, i);
-    return w ? w->wait_ns : lane->spans[i].wait;
+    return w ? w->wait_ns : (uint64_t)lane->spans[i].end_off - lane->spans[i].work;
 }
 /* Its first GC_WORK, or 0; only while no GC_STATS claims it (then unspecified). */
 static inline uint64_t
@@ -190,8 +216,11 @@ evindex_span_open(const evindex_lane *lane, size_t i)
 }
 /* Append a span starting at t (ending there, no work, wait or GC_STATS). */
 void evindex_span_push(evindex_lane *lane, uint64_t t);
-void evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open);
-void evindex_span_add(evindex_lane *lane, size_t i, bool work, uint64_t ns);
+/* Close span i at end_ns with `wait_ns` of wait (counted by the caller while it was
+ * open); widened when that is not the rest of it after its work. */
+void evindex_span_set_end(evindex_lane *lane, size_t i, uint64_t end_ns, bool open,
+                          uint64_t wait_ns);
+void evindex_span_add_work(evindex_lane *lane, size_t i, uint64_t ns);
 void evindex_span_set_first_work(evindex_lane *lane, size_t i, uint64_t t);
 void evindex_span_set_stats(evindex_lane *lane, size_t i, uint32_t stats);
 /* Append src's spans to dst's: src's array is given back to the system as it is

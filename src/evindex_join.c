@@ -106,8 +106,9 @@ int
 evindex_gcmark_cmp(const void *a, const void *b)
 {
     const evindex_gcmark *x = a, *y = b;
-    if (x->time_ns != y->time_ns)
-        return x->time_ns < y->time_ns ? -1 : 1;
+    uint64_t tx = evindex_gcmark_time(x), ty = evindex_gcmark_time(y);
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
     if (x->cap != y->cap)
         return x->cap < y->cap ? -1 : 1;
     return x->what < y->what ? -1 : x->what > y->what;
@@ -135,7 +136,7 @@ marks_upper(const evindex_gcmark *m, size_t n, uint64_t t)
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m[mid].time_ns <= t)
+        if (evindex_gcmark_time(&m[mid]) <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -363,7 +364,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         join_rollback(ix, j, late_ns);
     /* GC_STATS that claimed no span, noted once. */
     for (; j->stats_seen < stats->n; j->stats_seen++)
-        if (!stats->v[j->stats_seen].span) {
+        if (!evindex_stats_claimed(stats, j->stats_seen)) {
             xgrowarray((void **)&j->stats_only, &j->cap_stats_only, j->n_stats_only + 1, 8,
                        sizeof *j->stats_only);
             j->stats_only[j->n_stats_only++] = (uint32_t)j->stats_seen;
@@ -521,10 +522,10 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         uint64_t q = g->start_ns;
         while (m > 0) {
             const evindex_gcmark *mk = &marks[--m];
-            if (mk->time_ns < prev_end)
+            if (evindex_gcmark_time(mk) < prev_end)
                 break;
             if (mk->what != 2) {
-                q = mk->time_ns;
+                q = evindex_gcmark_time(mk);
                 g->request_cap = mk->cap;
                 if (mk->what == 1)
                     g->flags |= EVINDEX_GC_F_PAR_REQUEST;
@@ -533,9 +534,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         }
         g->request_ns = q <= g->start_ns ? q : g->start_ns;
         for (size_t i = marks_upper(marks, n_marks, g->request_ns - (g->request_ns > 0));
-             i < n_marks && marks[i].time_ns <= c_end; i++)
-            if (marks[i].what == 2 && marks[i].time_ns >= g->request_ns) {
-                g->global_sync_ns = marks[i].time_ns;
+             i < n_marks && evindex_gcmark_time(&marks[i]) <= c_end; i++)
+            if (marks[i].what == 2 && evindex_gcmark_time(&marks[i]) >= g->request_ns) {
+                g->global_sync_ns = evindex_gcmark_time(&marks[i]);
                 break;
             }
 

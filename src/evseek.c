@@ -221,20 +221,26 @@ evseek_merge(evseek *dst, evseek *src)
     assert(!dst->sealed && !src->sealed && !dst->n_sorted && !src->n_sorted);
     evseek_close(dst);
     evseek_close(src);
+    /* Both tables move by pieces, the pages they leave given back as they go: neither
+     * is held twice nor leaves a hole (xreallocarray_release, x_copy_release). */
     if (dst->n_st + src->n_st > dst->cap_st) {
+        size_t old = dst->cap_st * sizeof *dst->st;
         dst->cap_st = dst->n_st + src->n_st;
-        dst->st = xreallocarray(dst->st, dst->cap_st, sizeof *dst->st);  /* owned by dst */
+        dst->st = xreallocarray_release(dst->st, old, dst->cap_st,
+                                        sizeof *dst->st);                /* owned by dst */
     }
     for (size_t i = 0; i < src->n_st; i++) {
         dst->st[dst->n_st] = src->st[i];
         dst->st[dst->n_st++].first_ck += dst->n_ck;
     }
     if (dst->n_ck + src->n_ck > dst->cap_ck) {
+        size_t old = dst->cap_ck * sizeof *dst->ck;
         dst->cap_ck = dst->n_ck + src->n_ck;
-        dst->ck = xreallocarray(dst->ck, dst->cap_ck, sizeof *dst->ck);  /* owned by dst */
+        dst->ck = xreallocarray_release(dst->ck, old, dst->cap_ck,
+                                        sizeof *dst->ck);                /* owned by dst */
     }
     if (src->n_ck)
-        memcpy(dst->ck + dst->n_ck, src->ck, src->n_ck * sizeof *src->ck);
+        x_copy_release(dst->ck + dst->n_ck, src->ck, src->n_ck * sizeof *src->ck);
     dst->n_ck += src->n_ck;
     /* Copied: not kept beside the copy until src is freed. */
     x_free(src->st);

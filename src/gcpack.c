@@ -393,8 +393,9 @@ tab_pack(gcpack_tab *t)
         bits += tab_fit_bits(&fit[k]);
     }
     size_t need = (size_t)((bits + 63) / 64);
-    xgrowarray((void **)&t->words, &t->cap_words, t->n_words + need + GCPACK_PAD, 256,
-               sizeof *t->words);
+    /* Grown through the whole join, other tables allocated after it: no hole left. */
+    xgrowarray_release((void **)&t->words, &t->cap_words, t->n_words + need + GCPACK_PAD, 256,
+                       sizeof *t->words);
     uint64_t *w = t->words + t->n_words;
     memset(w, 0, (need + GCPACK_PAD) * sizeof *w);
     uint64_t bit = 0;

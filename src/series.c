@@ -205,7 +205,9 @@ series_code_chunk(series *s, const uint64_t *t, const uint64_t *v)
     if (need > s->cap_words) {
         size_t cap = s->cap_words + s->cap_words / 2;
         cap = cap < need ? need : cap;
-        s->words = xreallocarray(s->words, cap, sizeof *s->words);  /* owned by s */
+        /* Other allocations follow it while the build places samples: no hole. */
+        s->words = xreallocarray_release(s->words, s->cap_words * sizeof *s->words, cap,
+                                         sizeof *s->words);                /* owned by s */
         memset(s->words + s->cap_words, 0, (cap - s->cap_words) * sizeof *s->words);
         s->cap_words = cap;
     }
@@ -358,7 +360,8 @@ series_pack_open(series *s)
 {
     if (s->n_ch == s->cap_ch) {
         s->cap_ch = s->cap_ch < 16 ? 16 : s->cap_ch + s->cap_ch / 2;
-        s->ch = xreallocarray(s->ch, s->cap_ch, sizeof *s->ch);     /* owned by s */
+        s->ch = xreallocarray_release(s->ch, s->n_ch * sizeof *s->ch, s->cap_ch,
+                                      sizeof *s->ch);                    /* owned by s */
     }
     s->ch[s->n_ch] = series_code_chunk(s, s->open_t, s->open_v);
     series_pyramid_add(s, s->n_ch++);

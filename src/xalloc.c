@@ -72,6 +72,44 @@ xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
     *cap = c;
 }
 
+/* Below this many bytes a plain realloc's hole is not worth a copy. */
+#define X_RELEASE_MIN_BYTES ((size_t)1 << 16)
+
+void
+xgrowarray_release(void **p, size_t *cap, size_t need, size_t first, size_t size)
+{
+    if (need <= *cap)
+        return;
+    size_t c = *cap ? *cap : first;
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? SIZE_MAX : 2 * c;
+    *p = xreallocarray_release(*p, *cap * size, c, size);
+    *cap = c;
+}
+
+void *
+xreallocarray_release(void *p, size_t old_bytes, size_t count, size_t size)
+{
+    if (old_bytes < X_RELEASE_MIN_BYTES || (size && count > SIZE_MAX / size) ||
+        count * size <= old_bytes)
+        return xreallocarray(p, count, size);
+    void *q = xreallocarray(NULL, count, size);     /* the caller's, as p was */
+    x_copy_release(q, p, old_bytes);
+    x_free(p);
+    return q;
+}
+
+void
+x_copy_release(void *dst, void *src, size_t bytes)
+{
+    const size_t piece = (size_t)1 << 16;
+    for (size_t at = 0; at < bytes; at += piece) {
+        size_t k = bytes - at < piece ? bytes - at : piece;
+        memcpy((char *)dst + at, (char *)src + at, k);
+        x_release(src, at, at + k);
+    }
+}
+
 char *
 xstrdup(const char *s)
 {

@@ -591,6 +591,127 @@ START_TEST(test_evindex_long_gc_spans)
 }
 END_TEST
 
+/* GCs whose phases do not tile them: a GC_END earlier than the last phase change (times
+ * that go backwards). A part keeps the work and wait its phases summed, not the rest of
+ * its length after its work; the same in split builds (an open GC's wait carried over
+ * the seam). */
+START_TEST(test_evindex_gc_untiled)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_empty(w, 0, EV_GC_START, 1000));
+    EW(evwrite_empty(w, 0, EV_GC_WORK, 1200));
+    EW(evwrite_empty(w, 0, EV_GC_IDLE, 1500));
+    EW(evwrite_empty(w, 0, EV_GC_END, 1300));
+    EW(evwrite_flush_all(w));
+    EW(evwrite_empty(w, 0, EV_GC_START, 2000));     /* tiled */
+    EW(evwrite_empty(w, 0, EV_GC_WORK, 2100));
+    EW(evwrite_empty(w, 0, EV_GC_DONE, 2400));
+    EW(evwrite_flush_all(w));
+    EW(evwrite_empty(w, 0, EV_GC_END, 2600));
+    EW(evwrite_empty(w, 0, EV_GC_START, 3000));     /* with a GC_STATS, after a seam */
+    EW(evwrite_empty(w, 0, EV_GC_WORK, 3050));
+    EW(evwrite_flush_all(w));
+    EW(evwrite_empty(w, 0, EV_GC_IDLE, 3400));
+    ei_stats(w, 0, 3450, 0, 4096, 1);
+    EW(evwrite_empty(w, 0, EV_GC_END, 3100));
+    EW(evwrite_flush_all(w));
+    EW(evwrite_empty(w, 0, EV_GC_START, 4000));     /* open at the end of the log */
+    EW(evwrite_empty(w, 0, EV_GC_WORK, 4100));
+    EW(evwrite_empty(w, 0, EV_GC_IDLE, 4300));
+    EW(evwrite_user_msg(w, 0, 5000, "end"));
+    ei_finish(&m, w, false, 0);
+    size_t len = m.len;
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+    ck_assert_uint_eq(evindex_n_gcs(ix), 4);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
+    ck_assert_uint_eq(g->n_parts, 1);
+    ei_assert_part(ix, g->first_part, 0, 1000, 1300, 300, 200);
+    g = evindex_gc_get(ix, 1, &g_buf);
+    ei_assert_part(ix, g->first_part, 0, 2000, 2600, 300, 300);
+    g = evindex_gc_get(ix, 2, &g_buf);
+    ck_assert_uint_eq(g->copied, 4096);
+    ei_assert_part(ix, g->first_part, 0, 3000, 3100, 350, 50);
+    g = evindex_gc_get(ix, 3, &g_buf);
+    ck_assert(g->flags & EVINDEX_GC_F_OPEN);
+    ei_assert_part(ix, g->first_part, 0, 4000, 5000, 200, 800);
+    for (unsigned k = 1; k < 8; k++) {
+        uint64_t seam = len * k / 8;
+        evindex_opts o = { .threads = 1, .split_at = &seam, .n_split = 1 };
+        evindex *sx = evindex_build(c.log, &o, NULL);
+        ck_assert_ptr_nonnull(sx);
+        char what[64];
+        snprintf(what, sizeof what, "untiled GC phases, seam at %llu", (unsigned long long)seam);
+        ei_assert_check(sx, what);
+        test_evindex_same(what, ix, sx);
+        evindex_free(sx);
+    }
+    ei_close(&c);
+}
+END_TEST
+
+/* A GC_STATS that claims no span (the log begins inside its collection) keeps its time
+ * and capability: a collection of its own there; claimed ones whose generation or
+ * thread count is past the compact record's fields keep them whole; request and sync
+ * marks keep times past 2^32 ns. */
+START_TEST(test_evindex_stats_fields)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    EW(evwrite_empty(w, 1, EV_GC_WORK, 500));
+    ei_stats(w, 1, 700, 0, 4096, 2);
+    EW(evwrite_empty(w, 1, EV_GC_END, 800));
+    EW(evwrite_empty(w, 0, EV_GC_START, 1000));
+    ei_stats(w, 0, 1100, 9000, 64, 70000);
+    EW(evwrite_empty(w, 0, EV_GC_END, 1200));
+    EW(evwrite_empty(w, 0, EV_GC_START, 2000));
+    ei_stats(w, 0, 2100, 1, 128, 3);
+    EW(evwrite_empty(w, 0, EV_GC_END, 2200));
+    /* Its request and sync marks past 2^32 ns. */
+    EW(evwrite_empty(w, 1, EV_REQUEST_SEQ_GC, 5 * EI_G));
+    EW(evwrite_empty(w, 0, EV_GC_START, 5 * EI_G + 1000));
+    EW(evwrite_empty(w, 1, EV_GC_GLOBAL_SYNC, 5 * EI_G + 1500));
+    ei_stats(w, 0, 5 * EI_G + 1800, 0, 256, 1);
+    EW(evwrite_empty(w, 0, EV_GC_END, 5 * EI_G + 2000));
+    ei_finish(&m, w, false, 0);
+    ei_case c;
+    ei_open_mem(&c, &m);
+    const evindex *ix = c.ix;
+    ck_assert_uint_eq(evindex_n_gcs(ix), 4);
+    evindex_gc g_buf;
+    const evindex_gc *g = evindex_gc_get(ix, 0, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 700);
+    ck_assert_uint_eq(g->end_ns, 700);
+    ck_assert_uint_eq(g->leader_cap, 1);
+    ck_assert(g->flags & EVINDEX_GC_F_NO_START);
+    ck_assert_uint_eq(g->copied, 4096);
+    ck_assert_uint_eq(g->par_threads, 2);
+    g = evindex_gc_get(ix, 1, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 1000);
+    ck_assert_uint_eq(g->gen, 9000);
+    ck_assert_uint_eq(g->par_threads, 70000);
+    ck_assert_uint_eq(g->copied, 64);
+    g = evindex_gc_get(ix, 2, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 2000);
+    ck_assert_uint_eq(g->leader_cap, 0);
+    ck_assert_uint_eq(g->gen, 1);
+    ck_assert_uint_eq(g->par_threads, 3);
+    ck_assert_uint_eq(g->copied, 128);
+    ck_assert_uint_eq(g->par_max_copied, 64);
+    ck_assert_uint_eq(g->par_balanced, 32);
+    g = evindex_gc_get(ix, 3, &g_buf);
+    ck_assert_uint_eq(g->start_ns, 5 * EI_G + 1000);
+    ck_assert_uint_eq(g->request_ns, 5 * EI_G);
+    ck_assert_uint_eq(g->request_cap, 1);
+    ck_assert_uint_eq(g->global_sync_ns, 5 * EI_G + 1500);
+    ck_assert(!(g->flags & EVINDEX_GC_F_PAR_REQUEST));
+    ei_close(&c);
+}
+END_TEST
+
 /* A log cut off while cap 0 runs a thread and cap 1 is inside a GC. */
 START_TEST(test_evindex_truncated)
 {
@@ -2614,6 +2735,8 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_parallel_gc);
     tcase_add_test(tc, test_evindex_nonthreaded_gc);
     tcase_add_test(tc, test_evindex_long_gc_spans);
+    tcase_add_test(tc, test_evindex_gc_untiled);
+    tcase_add_test(tc, test_evindex_stats_fields);
     tcase_add_test(tc, test_evindex_truncated);
     tcase_add_test(tc, test_evindex_messages);
     tcase_add_test(tc, test_evindex_thread_labels);

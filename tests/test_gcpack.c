@@ -3,6 +3,7 @@
  * ends before starts, differences near 2^63), across chunk edges; cutting the tail
  * back (into a packed chunk, at an edge, to nothing) and appending again; appending
  * after sealing; and the bytes a realistic collection takes. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gcpack.h"
@@ -284,6 +285,32 @@ START_TEST(test_gcpack_check_orphan_part)
 }
 END_TEST
 
+/* Enough records that the packed words outgrow the size where growing moves them by
+ * pieces, giving the old block back (xgrowarray_release), several times over: every
+ * record still comes back as it went in. */
+START_TEST(test_gcpack_big)
+{
+    enum { N = 48 * GCPACK_CHUNK + 5 };
+    uint64_t seed = 777;
+    evindex_gc *gcs = malloc(N * sizeof *gcs);                  /* freed below */
+    evindex_gc_part *parts = malloc(N * sizeof *parts);         /* freed below */
+    ck_assert_ptr_nonnull(gcs);
+    ck_assert_ptr_nonnull(parts);
+    gcpack *gp = gcpack_new();
+    for (size_t i = 0; i < N; i++) {
+        gcs[i] = gp_gc(&seed, i, 5);
+        parts[i] = gp_part(&seed, i, 5);
+        gcpack_append_gc(gp, &gcs[i]);
+        gcpack_append_part(gp, &parts[i]);
+    }
+    ck_assert_uint_gt(gcpack_bytes(gp), 4u << 16);
+    gp_assert_holds(gp, gcs, N, parts, N);
+    gcpack_free(gp);
+    free(gcs);
+    free(parts);
+}
+END_TEST
+
 /* What a run of plausible collections (4 parts each) costs: a fraction of the plain
  * records' bytes. */
 START_TEST(test_gcpack_bytes)
@@ -320,6 +347,7 @@ test_gcpack_suite(void)
     tcase_add_test(tc, test_gcpack_truncate);
     tcase_add_test(tc, test_gcpack_check_orphan_part);
     tcase_add_test(tc, test_gcpack_bytes);
+    tcase_add_test(tc, test_gcpack_big);
     suite_add_tcase(s, tc);
     return s;
 }
