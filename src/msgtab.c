@@ -38,6 +38,11 @@ typedef struct msgtab_seg {
     size_t first, chunk;
 } msgtab_seg;
 
+/* Up to a chunk of messages as columns: what packing reads and a merge decodes into. */
+typedef struct msgtab_run {
+    uint64_t t[MSGTAB_CHUNK], off[MSGTAB_CHUNK], cap[MSGTAB_CHUNK], kind[MSGTAB_CHUNK];
+} msgtab_run;
+
 /* Packed messages in chunks: the sealed table's, and each capability's while building
  * (the messages in the order added, the last partial chunk waiting in buf). */
 typedef struct msgtab_cols {
@@ -54,9 +59,9 @@ typedef struct msgtab_cols {
 /* One capability's messages while building: packed as they come. */
 typedef struct msgtab_list {
     msgtab_cols cols;           /* full chunks only */
-    msgtab_msg buf[MSGTAB_CHUNK];       /* the next chunk, not yet packed */
+    msgtab_run buf;             /* the next chunk, not yet packed */
     size_t n_buf;
-    msgtab_msg last;            /* the last message added */
+    uint64_t last_t, last_off;  /* the last message added's (0, 0 before the first) */
     uint16_t cap;
     bool sorted;                /* every message at or after the one before it */
     bool reopened;              /* a sealed table taken back (any caps) or a merged
@@ -67,7 +72,8 @@ struct msgtab {
     unsigned marker_kind;
     bool sealed;
     msgtab_list **lists;        /* owned, each owned; emptied at seal */
-    size_t n_lists, cap_lists, last_list;
+    size_t n_lists, cap_lists;
+    msgtab_list *cur;           /* the list of the last msgtab_add's cap (or NULL) */
     size_t n;                   /* messages added (before seal), packed (after) */
     msgtab_cols t;              /* the sealed table */
 };
@@ -208,42 +214,46 @@ msgtab_cols_cut(msgtab_cols *c, size_t k)
 
 /* ---- packing ---------------------------------------------------------------------- */
 
-/* Write n values v[j] of width w as one column of w words (zeroed) at col. */
+/* Write n values v[j] - base of width w as one column of w words (zeroed) at col. */
 static void
-msgtab_put_col(uint64_t *col, const uint64_t *v, size_t n, unsigned w)
+msgtab_put_col(uint64_t *col, const uint64_t *v, uint64_t base, size_t n, unsigned w)
 {
     if (!w)
         return;
     bitpack_writer bw = bitpack_writer_at(col, w);
     for (size_t j = 0; j < n; j++)
-        bitpack_writer_put(&bw, v[j]);
+        bitpack_writer_put(&bw, v[j] - base);
     bitpack_writer_flush(&bw);
 }
 
-/* Pack len (1..MSGTAB_CHUNK) messages as the next chunk of c: one pass for the bases
- * and widths, then each column written whole. */
+/* Pack messages [0, len) of r (len 1..MSGTAB_CHUNK) as the next chunk of c: one pass
+ * for the bases and widths, then each column written whole. */
 static void
-msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_msg *m, size_t len)
+msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t len)
 {
     msgtab_cols_open_chunk(c);
     xgrowarray((void **)&c->chunks, &c->cap_chunks, c->n_chunks + 1, 16, sizeof *c->chunks);
     msgtab_chunk *ck = &c->chunks[c->n_chunks++];
-    uint64_t t0 = m[0].time_ns, any_t = 0;
-    uint64_t v_t[MSGTAB_CHUNK], v_off[MSGTAB_CHUNK], v_cap[MSGTAB_CHUNK], v_kind[MSGTAB_CHUNK];
-    uint64_t off_lo = m[0].offset, off_hi = off_lo, cap_lo = m[0].cap, cap_hi = cap_lo;
-    uint64_t kind_lo = m[0].kind, kind_hi = kind_lo;
-    size_t markers = 0;
+    uint64_t t0 = r->t[0], any_t = 0;
+    uint64_t off_lo = r->off[0], off_hi = off_lo, cap_lo = r->cap[0], cap_hi = cap_lo;
+    uint64_t kind_lo = r->kind[0], kind_hi = kind_lo, cap_x = 0, kind_x = 0;
     for (size_t j = 0; j < len; j++) {
-        uint64_t off = m[j].offset, cap = m[j].cap, kind = m[j].kind;
-        v_t[j] = m[j].time_ns - t0;
-        any_t |= v_t[j];
-        v_off[j] = off;
-        v_cap[j] = cap;
-        v_kind[j] = kind;
+        uint64_t off = r->off[j];
+        any_t |= r->t[j] - t0;
         off_lo = off < off_lo ? off : off_lo;
         off_hi = off > off_hi ? off : off_hi;
+        cap_x |= r->cap[j] ^ cap_lo;
+        kind_x |= r->kind[j] ^ kind_lo;
+    }
+    /* Caps and kinds are mostly one per chunk: their ranges only where they vary. */
+    for (size_t j = 0; cap_x && j < len; j++) {
+        uint64_t cap = r->cap[j];
         cap_lo = cap < cap_lo ? cap : cap_lo;
         cap_hi = cap > cap_hi ? cap : cap_hi;
+    }
+    size_t markers = kind_x || kind_lo != marker_kind ? 0 : len;
+    for (size_t j = 0; kind_x && j < len; j++) {
+        uint64_t kind = r->kind[j];
         kind_lo = kind < kind_lo ? kind : kind_lo;
         kind_hi = kind > kind_hi ? kind : kind_hi;
         markers += kind == marker_kind;
@@ -262,28 +272,63 @@ msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_msg *m, size_t le
                sizeof *c->words);
     uint64_t *col = c->words + c->n_words;
     memset(col, 0, (words + MSGTAB_PAD) * sizeof *col);
-    msgtab_put_col(col, v_t, len, ck->w_t);
+    msgtab_put_col(col, r->t, t0, len, ck->w_t);
     col += ck->w_t;
-    if (ck->w_off) {
-        for (size_t j = 0; j < len; j++)
-            v_off[j] -= off_lo;
-        msgtab_put_col(col, v_off, len, ck->w_off);
-        col += ck->w_off;
-    }
-    if (ck->w_cap) {
-        for (size_t j = 0; j < len; j++)
-            v_cap[j] -= cap_lo;
-        msgtab_put_col(col, v_cap, len, ck->w_cap);
-        col += ck->w_cap;
-    }
-    if (ck->w_kind) {
-        for (size_t j = 0; j < len; j++)
-            v_kind[j] -= kind_lo;
-        msgtab_put_col(col, v_kind, len, ck->w_kind);
-    }
+    msgtab_put_col(col, r->off, off_lo, len, ck->w_off);
+    col += ck->w_off;
+    msgtab_put_col(col, r->cap, cap_lo, len, ck->w_cap);
+    col += ck->w_cap;
+    msgtab_put_col(col, r->kind, kind_lo, len, ck->w_kind);
     c->n_words += words;
     c->n += len;
     c->n_markers += markers;
+}
+
+/* Values [0, len) of a column of width w under base into v[]. */
+static void
+msgtab_get_col(const uint64_t *col, uint64_t base, unsigned w, size_t len, uint64_t *v)
+{
+    if (!w) {
+        for (size_t j = 0; j < len; j++)
+            v[j] = base;
+        return;
+    }
+    uint64_t mask = bitpack_mask(w);
+    for (size_t j = 0; j < len; j++)
+        v[j] = base + bitpack_get_masked(col, (uint64_t)j * w, mask);
+}
+
+/* Chunk k of c (its len messages) into r, column by column. */
+static void
+msgtab_cols_decode(const msgtab_cols *c, size_t k, size_t len, msgtab_run *r)
+{
+    const msgtab_chunk *ck = &c->chunks[k];
+    const uint64_t *p = c->words + ck->word;
+    msgtab_get_col(p, ck->t_base, ck->w_t, len, r->t);
+    p += ck->w_t;
+    msgtab_get_col(p, ck->off_base, ck->w_off, len, r->off);
+    p += ck->w_off;
+    msgtab_get_col(p, ck->cap_base, ck->w_cap, len, r->cap);
+    p += ck->w_cap;
+    msgtab_get_col(p, ck->kind_base, ck->w_kind, len, r->kind);
+}
+
+/* Message j of r. */
+static msgtab_msg
+msgtab_run_at(const msgtab_run *r, size_t j)
+{
+    return (msgtab_msg){ .time_ns = r->t[j], .offset = r->off[j], .cap = r->cap[j],
+                         .kind = r->kind[j] };
+}
+
+/* m as message j of r. */
+static void
+msgtab_run_set(msgtab_run *r, size_t j, const msgtab_msg *m)
+{
+    r->t[j] = m->time_ns;
+    r->off[j] = m->offset;
+    r->cap[j] = m->cap;
+    r->kind[j] = m->kind;
 }
 
 /* Messages [j0, j0 + len) of chunk k of c into out[], a loop of one width per column. */
@@ -362,32 +407,28 @@ msgtab_cols_append(msgtab_cols *dst, msgtab_cols *src)
 static msgtab_list *
 msgtab_list_of(msgtab *mt, uint16_t cap)
 {
-    if (mt->last_list < mt->n_lists && mt->lists[mt->last_list]->cap == cap &&
-        !mt->lists[mt->last_list]->reopened)
-        return mt->lists[mt->last_list];
     for (size_t i = 0; i < mt->n_lists; i++)
-        if (mt->lists[i]->cap == cap && !mt->lists[i]->reopened) {
-            mt->last_list = i;
-            return mt->lists[i];
-        }
+        if (mt->lists[i]->cap == cap && !mt->lists[i]->reopened)
+            return mt->cur = mt->lists[i];
     xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
     msgtab_list *l = xcalloc(1, sizeof *l);     /* owned by mt */
     l->cap = cap;
     l->sorted = true;
-    mt->lists[mt->n_lists] = l;
-    mt->last_list = mt->n_lists++;
-    return l;
+    mt->lists[mt->n_lists++] = l;
+    return mt->cur = l;
 }
 
 static void
 msgtab_list_add(msgtab_list *l, unsigned marker_kind, const msgtab_msg *m)
 {
-    if (l->sorted && (l->cols.n || l->n_buf) && msgtab_less(m, &l->last))
+    uint64_t t = m->time_ns, off = m->offset;
+    if (t < l->last_t || (t == l->last_t && off < l->last_off))
         l->sorted = false;
-    l->last = *m;
-    l->buf[l->n_buf++] = *m;
+    l->last_t = t;
+    l->last_off = off;
+    msgtab_run_set(&l->buf, l->n_buf++, m);
     if (l->n_buf == MSGTAB_CHUNK) {
-        msgtab_pack(&l->cols, marker_kind, l->buf, l->n_buf);
+        msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf);
         l->n_buf = 0;
     }
 }
@@ -407,13 +448,17 @@ msgtab_reopen(msgtab *mt)
         size_t k = l->cols.n_chunks - 1, len;
         msgtab_chunk_first(&l->cols, k, &len);
         if (len < MSGTAB_CHUNK) {
-            msgtab_cols_get(&l->cols, k, 0, len, l->buf);
+            msgtab_cols_decode(&l->cols, k, len, &l->buf);
             l->n_buf = len;
             msgtab_cols_cut(&l->cols, k);
         }
     }
-    if (l->cols.n + l->n_buf)
-        l->last = l->n_buf ? l->buf[l->n_buf - 1] : msgtab_cols_at(&l->cols, l->cols.n - 1);
+    if (l->cols.n + l->n_buf) {
+        msgtab_msg last = l->n_buf ? msgtab_run_at(&l->buf, l->n_buf - 1)
+                                   : msgtab_cols_at(&l->cols, l->cols.n - 1);
+        l->last_t = last.time_ns;
+        l->last_off = last.offset;
+    }
     xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
     mt->lists[mt->n_lists++] = l;
     mt->sealed = false;
@@ -424,7 +469,10 @@ msgtab_add(msgtab *mt, const msgtab_msg *m)
 {
     if (mt->sealed)
         msgtab_reopen(mt);
-    msgtab_list_add(msgtab_list_of(mt, (uint16_t)m->cap), mt->marker_kind, m);
+    msgtab_list *l = mt->cur;
+    if (!l || l->cap != m->cap)
+        l = msgtab_list_of(mt, (uint16_t)m->cap);
+    msgtab_list_add(l, mt->marker_kind, m);
     mt->n++;
 }
 
@@ -432,7 +480,7 @@ msgtab_add(msgtab *mt, const msgtab_msg *m)
 static msgtab_msg
 msgtab_list_at(const msgtab_list *l, size_t i)
 {
-    return i < l->cols.n ? msgtab_cols_at(&l->cols, i) : l->buf[i - l->cols.n];
+    return i < l->cols.n ? msgtab_cols_at(&l->cols, i) : msgtab_run_at(&l->buf, i - l->cols.n);
 }
 
 void
@@ -443,7 +491,9 @@ msgtab_merge(msgtab *dst, msgtab *src)
         size_t n = s->cols.n + s->n_buf;
         msgtab_list *d = msgtab_list_of(dst, s->cap);
         if (d->cols.n + d->n_buf == 0) {        /* the cap's first: take the list whole */
-            dst->lists[dst->last_list] = s;
+            for (size_t k = 0; k < dst->n_lists; k++)
+                if (dst->lists[k] == d)
+                    dst->lists[k] = s;
             msgtab_list_free(d);
         } else {
             /* A list of its own, joined in at the seal like any other (adds for its
@@ -458,32 +508,34 @@ msgtab_merge(msgtab *dst, msgtab *src)
     }
     src->n_lists = 0;
     src->n = 0;
+    src->cur = dst->cur = NULL;
 }
 
 /* Collects sorted messages and packs them into the table a chunk at a time. */
 typedef struct msgtab_packer {
-    msgtab_msg buf[MSGTAB_CHUNK];
+    msgtab_run buf;
     size_t len;
 } msgtab_packer;
 
 static void
 msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
 {
-    pk->buf[pk->len++] = *m;
+    msgtab_run_set(&pk->buf, pk->len++, m);
     if (pk->len == MSGTAB_CHUNK) {
-        msgtab_pack(&mt->t, mt->marker_kind, pk->buf, pk->len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk->buf, pk->len);
         pk->len = 0;
     }
 }
 
 /* A list's messages as a merge reads them: a chunk decoded at a time, then the buffer. */
 typedef struct msgtab_cursor {
-    const msgtab_msg *at, *end; /* the next message, the end of the decoded run */
+    const msgtab_run *r;        /* the run being read: dec or the list's buffer */
+    size_t at, end;             /* the next message of r, the end of the run */
     msgtab_list *l;
     size_t chunk;               /* the next chunk of l's columns to decode */
     size_t released;            /* words of l's columns given back (x_release) */
     bool buf_read;              /* l's buffer is (or was) the run */
-    msgtab_msg dec[MSGTAB_CHUNK];
+    msgtab_run dec;
 } msgtab_cursor;
 
 /* Words of a list's columns a merge gives back at a time: the chunks it has passed,
@@ -498,9 +550,10 @@ msgtab_cursor_next(msgtab_cursor *c)
     if (c->chunk < lc->n_chunks) {
         size_t len;
         msgtab_chunk_first(lc, c->chunk, &len);
-        msgtab_cols_get(lc, c->chunk, 0, len, c->dec);
-        c->at = c->dec;
-        c->end = c->dec + len;
+        msgtab_cols_decode(lc, c->chunk, len, &c->dec);
+        c->r = &c->dec;
+        c->at = 0;
+        c->end = len;
         c->chunk++;
         size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
         if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
@@ -512,11 +565,20 @@ msgtab_cursor_next(msgtab_cursor *c)
     msgtab_cols_free(lc);
     if (!c->buf_read && c->l->n_buf) {
         c->buf_read = true;
-        c->at = c->l->buf;
-        c->end = c->l->buf + c->l->n_buf;
+        c->r = &c->l->buf;
+        c->at = 0;
+        c->end = c->l->n_buf;
         return true;
     }
     return false;
+}
+
+/* a's next message before b's, by (time, offset). */
+static bool
+msgtab_cursor_less(const msgtab_cursor *a, const msgtab_cursor *b)
+{
+    uint64_t ta = a->r->t[a->at], tb = b->r->t[b->at];
+    return ta != tb ? ta < tb : a->r->off[a->at] < b->r->off[b->at];
 }
 
 static void
@@ -524,9 +586,9 @@ msgtab_sift_down(msgtab_cursor **h, size_t n, size_t i)
 {
     for (;;) {
         size_t m = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && msgtab_less(h[l]->at, h[m]->at))
+        if (l < n && msgtab_cursor_less(h[l], h[m]))
             m = l;
-        if (r < n && msgtab_less(h[r]->at, h[m]->at))
+        if (r < n && msgtab_cursor_less(h[r], h[m]))
             m = r;
         if (m == i)
             return;
@@ -538,7 +600,8 @@ msgtab_sift_down(msgtab_cursor **h, size_t n, size_t i)
 }
 
 /* Every list is sorted: a k-way merge over a heap of list heads, the head list's
- * messages taken while they stay before both its children's. */
+ * messages taken while they stay before both its children's, column values copied
+ * straight into the packer's run. */
 static void
 msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
 {
@@ -552,19 +615,44 @@ msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
     }
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
+    msgtab_run *o = &pk->buf;
+    while (nh == 2) {               /* two lists (two capabilities): no heap */
+        msgtab_cursor *x = msgtab_cursor_less(h[1], h[0]) ? h[1] : h[0];
+        const msgtab_run *r = x->r;
+        size_t j = x->at++, q = pk->len++;
+        o->t[q] = r->t[j];
+        o->off[q] = r->off[j];
+        o->cap[q] = r->cap[j];
+        o->kind[q] = r->kind[j];
+        if (pk->len == MSGTAB_CHUNK) {
+            msgtab_pack(&mt->t, mt->marker_kind, o, pk->len);
+            pk->len = 0;
+        }
+        if (x->at == x->end && !msgtab_cursor_next(x))
+            h[0] = h[x == h[0]], nh = 1;
+    }
     while (nh) {
         msgtab_cursor *c = h[0];
-        const msgtab_msg *lim = nh > 1 ? h[1]->at : NULL;
-        if (nh > 2 && msgtab_less(h[2]->at, lim))
-            lim = h[2]->at;
+        const msgtab_cursor *lim = nh > 1 ? h[1] : NULL;
+        if (nh > 2 && msgtab_cursor_less(h[2], lim))
+            lim = h[2];
         bool done = false;
         do {
-            msgtab_put(mt, pk, c->at++);
+            const msgtab_run *r = c->r;
+            size_t j = c->at++, q = pk->len++;
+            o->t[q] = r->t[j];
+            o->off[q] = r->off[j];
+            o->cap[q] = r->cap[j];
+            o->kind[q] = r->kind[j];
+            if (pk->len == MSGTAB_CHUNK) {
+                msgtab_pack(&mt->t, mt->marker_kind, o, pk->len);
+                pk->len = 0;
+            }
             if (c->at == c->end && !msgtab_cursor_next(c)) {
                 done = true;
                 break;
             }
-        } while (!lim || msgtab_less(c->at, lim));
+        } while (!lim || msgtab_cursor_less(c, lim));
         if (done)
             h[0] = h[--nh];
         msgtab_sift_down(h, nh, 0);
@@ -599,8 +687,8 @@ msgtab_seal_sort(msgtab *mt, msgtab_packer *pk, size_t n)
             msgtab_cols_get(&l->cols, c, 0, len, all + k);
             k += len;
         }
-        memcpy(all + k, l->buf, l->n_buf * sizeof *l->buf);
-        k += l->n_buf;
+        for (size_t j = 0; j < l->n_buf; j++)
+            all[k++] = msgtab_run_at(&l->buf, j);
         msgtab_cols_free(&l->cols);
         l->n_buf = 0;
     }
@@ -638,7 +726,8 @@ msgtab_lists_chain(msgtab_list **ls, size_t n_ls)
         ls[j] = l;
     }
     for (size_t i = 1; i < n_ls; i++)
-        if (msgtab_less(&first[i], &ls[i - 1]->last))
+        if (first[i].time_ns < ls[i - 1]->last_t ||
+            (first[i].time_ns == ls[i - 1]->last_t && first[i].offset < ls[i - 1]->last_off))
             return false;
     return true;
 }
@@ -663,7 +752,7 @@ msgtab_seal(msgtab *mt)
         for (size_t i = 0; i < with; i++) {
             msgtab_cols_append(&mt->t, &ls[i]->cols);
             if (ls[i]->n_buf)
-                msgtab_pack(&mt->t, mt->marker_kind, ls[i]->buf, ls[i]->n_buf);
+                msgtab_pack(&mt->t, mt->marker_kind, &ls[i]->buf, ls[i]->n_buf);
         }
     } else if (sorted) {
         msgtab_seal_merge(mt, &pk, ls, with);
@@ -672,12 +761,13 @@ msgtab_seal(msgtab *mt)
     }
     x_free(ls);
     if (pk.len)
-        msgtab_pack(&mt->t, mt->marker_kind, pk.buf, pk.len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk.buf, pk.len);
     for (size_t i = 0; i < mt->n_lists; i++)
         msgtab_list_free(mt->lists[i]);
     x_free(mt->lists);
     mt->lists = NULL;
     mt->n_lists = mt->cap_lists = 0;
+    mt->cur = NULL;
     mt->n = mt->t.n;
     mt->sealed = true;
     msgtab_trim(mt);
@@ -745,7 +835,7 @@ msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved)
         msgtab_put(mt, &pk, old ? &tail[i++] : &m[j++]);
     }
     if (pk.len)
-        msgtab_pack(t, mt->marker_kind, pk.buf, pk.len);
+        msgtab_pack(t, mt->marker_kind, &pk.buf, pk.len);
     x_free(tail);
     mt->n = t->n;
     if (moved)
