@@ -1,8 +1,9 @@
-/* msgtab: the index's markers and messages in time order, packed: chunks of
+/* msgtab: the index's markers and messages in time order, packed: chunks of up to
  * MSGTAB_CHUNK messages with frame-of-reference bit columns (time, file offset, cap,
  * kind) of per-chunk widths — about 6 bytes a message where a plain record takes 16.
- * While building, messages wait in per-capability lists of fixed pages (no array is
- * ever copied to grow), and sealing merges the lists into the packed form page by page. */
+ * While building, messages are packed as they come into per-capability lists; sealing
+ * joins lists that follow one another in time as they are (the table is then a few
+ * segments, runs of full chunks each ending in a short one) and merges the others. */
 #ifndef ELOG_MSGTAB_H
 #define ELOG_MSGTAB_H
 
@@ -40,8 +41,9 @@ void msgtab_trim(msgtab *mt);
 /* Move every message of src (unsealed) into dst (unsealed); src is left empty. O(lists):
  * src's lists join dst's as they are (the seal merges them). */
 void msgtab_merge(msgtab *dst, msgtab *src);
-/* Sort by (time, offset) and pack; each capability's packed list is freed once merged.
- * Queries need a sealed table. */
+/* Sort by (time, offset) and pack: sorted lists that follow one another (a capability
+ * split between build workers) joined without repacking, overlapping ones merged a
+ * chunk at a time, each list freed once passed. Queries need a sealed table. */
 void msgtab_seal(msgtab *mt);
 
 size_t msgtab_count(const msgtab *mt);

@@ -1,6 +1,7 @@
 /* msgtab: markers and messages, collected in per-capability page lists while the index
- * is built, then merged in (time, offset) order into bit-packed chunks of
- * frame-of-reference columns. See include/msgtab.h. */
+ * is built, then joined (end to end where they follow one another, else merged) in
+ * (time, offset) order into bit-packed chunks of frame-of-reference columns. See
+ * include/msgtab.h. */
 #include "msgtab.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@
  * next, and a column of width 0 at the very end starts at the end. */
 #define MSGTAB_PAD 2
 
-/* A packed chunk: messages [c * MSGTAB_CHUNK, ...) (fewer only in the last chunk),
+/* A packed chunk: up to MSGTAB_CHUNK messages (fewer only in a segment's last chunk),
  * whose columns follow one another from `word`, each of width w holding
  * MSGTAB_CHUNK values in exactly w words (value j at bit j * w, unused slots zero):
  * time - t_base, offset - off_base, cap - cap_base, kind - kind_base (mod 2^64). Bases
@@ -30,6 +31,18 @@ typedef struct msgtab_chunk {
     uint8_t w_t, w_off, w_cap, w_kind;
 } msgtab_chunk;
 
+/* A run of chunks all full but the last: messages from `first` on in chunks from
+ * `chunk` on. A chunk after a short one starts a segment, so lists packed apart are
+ * joined end to end without being repacked. */
+typedef struct msgtab_seg {
+    size_t first, chunk;
+} msgtab_seg;
+
+/* Up to a chunk of messages as columns: what packing reads and a merge decodes into. */
+typedef struct msgtab_run {
+    uint64_t t[MSGTAB_CHUNK], off[MSGTAB_CHUNK], cap[MSGTAB_CHUNK], kind[MSGTAB_CHUNK];
+} msgtab_run;
+
 /* Packed messages in chunks: the sealed table's, and each capability's while building
  * (the messages in the order added, the last partial chunk waiting in buf). */
 typedef struct msgtab_cols {
@@ -37,15 +50,18 @@ typedef struct msgtab_cols {
     size_t n_chunks, cap_chunks;
     uint64_t *words;            /* owned; the chunks' columns, then MSGTAB_PAD zeros */
     size_t n_words, cap_words;
+    msgtab_seg *segs;           /* owned; n_segs 0 while there is one, {0, 0}; else
+                                 * segs[0] is {0, 0} and n_segs >= 2 */
+    size_t n_segs, cap_segs;
     size_t n, n_markers;        /* messages and markers packed */
 } msgtab_cols;
 
 /* One capability's messages while building: packed as they come. */
 typedef struct msgtab_list {
-    msgtab_cols cols;
-    msgtab_msg buf[MSGTAB_CHUNK];       /* the next chunk, not yet packed */
+    msgtab_cols cols;           /* full chunks only */
+    msgtab_run buf;             /* the next chunk, not yet packed */
     size_t n_buf;
-    msgtab_msg last;            /* the last message added */
+    uint64_t last_t, last_off;  /* the last message added's (0, 0 before the first) */
     uint16_t cap;
     bool sorted;                /* every message at or after the one before it */
     bool reopened;              /* a sealed table taken back (any caps) or a merged
@@ -56,10 +72,14 @@ struct msgtab {
     unsigned marker_kind;
     bool sealed;
     msgtab_list **lists;        /* owned, each owned; emptied at seal */
-    size_t n_lists, cap_lists, last_list;
+    size_t n_lists, cap_lists;
+    msgtab_list *cur;           /* the list of the last msgtab_add's cap (or NULL) */
     size_t n;                   /* messages added (before seal), packed (after) */
     msgtab_cols t;              /* the sealed table */
 };
+
+/* Segments a seal may join end to end; past this it merges into one. */
+#define MSGTAB_MAX_SEGS 64
 
 static bool
 msgtab_less(const msgtab_msg *a, const msgtab_msg *b)
@@ -80,6 +100,7 @@ msgtab_cols_free(msgtab_cols *c)
 {
     x_free(c->chunks);
     x_free(c->words);
+    x_free(c->segs);
     memset(c, 0, sizeof *c);
 }
 
@@ -104,109 +125,316 @@ msgtab_free(msgtab *mt)
     x_free(mt);
 }
 
+/* ---- segments --------------------------------------------------------------------- */
+
+/* Segment s of c (s < max(n_segs, 1)). */
+static msgtab_seg
+msgtab_seg_at(const msgtab_cols *c, size_t s)
+{
+    return c->n_segs ? c->segs[s] : (msgtab_seg){ 0, 0 };
+}
+
+/* The segment holding chunk k (the last for k past the end). */
+static size_t
+msgtab_seg_of_chunk(const msgtab_cols *c, size_t k)
+{
+    if (!c->n_segs)
+        return 0;
+    size_t lo = 1, hi = c->n_segs;          /* the first segment starting after k */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->segs[mid].chunk <= k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - 1;
+}
+
+/* The chunk holding message i (i <= n; for n, the chunk the next message would go in:
+ * the last if short, else n_chunks), and i's place in it. */
+static size_t
+msgtab_chunk_of(const msgtab_cols *c, size_t i, size_t *j)
+{
+    size_t lo = 1, hi = c->n_segs;          /* the first segment starting after i */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->segs[mid].first <= i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    msgtab_seg s = msgtab_seg_at(c, lo - 1);
+    *j = (i - s.first) % MSGTAB_CHUNK;
+    return s.chunk + (i - s.first) / MSGTAB_CHUNK;
+}
+
+/* First message of chunk k (<= n_chunks) and, in *len (if not NULL), its count. */
+static size_t
+msgtab_chunk_first(const msgtab_cols *c, size_t k, size_t *len)
+{
+    size_t s = msgtab_seg_of_chunk(c, k);
+    msgtab_seg g = msgtab_seg_at(c, s);
+    size_t first = g.first + (k - g.chunk) * MSGTAB_CHUNK;
+    if (len) {
+        size_t end = s + 1 < c->n_segs ? c->segs[s + 1].first : c->n;
+        *len = end - first < MSGTAB_CHUNK ? end - first : MSGTAB_CHUNK;
+    }
+    return first;
+}
+
+/* Before a chunk is added at the end: after a short chunk it starts a segment. */
+static void
+msgtab_cols_open_chunk(msgtab_cols *c)
+{
+    if (!c->n_chunks || (c->n - msgtab_seg_at(c, c->n_segs ? c->n_segs - 1 : 0).first) %
+                                MSGTAB_CHUNK == 0)
+        return;
+    xgrowarray((void **)&c->segs, &c->cap_segs, c->n_segs + 2, 4, sizeof *c->segs);
+    if (!c->n_segs)
+        c->segs[c->n_segs++] = (msgtab_seg){ 0, 0 };
+    c->segs[c->n_segs++] = (msgtab_seg){ c->n, c->n_chunks };
+}
+
+/* Keep chunks [0, k) (k <= n_chunks) and drop the rest. */
+static void
+msgtab_cols_cut(msgtab_cols *c, size_t k)
+{
+    if (k >= c->n_chunks)
+        return;
+    c->n = msgtab_chunk_first(c, k, NULL);
+    c->n_words = c->chunks[k].word;
+    c->n_markers = c->chunks[k].markers_before;
+    c->n_chunks = k;
+    while (c->n_segs && c->segs[c->n_segs - 1].chunk >= k)
+        c->n_segs--;
+    if (c->n_segs == 1)
+        c->n_segs = 0;
+}
+
 /* ---- packing ---------------------------------------------------------------------- */
 
-/* Pack len (1..MSGTAB_CHUNK) messages as the next chunk of c. */
+/* Write n values v[j] - base of width w as one column of w words (zeroed) at col. */
 static void
-msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_msg *m, size_t len)
+msgtab_put_col(uint64_t *col, const uint64_t *v, uint64_t base, size_t n, unsigned w)
 {
+    if (!w)
+        return;
+    bitpack_writer bw = bitpack_writer_at(col, w);
+    for (size_t j = 0; j < n; j++)
+        bitpack_writer_put(&bw, v[j] - base);
+    bitpack_writer_flush(&bw);
+}
+
+/* Pack messages [0, len) of r (len 1..MSGTAB_CHUNK) as the next chunk of c: one pass
+ * for the bases and widths, then each column written whole. */
+static void
+msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t len)
+{
+    msgtab_cols_open_chunk(c);
     xgrowarray((void **)&c->chunks, &c->cap_chunks, c->n_chunks + 1, 16, sizeof *c->chunks);
     msgtab_chunk *ck = &c->chunks[c->n_chunks++];
-    uint64_t off_min = m[0].offset, cap_min = m[0].cap, kind_min = m[0].kind;
-    for (size_t j = 1; j < len; j++) {
-        off_min = m[j].offset < off_min ? m[j].offset : off_min;
-        cap_min = m[j].cap < cap_min ? m[j].cap : cap_min;
-        kind_min = m[j].kind < kind_min ? m[j].kind : kind_min;
-    }
-    uint64_t any_t = 0, any_off = 0, any_cap = 0, any_kind = 0;
-    size_t markers = 0;
+    uint64_t t0 = r->t[0], any_t = 0;
+    uint64_t off_lo = r->off[0], off_hi = off_lo, cap_lo = r->cap[0], cap_hi = cap_lo;
+    uint64_t kind_lo = r->kind[0], kind_hi = kind_lo, cap_x = 0, kind_x = 0;
     for (size_t j = 0; j < len; j++) {
-        any_t |= m[j].time_ns - m[0].time_ns;
-        any_off |= m[j].offset - off_min;
-        any_cap |= m[j].cap - cap_min;
-        any_kind |= m[j].kind - kind_min;
-        markers += m[j].kind == marker_kind;
+        uint64_t off = r->off[j];
+        any_t |= r->t[j] - t0;
+        off_lo = off < off_lo ? off : off_lo;
+        off_hi = off > off_hi ? off : off_hi;
+        cap_x |= r->cap[j] ^ cap_lo;
+        kind_x |= r->kind[j] ^ kind_lo;
     }
+    /* Caps and kinds are mostly one per chunk: their ranges only where they vary. */
+    for (size_t j = 0; cap_x && j < len; j++) {
+        uint64_t cap = r->cap[j];
+        cap_lo = cap < cap_lo ? cap : cap_lo;
+        cap_hi = cap > cap_hi ? cap : cap_hi;
+    }
+    size_t markers = kind_x || kind_lo != marker_kind ? 0 : len;
+    for (size_t j = 0; kind_x && j < len; j++) {
+        uint64_t kind = r->kind[j];
+        kind_lo = kind < kind_lo ? kind : kind_lo;
+        kind_hi = kind > kind_hi ? kind : kind_hi;
+        markers += kind == marker_kind;
+    }
+    /* The OR of values in [0, hi - lo] that include hi - lo has hi - lo's width. */
     *ck = (msgtab_chunk){
-        .t_base = m[0].time_ns, .off_base = off_min, .cap_base = cap_min,
-        .kind_base = kind_min, .word = (uint32_t)c->n_words,
+        .t_base = t0, .off_base = off_lo, .cap_base = cap_lo,
+        .kind_base = kind_lo, .word = (uint32_t)c->n_words,
         .markers_before = (uint32_t)c->n_markers,
-        .w_t = (uint8_t)bitpack_width(any_t), .w_off = (uint8_t)bitpack_width(any_off),
-        .w_cap = (uint8_t)bitpack_width(any_cap), .w_kind = (uint8_t)bitpack_width(any_kind),
+        .w_t = (uint8_t)bitpack_width(any_t), .w_off = (uint8_t)bitpack_width(off_hi - off_lo),
+        .w_cap = (uint8_t)bitpack_width(cap_hi - cap_lo),
+        .w_kind = (uint8_t)bitpack_width(kind_hi - kind_lo),
     };
     size_t words = (size_t)ck->w_t + ck->w_off + ck->w_cap + ck->w_kind;
     xgrowarray((void **)&c->words, &c->cap_words, c->n_words + words + MSGTAB_PAD, 256,
                sizeof *c->words);
     uint64_t *col = c->words + c->n_words;
     memset(col, 0, (words + MSGTAB_PAD) * sizeof *col);
-    for (size_t j = 0; j < len; j++) {
-        uint64_t *p = col;
-        bitpack_put(p, j * ck->w_t, m[j].time_ns - ck->t_base, ck->w_t);
-        p += ck->w_t;
-        bitpack_put(p, j * ck->w_off, m[j].offset - off_min, ck->w_off);
-        p += ck->w_off;
-        bitpack_put(p, j * ck->w_cap, m[j].cap - cap_min, ck->w_cap);
-        p += ck->w_cap;
-        bitpack_put(p, j * ck->w_kind, m[j].kind - kind_min, ck->w_kind);
-    }
+    msgtab_put_col(col, r->t, t0, len, ck->w_t);
+    col += ck->w_t;
+    msgtab_put_col(col, r->off, off_lo, len, ck->w_off);
+    col += ck->w_off;
+    msgtab_put_col(col, r->cap, cap_lo, len, ck->w_cap);
+    col += ck->w_cap;
+    msgtab_put_col(col, r->kind, kind_lo, len, ck->w_kind);
     c->n_words += words;
     c->n += len;
     c->n_markers += markers;
+}
+
+/* Values [0, len) of a column of width w under base into v[]. */
+static void
+msgtab_get_col(const uint64_t *col, uint64_t base, unsigned w, size_t len, uint64_t *v)
+{
+    if (!w) {
+        for (size_t j = 0; j < len; j++)
+            v[j] = base;
+        return;
+    }
+    uint64_t mask = bitpack_mask(w);
+    for (size_t j = 0; j < len; j++)
+        v[j] = base + bitpack_get_masked(col, (uint64_t)j * w, mask);
+}
+
+/* Chunk k of c (its len messages) into r, column by column. */
+static void
+msgtab_cols_decode(const msgtab_cols *c, size_t k, size_t len, msgtab_run *r)
+{
+    const msgtab_chunk *ck = &c->chunks[k];
+    const uint64_t *p = c->words + ck->word;
+    msgtab_get_col(p, ck->t_base, ck->w_t, len, r->t);
+    p += ck->w_t;
+    msgtab_get_col(p, ck->off_base, ck->w_off, len, r->off);
+    p += ck->w_off;
+    msgtab_get_col(p, ck->cap_base, ck->w_cap, len, r->cap);
+    p += ck->w_cap;
+    msgtab_get_col(p, ck->kind_base, ck->w_kind, len, r->kind);
+}
+
+/* Message j of r. */
+static msgtab_msg
+msgtab_run_at(const msgtab_run *r, size_t j)
+{
+    return (msgtab_msg){ .time_ns = r->t[j], .offset = r->off[j], .cap = r->cap[j],
+                         .kind = r->kind[j] };
+}
+
+/* m as message j of r. */
+static void
+msgtab_run_set(msgtab_run *r, size_t j, const msgtab_msg *m)
+{
+    r->t[j] = m->time_ns;
+    r->off[j] = m->offset;
+    r->cap[j] = m->cap;
+    r->kind[j] = m->kind;
+}
+
+/* Messages [j0, j0 + len) of chunk k of c into out[], a loop of one width per column. */
+static void
+msgtab_cols_get(const msgtab_cols *c, size_t k, size_t j0, size_t len, msgtab_msg *out)
+{
+    const msgtab_chunk *ck = &c->chunks[k];
+    const uint64_t *pt = c->words + ck->word, *po = pt + ck->w_t;
+    const uint64_t *pc = po + ck->w_off, *pk = pc + ck->w_cap;
+    uint64_t mt_ = bitpack_mask(ck->w_t), mo = bitpack_mask(ck->w_off);
+    uint64_t mc = bitpack_mask(ck->w_cap), mk = bitpack_mask(ck->w_kind);
+    for (size_t j = 0; j < len; j++) {
+        uint64_t jj = j0 + j;
+        msgtab_msg *m = &out[j];
+        m->time_ns = ck->t_base + bitpack_get_masked(pt, jj * ck->w_t, mt_);
+        m->offset = ck->off_base + bitpack_get_masked(po, jj * ck->w_off, mo);
+        m->cap = ck->cap_base + bitpack_get_masked(pc, jj * ck->w_cap, mc);
+        m->kind = ck->kind_base + bitpack_get_masked(pk, jj * ck->w_kind, mk);
+    }
 }
 
 /* Message i (< c->n) of c. */
 static msgtab_msg
 msgtab_cols_at(const msgtab_cols *c, size_t i)
 {
-    const msgtab_chunk *ck = &c->chunks[i / MSGTAB_CHUNK];
-    uint64_t j = i % MSGTAB_CHUNK;
-    const uint64_t *p = c->words + ck->word;
+    size_t j, k = msgtab_chunk_of(c, i, &j);
     msgtab_msg m;
-    m.time_ns = ck->t_base + bitpack_get(p, j * ck->w_t, ck->w_t);
-    p += ck->w_t;
-    m.offset = ck->off_base + bitpack_get(p, j * ck->w_off, ck->w_off);
-    p += ck->w_off;
-    m.cap = ck->cap_base + bitpack_get(p, j * ck->w_cap, ck->w_cap);
-    p += ck->w_cap;
-    m.kind = ck->kind_base + bitpack_get(p, j * ck->w_kind, ck->w_kind);
+    msgtab_cols_get(c, k, j, 1, &m);
     return m;
+}
+
+/* Append src's chunks to dst as they are (their words copied, src's pages given back
+ * behind the copy), then free src. Where dst ends in a short chunk, src's first starts
+ * a segment. */
+static void
+msgtab_cols_append(msgtab_cols *dst, msgtab_cols *src)
+{
+    if (!dst->n_chunks) {
+        msgtab_cols_free(dst);
+        *dst = *src;
+        memset(src, 0, sizeof *src);
+        return;
+    }
+    size_t w0 = dst->n_words, m0 = dst->n_markers;
+    xgrowarray((void **)&dst->words, &dst->cap_words, w0 + src->n_words + MSGTAB_PAD, 256,
+               sizeof *dst->words);
+    const size_t piece = (size_t)1 << 13;   /* words: 64 KiB */
+    for (size_t at = 0; at < src->n_words; at += piece) {
+        size_t k = src->n_words - at < piece ? src->n_words - at : piece;
+        memcpy(dst->words + w0 + at, src->words + at, k * sizeof *src->words);
+        x_release(src->words, at * sizeof *src->words, (at + k) * sizeof *src->words);
+    }
+    memset(dst->words + w0 + src->n_words, 0, MSGTAB_PAD * sizeof *dst->words);
+    xgrowarray((void **)&dst->chunks, &dst->cap_chunks, dst->n_chunks + src->n_chunks, 16,
+               sizeof *dst->chunks);
+    for (size_t s = 0; s < (src->n_segs ? src->n_segs : 1); s++) {
+        msgtab_seg g = msgtab_seg_at(src, s);
+        size_t end_k = s + 1 < src->n_segs ? src->segs[s + 1].chunk : src->n_chunks;
+        size_t end_i = s + 1 < src->n_segs ? src->segs[s + 1].first : src->n;
+        for (size_t k = g.chunk, i = g.first; k < end_k; k++) {
+            size_t len = end_i - i < MSGTAB_CHUNK ? end_i - i : MSGTAB_CHUNK;
+            msgtab_cols_open_chunk(dst);
+            msgtab_chunk *ck = &dst->chunks[dst->n_chunks++];
+            *ck = src->chunks[k];
+            ck->word += (uint32_t)w0;
+            ck->markers_before += (uint32_t)m0;
+            dst->n += len;
+            i += len;
+        }
+    }
+    dst->n_words += src->n_words;
+    dst->n_markers += src->n_markers;
+    msgtab_cols_free(src);
 }
 
 static msgtab_list *
 msgtab_list_of(msgtab *mt, uint16_t cap)
 {
-    if (mt->last_list < mt->n_lists && mt->lists[mt->last_list]->cap == cap &&
-        !mt->lists[mt->last_list]->reopened)
-        return mt->lists[mt->last_list];
     for (size_t i = 0; i < mt->n_lists; i++)
-        if (mt->lists[i]->cap == cap && !mt->lists[i]->reopened) {
-            mt->last_list = i;
-            return mt->lists[i];
-        }
+        if (mt->lists[i]->cap == cap && !mt->lists[i]->reopened)
+            return mt->cur = mt->lists[i];
     xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
     msgtab_list *l = xcalloc(1, sizeof *l);     /* owned by mt */
     l->cap = cap;
     l->sorted = true;
-    mt->lists[mt->n_lists] = l;
-    mt->last_list = mt->n_lists++;
-    return l;
+    mt->lists[mt->n_lists++] = l;
+    return mt->cur = l;
 }
 
 static void
 msgtab_list_add(msgtab_list *l, unsigned marker_kind, const msgtab_msg *m)
 {
-    if (l->sorted && (l->cols.n || l->n_buf) && msgtab_less(m, &l->last))
+    uint64_t t = m->time_ns, off = m->offset;
+    if (t < l->last_t || (t == l->last_t && off < l->last_off))
         l->sorted = false;
-    l->last = *m;
-    l->buf[l->n_buf++] = *m;
+    l->last_t = t;
+    l->last_off = off;
+    msgtab_run_set(&l->buf, l->n_buf++, m);
     if (l->n_buf == MSGTAB_CHUNK) {
-        msgtab_pack(&l->cols, marker_kind, l->buf, l->n_buf);
+        msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf);
         l->n_buf = 0;
     }
 }
 
 /* Take a sealed table back for more messages: its packed chunks become one sorted list
- * (its last, partial chunk back in the buffer), merged with the new ones at the next
+ * (its last chunk back in the buffer if short), joined with the new ones at the next
  * seal. */
 static void
 msgtab_reopen(msgtab *mt)
@@ -216,17 +444,21 @@ msgtab_reopen(msgtab *mt)
     l->reopened = true;
     l->cols = mt->t;
     memset(&mt->t, 0, sizeof mt->t);
-    size_t full = l->cols.n / MSGTAB_CHUNK * MSGTAB_CHUNK;
-    if (full < l->cols.n) {
-        for (size_t i = full; i < l->cols.n; i++)
-            l->buf[l->n_buf++] = msgtab_cols_at(&l->cols, i);
-        const msgtab_chunk *ck = &l->cols.chunks[--l->cols.n_chunks];
-        l->cols.n_words = ck->word;
-        l->cols.n_markers = ck->markers_before;
-        l->cols.n = full;
+    if (l->cols.n_chunks) {
+        size_t k = l->cols.n_chunks - 1, len;
+        msgtab_chunk_first(&l->cols, k, &len);
+        if (len < MSGTAB_CHUNK) {
+            msgtab_cols_decode(&l->cols, k, len, &l->buf);
+            l->n_buf = len;
+            msgtab_cols_cut(&l->cols, k);
+        }
     }
-    if (l->cols.n + l->n_buf)
-        l->last = l->n_buf ? l->buf[l->n_buf - 1] : msgtab_cols_at(&l->cols, l->cols.n - 1);
+    if (l->cols.n + l->n_buf) {
+        msgtab_msg last = l->n_buf ? msgtab_run_at(&l->buf, l->n_buf - 1)
+                                   : msgtab_cols_at(&l->cols, l->cols.n - 1);
+        l->last_t = last.time_ns;
+        l->last_off = last.offset;
+    }
     xgrowarray((void **)&mt->lists, &mt->cap_lists, mt->n_lists + 1, 8, sizeof *mt->lists);
     mt->lists[mt->n_lists++] = l;
     mt->sealed = false;
@@ -237,7 +469,10 @@ msgtab_add(msgtab *mt, const msgtab_msg *m)
 {
     if (mt->sealed)
         msgtab_reopen(mt);
-    msgtab_list_add(msgtab_list_of(mt, (uint16_t)m->cap), mt->marker_kind, m);
+    msgtab_list *l = mt->cur;
+    if (!l || l->cap != m->cap)
+        l = msgtab_list_of(mt, (uint16_t)m->cap);
+    msgtab_list_add(l, mt->marker_kind, m);
     mt->n++;
 }
 
@@ -245,7 +480,7 @@ msgtab_add(msgtab *mt, const msgtab_msg *m)
 static msgtab_msg
 msgtab_list_at(const msgtab_list *l, size_t i)
 {
-    return i < l->cols.n ? msgtab_cols_at(&l->cols, i) : l->buf[i - l->cols.n];
+    return i < l->cols.n ? msgtab_cols_at(&l->cols, i) : msgtab_run_at(&l->buf, i - l->cols.n);
 }
 
 void
@@ -256,10 +491,12 @@ msgtab_merge(msgtab *dst, msgtab *src)
         size_t n = s->cols.n + s->n_buf;
         msgtab_list *d = msgtab_list_of(dst, s->cap);
         if (d->cols.n + d->n_buf == 0) {        /* the cap's first: take the list whole */
-            dst->lists[dst->last_list] = s;
+            for (size_t k = 0; k < dst->n_lists; k++)
+                if (dst->lists[k] == d)
+                    dst->lists[k] = s;
             msgtab_list_free(d);
         } else {
-            /* A list of its own, merged in at the seal like any other (adds for its
+            /* A list of its own, joined in at the seal like any other (adds for its
              * cap keep going to dst's list: it is never a cap's list). */
             s->reopened = true;
             xgrowarray((void **)&dst->lists, &dst->cap_lists, dst->n_lists + 1, 8,
@@ -271,88 +508,157 @@ msgtab_merge(msgtab *dst, msgtab *src)
     }
     src->n_lists = 0;
     src->n = 0;
+    src->cur = dst->cur = NULL;
 }
 
 /* Collects sorted messages and packs them into the table a chunk at a time. */
 typedef struct msgtab_packer {
-    msgtab_msg buf[MSGTAB_CHUNK];
+    msgtab_run buf;
     size_t len;
 } msgtab_packer;
 
 static void
 msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
 {
-    pk->buf[pk->len++] = *m;
+    msgtab_run_set(&pk->buf, pk->len++, m);
     if (pk->len == MSGTAB_CHUNK) {
-        msgtab_pack(&mt->t, mt->marker_kind, pk->buf, pk->len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk->buf, pk->len);
         pk->len = 0;
     }
 }
 
-/* A list's next message in the merge. */
+/* A list's messages as a merge reads them: a chunk decoded at a time, then the buffer. */
 typedef struct msgtab_cursor {
+    const msgtab_run *r;        /* the run being read: dec or the list's buffer */
+    size_t at, end;             /* the next message of r, the end of the run */
     msgtab_list *l;
-    size_t i;
-    msgtab_msg head;            /* message i */
+    size_t chunk;               /* the next chunk of l's columns to decode */
     size_t released;            /* words of l's columns given back (x_release) */
+    bool buf_read;              /* l's buffer is (or was) the run */
+    msgtab_run dec;
 } msgtab_cursor;
 
 /* Words of a list's columns a merge gives back at a time: the chunks it has passed,
  * so the lists and the table being merged from them are not both held whole. */
 #define MSGTAB_RELEASE_WORDS 8192
 
+/* Load the cursor's next run; false at the end of its list (its columns then freed). */
+static bool
+msgtab_cursor_next(msgtab_cursor *c)
+{
+    msgtab_cols *lc = &c->l->cols;
+    if (c->chunk < lc->n_chunks) {
+        size_t len;
+        msgtab_chunk_first(lc, c->chunk, &len);
+        msgtab_cols_decode(lc, c->chunk, len, &c->dec);
+        c->r = &c->dec;
+        c->at = 0;
+        c->end = len;
+        c->chunk++;
+        size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
+        if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
+            x_release(lc->words, c->released * sizeof *lc->words, done * sizeof *lc->words);
+            c->released = done;
+        }
+        return true;
+    }
+    msgtab_cols_free(lc);
+    if (!c->buf_read && c->l->n_buf) {
+        c->buf_read = true;
+        c->r = &c->l->buf;
+        c->at = 0;
+        c->end = c->l->n_buf;
+        return true;
+    }
+    return false;
+}
+
+/* a's next message before b's, by (time, offset). */
+static bool
+msgtab_cursor_less(const msgtab_cursor *a, const msgtab_cursor *b)
+{
+    uint64_t ta = a->r->t[a->at], tb = b->r->t[b->at];
+    return ta != tb ? ta < tb : a->r->off[a->at] < b->r->off[b->at];
+}
+
 static void
-msgtab_sift_down(msgtab_cursor *h, size_t n, size_t i)
+msgtab_sift_down(msgtab_cursor **h, size_t n, size_t i)
 {
     for (;;) {
         size_t m = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && msgtab_less(&h[l].head, &h[m].head))
+        if (l < n && msgtab_cursor_less(h[l], h[m]))
             m = l;
-        if (r < n && msgtab_less(&h[r].head, &h[m].head))
+        if (r < n && msgtab_cursor_less(h[r], h[m]))
             m = r;
         if (m == i)
             return;
-        msgtab_cursor t = h[i];
+        msgtab_cursor *t = h[i];
         h[i] = h[m];
         h[m] = t;
         i = m;
     }
 }
 
-/* Every list is sorted: a k-way merge over a heap of list heads, freeing each list once
- * the merge has passed its end. */
+/* Every list is sorted: a k-way merge over a heap of list heads, the head list's
+ * messages taken while they stay before both its children's, column values copied
+ * straight into the packer's run. */
 static void
-msgtab_seal_merge(msgtab *mt, msgtab_packer *pk)
+msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
 {
-    msgtab_cursor *h = xmalloc((mt->n_lists + 1) * sizeof *h);   /* freed below */
+    msgtab_cursor *cs = xmalloc((n_ls + 1) * sizeof *cs);       /* freed below */
+    msgtab_cursor **h = xmalloc((n_ls + 1) * sizeof *h);        /* freed below */
     size_t nh = 0;
-    for (size_t i = 0; i < mt->n_lists; i++)
-        if (mt->lists[i]->cols.n + mt->lists[i]->n_buf)
-            h[nh++] = (msgtab_cursor){ mt->lists[i], 0, msgtab_list_at(mt->lists[i], 0), 0 };
+    for (size_t i = 0; i < n_ls; i++) {
+        cs[i] = (msgtab_cursor){ .l = ls[i] };
+        if (msgtab_cursor_next(&cs[i]))
+            h[nh++] = &cs[i];
+    }
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
-    while (nh) {
-        msgtab_cursor *c = &h[0];
-        msgtab_put(mt, pk, &c->head);
-        c->i++;
-        if (c->i == c->l->cols.n + c->l->n_buf) {
-            msgtab_cols_free(&c->l->cols);
-            c->l->n_buf = 0;
-            h[0] = h[--nh];
-        } else {
-            c->head = msgtab_list_at(c->l, c->i);
-            const msgtab_cols *lc = &c->l->cols;
-            size_t k = c->i / MSGTAB_CHUNK;
-            if (c->i % MSGTAB_CHUNK == 0 && k < lc->n_chunks &&
-                lc->chunks[k].word - c->released >= MSGTAB_RELEASE_WORDS) {
-                x_release(lc->words, c->released * sizeof *lc->words,
-                          lc->chunks[k].word * sizeof *lc->words);
-                c->released = lc->chunks[k].word;
-            }
+    msgtab_run *o = &pk->buf;
+    while (nh == 2) {               /* two lists (two capabilities): no heap */
+        msgtab_cursor *x = msgtab_cursor_less(h[1], h[0]) ? h[1] : h[0];
+        const msgtab_run *r = x->r;
+        size_t j = x->at++, q = pk->len++;
+        o->t[q] = r->t[j];
+        o->off[q] = r->off[j];
+        o->cap[q] = r->cap[j];
+        o->kind[q] = r->kind[j];
+        if (pk->len == MSGTAB_CHUNK) {
+            msgtab_pack(&mt->t, mt->marker_kind, o, pk->len);
+            pk->len = 0;
         }
+        if (x->at == x->end && !msgtab_cursor_next(x))
+            h[0] = h[x == h[0]], nh = 1;
+    }
+    while (nh) {
+        msgtab_cursor *c = h[0];
+        const msgtab_cursor *lim = nh > 1 ? h[1] : NULL;
+        if (nh > 2 && msgtab_cursor_less(h[2], lim))
+            lim = h[2];
+        bool done = false;
+        do {
+            const msgtab_run *r = c->r;
+            size_t j = c->at++, q = pk->len++;
+            o->t[q] = r->t[j];
+            o->off[q] = r->off[j];
+            o->cap[q] = r->cap[j];
+            o->kind[q] = r->kind[j];
+            if (pk->len == MSGTAB_CHUNK) {
+                msgtab_pack(&mt->t, mt->marker_kind, o, pk->len);
+                pk->len = 0;
+            }
+            if (c->at == c->end && !msgtab_cursor_next(c)) {
+                done = true;
+                break;
+            }
+        } while (!lim || msgtab_cursor_less(c, lim));
+        if (done)
+            h[0] = h[--nh];
         msgtab_sift_down(h, nh, 0);
     }
     x_free(h);
+    x_free(cs);
 }
 
 /* Two messages by (time, file offset), for qsort-style sorts. */
@@ -375,8 +681,14 @@ msgtab_seal_sort(msgtab *mt, msgtab_packer *pk, size_t n)
     size_t k = 0;
     for (size_t i = 0; i < mt->n_lists; i++) {
         msgtab_list *l = mt->lists[i];
-        for (size_t j = 0; j < l->cols.n + l->n_buf; j++)
-            all[k++] = msgtab_list_at(l, j);
+        for (size_t c = 0; c < l->cols.n_chunks; c++) {
+            size_t len;
+            msgtab_chunk_first(&l->cols, c, &len);
+            msgtab_cols_get(&l->cols, c, 0, len, all + k);
+            k += len;
+        }
+        for (size_t j = 0; j < l->n_buf; j++)
+            all[k++] = msgtab_run_at(&l->buf, j);
         msgtab_cols_free(&l->cols);
         l->n_buf = 0;
     }
@@ -386,40 +698,76 @@ msgtab_seal_sort(msgtab *mt, msgtab_packer *pk, size_t n)
     x_free(all);
 }
 
+/* The sorted, non-empty lists ls[] ordered by their first messages; true if each
+ * starts at or after the one before ends (one capability's lists from a split build),
+ * so they join end to end within MSGTAB_MAX_SEGS segments. */
+static bool
+msgtab_lists_chain(msgtab_list **ls, size_t n_ls)
+{
+    msgtab_msg first[MSGTAB_MAX_SEGS];
+    if (n_ls > MSGTAB_MAX_SEGS)
+        return false;
+    size_t segs = 0;
+    for (size_t i = 0; i < n_ls; i++) {
+        first[i] = msgtab_list_at(ls[i], 0);
+        segs += ls[i]->cols.n_segs ? ls[i]->cols.n_segs : 1;
+    }
+    if (segs > MSGTAB_MAX_SEGS)
+        return false;
+    for (size_t i = 1; i < n_ls; i++) {         /* insertion sort: a few lists */
+        msgtab_msg f = first[i];
+        msgtab_list *l = ls[i];
+        size_t j = i;
+        for (; j > 0 && msgtab_less(&f, &first[j - 1]); j--) {
+            first[j] = first[j - 1];
+            ls[j] = ls[j - 1];
+        }
+        first[j] = f;
+        ls[j] = l;
+    }
+    for (size_t i = 1; i < n_ls; i++)
+        if (first[i].time_ns < ls[i - 1]->last_t ||
+            (first[i].time_ns == ls[i - 1]->last_t && first[i].offset < ls[i - 1]->last_off))
+            return false;
+    return true;
+}
+
 void
 msgtab_seal(msgtab *mt)
 {
     if (mt->sealed)
         return;
-    size_t n = mt->n, with = 0, one = 0;
+    size_t n = mt->n, with = 0;
     bool sorted = true;
+    msgtab_list **ls = xmalloc((mt->n_lists + 1) * sizeof *ls);  /* freed below */
     for (size_t i = 0; i < mt->n_lists; i++) {
         sorted &= mt->lists[i]->sorted;
-        if (mt->lists[i]->cols.n + mt->lists[i]->n_buf) {
-            with++;
-            one = i;
-        }
+        if (mt->lists[i]->cols.n + mt->lists[i]->n_buf)
+            ls[with++] = mt->lists[i];
     }
     msgtab_packer pk = { .len = 0 };
-    if (sorted && with == 1) {
-        /* One capability's messages in order: its chunks are the table's already. */
-        msgtab_list *l = mt->lists[one];
-        mt->t = l->cols;
-        memset(&l->cols, 0, sizeof l->cols);
-        memcpy(pk.buf, l->buf, l->n_buf * sizeof *l->buf);
-        pk.len = l->n_buf;
+    if (sorted && msgtab_lists_chain(ls, with)) {
+        /* Each list after the one before: its chunks join the table's as they are,
+         * its buffer packed as a short chunk after them. */
+        for (size_t i = 0; i < with; i++) {
+            msgtab_cols_append(&mt->t, &ls[i]->cols);
+            if (ls[i]->n_buf)
+                msgtab_pack(&mt->t, mt->marker_kind, &ls[i]->buf, ls[i]->n_buf);
+        }
     } else if (sorted) {
-        msgtab_seal_merge(mt, &pk);
+        msgtab_seal_merge(mt, &pk, ls, with);
     } else {
         msgtab_seal_sort(mt, &pk, n);
     }
+    x_free(ls);
     if (pk.len)
-        msgtab_pack(&mt->t, mt->marker_kind, pk.buf, pk.len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk.buf, pk.len);
     for (size_t i = 0; i < mt->n_lists; i++)
         msgtab_list_free(mt->lists[i]);
     x_free(mt->lists);
     mt->lists = NULL;
     mt->n_lists = mt->cap_lists = 0;
+    mt->cur = NULL;
     mt->n = mt->t.n;
     mt->sealed = true;
     msgtab_trim(mt);
@@ -436,8 +784,16 @@ msgtab_trim(msgtab *mt)
     t->words = xreallocarray(t->words, t->cap_words, sizeof *t->words);
     if (t->n_words == 0)
         memset(t->words, 0, MSGTAB_PAD * sizeof *t->words);
-    t->cap_chunks = t->n_chunks + 1;
+    t->cap_chunks = t->n_chunks ? t->n_chunks : 1;
     t->chunks = xreallocarray(t->chunks, t->cap_chunks, sizeof *t->chunks);
+    if (!t->n_segs) {
+        x_free(t->segs);
+        t->segs = NULL;
+        t->cap_segs = 0;
+    } else {
+        t->cap_segs = t->n_segs;
+        t->segs = xreallocarray(t->segs, t->cap_segs, sizeof *t->segs);
+    }
 }
 
 size_t
@@ -450,7 +806,7 @@ msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved)
     if (!n)
         return n_old;
     /* The first old message after m[0] (ties: the old first), then its chunk's start;
-     * the last chunk is partial or full, and a full one is kept as it is. */
+     * the last chunk is short or full, and a full one is kept as it is. */
     size_t lo = 0, hi = n_old;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -460,25 +816,26 @@ msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved)
         else
             hi = mid;
     }
-    size_t c = lo / MSGTAB_CHUNK;
-    size_t from = c * MSGTAB_CHUNK, n_tail = n_old - from;
+    size_t j, c = msgtab_chunk_of(t, lo, &j);
+    size_t from = c < t->n_chunks ? msgtab_chunk_first(t, c, NULL) : n_old;
+    size_t n_tail = n_old - from;
     msgtab_msg *tail = xmalloc((n_tail + 1) * sizeof *tail);    /* freed below */
-    for (size_t i = 0; i < n_tail; i++)
-        tail[i] = msgtab_cols_at(t, from + i);
-    if (c < t->n_chunks) {
-        t->n_words = t->chunks[c].word;
-        t->n_markers = t->chunks[c].markers_before;
-        t->n_chunks = c;
+    for (size_t k = c, at = 0; k < t->n_chunks; k++) {
+        size_t len;
+        msgtab_chunk_first(t, k, &len);
+        msgtab_cols_get(t, k, 0, len, tail + at);
+        at += len;
     }
-    t->n = from;
+    msgtab_cols_cut(t, c);
     msgtab_packer pk = { .len = 0 };
-    size_t i = 0, j = 0;
+    size_t i = 0;
+    j = 0;
     while (i < n_tail || j < n) {
         bool old = j == n || (i < n_tail && !msgtab_less(&m[j], &tail[i]));
         msgtab_put(mt, &pk, old ? &tail[i++] : &m[j++]);
     }
     if (pk.len)
-        msgtab_pack(t, mt->marker_kind, pk.buf, pk.len);
+        msgtab_pack(t, mt->marker_kind, &pk.buf, pk.len);
     x_free(tail);
     mt->n = t->n;
     if (moved)
@@ -498,13 +855,6 @@ size_t
 msgtab_n_markers(const msgtab *mt)
 {
     return mt->t.n_markers;
-}
-
-static size_t
-msgtab_chunk_len(const msgtab *mt, size_t c)
-{
-    size_t rest = mt->n - c * MSGTAB_CHUNK;
-    return rest < MSGTAB_CHUNK ? rest : MSGTAB_CHUNK;
 }
 
 static uint64_t
@@ -533,23 +883,12 @@ msgtab_range(const msgtab *mt, size_t i, size_t n, msgtab_msg *out)
     if (!mt->sealed || i >= mt->n)
         return 0;
     n = n < mt->n - i ? n : mt->n - i;
-    /* A chunk's part column by column, each a loop of one width. */
-    for (size_t k = 0; k < n;) {
-        const msgtab_chunk *ck = &mt->t.chunks[(i + k) / MSGTAB_CHUNK];
-        size_t j0 = (i + k) % MSGTAB_CHUNK;
-        size_t len = MSGTAB_CHUNK - j0 < n - k ? MSGTAB_CHUNK - j0 : n - k;
-        const uint64_t *pt = mt->t.words + ck->word, *po = pt + ck->w_t;
-        const uint64_t *pc = po + ck->w_off, *pk = pc + ck->w_cap;
-        uint64_t mt_ = bitpack_mask(ck->w_t), mo = bitpack_mask(ck->w_off);
-        uint64_t mc = bitpack_mask(ck->w_cap), mk = bitpack_mask(ck->w_kind);
-        for (size_t j = 0; j < len; j++) {
-            uint64_t jj = j0 + j;
-            msgtab_msg *m = &out[k + j];
-            m->time_ns = ck->t_base + bitpack_get_masked(pt, jj * ck->w_t, mt_);
-            m->offset = ck->off_base + bitpack_get_masked(po, jj * ck->w_off, mo);
-            m->cap = ck->cap_base + bitpack_get_masked(pc, jj * ck->w_cap, mc);
-            m->kind = ck->kind_base + bitpack_get_masked(pk, jj * ck->w_kind, mk);
-        }
+    size_t j0, c = msgtab_chunk_of(&mt->t, i, &j0);
+    for (size_t k = 0; k < n; c++, j0 = 0) {
+        size_t len;
+        msgtab_chunk_first(&mt->t, c, &len);
+        len = len - j0 < n - k ? len - j0 : n - k;
+        msgtab_cols_get(&mt->t, c, j0, len, out + k);
         k += len;
     }
     return n;
@@ -558,8 +897,7 @@ msgtab_range(const msgtab *mt, size_t i, size_t n, msgtab_msg *out)
 size_t
 msgtab_first_from(const msgtab *mt, uint64_t t)
 {
-    size_t n_chunks = (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK;
-    size_t lo = 0, hi = n_chunks;           /* the first chunk whose base is >= t */
+    size_t lo = 0, hi = mt->t.n_chunks;     /* the first chunk whose base is >= t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (mt->t.chunks[mid].t_base < t)
@@ -569,7 +907,7 @@ msgtab_first_from(const msgtab *mt, uint64_t t)
     }
     if (lo == 0)
         return 0;
-    size_t c = lo - 1, len = msgtab_chunk_len(mt, c);
+    size_t c = lo - 1, len, first = msgtab_chunk_first(&mt->t, c, &len);
     size_t a = 1, b = len;                  /* entry 0 is the base: < t */
     while (a < b) {
         size_t mid = a + (b - a) / 2;
@@ -578,7 +916,7 @@ msgtab_first_from(const msgtab *mt, uint64_t t)
         else
             b = mid;
     }
-    return c * MSGTAB_CHUNK + a;
+    return first + a;
 }
 
 size_t
@@ -586,10 +924,11 @@ msgtab_markers_before(const msgtab *mt, size_t i)
 {
     if (i >= mt->n)
         return mt->t.n_markers;
-    const msgtab_chunk *ck = &mt->t.chunks[i / MSGTAB_CHUNK];
+    size_t j, c = msgtab_chunk_of(&mt->t, i, &j);
+    const msgtab_chunk *ck = &mt->t.chunks[c];
     size_t k = ck->markers_before;
-    for (size_t j = 0; j < i % MSGTAB_CHUNK; j++)
-        k += msgtab_kind_in(mt, ck, j) == mt->marker_kind;
+    for (size_t q = 0; q < j; q++)
+        k += msgtab_kind_in(mt, ck, q) == mt->marker_kind;
     return k;
 }
 
@@ -598,8 +937,7 @@ msgtab_marker_index(const msgtab *mt, size_t k)
 {
     if (k >= mt->t.n_markers)
         return mt->n;
-    size_t n_chunks = (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK;
-    size_t lo = 0, hi = n_chunks;           /* the first chunk with more before it than k */
+    size_t lo = 0, hi = mt->t.n_chunks;     /* the first chunk with more before it than k */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (mt->t.chunks[mid].markers_before <= k)
@@ -608,10 +946,11 @@ msgtab_marker_index(const msgtab *mt, size_t k)
             hi = mid;
     }
     const msgtab_chunk *ck = &mt->t.chunks[lo - 1];
-    size_t left = k - ck->markers_before, len = msgtab_chunk_len(mt, lo - 1);
+    size_t len, first = msgtab_chunk_first(&mt->t, lo - 1, &len);
+    size_t left = k - ck->markers_before;
     for (size_t j = 0; j < len; j++)
         if (msgtab_kind_in(mt, ck, j) == mt->marker_kind && left-- == 0)
-            return (lo - 1) * MSGTAB_CHUNK + j;
+            return first + j;
     return mt->n;                           /* unreachable on a sound table */
 }
 
@@ -619,11 +958,39 @@ size_t
 msgtab_bytes(const msgtab *mt)
 {
     size_t b = sizeof *mt + mt->t.cap_words * sizeof *mt->t.words +
-               mt->t.cap_chunks * sizeof *mt->t.chunks + mt->cap_lists * sizeof *mt->lists;
+               mt->t.cap_chunks * sizeof *mt->t.chunks + mt->t.cap_segs * sizeof *mt->t.segs +
+               mt->cap_lists * sizeof *mt->lists;
     for (size_t i = 0; i < mt->n_lists; i++)
         b += sizeof *mt->lists[i] + mt->lists[i]->cols.cap_words * sizeof(uint64_t) +
-             mt->lists[i]->cols.cap_chunks * sizeof(msgtab_chunk);
+             mt->lists[i]->cols.cap_chunks * sizeof(msgtab_chunk) +
+             mt->lists[i]->cols.cap_segs * sizeof(msgtab_seg);
     return b;
+}
+
+/* The segments: none, or from {0, 0} on, each of its messages in as many chunks as it
+ * needs, every one before the last ending in a short chunk, covering the table. */
+static bool
+msgtab_check_segs(const msgtab_cols *t, char *why, size_t why_len)
+{
+    if (t->n_segs == 1 || (t->n_segs && (t->segs[0].first || t->segs[0].chunk))) {
+        snprintf(why, why_len, "message segments: %zu, the first not at 0", t->n_segs);
+        return false;
+    }
+    size_t ns = t->n_segs ? t->n_segs : 1;
+    for (size_t s = 0; s < ns; s++) {
+        msgtab_seg g = msgtab_seg_at(t, s);
+        size_t end_i = s + 1 < ns ? t->segs[s + 1].first : t->n;
+        size_t end_k = s + 1 < ns ? t->segs[s + 1].chunk : t->n_chunks;
+        bool last = s + 1 == ns;
+        if (end_i < g.first || end_k < g.chunk ||
+            end_k - g.chunk != (end_i - g.first + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK ||
+            (!last && (end_i == g.first || (end_i - g.first) % MSGTAB_CHUNK == 0))) {
+            snprintf(why, why_len, "message segment %zu: messages [%zu, %zu) in chunks "
+                     "[%zu, %zu)", s, g.first, end_i, g.chunk, end_k);
+            return false;
+        }
+    }
+    return true;
 }
 
 bool
@@ -633,10 +1000,16 @@ msgtab_check(const msgtab *mt, char *why, size_t why_len)
         snprintf(why, why_len, "message table not sealed");
         return false;
     }
+    if (mt->t.n != mt->n) {
+        snprintf(why, why_len, "message table of %zu holds %zu", mt->n, mt->t.n);
+        return false;
+    }
+    if (!msgtab_check_segs(&mt->t, why, why_len))
+        return false;
     size_t markers = 0;
     size_t words = 0;
     msgtab_msg prev = { 0, 0, 0, 0 };
-    for (size_t c = 0; c * MSGTAB_CHUNK < mt->n; c++) {
+    for (size_t c = 0; c < mt->t.n_chunks; c++) {
         const msgtab_chunk *ck = &mt->t.chunks[c];
         if (ck->markers_before != markers || ck->word != words) {
             snprintf(why, why_len, "message chunk %zu header: markers %u of %zu, word %u of %zu",
@@ -644,9 +1017,9 @@ msgtab_check(const msgtab *mt, char *why, size_t why_len)
             return false;
         }
         uint64_t any[4] = { 0, 0, 0, 0 }, least[3] = { UINT64_MAX, UINT64_MAX, UINT64_MAX };
-        size_t len = msgtab_chunk_len(mt, c);
+        size_t len, first = msgtab_chunk_first(&mt->t, c, &len);
         for (size_t j = 0; j < len; j++) {
-            size_t i = c * MSGTAB_CHUNK + j;
+            size_t i = first + j;
             msgtab_msg m = msgtab_at(mt, i);
             if (i && msgtab_less(&m, &prev)) {
                 snprintf(why, why_len, "messages out of order at %zu", i);
@@ -662,7 +1035,7 @@ msgtab_check(const msgtab *mt, char *why, size_t why_len)
             least[1] = m.cap < least[1] ? m.cap : least[1];
             least[2] = m.kind < least[2] ? m.kind : least[2];
         }
-        if (msgtab_at(mt, c * MSGTAB_CHUNK).time_ns != ck->t_base ||
+        if (msgtab_at(mt, first).time_ns != ck->t_base ||
             least[0] != ck->off_base || least[1] != ck->cap_base || least[2] != ck->kind_base ||
             bitpack_width(any[0]) != ck->w_t || bitpack_width(any[1]) != ck->w_off ||
             bitpack_width(any[2]) != ck->w_cap || bitpack_width(any[3]) != ck->w_kind) {
@@ -670,10 +1043,6 @@ msgtab_check(const msgtab *mt, char *why, size_t why_len)
             return false;
         }
         words += (size_t)ck->w_t + ck->w_off + ck->w_cap + ck->w_kind;
-    }
-    if (mt->t.n_chunks != (mt->n + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK || mt->t.n != mt->n) {
-        snprintf(why, why_len, "message table of %zu in %zu chunks", mt->n, mt->t.n_chunks);
-        return false;
     }
     if (markers != mt->t.n_markers || words != mt->t.n_words) {
         snprintf(why, why_len, "message table counts %zu markers, %zu words; holds %zu, %zu",

@@ -172,6 +172,81 @@ START_TEST(test_msgtab_merge)
 }
 END_TEST
 
+/* A split build: the messages in file order cut into pieces, each packed by a builder
+ * table of its own and merged into the first (as the walk's workers hand theirs over),
+ * on one capability (the pieces follow one another: joined end to end, in segments)
+ * or several (they overlap: merged); some pieces empty, some a few messages, some
+ * many chunks. Sealed, the table holds them all in order; taken back for more
+ * (after, or among the old) and sealed again, and then grown by sorted batches, it
+ * still does after each step. */
+START_TEST(test_msgtab_split_pieces)
+{
+    uint64_t st = 0x7f4a7c159e3779b9u;
+    for (int round = 0; round < 16; round++) {
+        size_t n = 1 + mt_rand(&st) % (round % 4 == 0 ? 1200 : 300);
+        unsigned n_caps = round % 3 == 0 ? 1 + (unsigned)(mt_rand(&st) % 4) : 1;
+        msgtab_msg *m = mt_make(&st, n, n_caps, 4 * n_caps, round % 5 == 0 ? 0 : 1000,
+                                UINT64_C(1) << 30, round % 2 == 0, false);
+        size_t n_pieces = 1 + mt_rand(&st) % 7, at = 0;
+        msgtab *mt = msgtab_new(MT_MARKER);
+        for (size_t p = 0; p < n_pieces; p++) {
+            size_t len = p + 1 == n_pieces ? n - at : mt_rand(&st) % (n - at + 1);
+            if (p + 1 < n_pieces && mt_rand(&st) % 4 == 0 && len > 70)
+                len = mt_rand(&st) % 70;
+            msgtab *piece = p ? msgtab_new(MT_MARKER) : mt;
+            for (size_t i = at; i < at + len; i++)
+                msgtab_add(piece, &m[i]);
+            if (p) {
+                msgtab_merge(mt, piece);
+                msgtab_free(piece);
+            }
+            at += len;
+        }
+        ck_assert_uint_eq(at, n);
+        msgtab_seal(mt);
+        msgtab_msg *ref = xmalloc((2 * n + 1) * sizeof *ref);     /* freed below */
+        memcpy(ref, m, n * sizeof *ref);
+        mt_verify(mt, ref, n, &st);
+        /* More, made after the first ones or among them, added and sealed. */
+        msgtab_msg *more = mt_make(&st, n / 2, n_caps, 4 * n_caps, 1000, UINT64_C(1) << 30,
+                                   round % 2 == 0, false);
+        size_t n_more = n / 2;
+        uint64_t t0 = m[0].time_ns, t1 = t0;
+        for (size_t i = 0; i < n; i++) {
+            t0 = m[i].time_ns < t0 ? m[i].time_ns : t0;
+            t1 = m[i].time_ns > t1 ? m[i].time_ns : t1;
+        }
+        uint64_t span = t1 - t0 + 1;
+        for (size_t i = 0; i < n_more; i++) {
+            more[i].offset += UINT64_C(1) << 31;            /* unique: after the first */
+            more[i].time_ns = round % 2 ? t1 + 1 + i : t0 + mt_rand(&st) % span;
+        }
+        qsort(more, n_more, sizeof *more, mt_ref_cmp);
+        size_t cut = n_more ? mt_rand(&st) % n_more : 0;
+        for (size_t i = 0; i < cut; i++)
+            msgtab_add(mt, &more[i]);
+        msgtab_seal(mt);
+        memcpy(ref + n, more, cut * sizeof *ref);
+        mt_verify(mt, ref, n + cut, &st);
+        /* The rest in sorted batches placed into the sealed table. */
+        qsort(more + cut, n_more - cut, sizeof *more, mt_ref_cmp);
+        for (size_t i = cut; i < n_more;) {
+            size_t k = 1 + mt_rand(&st) % 150;
+            k = k < n_more - i ? k : n_more - i;
+            msgtab_append_sorted(mt, more + i, k, NULL);
+            memcpy(ref + n + i, more + i, k * sizeof *ref);
+            i += k;
+            if (round % 3 == 1 || i == n_more)
+                mt_verify(mt, ref, n + i, &st);
+        }
+        msgtab_free(mt);
+        x_free(more);
+        x_free(ref);
+        x_free(m);
+    }
+}
+END_TEST
+
 /* Adding to a sealed table (a build that goes on): sealed again, it holds old and new in
  * order, whether the new come after the old or among them, on the same caps or others. */
 START_TEST(test_msgtab_reopen)
@@ -284,6 +359,7 @@ test_msgtab_suite(void)
     tcase_add_test(tc, test_msgtab_empty_and_bytes);
     tcase_add_test(tc, test_msgtab_reopen);
     tcase_add_test(tc, test_msgtab_append_sorted);
+    tcase_add_test(tc, test_msgtab_split_pieces);
     suite_add_tcase(s, tc);
     return s;
 }
