@@ -97,6 +97,23 @@ runlane_col_get(const uint64_t *col, unsigned w, size_t j)
     return bitpack_get(col, (uint64_t)j * w, w);
 }
 
+/* A field of up to 57 bits in one load: the 8 bytes from the byte its first bit is in,
+ * shifted and masked. The words' bytes hold the bits in order only on a little-endian
+ * machine (elsewhere RUNLANE_LOAD57 is 0 and callers read with runlane_col_get). The
+ * load ends within the word after the one the field starts in, as runlane_col_get's. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RUNLANE_LOAD57 1
+#else
+#define RUNLANE_LOAD57 0
+#endif
+static inline uint64_t
+runlane_col_get57(const uint64_t *col, uint64_t bit, uint64_t mask)
+{
+    uint64_t x;
+    memcpy(&x, (const unsigned char *)col + (bit >> 3), sizeof x);
+    return x >> (bit & 7) & mask;
+}
+
 /* Write the first len values (each < 2^w) into a zeroed column of width w: bits are
  * gathered in a register and stored a word at a time. */
 static void
@@ -1185,12 +1202,23 @@ runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
     const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off, *tid = dur + ck->w_dur;
     uint64_t md = bitpack_mask(ck->w_dur), mt = bitpack_mask(ck->w_tid);
     uint32_t base = ck->tid_base - tid_lo;
-    for (size_t j = 0; j < len; j++) {
-        size_t k = (uint32_t)(base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid,
-                                                                   mt));
-        if (k < n) {
-            sum[k] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+    if (RUNLANE_LOAD57 && ck->w_dur <= 57 && (uint64_t)base + mt < n) {
+        /* Every run of the column counts (its tids lie within [tid_lo, tid_lo + n)):
+         * no test a run, a field one load. */
+        for (size_t j = 0; j < len; j++) {
+            uint32_t k = base + (uint32_t)runlane_col_get57(tid, (uint64_t)j * ck->w_tid, mt);
+            sum[k] += runlane_col_get57(dur, (uint64_t)j * ck->w_dur, md);
             count[k]++;
+        }
+    } else {
+        for (size_t j = 0; j < len; j++) {
+            size_t k = (uint32_t)(base + (uint32_t)bitpack_get_masked(tid,
+                                                                       (uint64_t)j * ck->w_tid,
+                                                                       mt));
+            if (k < n) {
+                sum[k] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+                count[k]++;
+            }
         }
     }
     if (ck->n_exc == 0)
