@@ -2743,7 +2743,6 @@ test_evindex_suite(void)
     tcase_add_test(tc, test_evindex_thread_labels);
     tcase_add_test(tc, test_evindex_msg_text_is_decoded_field);
     tcase_add_test(tc, test_evindex_threadstats_many);
-    tcase_add_test(tc, test_evindex_threadstats_brief_mixed);
     tcase_add_test(tc, test_evindex_threadstats_tie);
     tcase_add_test(tc, test_evindex_nonmoving);
     tcase_add_test(tc, test_evindex_sparks_and_series);
@@ -2761,6 +2760,7 @@ test_evindex_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("tables");
     tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_evindex_threadstats_brief_mixed);
     tcase_add_test(tc, test_evindex_json_checker);
     tcase_add_test(tc, test_evindex_golden_tables);
     tcase_add_test(tc, test_evindex_threads_pieces);
