@@ -1263,8 +1263,8 @@ runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
     const uint64_t *exc = ck->n_exc ? col + runlane_exc_at(ck) : NULL;
     uint32_t exc_base = ck->tid_min - tid_lo;
     if (RUNLANE_LOAD57 && ck->w_dur <= 57) {
-        runlane_add_patched57(tid, ck->w_tid, mt, dur, ck->w_dur, md, base, len, exc, ck->w_exc,
-                              exc_base, n, sum, count);
+        runlane_add_patched57(tid, ck->w_tid, mt, dur, ck->w_dur, md, base, len, exc,
+                              ck->w_exc, exc_base, n, sum, count);
         return;
     }
     /* The same with two-word reads (a duration wider than 57 bits, or a big-endian

@@ -837,11 +837,11 @@ START_TEST(test_evindex_threadstats_many)
 }
 END_TEST
 
-/* A log of threads 1..n on 5 caps, whose runs mix in the lanes' blocks: slot k (100k ns) runs thread k on cap k % 4 for k % 50 ns;
- * thread k - 3000 again on cap 4 when it is a multiple of 11 (cap 4 has few blocks,
- * starting late); thread 1 on cap (k + 1) % 4 every 97th slot (a long-lived low id in
- * blocks of high ones); and a run of 2^58 ns or more on cap 3 at the end (a duration
- * too wide for the fast column read). */
+/* A log of threads 1..n on 5 caps, whose runs mix in the lanes' blocks: slot k
+ * (100k ns) runs thread k on cap k % 4 for k % 50 ns; thread k - 3000 again on cap 4
+ * when it is a multiple of 11 (cap 4 has few blocks, starting late); thread 1 on cap
+ * (k + 1) % 4 every 97th slot (a long-lived low id in blocks of high ones); and a run
+ * of 2^58 ns or more on cap 3 at the end (a duration too wide for the one-load read). */
 static void
 ei_mixed_threads(ei_case *c, uint32_t n)
 {
