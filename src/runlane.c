@@ -97,6 +97,23 @@ runlane_col_get(const uint64_t *col, unsigned w, size_t j)
     return bitpack_get(col, (uint64_t)j * w, w);
 }
 
+/* A field of up to 57 bits in one load: the 8 bytes from the byte its first bit is in,
+ * shifted and masked. The words' bytes hold the bits in order only on a little-endian
+ * machine (elsewhere RUNLANE_LOAD57 is 0 and callers read with runlane_col_get). The
+ * load ends within the word after the one the field starts in, as runlane_col_get's. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RUNLANE_LOAD57 1
+#else
+#define RUNLANE_LOAD57 0
+#endif
+static inline uint64_t
+runlane_col_get57(const uint64_t *col, uint64_t bit, uint64_t mask)
+{
+    uint64_t x;
+    memcpy(&x, (const unsigned char *)col + (bit >> 3), sizeof x);
+    return x >> (bit & 7) & mask;
+}
+
 /* Write the first len values (each < 2^w) into a zeroed column of width w: bits are
  * gathered in a register and stored a word at a time. */
 static void
@@ -1161,6 +1178,61 @@ runlane_block_get(const runlane *rl, size_t b, runlane_block *out, unsigned cols
     }
 }
 
+/* The sums of runs [0, len) of a block all of whose tid column values count (base plus
+ * the value is below the caller's n): a field one load (RUNLANE_LOAD57, widths <= 57),
+ * no test a run. Out of line so its loop has the registers to itself. */
+static __attribute__((noinline)) void
+runlane_add_all57(const uint64_t *tid, unsigned w_tid, uint64_t mt, const uint64_t *dur,
+                  unsigned w_dur, uint64_t md, uint32_t base, size_t len, uint64_t *sum,
+                  uint32_t *count)
+{
+    uint64_t bt = 0, bd = 0, bt_end = (uint64_t)len * w_tid;
+    if (w_tid == 0) {           /* one thread: every run adds to the same sums */
+        uint64_t total = 0;
+        for (size_t j = 0; j < len; j++, bd += w_dur)
+            total += runlane_col_get57(dur, bd, md);
+        sum[base] += total;
+        count[base] += (uint32_t)len;
+        return;
+    }
+    for (; bt < bt_end; bt += w_tid, bd += w_dur) {
+        uint32_t k = base + (uint32_t)runlane_col_get57(tid, bt, mt);
+        sum[k] += runlane_col_get57(dur, bd, md);
+        count[k]++;
+    }
+}
+
+/* The sums of runs [0, len) of a block with patched tids (exc: its exception map word,
+ * then the exceptions, w_exc bits each, from exc_base + tid_lo; NULL when none), or
+ * whose column reaches past the caller's n: each run's place from tid_lo first (k,
+ * wrapping past n below tid_lo), the exceptions written over their column values (a
+ * block of new threads among which old ones run may have most of its runs patched),
+ * then the sums of the places below n. Fields one load each (RUNLANE_LOAD57: w_dur <=
+ * 57; tids and exceptions are at most 32 bits). */
+static __attribute__((noinline)) void
+runlane_add_patched57(const uint64_t *tid, unsigned w_tid, uint64_t mt, const uint64_t *dur,
+                      unsigned w_dur, uint64_t md, uint32_t base, size_t len,
+                      const uint64_t *exc, unsigned w_exc, uint32_t exc_base, size_t n,
+                      uint64_t *sum, uint32_t *count)
+{
+    uint32_t k[RUNLANE_CHUNK];
+    uint64_t bt = 0, bd = 0;
+    for (size_t j = 0; j < len; j++, bt += w_tid)
+        k[j] = base + (uint32_t)runlane_col_get57(tid, bt, mt);
+    if (exc) {
+        uint64_t me = bitpack_mask(w_exc), be = 0;
+        for (uint64_t map = exc[0]; map; map &= map - 1, be += w_exc)
+            k[__builtin_ctzll(map)] = exc_base + (uint32_t)runlane_col_get57(exc + 1, be, me);
+    }
+    for (size_t j = 0; j < len; j++, bd += w_dur) {
+        uint32_t kj = k[j];
+        if (kj < n) {
+            sum[kj] += runlane_col_get57(dur, bd, md);
+            count[kj]++;
+        }
+    }
+}
+
 void
 runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
                          uint64_t *sum, uint32_t *count)
@@ -1177,42 +1249,41 @@ runlane_block_add_by_tid(const runlane *rl, size_t b, uint32_t tid_lo, size_t n,
         }
         return;
     }
-    /* Straight from the packed columns, without a block to unpack into: the tid column
-     * (tid - tid_base) for every run, then the exceptions (whose column value is zero)
-     * moved from tid_base's sums to their own. */
+    /* Straight from the packed columns, without a block to unpack into. */
     const runlane_chunk *ck = &rl->chunks[b];
     size_t len = runlane_chunk_len(rl, b);
     const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off, *tid = dur + ck->w_dur;
     uint64_t md = bitpack_mask(ck->w_dur), mt = bitpack_mask(ck->w_tid);
     uint32_t base = ck->tid_base - tid_lo;
-    for (size_t j = 0; j < len; j++) {
-        size_t k = (uint32_t)(base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid,
-                                                                   mt));
-        if (k < n) {
-            sum[k] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
-            count[k]++;
-        }
-    }
-    if (ck->n_exc == 0)
+    if (RUNLANE_LOAD57 && ck->n_exc == 0 && ck->w_dur <= 57 && (uint64_t)base + mt < n) {
+        /* Every run of the column counts (its tids lie within [tid_lo, tid_lo + n)). */
+        runlane_add_all57(tid, ck->w_tid, mt, dur, ck->w_dur, md, base, len, sum, count);
         return;
-    const uint64_t *exc = col + runlane_exc_at(ck);
-    uint64_t me = bitpack_mask(ck->w_exc);
-    size_t at = 0, k_base = base;
-    for (uint64_t map = exc[0]; map; map &= map - 1) {
-        size_t j = (size_t)__builtin_ctzll(map);
-        uint64_t d = bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
-        uint32_t t = ck->tid_min +
-                     (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)at++ * ck->w_exc, me);
-        size_t k = (uint32_t)(t - tid_lo);
-        if (k_base < n) {
-            sum[k_base] -= d;
-            count[k_base]--;
-        }
-        if (k < n) {
-            sum[k] += d;
-            count[k]++;
-        }
     }
+    const uint64_t *exc = ck->n_exc ? col + runlane_exc_at(ck) : NULL;
+    uint32_t exc_base = ck->tid_min - tid_lo;
+    if (RUNLANE_LOAD57 && ck->w_dur <= 57) {
+        runlane_add_patched57(tid, ck->w_tid, mt, dur, ck->w_dur, md, base, len, exc,
+                              ck->w_exc, exc_base, n, sum, count);
+        return;
+    }
+    /* The same with two-word reads (a duration wider than 57 bits, or a big-endian
+     * machine). */
+    uint32_t k[RUNLANE_CHUNK];
+    for (size_t j = 0; j < len; j++)
+        k[j] = base + (uint32_t)bitpack_get_masked(tid, (uint64_t)j * ck->w_tid, mt);
+    if (exc) {
+        uint64_t me = bitpack_mask(ck->w_exc);
+        size_t at = 0;
+        for (uint64_t map = exc[0]; map; map &= map - 1)
+            k[__builtin_ctzll(map)] =
+                exc_base + (uint32_t)bitpack_get_masked(exc + 1, (uint64_t)at++ * ck->w_exc, me);
+    }
+    for (size_t j = 0; j < len; j++)
+        if (k[j] < n) {
+            sum[k[j]] += bitpack_get_masked(dur, (uint64_t)j * ck->w_dur, md);
+            count[k[j]]++;
+        }
 }
 
 size_t

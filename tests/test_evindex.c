@@ -958,6 +958,118 @@ START_TEST(test_evindex_threadstats_many)
 }
 END_TEST
 
+/* A log of threads 1..n on 5 caps, whose runs mix in the lanes' blocks: slot k
+ * (100k ns) runs thread k on cap k % 4 for k % 50 ns; thread k - 3000 again on cap 4
+ * when it is a multiple of 11 (cap 4 has few blocks, starting late); thread 1 on cap
+ * (k + 1) % 4 every 97th slot (a long-lived low id in blocks of high ones); and a run
+ * of 2^58 ns or more on cap 3 at the end (a duration too wide for the one-load read). */
+static void
+ei_mixed_threads(ei_case *c, uint32_t n)
+{
+    ei_mem m;
+    evwrite *w = ei_writer(&m);
+    for (uint32_t k = 1; k <= n + 3000; k++) {
+        uint64_t t = 100ull * k;
+        if (k <= n) {
+            EW(evwrite_create_thread(w, 0, t + 1, k));
+            EW(evwrite_run_thread(w, (uint16_t)(k % 4), t + 10, k));
+            EW(evwrite_stop_thread(w, (uint16_t)(k % 4), t + 10 + k % 50, k, 2, 0));
+        }
+        uint32_t back = k - 3000;
+        if (k > 3000 && back % 11 == 0) {
+            EW(evwrite_run_thread(w, 4, t + 20, back));
+            EW(evwrite_stop_thread(w, 4, t + 20 + back % 40, back, 3, 0));
+        }
+        if (k % 97 == 0) {
+            uint16_t cap = (uint16_t)((k + 1) % 4);
+            EW(evwrite_run_thread(w, cap, t + 30, 1));
+            EW(evwrite_stop_thread(w, cap, t + 30 + k % 60, 1, 3, 0));
+        }
+    }
+    uint64_t end = 100ull * (n + 3001);
+    EW(evwrite_run_thread(w, 3, end, 2));
+    EW(evwrite_stop_thread(w, 3, end + (UINT64_C(1) << 58) + 5, 2, 3, 0));
+    ei_finish(&m, w, false, 0);
+    ei_open_mem(c, &m);
+}
+
+typedef struct ei_rank_key {
+    uint64_t run_ns;
+    size_t i;
+} ei_rank_key;
+
+static int
+ei_rank_cmp(const void *a, const void *b)
+{
+    const ei_rank_key *x = a, *y = b;
+    if (x->run_ns != y->run_ns)
+        return x->run_ns > y->run_ns ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The brief pass by halves of the runs (dense ids, enough threads to split) against a
+ * recount of every run of every lane, its ranking and first rows against a sort of the
+ * recount, on a log whose threads' runs mix in the blocks. One log of just enough
+ * threads, so the test stays cheap under valgrind (ids with gaps keep the split by
+ * halves of the threads, which this change leaves as it was). */
+START_TEST(test_evindex_threadstats_brief_mixed)
+{
+    enum { N = 66000 };
+    ei_case c;
+    ei_mixed_threads(&c, N);
+    const threadtab *tt = evindex_threads(c.ix);
+    size_t n = threadtab_count(tt);
+    ck_assert_uint_eq(n, N);
+    /* The recount: every run of every lane, to its thread's place in the table. */
+    uint64_t *want_ns = xcalloc(n, sizeof *want_ns);
+    uint32_t *want_runs = xcalloc(n, sizeof *want_runs);
+    for (size_t li = 0; li < evindex_n_caps(c.ix); li++) {
+        const runlane *rl = evindex_cap_at(c.ix, li)->runs;
+        for (size_t r = 0; r < runlane_count(rl); r++) {
+            runlane_run run;
+            runlane_get(rl, r, &run);
+            size_t ti = threadtab_index_of(tt, run.tid);
+            ck_assert_uint_ne(ti, SIZE_MAX);
+            want_ns[ti] += run.end_ns - run.start_ns;
+            want_runs[ti]++;
+        }
+    }
+    ck_assert_uint_ge(want_ns[1], UINT64_C(1) << 58);
+    ei_rank_key *keys = xmalloc(n * sizeof *keys);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (ei_rank_key){ want_ns[i], i };
+    qsort(keys, n, sizeof *keys, ei_rank_cmp);
+
+    threadstats_brief br;
+    ck_assert(threadstats_brief_all(c.ix, &br));
+    ck_assert_uint_eq(br.n, n);
+    for (size_t i = 0; i < n; i++)
+        if (br.run_ns[i] != want_ns[i] || br.n_runs[i] != want_runs[i])
+            ck_abort_msg("thread index %zu: brief %llu ns %u runs, recount %llu ns %u runs", i,
+                         (unsigned long long)br.run_ns[i], br.n_runs[i],
+                         (unsigned long long)want_ns[i], want_runs[i]);
+    threadstats_brief_free(&br);
+    ei_top_seen seen = { 0 };
+    size_t *order;
+    ck_assert(threadstats_brief_ranked_top(c.ix, &br, &order, 1024, ei_top_cb, &seen));
+    ck_assert_int_eq(seen.calls, 1);
+    ck_assert_uint_eq(seen.n, 1024);
+    for (size_t i = 0; i < n; i++)
+        if (order[i] != keys[i].i || (i < seen.n && seen.top[i] != keys[i].i))
+            ck_abort_msg("rank %zu: thread index %zu (first rows %zu), the recount's %zu", i,
+                         order[i], i < seen.n ? seen.top[i] : SIZE_MAX, keys[i].i);
+    for (size_t i = 0; i < n; i++)
+        ck_assert(br.run_ns[i] == want_ns[i] && br.n_runs[i] == want_runs[i]);
+    x_free(seen.top);
+    x_free(order);
+    threadstats_brief_free(&br);
+    x_free(keys);
+    x_free(want_ns);
+    x_free(want_runs);
+    ei_close(&c);
+}
+END_TEST
+
 /* Rows of a range of the table, or of threads picked in any order, are the rows of
  * the whole table; the `threads` table, made a piece at a time (more threads than a
  * piece holds), has each thread's run time and runs, in the table's order or ranked. */
@@ -2759,6 +2871,7 @@ test_evindex_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("tables");
     tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_evindex_threadstats_brief_mixed);
     tcase_add_test(tc, test_evindex_json_checker);
     tcase_add_test(tc, test_evindex_golden_tables);
     tcase_add_test(tc, test_evindex_threads_pieces);
