@@ -1561,6 +1561,72 @@ runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t 
 }
 
 uint64_t
+runlane_busy_upto(const runlane *rl, uint64_t t)
+{
+    return runlane_busy_before(rl, t);
+}
+
+/* The bounds at t from what the chunk headers say: busy time rises by at most the time
+ * that passes, and equals the prefix sum at every chunk's base (the runs before a chunk
+ * end by its first start), at an open chunk's first start and, past the last run's end,
+ * the lane's total. So for t between two such points (s0, p0) and (s1, p1):
+ * max(p0, p1 - (s1 - t)) <= busy <= min(p1, p0 + (t - s0)). */
+void
+runlane_busy_bounds_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *lo,
+                         uint64_t *hi)
+{
+    const runlane_open *o = rl->open;
+    uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
+    size_t c = 0;
+    for (size_t m = 0; m < n; m++) {
+        uint64_t tm = t[m];
+        if (tm > open_first) {
+            lo[m] = hi[m] = runlane_busy_before(rl, tm);
+            continue;
+        }
+        if (rl->n_chunks == 0 || rl->bases[0] >= tm) {
+            lo[m] = hi[m] = 0;              /* no run starts before t */
+            continue;
+        }
+        if (rl->bases[c] >= tm)             /* times out of order: from the start */
+            c = 0;
+        size_t step = 1, top = rl->n_chunks;
+        while (c + step < top && rl->bases[c + step] < tm) {
+            c += step;
+            step *= 2;
+        }
+        top = c + step < top ? c + step : top;
+        while (top - c > 1) {
+            size_t mid = c + (top - c) / 2;
+            if (rl->bases[mid] < tm)
+                c = mid;
+            else
+                top = mid;
+        }
+        uint64_t s0 = rl->bases[c], p0 = rl->chunks[c].prefix_ns, s1, p1;
+        if (c + 1 < rl->n_chunks) {
+            s1 = rl->bases[c + 1];
+            p1 = rl->chunks[c + 1].prefix_ns;
+        } else if (o && o->len) {
+            s1 = o->start_ns[0];
+            p1 = o->prefix_ns;
+        } else {
+            s1 = rl->last_end_ns;
+            p1 = rl->total_ns;
+        }
+        if (tm >= s1) {
+            lo[m] = hi[m] = p1;
+            continue;
+        }
+        uint64_t before = s1 - tm;          /* time left to s1 */
+        uint64_t l = p1 > before ? p1 - before : 0;
+        uint64_t h = p0 + (tm - s0);
+        lo[m] = l > p0 ? l : p0;
+        hi[m] = h < p1 ? h : p1;
+    }
+}
+
+uint64_t
 runlane_busy_ns(const runlane *rl, uint64_t t0, uint64_t t1)
 {
     if (t0 >= t1)

@@ -233,13 +233,14 @@ typedef struct lanes_ctx {
     bool *scratch_b;            /* [ncols] per-column flags */
     size_t *hec;                /* evindex lanes drawn as HECs (activity lane) */
     size_t n_hec;
-    /* Per index lane, its run / GC work / GC waiting time in every column, computed
-     * once per frame on first use (the activity row and the HEC rows share them):
-     * [lane * ncols + c]. From cumulative sums at the column boundaries, so each
-     * boundary is searched once, not twice. */
-    uint64_t *busy, *gc_work, *gc_wait;
+    /* Per index lane, its run time up to every column boundary, computed once per
+     * frame on first use (the activity row and the HEC rows share them): bounds
+     * [lane * (ncols + 1) + boundary], busy_lo <= run time <= busy_hi, equal where
+     * known exactly (lanes_busy_exact makes them so on demand). Only differences count.
+     * Its GC work / GC waiting time in every column: [lane * ncols + c]. From
+     * cumulative sums at the column boundaries, so each boundary is searched once. */
+    uint64_t *busy_lo, *busy_hi, *gc_work, *gc_wait;
     bool *have_busy, *have_gc; /* per index lane: busy / gc_work and gc_wait filled */
-    uint64_t *bounds;           /* [ncols + 1] a lane's run time up to each boundary */
     uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
                                  * rows, -1 until the first such row needs it */
@@ -261,6 +262,11 @@ typedef struct lanes_ctx {
  * about eight). */
 #define LANES_WALK_PER_COL 2
 #define LANES_WALK_GC_PER_COL 8
+/* A view holding at least this many runs per column boundary (a chunk of runs or more
+ * in every column) gets only bounds on its run time at each boundary from the chunks'
+ * headers (runlane_busy_bounds_many): at such a zoom they mostly fix a cell's glyph,
+ * and the cells they leave open read their two boundaries exactly (lanes_busy_exact). */
+#define LANES_BOUND_PER_COL RUNLANE_CHUNK
 
 /* The run time before each of the nb increasing times t[] (from a common origin: only
  * differences count), by one walk over the runs from the last one starting before t[0]:
@@ -302,16 +308,46 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
         return;
     x->have_busy[li] = true;
     size_t nb = (size_t)x->ncols + 1;
-    uint64_t *busy = x->bounds;
+    uint64_t *lo = &x->busy_lo[li * nb], *hi = &x->busy_hi[li * nb];
     /* Run time up to each column boundary: a walk over the runs in view when they are
-     * few, else one sweep of searches over the lane's runs. */
+     * few, bounds when there are chunks of them in every column, else one sweep of
+     * searches over the lane's runs. */
     const runlane *rl = evindex_cap_at(x->ix, li)->runs;
-    if (runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_PER_COL * nb)
-        lanes_walk_busy(rl, x->col_a, nb, busy);
+    size_t in_view = runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]);
+    if (in_view >= LANES_BOUND_PER_COL * nb) {
+        runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi);
+        return;
+    }
+    if (in_view <= LANES_WALK_PER_COL * nb)
+        lanes_walk_busy(rl, x->col_a, nb, lo);
     else
-        runlane_busy_upto_many(rl, x->col_a, nb, busy);
-    for (int c = 1; c <= x->ncols; c++)
-        x->busy[li * (size_t)x->ncols + (size_t)(c - 1)] = busy[c] - busy[c - 1];
+        runlane_busy_upto_many(rl, x->col_a, nb, lo);
+    memcpy(hi, lo, nb * sizeof *hi);
+}
+
+/* Bounds on index lane li's run time in column c (lanes_busy_sums done): *lo <= busy
+ * <= *hi, equal when known. */
+static void
+lanes_busy_bounds(const lanes_ctx *x, size_t li, int c, uint64_t *lo, uint64_t *hi)
+{
+    size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
+    uint64_t span = x->col_a[c + 1] - x->col_a[c];
+    uint64_t l = x->busy_lo[e + 1], h = x->busy_hi[e + 1];
+    *lo = l > x->busy_hi[e] ? l - x->busy_hi[e] : 0;
+    *hi = h - x->busy_lo[e] < span ? h - x->busy_lo[e] : span;
+}
+
+/* Index lane li's exact run time in column c (lanes_busy_sums done): a boundary known
+ * only within bounds is read from the runs (and stays known for the frame). */
+static uint64_t
+lanes_busy_exact(lanes_ctx *x, size_t li, int c)
+{
+    size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
+    for (size_t k = e; k <= e + 1; k++)
+        if (x->busy_lo[k] != x->busy_hi[k])
+            x->busy_lo[k] = x->busy_hi[k] =
+                runlane_busy_upto(evindex_cap_at(x->ix, li)->runs, x->col_a[k - li * nb]);
+    return x->busy_lo[e + 1] - x->busy_lo[e];
 }
 
 /* The time of each kind of track `tr` from the view's start to each column boundary,
@@ -487,6 +523,37 @@ lanes_hec_ticks(lanes_ctx *x, uint16_t cap)
  * of them (the two rows of a split lane). */
 enum lanes_hec_part { LANES_HEC_BOTH, LANES_HEC_RUNS, LANES_HEC_GC };
 
+/* A HEC cell's glyph and style for the given GC and run time in a column of `span` ns,
+ * as lanes_row_hec draws it when neither a focus nor a highlight is set (' ' in
+ * STYLE_IDLE for an idle column): a step function of busy, for the bounds' test. */
+static surface_cell
+lanes_hec_glyph(const lanes_ctx *x, enum lanes_hec_part part, uint64_t work, uint64_t wait,
+                uint64_t busy, uint64_t span)
+{
+    bool ascii = x->o->ascii;
+    if (work + wait > 0) {
+        uint64_t used = work + wait + busy;
+        uint8_t st = work >= wait ? STYLE_GC_WORK : STYLE_GC_WAIT;
+        if (ascii)
+            return lanes_cell(used * 2 >= span ? 'G' : 'g', st);
+        if (x->o->mono && part == LANES_HEC_BOTH)
+            return lanes_cell(lanes_braille[lanes_eighths(used, span)], st);
+        if (x->o->mono)
+            return lanes_cell(work >= wait ? 0x2593 : 0x2591, st);
+        return lanes_cell(lanes_blocks[lanes_eighths(used, span)], st);
+    }
+    if (busy == 0)
+        return lanes_cell(' ', STYLE_IDLE);
+    return ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', STYLE_RUNNING)
+                 : lanes_cell(lanes_blocks[lanes_eighths(busy, span)], STYLE_RUNNING);
+}
+
+static bool
+lanes_cell_same(surface_cell a, surface_cell b)
+{
+    return a.cp == b.cp && a.style == b.style;
+}
+
 static void
 lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
 {
@@ -507,7 +574,20 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
             work = x->gc_work[k];
             wait = x->gc_wait[k];
         }
-        uint64_t busy = part == LANES_HEC_GC ? 0 : x->busy[k];
+        uint64_t busy = 0;
+        if (part != LANES_HEC_GC) {
+            /* Bounds that give one glyph give the exact one: the glyph is a step
+             * function of the run time (blank at 0); a full column, a focus or a
+             * highlight asks for more, so there the exact time is read. */
+            uint64_t lo, hi;
+            lanes_busy_bounds(x, l->cap_lane, c, &lo, &hi);
+            busy = lo;
+            if (lo != hi &&
+                (hi == span || x->o->focus || x->o->highlight ||
+                 !lanes_cell_same(lanes_hec_glyph(x, part, work, wait, lo, span),
+                                  lanes_hec_glyph(x, part, work, wait, hi, span))))
+                busy = lanes_busy_exact(x, l->cap_lane, c);
+        }
         if (work + wait > 0) {
             /* GC wins the cell. Folded, the cell is as tall as the column is busy (runs
              * and GC), so a short GC in a busy column never reads as idle; on its own
@@ -638,25 +718,50 @@ lanes_row_markers(lanes_ctx *x)
     }
 }
 
+/* The activity row's level (0: blank) for `busy` ns of run time summed over n_hec lanes
+ * in a column of `span` ns: rises with busy. */
+static unsigned
+lanes_activity_level(uint64_t busy, uint64_t span, size_t n_hec)
+{
+    if (busy == 0)
+        return 0;
+    /* span * n_hec can exceed 64 bits for a long column and many caps. */
+    double frac = (double)busy / ((double)span * (double)n_hec);
+    unsigned level = (unsigned)(frac * 8.0 + 0.5);
+    return level < 1 ? 1 : level > 8 ? 8 : level;
+}
+
 static void
 lanes_row_activity(lanes_ctx *x)
 {
     if (x->n_hec == 0)
         return;
+    for (size_t i = 0; i < x->n_hec; i++)
+        lanes_busy_sums(x, x->hec[i]);
     for (int c = 0; c < x->ncols; c++) {
-        uint64_t a = x->col_a[c], b = x->col_a[c + 1];
-        uint64_t busy = 0;
+        uint64_t span = x->col_a[c + 1] - x->col_a[c];
+        uint64_t lo = 0, hi = 0;
         for (size_t i = 0; i < x->n_hec; i++) {
-            lanes_busy_sums(x, x->hec[i]);
-            busy += x->busy[x->hec[i] * (size_t)x->ncols + (size_t)c];
+            uint64_t l, h;
+            lanes_busy_bounds(x, x->hec[i], c, &l, &h);
+            lo += l;
+            hi += h;
         }
-        if (busy == 0)
-            continue;
-        /* span * n_hec can exceed 64 bits for a long column and many caps. */
-        double frac = (double)busy / ((double)(b - a) * (double)x->n_hec);
-        unsigned level = (unsigned)(frac * 8.0 + 0.5);
-        level = level < 1 ? 1 : level > 8 ? 8 : level;
-        x->row[c] = lanes_bar(x, level, STYLE_ACTIVITY);
+        /* The level is a step function of the sum: where the bounds' levels differ,
+         * lanes are read exactly one by one until they agree. */
+        for (size_t i = 0; i < x->n_hec && lanes_activity_level(lo, span, x->n_hec) !=
+                                              lanes_activity_level(hi, span, x->n_hec); i++) {
+            uint64_t l, h;
+            lanes_busy_bounds(x, x->hec[i], c, &l, &h);
+            if (l == h)
+                continue;
+            uint64_t v = lanes_busy_exact(x, x->hec[i], c);
+            lo += v - l;
+            hi -= h - v;
+        }
+        unsigned level = lanes_activity_level(lo, span, x->n_hec);
+        if (level)
+            x->row[c] = lanes_bar(x, level, STYLE_ACTIVITY);
     }
 }
 
@@ -1037,13 +1142,13 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
     x.scratch_b = xmalloc((nc + 1) * sizeof *x.scratch_b);  /* freed below */
     x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
-    size_t cells = evindex_n_caps(ix) * nc + 1;
-    x.busy = xmalloc(cells * sizeof *x.busy);                 /* freed below */
+    size_t cells = evindex_n_caps(ix) * nc + 1, edges = evindex_n_caps(ix) * (nc + 1);
+    x.busy_lo = xmalloc(edges * sizeof *x.busy_lo);           /* freed below */
+    x.busy_hi = xmalloc(edges * sizeof *x.busy_hi);           /* freed below */
     x.gc_work = xmalloc(cells * sizeof *x.gc_work);           /* freed below */
     x.gc_wait = xmalloc(cells * sizeof *x.gc_wait);           /* freed below */
     x.have_busy = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_busy);   /* freed below */
     x.have_gc = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_gc);       /* freed below */
-    x.bounds = xmalloc((nc + 1) * sizeof *x.bounds);                      /* freed below */
     x.kinds = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds);        /* freed below */
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
@@ -1110,13 +1215,13 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.spark_n[0]);
     x_free(x.spark_n[1]);
     x_free(x.kinds);
-    x_free(x.bounds);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
     x_free(x.gc_wait);
     x_free(x.gc_work);
-    x_free(x.busy);
+    x_free(x.busy_hi);
+    x_free(x.busy_lo);
     x_free(x.hec);
     x_free(x.scratch_b);
     x_free(x.scratch_u);
