@@ -237,11 +237,17 @@ typedef struct lanes_ctx {
      * frame on first use (the activity row and the HEC rows share them): bounds
      * [lane * (ncols + 1) + boundary], busy_lo <= run time <= busy_hi, equal where
      * known exactly (lanes_busy_exact makes them so on demand). Only differences count.
-     * Its GC work / GC waiting time in every column: [lane * ncols + c]. From
-     * cumulative sums at the column boundaries, so each boundary is searched once. */
-    uint64_t *busy_lo, *busy_hi, *gc_work, *gc_wait;
+     * Its GC work and GC waiting time up to every boundary likewise (work_lo <= work
+     * <= work_hi, wait_lo <= wait <= wait_hi; lanes_gc_exact). From cumulative sums at
+     * the column boundaries, so each boundary is searched once. */
+    uint64_t *busy_lo, *busy_hi, *work_lo, *work_hi, *wait_lo, *wait_hi;
     bool *have_busy, *have_gc; /* per index lane: busy / gc_work and gc_wait filled */
     uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
+    uint64_t *kinds_hi;         /* the same, upper bounds */
+    /* Boundaries to read exactly (lanes_hec_exact): their indexes, times and values
+     * ([ncols + 1], values [(ncols + 1) * IVTRACK_KINDS]). */
+    size_t *need_e;
+    uint64_t *need_t, *need_v;
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
                                  * rows, -1 until the first such row needs it */
     instant *ticks;             /* the view's instants when zoomed in far enough (owned) */
@@ -267,6 +273,8 @@ typedef struct lanes_ctx {
  * headers (runlane_busy_bounds_many): at such a zoom they mostly fix a cell's glyph,
  * and the cells they leave open read their two boundaries exactly (lanes_busy_exact). */
 #define LANES_BOUND_PER_COL RUNLANE_CHUNK
+/* The same for GC phases: a chunk of them or more in every column. */
+#define LANES_BOUND_GC_PER_COL IVTRACK_CHUNK
 
 /* The run time before each of the nb increasing times t[] (from a common origin: only
  * differences count), by one walk over the runs from the last one starting before t[0]:
@@ -325,16 +333,24 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     memcpy(hi, lo, nb * sizeof *hi);
 }
 
+/* Bounds on a time in column c from bounds at its boundaries e and e + 1, clipped to
+ * the column's span. */
+static void
+lanes_cell_bounds(const uint64_t *lo, const uint64_t *hi, size_t e, uint64_t span,
+                  uint64_t *cell_lo, uint64_t *cell_hi)
+{
+    *cell_lo = lo[e + 1] > hi[e] ? lo[e + 1] - hi[e] : 0;
+    *cell_hi = hi[e + 1] - lo[e] < span ? hi[e + 1] - lo[e] : span;
+}
+
 /* Bounds on index lane li's run time in column c (lanes_busy_sums done): *lo <= busy
  * <= *hi, equal when known. */
 static void
 lanes_busy_bounds(const lanes_ctx *x, size_t li, int c, uint64_t *lo, uint64_t *hi)
 {
-    size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
-    uint64_t span = x->col_a[c + 1] - x->col_a[c];
-    uint64_t l = x->busy_lo[e + 1], h = x->busy_hi[e + 1];
-    *lo = l > x->busy_hi[e] ? l - x->busy_hi[e] : 0;
-    *hi = h - x->busy_lo[e] < span ? h - x->busy_lo[e] : span;
+    size_t nb = (size_t)x->ncols + 1;
+    lanes_cell_bounds(x->busy_lo, x->busy_hi, li * nb + (size_t)c,
+                      x->col_a[c + 1] - x->col_a[c], lo, hi);
 }
 
 /* Index lane li's exact run time in column c (lanes_busy_sums done): a boundary known
@@ -364,8 +380,9 @@ lanes_kinds_at_bounds(lanes_ctx *x, const ivtrack *tr)
     return x->kinds;
 }
 
-/* Fill the per-column run, GC work and GC waiting time of index lane `li` (once per
- * frame): what its HEC row needs. */
+/* Fill the run, GC work and GC waiting time of index lane `li` up to every column
+ * boundary (once per frame): what its HEC row needs. The GC times are bounds from the
+ * chunks' headers when a chunk of phases or more falls in every column. */
 static void
 lanes_sums(lanes_ctx *x, size_t li)
 {
@@ -373,14 +390,39 @@ lanes_sums(lanes_ctx *x, size_t li)
     if (x->have_gc[li])
         return;
     x->have_gc[li] = true;
-    const uint64_t *kinds = lanes_kinds_at_bounds(x, evindex_cap_at(x->ix, li)->gc);
-    for (int c = 1; c <= x->ncols; c++) {
-        size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
-        const uint64_t *kn = &kinds[(size_t)c * IVTRACK_KINDS];
-        const uint64_t *kp = &kinds[(size_t)(c - 1) * IVTRACK_KINDS];
-        x->gc_work[k] = kn[EVINDEX_GC_WORK] - kp[EVINDEX_GC_WORK];
-        x->gc_wait[k] = kn[EVINDEX_GC_WAIT] - kp[EVINDEX_GC_WAIT];
+    size_t nb = (size_t)x->ncols + 1;
+    const ivtrack *tr = evindex_cap_at(x->ix, li)->gc;
+    const uint64_t *lo = x->kinds, *hi = x->kinds;
+    if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) >= LANES_BOUND_GC_PER_COL * nb) {
+        ivtrack_kinds_bounds_many(tr, x->col_a, nb, x->kinds, x->kinds_hi);
+        hi = x->kinds_hi;
+    } else {
+        lanes_kinds_at_bounds(x, tr);
     }
+    for (size_t e = 0; e < nb; e++) {
+        x->work_lo[li * nb + e] = lo[e * IVTRACK_KINDS + EVINDEX_GC_WORK];
+        x->work_hi[li * nb + e] = hi[e * IVTRACK_KINDS + EVINDEX_GC_WORK];
+        x->wait_lo[li * nb + e] = lo[e * IVTRACK_KINDS + EVINDEX_GC_WAIT];
+        x->wait_hi[li * nb + e] = hi[e * IVTRACK_KINDS + EVINDEX_GC_WAIT];
+    }
+}
+
+/* Index lane li's exact GC work and waiting time in column c (lanes_sums done): a
+ * boundary known only within bounds is read from the phases (and stays known). */
+static void
+lanes_gc_exact(lanes_ctx *x, size_t li, int c, uint64_t *work, uint64_t *wait)
+{
+    size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
+    for (size_t k = e; k <= e + 1; k++)
+        if (x->work_lo[k] != x->work_hi[k] || x->wait_lo[k] != x->wait_hi[k]) {
+            uint64_t kinds[IVTRACK_KINDS];
+            ivtrack_kinds_upto_many(evindex_cap_at(x->ix, li)->gc, &x->col_a[k - li * nb], 1,
+                                    kinds);
+            x->work_lo[k] = x->work_hi[k] = kinds[EVINDEX_GC_WORK];
+            x->wait_lo[k] = x->wait_hi[k] = kinds[EVINDEX_GC_WAIT];
+        }
+    *work = x->work_lo[e + 1] - x->work_lo[e];
+    *wait = x->wait_lo[e + 1] - x->wait_lo[e];
 }
 
 static surface_cell
@@ -527,21 +569,26 @@ enum lanes_hec_part { LANES_HEC_BOTH, LANES_HEC_RUNS, LANES_HEC_GC };
  * as lanes_row_hec draws it when neither a focus nor a highlight is set (' ' in
  * STYLE_IDLE for an idle column): a step function of busy, for the bounds' test. */
 static surface_cell
+lanes_gc_glyph(const lanes_ctx *x, enum lanes_hec_part part, bool work_wins, uint64_t used,
+               uint64_t span)
+{
+    uint8_t st = work_wins ? STYLE_GC_WORK : STYLE_GC_WAIT;
+    if (x->o->ascii)
+        return lanes_cell(used * 2 >= span ? 'G' : 'g', st);
+    if (x->o->mono && part == LANES_HEC_BOTH)
+        return lanes_cell(lanes_braille[lanes_eighths(used, span)], st);
+    if (x->o->mono)
+        return lanes_cell(work_wins ? 0x2593 : 0x2591, st);
+    return lanes_cell(lanes_blocks[lanes_eighths(used, span)], st);
+}
+
+static surface_cell
 lanes_hec_glyph(const lanes_ctx *x, enum lanes_hec_part part, uint64_t work, uint64_t wait,
                 uint64_t busy, uint64_t span)
 {
     bool ascii = x->o->ascii;
-    if (work + wait > 0) {
-        uint64_t used = work + wait + busy;
-        uint8_t st = work >= wait ? STYLE_GC_WORK : STYLE_GC_WAIT;
-        if (ascii)
-            return lanes_cell(used * 2 >= span ? 'G' : 'g', st);
-        if (x->o->mono && part == LANES_HEC_BOTH)
-            return lanes_cell(lanes_braille[lanes_eighths(used, span)], st);
-        if (x->o->mono)
-            return lanes_cell(work >= wait ? 0x2593 : 0x2591, st);
-        return lanes_cell(lanes_blocks[lanes_eighths(used, span)], st);
-    }
+    if (work + wait > 0)
+        return lanes_gc_glyph(x, part, work >= wait, work + wait + busy, span);
     if (busy == 0)
         return lanes_cell(' ', STYLE_IDLE);
     return ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', STYLE_RUNNING)
@@ -554,6 +601,100 @@ lanes_cell_same(surface_cell a, surface_cell b)
     return a.cp == b.cp && a.style == b.style;
 }
 
+/* What the bounds on cell c's GC times tell on a HEC row of index lane li: the times
+ * are known (lanes_gc_exact reads nothing), or they fix the cell's glyph (some GC for
+ * sure, which of work and waiting wins known, and one glyph for the least and the most
+ * time used, runs and GC: into *g), or the exact times are needed. */
+enum lanes_gc_bound { LANES_GC_KNOWN, LANES_GC_GLYPH, LANES_GC_OPEN };
+
+static enum lanes_gc_bound
+lanes_hec_gc(const lanes_ctx *x, size_t li, enum lanes_hec_part part, int c, surface_cell *g)
+{
+    size_t e = li * ((size_t)x->ncols + 1) + (size_t)c;
+    uint64_t span = x->col_a[c + 1] - x->col_a[c];
+    uint64_t wl, wh, al, ah, bl = 0, bh = 0;
+    lanes_cell_bounds(x->work_lo, x->work_hi, e, span, &wl, &wh);
+    lanes_cell_bounds(x->wait_lo, x->wait_hi, e, span, &al, &ah);
+    if (wl == wh && al == ah)
+        return LANES_GC_KNOWN;
+    if (part != LANES_HEC_GC)
+        lanes_busy_bounds(x, li, c, &bl, &bh);
+    bool wins = wl >= ah, loses = wh < al;
+    *g = lanes_gc_glyph(x, part, wins, wl + al + bl, span);
+    if (wl + al > 0 && (wins || loses) &&
+        lanes_cell_same(*g, lanes_gc_glyph(x, part, wins, wh + ah + bh, span)))
+        return LANES_GC_GLYPH;
+    return LANES_GC_OPEN;
+}
+
+/* Whether a cell with these exact GC times and run time in [lo, hi] needs its exact run
+ * time: bounds that give one glyph give the exact one (the glyph is a step function of
+ * the run time, blank at 0); a full column, a focus or a highlight asks for more. */
+static bool
+lanes_hec_busy_open(const lanes_ctx *x, enum lanes_hec_part part, uint64_t span,
+                    uint64_t work, uint64_t wait, uint64_t lo, uint64_t hi)
+{
+    return lo != hi && (hi == span || x->o->focus || x->o->highlight ||
+                        !lanes_cell_same(lanes_hec_glyph(x, part, work, wait, lo, span),
+                                         lanes_hec_glyph(x, part, work, wait, hi, span)));
+}
+
+/* Read exactly, before lanes_row_hec draws index lane li's row, the column boundaries
+ * its cells need exactly (their bounds leave the glyph open): the GC ones in one sweep,
+ * then the run ones in another, each galloping from one boundary to the next (and the
+ * runs' asking for their chunks together), where reading them cell by cell would
+ * search each from the lane's start. */
+static void
+lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
+{
+    size_t nb = (size_t)x->ncols + 1, base = li * nb, k = 0;
+    const evindex_cap *cap = evindex_cap_at(x->ix, li);
+    if (part != LANES_HEC_RUNS) {
+        for (int c = 0; c < x->ncols; c++) {
+            surface_cell g;
+            if (lanes_hec_gc(x, li, part, c, &g) != LANES_GC_OPEN)
+                continue;
+            for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
+                if ((k == 0 || x->need_e[k - 1] != e) &&
+                    (x->work_lo[base + e] != x->work_hi[base + e] ||
+                     x->wait_lo[base + e] != x->wait_hi[base + e])) {
+                    x->need_e[k] = e;
+                    x->need_t[k++] = x->col_a[e];
+                }
+        }
+        ivtrack_kinds_upto_many(cap->gc, x->need_t, k, x->need_v);
+        for (size_t j = 0; j < k; j++) {
+            size_t e = base + x->need_e[j];
+            x->work_lo[e] = x->work_hi[e] = x->need_v[j * IVTRACK_KINDS + EVINDEX_GC_WORK];
+            x->wait_lo[e] = x->wait_hi[e] = x->need_v[j * IVTRACK_KINDS + EVINDEX_GC_WAIT];
+        }
+    }
+    if (part == LANES_HEC_GC)
+        return;
+    k = 0;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t work = 0, wait = 0, lo, hi, span = x->col_a[c + 1] - x->col_a[c];
+        surface_cell g;
+        if (part != LANES_HEC_RUNS) {
+            if (lanes_hec_gc(x, li, part, c, &g) == LANES_GC_GLYPH)
+                continue;
+            lanes_gc_exact(x, li, c, &work, &wait);     /* all read above */
+        }
+        lanes_busy_bounds(x, li, c, &lo, &hi);
+        if (!lanes_hec_busy_open(x, part, span, work, wait, lo, hi))
+            continue;
+        for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
+            if ((k == 0 || x->need_e[k - 1] != e) &&
+                x->busy_lo[base + e] != x->busy_hi[base + e]) {
+                x->need_e[k] = e;
+                x->need_t[k++] = x->col_a[e];
+            }
+    }
+    runlane_busy_upto_many(cap->runs, x->need_t, k, x->need_v);
+    for (size_t j = 0; j < k; j++)
+        x->busy_lo[base + x->need_e[j]] = x->busy_hi[base + x->need_e[j]] = x->need_v[j];
+}
+
 static void
 lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
 {
@@ -562,31 +703,34 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
     const evindex_cap *cap = evindex_cap_at(x->ix, l->cap_lane);
     bool ascii = x->o->ascii;
     lanes_sums(x, l->cap_lane);
+    lanes_hec_exact(x, l->cap_lane, part);
     /* The last run found covering a whole column: a long run covers many in a row. */
     size_t cover_i = SIZE_MAX;
     runlane_run cover = { 0, 0, 0, 0, 0 };
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
-        size_t k = l->cap_lane * (size_t)x->ncols + (size_t)c;
+        size_t li = l->cap_lane;
         uint64_t work = 0, wait = 0;
         if (part != LANES_HEC_RUNS) {
-            work = x->gc_work[k];
-            wait = x->gc_wait[k];
+            surface_cell g;
+            switch (lanes_hec_gc(x, li, part, c, &g)) {
+            case LANES_GC_GLYPH:
+                x->row[c] = g;
+                continue;
+            case LANES_GC_OPEN:     /* read here unless lanes_hec_exact did */
+            case LANES_GC_KNOWN:
+                lanes_gc_exact(x, li, c, &work, &wait);
+                break;
+            }
         }
         uint64_t busy = 0;
         if (part != LANES_HEC_GC) {
-            /* Bounds that give one glyph give the exact one: the glyph is a step
-             * function of the run time (blank at 0); a full column, a focus or a
-             * highlight asks for more, so there the exact time is read. */
             uint64_t lo, hi;
-            lanes_busy_bounds(x, l->cap_lane, c, &lo, &hi);
-            busy = lo;
-            if (lo != hi &&
-                (hi == span || x->o->focus || x->o->highlight ||
-                 !lanes_cell_same(lanes_hec_glyph(x, part, work, wait, lo, span),
-                                  lanes_hec_glyph(x, part, work, wait, hi, span))))
-                busy = lanes_busy_exact(x, l->cap_lane, c);
+            lanes_busy_bounds(x, li, c, &lo, &hi);
+            busy = lanes_hec_busy_open(x, part, span, work, wait, lo, hi)
+                       ? lanes_busy_exact(x, li, c)
+                       : lo;
         }
         if (work + wait > 0) {
             /* GC wins the cell. Folded, the cell is as tall as the column is busy (runs
@@ -1142,14 +1286,20 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
     x.scratch_b = xmalloc((nc + 1) * sizeof *x.scratch_b);  /* freed below */
     x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
-    size_t cells = evindex_n_caps(ix) * nc + 1, edges = evindex_n_caps(ix) * (nc + 1);
+    size_t edges = evindex_n_caps(ix) * (nc + 1) + 1;
     x.busy_lo = xmalloc(edges * sizeof *x.busy_lo);           /* freed below */
     x.busy_hi = xmalloc(edges * sizeof *x.busy_hi);           /* freed below */
-    x.gc_work = xmalloc(cells * sizeof *x.gc_work);           /* freed below */
-    x.gc_wait = xmalloc(cells * sizeof *x.gc_wait);           /* freed below */
+    x.work_lo = xmalloc(edges * sizeof *x.work_lo);           /* freed below */
+    x.work_hi = xmalloc(edges * sizeof *x.work_hi);           /* freed below */
+    x.wait_lo = xmalloc(edges * sizeof *x.wait_lo);           /* freed below */
+    x.wait_hi = xmalloc(edges * sizeof *x.wait_hi);           /* freed below */
     x.have_busy = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_busy);   /* freed below */
     x.have_gc = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_gc);       /* freed below */
     x.kinds = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds);        /* freed below */
+    x.kinds_hi = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds_hi);  /* freed below */
+    x.need_e = xmalloc((nc + 1) * sizeof *x.need_e);                      /* freed below */
+    x.need_t = xmalloc((nc + 1) * sizeof *x.need_t);                      /* freed below */
+    x.need_v = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.need_v);      /* freed below */
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
         timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
@@ -1214,12 +1364,18 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.band_bytes);
     x_free(x.spark_n[0]);
     x_free(x.spark_n[1]);
+    x_free(x.need_v);
+    x_free(x.need_t);
+    x_free(x.need_e);
+    x_free(x.kinds_hi);
     x_free(x.kinds);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
-    x_free(x.gc_wait);
-    x_free(x.gc_work);
+    x_free(x.wait_hi);
+    x_free(x.wait_lo);
+    x_free(x.work_hi);
+    x_free(x.work_lo);
     x_free(x.busy_hi);
     x_free(x.busy_lo);
     x_free(x.hec);
