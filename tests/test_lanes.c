@@ -990,12 +990,13 @@ END_TEST
 
 /* ---- bounds at the quantisation edges ---------------------------------------------------- */
 
-enum { TL_Q_COLS = 24, TL_Q_W = 1600, TL_Q_RUNS = 90 };
+enum { TL_Q_COLS = 24, TL_Q_W = 1600, TL_Q_RUNS = 90, TL_Q_GCS = 60 };
 
-/* The run time, and GC time (cap 0 only, at the column's end), of cap `cap` in column
- * `col` of the quantisation log: on and next to the eighths' rounding edges (an odd
- * multiple of TL_Q_W / 16), for a HEC cell and for the activity cell (cap 1 makes the
- * two caps' sum an odd multiple of TL_Q_W / 8, or next to one). */
+/* The run time, and GC time (cap 0 only, at the column's end: 100 ns of which 30, 50
+ * or 60 waiting), of cap `cap` in column `col` of the quantisation log: the time used
+ * on and next to the eighths' rounding edges (an odd multiple of TL_Q_W / 16), for a
+ * HEC cell and for the activity cell (cap 1 makes the two caps' run time an odd
+ * multiple of TL_Q_W / 8, or next to one). */
 static void
 tl_q_times(int cap, int col, uint64_t *busy, uint64_t *gc)
 {
@@ -1004,7 +1005,7 @@ tl_q_times(int cap, int col, uint64_t *busy, uint64_t *gc)
                                      1300, 1301, 1499, 1500, 1501, 1599, 1600 };
     size_t n = sizeof used / sizeof used[0];
     uint64_t u0 = used[(size_t)col % n];
-    uint64_t g0 = col % 3 == 1 && u0 >= 200 ? 100 : 0;
+    uint64_t g0 = u0 >= 200 ? 100 : 0;
     if (cap == 0) {
         *busy = u0 - g0;
         *gc = g0;
@@ -1017,8 +1018,9 @@ tl_q_times(int cap, int col, uint64_t *busy, uint64_t *gc)
 }
 
 /* Two caps whose columns of TL_Q_W ns hold tl_q_times's run and GC time: in TL_Q_RUNS
- * short runs spread over each column (many_runs: a chunk of runs or more a column, the
- * bounds' zoom), or in one run a column. */
+ * short runs spread over each column and TL_Q_GCS short GCs at its end (many_runs: a
+ * chunk of runs and of GC phases or more a column, the bounds' zoom), or in one run
+ * and one GC a column. */
 static void
 tl_q_log(tl_case *c, bool many_runs)
 {
@@ -1040,19 +1042,27 @@ tl_q_log(tl_case *c, bool many_runs)
                 EW(evwrite_stop_thread(w, (uint16_t)cap, t + d, tid, 1, 0));
                 t += d;
             }
-            if (gc)
-                tl_gc(w, (uint16_t)cap, x + TL_Q_W - gc, x + TL_Q_W - gc + 30,
-                      x + TL_Q_W - gc + (col % 2 ? 80 : 50), x + TL_Q_W, 0);
+            /* Waiting, then working: the same totals in one GC or many. */
+            uint64_t wait = col % 3 == 0 ? 30 : col % 3 == 1 ? 50 : 60, work = gc - wait;
+            int gcs = many_runs ? TL_Q_GCS : 1;
+            t = x + TL_Q_W - gc;
+            for (int i = 0; i < gcs && gc > 0; i++) {
+                uint64_t a = wait / (uint64_t)gcs + ((uint64_t)i < wait % (uint64_t)gcs);
+                uint64_t k = work / (uint64_t)gcs + ((uint64_t)i < work % (uint64_t)gcs);
+                tl_gc(w, (uint16_t)cap, t, t + a, t + a + k, t + a + k, 0);
+                t += a + k;
+            }
         }
     }
     tl_open_mem(c, &m, w);
 }
 
-/* Where a column's run time is known only within bounds (the chunk-header ones a zoom of
- * many runs a column gets), the cells still show the exact glyphs at the eighths'
- * rounding edges and one ns either side: the same screens as the exact sums over one run
- * a column give, in colour, ASCII, monochrome and split rows, and the brute-force glyph
- * of every HEC and activity cell. */
+/* Where a column's run and GC time are known only within bounds (the chunk-header ones
+ * a zoom of many runs and GC phases a column gets), the cells still show the exact
+ * glyphs at the eighths' rounding edges and one ns either side, and with work and
+ * waiting equal: the same screens as the exact sums over one run and one GC a column
+ * give, in colour, ASCII, monochrome and split rows, and the brute-force glyph of every
+ * HEC and activity cell. */
 START_TEST(test_lanes_bounds_exact)
 {
     tl_case many, one;
@@ -1063,6 +1073,9 @@ START_TEST(test_lanes_bounds_exact)
     timeview_set_cursor(&v, (uint64_t)TL_Q_COLS * TL_Q_W - 1);
     size_t act = tl_lane_index(&many, "activity"), n_open = 0;
     ck_assert_uint_eq(tl_lane_index(&one, "activity"), act);
+    ck_assert_uint_ge(ivtrack_count_in(evindex_cap_at(many.ix, 0)->gc, 0,
+                                       (uint64_t)TL_Q_COLS * TL_Q_W),
+                      (size_t)IVTRACK_CHUNK * (TL_Q_COLS + 1));
     for (int cap = 0; cap < 2; cap++) {
         const runlane *rl = evindex_cap_at(many.ix, (size_t)cap)->runs;
         /* The bounds' zoom, and boundaries the bounds leave open. */

@@ -248,6 +248,7 @@ typedef struct lanes_ctx {
      * ([ncols + 1], values [(ncols + 1) * IVTRACK_KINDS]). */
     size_t *need_e;
     uint64_t *need_t, *need_v;
+    uint8_t *gc_bound;          /* [ncols] a HEC row's enum lanes_gc_bound per cell */
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
                                  * rows, -1 until the first such row needs it */
     instant *ticks;             /* the view's instants when zoomed in far enough (owned) */
@@ -641,9 +642,11 @@ lanes_hec_busy_open(const lanes_ctx *x, enum lanes_hec_part part, uint64_t span,
 
 /* Read exactly, before lanes_row_hec draws index lane li's row, the column boundaries
  * its cells need exactly (their bounds leave the glyph open): the GC ones in one sweep,
- * then the run ones in another, each galloping from one boundary to the next (and the
- * runs' asking for their chunks together), where reading them cell by cell would
- * search each from the lane's start. */
+ * then the run ones in another, each galloping from one boundary to the next and asking
+ * for their chunks together, where reading them cell by cell would search each from the
+ * lane's start. Leaves in x->gc_bound[c] what the GC bounds told of cell c (with its
+ * glyph in x->row[c] when they fix it; not on a runs-only row); every cell whose run
+ * time bounds leave its glyph open then has them equal. */
 static void
 lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
 {
@@ -652,7 +655,11 @@ lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
     if (part != LANES_HEC_RUNS) {
         for (int c = 0; c < x->ncols; c++) {
             surface_cell g;
-            if (lanes_hec_gc(x, li, part, c, &g) != LANES_GC_OPEN)
+            enum lanes_gc_bound st = lanes_hec_gc(x, li, part, c, &g);
+            x->gc_bound[c] = (uint8_t)st;
+            if (st == LANES_GC_GLYPH)
+                x->row[c] = g;
+            if (st != LANES_GC_OPEN)
                 continue;
             for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
                 if ((k == 0 || x->need_e[k - 1] != e) &&
@@ -674,9 +681,8 @@ lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
     k = 0;
     for (int c = 0; c < x->ncols; c++) {
         uint64_t work = 0, wait = 0, lo, hi, span = x->col_a[c + 1] - x->col_a[c];
-        surface_cell g;
         if (part != LANES_HEC_RUNS) {
-            if (lanes_hec_gc(x, li, part, c, &g) == LANES_GC_GLYPH)
+            if (x->gc_bound[c] == LANES_GC_GLYPH)
                 continue;
             lanes_gc_exact(x, li, c, &work, &wait);     /* all read above */
         }
@@ -713,24 +719,16 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
         size_t li = l->cap_lane;
         uint64_t work = 0, wait = 0;
         if (part != LANES_HEC_RUNS) {
-            surface_cell g;
-            switch (lanes_hec_gc(x, li, part, c, &g)) {
-            case LANES_GC_GLYPH:
-                x->row[c] = g;
-                continue;
-            case LANES_GC_OPEN:     /* read here unless lanes_hec_exact did */
-            case LANES_GC_KNOWN:
-                lanes_gc_exact(x, li, c, &work, &wait);
-                break;
-            }
+            if (x->gc_bound[c] == LANES_GC_GLYPH)
+                continue;                           /* drawn by lanes_hec_exact */
+            lanes_gc_exact(x, li, c, &work, &wait); /* known: reads nothing */
         }
         uint64_t busy = 0;
         if (part != LANES_HEC_GC) {
-            uint64_t lo, hi;
-            lanes_busy_bounds(x, li, c, &lo, &hi);
-            busy = lanes_hec_busy_open(x, part, span, work, wait, lo, hi)
-                       ? lanes_busy_exact(x, li, c)
-                       : lo;
+            /* Exact, or bounds whose every value gives the same glyph (lanes_hec_exact
+             * read the others). */
+            uint64_t hi;
+            lanes_busy_bounds(x, li, c, &busy, &hi);
         }
         if (work + wait > 0) {
             /* GC wins the cell. Folded, the cell is as tall as the column is busy (runs
@@ -1300,6 +1298,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.need_e = xmalloc((nc + 1) * sizeof *x.need_e);                      /* freed below */
     x.need_t = xmalloc((nc + 1) * sizeof *x.need_t);                      /* freed below */
     x.need_v = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.need_v);      /* freed below */
+    x.gc_bound = xmalloc(nc + 1);                                         /* freed below */
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
         timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
@@ -1364,6 +1363,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.band_bytes);
     x_free(x.spark_n[0]);
     x_free(x.spark_n[1]);
+    x_free(x.gc_bound);
     x_free(x.need_v);
     x_free(x.need_t);
     x_free(x.need_e);
