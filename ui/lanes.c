@@ -408,12 +408,18 @@ lanes_sums(lanes_ctx *x, size_t li)
     }
 }
 
-/* Index lane li's exact GC work and waiting time in column c (lanes_sums done): a
- * boundary known only within bounds is read from the phases (and stays known). */
+/* Index lane li's exact GC work and waiting time in column c (lanes_sums done): from
+ * its bounds when they are equal, else a boundary known only within bounds is read from
+ * the phases (and stays known). */
 static void
 lanes_gc_exact(lanes_ctx *x, size_t li, int c, uint64_t *work, uint64_t *wait)
 {
     size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
+    uint64_t span = x->col_a[c + 1] - x->col_a[c], wh, ah;
+    lanes_cell_bounds(x->work_lo, x->work_hi, e, span, work, &wh);
+    lanes_cell_bounds(x->wait_lo, x->wait_hi, e, span, wait, &ah);
+    if (*work == wh && *wait == ah)
+        return;
     for (size_t k = e; k <= e + 1; k++)
         if (x->work_lo[k] != x->work_hi[k] || x->wait_lo[k] != x->wait_hi[k]) {
             uint64_t kinds[IVTRACK_KINDS];
