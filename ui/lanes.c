@@ -241,7 +241,7 @@ typedef struct lanes_ctx {
      * <= work_hi, wait_lo <= wait <= wait_hi; lanes_gc_exact). From cumulative sums at
      * the column boundaries, so each boundary is searched once. */
     uint64_t *busy_lo, *busy_hi, *work_lo, *work_hi, *wait_lo, *wait_hi;
-    bool *have_busy, *have_gc; /* per index lane: busy / gc_work and gc_wait filled */
+    bool *have_busy, *have_gc; /* per index lane: busy / work and wait filled */
     uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
     uint64_t *kinds_hi;         /* the same, upper bounds */
     /* Boundaries to read exactly (lanes_hec_exact): their indexes, times and values
@@ -572,9 +572,9 @@ lanes_hec_ticks(lanes_ctx *x, uint16_t cap)
  * of them (the two rows of a split lane). */
 enum lanes_hec_part { LANES_HEC_BOTH, LANES_HEC_RUNS, LANES_HEC_GC };
 
-/* A HEC cell's glyph and style for the given GC and run time in a column of `span` ns,
- * as lanes_row_hec draws it when neither a focus nor a highlight is set (' ' in
- * STYLE_IDLE for an idle column): a step function of busy, for the bounds' test. */
+/* A HEC cell's glyph and style when it holds GC (work winning or not) and `used` ns of
+ * runs and GC in a column of `span` ns, as lanes_row_hec draws it: a step function of
+ * used, for the bounds' test. */
 static surface_cell
 lanes_gc_glyph(const lanes_ctx *x, enum lanes_hec_part part, bool work_wins, uint64_t used,
                uint64_t span)
@@ -589,6 +589,9 @@ lanes_gc_glyph(const lanes_ctx *x, enum lanes_hec_part part, bool work_wins, uin
     return lanes_cell(lanes_blocks[lanes_eighths(used, span)], st);
 }
 
+/* A HEC cell's glyph and style for the given GC and run time in a column of `span` ns,
+ * as lanes_row_hec draws it when neither a focus nor a highlight is set (' ' in
+ * STYLE_IDLE for an idle column): a step function of busy, for the bounds' test. */
 static surface_cell
 lanes_hec_glyph(const lanes_ctx *x, enum lanes_hec_part part, uint64_t work, uint64_t wait,
                 uint64_t busy, uint64_t span)
