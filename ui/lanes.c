@@ -242,6 +242,7 @@ typedef struct lanes_ctx {
      * the column boundaries, so each boundary is searched once. */
     uint64_t *busy_lo, *busy_hi, *work_lo, *work_hi, *wait_lo, *wait_hi;
     bool *have_busy, *have_gc; /* per index lane: busy / work and wait filled */
+    bool *bounded;              /* per index lane: some of those are bounds, not exact */
     uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
     uint64_t *kinds_hi;         /* the same, upper bounds */
     /* Boundaries to read exactly (lanes_hec_exact): their indexes, times and values
@@ -325,6 +326,7 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     size_t in_view = runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]);
     if (in_view >= LANES_BOUND_PER_COL * nb) {
         runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi);
+        x->bounded[li] = true;
         return;
     }
     if (in_view <= LANES_WALK_PER_COL * nb)
@@ -397,6 +399,7 @@ lanes_sums(lanes_ctx *x, size_t li)
     if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) >= LANES_BOUND_GC_PER_COL * nb) {
         ivtrack_kinds_bounds_many(tr, x->col_a, nb, x->kinds, x->kinds_hi);
         hi = x->kinds_hi;
+        x->bounded[li] = true;
     } else {
         lanes_kinds_at_bounds(x, tr);
     }
@@ -718,26 +721,37 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
     const evindex_cap *cap = evindex_cap_at(x->ix, l->cap_lane);
     bool ascii = x->o->ascii;
     lanes_sums(x, l->cap_lane);
-    lanes_hec_exact(x, l->cap_lane, part);
+    size_t li = l->cap_lane, e0 = li * ((size_t)x->ncols + 1);
+    bool bounded = x->bounded[li];
+    if (bounded)
+        lanes_hec_exact(x, li, part);
     /* The last run found covering a whole column: a long run covers many in a row. */
     size_t cover_i = SIZE_MAX;
     runlane_run cover = { 0, 0, 0, 0, 0 };
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
-        size_t li = l->cap_lane;
-        uint64_t work = 0, wait = 0;
-        if (part != LANES_HEC_RUNS) {
-            if (x->gc_bound[c] == LANES_GC_GLYPH)
-                continue;                           /* drawn by lanes_hec_exact */
-            lanes_gc_exact(x, li, c, &work, &wait); /* known: reads nothing */
-        }
-        uint64_t busy = 0;
-        if (part != LANES_HEC_GC) {
-            /* Exact, or bounds whose every value gives the same glyph (lanes_hec_exact
-             * read the others). */
-            uint64_t hi;
-            lanes_busy_bounds(x, li, c, &busy, &hi);
+        size_t e = e0 + (size_t)c;
+        uint64_t work = 0, wait = 0, busy = 0;
+        if (!bounded) {                             /* all exact */
+            if (part != LANES_HEC_RUNS) {
+                work = x->work_lo[e + 1] - x->work_lo[e];
+                wait = x->wait_lo[e + 1] - x->wait_lo[e];
+            }
+            if (part != LANES_HEC_GC)
+                busy = x->busy_lo[e + 1] - x->busy_lo[e];
+        } else {
+            if (part != LANES_HEC_RUNS) {
+                if (x->gc_bound[c] == LANES_GC_GLYPH)
+                    continue;                           /* drawn by lanes_hec_exact */
+                lanes_gc_exact(x, li, c, &work, &wait); /* known: reads nothing */
+            }
+            if (part != LANES_HEC_GC) {
+                /* Exact, or bounds whose every value gives the same glyph
+                 * (lanes_hec_exact read the others). */
+                uint64_t hi;
+                lanes_busy_bounds(x, li, c, &busy, &hi);
+            }
         }
         if (work + wait > 0) {
             /* GC wins the cell. Folded, the cell is as tall as the column is busy (runs
@@ -1302,6 +1316,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.wait_hi = xmalloc(edges * sizeof *x.wait_hi);           /* freed below */
     x.have_busy = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_busy);   /* freed below */
     x.have_gc = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_gc);       /* freed below */
+    x.bounded = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.bounded);       /* freed below */
     x.kinds = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds);        /* freed below */
     x.kinds_hi = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds_hi);  /* freed below */
     x.need_e = xmalloc((nc + 1) * sizeof *x.need_e);                      /* freed below */
@@ -1378,6 +1393,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.need_e);
     x_free(x.kinds_hi);
     x_free(x.kinds);
+    x_free(x.bounded);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
