@@ -85,6 +85,13 @@ uint64_t ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t
 /* For n ascending times t[m] (a screen's column boundaries), the time of each kind inside
  * [0, t[m]) into out[m * IVTRACK_KINDS + kind]: one sweep, one search for all kinds. */
 void ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out);
+/* Bounds on ivtrack_kinds_upto_many's answers from the chunks' headers alone, without
+ * reading a packed interval: lo[m * IVTRACK_KINDS + kind] <= time <= hi[...], equal where
+ * known (before the first interval; in the last chunk, read exactly). Each gap is at
+ * most the kind's time in the chunk holding t[m] and the time from its first start or
+ * to the next chunk's. Best for ascending times (a gallop from the last answer). */
+void ivtrack_kinds_bounds_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *lo,
+                               uint64_t *hi);
 /* The same by reading the intervals in [t[0], t[n - 1]) in order, for when they are few
  * (a zoomed-in screen): the time of each kind inside [t[0], t[m]) into
  * out[m * IVTRACK_KINDS + kind] (out[0..IVTRACK_KINDS) all zero), that is exactly the

@@ -131,6 +131,16 @@ uint64_t runlane_busy_ns(const runlane *rl, uint64_t t0, uint64_t t1);
 /* out[m] = sum over runs of |run ∩ [0, t[m])| for n ascending times (a screen's column
  * boundaries): one sweep, about O(n + log runs) chunk steps. */
 void runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *out);
+/* The same for one time t: sum over runs of |run ∩ [0, t)|. O(log n + RUNLANE_CHUNK). */
+uint64_t runlane_busy_upto(const runlane *rl, uint64_t t);
+/* Bounds on runlane_busy_upto(rl, t[m]) for n times (best in ascending order: the search
+ * gallops on from the last answer), from the chunks' headers alone, without reading a
+ * packed run: lo[m] <= busy <= hi[m], both exact (equal) where the time is past the
+ * packed runs or before them. The gap hi - lo is at most the run time and the idle time
+ * of the chunk holding t[m], whichever is smaller: a screen column spanning many chunks
+ * is known to within a few of its eighths without a chunk read. O(n + log n_runs). */
+void runlane_busy_bounds_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *lo,
+                              uint64_t *hi);
 /* Number of runs that overlap [t0, t1) (a zero-length run at t counts if t0 <= t < t1). */
 size_t runlane_count_in(const runlane *rl, uint64_t t0, uint64_t t1);
 /* Total run time of runs [0, i) — the prefix sum, O(log n + RUNLANE_CHUNK).

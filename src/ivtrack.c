@@ -778,18 +778,24 @@ ivtrack_kinds_before(const ivtrack *tr, uint64_t t, size_t k, ivtrack_cum *out)
     out->ns[v.kind & (IVTRACK_KINDS - 1)] += (v.end_ns < t ? v.end_ns : t) - v.start_ns;
 }
 
-void
-ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out)
+/* Times whose chunks ivtrack_locate_chunks finds and asks for at once. */
+#define IVTRACK_PREFETCH_BLOCK 256
+
+/* For each of the n times t[], the last chunk whose first interval starts before t[m]
+ * into at[m] (SIZE_MAX if none), galloping from the previous answer (from the first
+ * chunk if the times went back); and ask the memory system for those chunks' headers
+ * and the next ones' and then (`words`) the packed chunks' columns, so that a sweep
+ * over screen columns far apart waits for its chunks' loads together, not one after
+ * another. */
+static void
+ivtrack_locate_chunks(const ivtrack *tr, const uint64_t *t, size_t n, size_t *at, bool words)
 {
     size_t n_ch = ivtrack_chunks(tr->n), n_packed = tr->n / IVTRACK_CHUNK, c = 0;
+    size_t cs[IVTRACK_PREFETCH_BLOCK], n_cs = 0;
     for (size_t m = 0; m < n; m++) {
-        uint64_t *o = &out[m * IVTRACK_KINDS];
-        if (n_ch == 0 || tr->ch[0].start_ns >= t[m]) {
-            memset(o, 0, IVTRACK_KINDS * sizeof *o);
+        at[m] = SIZE_MAX;
+        if (n_ch == 0 || tr->ch[0].start_ns >= t[m])
             continue;
-        }
-        /* The last chunk whose first interval starts before t[m], galloping from the
-         * previous answer (from the first chunk if the times went back). */
         if (tr->ch[c].start_ns >= t[m])
             c = 0;
         size_t step = 1;
@@ -805,26 +811,98 @@ ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t
             else
                 hi = mid;
         }
-        if (c >= n_packed) {                /* the open chunk: as one query */
-            size_t k = ivtrack_count_starts_from(tr, t[m], false, c);
-            ivtrack_cum sum;
-            ivtrack_kinds_before(tr, t[m], k, &sum);
-            memcpy(o, sum.ns, sizeof sum.ns);
+        at[m] = c;
+        if (n_cs == 0 || cs[n_cs - 1] != c) {
+            cs[n_cs++] = c;
+            __builtin_prefetch(&tr->ch[c]);
+            if (c + 1 < n_ch)
+                __builtin_prefetch(&tr->ch[c + 1]);
+        }
+    }
+    for (size_t k = 0; k < n_cs && words; k++) {
+        if (cs[k] >= n_packed)
             continue;
+        const ivtrack_chunk *ck = &tr->ch[cs[k]];
+        const uint64_t *w = tr->words + ck->word;
+        /* The tails word and the start and kind columns (the tails' durations follow). */
+        size_t nw = 1 + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks);
+        for (size_t j = 0; j < nw; j += 8)
+            __builtin_prefetch(w + j);
+        __builtin_prefetch(w + nw);
+    }
+}
+
+void
+ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out)
+{
+    size_t n_packed = tr->n / IVTRACK_CHUNK, at[IVTRACK_PREFETCH_BLOCK];
+    for (size_t m0 = 0; m0 < n; m0 += IVTRACK_PREFETCH_BLOCK) {
+        size_t m1 = n - m0 < IVTRACK_PREFETCH_BLOCK ? n : m0 + IVTRACK_PREFETCH_BLOCK;
+        ivtrack_locate_chunks(tr, t + m0, m1 - m0, at, true);
+        for (size_t m = m0; m < m1; m++) {
+            uint64_t *o = &out[m * IVTRACK_KINDS];
+            size_t c = at[m - m0];
+            if (c == SIZE_MAX) {
+                memset(o, 0, IVTRACK_KINDS * sizeof *o);
+                continue;
+            }
+            if (c >= n_packed) {            /* the open chunk: as one query */
+                size_t k = ivtrack_count_starts_from(tr, t[m], false, c);
+                ivtrack_cum sum;
+                ivtrack_kinds_before(tr, t[m], k, &sum);
+                memcpy(o, sum.ns, sizeof sum.ns);
+                continue;
+            }
+            /* The last of its intervals starting before t[m] (its first one does). */
+            const ivtrack_chunk *ck = &tr->ch[c];
+            const uint64_t *off = tr->words + ck->word + 1;
+            uint64_t d = t[m] - ck->start_ns, m_off = bitpack_mask(ck->w_off);
+            uint64_t j = 0, j_hi = IVTRACK_CHUNK;
+            while (j_hi - j > 1) {
+                uint64_t mid = j + (j_hi - j) / 2;
+                if (bitpack_get_masked(off, mid * ck->w_off, m_off) < d)
+                    j = mid;
+                else
+                    j_hi = mid;
+            }
+            ivtrack_kinds_in(tr, c, j, t[m], o);
         }
-        /* The last of its intervals starting before t[m] (its first one does). */
-        const ivtrack_chunk *ck = &tr->ch[c];
-        const uint64_t *off = tr->words + ck->word + 1;
-        uint64_t d = t[m] - ck->start_ns, m_off = bitpack_mask(ck->w_off);
-        uint64_t j = 0, j_hi = IVTRACK_CHUNK;
-        while (j_hi - j > 1) {
-            uint64_t mid = j + (j_hi - j) / 2;
-            if (bitpack_get_masked(off, mid * ck->w_off, m_off) < d)
-                j = mid;
-            else
-                j_hi = mid;
+    }
+}
+
+/* Between two chunks' first starts s0 < t <= s1 each kind's time before t rises from
+ * the first's prefix sum p0 to the second's p1, by no more than the time that passes:
+ * max(p0, p1 - (s1 - t)) <= time <= min(p1, p0 + (t - s0)). */
+void
+ivtrack_kinds_bounds_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *lo,
+                          uint64_t *hi)
+{
+    size_t n_ch = ivtrack_chunks(tr->n), at[IVTRACK_PREFETCH_BLOCK];
+    for (size_t m0 = 0; m0 < n; m0 += IVTRACK_PREFETCH_BLOCK) {
+        size_t m1 = n - m0 < IVTRACK_PREFETCH_BLOCK ? n : m0 + IVTRACK_PREFETCH_BLOCK;
+        ivtrack_locate_chunks(tr, t + m0, m1 - m0, at, false);
+        for (size_t m = m0; m < m1; m++) {
+            uint64_t *l = &lo[m * IVTRACK_KINDS], *h = &hi[m * IVTRACK_KINDS];
+            size_t c = at[m - m0];
+            if (c == SIZE_MAX) {
+                memset(l, 0, IVTRACK_KINDS * sizeof *l);
+                memset(h, 0, IVTRACK_KINDS * sizeof *h);
+                continue;
+            }
+            if (c + 1 >= n_ch) {            /* the last chunk: no bound past it */
+                ivtrack_kinds_upto_many(tr, &t[m], 1, l);
+                memcpy(h, l, IVTRACK_KINDS * sizeof *h);
+                continue;
+            }
+            const ivtrack_chunk *c0 = &tr->ch[c], *c1 = &tr->ch[c + 1];
+            uint64_t from = t[m] - c0->start_ns, to = c1->start_ns - t[m];
+            for (unsigned k = 0; k < IVTRACK_KINDS; k++) {
+                uint64_t p0 = c0->before.ns[k], p1 = c1->before.ns[k];
+                uint64_t a = p1 > to ? p1 - to : 0, b = p0 + from;
+                l[k] = a > p0 ? a : p0;
+                h[k] = b < p1 ? b : p1;
+            }
         }
-        ivtrack_kinds_in(tr, c, j, t[m], o);
     }
 }
 

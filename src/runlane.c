@@ -1567,11 +1567,11 @@ runlane_busy_before(const runlane *rl, uint64_t t)
 
 /* For each of the n increasing times t[], the last packed chunk whose base is < t[m]
  * into at[m] (SIZE_MAX if none), galloping from the previous one; and ask the memory
- * system for those chunks, the headers first, then their words. A sweep over screen
- * columns far apart touches a new chunk per column, and most of its time is spent
- * waiting for those loads one after another; issued together, they overlap. */
+ * system for those chunks, the headers first, then (`words`) their words. A sweep over
+ * screen columns far apart touches a new chunk per column, and most of its time is
+ * spent waiting for those loads one after another; issued together, they overlap. */
 static void
-runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at)
+runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at, bool words)
 {
     size_t cs[RUNLANE_PREFETCH_BLOCK], n_cs = 0, lo = 0;
     for (size_t m = 0; m < n; m++) {
@@ -1600,7 +1600,7 @@ runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at
             __builtin_prefetch(&rl->chunks[lo + 1]);
         }
     }
-    for (size_t k = 0; k < n_cs; k++) {
+    for (size_t k = 0; k < n_cs && words; k++) {
         const runlane_chunk *ck = &rl->chunks[cs[k]];
         const uint64_t *w = rl->words + ck->word;
         unsigned nw = runlane_chunk_words(ck);
@@ -1618,7 +1618,7 @@ runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t 
     uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
     for (size_t m0 = 0; m0 < n; m0 += RUNLANE_PREFETCH_BLOCK) {
         size_t m1 = n - m0 < RUNLANE_PREFETCH_BLOCK ? n : m0 + RUNLANE_PREFETCH_BLOCK;
-        runlane_locate_chunks(rl, t + m0, m1 - m0, at);
+        runlane_locate_chunks(rl, t + m0, m1 - m0, at, true);
         for (size_t m = m0; m < m1; m++) {
             if (t[m] <= open_first) {
                 /* The last run starting before t[m] is packed, or there is none. */
@@ -1627,6 +1627,64 @@ runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t 
             } else {
                 out[m] = runlane_busy_before(rl, t[m]);
             }
+        }
+    }
+}
+
+uint64_t
+runlane_busy_upto(const runlane *rl, uint64_t t)
+{
+    return runlane_busy_before(rl, t);
+}
+
+/* The bounds at t from what the chunk headers say: busy time rises by at most the time
+ * that passes, and equals the prefix sum at every chunk's base (the runs before a chunk
+ * end by its first start), at an open chunk's first start and, past the last run's end,
+ * the lane's total. So for t between two such points (s0, p0) and (s1, p1):
+ * max(p0, p1 - (s1 - t)) <= busy <= min(p1, p0 + (t - s0)). The chunks are located a
+ * block of times at a time first (runlane_locate_chunks, which asks for their headers
+ * at once: at a wide zoom each time's are on lines of their own). */
+void
+runlane_busy_bounds_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *lo,
+                         uint64_t *hi)
+{
+    size_t at[RUNLANE_PREFETCH_BLOCK];
+    const runlane_open *o = rl->open;
+    uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
+    for (size_t m0 = 0; m0 < n; m0 += RUNLANE_PREFETCH_BLOCK) {
+        size_t m1 = n - m0 < RUNLANE_PREFETCH_BLOCK ? n : m0 + RUNLANE_PREFETCH_BLOCK;
+        runlane_locate_chunks(rl, t + m0, m1 - m0, at, false);
+        for (size_t m = m0; m < m1; m++) {
+            uint64_t tm = t[m];
+            size_t c = at[m - m0];
+            if (tm > open_first) {
+                lo[m] = hi[m] = runlane_busy_before(rl, tm);
+                continue;
+            }
+            if (c == SIZE_MAX) {
+                lo[m] = hi[m] = 0;          /* no run starts before t */
+                continue;
+            }
+            uint64_t s0 = rl->bases[c], p0 = rl->chunks[c].prefix_ns, s1, p1;
+            if (c + 1 < rl->n_chunks) {
+                s1 = rl->bases[c + 1];
+                p1 = rl->chunks[c + 1].prefix_ns;
+            } else if (o && o->len) {
+                s1 = o->start_ns[0];
+                p1 = o->prefix_ns;
+            } else {
+                s1 = rl->last_end_ns;
+                p1 = rl->total_ns;
+            }
+            if (tm >= s1) {
+                lo[m] = hi[m] = p1;
+                continue;
+            }
+            uint64_t before = s1 - tm;      /* time left to s1 */
+            uint64_t l = p1 > before ? p1 - before : 0;
+            uint64_t h = p0 + (tm - s0);
+            lo[m] = l > p0 ? l : p0;
+            hi[m] = h < p1 ? h : p1;
         }
     }
 }

@@ -988,6 +988,165 @@ START_TEST(test_lanes_property_brute_force)
 }
 END_TEST
 
+/* ---- bounds at the quantisation edges ---------------------------------------------------- */
+
+enum { TL_Q_COLS = 24, TL_Q_W = 1600, TL_Q_RUNS = 90, TL_Q_GCS = 60 };
+
+/* The run time, and GC time (cap 0 only, at the column's end: 100 ns of which 30, 50
+ * or 60 waiting), of cap `cap` in column `col` of the quantisation log: the time used
+ * on and next to the eighths' rounding edges (an odd multiple of TL_Q_W / 16), for a
+ * HEC cell and for the activity cell (cap 1 makes the two caps' run time an odd
+ * multiple of TL_Q_W / 8, or next to one). */
+static void
+tl_q_times(int cap, int col, uint64_t *busy, uint64_t *gc)
+{
+    static const uint64_t used[] = { 0,   1,    99,   100,  101,  299,  300,  301,
+                                     500, 700,  701,  899,  900,  1100, 1101, 1299,
+                                     1300, 1301, 1499, 1500, 1501, 1599, 1600 };
+    size_t n = sizeof used / sizeof used[0];
+    uint64_t u0 = used[(size_t)col % n];
+    uint64_t g0 = u0 >= 200 ? 100 : 0;
+    if (cap == 0) {
+        *busy = u0 - g0;
+        *gc = g0;
+        return;
+    }
+    int64_t sum = (2 * (col % 8) + 1) * 200 + (col % 3 - 1);
+    int64_t b1 = sum - (int64_t)(u0 - g0);
+    *busy = b1 < 0 ? 0 : b1 > TL_Q_W ? TL_Q_W : (uint64_t)b1;
+    *gc = 0;
+}
+
+/* Two caps whose columns of TL_Q_W ns hold tl_q_times's run and GC time: in TL_Q_RUNS
+ * short runs spread over each column and TL_Q_GCS short GCs at its end (many_runs: a
+ * chunk of runs and of GC phases or more a column, the bounds' zoom), or in one run
+ * and one GC a column. */
+static void
+tl_q_log(tl_case *c, bool many_runs)
+{
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    for (int cap = 0; cap < 2; cap++) {
+        uint32_t tid = (uint32_t)cap + 1;
+        for (int col = 0; col < TL_Q_COLS; col++) {
+            uint64_t x = (uint64_t)col * TL_Q_W, busy, gc;
+            tl_q_times(cap, col, &busy, &gc);
+            uint64_t idle = TL_Q_W - busy - gc, t = x;
+            int runs = many_runs ? TL_Q_RUNS : 1;
+            for (int i = 0; i < runs && busy > 0; i++) {
+                uint64_t d = busy / (uint64_t)runs + ((uint64_t)i < busy % (uint64_t)runs);
+                uint64_t g = idle / (uint64_t)runs + ((uint64_t)i < idle % (uint64_t)runs);
+                t += g;
+                EW(evwrite_run_thread(w, (uint16_t)cap, t, tid));
+                EW(evwrite_stop_thread(w, (uint16_t)cap, t + d, tid, 1, 0));
+                t += d;
+            }
+            /* Waiting, then working: the same totals in one GC or many. */
+            uint64_t wait = col % 3 == 0 ? 30 : col % 3 == 1 ? 50 : 60, work = gc - wait;
+            int gcs = many_runs ? TL_Q_GCS : 1;
+            t = x + TL_Q_W - gc;
+            for (int i = 0; i < gcs && gc > 0; i++) {
+                uint64_t a = wait / (uint64_t)gcs + ((uint64_t)i < wait % (uint64_t)gcs);
+                uint64_t k = work / (uint64_t)gcs + ((uint64_t)i < work % (uint64_t)gcs);
+                tl_gc(w, (uint16_t)cap, t, t + a, t + a + k, t + a + k, 0);
+                t += a + k;
+            }
+        }
+    }
+    tl_open_mem(c, &m, w);
+}
+
+/* Where a column's run and GC time are known only within bounds (the chunk-header ones
+ * a zoom of many runs and GC phases a column gets), the cells still show the exact
+ * glyphs at the eighths' rounding edges and one ns either side, and with work and
+ * waiting equal: the same screens as the exact sums over one run and one GC a column
+ * give, in colour, ASCII, monochrome and split rows, and the brute-force glyph of every
+ * HEC and activity cell. */
+START_TEST(test_lanes_bounds_exact)
+{
+    tl_case many, one;
+    tl_q_log(&many, true);
+    tl_q_log(&one, false);
+    timeview v;
+    timeview_init(&v, 0, (uint64_t)TL_Q_COLS * TL_Q_W - 1, TL_Q_COLS);
+    timeview_set_cursor(&v, (uint64_t)TL_Q_COLS * TL_Q_W - 1);
+    size_t act = tl_lane_index(&many, "activity"), n_open = 0;
+    ck_assert_uint_eq(tl_lane_index(&one, "activity"), act);
+    ck_assert_uint_ge(ivtrack_count_in(evindex_cap_at(many.ix, 0)->gc, 0,
+                                       (uint64_t)TL_Q_COLS * TL_Q_W),
+                      (size_t)IVTRACK_CHUNK * (TL_Q_COLS + 1));
+    for (int cap = 0; cap < 2; cap++) {
+        const runlane *rl = evindex_cap_at(many.ix, (size_t)cap)->runs;
+        /* The bounds' zoom, and boundaries the bounds leave open. */
+        ck_assert_uint_ge(runlane_count_in(rl, 0, (uint64_t)TL_Q_COLS * TL_Q_W),
+                          (size_t)RUNLANE_CHUNK * (TL_Q_COLS + 1));
+        uint64_t t[TL_Q_COLS + 1], lo[TL_Q_COLS + 1], hi[TL_Q_COLS + 1];
+        for (int k = 0; k <= TL_Q_COLS; k++)
+            t[k] = (uint64_t)k * TL_Q_W;
+        runlane_busy_bounds_many(rl, t, TL_Q_COLS + 1, lo, hi);
+        for (int k = 0; k <= TL_Q_COLS; k++)
+            n_open += lo[k] != hi[k];
+    }
+    ck_assert_uint_gt(n_open, TL_Q_COLS);
+    for (int mode = 0; mode < 4; mode++) {
+        lanes_draw_opts o = tl_plain;
+        o.ascii = mode == 1;
+        o.mono = mode == 2;
+        o.hec_split = mode == 3;
+        surface *sm = tl_draw_rows(&many, &v, &o), *so = tl_draw_rows(&one, &v, &o);
+        for (int line = 0; line < surface_lines(sm); line++)
+            for (int col = 0; col < TL_Q_COLS; col++) {
+                surface_cell a = tl_cell(sm, (size_t)line, col), b = tl_cell(so, (size_t)line, col);
+                ck_assert_msg(a.cp == b.cp && a.style == b.style,
+                              "mode %d row %d col %d: U+%04X %s, one run a column U+%04X %s",
+                              mode, line, col, (unsigned)a.cp, theme_style_name(a.style),
+                              (unsigned)b.cp, theme_style_name(b.style));
+            }
+        if (mode == 0) {
+            for (int col = 0; col + 1 < TL_Q_COLS; col++) {
+                uint64_t sum = 0;
+                for (int cap = 0; cap < 2; cap++) {
+                    uint64_t busy, gc;
+                    tl_q_times(cap, col, &busy, &gc);
+                    sum += busy;
+                    size_t li = tl_lane_index(&many, cap ? "HEC 1" : "HEC 0");
+                    const ivtrack *tr = evindex_cap_at(many.ix, (size_t)cap)->gc;
+                    uint64_t work = 0, wait = 0;
+                    for (size_t j = 0; j < ivtrack_count(tr); j++) {
+                        ivtrack_iv buf;
+                        const ivtrack_iv *iv = ivtrack_get(tr, j, &buf);
+                        uint64_t ov = tl_overlap(iv->start_ns, iv->end_ns,
+                                                 (uint64_t)col * TL_Q_W,
+                                                 (uint64_t)(col + 1) * TL_Q_W);
+                        *(iv->kind == EVINDEX_GC_WORK ? &work : &wait) += ov;
+                    }
+                    ck_assert_uint_eq(work + wait, gc);
+                    if (gc)
+                        tl_assert_cell(sm, li, col, BLOCK(lanes_eighths(busy + gc, TL_Q_W)),
+                                       work >= wait ? STYLE_GC_WORK : STYLE_GC_WAIT);
+                    else if (busy)
+                        tl_assert_cell(sm, li, col, BLOCK(lanes_eighths(busy, TL_Q_W)),
+                                       STYLE_RUNNING);
+                    else
+                        tl_assert_cell(sm, li, col, ' ', STYLE_IDLE);
+                }
+                unsigned lv = (unsigned)((double)sum / (2.0 * TL_Q_W) * 8.0 + 0.5);
+                lv = lv < 1 ? 1 : lv > 8 ? 8 : lv;
+                if (sum)
+                    tl_assert_cell(sm, act, col, BLOCK(lv), STYLE_ACTIVITY);
+                else
+                    tl_assert_cell(sm, act, col, ' ', STYLE_IDLE);
+            }
+        }
+        surface_free(sm);
+        surface_free(so);
+    }
+    tl_close(&many);
+    tl_close(&one);
+}
+END_TEST
+
 /* ---- items ------------------------------------------------------------------------------ */
 
 /* On the activity and sparks lanes '.' and ',' visit every collection in order, both
@@ -1285,6 +1444,7 @@ test_lanes_suite(void)
     tcase_add_test(tc, test_lanes_ascii_only);
     tcase_add_test(tc, test_lanes_marker_text_utf8);
     tcase_add_test(tc, test_lanes_property_brute_force);
+    tcase_add_test(tc, test_lanes_bounds_exact);
     tcase_add_test(tc, test_lanes_walk_gcs);
     tcase_add_test(tc, test_lanes_walk_hec);
     tcase_add_test(tc, test_lanes_item_at_hec);

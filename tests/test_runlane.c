@@ -692,6 +692,90 @@ rl_u64_cmp(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* The chunk-header bounds hold the exact run time between them (against a direct sum,
+ * and runlane_busy_upto equals it) on lanes with wide and zero gaps, zero-length runs, a
+ * last chunk sealed or open, at times before, on and between the runs' edges, in order
+ * and out of it; they are exact at every chunk's first start, before the first run and
+ * past the last, and apart by no more than the chunk's run time, its idle time, or the
+ * time from its first start or to the next chunk's. */
+START_TEST(test_runlane_busy_bounds_many)
+{
+    enum { N_T = 700 };
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        size_t n_runs = 5 * RUNLANE_CHUNK + (size_t)seed * 17;
+        uint64_t *a = xmalloc(n_runs * sizeof *a), *b = xmalloc(n_runs * sizeof *b);
+        uint64_t s = seed * 0x9e3779b97f4a7c15u + 7, at = 100;
+        runlane *rl = runlane_new();
+        for (size_t k = 0; k < n_runs; k++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            unsigned r = (unsigned)(s >> 58);
+            uint64_t gap = r < 6 ? (s >> 8) % 5000000 : r < 16 ? 0 : (s >> 8) % 30;
+            uint64_t dur = r % 5 == 0 ? 0 : (s >> 24) % 70;
+            a[k] = at + gap;
+            b[k] = a[k] + dur;
+            ck_assert(rl_add(rl, a[k], b[k], (uint32_t)k, 0, 0));
+            at = b[k];
+        }
+        if (seed % 2)
+            runlane_seal(rl);
+        uint64_t t[N_T], lo[N_T], hi[N_T];
+        for (size_t m = 0; m < N_T; m++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            size_t k = (size_t)(s >> 33) % n_runs;
+            switch ((s >> 20) % 6) {
+            case 0: t[m] = a[k / RUNLANE_CHUNK * RUNLANE_CHUNK]; break;  /* a chunk's base */
+            case 1: t[m] = b[k]; break;
+            case 2: t[m] = a[k] + 1; break;
+            case 3: t[m] = m < 4 ? m * 40 : (s >> 7) % (at + 200); break;
+            case 4: t[m] = at + m; break;
+            default: t[m] = a[k] + (b[k] - a[k]) / 2; break;
+            }
+        }
+        for (int sorted = 0; sorted < 2; sorted++) {
+            if (sorted)
+                qsort(t, N_T, sizeof t[0], rl_u64_cmp);
+            runlane_busy_bounds_many(rl, t, N_T, lo, hi);
+            for (size_t m = 0; m < N_T; m++) {
+                uint64_t want = 0;
+                size_t before = 0;          /* runs starting before t[m] */
+                for (size_t k = 0; k < n_runs && a[k] < t[m]; k++, before++)
+                    want += (b[k] < t[m] ? b[k] : t[m]) - a[k];
+                ck_assert_uint_eq(runlane_busy_upto(rl, t[m]), want);
+                if (lo[m] > want || hi[m] < want)
+                    ck_abort_msg("seed %llu t[%zu] = %llu: [%llu, %llu] misses %llu",
+                                 (unsigned long long)seed, m, (unsigned long long)t[m],
+                                 (unsigned long long)lo[m], (unsigned long long)hi[m],
+                                 (unsigned long long)want);
+                bool base = before < n_runs && before % RUNLANE_CHUNK == 0 &&
+                            a[before] == t[m];
+                if (before == 0 || t[m] >= at || base)
+                    ck_assert_uint_eq(hi[m], lo[m]);
+                if (before > 0 && before < n_runs) {
+                    /* The chunk of the last run starting before t[m]: t[m] lies between
+                     * its first start and the next chunk's (or the last end). */
+                    size_t c0 = (before - 1) / RUNLANE_CHUNK * RUNLANE_CHUNK;
+                    size_t c1 = c0 + RUNLANE_CHUNK < n_runs ? c0 + RUNLANE_CHUNK : n_runs;
+                    uint64_t run = 0, end = c1 < n_runs ? a[c1] : at;
+                    for (size_t k = c0; k < c1; k++)
+                        run += b[k] - a[k];
+                    uint64_t idle = end - a[c0] - run;
+                    uint64_t most = run < idle ? run : idle;
+                    ck_assert_uint_le(hi[m] - lo[m], most);
+                    if (t[m] < end) {
+                        uint64_t from = t[m] - a[c0], to = end - t[m];
+                        uint64_t near = from < to ? from : to;
+                        ck_assert_uint_le(hi[m] - lo[m], near);
+                    }
+                }
+            }
+        }
+        runlane_free(rl);
+        x_free(a);
+        x_free(b);
+    }
+}
+END_TEST
+
 /* The sweep equals a direct sum over the runs on lanes whose gaps take every width (the
  * wide ones are their chunks' gap exceptions, so walks pass exceptions both ways), with
  * zero-length runs and back-to-back ones, a last short chunk packed by seal or still
@@ -1084,6 +1168,7 @@ test_runlane_suite(void)
     tcase_add_test(tc, test_runlane_full_chunks);
     tcase_add_test(tc, test_runlane_busy_upto_many);
     tcase_add_test(tc, test_runlane_busy_upto_many_gaps);
+    tcase_add_test(tc, test_runlane_busy_bounds_many);
     tcase_add_test(tc, test_runlane_near_uint64_max);
     tcase_add_test(tc, test_runlane_stop_values);
     tcase_add_test(tc, test_runlane_seal_then_append);

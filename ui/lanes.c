@@ -233,14 +233,23 @@ typedef struct lanes_ctx {
     bool *scratch_b;            /* [ncols] per-column flags */
     size_t *hec;                /* evindex lanes drawn as HECs (activity lane) */
     size_t n_hec;
-    /* Per index lane, its run / GC work / GC waiting time in every column, computed
-     * once per frame on first use (the activity row and the HEC rows share them):
-     * [lane * ncols + c]. From cumulative sums at the column boundaries, so each
-     * boundary is searched once, not twice. */
-    uint64_t *busy, *gc_work, *gc_wait;
-    bool *have_busy, *have_gc; /* per index lane: busy / gc_work and gc_wait filled */
-    uint64_t *bounds;           /* [ncols + 1] a lane's run time up to each boundary */
+    /* Per index lane, its run time up to every column boundary, computed once per
+     * frame on first use (the activity row and the HEC rows share them): bounds
+     * [lane * (ncols + 1) + boundary], busy_lo <= run time <= busy_hi, equal where
+     * known exactly (lanes_busy_exact makes them so on demand). Only differences count.
+     * Its GC work and GC waiting time up to every boundary likewise (work_lo <= work
+     * <= work_hi, wait_lo <= wait <= wait_hi; lanes_gc_exact). From cumulative sums at
+     * the column boundaries, so each boundary is searched once. */
+    uint64_t *busy_lo, *busy_hi, *work_lo, *work_hi, *wait_lo, *wait_hi;
+    bool *have_busy, *have_gc; /* per index lane: busy / work and wait filled */
+    bool *bounded;              /* per index lane: some of those are bounds, not exact */
     uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
+    uint64_t *kinds_hi;         /* the same, upper bounds */
+    /* Boundaries to read exactly (lanes_hec_exact): their indexes, times and values
+     * ([ncols + 1], values [(ncols + 1) * IVTRACK_KINDS]). */
+    size_t *need_e;
+    uint64_t *need_t, *need_v;
+    uint8_t *gc_bound;          /* [ncols] a HEC row's enum lanes_gc_bound per cell */
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
                                  * rows, -1 until the first such row needs it */
     instant *ticks;             /* the view's instants when zoomed in far enough (owned) */
@@ -261,6 +270,13 @@ typedef struct lanes_ctx {
  * about eight). */
 #define LANES_WALK_PER_COL 2
 #define LANES_WALK_GC_PER_COL 8
+/* A view holding at least this many runs per column boundary (a chunk of runs or more
+ * in every column) gets only bounds on its run time at each boundary from the chunks'
+ * headers (runlane_busy_bounds_many): at such a zoom they mostly fix a cell's glyph,
+ * and the cells they leave open read their two boundaries exactly (lanes_busy_exact). */
+#define LANES_BOUND_PER_COL RUNLANE_CHUNK
+/* The same for GC phases: a chunk of them or more in every column. */
+#define LANES_BOUND_GC_PER_COL IVTRACK_CHUNK
 
 /* The run time before each of the nb increasing times t[] (from a common origin: only
  * differences count), by one walk over the runs from the last one starting before t[0]:
@@ -302,16 +318,55 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
         return;
     x->have_busy[li] = true;
     size_t nb = (size_t)x->ncols + 1;
-    uint64_t *busy = x->bounds;
+    uint64_t *lo = &x->busy_lo[li * nb], *hi = &x->busy_hi[li * nb];
     /* Run time up to each column boundary: a walk over the runs in view when they are
-     * few, else one sweep of searches over the lane's runs. */
+     * few, bounds when there are chunks of them in every column, else one sweep of
+     * searches over the lane's runs. */
     const runlane *rl = evindex_cap_at(x->ix, li)->runs;
-    if (runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_PER_COL * nb)
-        lanes_walk_busy(rl, x->col_a, nb, busy);
+    size_t in_view = runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]);
+    if (in_view >= LANES_BOUND_PER_COL * nb) {
+        runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi);
+        x->bounded[li] = true;
+        return;
+    }
+    if (in_view <= LANES_WALK_PER_COL * nb)
+        lanes_walk_busy(rl, x->col_a, nb, lo);
     else
-        runlane_busy_upto_many(rl, x->col_a, nb, busy);
-    for (int c = 1; c <= x->ncols; c++)
-        x->busy[li * (size_t)x->ncols + (size_t)(c - 1)] = busy[c] - busy[c - 1];
+        runlane_busy_upto_many(rl, x->col_a, nb, lo);
+    memcpy(hi, lo, nb * sizeof *hi);
+}
+
+/* Bounds on a time in column c from bounds at its boundaries e and e + 1, clipped to
+ * the column's span. */
+static void
+lanes_cell_bounds(const uint64_t *lo, const uint64_t *hi, size_t e, uint64_t span,
+                  uint64_t *cell_lo, uint64_t *cell_hi)
+{
+    *cell_lo = lo[e + 1] > hi[e] ? lo[e + 1] - hi[e] : 0;
+    *cell_hi = hi[e + 1] - lo[e] < span ? hi[e + 1] - lo[e] : span;
+}
+
+/* Bounds on index lane li's run time in column c (lanes_busy_sums done): *lo <= busy
+ * <= *hi, equal when known. */
+static void
+lanes_busy_bounds(const lanes_ctx *x, size_t li, int c, uint64_t *lo, uint64_t *hi)
+{
+    size_t nb = (size_t)x->ncols + 1;
+    lanes_cell_bounds(x->busy_lo, x->busy_hi, li * nb + (size_t)c,
+                      x->col_a[c + 1] - x->col_a[c], lo, hi);
+}
+
+/* Index lane li's exact run time in column c (lanes_busy_sums done): a boundary known
+ * only within bounds is read from the runs (and stays known for the frame). */
+static uint64_t
+lanes_busy_exact(lanes_ctx *x, size_t li, int c)
+{
+    size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
+    for (size_t k = e; k <= e + 1; k++)
+        if (x->busy_lo[k] != x->busy_hi[k])
+            x->busy_lo[k] = x->busy_hi[k] =
+                runlane_busy_upto(evindex_cap_at(x->ix, li)->runs, x->col_a[k - li * nb]);
+    return x->busy_lo[e + 1] - x->busy_lo[e];
 }
 
 /* The time of each kind of track `tr` from the view's start to each column boundary,
@@ -328,8 +383,9 @@ lanes_kinds_at_bounds(lanes_ctx *x, const ivtrack *tr)
     return x->kinds;
 }
 
-/* Fill the per-column run, GC work and GC waiting time of index lane `li` (once per
- * frame): what its HEC row needs. */
+/* Fill the run, GC work and GC waiting time of index lane `li` up to every column
+ * boundary (once per frame): what its HEC row needs. The GC times are bounds from the
+ * chunks' headers when a chunk of phases or more falls in every column. */
 static void
 lanes_sums(lanes_ctx *x, size_t li)
 {
@@ -337,14 +393,46 @@ lanes_sums(lanes_ctx *x, size_t li)
     if (x->have_gc[li])
         return;
     x->have_gc[li] = true;
-    const uint64_t *kinds = lanes_kinds_at_bounds(x, evindex_cap_at(x->ix, li)->gc);
-    for (int c = 1; c <= x->ncols; c++) {
-        size_t k = li * (size_t)x->ncols + (size_t)(c - 1);
-        const uint64_t *kn = &kinds[(size_t)c * IVTRACK_KINDS];
-        const uint64_t *kp = &kinds[(size_t)(c - 1) * IVTRACK_KINDS];
-        x->gc_work[k] = kn[EVINDEX_GC_WORK] - kp[EVINDEX_GC_WORK];
-        x->gc_wait[k] = kn[EVINDEX_GC_WAIT] - kp[EVINDEX_GC_WAIT];
+    size_t nb = (size_t)x->ncols + 1;
+    const ivtrack *tr = evindex_cap_at(x->ix, li)->gc;
+    const uint64_t *lo = x->kinds, *hi = x->kinds;
+    if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) >= LANES_BOUND_GC_PER_COL * nb) {
+        ivtrack_kinds_bounds_many(tr, x->col_a, nb, x->kinds, x->kinds_hi);
+        hi = x->kinds_hi;
+        x->bounded[li] = true;
+    } else {
+        lanes_kinds_at_bounds(x, tr);
     }
+    for (size_t e = 0; e < nb; e++) {
+        x->work_lo[li * nb + e] = lo[e * IVTRACK_KINDS + EVINDEX_GC_WORK];
+        x->work_hi[li * nb + e] = hi[e * IVTRACK_KINDS + EVINDEX_GC_WORK];
+        x->wait_lo[li * nb + e] = lo[e * IVTRACK_KINDS + EVINDEX_GC_WAIT];
+        x->wait_hi[li * nb + e] = hi[e * IVTRACK_KINDS + EVINDEX_GC_WAIT];
+    }
+}
+
+/* Index lane li's exact GC work and waiting time in column c (lanes_sums done): from
+ * its bounds when they are equal, else a boundary known only within bounds is read from
+ * the phases (and stays known). */
+static void
+lanes_gc_exact(lanes_ctx *x, size_t li, int c, uint64_t *work, uint64_t *wait)
+{
+    size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
+    uint64_t span = x->col_a[c + 1] - x->col_a[c], wh, ah;
+    lanes_cell_bounds(x->work_lo, x->work_hi, e, span, work, &wh);
+    lanes_cell_bounds(x->wait_lo, x->wait_hi, e, span, wait, &ah);
+    if (*work == wh && *wait == ah)
+        return;
+    for (size_t k = e; k <= e + 1; k++)
+        if (x->work_lo[k] != x->work_hi[k] || x->wait_lo[k] != x->wait_hi[k]) {
+            uint64_t kinds[IVTRACK_KINDS];
+            ivtrack_kinds_upto_many(evindex_cap_at(x->ix, li)->gc, &x->col_a[k - li * nb], 1,
+                                    kinds);
+            x->work_lo[k] = x->work_hi[k] = kinds[EVINDEX_GC_WORK];
+            x->wait_lo[k] = x->wait_hi[k] = kinds[EVINDEX_GC_WAIT];
+        }
+    *work = x->work_lo[e + 1] - x->work_lo[e];
+    *wait = x->wait_lo[e + 1] - x->wait_lo[e];
 }
 
 static surface_cell
@@ -487,6 +575,144 @@ lanes_hec_ticks(lanes_ctx *x, uint16_t cap)
  * of them (the two rows of a split lane). */
 enum lanes_hec_part { LANES_HEC_BOTH, LANES_HEC_RUNS, LANES_HEC_GC };
 
+/* A HEC cell's glyph and style when it holds GC (work winning or not) and `used` ns of
+ * runs and GC in a column of `span` ns, as lanes_row_hec draws it: a step function of
+ * used, for the bounds' test. */
+static surface_cell
+lanes_gc_glyph(const lanes_ctx *x, enum lanes_hec_part part, bool work_wins, uint64_t used,
+               uint64_t span)
+{
+    uint8_t st = work_wins ? STYLE_GC_WORK : STYLE_GC_WAIT;
+    if (x->o->ascii)
+        return lanes_cell(used * 2 >= span ? 'G' : 'g', st);
+    if (x->o->mono && part == LANES_HEC_BOTH)
+        return lanes_cell(lanes_braille[lanes_eighths(used, span)], st);
+    if (x->o->mono)
+        return lanes_cell(work_wins ? 0x2593 : 0x2591, st);
+    return lanes_cell(lanes_blocks[lanes_eighths(used, span)], st);
+}
+
+/* A HEC cell's glyph and style for the given GC and run time in a column of `span` ns,
+ * as lanes_row_hec draws it when neither a focus nor a highlight is set (' ' in
+ * STYLE_IDLE for an idle column): a step function of busy, for the bounds' test. */
+static surface_cell
+lanes_hec_glyph(const lanes_ctx *x, enum lanes_hec_part part, uint64_t work, uint64_t wait,
+                uint64_t busy, uint64_t span)
+{
+    bool ascii = x->o->ascii;
+    if (work + wait > 0)
+        return lanes_gc_glyph(x, part, work >= wait, work + wait + busy, span);
+    if (busy == 0)
+        return lanes_cell(' ', STYLE_IDLE);
+    return ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', STYLE_RUNNING)
+                 : lanes_cell(lanes_blocks[lanes_eighths(busy, span)], STYLE_RUNNING);
+}
+
+static bool
+lanes_cell_same(surface_cell a, surface_cell b)
+{
+    return a.cp == b.cp && a.style == b.style;
+}
+
+/* What the bounds on cell c's GC times tell on a HEC row of index lane li: the times
+ * are known (lanes_gc_exact reads nothing), or they fix the cell's glyph (some GC for
+ * sure, which of work and waiting wins known, and one glyph for the least and the most
+ * time used, runs and GC: into *g), or the exact times are needed. */
+enum lanes_gc_bound { LANES_GC_KNOWN, LANES_GC_GLYPH, LANES_GC_OPEN };
+
+static enum lanes_gc_bound
+lanes_hec_gc(const lanes_ctx *x, size_t li, enum lanes_hec_part part, int c, surface_cell *g)
+{
+    size_t e = li * ((size_t)x->ncols + 1) + (size_t)c;
+    uint64_t span = x->col_a[c + 1] - x->col_a[c];
+    uint64_t wl, wh, al, ah, bl = 0, bh = 0;
+    lanes_cell_bounds(x->work_lo, x->work_hi, e, span, &wl, &wh);
+    lanes_cell_bounds(x->wait_lo, x->wait_hi, e, span, &al, &ah);
+    if (wl == wh && al == ah)
+        return LANES_GC_KNOWN;
+    if (part != LANES_HEC_GC)
+        lanes_busy_bounds(x, li, c, &bl, &bh);
+    bool wins = wl >= ah, loses = wh < al;
+    *g = lanes_gc_glyph(x, part, wins, wl + al + bl, span);
+    if (wl + al > 0 && (wins || loses) &&
+        lanes_cell_same(*g, lanes_gc_glyph(x, part, wins, wh + ah + bh, span)))
+        return LANES_GC_GLYPH;
+    return LANES_GC_OPEN;
+}
+
+/* Whether a cell with these exact GC times and run time in [lo, hi] needs its exact run
+ * time: bounds that give one glyph give the exact one (the glyph is a step function of
+ * the run time, blank at 0); a full column, a focus or a highlight asks for more. */
+static bool
+lanes_hec_busy_open(const lanes_ctx *x, enum lanes_hec_part part, uint64_t span,
+                    uint64_t work, uint64_t wait, uint64_t lo, uint64_t hi)
+{
+    return lo != hi && (hi == span || x->o->focus || x->o->highlight ||
+                        !lanes_cell_same(lanes_hec_glyph(x, part, work, wait, lo, span),
+                                         lanes_hec_glyph(x, part, work, wait, hi, span)));
+}
+
+/* Read exactly, before lanes_row_hec draws index lane li's row, the column boundaries
+ * its cells need exactly (their bounds leave the glyph open): the GC ones in one sweep,
+ * then the run ones in another, each galloping from one boundary to the next and asking
+ * for their chunks together, where reading them cell by cell would search each from the
+ * lane's start. Leaves in x->gc_bound[c] what the GC bounds told of cell c (with its
+ * glyph in x->row[c] when they fix it; not on a runs-only row); every cell whose run
+ * time bounds leave its glyph open then has them equal. */
+static void
+lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
+{
+    size_t nb = (size_t)x->ncols + 1, base = li * nb, k = 0;
+    const evindex_cap *cap = evindex_cap_at(x->ix, li);
+    if (part != LANES_HEC_RUNS) {
+        for (int c = 0; c < x->ncols; c++) {
+            surface_cell g;
+            enum lanes_gc_bound st = lanes_hec_gc(x, li, part, c, &g);
+            x->gc_bound[c] = (uint8_t)st;
+            if (st == LANES_GC_GLYPH)
+                x->row[c] = g;
+            if (st != LANES_GC_OPEN)
+                continue;
+            for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
+                if ((k == 0 || x->need_e[k - 1] != e) &&
+                    (x->work_lo[base + e] != x->work_hi[base + e] ||
+                     x->wait_lo[base + e] != x->wait_hi[base + e])) {
+                    x->need_e[k] = e;
+                    x->need_t[k++] = x->col_a[e];
+                }
+        }
+        ivtrack_kinds_upto_many(cap->gc, x->need_t, k, x->need_v);
+        for (size_t j = 0; j < k; j++) {
+            size_t e = base + x->need_e[j];
+            x->work_lo[e] = x->work_hi[e] = x->need_v[j * IVTRACK_KINDS + EVINDEX_GC_WORK];
+            x->wait_lo[e] = x->wait_hi[e] = x->need_v[j * IVTRACK_KINDS + EVINDEX_GC_WAIT];
+        }
+    }
+    if (part == LANES_HEC_GC)
+        return;
+    k = 0;
+    for (int c = 0; c < x->ncols; c++) {
+        uint64_t work = 0, wait = 0, lo, hi, span = x->col_a[c + 1] - x->col_a[c];
+        if (part != LANES_HEC_RUNS) {
+            if (x->gc_bound[c] == LANES_GC_GLYPH)
+                continue;
+            lanes_gc_exact(x, li, c, &work, &wait);     /* all read above */
+        }
+        lanes_busy_bounds(x, li, c, &lo, &hi);
+        if (!lanes_hec_busy_open(x, part, span, work, wait, lo, hi))
+            continue;
+        for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
+            if ((k == 0 || x->need_e[k - 1] != e) &&
+                x->busy_lo[base + e] != x->busy_hi[base + e]) {
+                x->need_e[k] = e;
+                x->need_t[k++] = x->col_a[e];
+            }
+    }
+    runlane_busy_upto_many(cap->runs, x->need_t, k, x->need_v);
+    for (size_t j = 0; j < k; j++)
+        x->busy_lo[base + x->need_e[j]] = x->busy_hi[base + x->need_e[j]] = x->need_v[j];
+}
+
 static void
 lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
 {
@@ -495,19 +721,38 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
     const evindex_cap *cap = evindex_cap_at(x->ix, l->cap_lane);
     bool ascii = x->o->ascii;
     lanes_sums(x, l->cap_lane);
+    size_t li = l->cap_lane, e0 = li * ((size_t)x->ncols + 1);
+    bool bounded = x->bounded[li];
+    if (bounded)
+        lanes_hec_exact(x, li, part);
     /* The last run found covering a whole column: a long run covers many in a row. */
     size_t cover_i = SIZE_MAX;
     runlane_run cover = { 0, 0, 0, 0, 0 };
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
-        size_t k = l->cap_lane * (size_t)x->ncols + (size_t)c;
-        uint64_t work = 0, wait = 0;
-        if (part != LANES_HEC_RUNS) {
-            work = x->gc_work[k];
-            wait = x->gc_wait[k];
+        size_t e = e0 + (size_t)c;
+        uint64_t work = 0, wait = 0, busy = 0;
+        if (!bounded) {                             /* all exact */
+            if (part != LANES_HEC_RUNS) {
+                work = x->work_lo[e + 1] - x->work_lo[e];
+                wait = x->wait_lo[e + 1] - x->wait_lo[e];
+            }
+            if (part != LANES_HEC_GC)
+                busy = x->busy_lo[e + 1] - x->busy_lo[e];
+        } else {
+            if (part != LANES_HEC_RUNS) {
+                if (x->gc_bound[c] == LANES_GC_GLYPH)
+                    continue;                           /* drawn by lanes_hec_exact */
+                lanes_gc_exact(x, li, c, &work, &wait); /* known: reads nothing */
+            }
+            if (part != LANES_HEC_GC) {
+                /* Exact, or bounds whose every value gives the same glyph
+                 * (lanes_hec_exact read the others). */
+                uint64_t hi;
+                lanes_busy_bounds(x, li, c, &busy, &hi);
+            }
         }
-        uint64_t busy = part == LANES_HEC_GC ? 0 : x->busy[k];
         if (work + wait > 0) {
             /* GC wins the cell. Folded, the cell is as tall as the column is busy (runs
              * and GC), so a short GC in a busy column never reads as idle; on its own
@@ -638,25 +883,50 @@ lanes_row_markers(lanes_ctx *x)
     }
 }
 
+/* The activity row's level (0: blank) for `busy` ns of run time summed over n_hec lanes
+ * in a column of `span` ns: rises with busy. */
+static unsigned
+lanes_activity_level(uint64_t busy, uint64_t span, size_t n_hec)
+{
+    if (busy == 0)
+        return 0;
+    /* span * n_hec can exceed 64 bits for a long column and many caps. */
+    double frac = (double)busy / ((double)span * (double)n_hec);
+    unsigned level = (unsigned)(frac * 8.0 + 0.5);
+    return level < 1 ? 1 : level > 8 ? 8 : level;
+}
+
 static void
 lanes_row_activity(lanes_ctx *x)
 {
     if (x->n_hec == 0)
         return;
+    for (size_t i = 0; i < x->n_hec; i++)
+        lanes_busy_sums(x, x->hec[i]);
     for (int c = 0; c < x->ncols; c++) {
-        uint64_t a = x->col_a[c], b = x->col_a[c + 1];
-        uint64_t busy = 0;
+        uint64_t span = x->col_a[c + 1] - x->col_a[c];
+        uint64_t lo = 0, hi = 0;
         for (size_t i = 0; i < x->n_hec; i++) {
-            lanes_busy_sums(x, x->hec[i]);
-            busy += x->busy[x->hec[i] * (size_t)x->ncols + (size_t)c];
+            uint64_t l, h;
+            lanes_busy_bounds(x, x->hec[i], c, &l, &h);
+            lo += l;
+            hi += h;
         }
-        if (busy == 0)
-            continue;
-        /* span * n_hec can exceed 64 bits for a long column and many caps. */
-        double frac = (double)busy / ((double)(b - a) * (double)x->n_hec);
-        unsigned level = (unsigned)(frac * 8.0 + 0.5);
-        level = level < 1 ? 1 : level > 8 ? 8 : level;
-        x->row[c] = lanes_bar(x, level, STYLE_ACTIVITY);
+        /* The level is a step function of the sum: where the bounds' levels differ,
+         * lanes are read exactly one by one until they agree. */
+        for (size_t i = 0; i < x->n_hec && lanes_activity_level(lo, span, x->n_hec) !=
+                                              lanes_activity_level(hi, span, x->n_hec); i++) {
+            uint64_t l, h;
+            lanes_busy_bounds(x, x->hec[i], c, &l, &h);
+            if (l == h)
+                continue;
+            uint64_t v = lanes_busy_exact(x, x->hec[i], c);
+            lo += v - l;
+            hi -= h - v;
+        }
+        unsigned level = lanes_activity_level(lo, span, x->n_hec);
+        if (level)
+            x->row[c] = lanes_bar(x, level, STYLE_ACTIVITY);
     }
 }
 
@@ -1037,14 +1307,22 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
     x.scratch_b = xmalloc((nc + 1) * sizeof *x.scratch_b);  /* freed below */
     x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
-    size_t cells = evindex_n_caps(ix) * nc + 1;
-    x.busy = xmalloc(cells * sizeof *x.busy);                 /* freed below */
-    x.gc_work = xmalloc(cells * sizeof *x.gc_work);           /* freed below */
-    x.gc_wait = xmalloc(cells * sizeof *x.gc_wait);           /* freed below */
+    size_t edges = evindex_n_caps(ix) * (nc + 1) + 1;
+    x.busy_lo = xmalloc(edges * sizeof *x.busy_lo);           /* freed below */
+    x.busy_hi = xmalloc(edges * sizeof *x.busy_hi);           /* freed below */
+    x.work_lo = xmalloc(edges * sizeof *x.work_lo);           /* freed below */
+    x.work_hi = xmalloc(edges * sizeof *x.work_hi);           /* freed below */
+    x.wait_lo = xmalloc(edges * sizeof *x.wait_lo);           /* freed below */
+    x.wait_hi = xmalloc(edges * sizeof *x.wait_hi);           /* freed below */
     x.have_busy = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_busy);   /* freed below */
     x.have_gc = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_gc);       /* freed below */
-    x.bounds = xmalloc((nc + 1) * sizeof *x.bounds);                      /* freed below */
+    x.bounded = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.bounded);       /* freed below */
     x.kinds = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds);        /* freed below */
+    x.kinds_hi = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds_hi);  /* freed below */
+    x.need_e = xmalloc((nc + 1) * sizeof *x.need_e);                      /* freed below */
+    x.need_t = xmalloc((nc + 1) * sizeof *x.need_t);                      /* freed below */
+    x.need_v = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.need_v);      /* freed below */
+    x.gc_bound = xmalloc(nc + 1);                                         /* freed below */
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
         timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
@@ -1109,14 +1387,22 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.band_bytes);
     x_free(x.spark_n[0]);
     x_free(x.spark_n[1]);
+    x_free(x.gc_bound);
+    x_free(x.need_v);
+    x_free(x.need_t);
+    x_free(x.need_e);
+    x_free(x.kinds_hi);
     x_free(x.kinds);
-    x_free(x.bounds);
+    x_free(x.bounded);
     x_free(x.have_gc);
     x_free(x.have_busy);
     x_free(x.ticks);
-    x_free(x.gc_wait);
-    x_free(x.gc_work);
-    x_free(x.busy);
+    x_free(x.wait_hi);
+    x_free(x.wait_lo);
+    x_free(x.work_hi);
+    x_free(x.work_lo);
+    x_free(x.busy_hi);
+    x_free(x.busy_lo);
     x_free(x.hec);
     x_free(x.scratch_b);
     x_free(x.scratch_u);
