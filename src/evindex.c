@@ -1678,7 +1678,7 @@ publish_side_main(void *arg)
     threadtab_seal(ix->threads);
     prof_stage(prof, &pm, "threads_seal", ps->section, 1);
     if (ps->msplit)
-        msgtab_split_run(ps->msplit, 1);
+        msgtab_split_run(ps->msplit, 1);    /* half 0: whichever thread is free first */
     else
         builder_place_msgs(b, UINT64_MAX, true, &ps->moved);
     prof_stage(prof, &pm, "msgs", ps->section, 1);
@@ -1692,6 +1692,8 @@ publish_side_main(void *arg)
     ix->timeprof_sealed = true;
     ivtrack_seal(ix->nm);
     prof_stage(prof, &pm, "side_seals", ps->section, 1);
+    if (ps->msplit && msgtab_split_run(ps->msplit, 0))
+        prof_stage(prof, &pm, "msgs_lo", ps->section, 1);
     return NULL;
 }
 
@@ -1931,10 +1933,8 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     evindex_join_grow(ix, &b->join, &b->stats, b->marks, b->n_marks, b->hp_wins,
                       b->n_hp_wins, b->late_ns, join_horizon, final);
     prof_stage(prof, &pm, "join", side.section, 0);
-    if (side.msplit) {                  /* the messages' first half, while the side ends */
-        msgtab_split_run(side.msplit, 0);
+    if (side.msplit && msgtab_split_run(side.msplit, 0))   /* unless the side has */
         prof_stage(prof, &pm, "msgs_lo", side.section, 0);
-    }
     if (side_on)
         pthread_join(sider, NULL);
     if (side.msplit)

@@ -4,6 +4,7 @@
  * include/msgtab.h. */
 #include "msgtab.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -851,6 +852,8 @@ struct msgtab_split {
     size_t n_ls;
     size_t *at;                 /* owned; each list's first message at or after t */
     msgtab_cols half[2];        /* each half's messages, packed */
+    atomic_bool taken[2];       /* a msgtab_split_run has taken the half */
+    atomic_uint done;           /* halves packed: the run that packs the second seals */
 };
 
 /* Chunks of l's columns whose first time is before t. */
@@ -928,6 +931,9 @@ msgtab_split_start(msgtab *mt, size_t min_msgs, bool pick, uint64_t t)
     lo = pick ? lo : t;
     msgtab_split *sp = xcalloc(1, sizeof *sp);      /* freed by msgtab_split_end */
     sp->mt = mt;
+    atomic_init(&sp->taken[0], false);
+    atomic_init(&sp->taken[1], false);
+    atomic_init(&sp->done, 0);
     sp->t = lo;
     sp->ls = ls;
     sp->n_ls = with;
@@ -949,52 +955,14 @@ msgtab_split_begin_at(msgtab *mt, uint64_t t)
     return msgtab_split_start(mt, 0, false, t);
 }
 
-void
-msgtab_split_run(msgtab_split *sp, unsigned half)
+/* Both halves packed: half 1 joined after half 0 into the table, sealed. */
+static void
+msgtab_split_finish(msgtab_split *sp)
 {
-    msgtab_cursor *cs = xmalloc((sp->n_ls + 1) * sizeof *cs);   /* freed below */
-    for (size_t i = 0; i < sp->n_ls; i++) {
-        msgtab_list *l = sp->ls[i];
-        size_t at = sp->at[i], n = l->cols.n + l->n_buf;
-        /* The chunk holding `at` may be read by both halves: no words of it (nor of
-         * the other half's chunks) are given back. */
-        size_t j, k = at < l->cols.n ? msgtab_chunk_of(&l->cols, at, &j) : l->cols.n_chunks;
-        cs[i] = msgtab_cursor_over(l, half ? at : 0, half ? n : at, false);
-        if (half) {
-            cs[i].released = k + 1 < l->cols.n_chunks ? l->cols.chunks[k + 1].word
-                                                       : l->cols.n_words;
-        } else {
-            cs[i].rel_hi = k < l->cols.n_chunks ? l->cols.chunks[k].word : l->cols.n_words;
-        }
-    }
-    /* Room for about what the half reads (merged chunks pack a little wider): grown
-     * by doubling instead, the two halves' moves would leave their old blocks resident
-     * beside the lists. */
-    size_t in_words = 0, in_chunks = 0;
-    for (size_t i = 0; i < sp->n_ls; i++) {
-        const msgtab_cols *lc = &sp->ls[i]->cols;
-        size_t j, k = sp->at[i] < lc->n ? msgtab_chunk_of(lc, sp->at[i], &j) : lc->n_chunks;
-        size_t w = k < lc->n_chunks ? lc->chunks[k].word : lc->n_words;
-        in_words += half ? lc->n_words - w : w;
-        in_chunks += half ? lc->n_chunks - k : k;
-    }
-    msgtab_packer pk = { .len = 0 };
-    msgtab_cols *dst = &sp->half[half ? 1 : 0];
-    xgrowarray((void **)&dst->words, &dst->cap_words, in_words + in_words / 4 + 256, 256,
-               sizeof *dst->words);
-    xgrowarray((void **)&dst->chunks, &dst->cap_chunks, in_chunks + in_chunks / 4 + 16, 16,
-               sizeof *dst->chunks);
-    msgtab_merge_cursors(dst, sp->mt->marker_kind, &pk, cs, sp->n_ls);
-    if (pk.len)
-        msgtab_pack(dst, sp->mt->marker_kind, &pk.buf, pk.len);
-    x_free(cs);
-}
-
-void
-msgtab_split_end(msgtab *mt, msgtab_split *sp)
-{
+    msgtab *mt = sp->mt;
     msgtab_cols *a = &sp->half[0], *b = &sp->half[1];
-    if (a->n_chunks && b->n_chunks) {
+    if (a->n_chunks && b->n_chunks && (a->cap_words < a->n_words + b->n_words + MSGTAB_PAD ||
+                                       a->cap_chunks < a->n_chunks + b->n_chunks)) {
         /* Half 0 into blocks that hold both, its old ones given back as they are
          * copied (a realloc's move would leave them resident behind the table). */
         size_t cw = a->n_words + b->n_words + MSGTAB_PAD, cc = a->n_chunks + b->n_chunks;
@@ -1013,10 +981,66 @@ msgtab_split_end(msgtab *mt, msgtab_split *sp)
     msgtab_cols_free(&mt->t);
     mt->t = *a;
     msgtab_cols_append(&mt->t, b);
+    memset(a, 0, sizeof *a);
+    msgtab_seal_done(mt);
+}
+
+bool
+msgtab_split_run(msgtab_split *sp, unsigned half)
+{
+    half = half ? 1 : 0;
+    if (atomic_exchange(&sp->taken[half], true))
+        return false;                       /* another call has it */
+    msgtab_cursor *cs = xmalloc((sp->n_ls + 1) * sizeof *cs);   /* freed below */
+    for (size_t i = 0; i < sp->n_ls; i++) {
+        msgtab_list *l = sp->ls[i];
+        size_t at = sp->at[i], n = l->cols.n + l->n_buf;
+        /* The chunk holding `at` may be read by both halves: no words of it (nor of
+         * the other half's chunks) are given back. */
+        size_t j, k = at < l->cols.n ? msgtab_chunk_of(&l->cols, at, &j) : l->cols.n_chunks;
+        cs[i] = msgtab_cursor_over(l, half ? at : 0, half ? n : at, false);
+        if (half) {
+            cs[i].released = k + 1 < l->cols.n_chunks ? l->cols.chunks[k + 1].word
+                                                       : l->cols.n_words;
+        } else {
+            cs[i].rel_hi = k < l->cols.n_chunks ? l->cols.chunks[k].word : l->cols.n_words;
+        }
+    }
+    /* Room for about what the half reads (merged chunks pack a little wider), half 0
+     * for both (half 1 is appended to it): grown by doubling instead, the halves'
+     * moves would leave their old blocks resident beside the lists. */
+    size_t in_words = 0, in_chunks = 0;
+    for (size_t i = 0; i < sp->n_ls; i++) {
+        const msgtab_cols *lc = &sp->ls[i]->cols;
+        size_t j, k = sp->at[i] < lc->n ? msgtab_chunk_of(lc, sp->at[i], &j) : lc->n_chunks;
+        size_t w = k < lc->n_chunks ? lc->chunks[k].word : lc->n_words;
+        in_words += half ? lc->n_words - w : lc->n_words;
+        in_chunks += half ? lc->n_chunks - k : lc->n_chunks + 1;
+    }
+    msgtab_packer pk = { .len = 0 };
+    msgtab_cols *dst = &sp->half[half];
+    xgrowarray((void **)&dst->words, &dst->cap_words, in_words + in_words / 4 + 256, 256,
+               sizeof *dst->words);
+    xgrowarray((void **)&dst->chunks, &dst->cap_chunks, in_chunks + in_chunks / 4 + 16, 16,
+               sizeof *dst->chunks);
+    msgtab_merge_cursors(dst, sp->mt->marker_kind, &pk, cs, sp->n_ls);
+    if (pk.len)
+        msgtab_pack(dst, sp->mt->marker_kind, &pk.buf, pk.len);
+    x_free(cs);
+    if (atomic_fetch_add(&sp->done, 1) == 1)
+        msgtab_split_finish(sp);            /* the other half is packed too */
+    return true;
+}
+
+void
+msgtab_split_end(msgtab *mt, msgtab_split *sp)
+{
+    (void)mt;
+    msgtab_split_run(sp, 0);                /* those no call took (the last seals) */
+    msgtab_split_run(sp, 1);
     x_free(sp->at);
     x_free(sp->ls);
     x_free(sp);
-    msgtab_seal_done(mt);
 }
 
 size_t

@@ -330,19 +330,24 @@ mt_half1(void *arg)
 }
 
 /* Seal mt through sp: half 1 on a thread of its own while this one packs half 0
- * (order 0), or half 1 first and then half 0 on this thread (1), or the other way (2). */
+ * (order 0), or half 1 first and then half 0 on this thread (1), or the other way (2),
+ * or only half 1, twice (the second finds it taken), with end packing half 0 (3), or
+ * end packing both (4). */
 static void
 mt_split_seal_in(msgtab *mt, msgtab_split *sp, int order)
 {
     pthread_t th;
     bool on = order == 0 && pthread_create(&th, NULL, mt_half1, sp) == 0;
-    if (order == 1)
-        msgtab_split_run(sp, 1);
-    msgtab_split_run(sp, 0);
+    if (order == 1 || order == 3) {
+        ck_assert(msgtab_split_run(sp, 1));
+        ck_assert(!msgtab_split_run(sp, 1));
+    }
+    if (order <= 2)
+        ck_assert(msgtab_split_run(sp, 0));
     if (on)
         pthread_join(th, NULL);
-    else if (order != 1)
-        msgtab_split_run(sp, 1);
+    else if (order == 0 || order == 2)
+        ck_assert(msgtab_split_run(sp, 1));
     msgtab_split_end(mt, sp);
 }
 
@@ -387,8 +392,9 @@ mt_same(const msgtab *a, const msgtab *b)
 }
 
 /* Random overlapping lists (several caps, ties in time, a second builder's list, a
- * reopened table's list) sealed in halves at the median the table picks: the same
- * table as the serial seal, sound, and it takes more messages and seals again. */
+ * reopened table's list) sealed in halves at the median the table picks, the halves
+ * packed on two threads or one, in either order, or left to end: the same table as the
+ * serial seal, sound, and it takes more messages and seals again. */
 START_TEST(test_msgtab_split_seal)
 {
     uint64_t st = 0x3c6ef372fe94f82bu;
@@ -403,7 +409,7 @@ START_TEST(test_msgtab_split_seal)
         ck_assert_ptr_null(msgtab_split_begin(b, n + 1));   /* too small to split */
         msgtab_split *sp = msgtab_split_begin(b, n);
         ck_assert_ptr_nonnull(sp);
-        mt_split_seal(b, sp);
+        mt_split_seal_in(b, sp, round % 5);
         msgtab_seal(a);
         mt_same(a, b);
         msgtab_msg *ref = xmalloc((n + 70) * sizeof *ref);        /* freed below */
