@@ -1,7 +1,8 @@
 /* msgtab: markers and messages, collected in per-capability page lists while the index
  * is built, then joined (end to end where they follow one another, else merged) in
- * (time, offset) order into bit-packed chunks of frame-of-reference columns. See
- * include/msgtab.h. */
+ * (time, offset) order into bit-packed chunks of frame-of-reference columns; a big
+ * merge can be cut at a time into two halves packed on two threads and joined as two
+ * segments. See include/msgtab.h. */
 #include "msgtab.h"
 
 #include <stdatomic.h>
