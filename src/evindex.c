@@ -1662,7 +1662,8 @@ typedef struct publish_side {
     builder *b;
     uint64_t moved;
     unsigned section;           /* of the profile */
-    msgtab_split *msplit;       /* a message seal in halves: this side seals half 1 */
+    msgtab_split *msplit;       /* a message seal in halves: half 1 here, half 0 here
+                                 * or on the building thread, whichever is free first */
 } publish_side;
 
 static void *
