@@ -3,7 +3,8 @@
  * kind) of per-chunk widths — about 6 bytes a message where a plain record takes 16.
  * While building, messages are packed as they come into per-capability lists; sealing
  * joins lists that follow one another in time as they are (the table is then a few
- * segments, runs of full chunks each ending in a short one) and merges the others. */
+ * segments, runs of full chunks each ending in a short one) and merges the others,
+ * a big merge possibly in two halves on two threads (msgtab_split_*). */
 #ifndef ELOG_MSGTAB_H
 #define ELOG_MSGTAB_H
 
@@ -45,6 +46,25 @@ void msgtab_merge(msgtab *dst, msgtab *src);
  * split between build workers) joined without repacking, overlapping ones merged a
  * chunk at a time, each list freed once passed. Queries need a sealed table. */
 void msgtab_seal(msgtab *mt);
+
+/* A seal in two halves on two threads, for a big merge of overlapping lists: begin
+ * picks a time t splitting the messages about in half (by the lists' chunk bases) and
+ * returns NULL if the seal is no such merge or holds fewer than min_msgs messages (then
+ * msgtab_seal as usual); begin_at (tests) splits at the t given. Half 0 packs
+ * the messages before t, half 1 those from t on. msgtab_split_run packs a half unless
+ * another call took it (then it returns false at once); calls may run at once on
+ * different threads (nothing else may touch mt meanwhile), so a thread that comes free
+ * takes what is left; the call that packs the second half joins the halves (half 1 a
+ * segment after half 0), seals and trims the table. end (after the runs) packs any half
+ * not taken and frees sp. The table holds the same messages in the same order as
+ * msgtab_seal's. */
+typedef struct msgtab_split msgtab_split;
+/* Merges the build splits: smaller ones seal on one thread. */
+#define MSGTAB_SPLIT_MIN 65536
+msgtab_split *msgtab_split_begin(msgtab *mt, size_t min_msgs); /* freed by msgtab_split_end */
+msgtab_split *msgtab_split_begin_at(msgtab *mt, uint64_t t);    /* freed by msgtab_split_end */
+bool msgtab_split_run(msgtab_split *sp, unsigned half);
+void msgtab_split_end(msgtab *mt, msgtab_split *sp);
 
 size_t msgtab_count(const msgtab *mt);
 /* Message i (< count) by value. */

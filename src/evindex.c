@@ -1662,6 +1662,8 @@ typedef struct publish_side {
     builder *b;
     uint64_t moved;
     unsigned section;           /* of the profile */
+    msgtab_split *msplit;       /* a message seal in halves: half 1 here, half 0 here
+                                 * or on the building thread, whichever is free first */
 } publish_side;
 
 static void *
@@ -1676,7 +1678,10 @@ publish_side_main(void *arg)
     prof_stage(prof, &pm, "flushes", ps->section, 1);
     threadtab_seal(ix->threads);
     prof_stage(prof, &pm, "threads_seal", ps->section, 1);
-    builder_place_msgs(b, UINT64_MAX, true, &ps->moved);
+    if (ps->msplit)
+        msgtab_split_run(ps->msplit, 1);    /* half 0: whichever thread is free first */
+    else
+        builder_place_msgs(b, UINT64_MAX, true, &ps->moved);
     prof_stage(prof, &pm, "msgs", ps->section, 1);
     evseek_seal(ix->seek);
     series_seal(ix->nm_pruned);
@@ -1688,6 +1693,8 @@ publish_side_main(void *arg)
     ix->timeprof_sealed = true;
     ivtrack_seal(ix->nm);
     prof_stage(prof, &pm, "side_seals", ps->section, 1);
+    if (ps->msplit && msgtab_split_run(ps->msplit, 0))
+        prof_stage(prof, &pm, "msgs_lo", ps->section, 1);
     return NULL;
 }
 
@@ -1837,11 +1844,13 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     if (!final && horizon < b->horizon_ns)
         horizon = b->horizon_ns;
     b->horizon_ns = horizon;
-    publish_side side = { b, 0, 0 };
+    publish_side side = { b, 0, 0, NULL };
     pthread_t sider;
     bool side_on = false;
     if (final) {
         side.section = prof_section(prof);
+        if (!b->n_pend_msgs)
+            side.msplit = msgtab_split_begin(ix->msgs, MSGTAB_SPLIT_MIN);
         side_on = (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS) &&
                   pthread_create(&sider, NULL, publish_side_main, &side) == 0;
         if (!side_on)
@@ -1925,8 +1934,12 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     evindex_join_grow(ix, &b->join, &b->stats, b->marks, b->n_marks, b->hp_wins,
                       b->n_hp_wins, b->late_ns, join_horizon, final);
     prof_stage(prof, &pm, "join", side.section, 0);
+    if (side.msplit && msgtab_split_run(side.msplit, 0))   /* unless the side has */
+        prof_stage(prof, &pm, "msgs_lo", side.section, 0);
     if (side_on)
         pthread_join(sider, NULL);
+    if (side.msplit)
+        msgtab_split_end(ix->msgs, side.msplit);
     b->work.items_moved += side.moved;
     prof_stage(prof, &pm, "side_wait", 0, 0);
     b->late_ns = UINT64_MAX;

@@ -1,9 +1,11 @@
 /* msgtab: markers and messages, collected in per-capability page lists while the index
  * is built, then joined (end to end where they follow one another, else merged) in
- * (time, offset) order into bit-packed chunks of frame-of-reference columns. See
- * include/msgtab.h. */
+ * (time, offset) order into bit-packed chunks of frame-of-reference columns; a big
+ * merge can be cut at a time into two halves packed on two threads and joined as two
+ * segments. See include/msgtab.h. */
 #include "msgtab.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -360,6 +362,19 @@ msgtab_cols_at(const msgtab_cols *c, size_t i)
     return m;
 }
 
+/* Copy n words from src to dst, src's pages given back behind the copy (so the two are
+ * not both held whole). */
+static void
+msgtab_words_move(uint64_t *dst, uint64_t *src, size_t n)
+{
+    const size_t piece = (size_t)1 << 13;   /* words: 64 KiB */
+    for (size_t at = 0; at < n; at += piece) {
+        size_t k = n - at < piece ? n - at : piece;
+        memcpy(dst + at, src + at, k * sizeof *src);
+        x_release(src, at * sizeof *src, (at + k) * sizeof *src);
+    }
+}
+
 /* Append src's chunks to dst as they are (their words copied, src's pages given back
  * behind the copy), then free src. Where dst ends in a short chunk, src's first starts
  * a segment. */
@@ -375,12 +390,7 @@ msgtab_cols_append(msgtab_cols *dst, msgtab_cols *src)
     size_t w0 = dst->n_words, m0 = dst->n_markers;
     xgrowarray((void **)&dst->words, &dst->cap_words, w0 + src->n_words + MSGTAB_PAD, 256,
                sizeof *dst->words);
-    const size_t piece = (size_t)1 << 13;   /* words: 64 KiB */
-    for (size_t at = 0; at < src->n_words; at += piece) {
-        size_t k = src->n_words - at < piece ? src->n_words - at : piece;
-        memcpy(dst->words + w0 + at, src->words + at, k * sizeof *src->words);
-        x_release(src->words, at * sizeof *src->words, (at + k) * sizeof *src->words);
-    }
+    msgtab_words_move(dst->words + w0, src->words, src->n_words);
     memset(dst->words + w0 + src->n_words, 0, MSGTAB_PAD * sizeof *dst->words);
     xgrowarray((void **)&dst->chunks, &dst->cap_chunks, dst->n_chunks + src->n_chunks, 16,
                sizeof *dst->chunks);
@@ -527,13 +537,19 @@ msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
     }
 }
 
-/* A list's messages as a merge reads them: a chunk decoded at a time, then the buffer. */
+/* A list's messages [from, to) as a merge reads them: a chunk decoded at a time, then
+ * the buffer. A whole-list cursor (own) frees the list's columns at its end; a half's
+ * (msgtab_split_run) gives back only the words in [released, rel_hi), which the other
+ * half does not read. */
 typedef struct msgtab_cursor {
     const msgtab_run *r;        /* the run being read: dec or the list's buffer */
     size_t at, end;             /* the next message of r, the end of the run */
     msgtab_list *l;
+    size_t from, to;            /* the list's messages this cursor reads */
     size_t chunk;               /* the next chunk of l's columns to decode */
     size_t released;            /* words of l's columns given back (x_release) */
+    size_t rel_hi;              /* words from here on are not given back */
+    bool own;                   /* a whole-list cursor: frees l's columns at its end */
     bool buf_read;              /* l's buffer is (or was) the run */
     msgtab_run dec;
 } msgtab_cursor;
@@ -542,35 +558,53 @@ typedef struct msgtab_cursor {
  * so the lists and the table being merged from them are not both held whole. */
 #define MSGTAB_RELEASE_WORDS 8192
 
-/* Load the cursor's next run; false at the end of its list (its columns then freed). */
+/* Load the cursor's next run; false at its end (a whole-list cursor's columns then
+ * freed). */
 static bool
 msgtab_cursor_next(msgtab_cursor *c)
 {
     msgtab_cols *lc = &c->l->cols;
     if (c->chunk < lc->n_chunks) {
-        size_t len;
-        msgtab_chunk_first(lc, c->chunk, &len);
-        msgtab_cols_decode(lc, c->chunk, len, &c->dec);
-        c->r = &c->dec;
-        c->at = 0;
-        c->end = len;
-        c->chunk++;
-        size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
-        if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
-            x_release(lc->words, c->released * sizeof *lc->words, done * sizeof *lc->words);
-            c->released = done;
+        size_t len, first = msgtab_chunk_first(lc, c->chunk, &len);
+        if (first < c->to) {
+            msgtab_cols_decode(lc, c->chunk, len, &c->dec);
+            c->r = &c->dec;
+            c->at = c->from > first ? c->from - first : 0;
+            c->end = c->to - first < len ? c->to - first : len;
+            c->chunk++;
+            size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
+            done = done < c->rel_hi ? done : c->rel_hi;
+            if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
+                x_release(lc->words, c->released * sizeof *lc->words,
+                          done * sizeof *lc->words);
+                c->released = done;
+            }
+            return true;
         }
-        return true;
+        c->chunk = lc->n_chunks;
     }
-    msgtab_cols_free(lc);
-    if (!c->buf_read && c->l->n_buf) {
+    if (c->own)
+        msgtab_cols_free(lc);
+    size_t b0 = c->l->cols.n, b1 = b0 + c->l->n_buf;
+    size_t a = c->from > b0 ? c->from : b0, e = c->to < b1 ? c->to : b1;
+    if (!c->buf_read && a < e) {
         c->buf_read = true;
         c->r = &c->l->buf;
-        c->at = 0;
-        c->end = c->l->n_buf;
+        c->at = a - b0;
+        c->end = e - b0;
         return true;
     }
     return false;
+}
+
+/* A cursor over messages [from, to) of l (from < to), its first run not yet loaded. */
+static msgtab_cursor
+msgtab_cursor_over(msgtab_list *l, size_t from, size_t to, bool own)
+{
+    msgtab_cursor c = { .l = l, .from = from, .to = to, .rel_hi = SIZE_MAX, .own = own };
+    size_t j;
+    c.chunk = from < l->cols.n ? msgtab_chunk_of(&l->cols, from, &j) : l->cols.n_chunks;
+    return c;
 }
 
 /* a's next message before b's, by (time, offset). */
@@ -603,16 +637,14 @@ msgtab_sift_down(msgtab_cursor **h, size_t n, size_t i)
  * messages taken while they stay before both its children's, column values copied
  * straight into the packer's run. */
 static void
-msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
+msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
+                     msgtab_cursor *cs, size_t n_cs)
 {
-    msgtab_cursor *cs = xmalloc((n_ls + 1) * sizeof *cs);       /* freed below */
-    msgtab_cursor **h = xmalloc((n_ls + 1) * sizeof *h);        /* freed below */
+    msgtab_cursor **h = xmalloc((n_cs + 1) * sizeof *h);        /* freed below */
     size_t nh = 0;
-    for (size_t i = 0; i < n_ls; i++) {
-        cs[i] = (msgtab_cursor){ .l = ls[i] };
-        if (msgtab_cursor_next(&cs[i]))
+    for (size_t i = 0; i < n_cs; i++)
+        if (cs[i].from < cs[i].to && msgtab_cursor_next(&cs[i]))
             h[nh++] = &cs[i];
-    }
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
     msgtab_run *o = &pk->buf;
@@ -625,7 +657,7 @@ msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
         o->cap[q] = r->cap[j];
         o->kind[q] = r->kind[j];
         if (pk->len == MSGTAB_CHUNK) {
-            msgtab_pack(&mt->t, mt->marker_kind, o, pk->len);
+            msgtab_pack(dst, marker_kind, o, pk->len);
             pk->len = 0;
         }
         if (x->at == x->end && !msgtab_cursor_next(x))
@@ -645,7 +677,7 @@ msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
             o->cap[q] = r->cap[j];
             o->kind[q] = r->kind[j];
             if (pk->len == MSGTAB_CHUNK) {
-                msgtab_pack(&mt->t, mt->marker_kind, o, pk->len);
+                msgtab_pack(dst, marker_kind, o, pk->len);
                 pk->len = 0;
             }
             if (c->at == c->end && !msgtab_cursor_next(c)) {
@@ -658,6 +690,15 @@ msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
         msgtab_sift_down(h, nh, 0);
     }
     x_free(h);
+}
+
+static void
+msgtab_seal_merge(msgtab *mt, msgtab_packer *pk, msgtab_list **ls, size_t n_ls)
+{
+    msgtab_cursor *cs = xmalloc((n_ls + 1) * sizeof *cs);       /* freed below */
+    for (size_t i = 0; i < n_ls; i++)
+        cs[i] = msgtab_cursor_over(ls[i], 0, ls[i]->cols.n + ls[i]->n_buf, true);
+    msgtab_merge_cursors(&mt->t, mt->marker_kind, pk, cs, n_ls);
     x_free(cs);
 }
 
@@ -732,6 +773,21 @@ msgtab_lists_chain(msgtab_list **ls, size_t n_ls)
     return true;
 }
 
+/* The lists packed into mt->t: free them, mark the table sealed, trim. */
+static void
+msgtab_seal_done(msgtab *mt)
+{
+    for (size_t i = 0; i < mt->n_lists; i++)
+        msgtab_list_free(mt->lists[i]);
+    x_free(mt->lists);
+    mt->lists = NULL;
+    mt->n_lists = mt->cap_lists = 0;
+    mt->cur = NULL;
+    mt->n = mt->t.n;
+    mt->sealed = true;
+    msgtab_trim(mt);
+}
+
 void
 msgtab_seal(msgtab *mt)
 {
@@ -762,15 +818,7 @@ msgtab_seal(msgtab *mt)
     x_free(ls);
     if (pk.len)
         msgtab_pack(&mt->t, mt->marker_kind, &pk.buf, pk.len);
-    for (size_t i = 0; i < mt->n_lists; i++)
-        msgtab_list_free(mt->lists[i]);
-    x_free(mt->lists);
-    mt->lists = NULL;
-    mt->n_lists = mt->cap_lists = 0;
-    mt->cur = NULL;
-    mt->n = mt->t.n;
-    mt->sealed = true;
-    msgtab_trim(mt);
+    msgtab_seal_done(mt);
 }
 
 void
@@ -794,6 +842,206 @@ msgtab_trim(msgtab *mt)
         t->cap_segs = t->n_segs;
         t->segs = xreallocarray(t->segs, t->cap_segs, sizeof *t->segs);
     }
+}
+
+/* ---- a seal in two halves ------------------------------------------------------------ */
+
+struct msgtab_split {
+    msgtab *mt;
+    uint64_t t;                 /* half 0 takes the messages before it, half 1 the rest */
+    msgtab_list **ls;           /* owned (the array; the lists are mt's) */
+    size_t n_ls;
+    size_t *at;                 /* owned; each list's first message at or after t */
+    msgtab_cols half[2];        /* each half's messages, packed */
+    atomic_bool taken[2];       /* a msgtab_split_run has taken the half */
+    atomic_uint done;           /* halves packed: the run that packs the second seals */
+};
+
+/* Chunks of l's columns whose first time is before t. */
+static size_t
+msgtab_list_chunks_before(const msgtab_list *l, uint64_t t)
+{
+    size_t lo = 0, hi = l->cols.n_chunks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->cols.chunks[mid].t_base < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first message of the sorted list l at or after time t (its count if none). */
+static size_t
+msgtab_list_first_from(const msgtab_list *l, uint64_t t)
+{
+    size_t k = msgtab_list_chunks_before(l, t), i = 0;
+    if (k) {
+        size_t len, first = msgtab_chunk_first(&l->cols, k - 1, &len);
+        msgtab_run r;
+        msgtab_cols_decode(&l->cols, k - 1, len, &r);
+        size_t j = 1;                       /* entry 0 is the base: < t */
+        while (j < len && r.t[j] < t)
+            j++;
+        i = first + j;
+    }
+    if (i == l->cols.n)                     /* every packed one before t: the buffer */
+        for (size_t j = 0; j < l->n_buf && l->buf.t[j] < t; j++)
+            i++;
+    return i;
+}
+
+/* msgtab_split_begin's and _begin_at's: at t, or (pick) at the lists' median. */
+static msgtab_split *
+msgtab_split_start(msgtab *mt, size_t min_msgs, bool pick, uint64_t t)
+{
+    if (mt->sealed || mt->n < min_msgs)
+        return NULL;
+    msgtab_list **ls = xmalloc((mt->n_lists + 1) * sizeof *ls);  /* owned by sp or freed */
+    size_t with = 0, chunks = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    bool sorted = true;
+    for (size_t i = 0; i < mt->n_lists; i++) {
+        msgtab_list *l = mt->lists[i];
+        sorted &= l->sorted;
+        if (l->cols.n + l->n_buf) {
+            ls[with++] = l;
+            chunks += l->cols.n_chunks;
+            msgtab_msg f = msgtab_list_at(l, 0);
+            lo = f.time_ns < lo ? f.time_ns : lo;
+            hi = l->last_t > hi ? l->last_t : hi;
+        }
+    }
+    if (!sorted || with < 2 || msgtab_lists_chain(ls, with)) {
+        x_free(ls);
+        return NULL;                        /* not a merge: msgtab_seal's other ways */
+    }
+    /* The least time with half the lists' chunks starting before it (their bases are
+     * in order in each list): about half the messages on either side. */
+    while (pick && lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        size_t before = 0;
+        for (size_t i = 0; i < with; i++)
+            before += msgtab_list_chunks_before(ls[i], mid + 1);
+        if (2 * before < chunks)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    lo = pick ? lo : t;
+    msgtab_split *sp = xcalloc(1, sizeof *sp);      /* freed by msgtab_split_end */
+    sp->mt = mt;
+    atomic_init(&sp->taken[0], false);
+    atomic_init(&sp->taken[1], false);
+    atomic_init(&sp->done, 0);
+    sp->t = lo;
+    sp->ls = ls;
+    sp->n_ls = with;
+    sp->at = xmalloc(with * sizeof *sp->at);        /* freed by msgtab_split_end */
+    for (size_t i = 0; i < with; i++)
+        sp->at[i] = msgtab_list_first_from(ls[i], lo);
+    return sp;
+}
+
+msgtab_split *
+msgtab_split_begin(msgtab *mt, size_t min_msgs)
+{
+    return msgtab_split_start(mt, min_msgs, true, 0);
+}
+
+msgtab_split *
+msgtab_split_begin_at(msgtab *mt, uint64_t t)
+{
+    return msgtab_split_start(mt, 0, false, t);
+}
+
+/* Both halves packed: half 1 joined after half 0 into the table, sealed. */
+static void
+msgtab_split_finish(msgtab_split *sp)
+{
+    msgtab *mt = sp->mt;
+    msgtab_cols *a = &sp->half[0], *b = &sp->half[1];
+    if (a->n_chunks && b->n_chunks && (a->cap_words < a->n_words + b->n_words + MSGTAB_PAD ||
+                                       a->cap_chunks < a->n_chunks + b->n_chunks)) {
+        /* Half 0 into blocks that hold both, its old ones given back as they are
+         * copied (a realloc's move would leave them resident behind the table). */
+        size_t cw = a->n_words + b->n_words + MSGTAB_PAD, cc = a->n_chunks + b->n_chunks;
+        uint64_t *w = xmalloc(cw * sizeof *w);                  /* owned by a */
+        msgtab_words_move(w, a->words, a->n_words);
+        msgtab_chunk *c = xmalloc(cc * sizeof *c);              /* owned by a */
+        memcpy(c, a->chunks, a->n_chunks * sizeof *c);
+        x_release(a->chunks, 0, a->n_chunks * sizeof *c);
+        x_free(a->words);
+        x_free(a->chunks);
+        a->words = w;
+        a->cap_words = cw;
+        a->chunks = c;
+        a->cap_chunks = cc;
+    }
+    msgtab_cols_free(&mt->t);
+    mt->t = *a;
+    msgtab_cols_append(&mt->t, b);
+    memset(a, 0, sizeof *a);
+    msgtab_seal_done(mt);
+}
+
+bool
+msgtab_split_run(msgtab_split *sp, unsigned half)
+{
+    half = half ? 1 : 0;
+    if (atomic_exchange(&sp->taken[half], true))
+        return false;                       /* another call has it */
+    msgtab_cursor *cs = xmalloc((sp->n_ls + 1) * sizeof *cs);   /* freed below */
+    for (size_t i = 0; i < sp->n_ls; i++) {
+        msgtab_list *l = sp->ls[i];
+        size_t at = sp->at[i], n = l->cols.n + l->n_buf;
+        /* The chunk holding `at` may be read by both halves: no words of it (nor of
+         * the other half's chunks) are given back. */
+        size_t j, k = at < l->cols.n ? msgtab_chunk_of(&l->cols, at, &j) : l->cols.n_chunks;
+        cs[i] = msgtab_cursor_over(l, half ? at : 0, half ? n : at, false);
+        if (half) {
+            cs[i].released = k + 1 < l->cols.n_chunks ? l->cols.chunks[k + 1].word
+                                                       : l->cols.n_words;
+        } else {
+            cs[i].rel_hi = k < l->cols.n_chunks ? l->cols.chunks[k].word : l->cols.n_words;
+        }
+    }
+    /* Room for about what the half reads (merged chunks pack a little wider), half 0
+     * for both (half 1 is appended to it): grown by doubling instead, the halves'
+     * moves would leave their old blocks resident beside the lists. */
+    size_t in_words = 0, in_chunks = 0;
+    for (size_t i = 0; i < sp->n_ls; i++) {
+        const msgtab_cols *lc = &sp->ls[i]->cols;
+        size_t j, k = sp->at[i] < lc->n ? msgtab_chunk_of(lc, sp->at[i], &j) : lc->n_chunks;
+        size_t w = k < lc->n_chunks ? lc->chunks[k].word : lc->n_words;
+        in_words += half ? lc->n_words - w : lc->n_words;
+        in_chunks += half ? lc->n_chunks - k : lc->n_chunks + 1;
+    }
+    msgtab_packer pk = { .len = 0 };
+    msgtab_cols *dst = &sp->half[half];
+    xgrowarray((void **)&dst->words, &dst->cap_words, in_words + in_words / 4 + 256, 256,
+               sizeof *dst->words);
+    xgrowarray((void **)&dst->chunks, &dst->cap_chunks, in_chunks + in_chunks / 4 + 16, 16,
+               sizeof *dst->chunks);
+    msgtab_merge_cursors(dst, sp->mt->marker_kind, &pk, cs, sp->n_ls);
+    if (pk.len)
+        msgtab_pack(dst, sp->mt->marker_kind, &pk.buf, pk.len);
+    x_free(cs);
+    if (atomic_fetch_add(&sp->done, 1) == 1)
+        msgtab_split_finish(sp);            /* the other half is packed too */
+    return true;
+}
+
+void
+msgtab_split_end(msgtab *mt, msgtab_split *sp)
+{
+    (void)mt;
+    msgtab_split_run(sp, 0);                /* those no call took (the last seals) */
+    msgtab_split_run(sp, 1);
+    x_free(sp->at);
+    x_free(sp->ls);
+    x_free(sp);
 }
 
 size_t

@@ -2,6 +2,7 @@
  * random messages on several capabilities, in per-capability time order (the merge)
  * and out of it (the sort), split over two tables and merged, with times, offsets and
  * caps of narrow and wide spans; every message, marker rank and time search. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +320,225 @@ START_TEST(test_msgtab_append_sorted)
 }
 END_TEST
 
+/* ---- the seal in two halves (msgtab_split_*) ---- */
+
+static void *
+mt_half1(void *arg)
+{
+    msgtab_split_run(arg, 1);
+    return NULL;
+}
+
+/* Seal mt through sp: half 1 on a thread of its own while this one packs half 0
+ * (order 0), or half 1 first and then half 0 on this thread (1), or the other way (2),
+ * or only half 1, twice (the second finds it taken), with end packing half 0 (3), or
+ * end packing both (4). */
+static void
+mt_split_seal_in(msgtab *mt, msgtab_split *sp, int order)
+{
+    pthread_t th;
+    bool on = order == 0 && pthread_create(&th, NULL, mt_half1, sp) == 0;
+    if (order == 1 || order == 3) {
+        ck_assert(msgtab_split_run(sp, 1));
+        ck_assert(!msgtab_split_run(sp, 1));
+    }
+    if (order <= 2)
+        ck_assert(msgtab_split_run(sp, 0));
+    if (on)
+        pthread_join(th, NULL);
+    else if (order == 0 || order == 2)
+        ck_assert(msgtab_split_run(sp, 1));
+    msgtab_split_end(mt, sp);
+}
+
+static void
+mt_split_seal(msgtab *mt, msgtab_split *sp)
+{
+    mt_split_seal_in(mt, sp, 0);
+}
+
+/* The same messages as a and b (n of them, from m) added the same way: into one table
+ * (pieces 0), or cut at `cut` into a second builder's table merged in (pieces 1), or
+ * with the first `cut` sealed before the rest are added (pieces 2: a reopened list). */
+static void
+mt_fill_both(msgtab *a, msgtab *b, const msgtab_msg *m, size_t n, int pieces, size_t cut)
+{
+    msgtab *t[2] = { a, b };
+    for (int k = 0; k < 2; k++) {
+        msgtab *other = pieces == 1 ? msgtab_new(MT_MARKER) : NULL;
+        for (size_t i = 0; i < n; i++) {
+            if (pieces == 2 && i == cut)
+                msgtab_seal(t[k]);
+            msgtab_add(other && i >= cut ? other : t[k], &m[i]);
+        }
+        if (other) {
+            msgtab_merge(t[k], other);
+            msgtab_free(other);
+        }
+    }
+}
+
+/* Table b, sealed in halves, is message for message table a sealed at once. */
+static void
+mt_same(const msgtab *a, const msgtab *b)
+{
+    ck_assert_uint_eq(msgtab_count(a), msgtab_count(b));
+    ck_assert_uint_eq(msgtab_n_markers(a), msgtab_n_markers(b));
+    for (size_t i = 0; i < msgtab_count(a); i++) {
+        msgtab_msg x = msgtab_at(a, i), y = msgtab_at(b, i);
+        ck_assert_msg(x.time_ns == y.time_ns && x.offset == y.offset && x.cap == y.cap &&
+                          x.kind == y.kind, "message %zu differs", i);
+    }
+}
+
+/* Random overlapping lists (several caps, ties in time, a second builder's list, a
+ * reopened table's list) sealed in halves at the median the table picks, the halves
+ * packed on two threads or one, in either order, or left to end: the same table as the
+ * serial seal, sound, and it takes more messages and seals again. */
+START_TEST(test_msgtab_split_seal)
+{
+    uint64_t st = 0x3c6ef372fe94f82bu;
+    static const uint64_t t_spans[] = { 0, 1, 3, 1000, UINT64_C(1) << 30 };
+    for (int round = 0; round < 30; round++) {
+        size_t n = 200 + mt_rand(&st) % (round % 5 == 0 ? 3000 : 700);
+        unsigned n_caps = 2 + (unsigned)(mt_rand(&st) % 5);
+        msgtab_msg *m = mt_make(&st, n, n_caps, 3 * n_caps, t_spans[round % 5],
+                                UINT64_C(1) << 30, round % 4 == 0, false);
+        msgtab *a = msgtab_new(MT_MARKER), *b = msgtab_new(MT_MARKER);
+        mt_fill_both(a, b, m, n, round % 3, mt_rand(&st) % n);
+        ck_assert_ptr_null(msgtab_split_begin(b, n + 1));   /* too small to split */
+        msgtab_split *sp = msgtab_split_begin(b, n);
+        ck_assert_ptr_nonnull(sp);
+        mt_split_seal_in(b, sp, round % 5);
+        msgtab_seal(a);
+        mt_same(a, b);
+        msgtab_msg *ref = xmalloc((n + 70) * sizeof *ref);        /* freed below */
+        memcpy(ref, m, n * sizeof *ref);
+        mt_verify(b, ref, n, &st);
+        /* Taken back (a growing index): more among the old, sealed again. */
+        for (size_t i = 0; i < 64; i++) {
+            msgtab_msg x = m[mt_rand(&st) % n];
+            x.offset += UINT64_C(1) << 32;                  /* unique */
+            msgtab_add(b, &x);
+            ref[n + i] = x;
+        }
+        msgtab_seal(b);
+        mt_verify(b, ref, n + 64, &st);
+        msgtab_free(a);
+        msgtab_free(b);
+        x_free(ref);
+        x_free(m);
+    }
+}
+END_TEST
+
+/* Split times chosen: each chunk base of cap 0's list (a chunk edge) and the times
+ * just around it, with many messages at equal times on every cap, before every
+ * message (half 0 empty) and after every one (half 1 empty). */
+START_TEST(test_msgtab_split_edges)
+{
+    uint64_t st = 0x6a09e667bb67ae85u;
+    for (int round = 0; round < 4; round++) {
+        size_t n = 600;
+        msgtab_msg *m = mt_make(&st, n, 3, 3, round == 3 ? 0 : 3, UINT64_C(1) << 30,
+                                round == 1, false);
+        uint64_t ts[64];
+        size_t n_ts = 0, in_cap0 = 0;
+        uint64_t t_lo = m[0].time_ns, t_hi = m[0].time_ns;
+        for (size_t i = 0; i < n; i++) {
+            t_lo = m[i].time_ns < t_lo ? m[i].time_ns : t_lo;
+            t_hi = m[i].time_ns > t_hi ? m[i].time_ns : t_hi;
+            if (m[i].cap == 0 && in_cap0++ % MSGTAB_CHUNK == 0 && n_ts + 3 <= 40) {
+                ts[n_ts++] = m[i].time_ns - 1;
+                ts[n_ts++] = m[i].time_ns;
+                ts[n_ts++] = m[i].time_ns + 1;
+            }
+        }
+        ts[n_ts++] = 0;
+        ts[n_ts++] = t_lo;
+        ts[n_ts++] = t_hi;
+        ts[n_ts++] = t_hi + 1;
+        ts[n_ts++] = UINT64_MAX;
+        msgtab_msg *ref = xmalloc((n + 1) * sizeof *ref);         /* freed below */
+        for (size_t q = 0; q < n_ts; q++) {
+            msgtab *a = msgtab_new(MT_MARKER), *b = msgtab_new(MT_MARKER);
+            mt_fill_both(a, b, m, n, q % 2, n / 3 + q);
+            msgtab_split *sp = msgtab_split_begin_at(b, ts[q]);
+            ck_assert_ptr_nonnull(sp);
+            mt_split_seal(b, sp);
+            msgtab_seal(a);
+            mt_same(a, b);
+            memcpy(ref, m, n * sizeof *ref);
+            mt_verify(b, ref, n, &st);
+            msgtab_free(a);
+            msgtab_free(b);
+        }
+        x_free(ref);
+        x_free(m);
+    }
+}
+END_TEST
+
+/* Lists long enough that each half gives back the pages of the chunks it has passed
+ * (never those the other half reads): halves run at once and one after the other in
+ * either order, the table is the serial seal's. */
+START_TEST(test_msgtab_split_large)
+{
+    uint64_t st = 0x510e527f9b05688cu;
+    size_t n = 100000;
+    msgtab_msg *m = mt_make(&st, n, 2, 2, UINT64_C(1) << 20, UINT64_C(1) << 39, false, false);
+    msgtab *a = msgtab_new(MT_MARKER);
+    for (size_t i = 0; i < n; i++)
+        msgtab_add(a, &m[i]);
+    msgtab_seal(a);
+    for (int order = 0; order < 3; order++) {
+        msgtab *b = msgtab_new(MT_MARKER);
+        for (size_t i = 0; i < n; i++)
+            msgtab_add(b, &m[i]);
+        msgtab_split *sp = msgtab_split_begin(b, MSGTAB_SPLIT_MIN);
+        ck_assert_ptr_nonnull(sp);
+        mt_split_seal_in(b, sp, order);
+        char why[200] = "";
+        ck_assert_msg(msgtab_check(b, why, sizeof why), "check: %s", why);
+        mt_same(a, b);
+        msgtab_free(b);
+    }
+    msgtab_free(a);
+    x_free(m);
+}
+END_TEST
+
+/* No split where the seal is no merge: one list, lists that follow one another, a list
+ * out of order, a sealed table. */
+START_TEST(test_msgtab_split_none)
+{
+    uint64_t st = 0xbb67ae853c6ef372u;
+    msgtab_msg *m = mt_make(&st, 500, 1, 1, 1000, UINT64_C(1) << 30, false, false);
+    msgtab *mt = msgtab_new(MT_MARKER);
+    for (size_t i = 0; i < 500; i++)
+        msgtab_add(mt, &m[i]);
+    ck_assert_ptr_null(msgtab_split_begin(mt, 0));          /* one list */
+    msgtab *more = msgtab_new(MT_MARKER);
+    msgtab_msg x = m[499];
+    x.time_ns += 1;
+    x.offset += 1;
+    msgtab_add(more, &x);
+    msgtab_merge(mt, more);                                 /* one after the other */
+    ck_assert_ptr_null(msgtab_split_begin(mt, 0));
+    msgtab_seal(mt);
+    ck_assert_ptr_null(msgtab_split_begin(mt, 0));          /* sealed */
+    msgtab_free(mt);
+    msgtab_free(more);
+    mt = msgtab_new(MT_MARKER);
+    for (size_t i = 500; i-- > 0;)                          /* out of order */
+        msgtab_add(mt, &m[i]);
+    msgtab_add(mt, &(msgtab_msg){ .time_ns = m[0].time_ns, .offset = 1, .cap = 1 });
+    ck_assert_ptr_null(msgtab_split_begin(mt, 0));
+    msgtab_free(mt);
+    x_free(m);
+}
+END_TEST
+
 /* An empty table, and the size of a dense one. */
 START_TEST(test_msgtab_empty_and_bytes)
 {
@@ -360,6 +580,10 @@ test_msgtab_suite(void)
     tcase_add_test(tc, test_msgtab_reopen);
     tcase_add_test(tc, test_msgtab_append_sorted);
     tcase_add_test(tc, test_msgtab_split_pieces);
+    tcase_add_test(tc, test_msgtab_split_seal);
+    tcase_add_test(tc, test_msgtab_split_edges);
+    tcase_add_test(tc, test_msgtab_split_none);
+    tcase_add_test(tc, test_msgtab_split_large);
     suite_add_tcase(s, tc);
     return s;
 }
