@@ -6,9 +6,14 @@
  * index the collections are a final prefix and a tail joined again at each step. The
  * join reads its inputs in time order through cursors (the lanes' spans merged, each
  * lane's GC phases, runs and the heap series swept), and the last join gives the spans
- * back and packs the refs as it passes them. */
+ * back and packs the refs as it passes them. It is made of two halves that meet only at
+ * a queue of finished collections: one makes them, the other stores them (the GC
+ * phases' refs, the censuses, the packed store, the spans given back); a final join of
+ * many spans runs the second on a thread of its own. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "evindex_int.h"
 #include "xalloc.h"
@@ -292,17 +297,17 @@ join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, ivtrack_
 #define JOIN_RELEASE_SPANS 512
 
 /* A final join's spans are read once, in the merge's order: the pages of those every
- * lane is past (all but `nx`, the next span, taken from the merge but not joined yet)
- * go back to the system as it goes, so that the spans are not held whole beside the
- * collections they become; and the refs of the GC phases before the last span's
- * (final: the spans come in order) are packed as they will be in the end, so that they
- * are not held plainly either. done[li]: each lane's spans given back so far. */
+ * lane's collections are stored past (spans_reffed: the merge hands a lane's spans out
+ * in order, so the count of them stored) go back to the system as it goes, so that the
+ * spans are not held whole beside the collections they become; and the refs of the GC
+ * phases before the last span's (final: the spans come in order) are packed as they
+ * will be in the end, so that they are not held plainly either. done[li]: each lane's
+ * spans given back so far. */
 static void
-join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool have,
-                   size_t *done, const ivtrack_span_cur *at)
+join_spans_release(evindex *ix, size_t *done, const ivtrack_span_cur *at)
 {
     for (size_t li = 0; li < ix->n_lanes; li++) {
-        size_t upto = js->at[li] - (have && nx->lane == li);
+        size_t upto = ix->lanes[li].spans_reffed;
         if (upto - done[li] < JOIN_RELEASE_SPANS)
             continue;
         x_release(ix->lanes[li].spans, done[li] * sizeof *ix->lanes[li].spans,
@@ -313,8 +318,169 @@ join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool h
     }
 }
 
-/* Where the tail's collections go, in start order, as they are joined: straight into
- * the packed store, the join holding none of them. */
+/* A collection made, on its way to the store: its record (all but its census) and, for
+ * a cluster of spans, its parts and their spans (the next n_parts of its batch's). */
+typedef struct join_item {
+    evindex_gc g;
+    uint32_t n_parts;
+    uint32_t lead;              /* the leader's part among them, or UINT32_MAX */
+} join_item;
+
+/* Collections go to the store this many at a time; a store on its own thread has at
+ * most JOIN_PIPE_BATCHES of them (about 10 KB each) made and not stored. */
+#define JOIN_BATCH_ITEMS 64
+#define JOIN_PIPE_BATCHES 4
+/* A final join of fewer spans stores them on the joining thread: a thread costs more
+ * than it saves. */
+#define JOIN_PIPE_MIN_SPANS 256
+
+typedef struct join_batch {
+    join_item items[JOIN_BATCH_ITEMS];
+    size_t n_items;
+    evindex_gc_part *parts;     /* owned */
+    span_ref *spans;            /* owned; parts[i] is spans[i]'s */
+    size_t n_parts, cap_parts, cap_spans;
+    struct join_batch *next;    /* in the pipe's lists */
+} join_batch;
+
+static join_batch *
+join_batch_new(void)
+{
+    join_batch *bt = xmalloc(sizeof *bt);       /* caller frees: join_batch_free */
+    bt->n_items = bt->n_parts = bt->cap_parts = bt->cap_spans = 0;
+    bt->parts = NULL;
+    bt->spans = NULL;
+    bt->next = NULL;
+    return bt;
+}
+
+static void
+join_batch_free(join_batch *bt)
+{
+    if (!bt)
+        return;
+    x_free(bt->parts);
+    x_free(bt->spans);
+    x_free(bt);
+}
+
+/* The store's half: what it writes (the GC tracks' refs, the lanes' spans_reffed, the
+ * packed collections, the spans' pages) the making half does not read while both run. */
+typedef struct join_store {
+    evindex *ix;
+    const evindex_census_win *census;
+    size_t n_census;
+    uint32_t gi;                /* the next collection's index */
+    ivtrack_span_cur *hints;    /* owned; per lane, where its GC phases were last reffed */
+    size_t *released;           /* owned; per lane, spans given back (NULL: none are) */
+} join_store;
+
+/* Store a batch's collections in order, and empty it. */
+static void
+join_store_batch(join_store *st, join_batch *bt)
+{
+    evindex *ix = st->ix;
+    size_t p = 0;
+    for (size_t k = 0; k < bt->n_items; k++) {
+        join_item *it = &bt->items[k];
+        evindex_gc_part *parts = bt->parts + p;
+        const span_ref *spans = bt->spans + p;
+        p += it->n_parts;
+        /* Point each capability's GC phases inside its span at the collection. */
+        for (uint32_t i = 0; i < it->n_parts; i++) {
+            evindex_lane *lane = &ix->lanes[spans[i].lane];
+            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, st->gi,
+                          &st->hints[spans[i].lane]);
+            if (spans[i].idx + 1 > lane->spans_reffed)
+                lane->spans_reffed = spans[i].idx + 1;
+        }
+        if (it->lead != UINT32_MAX)
+            join_census(&it->g, &parts[it->lead], ix->lanes[spans[it->lead].lane].gc,
+                        st->census, st->n_census);
+        gcpack_append_gc(ix->gcs, &it->g);
+        for (uint32_t i = 0; i < it->n_parts; i++)  /* a part goes in after its collection */
+            gcpack_append_part(ix->gcs, &parts[i]);
+        st->gi++;
+        if (st->released && it->n_parts)
+            join_spans_release(ix, st->released, st->hints);
+    }
+    bt->n_items = bt->n_parts = 0;
+}
+
+/* The queue between the halves when the store runs on a thread of its own: full
+ * batches go to it in order, stored ones come back to be filled again. */
+typedef struct join_pipe {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;          /* a batch full or stored, or done */
+    join_batch *full, **full_tail;
+    join_batch *spare;
+    size_t n_batches;           /* made, full, being stored or spare */
+    bool done;                  /* no more batches come */
+    join_store *st;
+    uint64_t cpu_ns, wall_ns;   /* the store thread's, set as it ends */
+} join_pipe;
+
+static uint64_t
+join_clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void *
+join_pipe_main(void *arg)
+{
+    join_pipe *pp = arg;
+    uint64_t cpu0 = join_clock_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = join_clock_ns(CLOCK_MONOTONIC);
+    pthread_mutex_lock(&pp->mu);
+    for (;;) {
+        while (!pp->full && !pp->done)
+            pthread_cond_wait(&pp->cv, &pp->mu);
+        join_batch *bt = pp->full;
+        if (!bt)
+            break;
+        pp->full = bt->next;
+        if (!pp->full)
+            pp->full_tail = &pp->full;
+        pthread_mutex_unlock(&pp->mu);
+        join_store_batch(pp->st, bt);
+        pthread_mutex_lock(&pp->mu);
+        bt->next = pp->spare;
+        pp->spare = bt;
+        pthread_cond_broadcast(&pp->cv);
+    }
+    pthread_mutex_unlock(&pp->mu);
+    pp->cpu_ns = join_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    pp->wall_ns = join_clock_ns(CLOCK_MONOTONIC) - wall0;
+    return NULL;
+}
+
+/* Hand a full batch to the store's thread; the batch to fill next. */
+static join_batch *
+join_pipe_pass(join_pipe *pp, join_batch *bt)
+{
+    join_batch *next = NULL;
+    pthread_mutex_lock(&pp->mu);
+    bt->next = NULL;
+    *pp->full_tail = bt;
+    pp->full_tail = &bt->next;
+    pthread_cond_broadcast(&pp->cv);
+    if (!pp->spare && pp->n_batches < JOIN_PIPE_BATCHES)
+        pp->n_batches++;
+    else {
+        while (!pp->spare)
+            pthread_cond_wait(&pp->cv, &pp->mu);
+        next = pp->spare;
+        pp->spare = next->next;
+    }
+    pthread_mutex_unlock(&pp->mu);
+    return next ? next : join_batch_new();      /* freed: join_out_finish */
+}
+
+/* Where the tail's collections go, in start order, as they are made: in batches to
+ * the store (on its own thread, or here as each batch fills), the join holding none of
+ * them. */
 typedef struct join_out {
     evindex *ix;
     evindex_join *j;
@@ -323,12 +489,93 @@ typedef struct join_out {
     uint64_t prev_alloc;        /* its value at the end of the last collection put */
     bool have_prev;
     uint64_t prev_end;          /* the last collection's end */
-    size_t n;                   /* collections in the store */
+    size_t n;                   /* collections put */
+    size_t n_parts;             /* their parts (and the final ones') */
+    join_batch *bt;             /* owned; the batch being filled */
+    join_store *st;             /* the store */
+    join_pipe *pipe;            /* its thread's queue, or NULL: store here */
+    pthread_t thread;
 } join_out;
 
-/* Put g (its allocation since the one before set here); clus: its cluster's start. */
+/* Start the store, on a thread of its own if `threaded` (and one can be had). */
 static void
-join_out_put(join_out *o, evindex_gc *g, uint64_t clus)
+join_out_start(join_out *o, join_store *st, join_pipe *pp, bool threaded)
+{
+    o->bt = join_batch_new();                   /* freed: join_out_finish */
+    o->st = st;
+    o->pipe = NULL;
+    if (!threaded)
+        return;
+    *pp = (join_pipe){ .full_tail = &pp->full, .n_batches = 1, .st = st };
+    if (pthread_mutex_init(&pp->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&pp->cv, NULL) != 0) {
+        pthread_mutex_destroy(&pp->mu);
+        return;
+    }
+    if (pthread_create(&o->thread, NULL, join_pipe_main, pp) != 0) {
+        pthread_cond_destroy(&pp->cv);
+        pthread_mutex_destroy(&pp->mu);
+        return;
+    }
+    o->pipe = pp;
+}
+
+/* The batch being filled is full (or the last): to the store. */
+static void
+join_out_flush(join_out *o)
+{
+    if (o->pipe)
+        o->bt = join_pipe_pass(o->pipe, o->bt);
+    else
+        join_store_batch(o->st, o->bt);
+}
+
+/* Everything put is stored when this returns; the batches are freed. */
+static void
+join_out_finish(join_out *o)
+{
+    join_out_flush(o);
+    join_batch_free(o->bt);
+    o->bt = NULL;
+    join_pipe *pp = o->pipe;
+    if (!pp)
+        return;
+    pthread_mutex_lock(&pp->mu);
+    pp->done = true;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
+    pthread_join(o->thread, NULL);
+    o->j->store_cpu_ns = pp->cpu_ns;
+    o->j->store_wall_ns = pp->wall_ns;
+    o->j->n_stored_beside = pp->st->gi - o->j->n_final;
+    while (pp->spare) {
+        join_batch *bt = pp->spare;
+        pp->spare = bt->next;
+        join_batch_free(bt);
+    }
+    pthread_cond_destroy(&pp->cv);
+    pthread_mutex_destroy(&pp->mu);
+    o->pipe = NULL;
+}
+
+/* Room for a cluster's n parts (and their spans) in the batch being filled, for the
+ * join_out_put that follows. */
+static evindex_gc_part *
+join_out_parts(join_out *o, size_t n, span_ref **spans)
+{
+    join_batch *bt = o->bt;
+    xgrowarray((void **)&bt->parts, &bt->cap_parts, bt->n_parts + n, 64, sizeof *bt->parts);
+    xgrowarray((void **)&bt->spans, &bt->cap_spans, bt->n_parts + n, 64, sizeof *bt->spans);
+    *spans = bt->spans + bt->n_parts;
+    return bt->parts + bt->n_parts;
+}
+
+/* Put g (its allocation since the one before set here) with the n_parts parts
+ * join_out_parts gave room for (lead: the leader's among them, or UINT32_MAX); clus:
+ * its cluster's start. */
+static void
+join_out_put(join_out *o, evindex_gc *g, uint64_t clus, uint32_t n_parts, uint32_t lead)
 {
     if (series_count(o->alloc)) {
         series_sample smp;
@@ -337,9 +584,14 @@ join_out_put(join_out *o, evindex_gc *g, uint64_t clus)
         o->prev_alloc = v;
     }
     o->j->clus[o->n++] = clus;
-    gcpack_append_gc(o->ix->gcs, g);
     o->have_prev = true;
     o->prev_end = g->end_ns;
+    o->n_parts += n_parts;
+    join_batch *bt = o->bt;
+    bt->items[bt->n_items++] = (join_item){ *g, n_parts, lead };
+    bt->n_parts += n_parts;
+    if (bt->n_items == JOIN_BATCH_ITEMS)
+        join_out_flush(o);
 }
 
 /* A GC_STATS-only collection, dropped if it falls inside the pause before it
@@ -350,17 +602,19 @@ join_out_stats_only(join_out *o, evindex_gc *g)
 {
     if (o->have_prev && o->prev_end > g->start_ns)
         return;
-    g->first_part = (uint32_t)gcpack_n_parts(o->ix->gcs);
-    join_out_put(o, g, g->start_ns);
+    g->first_part = (uint32_t)o->n_parts;
+    join_out_put(o, g, g->start_ns, 0, UINT32_MAX);
 }
 
 void
 evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                   const evindex_gcmark *marks, size_t n_marks, const evindex_census_win *census,
-                  size_t n_census, uint64_t late_ns, uint64_t horizon_ns, bool final)
+                  size_t n_census, uint64_t late_ns, uint64_t horizon_ns, bool final,
+                  bool helper)
 {
     if (late_ns < j->from_ns && j->n_final)
         join_rollback(ix, j, late_ns);
+    j->store_cpu_ns = j->store_wall_ns = j->n_stored_beside = 0;
     /* GC_STATS that claimed no span, noted once. */
     for (; j->stats_seen < stats->n; j->stats_seen++)
         if (!stats->v[j->stats_seen].span) {
@@ -397,7 +651,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
     gcpack_truncate(ix->gcs, base, n_parts);
     xgrowarray((void **)&j->clus, &j->cap_clus, base + n_spans + j->n_stats_only + 1, 64,
                sizeof *j->clus);
-    join_out out = { .ix = ix, .j = j, .alloc = ix->series[EVINDEX_S_ALLOCATED], .n = base };
+    join_out out = { .ix = ix, .j = j, .alloc = ix->series[EVINDEX_S_ALLOCATED], .n = base,
+                     .n_parts = n_parts };
     out.alloc_sw = series_sweep_new(out.alloc);                 /* freed below */
     if (base) {
         evindex_gc last;                /* the final collection before the tail */
@@ -430,31 +685,33 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         n_so++;
     }
     qsort(so_order, n_so, sizeof *so_order, order_cmp);
-    evindex_gc_part *cparts = NULL;     /* freed below; a cluster's parts, then packed */
-    size_t cap_cparts = 0;
-
     const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
     const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
     series_sweep *heap_sw = series_sweep_new(heap);                 /* freed below */
     series_sweep *live_sw = series_sweep_new(live);                 /* freed below */
-    /* Per lane, the clusters coming in time order: a sweep over its runs, and a search
-     * hint over its GC phases. */
+    /* Per lane, the clusters coming in time order: a sweep over its runs, and (the
+     * store's) a search hint over its GC phases. */
     runlane_sweep **sweeps = xmalloc((ix->n_lanes + 1) * sizeof *sweeps);  /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
         sweeps[li] = runlane_sweep_new(ix->lanes[li].runs);
-    ivtrack_span_cur *hints = xmalloc((ix->n_lanes + 1) * sizeof *hints);  /* freed below */
+    join_store store = { .ix = ix, .census = census, .n_census = n_census,
+                         .gi = (uint32_t)base };
+    store.hints = xmalloc((ix->n_lanes + 1) * sizeof *store.hints);     /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
-        hints[li] = IVTRACK_SPAN_CUR_INIT;
+        store.hints[li] = IVTRACK_SPAN_CUR_INIT;
     uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
     uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
     span_ref nx;                            /* the next span, not in a cluster yet */
     bool have = join_spans_next(&js, &nx);
     /* A final join in merge order gives its spans back as it goes (they are freed after
      * it: nothing reads them again). */
-    size_t *released = final && js.at ? xmalloc((ix->n_lanes + 1) * sizeof *released)
-                                      : NULL;                       /* freed below */
-    for (size_t li = 0; released && li < ix->n_lanes; li++)
-        released[li] = ix->lanes[li].span_from;
+    store.released = final && js.at
+                         ? xmalloc((ix->n_lanes + 1) * sizeof *store.released)
+                         : NULL;                                    /* freed below */
+    for (size_t li = 0; store.released && li < ix->n_lanes; li++)
+        store.released[li] = ix->lanes[li].span_from;
+    join_pipe pipe;
+    join_out_start(&out, &store, &pipe, final && helper && n_spans >= JOIN_PIPE_MIN_SPANS);
     while (have) {
         size_t a = 0, z = 0;
         xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
@@ -514,7 +771,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         /* GC_STATS-only collections starting before it go in first (on a tie, after). */
         while (next_so < n_so && so_order[next_so].start_ns < g->start_ns)
             join_out_stats_only(&out, &so[so_order[next_so++].idx]);
-        uint32_t gi = (uint32_t)out.n;  /* its index */
 
         /* The request: the latest one between the previous collection and this one. */
         size_t m = marks_upper(marks, n_marks, c_start);
@@ -540,17 +796,16 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
             }
 
         /* Parts: each capability's span in the cluster. */
-        g->first_part = (uint32_t)n_parts;
-        xgrowarray((void **)&cparts, &cap_cparts, z - a, 16, sizeof *cparts);
+        g->first_part = (uint32_t)out.n_parts;
+        span_ref *pspans;
+        evindex_gc_part *cparts = join_out_parts(&out, z - a, &pspans);
         uint64_t last_stop = g->request_ns;
-        evindex_gc_part *lead_part = NULL;
-        const ivtrack *lead_gc = NULL;
         for (size_t i = a; i < z; i++) {
-            evindex_lane *lane = &ix->lanes[spans[i].lane];
+            const evindex_lane *lane = &ix->lanes[spans[i].lane];
             size_t k = spans[i].idx;
             uint64_t sp_start = evindex_span_start(lane, k);
             evindex_gc_part *p = &cparts[i - a];
-            n_parts++;
+            pspans[i - a] = spans[i];
             p->cap = lane->pub.cap;
             p->start_ns = sp_start;
             p->end_ns = evindex_span_end(lane, k);
@@ -559,16 +814,8 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
             p->stop_ns = g->request_cap == EVINDEX_NO_CAP
                              ? sp_start
                              : part_stop(sweeps[spans[i].lane], g->request_ns, sp_start);
-            if (lead != SIZE_MAX && i == lead) {
-                lead_part = p;
-                lead_gc = lane->gc;
-            }
-            /* Point the capability's GC phases inside this span at the collection. */
-            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, gi, &hints[spans[i].lane]);
-            if (spans[i].idx + 1 > lane->spans_reffed)
-                lane->spans_reffed = spans[i].idx + 1;
         }
-        g->n_parts = (uint32_t)(n_parts - g->first_part);
+        g->n_parts = (uint32_t)(z - a);
         /* Every capability had to stop, including those that then sat the GC out. */
         if (g->request_cap != EVINDEX_NO_CAP)
             for (size_t li = 0; li < ix->n_lanes; li++) {
@@ -580,19 +827,14 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
             }
         g->stopping_ns = g->request_cap != EVINDEX_NO_CAP ? g->start_ns - g->request_ns
                                                           : EVINDEX_NO_TIME;
-        if (lead != SIZE_MAX)
-            join_census(g, lead_part, lead_gc, census, n_census);
-
         uint64_t before = have ? nx.start_ns : UINT64_MAX;
         g->heap_after = series_first_in(heap, heap_sw, g->start_ns, before);
         if (g->flags & EVINDEX_GC_F_MAJOR)
             g->live_after = series_first_in(live, live_sw, g->start_ns, before);
         prev_end = g->end_ns;
-        join_out_put(&out, g, c_start);
-        for (size_t i = a; i < z; i++)          /* a part goes in after its collection */
-            gcpack_append_part(ix->gcs, &cparts[i - a]);
-        if (released)
-            join_spans_release(ix, &js, &nx, have, released, hints);
+        /* Its census, if any, is the store's to take (it reads the GC track). */
+        join_out_put(&out, g, c_start, (uint32_t)(z - a),
+                     lead != SIZE_MAX ? (uint32_t)(lead - a) : UINT32_MAX);
         /* Final once nothing can come before the next cluster any more. */
         if (first_open == UINT64_MAX && !final) {
             if (before < horizon_ns)
@@ -604,10 +846,13 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
 
     while (next_so < n_so)
         join_out_stats_only(&out, &so[so_order[next_so++].idx]);
+    join_out_finish(&out);
     size_t n_gcs = out.n;
+    n_parts = out.n_parts;
     x_free(so);
     x_free(so_order);
-    x_free(hints);
+    x_free(store.hints);
+    x_free(store.released);
     series_sweep_free(heap_sw);
     series_sweep_free(live_sw);
     series_sweep_free(out.alloc_sw);
@@ -645,8 +890,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                evindex_span_start(lane, lane->span_from) < j->from_ns)
             lane->span_from++;
     }
-    x_free(released);
-    x_free(cparts);
     x_free(spans);
     join_spans_free(&js);
 }
