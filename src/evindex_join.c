@@ -318,10 +318,12 @@ join_spans_release(evindex *ix, size_t *done, const ivtrack_span_cur *at)
     }
 }
 
-/* A collection made, on its way to the store: its record (all but its census) and, for
- * a cluster of spans, its parts and their spans (the next n_parts of its batch's). */
+/* A collection made, on its way to the store: its record (all but its census and what
+ * the heap series say) and, for a cluster of spans, its parts and their spans (the
+ * next n_parts of its batch's). */
 typedef struct join_item {
     evindex_gc g;
+    uint64_t before;            /* a cluster's: the next cluster's start (UINT64_MAX: none) */
     uint32_t n_parts;
     uint32_t lead;              /* the leader's part among them, or UINT32_MAX */
 } join_item;
@@ -365,11 +367,18 @@ join_batch_free(join_batch *bt)
 }
 
 /* The store's half: what it writes (the GC tracks' refs, the lanes' spans_reffed, the
- * packed collections, the spans' pages) the making half does not read while both run. */
+ * packed collections, the spans' pages) the making half does not read while both run.
+ * It also reads the heap series for each collection (the heap after it, the bytes
+ * allocated since the one before). */
 typedef struct join_store {
     evindex *ix;
     const evindex_census_win *census;
     size_t n_census;
+    const series *alloc;        /* the summed HEAP_ALLOCATED */
+    const series *heap, *live;  /* HEAP_SIZE, HEAP_LIVE */
+    series_sweep *alloc_sw;     /* owned; over alloc at the collections' ends */
+    series_sweep *heap_sw, *live_sw;    /* owned; over heap and live at their starts */
+    uint64_t prev_alloc;        /* alloc's value at the end of the last collection stored */
     uint32_t gi;                /* the next collection's index */
     ivtrack_span_cur *hints;    /* owned; per lane, where its GC phases were last reffed */
     size_t *released;           /* owned; per lane, spans given back (NULL: none are) */
@@ -383,9 +392,22 @@ join_store_batch(join_store *st, join_batch *bt)
     size_t p = 0;
     for (size_t k = 0; k < bt->n_items; k++) {
         join_item *it = &bt->items[k];
+        evindex_gc *g = &it->g;
         evindex_gc_part *parts = bt->parts + p;
         const span_ref *spans = bt->spans + p;
         p += it->n_parts;
+        if (series_count(st->alloc)) {
+            series_sample smp;
+            uint64_t v = series_sweep_at(st->alloc_sw, g->end_ns, &smp) == SIZE_MAX ? 0
+                                                                                : smp.value;
+            g->allocated_before = v - st->prev_alloc;
+            st->prev_alloc = v;
+        }
+        if (it->n_parts) {      /* a cluster (a GC_STATS-only collection has none) */
+            g->heap_after = series_first_in(st->heap, st->heap_sw, g->start_ns, it->before);
+            if (g->flags & EVINDEX_GC_F_MAJOR)
+                g->live_after = series_first_in(st->live, st->live_sw, g->start_ns, it->before);
+        }
         /* Point each capability's GC phases inside its span at the collection. */
         for (uint32_t i = 0; i < it->n_parts; i++) {
             evindex_lane *lane = &ix->lanes[spans[i].lane];
@@ -395,9 +417,9 @@ join_store_batch(join_store *st, join_batch *bt)
                 lane->spans_reffed = spans[i].idx + 1;
         }
         if (it->lead != UINT32_MAX)
-            join_census(&it->g, &parts[it->lead], ix->lanes[spans[it->lead].lane].gc,
-                        st->census, st->n_census);
-        gcpack_append_gc(ix->gcs, &it->g);
+            join_census(g, &parts[it->lead], ix->lanes[spans[it->lead].lane].gc, st->census,
+                        st->n_census);
+        gcpack_append_gc(ix->gcs, g);
         for (uint32_t i = 0; i < it->n_parts; i++)  /* a part goes in after its collection */
             gcpack_append_part(ix->gcs, &parts[i]);
         st->gi++;
@@ -484,9 +506,6 @@ join_pipe_pass(join_pipe *pp, join_batch *bt)
 typedef struct join_out {
     evindex *ix;
     evindex_join *j;
-    const series *alloc;        /* the summed HEAP_ALLOCATED */
-    series_sweep *alloc_sw;     /* owned; over alloc at the collections' ends */
-    uint64_t prev_alloc;        /* its value at the end of the last collection put */
     bool have_prev;
     uint64_t prev_end;          /* the last collection's end */
     size_t n;                   /* collections put */
@@ -571,24 +590,18 @@ join_out_parts(join_out *o, size_t n, span_ref **spans)
     return bt->parts + bt->n_parts;
 }
 
-/* Put g (its allocation since the one before set here) with the n_parts parts
- * join_out_parts gave room for (lead: the leader's among them, or UINT32_MAX); clus:
- * its cluster's start. */
+/* Put g with the n_parts parts join_out_parts gave room for (lead: the leader's among
+ * them, or UINT32_MAX); clus: its cluster's start; before: the next cluster's. */
 static void
-join_out_put(join_out *o, evindex_gc *g, uint64_t clus, uint32_t n_parts, uint32_t lead)
+join_out_put(join_out *o, const evindex_gc *g, uint64_t clus, uint64_t before,
+             uint32_t n_parts, uint32_t lead)
 {
-    if (series_count(o->alloc)) {
-        series_sample smp;
-        uint64_t v = series_sweep_at(o->alloc_sw, g->end_ns, &smp) == SIZE_MAX ? 0 : smp.value;
-        g->allocated_before = v - o->prev_alloc;
-        o->prev_alloc = v;
-    }
     o->j->clus[o->n++] = clus;
     o->have_prev = true;
     o->prev_end = g->end_ns;
     o->n_parts += n_parts;
     join_batch *bt = o->bt;
-    bt->items[bt->n_items++] = (join_item){ *g, n_parts, lead };
+    bt->items[bt->n_items++] = (join_item){ *g, before, n_parts, lead };
     bt->n_parts += n_parts;
     if (bt->n_items == JOIN_BATCH_ITEMS)
         join_out_flush(o);
@@ -603,7 +616,7 @@ join_out_stats_only(join_out *o, evindex_gc *g)
     if (o->have_prev && o->prev_end > g->start_ns)
         return;
     g->first_part = (uint32_t)o->n_parts;
-    join_out_put(o, g, g->start_ns, 0, UINT32_MAX);
+    join_out_put(o, g, g->start_ns, UINT64_MAX, 0, UINT32_MAX);
 }
 
 void
@@ -651,16 +664,21 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
     gcpack_truncate(ix->gcs, base, n_parts);
     xgrowarray((void **)&j->clus, &j->cap_clus, base + n_spans + j->n_stats_only + 1, 64,
                sizeof *j->clus);
-    join_out out = { .ix = ix, .j = j, .alloc = ix->series[EVINDEX_S_ALLOCATED], .n = base,
-                     .n_parts = n_parts };
-    out.alloc_sw = series_sweep_new(out.alloc);                 /* freed below */
+    join_out out = { .ix = ix, .j = j, .n = base, .n_parts = n_parts };
+    join_store store = { .ix = ix, .census = census, .n_census = n_census,
+                         .gi = (uint32_t)base, .alloc = ix->series[EVINDEX_S_ALLOCATED],
+                         .heap = ix->series[EVINDEX_S_HEAP_SIZE],
+                         .live = ix->series[EVINDEX_S_HEAP_LIVE] };
+    store.alloc_sw = series_sweep_new(store.alloc);             /* freed below */
+    store.heap_sw = series_sweep_new(store.heap);               /* freed below */
+    store.live_sw = series_sweep_new(store.live);               /* freed below */
     if (base) {
         evindex_gc last;                /* the final collection before the tail */
         gcpack_gc(ix->gcs, base - 1, &last);
         out.have_prev = true;
         out.prev_end = last.end_ns;
-        size_t at = series_count(out.alloc) ? series_at(out.alloc, last.end_ns) : SIZE_MAX;
-        out.prev_alloc = at == SIZE_MAX ? 0 : series_get(out.alloc, at).value;
+        size_t at = series_count(store.alloc) ? series_at(store.alloc, last.end_ns) : SIZE_MAX;
+        store.prev_alloc = at == SIZE_MAX ? 0 : series_get(store.alloc, at).value;
     }
     /* The GC_STATS that claimed no span (the log began inside the collection), in start
      * order, to go in between the clusters. */
@@ -685,17 +703,11 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         n_so++;
     }
     qsort(so_order, n_so, sizeof *so_order, order_cmp);
-    const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
-    const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
-    series_sweep *heap_sw = series_sweep_new(heap);                 /* freed below */
-    series_sweep *live_sw = series_sweep_new(live);                 /* freed below */
     /* Per lane, the clusters coming in time order: a sweep over its runs, and (the
      * store's) a search hint over its GC phases. */
     runlane_sweep **sweeps = xmalloc((ix->n_lanes + 1) * sizeof *sweeps);  /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
         sweeps[li] = runlane_sweep_new(ix->lanes[li].runs);
-    join_store store = { .ix = ix, .census = census, .n_census = n_census,
-                         .gi = (uint32_t)base };
     store.hints = xmalloc((ix->n_lanes + 1) * sizeof *store.hints);     /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
         store.hints[li] = IVTRACK_SPAN_CUR_INIT;
@@ -828,12 +840,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         g->stopping_ns = g->request_cap != EVINDEX_NO_CAP ? g->start_ns - g->request_ns
                                                           : EVINDEX_NO_TIME;
         uint64_t before = have ? nx.start_ns : UINT64_MAX;
-        g->heap_after = series_first_in(heap, heap_sw, g->start_ns, before);
-        if (g->flags & EVINDEX_GC_F_MAJOR)
-            g->live_after = series_first_in(live, live_sw, g->start_ns, before);
         prev_end = g->end_ns;
-        /* Its census, if any, is the store's to take (it reads the GC track). */
-        join_out_put(&out, g, c_start, (uint32_t)(z - a),
+        /* Its census (read from the GC track) and heap figures are the store's to take. */
+        join_out_put(&out, g, c_start, before, (uint32_t)(z - a),
                      lead != SIZE_MAX ? (uint32_t)(lead - a) : UINT32_MAX);
         /* Final once nothing can come before the next cluster any more. */
         if (first_open == UINT64_MAX && !final) {
@@ -853,9 +862,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
     x_free(so_order);
     x_free(store.hints);
     x_free(store.released);
-    series_sweep_free(heap_sw);
-    series_sweep_free(live_sw);
-    series_sweep_free(out.alloc_sw);
+    series_sweep_free(store.heap_sw);
+    series_sweep_free(store.live_sw);
+    series_sweep_free(store.alloc_sw);
     for (size_t li = 0; li < ix->n_lanes; li++)
         runlane_sweep_free(sweeps[li]);
     x_free(sweeps);
