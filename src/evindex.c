@@ -1862,7 +1862,8 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     publish_side side = { b, 0, 0 };
     pthread_t sider;
     bool side_on = false;
-    /* Worth a second thread: the final publish's side, and the join's store. */
+    /* Worth a second thread: the final publish's side, and a one-shot build's join's
+     * store (a growing index's last join is of its tail alone). */
     bool two_cores = final &&
                      (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS);
     if (final) {
@@ -1947,7 +1948,8 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     }
     prof_stage(prof, &pm, "join_horizon", side.section, 0);
     evindex_join_grow(ix, &b->join, &b->stats, b->marks, b->n_marks, b->hp_wins,
-                      b->n_hp_wins, b->late_ns, join_horizon, final, two_cores);
+                      b->n_hp_wins, b->late_ns, join_horizon, final,
+                      two_cores && !b->growing);
     prof_stage(prof, &pm, "join", side.section, 0);
     if (prof && b->join.store_wall_ns)
         prof_put(prof, "join_store", b->join.store_cpu_ns, b->join.store_wall_ns, side.section,
