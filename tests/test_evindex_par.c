@@ -314,7 +314,8 @@ START_TEST(test_par_join_beside)
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     close(fd);
-    const char *shape = "--caps 4 --size 1M --seed 18 --nonmoving --gc-every 1ms";
+    /* 351 collections: more batches than the queue holds. */
+    const char *shape = "--caps 2 --size 160K --seed 18 --nonmoving --gc-every 100us";
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "'%s' %s -o '%s' 2>/dev/null", synth, shape, path);
     ck_assert_msg(system(cmd) == 0, "elog-synth %s failed", shape);
