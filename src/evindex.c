@@ -1951,9 +1951,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
                       b->n_hp_wins, b->late_ns, join_horizon, final,
                       two_cores && !b->growing);
     prof_stage(prof, &pm, "join", side.section, 0);
-    if (prof && b->join.store_wall_ns)
-        prof_put(prof, "join_store", b->join.store_cpu_ns, b->join.store_wall_ns, side.section,
-                 1);
+    if (prof && b->join.helper_wall_ns)
+        prof_put(prof, "join_make", b->join.helper_cpu_ns, b->join.helper_wall_ns,
+                 side.section, 1);
     b->late_ns = UINT64_MAX;
     b->work.spans_joined = b->join.n_spans_joined;
     b->work.join_rollbacks = b->join.n_rollbacks;

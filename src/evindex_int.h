@@ -251,9 +251,9 @@ typedef struct evindex_join {
     size_t n_stats_only, cap_stats_only, stats_seen;
     uint64_t n_spans_joined;    /* work done, over every call (tests, bench) */
     uint64_t n_rollbacks;
-    /* The last join's store thread, if it had one (else 0): its CPU and wall time (the
-     * build's profile), and the collections it stored (tests). */
-    uint64_t store_cpu_ns, store_wall_ns, n_stored_beside;
+    /* The last join's second thread, if it had one (else 0): its CPU and wall time
+     * (the build's profile). */
+    uint64_t helper_cpu_ns, helper_wall_ns;
 } evindex_join;
 
 /* Order of marks and census windows the join wants (total orders: equal keys are
@@ -271,8 +271,8 @@ int evindex_census_cmp(const void *a, const void *b);
  * is the one-shot join. A `final` join gives the lanes' spans back to the system as it
  * joins them and packs the GC tracks' refs as it goes: the spans must not be read after
  * it (only freed), and their refs are not set again. With `helper`, a final join of
- * many spans stores its collections (refs, censuses, packing) on a second thread while
- * this one makes them; the answers are the same. Cost: the spans joined again,
+ * many spans makes its collections on a second thread while this one stores them
+ * (refs, censuses, packing); the answers are the same. Cost: the spans joined again,
  * O(k log k). */
 void evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                        const evindex_gcmark *marks, size_t n_marks,

@@ -8,8 +8,8 @@
  * lane's GC phases, runs and the heap series swept), and the last join gives the spans
  * back and packs the refs as it passes them. It is made of two halves that meet only at
  * a queue of finished collections: one makes them, the other stores them (the GC
- * phases' refs, the censuses, the packed store, the spans given back); a final join of
- * many spans runs the second on a thread of its own. */
+ * phases' refs, the censuses, the heap figures, the packed store, the spans given
+ * back); a final join of many spans runs the first on a thread of its own. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,12 +328,11 @@ typedef struct join_item {
     uint32_t lead;              /* the leader's part among them, or UINT32_MAX */
 } join_item;
 
-/* Collections go to the store this many at a time; a store on its own thread has at
- * most JOIN_PIPE_BATCHES of them (about 10 KB each) made and not stored. */
+/* Collections go to the store this many at a time; with the halves on two threads, at
+ * most JOIN_PIPE_BATCHES of them (about 10 KB each) are made and not stored. */
 #define JOIN_BATCH_ITEMS 64
 #define JOIN_PIPE_BATCHES 4
-/* A final join of fewer spans stores them on the joining thread: a thread costs more
- * than it saves. */
+/* A final join of fewer spans runs on one thread: a second costs more than it saves. */
 #define JOIN_PIPE_MIN_SPANS 256
 
 typedef struct join_batch {
@@ -345,13 +344,15 @@ typedef struct join_batch {
     struct join_batch *next;    /* in the pipe's lists */
 } join_batch;
 
+/* A batch with room for n_parts parts to begin with. */
 static join_batch *
-join_batch_new(void)
+join_batch_new(size_t n_parts)
 {
     join_batch *bt = xmalloc(sizeof *bt);       /* caller frees: join_batch_free */
-    bt->n_items = bt->n_parts = bt->cap_parts = bt->cap_spans = 0;
-    bt->parts = NULL;
-    bt->spans = NULL;
+    bt->n_items = bt->n_parts = 0;
+    bt->cap_parts = bt->cap_spans = n_parts;
+    bt->parts = n_parts ? xmalloc(n_parts * sizeof *bt->parts) : NULL;
+    bt->spans = n_parts ? xmalloc(n_parts * sizeof *bt->spans) : NULL;
     bt->next = NULL;
     return bt;
 }
@@ -429,32 +430,23 @@ join_store_batch(join_store *st, join_batch *bt)
     bt->n_items = bt->n_parts = 0;
 }
 
-/* The queue between the halves when the store runs on a thread of its own: full
- * batches go to it in order, stored ones come back to be filled again. */
+/* The queue between the halves when they run on two threads (the making half on a
+ * thread of its own, so that what the store allocates — the packed collections, the
+ * GC tracks' packed refs — comes from the building thread's heap, as the one-thread
+ * join's does): full batches go to the store in order, stored ones come back to be
+ * filled again. */
 typedef struct join_pipe {
     pthread_mutex_t mu;
     pthread_cond_t cv;          /* a batch full or stored, or done */
     join_batch *full, **full_tail;
     join_batch *spare;
-    size_t n_batches;           /* made, full, being stored or spare */
     bool done;                  /* no more batches come */
-    join_store *st;
-    uint64_t cpu_ns, wall_ns;   /* the store thread's, set as it ends */
 } join_pipe;
 
-static uint64_t
-join_clock_ns(clockid_t id)
+/* Store the batches as they come until the making half is done. */
+static void
+join_pipe_store(join_pipe *pp, join_store *st)
 {
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void *
-join_pipe_main(void *arg)
-{
-    join_pipe *pp = arg;
-    uint64_t cpu0 = join_clock_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = join_clock_ns(CLOCK_MONOTONIC);
     pthread_mutex_lock(&pp->mu);
     for (;;) {
         while (!pp->full && !pp->done)
@@ -466,108 +458,42 @@ join_pipe_main(void *arg)
         if (!pp->full)
             pp->full_tail = &pp->full;
         pthread_mutex_unlock(&pp->mu);
-        join_store_batch(pp->st, bt);
+        join_store_batch(st, bt);
         pthread_mutex_lock(&pp->mu);
         bt->next = pp->spare;
         pp->spare = bt;
         pthread_cond_broadcast(&pp->cv);
     }
     pthread_mutex_unlock(&pp->mu);
-    pp->cpu_ns = join_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-    pp->wall_ns = join_clock_ns(CLOCK_MONOTONIC) - wall0;
-    return NULL;
 }
 
-/* Hand a full batch to the store's thread; the batch to fill next. */
+/* Hand a full batch to the store (the last one if `last`); the batch to fill next
+ * (NULL after the last). */
 static join_batch *
-join_pipe_pass(join_pipe *pp, join_batch *bt)
+join_pipe_pass(join_pipe *pp, join_batch *bt, bool last)
 {
     join_batch *next = NULL;
     pthread_mutex_lock(&pp->mu);
     bt->next = NULL;
     *pp->full_tail = bt;
     pp->full_tail = &bt->next;
+    if (last)
+        pp->done = true;
     pthread_cond_broadcast(&pp->cv);
-    if (!pp->spare && pp->n_batches < JOIN_PIPE_BATCHES)
-        pp->n_batches++;
-    else {
+    if (!last) {
         while (!pp->spare)
             pthread_cond_wait(&pp->cv, &pp->mu);
         next = pp->spare;
         pp->spare = next->next;
     }
     pthread_mutex_unlock(&pp->mu);
-    return next ? next : join_batch_new();      /* freed: join_out_finish */
+    return next;
 }
 
-/* Where the tail's collections go, in start order, as they are made: in batches to
- * the store (on its own thread, or here as each batch fills), the join holding none of
- * them. */
-typedef struct join_out {
-    evindex *ix;
-    evindex_join *j;
-    bool have_prev;
-    uint64_t prev_end;          /* the last collection's end */
-    size_t n;                   /* collections put */
-    size_t n_parts;             /* their parts (and the final ones') */
-    join_batch *bt;             /* owned; the batch being filled */
-    join_store *st;             /* the store */
-    join_pipe *pipe;            /* its thread's queue, or NULL: store here */
-    pthread_t thread;
-} join_out;
-
-/* Start the store, on a thread of its own if `threaded` (and one can be had). */
+/* Every batch is back once join_pipe_store returned: freed. */
 static void
-join_out_start(join_out *o, join_store *st, join_pipe *pp, bool threaded)
+join_pipe_free(join_pipe *pp)
 {
-    o->bt = join_batch_new();                   /* freed: join_out_finish */
-    o->st = st;
-    o->pipe = NULL;
-    if (!threaded)
-        return;
-    *pp = (join_pipe){ .full_tail = &pp->full, .n_batches = 1, .st = st };
-    if (pthread_mutex_init(&pp->mu, NULL) != 0)
-        return;
-    if (pthread_cond_init(&pp->cv, NULL) != 0) {
-        pthread_mutex_destroy(&pp->mu);
-        return;
-    }
-    if (pthread_create(&o->thread, NULL, join_pipe_main, pp) != 0) {
-        pthread_cond_destroy(&pp->cv);
-        pthread_mutex_destroy(&pp->mu);
-        return;
-    }
-    o->pipe = pp;
-}
-
-/* The batch being filled is full (or the last): to the store. */
-static void
-join_out_flush(join_out *o)
-{
-    if (o->pipe)
-        o->bt = join_pipe_pass(o->pipe, o->bt);
-    else
-        join_store_batch(o->st, o->bt);
-}
-
-/* Everything put is stored when this returns; the batches are freed. */
-static void
-join_out_finish(join_out *o)
-{
-    join_out_flush(o);
-    join_batch_free(o->bt);
-    o->bt = NULL;
-    join_pipe *pp = o->pipe;
-    if (!pp)
-        return;
-    pthread_mutex_lock(&pp->mu);
-    pp->done = true;
-    pthread_cond_broadcast(&pp->cv);
-    pthread_mutex_unlock(&pp->mu);
-    pthread_join(o->thread, NULL);
-    o->j->store_cpu_ns = pp->cpu_ns;
-    o->j->store_wall_ns = pp->wall_ns;
-    o->j->n_stored_beside = pp->st->gi - o->j->n_final;
     while (pp->spare) {
         join_batch *bt = pp->spare;
         pp->spare = bt->next;
@@ -575,7 +501,43 @@ join_out_finish(join_out *o)
     }
     pthread_cond_destroy(&pp->cv);
     pthread_mutex_destroy(&pp->mu);
-    o->pipe = NULL;
+}
+
+/* Where the tail's collections go, in start order, as they are made: in batches to
+ * the store (on the other thread, or here as each batch fills), the join holding none
+ * of them. */
+typedef struct join_out {
+    evindex_join *j;
+    bool have_prev;
+    uint64_t prev_end;          /* the last collection's end */
+    size_t n;                   /* collections put */
+    size_t n_parts;             /* their parts (and the final ones') */
+    join_batch *bt;             /* owned; the batch being filled */
+    join_store *st;             /* the store, when here */
+    join_pipe *pipe;            /* the queue to it, or NULL: store here */
+} join_out;
+
+/* The batch being filled is full: to the store. */
+static void
+join_out_flush(join_out *o)
+{
+    if (o->pipe)
+        o->bt = join_pipe_pass(o->pipe, o->bt, false);
+    else
+        join_store_batch(o->st, o->bt);
+}
+
+/* Nothing more is put: the last batch to the store (here: stored when this returns). */
+static void
+join_out_end(join_out *o)
+{
+    if (o->pipe) {
+        join_pipe_pass(o->pipe, o->bt, true);
+    } else {
+        join_store_batch(o->st, o->bt);
+        join_batch_free(o->bt);
+    }
+    o->bt = NULL;
 }
 
 /* Room for a cluster's n parts (and their spans) in the batch being filled, for the
@@ -619,6 +581,193 @@ join_out_stats_only(join_out *o, evindex_gc *g)
     join_out_put(o, g, g->start_ns, UINT64_MAX, 0, UINT32_MAX);
 }
 
+/* The making half's state: its inputs, and what the tail's clusters say about what is
+ * final (prev_end_final, first_open: in and out). */
+typedef struct join_make {
+    const evindex *ix;
+    const evindex_statsv *stats;
+    const evindex_gcmark *marks;
+    size_t n_marks;
+    uint64_t horizon_ns;
+    bool final;
+    join_spans *js;             /* the tail's spans, none taken yet */
+    evindex_gc *so;             /* the GC_STATS-only collections, */
+    const gc_order *so_order;   /* in this order */
+    size_t n_so;
+    runlane_sweep **sweeps;     /* per lane, over its runs */
+    join_out *out;
+    uint64_t prev_end;          /* the last collection with spans' end */
+    uint64_t prev_end_final;    /* the same, of the last collection final */
+    uint64_t first_open;        /* start of the first cluster not final, or UINT64_MAX */
+    uint64_t cpu_ns, wall_ns;   /* on a thread of its own: that thread's */
+} join_make;
+
+/* Make the tail's collections, in start order, into jm->out (and end it). */
+static void
+join_make_run(join_make *jm)
+{
+    const evindex *ix = jm->ix;
+    uint64_t prev_end = jm->prev_end;
+    size_t next_so = 0;
+    span_ref *spans = NULL;     /* one cluster's; freed below */
+    size_t cap_spans = 0;
+    span_ref nx;                /* the next span, not in a cluster yet */
+    bool have = join_spans_next(jm->js, &nx);
+    while (have) {
+        size_t a = 0, z = 0;
+        xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
+        spans[z++] = nx;
+        have = join_spans_next(jm->js, &nx);
+        uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
+        /* A span starting at or after the end of the cluster's first GC_STATS-claimed
+         * span belongs to the next collection, even if it overlaps a worker span of
+         * this one: workers post GC_END when released, which can be after the next
+         * collection's first GC_START (threaded-n4). */
+        uint64_t lead_end = evindex_span_stats(&ix->lanes[spans[a].lane], spans[a].idx)
+                                ? spans[a].end_ns : UINT64_MAX;
+        while (have && nx.start_ns < lead_end &&
+               (nx.start_ns < c_end || (nx.start_ns == c_end && c_end == c_start))) {
+            if (nx.end_ns > c_end)
+                c_end = nx.end_ns;
+            if (lead_end == UINT64_MAX && evindex_span_stats(&ix->lanes[nx.lane], nx.idx))
+                lead_end = nx.end_ns;
+            xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
+            spans[z++] = nx;
+            have = join_spans_next(jm->js, &nx);
+        }
+        /* The leader: the first span of the cluster that a GC_STATS claimed. */
+        size_t lead = SIZE_MAX;
+        for (size_t i = a; i < z && lead == SIZE_MAX; i++) {
+            if (evindex_span_stats(&ix->lanes[spans[i].lane], spans[i].idx))
+                lead = i;
+        }
+        evindex_gc gc_rec, *g = &gc_rec;
+        memset(g, 0, sizeof *g);
+        g->gen = EVINDEX_GEN_UNKNOWN;
+        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
+            EVINDEX_NO_TIME;
+        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
+        if (lead != SIZE_MAX) {
+            const evindex_lane *ll = &ix->lanes[spans[lead].lane];
+            size_t k = spans[lead].idx;
+            g->start_ns = evindex_span_start(ll, k);
+            g->end_ns = evindex_span_end(ll, k);
+            g->leader_cap = ll->pub.cap;
+            if (evindex_span_open(ll, k))
+                g->flags |= EVINDEX_GC_F_OPEN;
+            evindex_stats st;
+            evindex_stats_get(jm->stats, evindex_span_stats(ll, k) - 1, &st);
+            join_fill_stats(g, &st, ix->n_gens);
+        } else {
+            /* No GC_STATS (cut inside it, or an old GHC): the whole cluster. */
+            g->start_ns = c_start;
+            g->end_ns = c_end;
+            g->leader_cap = ix->lanes[spans[a].lane].pub.cap;
+            g->flags |= EVINDEX_GC_F_NO_STATS;
+            for (size_t i = a; i < z; i++)
+                if (evindex_span_open(&ix->lanes[spans[i].lane], spans[i].idx))
+                    g->flags |= EVINDEX_GC_F_OPEN;
+        }
+
+        /* GC_STATS-only collections starting before it go in first (on a tie, after). */
+        while (next_so < jm->n_so && jm->so_order[next_so].start_ns < g->start_ns)
+            join_out_stats_only(jm->out, &jm->so[jm->so_order[next_so++].idx]);
+
+        /* The request: the latest one between the previous collection and this one. */
+        size_t m = marks_upper(jm->marks, jm->n_marks, c_start);
+        uint64_t q = g->start_ns;
+        while (m > 0) {
+            const evindex_gcmark *mk = &jm->marks[--m];
+            if (mk->time_ns < prev_end)
+                break;
+            if (mk->what != 2) {
+                q = mk->time_ns;
+                g->request_cap = mk->cap;
+                if (mk->what == 1)
+                    g->flags |= EVINDEX_GC_F_PAR_REQUEST;
+                break;
+            }
+        }
+        g->request_ns = q <= g->start_ns ? q : g->start_ns;
+        for (size_t i = marks_upper(jm->marks, jm->n_marks, g->request_ns - (g->request_ns > 0));
+             i < jm->n_marks && jm->marks[i].time_ns <= c_end; i++)
+            if (jm->marks[i].what == 2 && jm->marks[i].time_ns >= g->request_ns) {
+                g->global_sync_ns = jm->marks[i].time_ns;
+                break;
+            }
+
+        /* Parts: each capability's span in the cluster. */
+        g->first_part = (uint32_t)jm->out->n_parts;
+        span_ref *pspans;
+        evindex_gc_part *cparts = join_out_parts(jm->out, z - a, &pspans);
+        uint64_t last_stop = g->request_ns;
+        for (size_t i = a; i < z; i++) {
+            const evindex_lane *lane = &ix->lanes[spans[i].lane];
+            size_t k = spans[i].idx;
+            uint64_t sp_start = evindex_span_start(lane, k);
+            evindex_gc_part *p = &cparts[i - a];
+            pspans[i - a] = spans[i];
+            p->cap = lane->pub.cap;
+            p->start_ns = sp_start;
+            p->end_ns = evindex_span_end(lane, k);
+            p->work_ns = evindex_span_work(lane, k);
+            p->wait_ns = evindex_span_wait(lane, k);
+            p->stop_ns = g->request_cap == EVINDEX_NO_CAP
+                             ? sp_start
+                             : part_stop(jm->sweeps[spans[i].lane], g->request_ns, sp_start);
+        }
+        g->n_parts = (uint32_t)(z - a);
+        /* Every capability had to stop, including those that then sat the GC out. */
+        if (g->request_cap != EVINDEX_NO_CAP)
+            for (size_t li = 0; li < ix->n_lanes; li++) {
+                uint64_t stop = part_stop(jm->sweeps[li], g->request_ns, g->start_ns);
+                if (stop > g->request_ns && stop >= last_stop) {
+                    last_stop = stop;
+                    g->slowest_cap = ix->lanes[li].pub.cap;
+                }
+            }
+        g->stopping_ns = g->request_cap != EVINDEX_NO_CAP ? g->start_ns - g->request_ns
+                                                          : EVINDEX_NO_TIME;
+        uint64_t before = have ? nx.start_ns : UINT64_MAX;
+        prev_end = g->end_ns;
+        /* Its census (read from the GC track) and heap figures are the store's to take. */
+        join_out_put(jm->out, g, c_start, before, (uint32_t)(z - a),
+                     lead != SIZE_MAX ? (uint32_t)(lead - a) : UINT32_MAX);
+        /* Final once nothing can come before the next cluster any more. */
+        if (jm->first_open == UINT64_MAX && !jm->final) {
+            if (before < jm->horizon_ns)
+                jm->prev_end_final = prev_end;
+            else
+                jm->first_open = c_start;
+        }
+    }
+
+    while (next_so < jm->n_so)
+        join_out_stats_only(jm->out, &jm->so[jm->so_order[next_so++].idx]);
+    join_out_end(jm->out);
+    jm->prev_end = prev_end;
+    x_free(spans);
+}
+
+static uint64_t
+join_clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void *
+join_make_main(void *arg)
+{
+    join_make *jm = arg;
+    uint64_t cpu0 = join_clock_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = join_clock_ns(CLOCK_MONOTONIC);
+    join_make_run(jm);
+    jm->cpu_ns = join_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    jm->wall_ns = join_clock_ns(CLOCK_MONOTONIC) - wall0;
+    return NULL;
+}
+
 void
 evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                   const evindex_gcmark *marks, size_t n_marks, const evindex_census_win *census,
@@ -627,7 +776,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
 {
     if (late_ns < j->from_ns && j->n_final)
         join_rollback(ix, j, late_ns);
-    j->store_cpu_ns = j->store_wall_ns = j->n_stored_beside = 0;
+    j->helper_cpu_ns = j->helper_wall_ns = 0;
     /* GC_STATS that claimed no span, noted once. */
     for (; j->stats_seen < stats->n; j->stats_seen++)
         if (!stats->v[j->stats_seen].span) {
@@ -651,11 +800,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
     }
-    /* The spans come one at a time; `spans` holds one cluster's. */
+    /* The spans come one at a time. */
     join_spans js;
     join_spans_init(&js, ix, n_spans);
-    span_ref *spans = NULL;                                     /* freed below */
-    size_t cap_spans = 0;
     j->n_spans_joined += n_spans;
 
     /* Clusters of overlapping spans; at most one collection per cluster, plus GC_STATS
@@ -664,7 +811,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
     gcpack_truncate(ix->gcs, base, n_parts);
     xgrowarray((void **)&j->clus, &j->cap_clus, base + n_spans + j->n_stats_only + 1, 64,
                sizeof *j->clus);
-    join_out out = { .ix = ix, .j = j, .n = base, .n_parts = n_parts };
+    join_out out = { .j = j, .n = base, .n_parts = n_parts };
     join_store store = { .ix = ix, .census = census, .n_census = n_census,
                          .gi = (uint32_t)base, .alloc = ix->series[EVINDEX_S_ALLOCATED],
                          .heap = ix->series[EVINDEX_S_HEAP_SIZE],
@@ -684,7 +831,7 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
      * order, to go in between the clusters. */
     evindex_gc *so = xmalloc((j->n_stats_only + 1) * sizeof *so);     /* freed below */
     gc_order *so_order = xmalloc((j->n_stats_only + 1) * sizeof *so_order);   /* freed below */
-    size_t n_so = 0, next_so = 0;
+    size_t n_so = 0;
     for (size_t s = 0; s < j->n_stats_only; s++) {
         evindex_stats st_buf, *st = &st_buf;
         evindex_stats_get(stats, j->stats_only[s], st);
@@ -711,10 +858,6 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
     store.hints = xmalloc((ix->n_lanes + 1) * sizeof *store.hints);     /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
         store.hints[li] = IVTRACK_SPAN_CUR_INIT;
-    uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
-    uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
-    span_ref nx;                            /* the next span, not in a cluster yet */
-    bool have = join_spans_next(&js, &nx);
     /* A final join in merge order gives its spans back as it goes (they are freed after
      * it: nothing reads them again). */
     store.released = final && js.at
@@ -722,140 +865,50 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                          : NULL;                                    /* freed below */
     for (size_t li = 0; store.released && li < ix->n_lanes; li++)
         store.released[li] = ix->lanes[li].span_from;
-    join_pipe pipe;
-    join_out_start(&out, &store, &pipe, final && helper && n_spans >= JOIN_PIPE_MIN_SPANS);
-    while (have) {
-        size_t a = 0, z = 0;
-        xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
-        spans[z++] = nx;
-        have = join_spans_next(&js, &nx);
-        uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
-        /* A span starting at or after the end of the cluster's first GC_STATS-claimed
-         * span belongs to the next collection, even if it overlaps a worker span of
-         * this one: workers post GC_END when released, which can be after the next
-         * collection's first GC_START (threaded-n4). */
-        uint64_t lead_end = evindex_span_stats(&ix->lanes[spans[a].lane], spans[a].idx)
-                                ? spans[a].end_ns : UINT64_MAX;
-        while (have && nx.start_ns < lead_end &&
-               (nx.start_ns < c_end || (nx.start_ns == c_end && c_end == c_start))) {
-            if (nx.end_ns > c_end)
-                c_end = nx.end_ns;
-            if (lead_end == UINT64_MAX && evindex_span_stats(&ix->lanes[nx.lane], nx.idx))
-                lead_end = nx.end_ns;
-            xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
-            spans[z++] = nx;
-            have = join_spans_next(&js, &nx);
+    join_make jm = { .ix = ix, .stats = stats, .marks = marks, .n_marks = n_marks,
+                     .horizon_ns = horizon_ns, .final = final, .js = &js, .so = so,
+                     .so_order = so_order, .n_so = n_so, .sweeps = sweeps, .out = &out,
+                     .prev_end = j->prev_end, .prev_end_final = j->prev_end,
+                     .first_open = UINT64_MAX };
+    /* The batches' room is taken here (and seldom grows): from this thread's heap,
+     * where the store's takes its own. */
+    size_t batch_parts = JOIN_BATCH_ITEMS * (ix->n_lanes < 8 ? ix->n_lanes + 1 : 8);
+    out.bt = join_batch_new(batch_parts);       /* freed: join_out_end, join_pipe_free */
+    out.st = &store;
+    /* Many spans, and a second core: the collections are made on a thread of its own
+     * and stored here as they come. */
+    join_pipe pipe = { .full_tail = &pipe.full };
+    pthread_t maker;
+    bool threaded = final && helper && n_spans >= JOIN_PIPE_MIN_SPANS &&
+                    pthread_mutex_init(&pipe.mu, NULL) == 0;
+    if (threaded && pthread_cond_init(&pipe.cv, NULL) != 0) {
+        pthread_mutex_destroy(&pipe.mu);
+        threaded = false;
+    }
+    if (threaded) {
+        out.pipe = &pipe;
+        for (size_t k = 1; k < JOIN_PIPE_BATCHES; k++) {
+            join_batch *bt = join_batch_new(batch_parts);   /* freed: join_pipe_free */
+            bt->next = pipe.spare;
+            pipe.spare = bt;
         }
-        /* The leader: the first span of the cluster that a GC_STATS claimed. */
-        size_t lead = SIZE_MAX;
-        for (size_t i = a; i < z && lead == SIZE_MAX; i++) {
-            if (evindex_span_stats(&ix->lanes[spans[i].lane], spans[i].idx))
-                lead = i;
-        }
-        evindex_gc gc_rec, *g = &gc_rec;
-        memset(g, 0, sizeof *g);
-        g->gen = EVINDEX_GEN_UNKNOWN;
-        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
-            EVINDEX_NO_TIME;
-        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
-        if (lead != SIZE_MAX) {
-            const evindex_lane *ll = &ix->lanes[spans[lead].lane];
-            size_t k = spans[lead].idx;
-            g->start_ns = evindex_span_start(ll, k);
-            g->end_ns = evindex_span_end(ll, k);
-            g->leader_cap = ll->pub.cap;
-            if (evindex_span_open(ll, k))
-                g->flags |= EVINDEX_GC_F_OPEN;
-            evindex_stats st;
-            evindex_stats_get(stats, evindex_span_stats(ll, k) - 1, &st);
-            join_fill_stats(g, &st, ix->n_gens);
-        } else {
-            /* No GC_STATS (cut inside it, or an old GHC): the whole cluster. */
-            g->start_ns = c_start;
-            g->end_ns = c_end;
-            g->leader_cap = ix->lanes[spans[a].lane].pub.cap;
-            g->flags |= EVINDEX_GC_F_NO_STATS;
-            for (size_t i = a; i < z; i++)
-                if (evindex_span_open(&ix->lanes[spans[i].lane], spans[i].idx))
-                    g->flags |= EVINDEX_GC_F_OPEN;
-        }
-
-        /* GC_STATS-only collections starting before it go in first (on a tie, after). */
-        while (next_so < n_so && so_order[next_so].start_ns < g->start_ns)
-            join_out_stats_only(&out, &so[so_order[next_so++].idx]);
-
-        /* The request: the latest one between the previous collection and this one. */
-        size_t m = marks_upper(marks, n_marks, c_start);
-        uint64_t q = g->start_ns;
-        while (m > 0) {
-            const evindex_gcmark *mk = &marks[--m];
-            if (mk->time_ns < prev_end)
-                break;
-            if (mk->what != 2) {
-                q = mk->time_ns;
-                g->request_cap = mk->cap;
-                if (mk->what == 1)
-                    g->flags |= EVINDEX_GC_F_PAR_REQUEST;
-                break;
-            }
-        }
-        g->request_ns = q <= g->start_ns ? q : g->start_ns;
-        for (size_t i = marks_upper(marks, n_marks, g->request_ns - (g->request_ns > 0));
-             i < n_marks && marks[i].time_ns <= c_end; i++)
-            if (marks[i].what == 2 && marks[i].time_ns >= g->request_ns) {
-                g->global_sync_ns = marks[i].time_ns;
-                break;
-            }
-
-        /* Parts: each capability's span in the cluster. */
-        g->first_part = (uint32_t)out.n_parts;
-        span_ref *pspans;
-        evindex_gc_part *cparts = join_out_parts(&out, z - a, &pspans);
-        uint64_t last_stop = g->request_ns;
-        for (size_t i = a; i < z; i++) {
-            const evindex_lane *lane = &ix->lanes[spans[i].lane];
-            size_t k = spans[i].idx;
-            uint64_t sp_start = evindex_span_start(lane, k);
-            evindex_gc_part *p = &cparts[i - a];
-            pspans[i - a] = spans[i];
-            p->cap = lane->pub.cap;
-            p->start_ns = sp_start;
-            p->end_ns = evindex_span_end(lane, k);
-            p->work_ns = evindex_span_work(lane, k);
-            p->wait_ns = evindex_span_wait(lane, k);
-            p->stop_ns = g->request_cap == EVINDEX_NO_CAP
-                             ? sp_start
-                             : part_stop(sweeps[spans[i].lane], g->request_ns, sp_start);
-        }
-        g->n_parts = (uint32_t)(z - a);
-        /* Every capability had to stop, including those that then sat the GC out. */
-        if (g->request_cap != EVINDEX_NO_CAP)
-            for (size_t li = 0; li < ix->n_lanes; li++) {
-                uint64_t stop = part_stop(sweeps[li], g->request_ns, g->start_ns);
-                if (stop > g->request_ns && stop >= last_stop) {
-                    last_stop = stop;
-                    g->slowest_cap = ix->lanes[li].pub.cap;
-                }
-            }
-        g->stopping_ns = g->request_cap != EVINDEX_NO_CAP ? g->start_ns - g->request_ns
-                                                          : EVINDEX_NO_TIME;
-        uint64_t before = have ? nx.start_ns : UINT64_MAX;
-        prev_end = g->end_ns;
-        /* Its census (read from the GC track) and heap figures are the store's to take. */
-        join_out_put(&out, g, c_start, before, (uint32_t)(z - a),
-                     lead != SIZE_MAX ? (uint32_t)(lead - a) : UINT32_MAX);
-        /* Final once nothing can come before the next cluster any more. */
-        if (first_open == UINT64_MAX && !final) {
-            if (before < horizon_ns)
-                prev_end_final = prev_end;
-            else
-                first_open = c_start;
+        if (pthread_create(&maker, NULL, join_make_main, &jm) != 0) {
+            out.pipe = NULL;
+            join_pipe_free(&pipe);
+            threaded = false;
         }
     }
-
-    while (next_so < n_so)
-        join_out_stats_only(&out, &so[so_order[next_so++].idx]);
-    join_out_finish(&out);
+    if (threaded) {
+        join_pipe_store(&pipe, &store);
+        pthread_join(maker, NULL);
+        join_pipe_free(&pipe);
+        j->helper_cpu_ns = jm.cpu_ns;
+        j->helper_wall_ns = jm.wall_ns;
+    } else {
+        join_make_run(&jm);
+    }
+    uint64_t prev_end = jm.prev_end, prev_end_final = jm.prev_end_final;
+    uint64_t first_open = jm.first_open;
     size_t n_gcs = out.n;
     n_parts = out.n_parts;
     x_free(so);
@@ -899,6 +952,5 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                evindex_span_start(lane, lane->span_from) < j->from_ns)
             lane->span_from++;
     }
-    x_free(spans);
     join_spans_free(&js);
 }

@@ -263,18 +263,18 @@ START_TEST(test_par_synthetic)
 }
 END_TEST
 
-/* Whether the build profiled in p stored its collections on a second thread. */
+/* Whether the build profiled in p made its collections on a second thread. */
 static bool
 par_joined_beside(const evindex_prof *p)
 {
     for (unsigned i = 0; i < p->n && i < EVINDEX_PROF_MAX; i++)
-        if (strcmp(p->stage[i].name, "join_store") == 0)
+        if (strcmp(p->stage[i].name, "join_make") == 0)
             return true;
     return false;
 }
 
-/* Builds `path` serially and with two threads: the parallel build's final join stores
- * its collections on a second thread, and its index is exactly the serial one's.
+/* Builds `path` serially and with two threads: the parallel build's final join
+ * makes its collections on a second thread, and its index is exactly the serial one's.
  * Returns the collections with a census inside the pause. */
 static size_t
 par_join_beside_file(const char *path, const char *name)
@@ -288,8 +288,8 @@ par_join_beside_file(const char *path, const char *name)
     ck_assert_ptr_nonnull(serial);
     ck_assert_ptr_nonnull(par);
     ck_assert_uint_eq(evindex_threads_used(par), 2);
-    ck_assert_msg(!par_joined_beside(&sp), "%s: the serial build stored beside", name);
-    ck_assert_msg(par_joined_beside(&pp), "%s: the join stored on one thread", name);
+    ck_assert_msg(!par_joined_beside(&sp), "%s: the serial build joined on two threads", name);
+    ck_assert_msg(par_joined_beside(&pp), "%s: the join ran on one thread", name);
     char why[256];
     ck_assert_msg(evindex_check(par, why, sizeof why), "%s: %s", name, why);
     test_evindex_same(name, serial, par);
@@ -302,10 +302,11 @@ par_join_beside_file(const char *path, const char *name)
     return n_census;
 }
 
-/* A parallel build's final join of many collections stores them (the GC phases' refs,
- * the censuses, the packed records) on a second thread while the building thread makes
- * them, in batches: the index is still exactly the serial build's (which stores them
- * on one thread), with non-moving cycles, and with heap censuses inside the pauses. */
+/* A parallel build's final join of many collections makes them on a second thread
+ * while the building thread stores them (the GC phases' refs, the censuses, the heap
+ * figures, the packed records), in batches: the index is still exactly the serial
+ * build's (which joins on one thread), with non-moving cycles, and with heap censuses
+ * inside the pauses. */
 START_TEST(test_par_join_beside)
 {
     const char *synth = getenv("ELOG_SYNTH");
