@@ -1862,8 +1862,9 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     publish_side side = { b, 0, 0 };
     pthread_t sider;
     bool side_on = false;
-    /* Worth a second thread: the final publish's side, and a one-shot build's join's
-     * store (a growing index's last join is of its tail alone). */
+    /* Worth a second thread: the final publish's side, and a one-shot build's join,
+     * which makes its collections on it (a growing index's last join is of its tail
+     * alone). */
     bool two_cores = final &&
                      (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS);
     if (final) {
@@ -1926,7 +1927,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         evseek_publish(ix->seek, it);
         builder_sort_marks(b, &b->work.items_moved);
     }
-    /* The side is done before the join: the marks are its (and while the join stores
+    /* The side is done before the join: the marks are its (and while the join makes
      * collections on a second thread, two threads are enough). */
     if (side_on)
         pthread_join(sider, NULL);
