@@ -329,9 +329,11 @@ typedef struct join_item {
 } join_item;
 
 /* Collections go to the store this many at a time; with the halves on two threads, at
- * most JOIN_PIPE_BATCHES of them (about 10 KB each) are made and not stored. */
-#define JOIN_BATCH_ITEMS 64
-#define JOIN_PIPE_BATCHES 4
+ * most JOIN_PIPE_BATCHES of them (6 to 20 KB each, room included) are made and not
+ * stored: one filled while the other is stored, and no more, as each batch held is
+ * memory at the build's peak (the join's end). */
+#define JOIN_BATCH_ITEMS 32
+#define JOIN_PIPE_BATCHES 2
 /* A final join of fewer spans runs on one thread: a second costs more than it saves. */
 #define JOIN_PIPE_MIN_SPANS 256
 
