@@ -213,6 +213,16 @@ prof_start(const evindex_prof *p)
     return (prof_mark){ prof_clock_ns(CLOCK_THREAD_CPUTIME_ID), prof_clock_ns(CLOCK_MONOTONIC) };
 }
 
+/* Record a stage that took cpu_ns of its thread's CPU and wall_ns. */
+static void
+prof_put(evindex_prof *p, const char *name, uint64_t cpu_ns, uint64_t wall_ns,
+         unsigned section, unsigned lane)
+{
+    unsigned i = atomic_fetch_add(&p->n, 1);
+    if (i < EVINDEX_PROF_MAX)
+        p->stage[i] = (evindex_prof_stage){ name, cpu_ns, wall_ns, section, lane };
+}
+
 /* Record the stage begun at *m and start the next one there. */
 static void
 prof_stage(evindex_prof *p, prof_mark *m, const char *name, unsigned section, unsigned lane)
@@ -220,10 +230,7 @@ prof_stage(evindex_prof *p, prof_mark *m, const char *name, unsigned section, un
     if (!p)
         return;
     prof_mark now = prof_start(p);
-    unsigned i = atomic_fetch_add(&p->n, 1);
-    if (i < EVINDEX_PROF_MAX)
-        p->stage[i] = (evindex_prof_stage){ name, now.cpu_ns - m->cpu_ns,
-                                            now.wall_ns - m->wall_ns, section, lane };
+    prof_put(p, name, now.cpu_ns - m->cpu_ns, now.wall_ns - m->wall_ns, section, lane);
     *m = now;
 }
 
@@ -1649,15 +1656,28 @@ builder_place_flushes(builder *b, uint64_t *moved)
     b->nm_counted = ix->n_nm_cycles ? ix->n_nm_cycles - 1 : 0;   /* the last may grow */
 }
 
+/* The GC marks and the census windows that came since the last publish into their
+ * sorted prefixes, for the join. */
+static void
+builder_sort_marks(builder *b, uint64_t *moved)
+{
+    sort_new_tail(b->marks, b->n_marks_sorted, b->n_marks, sizeof *b->marks, evindex_gcmark_cmp,
+                  moved);
+    b->n_marks_sorted = b->n_marks;
+    sort_new_tail(b->hp_wins, b->n_hp_wins_sorted, b->n_hp_wins, sizeof *b->hp_wins,
+                  evindex_census_cmp, moved);
+    b->n_hp_wins_sorted = b->n_hp_wins;
+}
+
 /* Logs with fewer events place everything on the building thread (unless the walk
  * took threads already). */
 #define EVINDEX_SIDE_SEAL_EVENTS 1000000
 
-/* The final publish's side: what the GC join, the series and the lanes do not read —
- * flushes, threads, messages, the seek table and the side tables — placed and sealed
- * on a thread of its own while the building thread places the samples and joins the
- * collections. It touches nothing of the builder but these, and counts what it moved
- * in its own `moved`. */
+/* The final publish's side: what the series and the lanes do not read — flushes,
+ * threads, messages, the seek table and the side tables, and the GC marks and census
+ * windows the join wants sorted — placed, sorted and sealed on a thread of its own
+ * while the building thread places the samples. It touches nothing of the builder but
+ * these, and counts what it moved in its own `moved`. */
 typedef struct publish_side {
     builder *b;
     uint64_t moved;
@@ -1693,6 +1713,8 @@ publish_side_main(void *arg)
     ix->timeprof_sealed = true;
     ivtrack_seal(ix->nm);
     prof_stage(prof, &pm, "side_seals", ps->section, 1);
+    builder_sort_marks(b, &ps->moved);
+    prof_stage(prof, &pm, "marks", ps->section, 1);
     if (ps->msplit && msgtab_split_run(ps->msplit, 0))
         prof_stage(prof, &pm, "msgs_lo", ps->section, 1);
     return NULL;
@@ -1847,12 +1869,16 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     publish_side side = { b, 0, 0, NULL };
     pthread_t sider;
     bool side_on = false;
+    /* Worth a second thread: the final publish's side, and a one-shot build's join,
+     * which makes its collections on it (a growing index's last join is of its tail
+     * alone). */
+    bool two_cores = final &&
+                     (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS);
     if (final) {
         side.section = prof_section(prof);
         if (!b->n_pend_msgs)
             side.msplit = msgtab_split_begin(ix->msgs, MSGTAB_SPLIT_MIN);
-        side_on = (ix->threads_used > 1 || ix->n_events >= EVINDEX_SIDE_SEAL_EVENTS) &&
-                  pthread_create(&sider, NULL, publish_side_main, &side) == 0;
+        side_on = two_cores && pthread_create(&sider, NULL, publish_side_main, &side) == 0;
         if (!side_on)
             publish_side_main(&side);
         builder_place_samples(b, horizon, true);
@@ -1908,14 +1934,20 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     if (!final) {
         builder_place_msgs(b, horizon, false, &b->work.items_moved);
         evseek_publish(ix->seek, it);
+        builder_sort_marks(b, &b->work.items_moved);
     }
-
-    sort_new_tail(b->marks, b->n_marks_sorted, b->n_marks, sizeof *b->marks, evindex_gcmark_cmp,
-                  &b->work.items_moved);
-    b->n_marks_sorted = b->n_marks;
-    sort_new_tail(b->hp_wins, b->n_hp_wins_sorted, b->n_hp_wins, sizeof *b->hp_wins,
-                  evindex_census_cmp, &b->work.items_moved);
-    b->n_hp_wins_sorted = b->n_hp_wins;
+    /* The earlier half of a split message seal, unless the side has taken it (it seals
+     * the table if it finishes last; msgtab_split_end runs any half not taken). */
+    if (side.msplit && msgtab_split_run(side.msplit, 0))
+        prof_stage(prof, &pm, "msgs_lo", side.section, 0);
+    /* The side is done before the join: the marks are its (and while the join makes
+     * collections on a second thread, two threads are enough). */
+    if (side_on)
+        pthread_join(sider, NULL);
+    if (side.msplit)
+        msgtab_split_end(ix->msgs, side.msplit);
+    b->work.items_moved += side.moved;
+    prof_stage(prof, &pm, "side_wait", side.section, 0);
     uint64_t join_horizon = horizon;
     if (b->hp_open && b->hp_time < join_horizon)
         join_horizon = b->hp_time;      /* its window joins a collection when it ends */
@@ -1930,18 +1962,14 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         if (s->run_open && s->run_start < join_horizon)
             join_horizon = s->run_start;
     }
-    prof_stage(prof, &pm, "marks", side.section, 0);
+    prof_stage(prof, &pm, "join_horizon", side.section, 0);
     evindex_join_grow(ix, &b->join, &b->stats, b->marks, b->n_marks, b->hp_wins,
-                      b->n_hp_wins, b->late_ns, join_horizon, final);
+                      b->n_hp_wins, b->late_ns, join_horizon, final,
+                      two_cores && !b->growing);
     prof_stage(prof, &pm, "join", side.section, 0);
-    if (side.msplit && msgtab_split_run(side.msplit, 0))   /* unless the side has */
-        prof_stage(prof, &pm, "msgs_lo", side.section, 0);
-    if (side_on)
-        pthread_join(sider, NULL);
-    if (side.msplit)
-        msgtab_split_end(ix->msgs, side.msplit);
-    b->work.items_moved += side.moved;
-    prof_stage(prof, &pm, "side_wait", 0, 0);
+    if (prof && b->join.helper_wall_ns)
+        prof_put(prof, "join_make", b->join.helper_cpu_ns, b->join.helper_wall_ns,
+                 side.section, 1);
     b->late_ns = UINT64_MAX;
     b->work.spans_joined = b->join.n_spans_joined;
     b->work.join_rollbacks = b->join.n_rollbacks;

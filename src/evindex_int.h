@@ -280,6 +280,9 @@ typedef struct evindex_join {
     size_t n_stats_only, cap_stats_only, stats_seen;
     uint64_t n_spans_joined;    /* work done, over every call (tests, bench) */
     uint64_t n_rollbacks;
+    /* The last join's second thread, if it had one (else 0): its CPU and wall time
+     * (the build's profile). */
+    uint64_t helper_cpu_ns, helper_wall_ns;
 } evindex_join;
 
 /* Order of marks and census windows the join wants (total orders: equal keys are
@@ -296,12 +299,14 @@ int evindex_census_cmp(const void *a, const void *b);
  * input can come before it any more) become final. A fresh j (zeroed) with `final`
  * is the one-shot join. A `final` join gives the lanes' spans back to the system as it
  * joins them and packs the GC tracks' refs as it goes: the spans must not be read after
- * it (only freed), and their refs are not set again. Cost: the spans joined again,
+ * it (only freed), and their refs are not set again. With `helper`, a final join of
+ * many spans makes its collections on a second thread while this one stores them
+ * (refs, censuses, packing); the answers are the same. Cost: the spans joined again,
  * O(k log k). */
 void evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                        const evindex_gcmark *marks, size_t n_marks,
                        const evindex_census_win *census, size_t n_census, uint64_t late_ns,
-                       uint64_t horizon_ns, bool final);
+                       uint64_t horizon_ns, bool final, bool helper);
 void evindex_join_free(evindex_join *j);
 
 #endif

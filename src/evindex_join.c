@@ -6,9 +6,14 @@
  * index the collections are a final prefix and a tail joined again at each step. The
  * join reads its inputs in time order through cursors (the lanes' spans merged, each
  * lane's GC phases, runs and the heap series swept), and the last join gives the spans
- * back and packs the refs as it passes them. */
+ * back and packs the refs as it passes them. It is made of two halves that meet only at
+ * a queue of finished collections: one makes them, the other stores them (the GC
+ * phases' refs, the censuses, the heap figures, the packed store, the spans given
+ * back); a final join of many spans runs the first on a thread of its own. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "evindex_int.h"
 #include "xalloc.h"
@@ -293,17 +298,17 @@ join_set_refs(evindex_lane *lane, size_t from, size_t to, uint32_t ref, ivtrack_
 #define JOIN_RELEASE_SPANS 512
 
 /* A final join's spans are read once, in the merge's order: the pages of those every
- * lane is past (all but `nx`, the next span, taken from the merge but not joined yet)
- * go back to the system as it goes, so that the spans are not held whole beside the
- * collections they become; and the refs of the GC phases before the last span's
- * (final: the spans come in order) are packed as they will be in the end, so that they
- * are not held plainly either. done[li]: each lane's spans given back so far. */
+ * lane's collections are stored past (spans_reffed: the merge hands a lane's spans out
+ * in order, so the count of them stored) go back to the system as it goes, so that the
+ * spans are not held whole beside the collections they become; and the refs of the GC
+ * phases before the last span's (final: the spans come in order) are packed as they
+ * will be in the end, so that they are not held plainly either. done[li]: each lane's
+ * spans given back so far. */
 static void
-join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool have,
-                   size_t *done, const ivtrack_span_cur *at)
+join_spans_release(evindex *ix, size_t *done, const ivtrack_span_cur *at)
 {
     for (size_t li = 0; li < ix->n_lanes; li++) {
-        size_t upto = js->at[li] - (have && nx->lane == li);
+        size_t upto = ix->lanes[li].spans_reffed;
         if (upto - done[li] < JOIN_RELEASE_SPANS)
             continue;
         x_release(ix->lanes[li].spans, done[li] * sizeof *ix->lanes[li].spans,
@@ -314,33 +319,257 @@ join_spans_release(evindex *ix, const join_spans *js, const span_ref *nx, bool h
     }
 }
 
-/* Where the tail's collections go, in start order, as they are joined: straight into
- * the packed store, the join holding none of them. */
-typedef struct join_out {
+/* A collection made, on its way to the store: its record (all but its census and what
+ * the heap series say) and, for a cluster of spans, its parts and their spans (the
+ * next n_parts of its batch's). */
+typedef struct join_item {
+    evindex_gc g;
+    uint64_t before;            /* a cluster's: the next cluster's start (UINT64_MAX: none) */
+    uint32_t n_parts;
+    uint32_t lead;              /* the leader's part among them, or UINT32_MAX */
+} join_item;
+
+/* Collections go to the store this many at a time; with the halves on two threads, at
+ * most JOIN_PIPE_BATCHES of them (6 to 20 KB each, room included) are made and not
+ * stored: one filled while the other is stored, and no more, as each batch held is
+ * memory at the build's peak (the join's end). */
+#define JOIN_BATCH_ITEMS 32
+#define JOIN_PIPE_BATCHES 2
+/* A final join of fewer spans runs on one thread: a second costs more than it saves. */
+#define JOIN_PIPE_MIN_SPANS 256
+
+typedef struct join_batch {
+    join_item items[JOIN_BATCH_ITEMS];
+    size_t n_items;
+    evindex_gc_part *parts;     /* owned */
+    span_ref *spans;            /* owned; parts[i] is spans[i]'s */
+    size_t n_parts, cap_parts, cap_spans;
+    struct join_batch *next;    /* in the pipe's lists */
+} join_batch;
+
+/* A batch with room for n_parts parts to begin with. */
+static join_batch *
+join_batch_new(size_t n_parts)
+{
+    join_batch *bt = xmalloc(sizeof *bt);       /* caller frees: join_batch_free */
+    bt->n_items = bt->n_parts = 0;
+    bt->cap_parts = bt->cap_spans = n_parts;
+    bt->parts = n_parts ? xmalloc(n_parts * sizeof *bt->parts) : NULL;
+    bt->spans = n_parts ? xmalloc(n_parts * sizeof *bt->spans) : NULL;
+    bt->next = NULL;
+    return bt;
+}
+
+static void
+join_batch_free(join_batch *bt)
+{
+    if (!bt)
+        return;
+    x_free(bt->parts);
+    x_free(bt->spans);
+    x_free(bt);
+}
+
+/* The store's half: what it writes (the GC tracks' refs, the lanes' spans_reffed, the
+ * packed collections, the spans' pages) the making half does not read while both run.
+ * It also reads the heap series for each collection (the heap after it, the bytes
+ * allocated since the one before). */
+typedef struct join_store {
     evindex *ix;
-    evindex_join *j;
+    const evindex_census_win *census;
+    size_t n_census;
     const series *alloc;        /* the summed HEAP_ALLOCATED */
+    const series *heap, *live;  /* HEAP_SIZE, HEAP_LIVE */
     series_sweep *alloc_sw;     /* owned; over alloc at the collections' ends */
-    uint64_t prev_alloc;        /* its value at the end of the last collection put */
+    series_sweep *heap_sw, *live_sw;    /* owned; over heap and live at their starts */
+    uint64_t prev_alloc;        /* alloc's value at the end of the last collection stored */
+    uint32_t gi;                /* the next collection's index */
+    ivtrack_span_cur *hints;    /* owned; per lane, where its GC phases were last reffed */
+    size_t *released;           /* owned; per lane, spans given back (NULL: none are) */
+} join_store;
+
+/* Store a batch's collections in order, and empty it. */
+static void
+join_store_batch(join_store *st, join_batch *bt)
+{
+    evindex *ix = st->ix;
+    size_t p = 0;
+    for (size_t k = 0; k < bt->n_items; k++) {
+        join_item *it = &bt->items[k];
+        evindex_gc *g = &it->g;
+        evindex_gc_part *parts = bt->parts + p;
+        const span_ref *spans = bt->spans + p;
+        p += it->n_parts;
+        if (series_count(st->alloc)) {
+            series_sample smp;
+            uint64_t v = series_sweep_at(st->alloc_sw, g->end_ns, &smp) == SIZE_MAX ? 0
+                                                                                : smp.value;
+            g->allocated_before = v - st->prev_alloc;
+            st->prev_alloc = v;
+        }
+        if (it->n_parts) {      /* a cluster (a GC_STATS-only collection has none) */
+            g->heap_after = series_first_in(st->heap, st->heap_sw, g->start_ns, it->before);
+            if (g->flags & EVINDEX_GC_F_MAJOR)
+                g->live_after = series_first_in(st->live, st->live_sw, g->start_ns, it->before);
+        }
+        /* Point each capability's GC phases inside its span at the collection. */
+        for (uint32_t i = 0; i < it->n_parts; i++) {
+            evindex_lane *lane = &ix->lanes[spans[i].lane];
+            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, st->gi,
+                          &st->hints[spans[i].lane]);
+            if (spans[i].idx + 1 > lane->spans_reffed)
+                lane->spans_reffed = spans[i].idx + 1;
+        }
+        if (it->lead != UINT32_MAX)
+            join_census(g, &parts[it->lead], ix->lanes[spans[it->lead].lane].gc, st->census,
+                        st->n_census);
+        gcpack_append_gc(ix->gcs, g);
+        for (uint32_t i = 0; i < it->n_parts; i++)  /* a part goes in after its collection */
+            gcpack_append_part(ix->gcs, &parts[i]);
+        st->gi++;
+        if (st->released && it->n_parts)
+            join_spans_release(ix, st->released, st->hints);
+    }
+    bt->n_items = bt->n_parts = 0;
+}
+
+/* The queue between the halves when they run on two threads (the making half on a
+ * thread of its own, so that what the store allocates — the packed collections, the
+ * GC tracks' packed refs — comes from the building thread's heap, as the one-thread
+ * join's does): full batches go to the store in order, stored ones come back to be
+ * filled again. */
+typedef struct join_pipe {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;          /* a batch full or stored, or done */
+    join_batch *full, **full_tail;
+    join_batch *spare;
+    bool done;                  /* no more batches come */
+} join_pipe;
+
+/* Store the batches as they come until the making half is done. */
+static void
+join_pipe_store(join_pipe *pp, join_store *st)
+{
+    pthread_mutex_lock(&pp->mu);
+    for (;;) {
+        while (!pp->full && !pp->done)
+            pthread_cond_wait(&pp->cv, &pp->mu);
+        join_batch *bt = pp->full;
+        if (!bt)
+            break;
+        pp->full = bt->next;
+        if (!pp->full)
+            pp->full_tail = &pp->full;
+        pthread_mutex_unlock(&pp->mu);
+        join_store_batch(st, bt);
+        pthread_mutex_lock(&pp->mu);
+        bt->next = pp->spare;
+        pp->spare = bt;
+        pthread_cond_broadcast(&pp->cv);
+    }
+    pthread_mutex_unlock(&pp->mu);
+}
+
+/* Hand a full batch to the store (the last one if `last`); the batch to fill next
+ * (NULL after the last). */
+static join_batch *
+join_pipe_pass(join_pipe *pp, join_batch *bt, bool last)
+{
+    join_batch *next = NULL;
+    pthread_mutex_lock(&pp->mu);
+    bt->next = NULL;
+    *pp->full_tail = bt;
+    pp->full_tail = &bt->next;
+    if (last)
+        pp->done = true;
+    pthread_cond_broadcast(&pp->cv);
+    if (!last) {
+        while (!pp->spare)
+            pthread_cond_wait(&pp->cv, &pp->mu);
+        next = pp->spare;
+        pp->spare = next->next;
+    }
+    pthread_mutex_unlock(&pp->mu);
+    return next;
+}
+
+/* Every batch is back once join_pipe_store returned: freed. */
+static void
+join_pipe_free(join_pipe *pp)
+{
+    while (pp->spare) {
+        join_batch *bt = pp->spare;
+        pp->spare = bt->next;
+        join_batch_free(bt);
+    }
+    pthread_cond_destroy(&pp->cv);
+    pthread_mutex_destroy(&pp->mu);
+}
+
+/* Where the tail's collections go, in start order, as they are made: in batches to
+ * the store (on the other thread, or here as each batch fills), the join holding none
+ * of them. */
+typedef struct join_out {
+    evindex_join *j;
     bool have_prev;
     uint64_t prev_end;          /* the last collection's end */
-    size_t n;                   /* collections in the store */
+    size_t n;                   /* collections put */
+    size_t n_parts;             /* their parts (and the final ones') */
+    join_batch *bt;             /* owned; the batch being filled */
+    join_store *st;             /* the store, when here */
+    join_pipe *pipe;            /* the queue to it, or NULL: store here */
 } join_out;
 
-/* Put g (its allocation since the one before set here); clus: its cluster's start. */
+/* The batch being filled is full: to the store. */
 static void
-join_out_put(join_out *o, evindex_gc *g, uint64_t clus)
+join_out_flush(join_out *o)
 {
-    if (series_count(o->alloc)) {
-        series_sample smp;
-        uint64_t v = series_sweep_at(o->alloc_sw, g->end_ns, &smp) == SIZE_MAX ? 0 : smp.value;
-        g->allocated_before = v - o->prev_alloc;
-        o->prev_alloc = v;
+    if (o->pipe)
+        o->bt = join_pipe_pass(o->pipe, o->bt, false);
+    else
+        join_store_batch(o->st, o->bt);
+}
+
+/* Nothing more is put: the last batch to the store (here: stored when this returns). */
+static void
+join_out_end(join_out *o)
+{
+    if (o->pipe) {
+        join_pipe_pass(o->pipe, o->bt, true);
+    } else {
+        join_store_batch(o->st, o->bt);
+        join_batch_free(o->bt);
     }
+    o->bt = NULL;
+}
+
+/* Room for a cluster's n parts (and their spans) in the batch being filled, for the
+ * join_out_put that follows. */
+static evindex_gc_part *
+join_out_parts(join_out *o, size_t n, span_ref **spans)
+{
+    join_batch *bt = o->bt;
+    xgrowarray((void **)&bt->parts, &bt->cap_parts, bt->n_parts + n, 64, sizeof *bt->parts);
+    xgrowarray((void **)&bt->spans, &bt->cap_spans, bt->n_parts + n, 64, sizeof *bt->spans);
+    *spans = bt->spans + bt->n_parts;
+    return bt->parts + bt->n_parts;
+}
+
+/* Put g with the n_parts parts join_out_parts gave room for (lead: the leader's among
+ * them, or UINT32_MAX); clus: its cluster's start; before: the next cluster's. */
+static void
+join_out_put(join_out *o, const evindex_gc *g, uint64_t clus, uint64_t before,
+             uint32_t n_parts, uint32_t lead)
+{
     o->j->clus[o->n++] = clus;
-    gcpack_append_gc(o->ix->gcs, g);
     o->have_prev = true;
     o->prev_end = g->end_ns;
+    o->n_parts += n_parts;
+    join_batch *bt = o->bt;
+    bt->items[bt->n_items++] = (join_item){ *g, before, n_parts, lead };
+    bt->n_parts += n_parts;
+    if (bt->n_items == JOIN_BATCH_ITEMS)
+        join_out_flush(o);
 }
 
 /* A GC_STATS-only collection, dropped if it falls inside the pause before it
@@ -351,17 +580,206 @@ join_out_stats_only(join_out *o, evindex_gc *g)
 {
     if (o->have_prev && o->prev_end > g->start_ns)
         return;
-    g->first_part = (uint32_t)gcpack_n_parts(o->ix->gcs);
-    join_out_put(o, g, g->start_ns);
+    g->first_part = (uint32_t)o->n_parts;
+    join_out_put(o, g, g->start_ns, UINT64_MAX, 0, UINT32_MAX);
+}
+
+/* The making half's state: its inputs, and what the tail's clusters say about what is
+ * final (prev_end_final, first_open: in and out). */
+typedef struct join_make {
+    const evindex *ix;
+    const evindex_statsv *stats;
+    const evindex_gcmark *marks;
+    size_t n_marks;
+    uint64_t horizon_ns;
+    bool final;
+    join_spans *js;             /* the tail's spans, none taken yet */
+    evindex_gc *so;             /* the GC_STATS-only collections, */
+    const gc_order *so_order;   /* in this order */
+    size_t n_so;
+    runlane_sweep **sweeps;     /* per lane, over its runs */
+    join_out *out;
+    uint64_t prev_end;          /* the last collection with spans' end */
+    uint64_t prev_end_final;    /* the same, of the last collection final */
+    uint64_t first_open;        /* start of the first cluster not final, or UINT64_MAX */
+    uint64_t cpu_ns, wall_ns;   /* on a thread of its own: that thread's */
+} join_make;
+
+/* Make the tail's collections, in start order, into jm->out (and end it). */
+static void
+join_make_run(join_make *jm)
+{
+    const evindex *ix = jm->ix;
+    uint64_t prev_end = jm->prev_end;
+    size_t next_so = 0;
+    span_ref *spans = NULL;     /* one cluster's; freed below */
+    size_t cap_spans = 0;
+    span_ref nx;                /* the next span, not in a cluster yet */
+    bool have = join_spans_next(jm->js, &nx);
+    while (have) {
+        size_t a = 0, z = 0;
+        xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
+        spans[z++] = nx;
+        have = join_spans_next(jm->js, &nx);
+        uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
+        /* A span starting at or after the end of the cluster's first GC_STATS-claimed
+         * span belongs to the next collection, even if it overlaps a worker span of
+         * this one: workers post GC_END when released, which can be after the next
+         * collection's first GC_START (threaded-n4). */
+        uint64_t lead_end = evindex_span_stats(&ix->lanes[spans[a].lane], spans[a].idx)
+                                ? spans[a].end_ns : UINT64_MAX;
+        while (have && nx.start_ns < lead_end &&
+               (nx.start_ns < c_end || (nx.start_ns == c_end && c_end == c_start))) {
+            if (nx.end_ns > c_end)
+                c_end = nx.end_ns;
+            if (lead_end == UINT64_MAX && evindex_span_stats(&ix->lanes[nx.lane], nx.idx))
+                lead_end = nx.end_ns;
+            xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
+            spans[z++] = nx;
+            have = join_spans_next(jm->js, &nx);
+        }
+        /* The leader: the first span of the cluster that a GC_STATS claimed. */
+        size_t lead = SIZE_MAX;
+        for (size_t i = a; i < z && lead == SIZE_MAX; i++) {
+            if (evindex_span_stats(&ix->lanes[spans[i].lane], spans[i].idx))
+                lead = i;
+        }
+        evindex_gc gc_rec, *g = &gc_rec;
+        memset(g, 0, sizeof *g);
+        g->gen = EVINDEX_GEN_UNKNOWN;
+        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
+            EVINDEX_NO_TIME;
+        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
+        if (lead != SIZE_MAX) {
+            const evindex_lane *ll = &ix->lanes[spans[lead].lane];
+            size_t k = spans[lead].idx;
+            g->start_ns = evindex_span_start(ll, k);
+            g->end_ns = evindex_span_end(ll, k);
+            g->leader_cap = ll->pub.cap;
+            if (evindex_span_open(ll, k))
+                g->flags |= EVINDEX_GC_F_OPEN;
+            evindex_stats st;
+            evindex_stats_get(jm->stats, evindex_span_stats(ll, k) - 1, &st);
+            join_fill_stats(g, &st, ix->n_gens);
+        } else {
+            /* No GC_STATS (cut inside it, or an old GHC): the whole cluster. */
+            g->start_ns = c_start;
+            g->end_ns = c_end;
+            g->leader_cap = ix->lanes[spans[a].lane].pub.cap;
+            g->flags |= EVINDEX_GC_F_NO_STATS;
+            for (size_t i = a; i < z; i++)
+                if (evindex_span_open(&ix->lanes[spans[i].lane], spans[i].idx))
+                    g->flags |= EVINDEX_GC_F_OPEN;
+        }
+
+        /* GC_STATS-only collections starting before it go in first (on a tie, after). */
+        while (next_so < jm->n_so && jm->so_order[next_so].start_ns < g->start_ns)
+            join_out_stats_only(jm->out, &jm->so[jm->so_order[next_so++].idx]);
+
+        /* The request: the latest one between the previous collection and this one. */
+        size_t m = marks_upper(jm->marks, jm->n_marks, c_start);
+        uint64_t q = g->start_ns;
+        while (m > 0) {
+            const evindex_gcmark *mk = &jm->marks[--m];
+            if (evindex_gcmark_time(mk) < prev_end)
+                break;
+            if (mk->what != 2) {
+                q = evindex_gcmark_time(mk);
+                g->request_cap = mk->cap;
+                if (mk->what == 1)
+                    g->flags |= EVINDEX_GC_F_PAR_REQUEST;
+                break;
+            }
+        }
+        g->request_ns = q <= g->start_ns ? q : g->start_ns;
+        for (size_t i = marks_upper(jm->marks, jm->n_marks, g->request_ns - (g->request_ns > 0));
+             i < jm->n_marks && evindex_gcmark_time(&jm->marks[i]) <= c_end; i++)
+            if (jm->marks[i].what == 2 && evindex_gcmark_time(&jm->marks[i]) >= g->request_ns) {
+                g->global_sync_ns = evindex_gcmark_time(&jm->marks[i]);
+                break;
+            }
+
+        /* Parts: each capability's span in the cluster. */
+        g->first_part = (uint32_t)jm->out->n_parts;
+        span_ref *pspans;
+        evindex_gc_part *cparts = join_out_parts(jm->out, z - a, &pspans);
+        uint64_t last_stop = g->request_ns;
+        for (size_t i = a; i < z; i++) {
+            const evindex_lane *lane = &ix->lanes[spans[i].lane];
+            size_t k = spans[i].idx;
+            uint64_t sp_start = evindex_span_start(lane, k);
+            evindex_gc_part *p = &cparts[i - a];
+            pspans[i - a] = spans[i];
+            p->cap = lane->pub.cap;
+            p->start_ns = sp_start;
+            p->end_ns = evindex_span_end(lane, k);
+            p->work_ns = evindex_span_work(lane, k);
+            p->wait_ns = evindex_span_wait(lane, k);
+            p->stop_ns = g->request_cap == EVINDEX_NO_CAP
+                             ? sp_start
+                             : part_stop(jm->sweeps[spans[i].lane], g->request_ns, sp_start);
+        }
+        g->n_parts = (uint32_t)(z - a);
+        /* Every capability had to stop, including those that then sat the GC out. */
+        if (g->request_cap != EVINDEX_NO_CAP)
+            for (size_t li = 0; li < ix->n_lanes; li++) {
+                uint64_t stop = part_stop(jm->sweeps[li], g->request_ns, g->start_ns);
+                if (stop > g->request_ns && stop >= last_stop) {
+                    last_stop = stop;
+                    g->slowest_cap = ix->lanes[li].pub.cap;
+                }
+            }
+        g->stopping_ns = g->request_cap != EVINDEX_NO_CAP ? g->start_ns - g->request_ns
+                                                          : EVINDEX_NO_TIME;
+        uint64_t before = have ? nx.start_ns : UINT64_MAX;
+        prev_end = g->end_ns;
+        /* Its census (read from the GC track) and heap figures are the store's to take. */
+        join_out_put(jm->out, g, c_start, before, (uint32_t)(z - a),
+                     lead != SIZE_MAX ? (uint32_t)(lead - a) : UINT32_MAX);
+        /* Final once nothing can come before the next cluster any more. */
+        if (jm->first_open == UINT64_MAX && !jm->final) {
+            if (before < jm->horizon_ns)
+                jm->prev_end_final = prev_end;
+            else
+                jm->first_open = c_start;
+        }
+    }
+
+    while (next_so < jm->n_so)
+        join_out_stats_only(jm->out, &jm->so[jm->so_order[next_so++].idx]);
+    join_out_end(jm->out);
+    jm->prev_end = prev_end;
+    x_free(spans);
+}
+
+static uint64_t
+join_clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void *
+join_make_main(void *arg)
+{
+    join_make *jm = arg;
+    uint64_t cpu0 = join_clock_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = join_clock_ns(CLOCK_MONOTONIC);
+    join_make_run(jm);
+    jm->cpu_ns = join_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+    jm->wall_ns = join_clock_ns(CLOCK_MONOTONIC) - wall0;
+    return NULL;
 }
 
 void
 evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                   const evindex_gcmark *marks, size_t n_marks, const evindex_census_win *census,
-                  size_t n_census, uint64_t late_ns, uint64_t horizon_ns, bool final)
+                  size_t n_census, uint64_t late_ns, uint64_t horizon_ns, bool final,
+                  bool helper)
 {
     if (late_ns < j->from_ns && j->n_final)
         join_rollback(ix, j, late_ns);
+    j->helper_cpu_ns = j->helper_wall_ns = 0;
     /* GC_STATS that claimed no span, noted once. */
     for (; j->stats_seen < stats->n; j->stats_seen++)
         if (!evindex_stats_claimed(stats, j->stats_seen)) {
@@ -385,11 +803,9 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         lane->spans_reffed = lane->span_from;
         n_spans += lane->n_spans_closed - lane->span_from;
     }
-    /* The spans come one at a time; `spans` holds one cluster's. */
+    /* The spans come one at a time. */
     join_spans js;
     join_spans_init(&js, ix, n_spans);
-    span_ref *spans = NULL;                                     /* freed below */
-    size_t cap_spans = 0;
     j->n_spans_joined += n_spans;
 
     /* Clusters of overlapping spans; at most one collection per cluster, plus GC_STATS
@@ -398,21 +814,27 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
     gcpack_truncate(ix->gcs, base, n_parts);
     xgrowarray((void **)&j->clus, &j->cap_clus, base + n_spans + j->n_stats_only + 1, 64,
                sizeof *j->clus);
-    join_out out = { .ix = ix, .j = j, .alloc = ix->series[EVINDEX_S_ALLOCATED], .n = base };
-    out.alloc_sw = series_sweep_new(out.alloc);                 /* freed below */
+    join_out out = { .j = j, .n = base, .n_parts = n_parts };
+    join_store store = { .ix = ix, .census = census, .n_census = n_census,
+                         .gi = (uint32_t)base, .alloc = ix->series[EVINDEX_S_ALLOCATED],
+                         .heap = ix->series[EVINDEX_S_HEAP_SIZE],
+                         .live = ix->series[EVINDEX_S_HEAP_LIVE] };
+    store.alloc_sw = series_sweep_new(store.alloc);             /* freed below */
+    store.heap_sw = series_sweep_new(store.heap);               /* freed below */
+    store.live_sw = series_sweep_new(store.live);               /* freed below */
     if (base) {
         evindex_gc last;                /* the final collection before the tail */
         gcpack_gc(ix->gcs, base - 1, &last);
         out.have_prev = true;
         out.prev_end = last.end_ns;
-        size_t at = series_count(out.alloc) ? series_at(out.alloc, last.end_ns) : SIZE_MAX;
-        out.prev_alloc = at == SIZE_MAX ? 0 : series_get(out.alloc, at).value;
+        size_t at = series_count(store.alloc) ? series_at(store.alloc, last.end_ns) : SIZE_MAX;
+        store.prev_alloc = at == SIZE_MAX ? 0 : series_get(store.alloc, at).value;
     }
     /* The GC_STATS that claimed no span (the log began inside the collection), in start
      * order, to go in between the clusters. */
     evindex_gc *so = xmalloc((j->n_stats_only + 1) * sizeof *so);     /* freed below */
     gc_order *so_order = xmalloc((j->n_stats_only + 1) * sizeof *so_order);   /* freed below */
-    size_t n_so = 0, next_so = 0;
+    size_t n_so = 0;
     for (size_t s = 0; s < j->n_stats_only; s++) {
         evindex_stats st_buf, *st = &st_buf;
         evindex_stats_get(stats, j->stats_only[s], st);
@@ -431,187 +853,74 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
         n_so++;
     }
     qsort(so_order, n_so, sizeof *so_order, order_cmp);
-    evindex_gc_part *cparts = NULL;     /* freed below; a cluster's parts, then packed */
-    size_t cap_cparts = 0;
-
-    const series *heap = ix->series[EVINDEX_S_HEAP_SIZE];
-    const series *live = ix->series[EVINDEX_S_HEAP_LIVE];
-    series_sweep *heap_sw = series_sweep_new(heap);                 /* freed below */
-    series_sweep *live_sw = series_sweep_new(live);                 /* freed below */
-    /* Per lane, the clusters coming in time order: a sweep over its runs, and a search
-     * hint over its GC phases. */
+    /* Per lane, the clusters coming in time order: a sweep over its runs, and (the
+     * store's) a search hint over its GC phases. */
     runlane_sweep **sweeps = xmalloc((ix->n_lanes + 1) * sizeof *sweeps);  /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
         sweeps[li] = runlane_sweep_new(ix->lanes[li].runs);
-    ivtrack_span_cur *hints = xmalloc((ix->n_lanes + 1) * sizeof *hints);  /* freed below */
+    store.hints = xmalloc((ix->n_lanes + 1) * sizeof *store.hints);     /* freed below */
     for (size_t li = 0; li < ix->n_lanes; li++)
-        hints[li] = IVTRACK_SPAN_CUR_INIT;
-    uint64_t prev_end = j->prev_end, prev_end_final = j->prev_end;
-    uint64_t first_open = UINT64_MAX;       /* start of the first cluster not final */
-    span_ref nx;                            /* the next span, not in a cluster yet */
-    bool have = join_spans_next(&js, &nx);
+        store.hints[li] = IVTRACK_SPAN_CUR_INIT;
     /* A final join in merge order gives its spans back as it goes (they are freed after
      * it: nothing reads them again). */
-    size_t *released = final && js.at ? xmalloc((ix->n_lanes + 1) * sizeof *released)
-                                      : NULL;                       /* freed below */
-    for (size_t li = 0; released && li < ix->n_lanes; li++)
-        released[li] = ix->lanes[li].span_from;
-    while (have) {
-        size_t a = 0, z = 0;
-        xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
-        spans[z++] = nx;
-        have = join_spans_next(&js, &nx);
-        uint64_t c_start = spans[a].start_ns, c_end = spans[a].end_ns;
-        /* A span starting at or after the end of the cluster's first GC_STATS-claimed
-         * span belongs to the next collection, even if it overlaps a worker span of
-         * this one: workers post GC_END when released, which can be after the next
-         * collection's first GC_START (threaded-n4). */
-        uint64_t lead_end = evindex_span_stats(&ix->lanes[spans[a].lane], spans[a].idx)
-                                ? spans[a].end_ns : UINT64_MAX;
-        while (have && nx.start_ns < lead_end &&
-               (nx.start_ns < c_end || (nx.start_ns == c_end && c_end == c_start))) {
-            if (nx.end_ns > c_end)
-                c_end = nx.end_ns;
-            if (lead_end == UINT64_MAX && evindex_span_stats(&ix->lanes[nx.lane], nx.idx))
-                lead_end = nx.end_ns;
-            xgrowarray((void **)&spans, &cap_spans, z + 1, 16, sizeof *spans);
-            spans[z++] = nx;
-            have = join_spans_next(&js, &nx);
+    store.released = final && js.at
+                         ? xmalloc((ix->n_lanes + 1) * sizeof *store.released)
+                         : NULL;                                    /* freed below */
+    for (size_t li = 0; store.released && li < ix->n_lanes; li++)
+        store.released[li] = ix->lanes[li].span_from;
+    join_make jm = { .ix = ix, .stats = stats, .marks = marks, .n_marks = n_marks,
+                     .horizon_ns = horizon_ns, .final = final, .js = &js, .so = so,
+                     .so_order = so_order, .n_so = n_so, .sweeps = sweeps, .out = &out,
+                     .prev_end = j->prev_end, .prev_end_final = j->prev_end,
+                     .first_open = UINT64_MAX };
+    /* The batches' room is taken here (and seldom grows): from this thread's heap,
+     * where the store's takes its own. */
+    size_t batch_parts = JOIN_BATCH_ITEMS * (ix->n_lanes < 8 ? ix->n_lanes + 1 : 8);
+    out.bt = join_batch_new(batch_parts);       /* freed: join_out_end, join_pipe_free */
+    out.st = &store;
+    /* Many spans, and a second core: the collections are made on a thread of its own
+     * and stored here as they come. */
+    join_pipe pipe = { .full_tail = &pipe.full };
+    pthread_t maker;
+    bool threaded = final && helper && n_spans >= JOIN_PIPE_MIN_SPANS &&
+                    pthread_mutex_init(&pipe.mu, NULL) == 0;
+    if (threaded && pthread_cond_init(&pipe.cv, NULL) != 0) {
+        pthread_mutex_destroy(&pipe.mu);
+        threaded = false;
+    }
+    if (threaded) {
+        out.pipe = &pipe;
+        for (size_t k = 1; k < JOIN_PIPE_BATCHES; k++) {
+            join_batch *bt = join_batch_new(batch_parts);   /* freed: join_pipe_free */
+            bt->next = pipe.spare;
+            pipe.spare = bt;
         }
-        /* The leader: the first span of the cluster that a GC_STATS claimed. */
-        size_t lead = SIZE_MAX;
-        for (size_t i = a; i < z && lead == SIZE_MAX; i++) {
-            if (evindex_span_stats(&ix->lanes[spans[i].lane], spans[i].idx))
-                lead = i;
-        }
-        evindex_gc gc_rec, *g = &gc_rec;
-        memset(g, 0, sizeof *g);
-        g->gen = EVINDEX_GEN_UNKNOWN;
-        g->global_sync_ns = g->live_after = g->heap_after = g->allocated_before =
-            EVINDEX_NO_TIME;
-        g->request_cap = g->slowest_cap = EVINDEX_NO_CAP;
-        if (lead != SIZE_MAX) {
-            const evindex_lane *ll = &ix->lanes[spans[lead].lane];
-            size_t k = spans[lead].idx;
-            g->start_ns = evindex_span_start(ll, k);
-            g->end_ns = evindex_span_end(ll, k);
-            g->leader_cap = ll->pub.cap;
-            if (evindex_span_open(ll, k))
-                g->flags |= EVINDEX_GC_F_OPEN;
-            evindex_stats st;
-            evindex_stats_get(stats, evindex_span_stats(ll, k) - 1, &st);
-            join_fill_stats(g, &st, ix->n_gens);
-        } else {
-            /* No GC_STATS (cut inside it, or an old GHC): the whole cluster. */
-            g->start_ns = c_start;
-            g->end_ns = c_end;
-            g->leader_cap = ix->lanes[spans[a].lane].pub.cap;
-            g->flags |= EVINDEX_GC_F_NO_STATS;
-            for (size_t i = a; i < z; i++)
-                if (evindex_span_open(&ix->lanes[spans[i].lane], spans[i].idx))
-                    g->flags |= EVINDEX_GC_F_OPEN;
-        }
-
-        /* GC_STATS-only collections starting before it go in first (on a tie, after). */
-        while (next_so < n_so && so_order[next_so].start_ns < g->start_ns)
-            join_out_stats_only(&out, &so[so_order[next_so++].idx]);
-        uint32_t gi = (uint32_t)out.n;  /* its index */
-
-        /* The request: the latest one between the previous collection and this one. */
-        size_t m = marks_upper(marks, n_marks, c_start);
-        uint64_t q = g->start_ns;
-        while (m > 0) {
-            const evindex_gcmark *mk = &marks[--m];
-            if (evindex_gcmark_time(mk) < prev_end)
-                break;
-            if (mk->what != 2) {
-                q = evindex_gcmark_time(mk);
-                g->request_cap = mk->cap;
-                if (mk->what == 1)
-                    g->flags |= EVINDEX_GC_F_PAR_REQUEST;
-                break;
-            }
-        }
-        g->request_ns = q <= g->start_ns ? q : g->start_ns;
-        for (size_t i = marks_upper(marks, n_marks, g->request_ns - (g->request_ns > 0));
-             i < n_marks && evindex_gcmark_time(&marks[i]) <= c_end; i++)
-            if (marks[i].what == 2 && evindex_gcmark_time(&marks[i]) >= g->request_ns) {
-                g->global_sync_ns = evindex_gcmark_time(&marks[i]);
-                break;
-            }
-
-        /* Parts: each capability's span in the cluster. */
-        g->first_part = (uint32_t)n_parts;
-        xgrowarray((void **)&cparts, &cap_cparts, z - a, 16, sizeof *cparts);
-        uint64_t last_stop = g->request_ns;
-        evindex_gc_part *lead_part = NULL;
-        const ivtrack *lead_gc = NULL;
-        for (size_t i = a; i < z; i++) {
-            evindex_lane *lane = &ix->lanes[spans[i].lane];
-            size_t k = spans[i].idx;
-            uint64_t sp_start = evindex_span_start(lane, k);
-            evindex_gc_part *p = &cparts[i - a];
-            n_parts++;
-            p->cap = lane->pub.cap;
-            p->start_ns = sp_start;
-            p->end_ns = evindex_span_end(lane, k);
-            p->work_ns = evindex_span_work(lane, k);
-            p->wait_ns = evindex_span_wait(lane, k);
-            p->stop_ns = g->request_cap == EVINDEX_NO_CAP
-                             ? sp_start
-                             : part_stop(sweeps[spans[i].lane], g->request_ns, sp_start);
-            if (lead != SIZE_MAX && i == lead) {
-                lead_part = p;
-                lead_gc = lane->gc;
-            }
-            /* Point the capability's GC phases inside this span at the collection. */
-            join_set_refs(lane, spans[i].idx, spans[i].idx + 1, gi, &hints[spans[i].lane]);
-            if (spans[i].idx + 1 > lane->spans_reffed)
-                lane->spans_reffed = spans[i].idx + 1;
-        }
-        g->n_parts = (uint32_t)(n_parts - g->first_part);
-        /* Every capability had to stop, including those that then sat the GC out. */
-        if (g->request_cap != EVINDEX_NO_CAP)
-            for (size_t li = 0; li < ix->n_lanes; li++) {
-                uint64_t stop = part_stop(sweeps[li], g->request_ns, g->start_ns);
-                if (stop > g->request_ns && stop >= last_stop) {
-                    last_stop = stop;
-                    g->slowest_cap = ix->lanes[li].pub.cap;
-                }
-            }
-        g->stopping_ns = g->request_cap != EVINDEX_NO_CAP ? g->start_ns - g->request_ns
-                                                          : EVINDEX_NO_TIME;
-        if (lead != SIZE_MAX)
-            join_census(g, lead_part, lead_gc, census, n_census);
-
-        uint64_t before = have ? nx.start_ns : UINT64_MAX;
-        g->heap_after = series_first_in(heap, heap_sw, g->start_ns, before);
-        if (g->flags & EVINDEX_GC_F_MAJOR)
-            g->live_after = series_first_in(live, live_sw, g->start_ns, before);
-        prev_end = g->end_ns;
-        join_out_put(&out, g, c_start);
-        for (size_t i = a; i < z; i++)          /* a part goes in after its collection */
-            gcpack_append_part(ix->gcs, &cparts[i - a]);
-        if (released)
-            join_spans_release(ix, &js, &nx, have, released, hints);
-        /* Final once nothing can come before the next cluster any more. */
-        if (first_open == UINT64_MAX && !final) {
-            if (before < horizon_ns)
-                prev_end_final = prev_end;
-            else
-                first_open = c_start;
+        if (pthread_create(&maker, NULL, join_make_main, &jm) != 0) {
+            out.pipe = NULL;
+            join_pipe_free(&pipe);
+            threaded = false;
         }
     }
-
-    while (next_so < n_so)
-        join_out_stats_only(&out, &so[so_order[next_so++].idx]);
+    if (threaded) {
+        join_pipe_store(&pipe, &store);
+        pthread_join(maker, NULL);
+        join_pipe_free(&pipe);
+        j->helper_cpu_ns = jm.cpu_ns;
+        j->helper_wall_ns = jm.wall_ns;
+    } else {
+        join_make_run(&jm);
+    }
+    uint64_t prev_end = jm.prev_end, prev_end_final = jm.prev_end_final;
+    uint64_t first_open = jm.first_open;
     size_t n_gcs = out.n;
+    n_parts = out.n_parts;
     x_free(so);
     x_free(so_order);
-    x_free(hints);
-    series_sweep_free(heap_sw);
-    series_sweep_free(live_sw);
-    series_sweep_free(out.alloc_sw);
+    x_free(store.hints);
+    x_free(store.released);
+    series_sweep_free(store.heap_sw);
+    series_sweep_free(store.live_sw);
+    series_sweep_free(store.alloc_sw);
     for (size_t li = 0; li < ix->n_lanes; li++)
         runlane_sweep_free(sweeps[li]);
     x_free(sweeps);
@@ -646,8 +955,5 @@ evindex_join_grow(evindex *ix, evindex_join *j, const evindex_statsv *stats,
                evindex_span_start(lane, lane->span_from) < j->from_ns)
             lane->span_from++;
     }
-    x_free(released);
-    x_free(cparts);
-    x_free(spans);
     join_spans_free(&js);
 }

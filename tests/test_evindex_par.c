@@ -263,6 +263,71 @@ START_TEST(test_par_synthetic)
 }
 END_TEST
 
+/* Whether the build profiled in p made its collections on a second thread. */
+static bool
+par_joined_beside(const evindex_prof *p)
+{
+    for (unsigned i = 0; i < p->n && i < EVINDEX_PROF_MAX; i++)
+        if (strcmp(p->stage[i].name, "join_make") == 0)
+            return true;
+    return false;
+}
+
+/* Builds `path` serially and with two threads: the parallel build's final join
+ * makes its collections on a second thread, and its index is exactly the serial one's.
+ * Returns the collections with a census inside the pause. */
+static size_t
+par_join_beside_file(const char *path, const char *name)
+{
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(log);
+    evindex_prof sp = { 0 }, pp = { 0 };
+    evindex *serial = evindex_build(log, &(evindex_opts){ .threads = 1, .prof = &sp }, &d);
+    evindex *par = evindex_build(log, &(evindex_opts){ .threads = 2, .prof = &pp }, &d);
+    ck_assert_ptr_nonnull(serial);
+    ck_assert_ptr_nonnull(par);
+    ck_assert_uint_eq(evindex_threads_used(par), 2);
+    ck_assert_msg(!par_joined_beside(&sp), "%s: the serial build joined on two threads", name);
+    ck_assert_msg(par_joined_beside(&pp), "%s: the join ran on one thread", name);
+    char why[256];
+    ck_assert_msg(evindex_check(par, why, sizeof why), "%s: %s", name, why);
+    test_evindex_same(name, serial, par);
+    size_t n_census = 0;
+    for (size_t i = 0; i < evindex_n_gcs(par); i++)
+        n_census += evindex_gc_get(par, i, &(evindex_gc){ 0 })->census_ns > 0;
+    evindex_free(par);
+    evindex_free(serial);
+    evlog_close(log);
+    return n_census;
+}
+
+/* A parallel build's final join of many collections makes them on a second thread
+ * while the building thread stores them (the GC phases' refs, the censuses, the heap
+ * figures, the packed records), in batches: the index is still exactly the serial
+ * build's (which joins on one thread), with non-moving cycles, and with heap censuses
+ * inside the pauses. */
+START_TEST(test_par_join_beside)
+{
+    const char *synth = getenv("ELOG_SYNTH");
+    ck_assert_msg(synth != NULL, "ELOG_SYNTH must name build/elog-synth");
+    char path[] = "/tmp/elog-par-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    /* 351 collections: more batches than the queue holds. */
+    const char *shape = "--caps 2 --size 160K --seed 18 --nonmoving --gc-every 100us";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' %s -o '%s' 2>/dev/null", synth, shape, path);
+    ck_assert_msg(system(cmd) == 0, "elog-synth %s failed", shape);
+    par_join_beside_file(path, shape);
+    unlink(path);
+    char *fx = test_path("fixtures/heapprof-hc.eventlog");
+    ck_assert_uint_gt(par_join_beside_file(fx, "heapprof-hc"), 0);
+    free(fx);
+}
+END_TEST
+
 Suite *
 test_evindex_par_suite(void)
 {
@@ -271,6 +336,7 @@ test_evindex_par_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_par_fixtures_and_corpus);
     tcase_add_test(tc, test_par_synthetic);
+    tcase_add_test(tc, test_par_join_beside);
     suite_add_tcase(s, tc);
     return s;
 }
