@@ -633,6 +633,23 @@ msgtab_sift_down(msgtab_cursor **h, size_t n, size_t i)
     }
 }
 
+/* c's next message into the packer's run, packed into dst when the run is a chunk. */
+static inline void
+msgtab_take(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cursor *c)
+{
+    const msgtab_run *r = c->r;
+    msgtab_run *o = &pk->buf;
+    size_t j = c->at++, q = pk->len++;
+    o->t[q] = r->t[j];
+    o->off[q] = r->off[j];
+    o->cap[q] = r->cap[j];
+    o->kind[q] = r->kind[j];
+    if (pk->len == MSGTAB_CHUNK) {
+        msgtab_pack(dst, marker_kind, o, pk->len);
+        pk->len = 0;
+    }
+}
+
 /* Every list is sorted: a k-way merge over a heap of list heads, the head list's
  * messages taken while they stay before both its children's, column values copied
  * straight into the packer's run. */
@@ -647,19 +664,9 @@ msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
             h[nh++] = &cs[i];
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
-    msgtab_run *o = &pk->buf;
     while (nh == 2) {               /* two lists (two capabilities): no heap */
         msgtab_cursor *x = msgtab_cursor_less(h[1], h[0]) ? h[1] : h[0];
-        const msgtab_run *r = x->r;
-        size_t j = x->at++, q = pk->len++;
-        o->t[q] = r->t[j];
-        o->off[q] = r->off[j];
-        o->cap[q] = r->cap[j];
-        o->kind[q] = r->kind[j];
-        if (pk->len == MSGTAB_CHUNK) {
-            msgtab_pack(dst, marker_kind, o, pk->len);
-            pk->len = 0;
-        }
+        msgtab_take(dst, marker_kind, pk, x);
         if (x->at == x->end && !msgtab_cursor_next(x))
             h[0] = h[x == h[0]], nh = 1;
     }
@@ -670,16 +677,7 @@ msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
             lim = h[2];
         bool done = false;
         do {
-            const msgtab_run *r = c->r;
-            size_t j = c->at++, q = pk->len++;
-            o->t[q] = r->t[j];
-            o->off[q] = r->off[j];
-            o->cap[q] = r->cap[j];
-            o->kind[q] = r->kind[j];
-            if (pk->len == MSGTAB_CHUNK) {
-                msgtab_pack(dst, marker_kind, o, pk->len);
-                pk->len = 0;
-            }
+            msgtab_take(dst, marker_kind, pk, c);
             if (c->at == c->end && !msgtab_cursor_next(c)) {
                 done = true;
                 break;

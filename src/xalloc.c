@@ -60,14 +60,23 @@ xreallocarray(void *p, size_t count, size_t size)
     return q;
 }
 
+/* The capacity a growing array takes for `need` elements: `first`, doubled until it
+ * holds them. */
+static size_t
+x_grown_cap(size_t cap, size_t need, size_t first)
+{
+    size_t c = cap ? cap : first;
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? SIZE_MAX : 2 * c;
+    return c;
+}
+
 void
 xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
 {
     if (need <= *cap)
         return;
-    size_t c = *cap ? *cap : first;
-    while (c < need)
-        c = c > SIZE_MAX / 2 ? SIZE_MAX : 2 * c;
+    size_t c = x_grown_cap(*cap, need, first);
     *p = xreallocarray(*p, c, size);
     *cap = c;
 }
@@ -80,9 +89,7 @@ xgrowarray_release(void **p, size_t *cap, size_t need, size_t first, size_t size
 {
     if (need <= *cap)
         return;
-    size_t c = *cap ? *cap : first;
-    while (c < need)
-        c = c > SIZE_MAX / 2 ? SIZE_MAX : 2 * c;
+    size_t c = x_grown_cap(*cap, need, first);
     *p = xreallocarray_release(*p, *cap * size, c, size);
     *cap = c;
 }
