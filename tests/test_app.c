@@ -65,6 +65,22 @@ fx_close(app_fx *f)
     evlog_close(f->log);
 }
 
+/* Finish the log w writes into the memory stream fp (over *bytes, *len) and open a
+ * 100x30 viewer on it named `name`; the bytes stay the caller's (free after fx_close). */
+static void
+fx_open_written(app_fx *f, evwrite *w, FILE *fp, char **bytes, size_t *len, const char *name)
+{
+    ck_assert_int_eq(evwrite_finish(w), EVWRITE_OK);
+    evwrite_destroy(w);
+    ck_assert_int_eq(fclose(fp), 0);
+    diag d;
+    f->log = evlog_open_bytes((const uint8_t *)*bytes, *len, &d);
+    ck_assert_ptr_nonnull(f->log);
+    f->ix = evindex_build(f->log, NULL, &d);
+    f->a = app_new(f->ix, name, 100, 30, NULL);
+    f->s = surface_new(100, 30);
+}
+
 /* Press keys (space-separated names), then draw. */
 static void
 fx_keys(app_fx *f, const char *keys)
@@ -441,17 +457,9 @@ START_TEST(test_app_search_split)
         ck_assert_int_eq(i % 3 ? evwrite_user_msg(w, cap, t, text)
                                : evwrite_user_marker(w, cap, t, text), EVWRITE_OK);
     }
-    ck_assert_int_eq(evwrite_finish(w), EVWRITE_OK);
-    evwrite_destroy(w);
-    ck_assert_int_eq(fclose(fp), 0);
     app_fx f;
-    diag d;
-    f.log = evlog_open_bytes((const uint8_t *)bytes, len, &d);
-    ck_assert_ptr_nonnull(f.log);
-    f.ix = evindex_build(f.log, NULL, &d);
+    fx_open_written(&f, w, fp, &bytes, &len, "split.eventlog");
     ck_assert_uint_eq(evindex_n_msgs(f.ix), N);
-    f.a = app_new(f.ix, "split.eventlog", 100, 30, NULL);
-    f.s = surface_new(100, 30);
     fx_keys(&f, "/ n e e d l e Enter");
     /* Brute force: every message's text, in index (time) order, and the label. */
     ck_assert_uint_eq(f.a->n_matches, want + 1);
@@ -510,17 +518,9 @@ START_TEST(test_app_marker_times)
         ck_assert_int_eq(evwrite_user_marker(w, 0, at[i], name), EVWRITE_OK);
     }
     ck_assert_int_eq(evwrite_user_msg(w, 0, 70000000, "end"), EVWRITE_OK);
-    ck_assert_int_eq(evwrite_finish(w), EVWRITE_OK);
-    evwrite_destroy(w);
-    ck_assert_int_eq(fclose(fp), 0);
     app_fx f;
-    diag d;
-    f.log = evlog_open_bytes((const uint8_t *)bytes, len, &d);
-    ck_assert_ptr_nonnull(f.log);
-    f.ix = evindex_build(f.log, NULL, &d);
+    fx_open_written(&f, w, fp, &bytes, &len, "late.eventlog");
     ck_assert_uint_eq(evindex_first_ns(f.ix), 60000000);
-    f.a = app_new(f.ix, "late.eventlog", 100, 30, NULL);
-    f.s = surface_new(100, 30);
     for (size_t i = 0; i < 4; i++) {
         fx_keys(&f, "n");
         ck_assert_uint_eq(app_view(f.a)->cursor_ns, at[i]);
