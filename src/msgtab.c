@@ -855,14 +855,14 @@ struct msgtab_split {
     atomic_uint done;           /* halves packed: the run that packs the second seals */
 };
 
-/* Chunks of l's columns whose first time is before t. */
+/* Chunks of c whose first time is before t. */
 static size_t
-msgtab_list_chunks_before(const msgtab_list *l, uint64_t t)
+msgtab_cols_chunks_before(const msgtab_cols *c, uint64_t t)
 {
-    size_t lo = 0, hi = l->cols.n_chunks;
+    size_t lo = 0, hi = c->n_chunks;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (l->cols.chunks[mid].t_base < t)
+        if (c->chunks[mid].t_base < t)
             lo = mid + 1;
         else
             hi = mid;
@@ -870,20 +870,32 @@ msgtab_list_chunks_before(const msgtab_list *l, uint64_t t)
     return lo;
 }
 
+/* The first of c's packed messages (in time order) at or after t; c->n if none. */
+static size_t
+msgtab_cols_first_from(const msgtab_cols *c, uint64_t t)
+{
+    size_t k = msgtab_cols_chunks_before(c, t);
+    if (k == 0)
+        return 0;
+    const msgtab_chunk *ck = &c->chunks[k - 1];
+    const uint64_t *col = c->words + ck->word;
+    size_t len, first = msgtab_chunk_first(c, k - 1, &len);
+    size_t a = 1, b = len;                  /* entry 0 is the base: < t */
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (ck->t_base + bitpack_get(col, (uint64_t)mid * ck->w_t, ck->w_t) < t)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return first + a;
+}
+
 /* The first message of the sorted list l at or after time t (its count if none). */
 static size_t
 msgtab_list_first_from(const msgtab_list *l, uint64_t t)
 {
-    size_t k = msgtab_list_chunks_before(l, t), i = 0;
-    if (k) {
-        size_t len, first = msgtab_chunk_first(&l->cols, k - 1, &len);
-        msgtab_run r;
-        msgtab_cols_decode(&l->cols, k - 1, len, &r);
-        size_t j = 1;                       /* entry 0 is the base: < t */
-        while (j < len && r.t[j] < t)
-            j++;
-        i = first + j;
-    }
+    size_t i = msgtab_cols_first_from(&l->cols, t);
     if (i == l->cols.n)                     /* every packed one before t: the buffer */
         for (size_t j = 0; j < l->n_buf && l->buf.t[j] < t; j++)
             i++;
@@ -921,7 +933,7 @@ msgtab_split_start(msgtab *mt, size_t min_msgs, bool pick, uint64_t t)
         uint64_t mid = lo + (hi - lo) / 2;
         size_t before = 0;
         for (size_t i = 0; i < with; i++)
-            before += msgtab_list_chunks_before(ls[i], mid + 1);
+            before += msgtab_cols_chunks_before(&ls[i]->cols, mid + 1);
         if (2 * before < chunks)
             lo = mid + 1;
         else
@@ -1103,12 +1115,6 @@ msgtab_n_markers(const msgtab *mt)
     return mt->t.n_markers;
 }
 
-static uint64_t
-msgtab_time_in(const msgtab *mt, const msgtab_chunk *ck, size_t j)
-{
-    return ck->t_base + bitpack_get(mt->t.words + ck->word, (uint64_t)j * ck->w_t, ck->w_t);
-}
-
 static unsigned
 msgtab_kind_in(const msgtab *mt, const msgtab_chunk *ck, size_t j)
 {
@@ -1143,26 +1149,7 @@ msgtab_range(const msgtab *mt, size_t i, size_t n, msgtab_msg *out)
 size_t
 msgtab_first_from(const msgtab *mt, uint64_t t)
 {
-    size_t lo = 0, hi = mt->t.n_chunks;     /* the first chunk whose base is >= t */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (mt->t.chunks[mid].t_base < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0)
-        return 0;
-    size_t c = lo - 1, len, first = msgtab_chunk_first(&mt->t, c, &len);
-    size_t a = 1, b = len;                  /* entry 0 is the base: < t */
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (msgtab_time_in(mt, &mt->t.chunks[c], mid) < t)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    return first + a;
+    return msgtab_cols_first_from(&mt->t, t);
 }
 
 size_t

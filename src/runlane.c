@@ -1545,8 +1545,8 @@ runlane_busy_before_in(const runlane *rl, size_t c, uint64_t t)
 
 /* Run time inside [0, t): whole runs before the last one starting before t, from
  * the prefix sums, plus that run clipped at t. */
-static uint64_t
-runlane_busy_before(const runlane *rl, uint64_t t)
+uint64_t
+runlane_busy_upto(const runlane *rl, uint64_t t)
 {
     size_t in = runlane_chunk_before(rl, t, 0);
     if (in != SIZE_MAX)
@@ -1625,16 +1625,10 @@ runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t 
                 size_t c = at[m - m0];
                 out[m] = c == SIZE_MAX ? 0 : runlane_busy_before_in(rl, c, t[m]);
             } else {
-                out[m] = runlane_busy_before(rl, t[m]);
+                out[m] = runlane_busy_upto(rl, t[m]);
             }
         }
     }
-}
-
-uint64_t
-runlane_busy_upto(const runlane *rl, uint64_t t)
-{
-    return runlane_busy_before(rl, t);
 }
 
 /* The bounds at t from what the chunk headers say: busy time rises by at most the time
@@ -1658,7 +1652,7 @@ runlane_busy_bounds_many(const runlane *rl, const uint64_t *t, size_t n, uint64_
             uint64_t tm = t[m];
             size_t c = at[m - m0];
             if (tm > open_first) {
-                lo[m] = hi[m] = runlane_busy_before(rl, tm);
+                lo[m] = hi[m] = runlane_busy_upto(rl, tm);
                 continue;
             }
             if (c == SIZE_MAX) {
@@ -1694,7 +1688,7 @@ runlane_busy_ns(const runlane *rl, uint64_t t0, uint64_t t1)
 {
     if (t0 >= t1)
         return 0;
-    return runlane_busy_before(rl, t1) - runlane_busy_before(rl, t0);
+    return runlane_busy_upto(rl, t1) - runlane_busy_upto(rl, t0);
 }
 
 size_t

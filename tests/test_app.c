@@ -65,6 +65,19 @@ fx_close(app_fx *f)
     evlog_close(f->log);
 }
 
+/* A GHC log written into memory (*bytes, *len, through the stream *fp), its data begun:
+ * events go in with evwrite_*, then fx_open_written. */
+static evwrite *
+fx_writer(FILE **fp, char **bytes, size_t *len)
+{
+    *fp = open_memstream(bytes, len);
+    ck_assert_ptr_nonnull(*fp);
+    evwrite *w = evwrite_new(*fp);
+    ck_assert_int_eq(evwrite_declare_ghc(w), EVWRITE_OK);
+    ck_assert_int_eq(evwrite_begin_data(w), EVWRITE_OK);
+    return w;
+}
+
 /* Finish the log w writes into the memory stream fp (over *bytes, *len) and open a
  * 100x30 viewer on it named `name`; the bytes stay the caller's (free after fx_close). */
 static void
@@ -438,11 +451,8 @@ START_TEST(test_app_search_split)
     enum { N = 70001 };
     char *bytes = NULL;
     size_t len = 0;
-    FILE *fp = open_memstream(&bytes, &len);
-    ck_assert_ptr_nonnull(fp);
-    evwrite *w = evwrite_new(fp);
-    ck_assert_int_eq(evwrite_declare_ghc(w), EVWRITE_OK);
-    ck_assert_int_eq(evwrite_begin_data(w), EVWRITE_OK);
+    FILE *fp;
+    evwrite *w = fx_writer(&fp, &bytes, &len);
     ck_assert_int_eq(evwrite_create_thread(w, 0, 500, 7), EVWRITE_OK);
     ck_assert_int_eq(evwrite_thread_label(w, 0, 600, 7, "Needle-thread"), EVWRITE_OK);
     size_t want = 0;
@@ -506,11 +516,8 @@ START_TEST(test_app_marker_times)
     static const char *const want[] = { "63.981ms", "63.982000ms", "63.982001ms", "68.981ms" };
     char *bytes = NULL;
     size_t len = 0;
-    FILE *fp = open_memstream(&bytes, &len);
-    ck_assert_ptr_nonnull(fp);
-    evwrite *w = evwrite_new(fp);
-    ck_assert_int_eq(evwrite_declare_ghc(w), EVWRITE_OK);
-    ck_assert_int_eq(evwrite_begin_data(w), EVWRITE_OK);
+    FILE *fp;
+    evwrite *w = fx_writer(&fp, &bytes, &len);
     ck_assert_int_eq(evwrite_user_msg(w, 0, 60000000, "start"), EVWRITE_OK);
     for (size_t i = 0; i < 4; i++) {
         char name[16];
