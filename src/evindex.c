@@ -1564,10 +1564,13 @@ builder_place_samples(builder *b, uint64_t horizon, bool final)
                                    &b->cap_placed_sparks, b->sparks, ks,
                                    sizeof *b->placed_sparks, raw_spark_cmp);
         if (at < n_old || at_s < ns_old) {  /* a late one: the series go back before it */
+            /* From the earliest item of either list not fed yet: a late spark counter
+             * must not send back past new samples that came before it (nor a late
+             * sample past new spark counters). */
             uint64_t t = UINT64_MAX;
-            if (at < n_old)
+            if (at < b->n_placed)
                 t = b->placed[at].time_ns;
-            if (at_s < ns_old && b->placed_sparks[at_s].time_ns < t)
+            if (at_s < b->n_placed_sparks && b->placed_sparks[at_s].time_ns < t)
                 t = b->placed_sparks[at_s].time_ns;
             at = builder_count_before(b->placed, b->n_placed, sizeof *b->placed,
                                       offsetof(raw_sample, time_ns), t);

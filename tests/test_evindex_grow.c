@@ -346,6 +346,10 @@ START_TEST(test_grow_fixtures)
             size_t steps = gr_feed(path, names[i], seed * 7 + i, 1 + seed * 20000, 3);
             ck_assert_uint_ge(steps, 2);
         }
+        /* Small pieces, as a pipe gives them: one capability's block far behind the
+         * others', its items placed late (compared at the end only). */
+        for (uint64_t seed = 1; seed <= 4; seed++)
+            gr_feed(path, names[i], seed * 1000 + i, 5000, 0);
     }
     test_free_names(names, n);
     free(dir);
@@ -361,6 +365,19 @@ START_TEST(test_grow_quiet_cap_run)
 {
     char *path = test_path("fixtures/threaded-n4.eventlog");
     gr_feed(path, "threaded-n4 (quiet cap)", 37, 60001, 3);
+    free(path);
+}
+END_TEST
+
+/* nonmoving-l fed in small pieces: capability 0's one block comes whole, capability 1's
+ * by pieces well behind it, so capability 1's items are placed late. A step that places
+ * a late spark counter together with new samples earlier than it must feed those
+ * samples too: GC 577's heap size and allocation were lost when the series went back
+ * to the spark counter's time alone (the live end-to-end test's fifo run hit it). */
+START_TEST(test_grow_late_sparks_and_samples)
+{
+    char *path = test_path("fixtures/nonmoving-l.eventlog");
+    gr_feed(path, "nonmoving-l (late spark counters)", 7, 5000, 3);
     free(path);
 }
 END_TEST
@@ -646,6 +663,7 @@ test_evindex_grow_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_grow_fixtures);
     tcase_add_test(tc, test_grow_quiet_cap_run);
+    tcase_add_test(tc, test_grow_late_sparks_and_samples);
     tcase_add_test(tc, test_grow_synthetic);
     tcase_add_test(tc, test_grow_work_is_incremental);
     tcase_add_test(tc, test_grow_step_cost);
