@@ -400,12 +400,13 @@ join_store_batch(join_store *st, join_batch *bt)
         evindex_gc_part *parts = bt->parts + p;
         const span_ref *spans = bt->spans + p;
         p += it->n_parts;
-        if (series_count(st->alloc)) {
-            series_sample smp;
-            uint64_t v = series_sweep_at(st->alloc_sw, g->end_ns, &smp) == SIZE_MAX ? 0
-                                                                                : smp.value;
-            g->allocated_before = v - st->prev_alloc;
-            st->prev_alloc = v;
+        /* Unknown until a HEAP_ALLOCATED came at or before its end: whether one comes
+         * later does not change it (a growing index makes it final before). */
+        series_sample smp;
+        if (series_count(st->alloc) &&
+            series_sweep_at(st->alloc_sw, g->end_ns, &smp) != SIZE_MAX) {
+            g->allocated_before = smp.value - st->prev_alloc;
+            st->prev_alloc = smp.value;
         }
         if (it->n_parts) {      /* a cluster (a GC_STATS-only collection has none) */
             g->heap_after = series_first_in(st->heap, st->heap_sw, g->start_ns, it->before);

@@ -411,6 +411,7 @@ START_TEST(test_grow_synthetic)
         ck_assert_msg(system(cmd) == 0, "elog-synth %s failed", shapes[i]);
         gr_feed(path, shapes[i], 100 + i, 60000, 7);
         gr_feed(path, shapes[i], 200 + i, 5000, 0);
+        gr_feed(path, shapes[i], 1, 3000, 0);
         unlink(path);
     }
 }

@@ -33,7 +33,8 @@
  * the next collection's first span; live after the same with HEAP_LIVE, major
  * collections only (gen = generations - 1, HEAP_INFO_GHC, default 2). Allocated = the
  * sum over capabilities of their latest HEAP_ALLOCATED at the end of the pause, minus
- * that sum at the previous collection's end. census_ns (rule b) = for each heap census
+ * that sum at the previous collection's end (0 before the first); unknown while none
+ * has come by the end of the pause. census_ns (rule b) = for each heap census
  * whose begin lies in the leader's pause: its end (clipped to the pause end; no
  * SAMPLE_END, as GHC 8 writes none: the pause end) - the later of the pause start and
  * the leader's latest GC_WORK / GC_IDLE / GC_DONE at or before the begin (a
@@ -850,7 +851,7 @@ xr_gc_tables(xr *r, xref_tables *out)
         xr_cell(o, st ? st->copied : 0, st != NULL && g->kind != G_NO_STATS);
         xr_cell(o, live_after, live_after != XR_NONE);
         xr_cell(o, heap_after, heap_after != XR_NONE);
-        xr_cell(o, allocated, r->n_alloc > 0);
+        xr_cell(o, allocated, ai > 0);
         xr_cell(o, g->leader, g->leader != XR_NO_CAP);
         xr_cell(o, req ? req->cap : 0, req != NULL && req->cap != XR_NO_CAP);
         xr_cell(o, slowest, slowest != XR_NO_CAP);
