@@ -337,7 +337,9 @@ rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t,
     size_t label_len = 0;
     bool has_label = evindex_thread_label(ix, t, &label, &label_len);
     if (json) {
-        strbuf_printf(out, "{\"tid\":%u,\"label\":", t->tid);
+        strbuf_puts(out, "{\"tid\":");
+        strbuf_u64(out, t->tid);
+        strbuf_puts(out, ",\"label\":");
         if (has_label)
             reports_json_text(out, label, label_len);
         else
@@ -348,16 +350,27 @@ rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t,
         rep_cap(out, true, t->create_cap);
         strbuf_puts(out, ",\"first_run_ns\":");
         rep_u64(out, true, st->first_run_ns, st->first_run_ns != THREADTAB_NO_TIME);
-        strbuf_printf(out, ",\"run_ns\":%llu,\"runs\":%u,\"migrations\":%u,\"wakeups\":%u,"
-                      "\"stops\":{",
-                      (unsigned long long)st->run_ns, st->n_runs, t->n_migrations, t->n_wakeups);
-        for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
-            strbuf_printf(out, "%s\"%s\":%u", c ? "," : "",
-                          threadtab_stop_class_name((enum threadtab_stop_class)c), st->stops[c]);
+        strbuf_puts(out, ",\"run_ns\":");
+        strbuf_u64(out, st->run_ns);
+        strbuf_puts(out, ",\"runs\":");
+        strbuf_u64(out, st->n_runs);
+        strbuf_puts(out, ",\"migrations\":");
+        strbuf_u64(out, t->n_migrations);
+        strbuf_puts(out, ",\"wakeups\":");
+        strbuf_u64(out, t->n_wakeups);
+        strbuf_puts(out, ",\"stops\":{");
+        for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++) {
+            strbuf_puts(out, c ? ",\"" : "\"");
+            strbuf_puts(out, threadtab_stop_class_name((enum threadtab_stop_class)c));
+            strbuf_puts(out, "\":");
+            strbuf_u64(out, st->stops[c]);
+        }
         strbuf_puts(out, "}}");
         return;
     }
-    strbuf_printf(out, "%u\t", t->tid);
+    /* Numbers by strbuf_u64, not printf: millions of rows. */
+    strbuf_u64(out, t->tid);
+    strbuf_putc(out, '\t');
     if (has_label)
         reports_tsv_text(out, label, label_len);
     else
@@ -368,10 +381,15 @@ rep_thread_row(strbuf *out, const evindex *ix, const threadtab_thread *t,
     rep_cap(out, false, t->create_cap);
     strbuf_putc(out, '\t');
     rep_u64(out, false, st->first_run_ns, st->first_run_ns != THREADTAB_NO_TIME);
-    strbuf_printf(out, "\t%llu\t%u\t%u\t%u", (unsigned long long)st->run_ns, st->n_runs,
-                  t->n_migrations, t->n_wakeups);
-    for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++)
-        strbuf_printf(out, "\t%u", st->stops[c]);
+    const uint64_t tail[] = { st->run_ns, st->n_runs, t->n_migrations, t->n_wakeups };
+    for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) {
+        strbuf_putc(out, '\t');
+        strbuf_u64(out, tail[i]);
+    }
+    for (int c = 0; c < THREADTAB_N_STOP_CLASSES; c++) {
+        strbuf_putc(out, '\t');
+        strbuf_u64(out, st->stops[c]);
+    }
 }
 
 /* Rows made a piece at a time, each piece a pass over the runs that can hold its
