@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../ui/app_int.h"
@@ -411,7 +412,10 @@ START_TEST(test_grow_synthetic)
         ck_assert_msg(system(cmd) == 0, "elog-synth %s failed", shapes[i]);
         gr_feed(path, shapes[i], 100 + i, 60000, 7);
         gr_feed(path, shapes[i], 200 + i, 5000, 0);
-        gr_feed(path, shapes[i], 1, 3000, 0);
+        /* Pieces as small as a pipe's, on the smaller shapes (the cost is per piece). */
+        struct stat st;
+        if (stat(path, &st) == 0 && st.st_size <= 600 * 1024)
+            gr_feed(path, shapes[i], 1, 3000, 0);
         unlink(path);
     }
 }
