@@ -31,6 +31,10 @@ void msgtab_free(msgtab *mt);
 /* Add a message in any order (the table sorts at seal). Adding to a sealed table
  * takes it back (queries wait for the next seal, which merges old and new). */
 void msgtab_add(msgtab *mt, const msgtab_msg *m);
+/* msgtab_add of the message with these fields (offset < 2^40, cap < 2^16, kind < 2^8):
+ * the build's walk, which then builds no msgtab_msg. */
+void msgtab_add_fields(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap,
+                       unsigned kind);
 /* Into a sealed table, n messages sorted by (time, offset) that may start before its
  * last (a growing index placing late ones): the chunks from the one where the first
  * new message goes are unpacked, merged with the new and packed again; the table stays

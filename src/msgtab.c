@@ -428,19 +428,30 @@ msgtab_list_of(msgtab *mt, uint16_t cap)
     return mt->cur = l;
 }
 
-static void
-msgtab_list_add(msgtab_list *l, unsigned marker_kind, const msgtab_msg *m)
+/* The list's buffer, full, packed as its next chunk: apart from msgtab_list_add, which
+ * runs for every message and then saves no registers for the call. */
+static __attribute__((noinline)) void
+msgtab_list_flush(msgtab_list *l, unsigned marker_kind)
 {
-    uint64_t t = m->time_ns, off = m->offset;
+    msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf);
+    l->n_buf = 0;
+}
+
+static inline void
+msgtab_list_add(msgtab_list *l, unsigned marker_kind, uint64_t t, uint64_t off, unsigned cap,
+                unsigned kind)
+{
     if (t < l->last_t || (t == l->last_t && off < l->last_off))
         l->sorted = false;
     l->last_t = t;
     l->last_off = off;
-    msgtab_run_set(&l->buf, l->n_buf++, m);
-    if (l->n_buf == MSGTAB_CHUNK) {
-        msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf);
-        l->n_buf = 0;
-    }
+    size_t j = l->n_buf++;
+    l->buf.t[j] = t;
+    l->buf.off[j] = off;
+    l->buf.cap[j] = cap;
+    l->buf.kind[j] = kind;
+    if (j + 1 == MSGTAB_CHUNK)
+        msgtab_list_flush(l, marker_kind);
 }
 
 /* Take a sealed table back for more messages: its packed chunks become one sorted list
@@ -475,15 +486,21 @@ msgtab_reopen(msgtab *mt)
 }
 
 void
-msgtab_add(msgtab *mt, const msgtab_msg *m)
+msgtab_add_fields(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap, unsigned kind)
 {
     if (mt->sealed)
         msgtab_reopen(mt);
     msgtab_list *l = mt->cur;
-    if (!l || l->cap != m->cap)
-        l = msgtab_list_of(mt, (uint16_t)m->cap);
-    msgtab_list_add(l, mt->marker_kind, m);
+    if (!l || l->cap != cap)
+        l = msgtab_list_of(mt, (uint16_t)cap);
+    msgtab_list_add(l, mt->marker_kind, time_ns, offset, cap, kind);
     mt->n++;
+}
+
+void
+msgtab_add(msgtab *mt, const msgtab_msg *m)
+{
+    msgtab_add_fields(mt, m->time_ns, m->offset, m->cap, m->kind);
 }
 
 /* Message i of a list: packed, then buffered. */
@@ -558,6 +575,20 @@ typedef struct msgtab_cursor {
  * so the lists and the table being merged from them are not both held whole. */
 #define MSGTAB_RELEASE_WORDS 8192
 
+/* Give back the words of the chunks the cursor has passed (before c->chunk), a batch
+ * of at least MSGTAB_RELEASE_WORDS at a time, none from rel_hi on. */
+static void
+msgtab_cursor_release(msgtab_cursor *c)
+{
+    msgtab_cols *lc = &c->l->cols;
+    size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
+    done = done < c->rel_hi ? done : c->rel_hi;
+    if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
+        x_release(lc->words, c->released * sizeof *lc->words, done * sizeof *lc->words);
+        c->released = done;
+    }
+}
+
 /* Load the cursor's next run; false at its end (a whole-list cursor's columns then
  * freed). */
 static bool
@@ -572,13 +603,7 @@ msgtab_cursor_next(msgtab_cursor *c)
             c->at = c->from > first ? c->from - first : 0;
             c->end = c->to - first < len ? c->to - first : len;
             c->chunk++;
-            size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
-            done = done < c->rel_hi ? done : c->rel_hi;
-            if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
-                x_release(lc->words, c->released * sizeof *lc->words,
-                          done * sizeof *lc->words);
-                c->released = done;
-            }
+            msgtab_cursor_release(c);
             return true;
         }
         c->chunk = lc->n_chunks;
@@ -650,9 +675,105 @@ msgtab_take(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cu
     }
 }
 
+/* Chunks a head list's run must hold whole, before the other lists' heads, for the
+ * merge to end its packed chunk short (a segment's end) and copy them as they are. */
+#define MSGTAB_COPY_MIN 8
+
+/* Chunk k of the cursor's list if it is full, all the cursor's and, by its last message,
+ * before lim's head (NULL: no other list): then its messages can go to the table as
+ * the packed chunk they are. */
+static bool
+msgtab_cursor_whole_before(const msgtab_cursor *c, size_t k, const msgtab_cursor *lim)
+{
+    const msgtab_cols *lc = &c->l->cols;
+    size_t len, first = msgtab_chunk_first(lc, k, &len);
+    if (len < MSGTAB_CHUNK || first < c->from || first + MSGTAB_CHUNK > c->to)
+        return false;
+    if (!lim)
+        return true;
+    const msgtab_chunk *ck = &lc->chunks[k];
+    const uint64_t *col = lc->words + ck->word;
+    uint64_t t = ck->t_base + bitpack_get(col, (uint64_t)(MSGTAB_CHUNK - 1) * ck->w_t, ck->w_t);
+    uint64_t lt = lim->r->t[lim->at];
+    if (t != lt)
+        return t < lt;
+    uint64_t off = ck->off_base + bitpack_get(col + ck->w_t,
+                                              (uint64_t)(MSGTAB_CHUNK - 1) * ck->w_off,
+                                              ck->w_off);
+    return off < lim->r->off[lim->at];
+}
+
+/* Chunk k of src appended to dst as it is (its words copied, its header rebased). */
+static void
+msgtab_cols_copy_chunk(msgtab_cols *dst, const msgtab_cols *src, size_t k)
+{
+    msgtab_cols_open_chunk(dst);
+    xgrowarray((void **)&dst->chunks, &dst->cap_chunks, dst->n_chunks + 1, 16,
+               sizeof *dst->chunks);
+    const msgtab_chunk *sk = &src->chunks[k];
+    size_t words = (size_t)sk->w_t + sk->w_off + sk->w_cap + sk->w_kind;
+    size_t markers = (k + 1 < src->n_chunks ? src->chunks[k + 1].markers_before
+                                            : src->n_markers) - sk->markers_before;
+    msgtab_chunk *ck = &dst->chunks[dst->n_chunks++];
+    *ck = *sk;
+    ck->word = (uint32_t)dst->n_words;
+    ck->markers_before = (uint32_t)dst->n_markers;
+    xgrowarray((void **)&dst->words, &dst->cap_words, dst->n_words + words + MSGTAB_PAD, 256,
+               sizeof *dst->words);
+    memcpy(dst->words + dst->n_words, src->words + sk->word, words * sizeof *dst->words);
+    memset(dst->words + dst->n_words + words, 0, MSGTAB_PAD * sizeof *dst->words);
+    dst->n_words += words;
+    dst->n += MSGTAB_CHUNK;
+    dst->n_markers += markers;
+}
+
+/* The head cursor c has taken its run (at == end): while its next chunks lie whole before
+ * lim's head, copy them packed as they are — at once if the packer is empty, else if
+ * MSGTAB_COPY_MIN of them do, the packer's messages first packed as a short chunk (a
+ * segment ends there). A list whose messages come in long stretches (a capability
+ * busy alone) is then merged at the cost of a copy. */
+static void
+msgtab_copy_chunks(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
+                   msgtab_cursor *c, const msgtab_cursor *lim)
+{
+    const msgtab_cols *lc = &c->l->cols;
+    size_t k = c->chunk;
+    if (k >= lc->n_chunks || !msgtab_cursor_whole_before(c, k, lim))
+        return;
+    if (pk->len) {
+        size_t far = k + MSGTAB_COPY_MIN - 1;
+        if (far >= lc->n_chunks || !msgtab_cursor_whole_before(c, far, lim))
+            return;
+        msgtab_pack(dst, marker_kind, &pk->buf, pk->len);
+        pk->len = 0;
+    }
+    do
+        msgtab_cols_copy_chunk(dst, lc, k++);
+    while (k < lc->n_chunks && msgtab_cursor_whole_before(c, k, lim));
+    c->chunk = k;
+    msgtab_cursor_release(c);
+}
+
+/* Take c's messages while they stay before lim's head (NULL: all); false when c has
+ * none left. */
+static bool
+msgtab_take_run(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cursor *c,
+                const msgtab_cursor *lim)
+{
+    do {
+        msgtab_take(dst, marker_kind, pk, c);
+        if (c->at == c->end) {
+            msgtab_copy_chunks(dst, marker_kind, pk, c, lim);
+            if (!msgtab_cursor_next(c))
+                return false;
+        }
+    } while (!lim || msgtab_cursor_less(c, lim));
+    return true;
+}
+
 /* Every list is sorted: a k-way merge over a heap of list heads, the head list's
  * messages taken while they stay before both its children's, column values copied
- * straight into the packer's run. */
+ * straight into the packer's run, and whole chunks that do copied packed. */
 static void
 msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
                      msgtab_cursor *cs, size_t n_cs)
@@ -665,25 +786,17 @@ msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
     while (nh == 2) {               /* two lists (two capabilities): no heap */
-        msgtab_cursor *x = msgtab_cursor_less(h[1], h[0]) ? h[1] : h[0];
-        msgtab_take(dst, marker_kind, pk, x);
-        if (x->at == x->end && !msgtab_cursor_next(x))
-            h[0] = h[x == h[0]], nh = 1;
+        bool second = msgtab_cursor_less(h[1], h[0]);
+        msgtab_cursor *x = h[second], *y = h[!second];
+        if (!msgtab_take_run(dst, marker_kind, pk, x, y))
+            h[0] = y, nh = 1;
     }
     while (nh) {
         msgtab_cursor *c = h[0];
         const msgtab_cursor *lim = nh > 1 ? h[1] : NULL;
         if (nh > 2 && msgtab_cursor_less(h[2], lim))
             lim = h[2];
-        bool done = false;
-        do {
-            msgtab_take(dst, marker_kind, pk, c);
-            if (c->at == c->end && !msgtab_cursor_next(c)) {
-                done = true;
-                break;
-            }
-        } while (!lim || msgtab_cursor_less(c, lim));
-        if (done)
+        if (!msgtab_take_run(dst, marker_kind, pk, c, lim))
             h[0] = h[--nh];
         msgtab_sift_down(h, nh, 0);
     }
