@@ -228,25 +228,68 @@ msgtab_put_col(uint64_t *col, const uint64_t *v, uint64_t base, size_t n, unsign
     bitpack_writer_flush(&bw);
 }
 
+/* What msgtab_pack may take as known of a run. */
+enum {
+    MSGTAB_SORTED = 1,          /* times in order: their widest is the last less the first */
+    MSGTAB_ONE_CAP = 2,         /* one capability's (a walk's list) */
+};
+
+/* What a chunk's header needs of r's messages [0, len): the OR of the times less the
+ * first (their width; from the last if sorted), the least and greatest offsets, the ORs
+ * of caps and kinds XOR the first's (nonzero where they vary). One pass, then the
+ * offsets' range from the first and last where they rise (the OR of their steps has
+ * no top bit: offsets are below 2^40), else by a second. */
+static inline __attribute__((always_inline)) void
+msgtab_run_stats(const msgtab_run *r, size_t len, unsigned known, uint64_t *any_t,
+                 uint64_t *off_lo, uint64_t *off_hi, uint64_t *cap_x, uint64_t *kind_x)
+{
+    uint64_t t0 = r->t[0], cap0 = r->cap[0], kind0 = r->kind[0], off_prev = r->off[0];
+    uint64_t at = 0, cx = 0, kx = 0, steps = 0;
+    bool sorted = known & MSGTAB_SORTED, one_cap = known & MSGTAB_ONE_CAP;
+    for (size_t j = 0; j < len; j++) {
+        if (!sorted)
+            at |= r->t[j] - t0;
+        if (!one_cap)
+            cx |= r->cap[j] ^ cap0;
+        kx |= r->kind[j] ^ kind0;
+        steps |= r->off[j] - off_prev;
+        off_prev = r->off[j];
+    }
+    uint64_t lo = r->off[0], hi = r->off[len - 1];
+    if (steps >> 63) {
+        hi = lo;
+        for (size_t j = 0; j < len; j++) {
+            uint64_t off = r->off[j];
+            lo = off < lo ? off : lo;
+            hi = off > hi ? off : hi;
+        }
+    }
+    *any_t = sorted ? r->t[len - 1] - t0 : at;
+    *off_lo = lo;
+    *off_hi = hi;
+    *cap_x = cx;
+    *kind_x = kx;
+}
+
 /* Pack messages [0, len) of r (len 1..MSGTAB_CHUNK) as the next chunk of c: one pass
- * for the bases and widths, then each column written whole. */
+ * for the bases and widths (less with `known`, MSGTAB_* bits), then each column
+ * written whole. */
 static void
-msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t len)
+msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t len,
+            unsigned known)
 {
     msgtab_cols_open_chunk(c);
     xgrowarray((void **)&c->chunks, &c->cap_chunks, c->n_chunks + 1, 16, sizeof *c->chunks);
     msgtab_chunk *ck = &c->chunks[c->n_chunks++];
-    uint64_t t0 = r->t[0], any_t = 0;
-    uint64_t off_lo = r->off[0], off_hi = off_lo, cap_lo = r->cap[0], cap_hi = cap_lo;
-    uint64_t kind_lo = r->kind[0], kind_hi = kind_lo, cap_x = 0, kind_x = 0;
-    for (size_t j = 0; j < len; j++) {
-        uint64_t off = r->off[j];
-        any_t |= r->t[j] - t0;
-        off_lo = off < off_lo ? off : off_lo;
-        off_hi = off > off_hi ? off : off_hi;
-        cap_x |= r->cap[j] ^ cap_lo;
-        kind_x |= r->kind[j] ^ kind_lo;
-    }
+    uint64_t t0 = r->t[0], any_t, off_lo, off_hi, cap_x, kind_x;
+    if (known == MSGTAB_SORTED)         /* a merge's */
+        msgtab_run_stats(r, len, MSGTAB_SORTED, &any_t, &off_lo, &off_hi, &cap_x, &kind_x);
+    else if (known == (MSGTAB_SORTED | MSGTAB_ONE_CAP))   /* a walk's */
+        msgtab_run_stats(r, len, MSGTAB_SORTED | MSGTAB_ONE_CAP, &any_t, &off_lo, &off_hi,
+                         &cap_x, &kind_x);
+    else
+        msgtab_run_stats(r, len, 0, &any_t, &off_lo, &off_hi, &cap_x, &kind_x);
+    uint64_t cap_lo = r->cap[0], cap_hi = cap_lo, kind_lo = r->kind[0], kind_hi = kind_lo;
     /* Caps and kinds are mostly one per chunk: their ranges only where they vary. */
     for (size_t j = 0; cap_x && j < len; j++) {
         uint64_t cap = r->cap[j];
@@ -433,7 +476,8 @@ msgtab_list_of(msgtab *mt, uint16_t cap)
 static __attribute__((noinline)) void
 msgtab_list_flush(msgtab_list *l, unsigned marker_kind)
 {
-    msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf);
+    msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf,
+                (l->sorted ? MSGTAB_SORTED : 0) | MSGTAB_ONE_CAP);
     l->n_buf = 0;
 }
 
@@ -485,16 +529,28 @@ msgtab_reopen(msgtab *mt)
     mt->sealed = false;
 }
 
-void
-msgtab_add_fields(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap, unsigned kind)
+/* msgtab_add_fields's slow path, out of line (the fast one then saves no registers):
+ * the table taken back first if sealed, the message's cap's list found or made. */
+static __attribute__((noinline)) void
+msgtab_add_other(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap, unsigned kind)
 {
     if (mt->sealed)
         msgtab_reopen(mt);
-    msgtab_list *l = mt->cur;
-    if (!l || l->cap != cap)
-        l = msgtab_list_of(mt, (uint16_t)cap);
-    msgtab_list_add(l, mt->marker_kind, time_ns, offset, cap, kind);
+    msgtab_list *l = msgtab_list_of(mt, (uint16_t)cap);
     mt->n++;
+    msgtab_list_add(l, mt->marker_kind, time_ns, offset, cap, kind);
+}
+
+void
+msgtab_add_fields(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap, unsigned kind)
+{
+    msgtab_list *l = mt->cur;           /* NULL while sealed (msgtab_seal_done) */
+    if (!l || l->cap != cap) {
+        msgtab_add_other(mt, time_ns, offset, cap, kind);
+        return;
+    }
+    mt->n++;
+    msgtab_list_add(l, mt->marker_kind, time_ns, offset, cap, kind);  /* its flush last */
 }
 
 void
@@ -549,7 +605,7 @@ msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
 {
     msgtab_run_set(&pk->buf, pk->len++, m);
     if (pk->len == MSGTAB_CHUNK) {
-        msgtab_pack(&mt->t, mt->marker_kind, &pk->buf, pk->len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk->buf, pk->len, MSGTAB_SORTED);
         pk->len = 0;
     }
 }
@@ -670,7 +726,7 @@ msgtab_take(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cu
     o->cap[q] = r->cap[j];
     o->kind[q] = r->kind[j];
     if (pk->len == MSGTAB_CHUNK) {
-        msgtab_pack(dst, marker_kind, o, pk->len);
+        msgtab_pack(dst, marker_kind, o, pk->len, MSGTAB_SORTED);
         pk->len = 0;
     }
 }
@@ -744,7 +800,7 @@ msgtab_copy_chunks(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
         size_t far = k + MSGTAB_COPY_MIN - 1;
         if (far >= lc->n_chunks || !msgtab_cursor_whole_before(c, far, lim))
             return;
-        msgtab_pack(dst, marker_kind, &pk->buf, pk->len);
+        msgtab_pack(dst, marker_kind, &pk->buf, pk->len, MSGTAB_SORTED);
         pk->len = 0;
     }
     do
@@ -771,6 +827,52 @@ msgtab_take_run(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgta
     return true;
 }
 
+/* Two lists' messages into the packer, the earlier of the heads a step (no branch on
+ * which: two capabilities' messages alternate unpredictably), in counted runs that end
+ * no later than either cursor's run or the packer's chunk; each cursor's run, once
+ * taken, followed by the chunks it holds whole before the other's head (copied). Returns
+ * the cursor with messages left when the other has none. */
+static msgtab_cursor *
+msgtab_merge_two(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cursor *a,
+                 msgtab_cursor *b)
+{
+    msgtab_run *o = &pk->buf;
+    for (;;) {
+        const msgtab_run *ra = a->r, *rb = b->r;
+        size_t ia = a->at, ib = b->at, q = pk->len;
+        size_t steps = a->end - ia;
+        steps = b->end - ib < steps ? b->end - ib : steps;
+        steps = MSGTAB_CHUNK - q < steps ? MSGTAB_CHUNK - q : steps;
+        for (size_t s = 0; s < steps; s++, q++) {
+            uint64_t ta = ra->t[ia], tb = rb->t[ib], oa = ra->off[ia], ob = rb->off[ib];
+            bool from_b = tb < ta || (tb == ta && ob < oa);
+            o->t[q] = from_b ? tb : ta;
+            o->off[q] = from_b ? ob : oa;
+            o->cap[q] = from_b ? rb->cap[ib] : ra->cap[ia];
+            o->kind[q] = from_b ? rb->kind[ib] : ra->kind[ia];
+            ia += !from_b;
+            ib += from_b;
+        }
+        a->at = ia;
+        b->at = ib;
+        pk->len = q;
+        if (q == MSGTAB_CHUNK) {
+            msgtab_pack(dst, marker_kind, o, q, MSGTAB_SORTED);
+            pk->len = 0;
+        }
+        if (a->at == a->end) {
+            msgtab_copy_chunks(dst, marker_kind, pk, a, b);
+            if (!msgtab_cursor_next(a))
+                return b;
+        }
+        if (b->at == b->end) {
+            msgtab_copy_chunks(dst, marker_kind, pk, b, a);
+            if (!msgtab_cursor_next(b))
+                return a;
+        }
+    }
+}
+
 /* Every list is sorted: a k-way merge over a heap of list heads, the head list's
  * messages taken while they stay before both its children's, column values copied
  * straight into the packer's run, and whole chunks that do copied packed. */
@@ -785,11 +887,9 @@ msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
             h[nh++] = &cs[i];
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
-    while (nh == 2) {               /* two lists (two capabilities): no heap */
-        bool second = msgtab_cursor_less(h[1], h[0]);
-        msgtab_cursor *x = h[second], *y = h[!second];
-        if (!msgtab_take_run(dst, marker_kind, pk, x, y))
-            h[0] = y, nh = 1;
+    if (nh == 2) {                  /* two lists (two capabilities): no heap */
+        h[0] = msgtab_merge_two(dst, marker_kind, pk, h[0], h[1]);
+        nh = 1;
     }
     while (nh) {
         msgtab_cursor *c = h[0];
@@ -919,7 +1019,7 @@ msgtab_seal(msgtab *mt)
         for (size_t i = 0; i < with; i++) {
             msgtab_cols_append(&mt->t, &ls[i]->cols);
             if (ls[i]->n_buf)
-                msgtab_pack(&mt->t, mt->marker_kind, &ls[i]->buf, ls[i]->n_buf);
+                msgtab_pack(&mt->t, mt->marker_kind, &ls[i]->buf, ls[i]->n_buf, MSGTAB_SORTED);
         }
     } else if (sorted) {
         msgtab_seal_merge(mt, &pk, ls, with);
@@ -928,7 +1028,7 @@ msgtab_seal(msgtab *mt)
     }
     x_free(ls);
     if (pk.len)
-        msgtab_pack(&mt->t, mt->marker_kind, &pk.buf, pk.len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk.buf, pk.len, MSGTAB_SORTED);
     msgtab_seal_done(mt);
 }
 
@@ -1149,7 +1249,7 @@ msgtab_split_run(msgtab_split *sp, unsigned half)
                sizeof *dst->chunks);
     msgtab_merge_cursors(dst, sp->mt->marker_kind, &pk, cs, sp->n_ls);
     if (pk.len)
-        msgtab_pack(dst, sp->mt->marker_kind, &pk.buf, pk.len);
+        msgtab_pack(dst, sp->mt->marker_kind, &pk.buf, pk.len, MSGTAB_SORTED);
     x_free(cs);
     if (atomic_fetch_add(&sp->done, 1) == 1)
         msgtab_split_finish(sp);            /* the other half is packed too */
@@ -1206,7 +1306,7 @@ msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved)
         msgtab_put(mt, &pk, old ? &tail[i++] : &m[j++]);
     }
     if (pk.len)
-        msgtab_pack(t, mt->marker_kind, &pk.buf, pk.len);
+        msgtab_pack(t, mt->marker_kind, &pk.buf, pk.len, MSGTAB_SORTED);
     x_free(tail);
     mt->n = t->n;
     if (moved)
