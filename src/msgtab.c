@@ -216,16 +216,30 @@ msgtab_cols_cut(msgtab_cols *c, size_t k)
 
 /* ---- packing ---------------------------------------------------------------------- */
 
-/* Write n values v[j] - base of width w as one column of w words (zeroed) at col. */
+/* Write n values v[j] - base (n <= MSGTAB_CHUNK) of width w as one column at col: its
+ * w words stored a word at a time (not ORed into zeros), those past the last value
+ * zeroed. */
 static void
 msgtab_put_col(uint64_t *col, const uint64_t *v, uint64_t base, size_t n, unsigned w)
 {
     if (!w)
         return;
-    bitpack_writer bw = bitpack_writer_at(col, w);
-    for (size_t j = 0; j < n; j++)
-        bitpack_writer_put(&bw, v[j] - base);
-    bitpack_writer_flush(&bw);
+    uint64_t acc = 0, *p = col, *end = col + w;
+    unsigned fill = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t x = v[j] - base;
+        acc |= x << fill;
+        fill += w;
+        if (fill >= 64) {
+            *p++ = acc;
+            fill -= 64;
+            acc = x >> 1 >> (w - 1 - fill);     /* x's bits past the word; 0 if none */
+        }
+    }
+    if (fill)
+        *p++ = acc;
+    while (p < end)
+        *p++ = 0;
 }
 
 /* What msgtab_pack may take as known of a run. */
@@ -316,7 +330,7 @@ msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t le
     xgrowarray((void **)&c->words, &c->cap_words, c->n_words + words + MSGTAB_PAD, 256,
                sizeof *c->words);
     uint64_t *col = c->words + c->n_words;
-    memset(col, 0, (words + MSGTAB_PAD) * sizeof *col);
+    memset(col + words, 0, MSGTAB_PAD * sizeof *col);   /* the columns store all theirs */
     msgtab_put_col(col, r->t, t0, len, ck->w_t);
     col += ck->w_t;
     msgtab_put_col(col, r->off, off_lo, len, ck->w_off);
@@ -338,9 +352,31 @@ msgtab_get_col(const uint64_t *col, uint64_t base, unsigned w, size_t len, uint6
             v[j] = base;
         return;
     }
-    uint64_t mask = bitpack_mask(w);
-    for (size_t j = 0; j < len; j++)
-        v[j] = base + bitpack_get_masked(col, (uint64_t)j * w, mask);
+    if (w == 64) {
+        for (size_t j = 0; j < len; j++)
+            v[j] = base + col[j];
+        return;
+    }
+    /* A word at a time: cur holds the column's next `avail` bits (low), a value taken
+     * from it while it has them, else joined with the next word's low bits. The words
+     * read are those the len values use. */
+    uint64_t mask = bitpack_mask(w), cur = col[0];
+    const uint64_t *p = col + 1;
+    unsigned avail = 64;
+    for (size_t j = 0; j < len; j++) {
+        uint64_t x;
+        if (avail >= w) {
+            x = cur & mask;
+            cur >>= w;
+            avail -= w;
+        } else {
+            uint64_t next = *p++;
+            x = (cur | next << avail) & mask;
+            cur = next >> (w - avail);
+            avail += 64 - w;
+        }
+        v[j] = base + x;
+    }
 }
 
 /* Chunk k of c (its len messages) into r, column by column. */
