@@ -3,7 +3,8 @@
  * kind) of per-chunk widths — about 6 bytes a message where a plain record takes 16.
  * While building, messages are packed as they come into per-capability lists; sealing
  * joins lists that follow one another in time as they are (the table is then a few
- * segments, runs of full chunks each ending in a short one) and merges the others,
+ * segments, runs of full chunks each ending in a short one) and merges the others
+ * (copying as they are the chunks a list holds whole between the others' messages),
  * a big merge possibly in two halves on two threads (msgtab_split_*). */
 #ifndef ELOG_MSGTAB_H
 #define ELOG_MSGTAB_H

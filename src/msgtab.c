@@ -1,6 +1,7 @@
 /* msgtab: markers and messages, collected in per-capability page lists while the index
  * is built, then joined (end to end where they follow one another, else merged) in
- * (time, offset) order into bit-packed chunks of frame-of-reference columns; a big
+ * (time, offset) order into bit-packed chunks of frame-of-reference columns (a list's
+ * chunks that fall whole between the other lists' messages copied as they are); a big
  * merge can be cut at a time into two halves packed on two threads and joined as two
  * segments. See include/msgtab.h. */
 #include "msgtab.h"
