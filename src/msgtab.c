@@ -668,13 +668,14 @@ typedef struct msgtab_cursor {
  * so the lists and the table being merged from them are not both held whole. */
 #define MSGTAB_RELEASE_WORDS 8192
 
-/* Give back the words of the chunks the cursor has passed (before c->chunk), a batch
- * of at least MSGTAB_RELEASE_WORDS at a time, none from rel_hi on. */
+/* Give back the words of the chunks the cursor has passed (before c->chunk; all of
+ * them once it has passed the last: a stretch copied to a list's end is not left
+ * resident), a batch of at least MSGTAB_RELEASE_WORDS at a time, none from rel_hi on. */
 static void
 msgtab_cursor_release(msgtab_cursor *c)
 {
     msgtab_cols *lc = &c->l->cols;
-    size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
+    size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : lc->n_words;
     done = done < c->rel_hi ? done : c->rel_hi;
     if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
         x_release(lc->words, c->released * sizeof *lc->words, done * sizeof *lc->words);
