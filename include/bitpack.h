@@ -87,7 +87,7 @@ bitpack_writer_put(bitpack_writer *bw, uint64_t x)
     if (bw->fill >= 64) {
         *bw->p++ |= bw->acc;
         bw->fill -= 64;
-        bw->acc = bw->fill ? x >> (bw->w - bw->fill) : 0;
+        bw->acc = x >> 1 >> (bw->w - 1 - bw->fill);    /* x's bits past the word; 0 if none */
     }
 }
 

@@ -3,7 +3,8 @@
  * kind) of per-chunk widths — about 6 bytes a message where a plain record takes 16.
  * While building, messages are packed as they come into per-capability lists; sealing
  * joins lists that follow one another in time as they are (the table is then a few
- * segments, runs of full chunks each ending in a short one) and merges the others,
+ * segments, runs of full chunks each ending in a short one) and merges the others
+ * (copying as they are the chunks a list holds whole between the others' messages),
  * a big merge possibly in two halves on two threads (msgtab_split_*). */
 #ifndef ELOG_MSGTAB_H
 #define ELOG_MSGTAB_H
@@ -31,6 +32,10 @@ void msgtab_free(msgtab *mt);
 /* Add a message in any order (the table sorts at seal). Adding to a sealed table
  * takes it back (queries wait for the next seal, which merges old and new). */
 void msgtab_add(msgtab *mt, const msgtab_msg *m);
+/* msgtab_add of the message with these fields (offset < 2^40, cap < 2^16, kind < 2^8):
+ * the build's walk, which then builds no msgtab_msg. */
+void msgtab_add_fields(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap,
+                       unsigned kind);
 /* Into a sealed table, n messages sorted by (time, offset) that may start before its
  * last (a growing index placing late ones): the chunks from the one where the first
  * new message goes are unpacked, merged with the new and packed again; the table stays

@@ -783,27 +783,32 @@ on_label(builder *b, size_t li, const evlog_event *ev)
 
 /* ---- markers and messages --------------------------------------------------------------- */
 
+/* A growing builder's message, placed later by its horizon: out of line, so that
+ * on_msg's one-shot path saves no registers. */
+static __attribute__((noinline)) void
+builder_pend_msg(builder *b, const evlog_event *ev, unsigned kind)
+{
+    *EVINDEX_PUSH(b->pend_msgs, b->n_pend_msgs, b->cap_pend_msgs) = (evindex_msg){
+        .time_ns = ev->time_ns, .offset = ev->offset, .cap = ev->cap, .kind = kind };
+}
+
 static void
 on_msg(builder *b, size_t li, const evlog_event *ev)
 {
     if (ev->offset >> 40)
         return;                 /* beyond evindex_msg's 40-bit offset: a 1 TiB log */
     (void)li;
-    evindex_msg m = {
-        .time_ns = ev->time_ns,
-        .offset = ev->offset,
-        .cap = ev->cap,
-        .kind = ev->type == EV_USER_MARKER  ? EVINDEX_MSG_MARKER
-                : ev->type == EV_USER_MSG   ? EVINDEX_MSG_USER
-                : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
-                                            : EVINDEX_MSG_BINARY,
-    };
+    unsigned kind = ev->type == EV_USER_MARKER  ? EVINDEX_MSG_MARKER
+                    : ev->type == EV_USER_MSG   ? EVINDEX_MSG_USER
+                    : ev->type == EV_LOG_MSG    ? EVINDEX_MSG_LOG
+                                                : EVINDEX_MSG_BINARY;
     /* A growing builder places them by its horizon; a one-shot one packs them per
-     * capability as they come (merged at the seal). */
+     * capability as they come (merged at the seal), its fields handed over as they are
+     * (no evindex_msg's bit fields built and read back). */
     if (b->growing)
-        *EVINDEX_PUSH(b->pend_msgs, b->n_pend_msgs, b->cap_pend_msgs) = m;
+        builder_pend_msg(b, ev, kind);
     else
-        msgtab_add(b->ix->msgs, &m);
+        msgtab_add_fields(b->ix->msgs, ev->time_ns, ev->offset, ev->cap, kind);
 }
 
 /* ---- capabilities and program info ------------------------------------------------------- */

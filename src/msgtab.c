@@ -1,6 +1,7 @@
 /* msgtab: markers and messages, collected in per-capability page lists while the index
  * is built, then joined (end to end where they follow one another, else merged) in
- * (time, offset) order into bit-packed chunks of frame-of-reference columns; a big
+ * (time, offset) order into bit-packed chunks of frame-of-reference columns (a list's
+ * chunks that fall whole between the other lists' messages copied as they are); a big
  * merge can be cut at a time into two halves packed on two threads and joined as two
  * segments. See include/msgtab.h. */
 #include "msgtab.h"
@@ -216,37 +217,94 @@ msgtab_cols_cut(msgtab_cols *c, size_t k)
 
 /* ---- packing ---------------------------------------------------------------------- */
 
-/* Write n values v[j] - base of width w as one column of w words (zeroed) at col. */
+/* Write n values v[j] - base (n <= MSGTAB_CHUNK) of width w as one column at col: its
+ * w words stored a word at a time (not ORed into zeros), those past the last value
+ * zeroed. */
 static void
 msgtab_put_col(uint64_t *col, const uint64_t *v, uint64_t base, size_t n, unsigned w)
 {
     if (!w)
         return;
-    bitpack_writer bw = bitpack_writer_at(col, w);
-    for (size_t j = 0; j < n; j++)
-        bitpack_writer_put(&bw, v[j] - base);
-    bitpack_writer_flush(&bw);
+    uint64_t acc = 0, *p = col, *end = col + w;
+    unsigned fill = 0;
+    for (size_t j = 0; j < n; j++) {
+        uint64_t x = v[j] - base;
+        acc |= x << fill;
+        fill += w;
+        if (fill >= 64) {
+            *p++ = acc;
+            fill -= 64;
+            acc = x >> 1 >> (w - 1 - fill);     /* x's bits past the word; 0 if none */
+        }
+    }
+    if (fill)
+        *p++ = acc;
+    while (p < end)
+        *p++ = 0;
+}
+
+/* What msgtab_pack may take as known of a run. */
+enum {
+    MSGTAB_SORTED = 1,          /* times in order: their widest is the last less the first */
+    MSGTAB_ONE_CAP = 2,         /* one capability's (a walk's list) */
+};
+
+/* What a chunk's header needs of r's messages [0, len): the OR of the times less the
+ * first (their width; from the last if sorted), the least and greatest offsets, the ORs
+ * of caps and kinds XOR the first's (nonzero where they vary). One pass, then the
+ * offsets' range from the first and last where they rise (the OR of their steps has
+ * no top bit: offsets are below 2^40), else by a second. */
+static inline __attribute__((always_inline)) void
+msgtab_run_stats(const msgtab_run *r, size_t len, unsigned known, uint64_t *any_t,
+                 uint64_t *off_lo, uint64_t *off_hi, uint64_t *cap_x, uint64_t *kind_x)
+{
+    uint64_t t0 = r->t[0], cap0 = r->cap[0], kind0 = r->kind[0], off_prev = r->off[0];
+    uint64_t at = 0, cx = 0, kx = 0, steps = 0;
+    bool sorted = known & MSGTAB_SORTED, one_cap = known & MSGTAB_ONE_CAP;
+    for (size_t j = 0; j < len; j++) {
+        if (!sorted)
+            at |= r->t[j] - t0;
+        if (!one_cap)
+            cx |= r->cap[j] ^ cap0;
+        kx |= r->kind[j] ^ kind0;
+        steps |= r->off[j] - off_prev;
+        off_prev = r->off[j];
+    }
+    uint64_t lo = r->off[0], hi = r->off[len - 1];
+    if (steps >> 63) {
+        hi = lo;
+        for (size_t j = 0; j < len; j++) {
+            uint64_t off = r->off[j];
+            lo = off < lo ? off : lo;
+            hi = off > hi ? off : hi;
+        }
+    }
+    *any_t = sorted ? r->t[len - 1] - t0 : at;
+    *off_lo = lo;
+    *off_hi = hi;
+    *cap_x = cx;
+    *kind_x = kx;
 }
 
 /* Pack messages [0, len) of r (len 1..MSGTAB_CHUNK) as the next chunk of c: one pass
- * for the bases and widths, then each column written whole. */
+ * for the bases and widths (less with `known`, MSGTAB_* bits), then each column
+ * written whole. */
 static void
-msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t len)
+msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t len,
+            unsigned known)
 {
     msgtab_cols_open_chunk(c);
     xgrowarray((void **)&c->chunks, &c->cap_chunks, c->n_chunks + 1, 16, sizeof *c->chunks);
     msgtab_chunk *ck = &c->chunks[c->n_chunks++];
-    uint64_t t0 = r->t[0], any_t = 0;
-    uint64_t off_lo = r->off[0], off_hi = off_lo, cap_lo = r->cap[0], cap_hi = cap_lo;
-    uint64_t kind_lo = r->kind[0], kind_hi = kind_lo, cap_x = 0, kind_x = 0;
-    for (size_t j = 0; j < len; j++) {
-        uint64_t off = r->off[j];
-        any_t |= r->t[j] - t0;
-        off_lo = off < off_lo ? off : off_lo;
-        off_hi = off > off_hi ? off : off_hi;
-        cap_x |= r->cap[j] ^ cap_lo;
-        kind_x |= r->kind[j] ^ kind_lo;
-    }
+    uint64_t t0 = r->t[0], any_t, off_lo, off_hi, cap_x, kind_x;
+    if (known == MSGTAB_SORTED)         /* a merge's */
+        msgtab_run_stats(r, len, MSGTAB_SORTED, &any_t, &off_lo, &off_hi, &cap_x, &kind_x);
+    else if (known == (MSGTAB_SORTED | MSGTAB_ONE_CAP))   /* a walk's */
+        msgtab_run_stats(r, len, MSGTAB_SORTED | MSGTAB_ONE_CAP, &any_t, &off_lo, &off_hi,
+                         &cap_x, &kind_x);
+    else
+        msgtab_run_stats(r, len, 0, &any_t, &off_lo, &off_hi, &cap_x, &kind_x);
+    uint64_t cap_lo = r->cap[0], cap_hi = cap_lo, kind_lo = r->kind[0], kind_hi = kind_lo;
     /* Caps and kinds are mostly one per chunk: their ranges only where they vary. */
     for (size_t j = 0; cap_x && j < len; j++) {
         uint64_t cap = r->cap[j];
@@ -273,7 +331,7 @@ msgtab_pack(msgtab_cols *c, unsigned marker_kind, const msgtab_run *r, size_t le
     xgrowarray((void **)&c->words, &c->cap_words, c->n_words + words + MSGTAB_PAD, 256,
                sizeof *c->words);
     uint64_t *col = c->words + c->n_words;
-    memset(col, 0, (words + MSGTAB_PAD) * sizeof *col);
+    memset(col + words, 0, MSGTAB_PAD * sizeof *col);   /* the columns store all theirs */
     msgtab_put_col(col, r->t, t0, len, ck->w_t);
     col += ck->w_t;
     msgtab_put_col(col, r->off, off_lo, len, ck->w_off);
@@ -295,9 +353,31 @@ msgtab_get_col(const uint64_t *col, uint64_t base, unsigned w, size_t len, uint6
             v[j] = base;
         return;
     }
-    uint64_t mask = bitpack_mask(w);
-    for (size_t j = 0; j < len; j++)
-        v[j] = base + bitpack_get_masked(col, (uint64_t)j * w, mask);
+    if (w == 64) {
+        for (size_t j = 0; j < len; j++)
+            v[j] = base + col[j];
+        return;
+    }
+    /* A word at a time: cur holds the column's next `avail` bits (low), a value taken
+     * from it while it has them, else joined with the next word's low bits. The words
+     * read are those the len values use. */
+    uint64_t mask = bitpack_mask(w), cur = col[0];
+    const uint64_t *p = col + 1;
+    unsigned avail = 64;
+    for (size_t j = 0; j < len; j++) {
+        uint64_t x;
+        if (avail >= w) {
+            x = cur & mask;
+            cur >>= w;
+            avail -= w;
+        } else {
+            uint64_t next = *p++;
+            x = (cur | next << avail) & mask;
+            cur = next >> (w - avail);
+            avail += 64 - w;
+        }
+        v[j] = base + x;
+    }
 }
 
 /* Chunk k of c (its len messages) into r, column by column. */
@@ -428,19 +508,31 @@ msgtab_list_of(msgtab *mt, uint16_t cap)
     return mt->cur = l;
 }
 
-static void
-msgtab_list_add(msgtab_list *l, unsigned marker_kind, const msgtab_msg *m)
+/* The list's buffer, full, packed as its next chunk: apart from msgtab_list_add, which
+ * runs for every message and then saves no registers for the call. */
+static __attribute__((noinline)) void
+msgtab_list_flush(msgtab_list *l, unsigned marker_kind)
 {
-    uint64_t t = m->time_ns, off = m->offset;
+    msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf,
+                (l->sorted ? MSGTAB_SORTED : 0) | MSGTAB_ONE_CAP);
+    l->n_buf = 0;
+}
+
+static inline void
+msgtab_list_add(msgtab_list *l, unsigned marker_kind, uint64_t t, uint64_t off, unsigned cap,
+                unsigned kind)
+{
     if (t < l->last_t || (t == l->last_t && off < l->last_off))
         l->sorted = false;
     l->last_t = t;
     l->last_off = off;
-    msgtab_run_set(&l->buf, l->n_buf++, m);
-    if (l->n_buf == MSGTAB_CHUNK) {
-        msgtab_pack(&l->cols, marker_kind, &l->buf, l->n_buf);
-        l->n_buf = 0;
-    }
+    size_t j = l->n_buf++;
+    l->buf.t[j] = t;
+    l->buf.off[j] = off;
+    l->buf.cap[j] = cap;
+    l->buf.kind[j] = kind;
+    if (j + 1 == MSGTAB_CHUNK)
+        msgtab_list_flush(l, marker_kind);
 }
 
 /* Take a sealed table back for more messages: its packed chunks become one sorted list
@@ -474,16 +566,34 @@ msgtab_reopen(msgtab *mt)
     mt->sealed = false;
 }
 
-void
-msgtab_add(msgtab *mt, const msgtab_msg *m)
+/* msgtab_add_fields's slow path, out of line (the fast one then saves no registers):
+ * the table taken back first if sealed, the message's cap's list found or made. */
+static __attribute__((noinline)) void
+msgtab_add_other(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap, unsigned kind)
 {
     if (mt->sealed)
         msgtab_reopen(mt);
-    msgtab_list *l = mt->cur;
-    if (!l || l->cap != m->cap)
-        l = msgtab_list_of(mt, (uint16_t)m->cap);
-    msgtab_list_add(l, mt->marker_kind, m);
+    msgtab_list *l = msgtab_list_of(mt, (uint16_t)cap);
     mt->n++;
+    msgtab_list_add(l, mt->marker_kind, time_ns, offset, cap, kind);
+}
+
+void
+msgtab_add_fields(msgtab *mt, uint64_t time_ns, uint64_t offset, unsigned cap, unsigned kind)
+{
+    msgtab_list *l = mt->cur;           /* NULL while sealed (msgtab_seal_done) */
+    if (!l || l->cap != cap) {
+        msgtab_add_other(mt, time_ns, offset, cap, kind);
+        return;
+    }
+    mt->n++;
+    msgtab_list_add(l, mt->marker_kind, time_ns, offset, cap, kind);  /* its flush last */
+}
+
+void
+msgtab_add(msgtab *mt, const msgtab_msg *m)
+{
+    msgtab_add_fields(mt, m->time_ns, m->offset, m->cap, m->kind);
 }
 
 /* Message i of a list: packed, then buffered. */
@@ -532,7 +642,7 @@ msgtab_put(msgtab *mt, msgtab_packer *pk, const msgtab_msg *m)
 {
     msgtab_run_set(&pk->buf, pk->len++, m);
     if (pk->len == MSGTAB_CHUNK) {
-        msgtab_pack(&mt->t, mt->marker_kind, &pk->buf, pk->len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk->buf, pk->len, MSGTAB_SORTED);
         pk->len = 0;
     }
 }
@@ -558,6 +668,21 @@ typedef struct msgtab_cursor {
  * so the lists and the table being merged from them are not both held whole. */
 #define MSGTAB_RELEASE_WORDS 8192
 
+/* Give back the words of the chunks the cursor has passed (before c->chunk; all of
+ * them once it has passed the last: a stretch copied to a list's end is not left
+ * resident), a batch of at least MSGTAB_RELEASE_WORDS at a time, none from rel_hi on. */
+static void
+msgtab_cursor_release(msgtab_cursor *c)
+{
+    msgtab_cols *lc = &c->l->cols;
+    size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : lc->n_words;
+    done = done < c->rel_hi ? done : c->rel_hi;
+    if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
+        x_release(lc->words, c->released * sizeof *lc->words, done * sizeof *lc->words);
+        c->released = done;
+    }
+}
+
 /* Load the cursor's next run; false at its end (a whole-list cursor's columns then
  * freed). */
 static bool
@@ -572,13 +697,7 @@ msgtab_cursor_next(msgtab_cursor *c)
             c->at = c->from > first ? c->from - first : 0;
             c->end = c->to - first < len ? c->to - first : len;
             c->chunk++;
-            size_t done = c->chunk < lc->n_chunks ? lc->chunks[c->chunk].word : 0;
-            done = done < c->rel_hi ? done : c->rel_hi;
-            if (done > c->released && done - c->released >= MSGTAB_RELEASE_WORDS) {
-                x_release(lc->words, c->released * sizeof *lc->words,
-                          done * sizeof *lc->words);
-                c->released = done;
-            }
+            msgtab_cursor_release(c);
             return true;
         }
         c->chunk = lc->n_chunks;
@@ -645,14 +764,156 @@ msgtab_take(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cu
     o->cap[q] = r->cap[j];
     o->kind[q] = r->kind[j];
     if (pk->len == MSGTAB_CHUNK) {
-        msgtab_pack(dst, marker_kind, o, pk->len);
+        msgtab_pack(dst, marker_kind, o, pk->len, MSGTAB_SORTED);
         pk->len = 0;
+    }
+}
+
+/* Chunks a head list's run must hold whole, before the other lists' heads, for the
+ * merge to end its packed chunk short (a segment's end) and copy them as they are. */
+#define MSGTAB_COPY_MIN 8
+
+/* Chunk k of the cursor's list if it is full, all the cursor's and, by its last message,
+ * before lim's head (NULL: no other list): then its messages can go to the table as
+ * the packed chunk they are. */
+static bool
+msgtab_cursor_whole_before(const msgtab_cursor *c, size_t k, const msgtab_cursor *lim)
+{
+    const msgtab_cols *lc = &c->l->cols;
+    size_t len, first = msgtab_chunk_first(lc, k, &len);
+    if (len < MSGTAB_CHUNK || first < c->from || first + MSGTAB_CHUNK > c->to)
+        return false;
+    if (!lim)
+        return true;
+    const msgtab_chunk *ck = &lc->chunks[k];
+    const uint64_t *col = lc->words + ck->word;
+    uint64_t t = ck->t_base + bitpack_get(col, (uint64_t)(MSGTAB_CHUNK - 1) * ck->w_t, ck->w_t);
+    uint64_t lt = lim->r->t[lim->at];
+    if (t != lt)
+        return t < lt;
+    uint64_t off = ck->off_base + bitpack_get(col + ck->w_t,
+                                              (uint64_t)(MSGTAB_CHUNK - 1) * ck->w_off,
+                                              ck->w_off);
+    return off < lim->r->off[lim->at];
+}
+
+/* Chunk k of src appended to dst as it is (its words copied, its header rebased). */
+static void
+msgtab_cols_copy_chunk(msgtab_cols *dst, const msgtab_cols *src, size_t k)
+{
+    msgtab_cols_open_chunk(dst);
+    xgrowarray((void **)&dst->chunks, &dst->cap_chunks, dst->n_chunks + 1, 16,
+               sizeof *dst->chunks);
+    const msgtab_chunk *sk = &src->chunks[k];
+    size_t words = (size_t)sk->w_t + sk->w_off + sk->w_cap + sk->w_kind;
+    size_t markers = (k + 1 < src->n_chunks ? src->chunks[k + 1].markers_before
+                                            : src->n_markers) - sk->markers_before;
+    msgtab_chunk *ck = &dst->chunks[dst->n_chunks++];
+    *ck = *sk;
+    ck->word = (uint32_t)dst->n_words;
+    ck->markers_before = (uint32_t)dst->n_markers;
+    xgrowarray((void **)&dst->words, &dst->cap_words, dst->n_words + words + MSGTAB_PAD, 256,
+               sizeof *dst->words);
+    memcpy(dst->words + dst->n_words, src->words + sk->word, words * sizeof *dst->words);
+    memset(dst->words + dst->n_words + words, 0, MSGTAB_PAD * sizeof *dst->words);
+    dst->n_words += words;
+    dst->n += MSGTAB_CHUNK;
+    dst->n_markers += markers;
+}
+
+/* The head cursor c has taken its run (at == end): while its next chunks lie whole before
+ * lim's head, copy them packed as they are — at once if the packer is empty, else if
+ * MSGTAB_COPY_MIN of them do, the packer's messages first packed as a short chunk (a
+ * segment ends there). A list whose messages come in long stretches (a capability
+ * busy alone) is then merged at the cost of a copy. */
+static void
+msgtab_copy_chunks(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
+                   msgtab_cursor *c, const msgtab_cursor *lim)
+{
+    const msgtab_cols *lc = &c->l->cols;
+    size_t k = c->chunk;
+    if (k >= lc->n_chunks || !msgtab_cursor_whole_before(c, k, lim))
+        return;
+    if (pk->len) {
+        size_t far = k + MSGTAB_COPY_MIN - 1;
+        if (far >= lc->n_chunks || !msgtab_cursor_whole_before(c, far, lim))
+            return;
+        msgtab_pack(dst, marker_kind, &pk->buf, pk->len, MSGTAB_SORTED);
+        pk->len = 0;
+    }
+    do
+        msgtab_cols_copy_chunk(dst, lc, k++);
+    while (k < lc->n_chunks && msgtab_cursor_whole_before(c, k, lim));
+    c->chunk = k;
+    msgtab_cursor_release(c);
+}
+
+/* Take c's messages while they stay before lim's head (NULL: all); false when c has
+ * none left. */
+static bool
+msgtab_take_run(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cursor *c,
+                const msgtab_cursor *lim)
+{
+    do {
+        msgtab_take(dst, marker_kind, pk, c);
+        if (c->at == c->end) {
+            msgtab_copy_chunks(dst, marker_kind, pk, c, lim);
+            if (!msgtab_cursor_next(c))
+                return false;
+        }
+    } while (!lim || msgtab_cursor_less(c, lim));
+    return true;
+}
+
+/* Two lists' messages into the packer, the earlier of the heads a step (no branch on
+ * which: two capabilities' messages alternate unpredictably), in counted runs that end
+ * no later than either cursor's run or the packer's chunk; each cursor's run, once
+ * taken, followed by the chunks it holds whole before the other's head (copied). Returns
+ * the cursor with messages left when the other has none. */
+static msgtab_cursor *
+msgtab_merge_two(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk, msgtab_cursor *a,
+                 msgtab_cursor *b)
+{
+    msgtab_run *o = &pk->buf;
+    for (;;) {
+        const msgtab_run *ra = a->r, *rb = b->r;
+        size_t ia = a->at, ib = b->at, q = pk->len;
+        size_t steps = a->end - ia;
+        steps = b->end - ib < steps ? b->end - ib : steps;
+        steps = MSGTAB_CHUNK - q < steps ? MSGTAB_CHUNK - q : steps;
+        for (size_t s = 0; s < steps; s++, q++) {
+            uint64_t ta = ra->t[ia], tb = rb->t[ib], oa = ra->off[ia], ob = rb->off[ib];
+            bool from_b = tb < ta || (tb == ta && ob < oa);
+            o->t[q] = from_b ? tb : ta;
+            o->off[q] = from_b ? ob : oa;
+            o->cap[q] = from_b ? rb->cap[ib] : ra->cap[ia];
+            o->kind[q] = from_b ? rb->kind[ib] : ra->kind[ia];
+            ia += !from_b;
+            ib += from_b;
+        }
+        a->at = ia;
+        b->at = ib;
+        pk->len = q;
+        if (q == MSGTAB_CHUNK) {
+            msgtab_pack(dst, marker_kind, o, q, MSGTAB_SORTED);
+            pk->len = 0;
+        }
+        if (a->at == a->end) {
+            msgtab_copy_chunks(dst, marker_kind, pk, a, b);
+            if (!msgtab_cursor_next(a))
+                return b;
+        }
+        if (b->at == b->end) {
+            msgtab_copy_chunks(dst, marker_kind, pk, b, a);
+            if (!msgtab_cursor_next(b))
+                return a;
+        }
     }
 }
 
 /* Every list is sorted: a k-way merge over a heap of list heads, the head list's
  * messages taken while they stay before both its children's, column values copied
- * straight into the packer's run. */
+ * straight into the packer's run, and whole chunks that do copied packed. */
 static void
 msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
                      msgtab_cursor *cs, size_t n_cs)
@@ -664,26 +925,16 @@ msgtab_merge_cursors(msgtab_cols *dst, unsigned marker_kind, msgtab_packer *pk,
             h[nh++] = &cs[i];
     for (size_t i = nh / 2; i-- > 0;)
         msgtab_sift_down(h, nh, i);
-    while (nh == 2) {               /* two lists (two capabilities): no heap */
-        msgtab_cursor *x = msgtab_cursor_less(h[1], h[0]) ? h[1] : h[0];
-        msgtab_take(dst, marker_kind, pk, x);
-        if (x->at == x->end && !msgtab_cursor_next(x))
-            h[0] = h[x == h[0]], nh = 1;
+    if (nh == 2) {                  /* two lists (two capabilities): no heap */
+        h[0] = msgtab_merge_two(dst, marker_kind, pk, h[0], h[1]);
+        nh = 1;
     }
     while (nh) {
         msgtab_cursor *c = h[0];
         const msgtab_cursor *lim = nh > 1 ? h[1] : NULL;
         if (nh > 2 && msgtab_cursor_less(h[2], lim))
             lim = h[2];
-        bool done = false;
-        do {
-            msgtab_take(dst, marker_kind, pk, c);
-            if (c->at == c->end && !msgtab_cursor_next(c)) {
-                done = true;
-                break;
-            }
-        } while (!lim || msgtab_cursor_less(c, lim));
-        if (done)
+        if (!msgtab_take_run(dst, marker_kind, pk, c, lim))
             h[0] = h[--nh];
         msgtab_sift_down(h, nh, 0);
     }
@@ -806,7 +1057,7 @@ msgtab_seal(msgtab *mt)
         for (size_t i = 0; i < with; i++) {
             msgtab_cols_append(&mt->t, &ls[i]->cols);
             if (ls[i]->n_buf)
-                msgtab_pack(&mt->t, mt->marker_kind, &ls[i]->buf, ls[i]->n_buf);
+                msgtab_pack(&mt->t, mt->marker_kind, &ls[i]->buf, ls[i]->n_buf, MSGTAB_SORTED);
         }
     } else if (sorted) {
         msgtab_seal_merge(mt, &pk, ls, with);
@@ -815,7 +1066,7 @@ msgtab_seal(msgtab *mt)
     }
     x_free(ls);
     if (pk.len)
-        msgtab_pack(&mt->t, mt->marker_kind, &pk.buf, pk.len);
+        msgtab_pack(&mt->t, mt->marker_kind, &pk.buf, pk.len, MSGTAB_SORTED);
     msgtab_seal_done(mt);
 }
 
@@ -1036,7 +1287,7 @@ msgtab_split_run(msgtab_split *sp, unsigned half)
                sizeof *dst->chunks);
     msgtab_merge_cursors(dst, sp->mt->marker_kind, &pk, cs, sp->n_ls);
     if (pk.len)
-        msgtab_pack(dst, sp->mt->marker_kind, &pk.buf, pk.len);
+        msgtab_pack(dst, sp->mt->marker_kind, &pk.buf, pk.len, MSGTAB_SORTED);
     x_free(cs);
     if (atomic_fetch_add(&sp->done, 1) == 1)
         msgtab_split_finish(sp);            /* the other half is packed too */
@@ -1093,7 +1344,7 @@ msgtab_append_sorted(msgtab *mt, const msgtab_msg *m, size_t n, uint64_t *moved)
         msgtab_put(mt, &pk, old ? &tail[i++] : &m[j++]);
     }
     if (pk.len)
-        msgtab_pack(t, mt->marker_kind, &pk.buf, pk.len);
+        msgtab_pack(t, mt->marker_kind, &pk.buf, pk.len, MSGTAB_SORTED);
     x_free(tail);
     mt->n = t->n;
     if (moved)

@@ -508,6 +508,97 @@ START_TEST(test_msgtab_split_large)
 }
 END_TEST
 
+static int
+mt_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* n messages in stretches on n_caps (<= 8) caps, each stretch one cap's (a few
+ * messages, about a chunk, or several chunks; cap 0's whole chunks, so they end where
+ * its list's chunks do), times rising across them, often tied at their edges; each
+ * cap's offsets rise, by random jumps across caps, so ties go either way. */
+static msgtab_msg *
+mt_make_stretches(uint64_t *st, size_t n, unsigned n_caps, bool markers_only)
+{
+    msgtab_msg *m = xmalloc((n + 1) * sizeof *m);      /* caller frees */
+    uint64_t off[8] = { 0 };
+    uint64_t t = mt_rand(st) % (UINT64_C(1) << 40);
+    for (size_t i = 0; i < n;) {
+        unsigned c = (unsigned)(mt_rand(st) % n_caps);
+        size_t kind = mt_rand(st) % 3;
+        size_t len = kind == 0 ? 1 + mt_rand(st) % 3
+                   : kind == 1 ? MSGTAB_CHUNK - 4 + mt_rand(st) % 9
+                               : 3 * MSGTAB_CHUNK + mt_rand(st) % (6 * MSGTAB_CHUNK);
+        if (c == 0)
+            len = (len + MSGTAB_CHUNK - 1) / MSGTAB_CHUNK * MSGTAB_CHUNK;
+        off[c] += mt_rand(st) % (1u << 16);
+        for (size_t j = 0; j < len && i < n; j++, i++) {
+            t += mt_rand(st) % 2 == 0 ? 0 : 1 + mt_rand(st) % 5000;
+            off[c] += 1 + mt_rand(st) % 24;
+            m[i] = (msgtab_msg){
+                .time_ns = t,
+                .offset = off[c] * 8 + c,
+                .cap = c * 5,
+                .kind = markers_only ? MT_MARKER : mt_rand(st) % MT_KINDS,
+            };
+        }
+    }
+    return m;
+}
+
+/* Lists whose messages come in stretches (a capability busy alone for many chunks):
+ * merged, the chunks a stretch holds whole go to the table as they are. Sealed at once
+ * (two lists, or four: a second builder's), in halves on two threads, taken back for
+ * more and sealed again: every message, marker and search as the reference says, and
+ * the halves' table the serial seal's. */
+START_TEST(test_msgtab_merge_stretches)
+{
+    uint64_t st = 0x9b05688c2b3e6c1fu;
+    for (int round = 0; round < 24; round++) {
+        size_t n = 500 + mt_rand(&st) % (round % 4 == 0 ? 12000 : 3000);
+        unsigned n_caps = 2 + (unsigned)(round % 3);
+        msgtab_msg *m = mt_make_stretches(&st, n, n_caps, round % 5 == 0);
+        msgtab *a = msgtab_new(MT_MARKER), *b = msgtab_new(MT_MARKER);
+        mt_fill_both(a, b, m, n, round % 3, mt_rand(&st) % n);
+        msgtab_seal(a);
+        msgtab_msg *ref = xmalloc((n + 300) * sizeof *ref);       /* freed below */
+        memcpy(ref, m, n * sizeof *ref);
+        mt_verify(a, ref, n, &st);
+        msgtab_split *sp = msgtab_split_begin(b, 0);
+        if (sp)
+            mt_split_seal_in(b, sp, round % 5);
+        else
+            msgtab_seal(b);
+        mt_same(a, b);
+        char why[200] = "";
+        ck_assert_msg(msgtab_check(b, why, sizeof why), "check: %s", why);
+        /* Taken back: a few among the old ones (in time order), then stretches after
+         * them; every list stays sorted, so the seal merges them with the old table. */
+        msgtab_msg *more = mt_make_stretches(&st, 256, n_caps, false);
+        uint64_t t_end = ref[n - 1].time_ns, t0 = more[6].time_ns, among[6];
+        for (size_t i = 0; i < 6; i++)
+            among[i] = m[mt_rand(&st) % n].time_ns;
+        qsort(among, 6, sizeof *among, mt_u64_cmp);
+        for (size_t i = 0; i < 256; i++) {
+            more[i].offset += UINT64_C(1) << 34;            /* unique */
+            more[i].time_ns = round % 2 == 0 && i < 6 ? among[i]
+                                                      : t_end + 1 + more[i].time_ns - t0;
+            msgtab_add(a, &more[i]);
+            ref[n + i] = more[i];
+        }
+        msgtab_seal(a);
+        mt_verify(a, ref, n + 256, &st);
+        msgtab_free(a);
+        msgtab_free(b);
+        x_free(more);
+        x_free(ref);
+        x_free(m);
+    }
+}
+END_TEST
+
 /* No split where the seal is no merge: one list, lists that follow one another, a list
  * out of order, a sealed table. */
 START_TEST(test_msgtab_split_none)
@@ -584,6 +675,7 @@ test_msgtab_suite(void)
     tcase_add_test(tc, test_msgtab_split_edges);
     tcase_add_test(tc, test_msgtab_split_none);
     tcase_add_test(tc, test_msgtab_split_large);
+    tcase_add_test(tc, test_msgtab_merge_stretches);
     suite_add_tcase(s, tc);
     return s;
 }
