@@ -811,7 +811,7 @@ tl_overlap(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
  * (whole chunks of one bar) and mixed elsewhere; several widths and windows. */
 START_TEST(test_lanes_series_bounds)
 {
-    enum { N = 64 * 48, TOP = 16000 };
+    enum { N = 64 * 24, TOP = 16000 };
     static uint64_t when[N], val[N];
     tl_mem m;
     evwrite *w = tl_writer(&m);
@@ -825,7 +825,7 @@ START_TEST(test_lanes_series_bounds)
         if (tl_rng(&r) % 200 == 0)      /* a new stretch of one level */
             level = 2000 * (1 + tl_rng(&r) % 8) - 1000;
         uint64_t edge = 2000 * (1 + tl_rng(&r) % 8) - 1000;    /* a rounding edge */
-        bool flat = (i / 700) % 2 == 0;
+        bool flat = (i / 350) % 2 == 0;
         val[i] = i == N / 3 ? TOP : flat ? level : edge - 1 + tl_rng(&r) % 3;
         EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, when[i], 0, val[i]));
     }
@@ -833,10 +833,10 @@ START_TEST(test_lanes_series_bounds)
     tl_case c;
     tl_open_mem(&c, &m, w);
     size_t heap = tl_lane_index(&c, "heap");
-    static const int widths[] = { 1, 3, 7, 16, 40 };
+    static const int widths[] = { 1, 3, 7, 24 };
     uint64_t lo = when[0], hi = when[N - 1] + 5;
     const uint64_t windows[][2] = { { lo, hi }, { lo + 3333, hi - 4444 }, { 0, hi * 2 },
-                                    { when[700], when[2100] + 1 } };
+                                    { when[350], when[1050] + 1 } };
     for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
         for (size_t k = 0; k < sizeof windows / sizeof windows[0]; k++) {
             timeview v;
