@@ -55,10 +55,21 @@ bool series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint
 /* The largest value of each column [t[c], t[c + 1]), c < n, counting the value in force
  * at t[c] (the last sample at or before it) as series_at and series_range would: into
  * max[c], with any[c] false (and max[c] 0) where no sample is at or before t[c + 1] - 1.
- * t[0..n] increasing. One walk over the chunks the columns span, decoding only those
- * holding a column edge: O(chunks in view + n), for a screen row at any zoom. */
+ * t[0..n] increasing. Each edge's chunk is found from the chunk headers; a column whose
+ * edge chunks cannot hold more than the whole chunks inside it is answered by the min/max
+ * pyramid, others decode their edge chunks (each at most once): O(n log n) and at most
+ * n + 1 chunks decoded, for a screen row at any zoom. */
 void series_col_max_many(const series *s, const uint64_t *t, size_t n, uint64_t *max,
                          bool *any);
+/* series_col_max_many for the columns c with want[c] only: the others get max[c] 0 (and
+ * any[c] as there); only the chunks the wanted columns need are decoded. */
+void series_col_max_some(const series *s, const uint64_t *t, size_t n, const bool *want,
+                         uint64_t *max, bool *any);
+/* Bounds on series_col_max_many's answers from the chunk headers alone, decoding nothing:
+ * lo[c] <= max[c] <= hi[c] where any[c] (the same any[c]; lo[c] and hi[c] 0 elsewhere).
+ * O(log n) a column and the search for its edges' chunks. */
+void series_col_bounds_many(const series *s, const uint64_t *t, size_t n, uint64_t *lo,
+                            uint64_t *hi, bool *any);
 /* Largest value of all samples (0 if empty). */
 uint64_t series_max(const series *s);
 

@@ -791,19 +791,35 @@ static void
 ivtrack_locate_chunks(const ivtrack *tr, const uint64_t *t, size_t n, size_t *at, bool words)
 {
     size_t n_ch = ivtrack_chunks(tr->n), n_packed = tr->n / IVTRACK_CHUNK, c = 0;
-    size_t cs[IVTRACK_PREFETCH_BLOCK], n_cs = 0;
+    size_t cs[IVTRACK_PREFETCH_BLOCK], n_cs = 0, stride = 0;
     for (size_t m = 0; m < n; m++) {
         at[m] = SIZE_MAX;
         if (n_ch == 0 || tr->ch[0].start_ns >= t[m])
             continue;
-        if (tr->ch[c].start_ns >= t[m])
+        if (tr->ch[c].start_ns >= t[m]) {
             c = 0;
-        size_t step = 1;
-        while (c + step < n_ch && tr->ch[c + step].start_ns < t[m]) {
-            c += step;
-            step *= 2;
+            stride = 0;
         }
-        size_t hi = c + step < n_ch ? c + step : n_ch;
+        /* Guessed a stride on from the last answer and galloped out from the guess
+         * either way, as runlane_locate_chunks does. */
+        size_t prev = c, hi = n_ch, step = 1;
+        size_t g = c + stride < hi ? c + stride : hi - 1;
+        if (g > c && tr->ch[g].start_ns >= t[m]) {
+            hi = g;
+            while (hi - c > step && tr->ch[hi - step].start_ns >= t[m]) {
+                hi -= step;
+                step *= 2;
+            }
+            if (hi - c > step)
+                c = hi - step;
+        } else {
+            c = g;
+            while (c + step < hi && tr->ch[c + step].start_ns < t[m]) {
+                c += step;
+                step *= 2;
+            }
+            hi = c + step < hi ? c + step : hi;
+        }
         while (hi - c > 1) {
             size_t mid = c + (hi - c) / 2;
             if (tr->ch[mid].start_ns < t[m])
@@ -812,6 +828,7 @@ ivtrack_locate_chunks(const ivtrack *tr, const uint64_t *t, size_t n, size_t *at
                 hi = mid;
         }
         at[m] = c;
+        stride = c - prev;
         if (n_cs == 0 || cs[n_cs - 1] != c) {
             cs[n_cs++] = c;
             __builtin_prefetch(&tr->ch[c]);

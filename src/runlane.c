@@ -1573,19 +1573,37 @@ runlane_busy_upto(const runlane *rl, uint64_t t)
 static void
 runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at, bool words)
 {
-    size_t cs[RUNLANE_PREFETCH_BLOCK], n_cs = 0, lo = 0;
+    size_t cs[RUNLANE_PREFETCH_BLOCK], n_cs = 0, lo = 0, stride = 0;
     for (size_t m = 0; m < n; m++) {
         at[m] = SIZE_MAX;
         if (rl->n_chunks == 0 || rl->bases[0] >= t[m])
             continue;
-        if (rl->bases[lo] >= t[m])          /* times out of order: from the start */
+        if (rl->bases[lo] >= t[m]) {        /* times out of order: from the start */
             lo = 0;
-        size_t step = 1, hi = rl->n_chunks;
-        while (lo + step < hi && rl->bases[lo + step] < t[m]) {
-            lo += step;
-            step *= 2;
+            stride = 0;
         }
-        hi = lo + step < hi ? lo + step : hi;
+        /* Column edges are evenly spaced: the chunk is guessed as far on from the last
+         * answer as that was from the one before, and searched for galloping out from
+         * the guess either way (a few loads near it, where galloping from the last
+         * answer loads about twice the log of the distance, far apart). */
+        size_t prev = lo, hi = rl->n_chunks, step = 1;
+        size_t g = lo + stride < hi ? lo + stride : hi - 1;
+        if (g > lo && rl->bases[g] >= t[m]) {
+            hi = g;
+            while (hi - lo > step && rl->bases[hi - step] >= t[m]) {
+                hi -= step;
+                step *= 2;
+            }
+            if (hi - lo > step)
+                lo = hi - step;
+        } else {
+            lo = g;
+            while (lo + step < hi && rl->bases[lo + step] < t[m]) {
+                lo += step;
+                step *= 2;
+            }
+            hi = lo + step < hi ? lo + step : hi;
+        }
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
             if (rl->bases[mid] < t[m])
@@ -1594,6 +1612,7 @@ runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at
                 hi = mid;
         }
         at[m] = lo;
+        stride = lo - prev;
         if (n_cs == 0 || cs[n_cs - 1] != lo) {
             cs[n_cs++] = lo;
             __builtin_prefetch(&rl->chunks[lo]);

@@ -717,100 +717,182 @@ series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t 
     return true;
 }
 
-/* A walk over the samples for series_col_max_many. */
-typedef struct series_walk {
-    const uint64_t *t;          /* the n + 1 column edges */
-    size_t n;
-    size_t c;                   /* the column of the last sample taken */
-    bool have;                  /* a sample was taken: `cur` is the last one's value */
-    bool carried;               /* column c holds only the value carried into it */
-    uint64_t cur;
-    uint64_t *max;
-    bool *any;
-} series_walk;
-
-/* Move on to the column holding time x; each column passed starts with the value in
- * force at its start, the last one taken (replaced if a sample lies right at it). */
-static void
-series_walk_to(series_walk *w, uint64_t x)
+/* The largest value of packed chunks [a, b), a < b <= n_ch, from the pyramid bottom-up
+ * (series_range's walk over whole chunks). */
+static uint64_t
+series_chunks_max(const series *s, size_t a, size_t b)
 {
-    while (w->c < w->n && x >= w->t[w->c + 1]) {
-        w->c++;
-        if (w->c < w->n && w->have) {
-            w->max[w->c] = w->cur;
-            w->any[w->c] = true;
-            w->carried = true;
+    uint64_t m = 0;
+    for (unsigned l = 0; a < b && l < s->n_levels; l++) {
+        if (a & 1) {
+            uint64_t x = series_node(s, l, a++).max;
+            m = x > m ? x : m;
         }
+        if (b & 1) {
+            uint64_t x = series_node(s, l, --b).max;
+            m = x > m ? x : m;
+        }
+        a >>= 1;
+        b >>= 1;
     }
+    return m;
 }
 
-/* Values whose largest is v, the first at time x, all in column w->c. */
-static void
-series_walk_take(series_walk *w, uint64_t x, uint64_t v)
+/* Chunks decoded for series_col_max_many: the two edge chunks a column may need. */
+typedef struct series_cmm_slot {
+    size_t k;                   /* SIZE_MAX: empty */
+    size_t len;
+    uint64_t t[SERIES_CHUNK], v[SERIES_CHUNK];
+} series_cmm_slot;
+
+/* Chunk k (< n_ch + 1: the open one) decoded in one of the two slots, reusing a slot
+ * that holds it, else overwriting the one not used last (*last). */
+static const series_cmm_slot *
+series_cmm_load(const series *s, series_cmm_slot *slot, int *last, size_t k)
 {
-    size_t c = w->c;
-    if (w->carried && x == w->t[c]) {
-        w->max[c] = v;          /* a sample at the column's start is the one in force */
-    } else if (!w->any[c] || v > w->max[c]) {
-        w->max[c] = v;
+    for (int i = 0; i < 2; i++)
+        if (slot[i].k == k) {
+            *last = i;
+            return &slot[i];
+        }
+    series_cmm_slot *x = &slot[*last ^ 1];
+    *last ^= 1;
+    x->k = k;
+    if (k == s->n_ch) {
+        x->len = s->n_open;
+        memcpy(x->t, s->open_t, s->n_open * sizeof *x->t);
+        memcpy(x->v, s->open_v, s->n_open * sizeof *x->v);
+        return x;
     }
-    w->any[c] = true;
-    w->carried = false;
+    series_col tc, vc;
+    series_cols(s, k, &tc, &vc);
+    series_col_decode(s, &tc, SERIES_CHUNK, x->t);
+    series_col_decode(s, &vc, SERIES_CHUNK, x->v);
+    x->len = SERIES_CHUNK;
+    return x;
+}
+
+/* The walk of series_col_max_many, series_col_max_some and series_col_bounds_many: with
+ * hi, bounds from the chunk headers into lo and hi; without, the exact largest value of
+ * each column wanted (every one if want is NULL) into lo. */
+static void
+series_cols_scan(const series *s, const uint64_t *t, size_t n, const bool *want, uint64_t *lo,
+                 uint64_t *hi, bool *any)
+{
+    memset(lo, 0, n * sizeof *lo);
+    if (hi)
+        memset(hi, 0, n * sizeof *hi);
+    memset(any, 0, n * sizeof *any);
+    size_t n_all = s->n_ch + (s->n_open ? 1 : 0);
+    if (n == 0 || n_all == 0)
+        return;
+#define SERIES_FIRST_T(k) ((k) < s->n_ch ? s->ch[(k)].t0 : s->open_t[0])
+    series_mm open_mm = { UINT64_MAX, 0 };
+    for (size_t j = 0; j < s->n_open; j++)
+        series_mm_fold(&open_mm, (series_mm){ s->open_v[j], s->open_v[j] });
+#define SERIES_HMM(k) ((k) < s->n_ch ? s->ch[(k)].mm : open_mm)
+    series_cmm_slot slot[2];
+    slot[0].k = slot[1].k = SIZE_MAX;
+    int last = 0;
+    /* Edge e's chunk: one more than the last chunk whose first time is < t[e] (0: none),
+     * galloping on from the edge before's. */
+    size_t kq = 0;
+    size_t ka = 0;              /* column c's left edge's */
+    for (size_t c = 0; c <= n; c++) {
+        uint64_t te = t[c];
+        size_t k_lo = kq, step = 1;
+        while (k_lo + step <= n_all && SERIES_FIRST_T(k_lo + step - 1) < te) {
+            k_lo += step;
+            step *= 2;
+        }
+        size_t k_hi = k_lo + step <= n_all ? k_lo + step : n_all + 1;
+        while (k_hi - k_lo > 1) {   /* chunks before k_lo start before te, k_hi - 1's not */
+            size_t mid = k_lo + (k_hi - k_lo) / 2;
+            if (SERIES_FIRST_T(mid - 1) < te)
+                k_lo = mid;
+            else
+                k_hi = mid;
+        }
+        kq = k_lo;
+        if (c == 0) {
+            ka = kq;
+            continue;
+        }
+        size_t kb = kq, col = c - 1;
+        if (kb == 0 || (want && !want[col])) {  /* none before t[col + 1], or not wanted */
+            any[col] = kb > 0;
+            ka = kb;
+            continue;
+        }
+        any[col] = true;
+        /* Chunks strictly between the edges' lie wholly in the column; the edge chunks
+         * only partly: ka - 1 holds the value in force at t[col] (or a sample right at
+         * it), and kb - 1 has a sample in the column. So the largest value is at least
+         * the whole chunks' and kb - 1's least, and at most the largest of them all. */
+        size_t w0 = ka, w1 = kb - 1;    /* whole chunks [w0, w1) */
+        uint64_t m = w0 < w1 ? series_chunks_max(s, w0, w1) : 0;
+        uint64_t b_lo = SERIES_HMM(kb - 1).min, b_hi = SERIES_HMM(kb - 1).max;
+        b_lo = m > b_lo ? m : b_lo;
+        b_hi = m > b_hi ? m : b_hi;
+        if (ka > 0 && SERIES_HMM(ka - 1).max > b_hi)
+            b_hi = SERIES_HMM(ka - 1).max;
+        if (hi || b_lo == b_hi) {
+            lo[col] = b_lo;
+            if (hi)
+                hi[col] = b_hi;
+            ka = kb;
+            continue;
+        }
+        uint64_t t0 = t[col], t1 = t[c];
+        /* A sample right at t0 is the one in force (in an empty column, t0 == t1, none is
+         * in it: the value in force before t0 stands). */
+        bool at_t0 = t0 < t1 && ka < n_all && SERIES_FIRST_T(ka) == t0;
+        if (ka > 0) {
+            /* Chunk ka - 1: the value in force at t0 unless a sample is at t0, and its
+             * samples from t0 on (before t1 when the column ends in it too). */
+            const series_cmm_slot *x = series_cmm_load(s, slot, &last, ka - 1);
+            size_t i = series_plain_count(x->t, x->len, t0, false);
+            at_t0 = at_t0 || (t0 < t1 && i < x->len && x->t[i] == t0);
+            if (!at_t0) {
+                uint64_t v = x->v[i - 1];   /* i >= 1: the chunk starts before t0 */
+                m = v > m ? v : m;
+            }
+            size_t end = ka == kb ? series_plain_count(x->t, x->len, t1, false) : x->len;
+            for (size_t j = i; j < end; j++)
+                m = x->v[j] > m ? x->v[j] : m;
+        }
+        if (kb > ka) {
+            /* Chunk kb - 1 starts in the column: its samples before t1. */
+            const series_cmm_slot *x = series_cmm_load(s, slot, &last, kb - 1);
+            size_t end = series_plain_count(x->t, x->len, t1, false);
+            for (size_t j = 0; j < end; j++)
+                m = x->v[j] > m ? x->v[j] : m;
+        }
+        lo[col] = m;
+        ka = kb;
+    }
+#undef SERIES_HMM
+#undef SERIES_FIRST_T
 }
 
 void
 series_col_max_many(const series *s, const uint64_t *t, size_t n, uint64_t *max, bool *any)
 {
-    memset(max, 0, n * sizeof *max);
-    memset(any, 0, n * sizeof *any);
-    if (n == 0 || series_count(s) == 0)
-        return;
-    series_walk w = { .t = t, .n = n, .max = max, .any = any };
-    /* Column 0 takes the value in force at t[0] and every sample at t[0] or after
-     * (several may be at t[0], the one in force the last of them). */
-    size_t i0 = series_at(s, t[0]), lb = series_lower_bound(s, t[0]);
-    size_t first = i0 == SIZE_MAX ? 0 : lb < i0 ? lb : i0;
-    size_t n_chunks = s->n_ch + (s->n_open ? 1 : 0);
-    uint64_t tb[SERIES_CHUNK], vb[SERIES_CHUNK];
-    for (size_t k = first >> SERIES_CHUNK_SHIFT; k < n_chunks && w.c < n; k++) {
-        size_t j0 = k == first >> SERIES_CHUNK_SHIFT ? first & (SERIES_CHUNK - 1) : 0;
-        bool packed = k < s->n_ch;
-        if (packed && j0 == 0) {
-            series_walk_to(&w, s->ch[k].t0);
-            if (w.c >= n)
-                break;
-            /* The next chunk starts in this column too: so does all of this one, which
-             * adds its largest value (its last value is never needed: the next chunk's
-             * first sample is taken before any column edge). */
-            bool has_next = k + 1 < s->n_ch || (k + 1 == s->n_ch && s->n_open);
-            uint64_t next_t0 = k + 1 < s->n_ch ? s->ch[k + 1].t0 : s->open_t[0];
-            if (has_next && next_t0 < t[w.c + 1]) {
-                series_walk_take(&w, s->ch[k].t0, s->ch[k].mm.max);
-                continue;
-            }
-        }
-        const uint64_t *tv = s->open_t, *vv = s->open_v;
-        size_t len = s->n_open;
-        if (packed) {
-            series_col tc, vc;
-            series_cols(s, k, &tc, &vc);
-            series_col_decode(s, &tc, SERIES_CHUNK, tb);
-            series_col_decode(s, &vc, SERIES_CHUNK, vb);
-            tv = tb;
-            vv = vb;
-            len = SERIES_CHUNK;
-        }
-        for (size_t j = j0; j < len; j++) {
-            series_walk_to(&w, tv[j]);
-            if (w.c >= n)
-                break;
-            series_walk_take(&w, tv[j], vv[j]);
-            w.cur = vv[j];
-            w.have = true;
-        }
-    }
-    /* The columns after the last sample: its value stays in force. */
-    series_walk_to(&w, UINT64_MAX);
+    series_cols_scan(s, t, n, NULL, max, NULL, any);
+}
+
+void
+series_col_max_some(const series *s, const uint64_t *t, size_t n, const bool *want,
+                    uint64_t *max, bool *any)
+{
+    series_cols_scan(s, t, n, want, max, NULL, any);
+}
+
+void
+series_col_bounds_many(const series *s, const uint64_t *t, size_t n, uint64_t *lo,
+                       uint64_t *hi, bool *any)
+{
+    series_cols_scan(s, t, n, NULL, lo, hi, any);
 }
 
 uint64_t

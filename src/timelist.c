@@ -321,6 +321,28 @@ timelist_select_zero_from(const uint64_t *v, size_t r, size_t *w, size_t *zeros)
     }
 }
 
+/* timelist_select_zero_from(v, r, w, zeros) for a vector of n_bits bits (bits past them
+ * zero) with z zeros in all, r < z, scanning back from its end: for a zero in its later
+ * half, from a fresh start (*w and *zeros 0), half as many words on average. *w and
+ * *zeros are left as the forward scan leaves them. */
+static size_t
+timelist_select_zero_back(const uint64_t *v, size_t n_bits, size_t z, size_t r, size_t *w,
+                          size_t *zeros)
+{
+    size_t after = 0;           /* zeros in the words after word i */
+    for (size_t i = (n_bits - 1) / 64;; i--) {
+        unsigned used = i == (n_bits - 1) / 64 ? (unsigned)((n_bits - 1) % 64 + 1) : 64;
+        uint64_t x = ~v[i] & (used == 64 ? UINT64_MAX : (UINT64_C(1) << used) - 1);
+        size_t c = timelist_popcount(x), before = z - after - c;
+        if (r >= before) {
+            *w = i;
+            *zeros = before;
+            return i * 64 + timelist_select64(x, (unsigned)(r - before));
+        }
+        after += c;
+    }
+}
+
 /* Number of times in chunk k less than its base + d, d >= 1; *w and *zeros as for
  * timelist_select_zero_from over the chunk's high vector (calls for one chunk with d
  * increasing share them). */
@@ -335,7 +357,12 @@ timelist_chunk_before_from(const timelist *tl, size_t k, uint64_t d, size_t *w, 
     const uint64_t *low = tl->words + c->word;
     const uint64_t *high = low + timelist_n_low_words(n, c->low_bits);
     /* Bucket h starts after the h-th zero; the times before it are the ones before that. */
-    size_t p = h ? timelist_select_zero_from(high, (size_t)h - 1, w, zeros) + 1 : 0;
+    size_t p = 0;
+    if (h && *w == 0 && *zeros == 0 && h - 1 >= (uint64_t)c->hi_max / 2 + 1)
+        p = timelist_select_zero_back(high, timelist_n_high_bits(n, c->hi_max),
+                                      (size_t)c->hi_max + 1, (size_t)h - 1, w, zeros) + 1;
+    else if (h)
+        p = timelist_select_zero_from(high, (size_t)h - 1, w, zeros) + 1;
     size_t a = p - (size_t)h, z = a + timelist_ones_run(high, p);
     uint64_t dl = d & bitpack_mask(c->low_bits);
     while (a < z) {

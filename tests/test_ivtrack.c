@@ -355,7 +355,8 @@ START_TEST(test_ivtrack_matches_brute_force)
 END_TEST
 
 /* The sweep over ascending times equals, kind by kind, a direct sum over the model's
- * intervals, for steps from none to many chunks. */
+ * intervals, for steps from none to many chunks, and the same step several times over
+ * (the chunk search's guess) then another. */
 START_TEST(test_ivtrack_kinds_upto_many)
 {
     enum { N_T = 400 };
@@ -364,10 +365,14 @@ START_TEST(test_ivtrack_kinds_upto_many)
         iv_model m = { 0 };
         iv_random_track(seed, 50 + seed * 97 % 2000, tr, &m);
         uint64_t last = m.n ? m.v[m.n - 1].end_ns + 10 : 10;
-        uint64_t t[N_T], got[N_T * IVTRACK_KINDS], s = seed, now = 0;
+        uint64_t t[N_T], got[N_T * IVTRACK_KINDS], s = seed, now = 0, step = 0;
         for (size_t k = 0; k < N_T; k++) {
             uint64_t r = iv_rng(&s);
-            now += r % 4 == 0 ? 0 : r % 4 == 1 ? r % 50 : (r >> 8) % (last / 40 + 1);
+            /* Runs of one step (the chunk search guesses from the last step) among
+             * steps of every size. */
+            step = r % 5 == 0 ? 0 : r % 5 == 1 ? r % 50 : r % 5 == 2 ? step
+                 : (r >> 8) % (last / 40 + 1);
+            now += step;
             t[k] = now;
         }
         ivtrack_kinds_upto_many(tr, t, N_T, got);

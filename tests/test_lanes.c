@@ -804,6 +804,71 @@ tl_overlap(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
     return e > s ? e - s : 0;
 }
 
+/* The heap row over columns many series chunks wide (where the chunk headers' bounds
+ * settle most bars) against the brute-force bar of every column: the largest of the value
+ * in force at its start and the samples in it, in eighths of the series' largest value.
+ * The values sit at the eighths' rounding edges and one either side, flat for stretches
+ * (whole chunks of one bar) and mixed elsewhere; several widths and windows. */
+START_TEST(test_lanes_series_bounds)
+{
+    enum { N = 64 * 24, TOP = 16000 };
+    static uint64_t when[N], val[N];
+    tl_mem m;
+    evwrite *w = tl_writer(&m);
+    EW(evwrite_begin_data(w));
+    EW(evwrite_run_thread(w, 0, 0, 1));
+    uint64_t r = 0x9E3779B97F4A7C15u, level = 5000;
+    for (size_t i = 0; i < N; i++) {
+        when[i] = 1000 + 10 * i + (tl_rng(&r) % 4 == 0 ? 0 : tl_rng(&r) % 10);
+        if (i > 0 && when[i] < when[i - 1])
+            when[i] = when[i - 1];
+        if (tl_rng(&r) % 200 == 0)      /* a new stretch of one level */
+            level = 2000 * (1 + tl_rng(&r) % 8) - 1000;
+        uint64_t edge = 2000 * (1 + tl_rng(&r) % 8) - 1000;    /* a rounding edge */
+        bool flat = (i / 350) % 2 == 0;
+        val[i] = i == N / 3 ? TOP : flat ? level : edge - 1 + tl_rng(&r) % 3;
+        EW(evwrite_heap_bytes(w, 0, EV_HEAP_SIZE, when[i], 0, val[i]));
+    }
+    EW(evwrite_stop_thread(w, 0, when[N - 1] + 5, 1, 5, 0));
+    tl_case c;
+    tl_open_mem(&c, &m, w);
+    size_t heap = tl_lane_index(&c, "heap");
+    static const int widths[] = { 1, 3, 7, 24 };
+    uint64_t lo = when[0], hi = when[N - 1] + 5;
+    const uint64_t windows[][2] = { { lo, hi }, { lo + 3333, hi - 4444 }, { 0, hi * 2 },
+                                    { when[350], when[1050] + 1 } };
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
+        for (size_t k = 0; k < sizeof windows / sizeof windows[0]; k++) {
+            timeview v;
+            timeview_init(&v, lo, hi, widths[wi]);
+            timeview_zoom_to(&v, windows[k][0], windows[k][1]);
+            surface *sf = tl_draw(&c, &v, &tl_plain);
+            for (int col = 0; col < v.width; col++) {
+                uint64_t a, b;
+                ck_assert(timeview_col_range(&v, col, &a, &b));
+                bool any = false;
+                uint64_t mx = 0;
+                for (size_t i = 0; i < N; i++) {
+                    bool in_force = when[i] <= a && (i + 1 == N || when[i + 1] > a);
+                    if (in_force || (when[i] >= a && when[i] < b)) {
+                        mx = !any || val[i] > mx ? val[i] : mx;
+                        any = true;
+                    }
+                }
+                unsigned want = any ? lanes_eighths(mx, TOP) : 0;
+                surface_cell got = tl_cell(sf, heap, col);
+                ck_assert_msg(got.cp == (want ? BLOCK(want) : ' '),
+                              "width %d window %zu col %d [%llu, %llu): U+%04X, want %u eighths"
+                              " (max %llu)", widths[wi], k, col, (unsigned long long)a,
+                              (unsigned long long)b, (unsigned)got.cp, want,
+                              (unsigned long long)mx);
+            }
+            surface_free(sf);
+        }
+    tl_close(&c);
+}
+END_TEST
+
 /* A random view of the log: whole, or zoomed to a random range down to a few ns a column. */
 static void
 tl_random_view(const evindex *ix, uint64_t *rng, timeview *v)
@@ -1441,6 +1506,7 @@ test_lanes_suite(void)
     tcase_add_test(tc, test_lanes_markers);
     tcase_add_test(tc, test_lanes_nonmoving);
     tcase_add_test(tc, test_lanes_activity_heap_sparks);
+    tcase_add_test(tc, test_lanes_series_bounds);
     tcase_add_test(tc, test_lanes_ascii_only);
     tcase_add_test(tc, test_lanes_marker_text_utf8);
     tcase_add_test(tc, test_lanes_property_brute_force);

@@ -656,18 +656,23 @@ START_TEST(test_runlane_full_chunks)
 END_TEST
 
 /* The sweep over ascending times equals a direct count from the runs, whatever the steps
- * between times (repeats, within a chunk, across many chunks: the gallop). */
+ * between times (repeats, within a chunk, across many chunks: the gallop; the same step
+ * several times over, then another, larger or smaller: the guessed chunk). */
 START_TEST(test_runlane_busy_upto_many)
 {
     enum { N_RUNS = 40 * RUNLANE_CHUNK + 5, N_T = 600 };
     runlane *rl = runlane_new();
     for (uint64_t k = 0; k < N_RUNS; k++)
         ck_assert(rl_add(rl, 10 * k + 3, 10 * k + 3 + k % 7, (uint32_t)k, 0, 0));
-    uint64_t t[N_T], got[N_T], s = 12345, now = 0;
+    uint64_t t[N_T], got[N_T], s = 12345, now = 0, step = 0;
     for (size_t m = 0; m < N_T; m++) {
         s = s * 6364136223846793005u + 1442695040888963407u;
         unsigned r = (unsigned)(s >> 60);
-        now += r < 3 ? 0 : r < 10 ? (s >> 20) % 20 : (s >> 20) % (10 * 8 * RUNLANE_CHUNK);
+        /* Runs of one step as a screen's columns (the chunk search guesses the next
+         * chunk from the step) among steps of every size. */
+        step = r < 3 ? 0 : r < 7 ? step : r < 11 ? (s >> 20) % 20
+                                                  : (s >> 20) % (10 * 8 * RUNLANE_CHUNK);
+        now += step;
         t[m] = now;
     }
     runlane_busy_upto_many(rl, t, N_T, got);

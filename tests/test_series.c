@@ -372,10 +372,82 @@ START_TEST(test_series_sweep)
 }
 END_TEST
 
-/* series_col_max_many against the model, column by column: the value in force at each
- * column's start (the last sample at or before it) and the samples inside it, on random
- * series (long runs of equal times, packed and open chunks) and random edges, many of
- * them right at a sample's time or next to it. */
+/* series_col_max_many(s, t, n) against the model m, column by column: the value in
+ * force at each column's start (the last sample at or before it) and the samples inside
+ * it; series_col_max_some's answers for a mask of the columns (from seed) the same there
+ * and 0 elsewhere; series_col_bounds_many's bounds around them. */
+static void
+se_expect_col_max(const series *s, const se_model *m, const uint64_t *t, size_t n,
+                  uint64_t seed)
+{
+    uint64_t *mx = xcalloc(n + 1, sizeof *mx), *some = xcalloc(n + 1, sizeof *some);
+    uint64_t *lo = xcalloc(n + 1, sizeof *lo), *hi = xcalloc(n + 1, sizeof *hi);
+    bool *any = xcalloc(n + 1, sizeof *any), *any_some = xcalloc(n + 1, sizeof *any_some);
+    bool *any_b = xcalloc(n + 1, sizeof *any_b), *want = xcalloc(n + 1, sizeof *want);
+    uint64_t r = seed * 0x2545F4914F6CDD1Du + n;
+    for (size_t c = 0; c < n; c++)
+        want[c] = se_rng(&r) % 3 != 0;
+    series_col_max_many(s, t, n, mx, any);
+    series_col_max_some(s, t, n, want, some, any_some);
+    series_col_bounds_many(s, t, n, lo, hi, any_b);
+    for (size_t c = 0; c < n; c++) {
+        bool want_any = false;
+        uint64_t v = 0;
+        size_t in_force = SIZE_MAX;
+        for (size_t i = 0; i < m->n; i++)
+            if (m->v[i].time_ns <= t[c])
+                in_force = i;
+        for (size_t i = 0; i < m->n; i++) {
+            bool counts = i == in_force || (m->v[i].time_ns >= t[c] && m->v[i].time_ns < t[c + 1]);
+            if (counts && (!want_any || m->v[i].value > v))
+                v = m->v[i].value;
+            want_any = want_any || counts;
+        }
+        SE_EXPECT(any[c] == want_any && mx[c] == v,
+                  "seed %llu column %zu of %zu [%llu, %llu): got %d %llu, want %d %llu",
+                  (unsigned long long)seed, c, n, (unsigned long long)t[c],
+                  (unsigned long long)t[c + 1], any[c], (unsigned long long)mx[c],
+                  want_any, (unsigned long long)v);
+        SE_EXPECT(any_some[c] == want_any && some[c] == (want[c] ? v : 0),
+                  "seed %llu column %zu of %zu (wanted %d): some %d %llu, want %d %llu",
+                  (unsigned long long)seed, c, n, want[c], any_some[c],
+                  (unsigned long long)some[c], want_any, (unsigned long long)v);
+        SE_EXPECT(any_b[c] == want_any && (want_any ? lo[c] <= v && v <= hi[c]
+                                           : lo[c] == 0 && hi[c] == 0),
+                  "seed %llu column %zu of %zu: bounds %d [%llu, %llu], max %d %llu",
+                  (unsigned long long)seed, c, n, any_b[c], (unsigned long long)lo[c],
+                  (unsigned long long)hi[c], want_any, (unsigned long long)v);
+    }
+    x_free(want);
+    x_free(any_b);
+    x_free(any_some);
+    x_free(any);
+    x_free(hi);
+    x_free(lo);
+    x_free(some);
+    x_free(mx);
+}
+
+/* Sort t[0..n) and drop repeats; the count left. */
+static size_t
+se_sort_unique(uint64_t *t, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            uint64_t y = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = y;
+        }
+    size_t w = n ? 1 : 0;
+    for (size_t i = 1; i < n; i++)
+        if (t[i] != t[w - 1])
+            t[w++] = t[i];
+    return w;
+}
+
+/* series_col_max_many against the model on random series (long runs of equal times,
+ * packed and open chunks) and random edges, many of them right at a sample's time or
+ * next to it. */
 START_TEST(test_series_col_max_many)
 {
     for (uint64_t seed = 1; seed <= 120; seed++) {
@@ -397,43 +469,59 @@ START_TEST(test_series_col_max_many)
                 x = r;                                  /* anywhere */
             t[n_t++] = x;
         }
-        /* Increasing, without repeats. */
-        for (size_t i = 1; i < n_t; i++)
-            for (size_t j = i; j > 0 && t[j - 1] > t[j]; j--) {
-                uint64_t y = t[j];
-                t[j] = t[j - 1];
-                t[j - 1] = y;
-            }
-        size_t w = 1;
-        for (size_t i = 1; i < n_t; i++)
-            if (t[i] != t[w - 1])
-                t[w++] = t[i];
-        n_t = w;
-        if (n_t < 2)
-            continue;
-        size_t n = n_t - 1;
-        uint64_t mx[MAX_EDGES];
-        bool any[MAX_EDGES];
-        series_col_max_many(s, t, n, mx, any);
-        for (size_t c = 0; c < n; c++) {
-            bool want_any = false;
-            uint64_t want = 0;
-            size_t in_force = SIZE_MAX;
-            for (size_t i = 0; i < m.n; i++)
-                if (m.v[i].time_ns <= t[c])
-                    in_force = i;
-            for (size_t i = 0; i < m.n; i++) {
-                bool counts = i == in_force || (m.v[i].time_ns >= t[c] && m.v[i].time_ns < t[c + 1]);
-                if (counts && (!want_any || m.v[i].value > want))
-                    want = m.v[i].value;
-                want_any = want_any || counts;
-            }
-            SE_EXPECT(any[c] == want_any && mx[c] == want,
-                      "seed %llu column %zu [%llu, %llu): got %d %llu, want %d %llu",
-                      (unsigned long long)seed, c, (unsigned long long)t[c],
-                      (unsigned long long)t[c + 1], any[c], (unsigned long long)mx[c],
-                      want_any, (unsigned long long)want);
+        n_t = se_sort_unique(t, n_t);
+        if (n_t >= 2)
+            se_expect_col_max(s, &m, t, n_t - 1, seed);
+        x_free(m.v);
+        series_free(s);
+    }
+}
+END_TEST
+
+/* Columns many chunks wide, where the whole chunks inside a column answer it unless an
+ * edge chunk may hold more: values rising (the right edge chunk holds the most), falling
+ * (the value in force), flat with one spike, or random, with runs of equal times across
+ * chunk boundaries; edges at chunks' first times, one ns either side, at the first and
+ * last sample and outside them, on packed chunks alone and with an open one. */
+START_TEST(test_series_col_max_wide)
+{
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        series *s = series_new();
+        se_model m = { 0 };
+        uint64_t r = seed * 0xD1B54A32D192ED03u + 7;
+        size_t n = 64 * (2 + seed % 40) + (seed % 2 ? se_rng(&r) % 64 : 0);
+        unsigned shape = (unsigned)(seed % 4);
+        uint64_t clock = 1000, spike = se_rng(&r) % n;
+        for (size_t i = 0; i < n; i++) {
+            clock += se_rng(&r) % 4 == 0 ? 0 : 1 + se_rng(&r) % 50;    /* equal runs */
+            uint64_t v = shape == 0 ? i * 10 + se_rng(&r) % 5
+                       : shape == 1 ? (n - i) * 10 + se_rng(&r) % 5
+                       : shape == 2 ? (i == spike ? 999999 : 500)
+                       : se_rng(&r) % 100000;
+            series_append(s, clock, v);
+            se_model_append(&m, clock, v);
         }
+        if (seed % 3 == 0)
+            series_seal(s);
+        enum { MAX_EDGES = 14 };
+        uint64_t t[MAX_EDGES];
+        size_t n_t = 0;
+        t[n_t++] = seed % 5 == 0 ? 0 : m.v[0].time_ns - (seed % 2);
+        t[n_t++] = m.v[n - 1].time_ns + 1 + seed % 7;
+        while (n_t < 2 + seed % (MAX_EDGES - 1)) {
+            size_t k = se_rng(&r) % ((n + 63) / 64);
+            uint64_t x = m.v[k * 64].time_ns;
+            unsigned how = (unsigned)(se_rng(&r) % 4);
+            x = how == 1 ? x - 1 : how == 2 ? x + 1 : how == 3 ? m.v[se_rng(&r) % n].time_ns : x;
+            t[n_t++] = x;
+        }
+        n_t = se_sort_unique(t, n_t);
+        se_expect_col_max(s, &m, t, n_t - 1, seed);
+        /* And a column edge past the last sample only, and one before the first only. */
+        uint64_t late[2] = { m.v[n - 1].time_ns + 1, m.v[n - 1].time_ns + 100 };
+        se_expect_col_max(s, &m, late, 1, seed);
+        uint64_t early[3] = { 1, m.v[0].time_ns, m.v[n / 2].time_ns };
+        se_expect_col_max(s, &m, early, 2, seed);
         x_free(m.v);
         series_free(s);
     }
@@ -677,6 +765,7 @@ test_series_suite(void)
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_series_matches_brute_force);
     tcase_add_test(tp, test_series_col_max_many);
+    tcase_add_test(tp, test_series_col_max_wide);
     tcase_add_test(tp, test_series_sweep);
     tcase_add_test(tp, test_series_chunk_edges);
     tcase_add_test(tp, test_series_truncate);

@@ -231,6 +231,8 @@ typedef struct lanes_ctx {
     size_t *scratch;            /* [ncols] per-column indexes */
     uint64_t *scratch_u;        /* [ncols] per-column values */
     bool *scratch_b;            /* [ncols] per-column flags */
+    uint64_t *scratch_hi;       /* [ncols] per-column values: upper bounds */
+    bool *scratch_want;         /* [ncols] per-column flags: read exactly */
     size_t *hec;                /* evindex lanes drawn as HECs (activity lane) */
     size_t n_hec;
     /* Per index lane, its run time up to every column boundary, computed once per
@@ -935,10 +937,22 @@ lanes_row_activity(lanes_ctx *x)
 static void
 lanes_row_series_top(lanes_ctx *x, const series *s, uint64_t top, uint8_t style)
 {
-    series_col_max_many(s, x->col_a, (size_t)x->ncols, x->scratch_u, x->scratch_b);
-    for (int c = 0; c < x->ncols; c++)
+    /* The bar's height only rises with the value: where the chunk headers' bounds give
+     * one height, it is that; the other columns are read exactly. */
+    size_t n = (size_t)x->ncols;
+    series_col_bounds_many(s, x->col_a, n, x->scratch_u, x->scratch_hi, x->scratch_b);
+    bool some = false;
+    for (size_t c = 0; c < n; c++) {
+        x->scratch_want[c] = x->scratch_b[c] && lanes_eighths(x->scratch_u[c], top) !=
+                                                lanes_eighths(x->scratch_hi[c], top);
+        some = some || x->scratch_want[c];
+    }
+    if (some)
+        series_col_max_some(s, x->col_a, n, x->scratch_want, x->scratch_hi, x->scratch_b);
+    for (size_t c = 0; c < n; c++)
         if (x->scratch_b[c])
-            x->row[c] = lanes_bar(x, lanes_eighths(x->scratch_u[c], top), style);
+            x->row[c] = lanes_bar(x, lanes_eighths(x->scratch_want[c] ? x->scratch_hi[c]
+                                                   : x->scratch_u[c], top), style);
 }
 
 static void
@@ -1306,6 +1320,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.scratch = xmalloc((nc + 1) * sizeof *x.scratch);      /* freed below */
     x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
     x.scratch_b = xmalloc((nc + 1) * sizeof *x.scratch_b);  /* freed below */
+    x.scratch_hi = xmalloc((nc + 1) * sizeof *x.scratch_hi);    /* freed below */
+    x.scratch_want = xmalloc((nc + 1) * sizeof *x.scratch_want);    /* freed below */
     x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
     size_t edges = evindex_n_caps(ix) * (nc + 1) + 1;
     x.busy_lo = xmalloc(edges * sizeof *x.busy_lo);           /* freed below */
@@ -1404,6 +1420,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.busy_hi);
     x_free(x.busy_lo);
     x_free(x.hec);
+    x_free(x.scratch_want);
+    x_free(x.scratch_hi);
     x_free(x.scratch_b);
     x_free(x.scratch_u);
     x_free(x.scratch);
