@@ -20,6 +20,7 @@
 #include "theme.h"
 #include "timefmt.h"
 #include "lanes.h"
+#include "pausehist.h"
 #include "strbuf.h"
 #include "threadstats.h"
 #include "threadtab.h"
@@ -618,6 +619,46 @@ START_TEST(test_app_search_threads)
 }
 END_TEST
 
+/* The GC list opened, then the viewer given another index (a log grown or read again)
+ * with more collections: the list opened again ranks the new collections (the longest
+ * pause first) and its histogram counts them, not the first index's. */
+START_TEST(test_app_gc_list_new_index)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/sparks.eventlog", 100, 40, true);
+    fx_keys(&f, "p Escape");
+    evlog *log1 = f.log;
+    evindex *ix1 = f.ix;
+    f.log = test_open_log("fixtures/memreturn.eventlog");
+    diag d;
+    f.ix = evindex_build(f.log, NULL, &d);
+    ck_assert_ptr_nonnull(f.ix);
+    size_t n = evindex_n_gcs(f.ix), best = 0;
+    ck_assert_uint_gt(n, 2 * evindex_n_gcs(ix1));
+    app_swap_index(f.a, f.ix);
+    fx_keys(&f, "p");
+    uint64_t best_pause = 0;
+    for (size_t i = 0; i < n; i++) {
+        evindex_gc_brief g = evindex_gc_brief_at(f.ix, i);
+        if (g.end_ns - g.start_ns > best_pause) {
+            best_pause = g.end_ns - g.start_ns;
+            best = i;
+        }
+    }
+    uint64_t sel;
+    ck_assert(uilist_selected(f.a->list, &sel));
+    ck_assert_uint_eq(sel, best);
+    pausehist h;
+    pausehist_from_index(&h, f.ix, 0, UINT64_MAX);
+    char want[32];
+    snprintf(want, sizeof want, " %-4u %6llu", 0u, (unsigned long long)h.gens[0].n);
+    ck_assert_msg(fx_screen_has(&f, want), "no \"%s\"", want);
+    fx_close(&f);
+    evindex_free(ix1);
+    evlog_close(log1);
+}
+END_TEST
+
 /* Markers close together on a log starting late: each `n` names its marker's time on the
  * log's clock, rounded (half up), with as many digits as tell it from its neighbours —
  * 63.981 ms is "63.981ms", not "0.063s" nor the time since the first event; markers 1 us
@@ -1006,6 +1047,7 @@ test_app_suite(void)
     tcase_add_test(tc, test_app_search_from_pane);
     tcase_add_test(tc, test_app_search_split);
     tcase_add_test(tc, test_app_search_threads);
+    tcase_add_test(tc, test_app_gc_list_new_index);
     tcase_add_test(tc, test_app_small_lanes_scroll);
     tcase_add_test(tc, test_app_status_ellipsis);
     tcase_add_test(tc, test_app_gc_list_bytes);

@@ -269,15 +269,7 @@ static void
 app_gc_list(app *a)
 {
     size_t n = evindex_n_gcs(a->ix);
-    if (!a->gc_order) {
-        uint64_t *pause = xmalloc((n + 1) * sizeof *pause);    /* freed below */
-        for (size_t i = 0; i < n; i++) {
-            evindex_gc_brief g = evindex_gc_brief_at(a->ix, i);
-            pause[i] = g.end_ns - g.start_ns;
-        }
-        a->gc_order = radixsort_rank_desc(pause, n);
-        x_free(pause);
-    }
+    app_gc_rank(a);
     uilist_rows rows = {
         .n_rows = n, .ctx = a, .text = app_gc_row_text, .payload = app_gc_row_payload,
     };
@@ -2081,6 +2073,7 @@ app_free(app *a)
     x_free(a->totals_top);
     lanes_memo_free(a->lanes_memo);
     x_free(a->gc_order);
+    x_free(a->gc_hist);
     strbuf_free(&a->status);
     x_free(a);
 }
@@ -2150,6 +2143,11 @@ app_swap_index(app *a, const evindex *ix)
     x_free(a->top_order);
     a->top_order = NULL;
     a->n_top = 0;
+    /* The GC list's ranking and histogram: of the new index's collections. */
+    x_free(a->gc_order);
+    a->gc_order = NULL;
+    x_free(a->gc_hist);
+    a->gc_hist = NULL;
     /* A focused thread is gathered again from a new index (the old one may go), but
      * over the same index grown (a live log) its life is extended by what was added. */
     bool extend = a->live && ix == a->ix && a->focus && !a->focus_running;
