@@ -1174,12 +1174,9 @@ app_needle_init(app_needle *nd, const char *needle)
                                                                   : nd->first_lo;
 }
 
-/* Texts from this length on are searched for a query's first byte by memchr. */
-#define APP_CONTAINS_MEMCHR 64
-
 /* ASCII-case-insensitive substring test over UTF-8 bytes: the places where the first
- * byte matches are found by memchr (or a byte loop, for a letter or a short text), then
- * the rest is compared folded. */
+ * byte matches are found by memchr (or a byte loop for a letter), then the rest is
+ * compared folded. */
 static bool
 app_contains(const uint8_t *hay, size_t n, const app_needle *nd)
 {
@@ -1190,8 +1187,7 @@ app_contains(const uint8_t *hay, size_t n, const app_needle *nd)
         return false;
     size_t last = n - m;                /* the last place a match can start */
     for (size_t i = 0; i <= last; i++) {
-        /* memchr reads whole vectors, past a short text's end into a line not loaded */
-        if (nd->first_lo == nd->first_up && n >= APP_CONTAINS_MEMCHR) {
+        if (nd->first_lo == nd->first_up) {
             const uint8_t *q = memchr(hay + i, nd->first_lo, last - i + 1);
             if (!q)
                 return false;
@@ -1222,8 +1218,8 @@ match_cmp(const void *x, const void *y)
  * whole file, a page or more apart) are asked for together, so the loads overlap. */
 #define APP_SEARCH_BATCH 64
 
-/* Bytes of an event the search asks for ahead: its header (12 bytes) and a short text
- * after it, often across the end of the header's cache line. */
+/* Bytes of an event the search asks for ahead: its header (12 bytes) and the start of
+ * its text (memchr reads 32 bytes at once), often across the end of the header's line. */
 #define APP_SEARCH_AHEAD 48
 
 /* Ask for the event at `offset` of the log (a text the search reads next). */
