@@ -418,13 +418,13 @@ START_TEST(test_threadtab_random_vs_model)
      * first labelled one at or after it), across pages, to the end; past the end it
      * hands out nothing. */
     size_t first_lab = 0;
-    for (size_t i = 0; i <= n_threads + 2; i += i % 61 == 0 ? 1 : 37) {
+    for (size_t i = 0; i <= n_threads + 2; i += i % 61 == 0 ? 1 : 211) {
         while (first_lab < n_lab && lab[first_lab] < i)
             first_lab++;
         threadtab_iter ia, il;
         threadtab_iter_at(tt, i, false, &ia);
         threadtab_iter_at(tt, i, true, &il);
-        for (size_t k = 0; k < 70; k++) {
+        for (size_t k = 0; k < 40; k++) {
             bool got = threadtab_next(tt, &ia, false, &t, &idx);
             if (got != (i + k < n_threads) || (got && idx != i + k))
                 ck_abort_msg("iterator at %zu: step %zu differs", i, k);
