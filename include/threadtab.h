@@ -86,6 +86,10 @@ typedef struct threadtab_iter {
 } threadtab_iter;
 bool threadtab_next(const threadtab *tt, threadtab_iter *it, bool labelled_only,
                     threadtab_thread *out, size_t *index);
+/* Start *it at index i (after threadtab_seal): threadtab_next, given the same
+ * `labelled_only`, then hands out the threads from the i-th on (none if i >= count).
+ * O(log(threads/64)); lets a pass over the table be cut into ranges. */
+void threadtab_iter_at(const threadtab *tt, size_t i, bool labelled_only, threadtab_iter *it);
 /* The thread with id `tid` into *out (out may be NULL: a presence test); false if
  * absent. */
 bool threadtab_find(const threadtab *tt, uint32_t tid, threadtab_thread *out);

@@ -3068,6 +3068,16 @@ evindex_text_field(const evindex *ix, uint64_t offset, unsigned field, const uin
         *len = ev.payload_len;
         return *text != NULL || *len == 0;
     }
+    /* The same for a second field after a 32-bit one (a thread's label after its id). */
+    if (desc && field == 1 && desc->n_fields >= 2 && desc->fields[0] == EVF_U32 &&
+        (desc->fields[1] == EVF_TEXT_REST || desc->fields[1] == EVF_LATIN1_REST ||
+         desc->fields[1] == EVF_BYTES_REST)) {
+        if (ev.payload_len < 4 || !ev.payload)
+            return false;
+        *text = ev.payload + 4;
+        *len = ev.payload_len - 4u;
+        return true;
+    }
     evdecoded d;
     decode_event(&ev, &d);
     if (!d.desc || d.n_present <= field)

@@ -588,11 +588,10 @@ threadtab_count(const threadtab *tt)
     return tt->n_threads;
 }
 
-bool
-threadtab_at(const threadtab *tt, size_t i, threadtab_thread *out)
+/* Where thread i (< count, sealed) is: its page's position in page order and its bit. */
+static size_t
+tt_locate(const threadtab *tt, size_t i, unsigned *bit)
 {
-    if (i >= tt->n_threads)
-        return false;
     /* The last page (in order) whose rank is <= i. */
     size_t lo = 0, hi = tt->n_pages;
     while (hi - lo > 1) {
@@ -606,8 +605,34 @@ threadtab_at(const threadtab *tt, size_t i, threadtab_thread *out)
     uint64_t left = p->present;
     for (size_t k = i - p->rank; k > 0; k--)
         left &= left - 1;
-    tt_get(tt, p, (unsigned)__builtin_ctzll(left), out);
+    *bit = (unsigned)__builtin_ctzll(left);
+    return lo;
+}
+
+bool
+threadtab_at(const threadtab *tt, size_t i, threadtab_thread *out)
+{
+    if (i >= tt->n_threads)
+        return false;
+    unsigned bit;
+    size_t k = tt_locate(tt, i, &bit);
+    tt_get(tt, tt_page_at(tt, k), bit, out);
     return true;
+}
+
+void
+threadtab_iter_at(const threadtab *tt, size_t i, bool labelled_only, threadtab_iter *it)
+{
+    it->started = true;
+    if (i >= tt->n_threads) {
+        it->page = tt->n_pages;
+        it->left = 0;
+        return;
+    }
+    unsigned bit;
+    it->page = tt_locate(tt, i, &bit);
+    const tt_page *p = tt_page_at(tt, it->page);
+    it->left = (labelled_only ? p->labelled : p->present) & ~tt_below(bit);
 }
 
 bool

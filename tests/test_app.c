@@ -20,6 +20,7 @@
 #include "theme.h"
 #include "timefmt.h"
 #include "lanes.h"
+#include "pausehist.h"
 #include "strbuf.h"
 #include "threadstats.h"
 #include "threadtab.h"
@@ -444,8 +445,8 @@ START_TEST(test_app_zoom_and_select)
 END_TEST
 
 /* A search over more messages than one thread reads (APP_SEARCH_SPLIT, 65,536) is
- * shared by two; its matches must be exactly the brute-force ones, in time order, with
- * the halves' seam inside a run of matches and a thread label among them. */
+ * shared by two, in units; its matches must be exactly the brute-force ones, in time
+ * order, with units' seams inside a run of matches and a thread label among them. */
 START_TEST(test_app_search_split)
 {
     enum { N = 70001 };
@@ -503,6 +504,158 @@ START_TEST(test_app_search_split)
     ck_assert_msg(strstr(app_status(f.a), msg) != NULL, "%s", app_status(f.a));
     fx_close(&f);
     free(bytes);
+}
+END_TEST
+
+/* A search's thread events, written in time order on their own capability. */
+typedef struct fx_thread_ev {
+    uint64_t time_ns;
+    int kind;                   /* 0 create, 1 label, 2 run, 3 stop */
+    uint32_t tid;
+} fx_thread_ev;
+
+static int
+fx_thread_ev_cmp(const void *x, const void *y)
+{
+    const fx_thread_ev *p = x, *q = y;
+    if (p->time_ns != q->time_ns)
+        return p->time_ns < q->time_ns ? -1 : 1;
+    return p->kind != q->kind ? p->kind - q->kind : (p->tid > q->tid) - (p->tid < q->tid);
+}
+
+/* A match as the brute force below wants it; ordered by time, a message before a thread
+ * at the same time. */
+static int
+fx_match_cmp(const void *x, const void *y)
+{
+    const app_match *p = x, *q = y;
+    if (p->time_ns != q->time_ns)
+        return p->time_ns < q->time_ns ? -1 : 1;
+    if (p->is_thread != q->is_thread)
+        return p->is_thread ? 1 : -1;
+    return (p->index > q->index) - (p->index < q->index);
+}
+
+/* A search over many messages and more thread ids than one unit of work holds, shared
+ * by two threads: exactly the brute-force matches in time order, the thread labels
+ * among the messages (threads created out of id order; some never created: found at
+ * their first run, or at the log's start). */
+START_TEST(test_app_search_threads)
+{
+    enum { N_MSGS = 46000, N_THREADS = 20000 };
+    char *bytes = NULL;
+    size_t len = 0;
+    FILE *fp;
+    evwrite *w = fx_writer(&fp, &bytes, &len);
+    app_match *want = xcalloc(N_MSGS + N_THREADS, sizeof *want);    /* freed below */
+    fx_thread_ev *ev = xcalloc(3 * N_THREADS, sizeof *ev);          /* freed below */
+    size_t n_want = 0, n_ev = 0;
+    for (uint32_t tid = 1; tid <= N_THREADS; tid++) {
+        uint64_t create = tid % 2 ? 500 + 25 * (uint64_t)tid
+                                  : 500 + 25 * (uint64_t)(N_THREADS - tid) + 13;
+        bool labelled = tid % 3 == 0, hit = labelled && tid % 7 == 0;
+        bool run_only = labelled && tid % 11 == 5;     /* never created: found at its run */
+        uint64_t run = 700 + 25 * (uint64_t)tid + 7;
+        if (tid == 42) {                /* neither created nor run: the log's start */
+            ev[n_ev++] = (fx_thread_ev){ 600, 1, tid };
+        } else if (run_only) {
+            ev[n_ev++] = (fx_thread_ev){ run - 1, 1, tid };
+            ev[n_ev++] = (fx_thread_ev){ run, 2, tid };
+            ev[n_ev++] = (fx_thread_ev){ run + 2, 3, tid };
+        } else {
+            ev[n_ev++] = (fx_thread_ev){ create, 0, tid };
+            if (labelled)
+                ev[n_ev++] = (fx_thread_ev){ create + 1, 1, tid };
+        }
+        if (hit && tid != 42)
+            want[n_want++] = (app_match){ run_only ? run : create, tid, true };
+    }
+    qsort(ev, n_ev, sizeof *ev, fx_thread_ev_cmp);
+    for (size_t i = 0; i < n_ev; i++) {
+        char label[32];
+        uint32_t tid = ev[i].tid;
+        snprintf(label, sizeof label, tid % 7 ? "worker %u" : tid % 2 ? "NeEdle %u" : "a needle",
+                 tid);
+        int st = ev[i].kind == 0   ? evwrite_create_thread(w, 2, ev[i].time_ns, tid)
+                 : ev[i].kind == 1 ? evwrite_thread_label(w, 2, ev[i].time_ns, tid, label)
+                 : ev[i].kind == 2 ? evwrite_run_thread(w, 2, ev[i].time_ns, tid)
+                                   : evwrite_stop_thread(w, 2, ev[i].time_ns, tid, 5, 0);
+        if (st != EVWRITE_OK)
+            ck_abort_msg("thread event %zu: %d", i, st);
+    }
+    for (size_t i = 0; i < N_MSGS; i++) {
+        char text[48];
+        bool hit = i % 13 == 0;
+        snprintf(text, sizeof text, "%s %zu", hit ? "NEEDLE" : "hay", i);
+        uint64_t t = 1000 + (uint64_t)i * 10;
+        if ((i % 3 ? evwrite_user_msg(w, (uint16_t)(i % 2), t, text)
+                   : evwrite_user_marker(w, (uint16_t)(i % 2), t, text)) != EVWRITE_OK)
+            ck_abort_msg("message %zu", i);
+        if (hit)
+            want[n_want++] = (app_match){ t, i, false };
+    }
+    app_fx f;
+    fx_open_written(&f, w, fp, &bytes, &len, "threads.eventlog");
+    ck_assert_uint_eq(evindex_n_msgs(f.ix), N_MSGS);
+    ck_assert_uint_eq(threadtab_count(evindex_threads(f.ix)), N_THREADS);
+    want[n_want++] = (app_match){ f.a->v.log_start_ns, 42, true };
+    qsort(want, n_want, sizeof *want, fx_match_cmp);
+    fx_keys(&f, "/ n e e d l e Enter");
+    ck_assert_uint_eq(f.a->n_matches, n_want);
+    for (size_t k = 0; k < n_want; k++) {
+        const app_match *m = &f.a->matches[k];
+        if (m->is_thread != want[k].is_thread || m->index != want[k].index ||
+            m->time_ns != want[k].time_ns)
+            ck_abort_msg("match %zu: %s %zu at %llu, want %s %zu at %llu", k,
+                         m->is_thread ? "thread" : "message", (size_t)m->index,
+                         (unsigned long long)m->time_ns,
+                         want[k].is_thread ? "thread" : "message", (size_t)want[k].index,
+                         (unsigned long long)want[k].time_ns);
+    }
+    fx_close(&f);
+    free(bytes);
+    x_free(want);
+    x_free(ev);
+}
+END_TEST
+
+/* The GC list opened, then the viewer given another index (a log grown or read again)
+ * with more collections: the list opened again ranks the new collections (the longest
+ * pause first) and its histogram counts them, not the first index's. */
+START_TEST(test_app_gc_list_new_index)
+{
+    app_fx f;
+    fx_open(&f, "fixtures/sparks.eventlog", 100, 40, true);
+    fx_keys(&f, "p Escape");
+    evlog *log1 = f.log;
+    evindex *ix1 = f.ix;
+    f.log = test_open_log("fixtures/memreturn.eventlog");
+    diag d;
+    f.ix = evindex_build(f.log, NULL, &d);
+    ck_assert_ptr_nonnull(f.ix);
+    size_t n = evindex_n_gcs(f.ix), best = 0;
+    ck_assert_uint_gt(n, 2 * evindex_n_gcs(ix1));
+    app_swap_index(f.a, f.ix);
+    fx_keys(&f, "p");
+    uint64_t best_pause = 0;
+    for (size_t i = 0; i < n; i++) {
+        evindex_gc_brief g = evindex_gc_brief_at(f.ix, i);
+        if (g.end_ns - g.start_ns > best_pause) {
+            best_pause = g.end_ns - g.start_ns;
+            best = i;
+        }
+    }
+    uint64_t sel;
+    ck_assert(uilist_selected(f.a->list, &sel));
+    ck_assert_uint_eq(sel, best);
+    pausehist h;
+    pausehist_from_index(&h, f.ix, 0, UINT64_MAX);
+    char want[32];
+    snprintf(want, sizeof want, " %-4u %6llu", 0u, (unsigned long long)h.gens[0].n);
+    ck_assert_msg(fx_screen_has(&f, want), "no \"%s\"", want);
+    fx_close(&f);
+    evindex_free(ix1);
+    evlog_close(log1);
 }
 END_TEST
 
@@ -893,6 +1046,8 @@ test_app_suite(void)
     tcase_add_test(tc, test_app_exact_selection);
     tcase_add_test(tc, test_app_search_from_pane);
     tcase_add_test(tc, test_app_search_split);
+    tcase_add_test(tc, test_app_search_threads);
+    tcase_add_test(tc, test_app_gc_list_new_index);
     tcase_add_test(tc, test_app_small_lanes_scroll);
     tcase_add_test(tc, test_app_status_ellipsis);
     tcase_add_test(tc, test_app_gc_list_bytes);

@@ -398,6 +398,7 @@ START_TEST(test_threadtab_random_vs_model)
     threadtab_iter it = { 0, 0, false }, itl = { 0, 0, false };
     threadtab_thread t, tl;
     size_t idx, n_it = 0, n_lab = 0, idx_l;
+    size_t *lab = xcalloc(n_threads + 1, sizeof *lab);    /* labelled indexes; freed below */
     while (threadtab_next(tt, &it, false, &t, &idx)) {
         threadtab_thread at = tt_at(tt, n_it);
         if (idx != n_it || !tt_same(&t, &at))
@@ -406,13 +407,36 @@ START_TEST(test_threadtab_random_vs_model)
             if (!threadtab_next(tt, &itl, true, &tl, &idx_l) || idx_l != idx ||
                 !tt_same(&tl, &t))
                 ck_abort_msg("labelled iteration differs at #%zu", n_it);
-            n_lab++;
+            lab[n_lab++] = idx;
         }
         n_it++;
     }
     ck_assert_uint_eq(n_it, n_threads);
     ck_assert(!threadtab_next(tt, &itl, true, &tl, &idx_l));
     ck_assert_uint_gt(n_lab, 1000);
+    /* An iterator started at index i goes on from the i-th thread (labelled_only: the
+     * first labelled one at or after it), across pages, to the end; past the end it
+     * hands out nothing. */
+    size_t first_lab = 0;
+    for (size_t i = 0; i <= n_threads + 2; i += i % 61 == 0 ? 1 : 211) {
+        while (first_lab < n_lab && lab[first_lab] < i)
+            first_lab++;
+        threadtab_iter ia, il;
+        threadtab_iter_at(tt, i, false, &ia);
+        threadtab_iter_at(tt, i, true, &il);
+        for (size_t k = 0; k < 40; k++) {
+            bool got = threadtab_next(tt, &ia, false, &t, &idx);
+            if (got != (i + k < n_threads) || (got && idx != i + k))
+                ck_abort_msg("iterator at %zu: step %zu differs", i, k);
+            threadtab_thread at = got ? tt_at(tt, idx) : t;
+            if (got && !tt_same(&t, &at))
+                ck_abort_msg("iterator at %zu: thread %zu differs", i, idx);
+            got = threadtab_next(tt, &il, true, &tl, &idx_l);
+            if (got != (first_lab + k < n_lab) || (got && idx_l != lab[first_lab + k]))
+                ck_abort_msg("labelled iterator at %zu: step %zu differs", i, k);
+        }
+    }
+    x_free(lab);
     /* The remembered-page lookup agrees with the plain one, for ids present or not,
      * near each other or far apart. */
     threadtab_hint hint = { 0, 0, 0 };

@@ -269,15 +269,7 @@ static void
 app_gc_list(app *a)
 {
     size_t n = evindex_n_gcs(a->ix);
-    if (!a->gc_order) {
-        uint64_t *pause = xmalloc((n + 1) * sizeof *pause);    /* freed below */
-        for (size_t i = 0; i < n; i++) {
-            evindex_gc_brief g = evindex_gc_brief_at(a->ix, i);
-            pause[i] = g.end_ns - g.start_ns;
-        }
-        a->gc_order = radixsort_rank_desc(pause, n);
-        x_free(pause);
-    }
+    app_gc_rank(a);
     uilist_rows rows = {
         .n_rows = n, .ctx = a, .text = app_gc_row_text, .payload = app_gc_row_payload,
     };
@@ -1226,128 +1218,233 @@ match_cmp(const void *x, const void *y)
  * whole file, a page or more apart) are asked for together, so the loads overlap. */
 #define APP_SEARCH_BATCH 64
 
+/* Bytes of an event the search asks for ahead: its header (12 bytes) and the start of
+ * its text (memchr reads 32 bytes at once), often across the end of the header's line. */
+#define APP_SEARCH_AHEAD 48
+
 /* Ask for the event at `offset` of the log (a text the search reads next). */
 static void
 app_prefetch_event(const app *a, uint64_t offset)
 {
     const evlog *log = evindex_log(a->ix);
-    if (offset && offset < evlog_size(log))
-        __builtin_prefetch(evlog_bytes(log) + offset);
-}
-
-/* The matches among messages [from, to): what one thread of a search finds. */
-typedef struct app_search_part {
-    const app *a;
-    const app_needle *nd;
-    size_t from, to;
-    app_match *m;               /* owned; freed or taken by app_run_search */
-    size_t n, cap;
-} app_search_part;
-
-static void
-app_search_msgs(app_search_part *sp)
-{
-    evindex_msg batch[APP_SEARCH_BATCH];
-    for (size_t i0 = sp->from; i0 < sp->to; i0 += APP_SEARCH_BATCH) {
-        size_t want = sp->to - i0 < APP_SEARCH_BATCH ? sp->to - i0 : APP_SEARCH_BATCH;
-        size_t nb = evindex_msgs_at(sp->a->ix, i0, want, batch);
-        for (size_t k = 0; k < nb; k++)
-            app_prefetch_event(sp->a, batch[k].offset);
-        for (size_t k = 0; k < nb; k++) {
-            const evindex_msg *m = &batch[k];
-            const uint8_t *p;
-            size_t n;
-            if (m->kind == EVINDEX_MSG_BINARY || !evindex_msg_text(sp->a->ix, m, &p, &n) ||
-                !app_contains(p, n, sp->nd))
-                continue;
-            if (sp->n == sp->cap) {
-                sp->cap = sp->cap ? sp->cap * 2 : 64;
-                sp->m = xreallocarray(sp->m, sp->cap, sizeof *sp->m);
-            }
-            sp->m[sp->n++] = (app_match){ m->time_ns, i0 + k, false };
-        }
+    size_t size = evlog_size(log);
+    if (offset && offset < size) {
+        const uint8_t *p = evlog_bytes(log) + offset;
+        __builtin_prefetch(p);
+        if (size - offset > APP_SEARCH_AHEAD)
+            __builtin_prefetch(p + APP_SEARCH_AHEAD);
     }
 }
 
-static void *
-app_search_msgs_main(void *arg)
+/* A search's work, cut into units that its threads claim in order, each the next one
+ * free (a thread the system holds back delays only the unit it holds): first messages
+ * APP_SEARCH_MSG_UNIT at a time, then threads (by table index, the labelled ones read)
+ * APP_SEARCH_THREAD_UNIT at a time. Read-only on the index. */
+#define APP_SEARCH_MSG_UNIT 4096
+#define APP_SEARCH_THREAD_UNIT 16384
+
+typedef struct app_search_job {
+    const app *a;
+    const app_needle *nd;
+    size_t n_msgs, n_threads;
+    size_t n_msg_units, n_units;
+    atomic_size_t next_unit;    /* the next unit not claimed yet */
+} app_search_job;
+
+/* The matches one unit added to its thread's list: [from, from + n). */
+typedef struct app_search_seg {
+    size_t unit, from, n;
+} app_search_seg;
+
+/* What one thread of a search finds: its units' matches, unit after unit (a thread's
+ * match has the thread id as index and THREADTAB_NO_TIME as time when the thread was
+ * not created in the log: app_run_search finds its time). */
+typedef struct app_search_part {
+    app_search_job *job;
+    app_match *m;               /* owned; freed by app_run_search */
+    size_t n, cap;
+    app_search_seg *seg;        /* owned; freed by app_run_search */
+    size_t n_seg, cap_seg;
+} app_search_part;
+
+static void
+app_search_add(app_search_part *sp, app_match m)
 {
-    app_search_part *sp = arg;
-    app_search_msgs(sp);
+    if (sp->n == sp->cap) {
+        sp->cap = sp->cap ? sp->cap * 2 : 64;
+        sp->m = xreallocarray(sp->m, sp->cap, sizeof *sp->m);
+    }
+    sp->m[sp->n++] = m;
+}
+
+/* The messages [from, to) containing the query. The events of the next batch are
+ * asked for before the texts of this one are read, so loads are always under way. */
+static void
+app_search_msgs(app_search_part *sp, size_t from, size_t to)
+{
+    const app *a = sp->job->a;
+    evindex_msg batch[2][APP_SEARCH_BATCH];
+    size_t nb[2] = { 0, 0 }, cur = 0;
+    for (size_t i0 = from, i1 = from; i1 < to || nb[cur]; cur ^= 1) {
+        if (i1 < to) {
+            size_t want = to - i1 < APP_SEARCH_BATCH ? to - i1 : APP_SEARCH_BATCH;
+            nb[cur ^ 1] = evindex_msgs_at(a->ix, i1, want, batch[cur ^ 1]);
+            for (size_t k = 0; k < nb[cur ^ 1]; k++)
+                app_prefetch_event(a, batch[cur ^ 1][k].offset);
+            i1 = nb[cur ^ 1] ? i1 + nb[cur ^ 1] : to;
+        } else {
+            nb[cur ^ 1] = 0;
+        }
+        for (size_t k = 0; k < nb[cur]; k++) {
+            const evindex_msg *m = &batch[cur][k];
+            const uint8_t *p;
+            size_t n;
+            if (m->kind != EVINDEX_MSG_BINARY && evindex_msg_text(a->ix, m, &p, &n) &&
+                app_contains(p, n, sp->job->nd))
+                app_search_add(sp, (app_match){ m->time_ns, i0 + k, false });
+        }
+        i0 += nb[cur];
+    }
+}
+
+/* The threads of table index [from, to) whose label contains the query, found at their
+ * creation; batches asked for ahead as for messages. */
+static void
+app_search_threads(app_search_part *sp, size_t from, size_t to)
+{
+    const app *a = sp->job->a;
+    const threadtab *tt = evindex_threads(a->ix);
+    threadtab_iter it;
+    threadtab_iter_at(tt, from, true, &it);
+    threadtab_thread ths[2][APP_SEARCH_BATCH];
+    size_t nb[2] = { 0, 0 }, cur = 0;
+    bool more = true;
+    do {
+        /* The next batch of labelled threads, their labels asked for at once. */
+        threadtab_thread *next = ths[cur ^ 1];
+        size_t n_next = 0, i;
+        while (more && n_next < APP_SEARCH_BATCH &&
+               (more = threadtab_next(tt, &it, true, &next[n_next], &i) && i < to))
+            app_prefetch_event(a, next[n_next++].label_offset);
+        nb[cur ^ 1] = n_next;
+        for (size_t k = 0; k < nb[cur]; k++) {
+            const uint8_t *p;
+            size_t n;
+            if (evindex_thread_label(a->ix, &ths[cur][k], &p, &n) &&
+                app_contains(p, n, sp->job->nd))
+                app_search_add(sp, (app_match){ ths[cur][k].create_ns, ths[cur][k].tid, true });
+        }
+        cur ^= 1;
+    } while (nb[cur]);
+}
+
+/* Read unit u (none if u is past the last). */
+static void
+app_search_unit(app_search_part *sp, size_t u)
+{
+    const app_search_job *job = sp->job;
+    if (u >= job->n_units)
+        return;
+    size_t from = sp->n;
+    if (u < job->n_msg_units) {
+        size_t i = u * APP_SEARCH_MSG_UNIT;
+        app_search_msgs(sp, i, job->n_msgs - i < APP_SEARCH_MSG_UNIT
+                                   ? job->n_msgs : i + APP_SEARCH_MSG_UNIT);
+    } else {
+        size_t i = (u - job->n_msg_units) * APP_SEARCH_THREAD_UNIT;
+        app_search_threads(sp, i, job->n_threads - i < APP_SEARCH_THREAD_UNIT
+                                      ? job->n_threads : i + APP_SEARCH_THREAD_UNIT);
+    }
+    if (sp->n == from)
+        return;
+    if (sp->n_seg == sp->cap_seg) {
+        sp->cap_seg = sp->cap_seg ? sp->cap_seg * 2 : 16;
+        sp->seg = xreallocarray(sp->seg, sp->cap_seg, sizeof *sp->seg);
+    }
+    sp->seg[sp->n_seg++] = (app_search_seg){ u, from, sp->n - from };
+}
+
+/* Claim and read units until none is left. */
+static void
+app_search_work(app_search_part *sp)
+{
+    for (;;) {
+        size_t u = atomic_fetch_add(&sp->job->next_unit, 1);
+        if (u >= sp->job->n_units)
+            return;
+        app_search_unit(sp, u);
+    }
+}
+
+/* The second thread: the first unit is always its own (so its matches always go
+ * before the first thread's), then as they come. */
+static void *
+app_search_work_main(void *arg)
+{
+    app_search_unit(arg, 0);
+    app_search_work(arg);
     return NULL;
 }
 
-/* Messages a search shares out to a second thread from: below, one thread reads them
- * all (a thread's start costs more than it saves). */
+/* Messages and threads a search shares out to a second thread from: below, one thread
+ * reads them all (a thread's start costs more than it saves). */
 #define APP_SEARCH_SPLIT 65536
 
-/* Markers, messages and thread labels containing the query. Many messages are read
- * in two halves at once, on this thread and another; the halves' matches, each in
- * message order, are put end to end. */
+/* Markers, messages and thread labels containing the query: their units read by this
+ * thread and, for many, another at once; the units' matches put back in unit order
+ * (each thread claims its units in order) give the messages' in time order, then the
+ * threads' in id order. */
 static void
 app_run_search(app *a)
 {
     x_free(a->matches);
     a->matches = NULL;
     a->n_matches = 0;
-    size_t cap = 0;
     app_needle nd;
     app_needle_init(&nd, a->query);
-    size_t n_msgs = evindex_n_msgs(a->ix);
-    size_t mid = n_msgs >= APP_SEARCH_SPLIT
-                     ? n_msgs / 2 / APP_SEARCH_BATCH * APP_SEARCH_BATCH : n_msgs;
-    app_search_part lo = { .a = a, .nd = &nd, .from = 0, .to = mid };
-    app_search_part hi = { .a = a, .nd = &nd, .from = mid, .to = n_msgs };
-    pthread_t half;
-    bool two = mid < n_msgs && pthread_create(&half, NULL, app_search_msgs_main, &hi) == 0;
-    app_search_msgs(&lo);
-    if (two)
-        pthread_join(half, NULL);
-    else
-        app_search_msgs(&hi);
-    a->matches = lo.m;                  /* owned by a */
-    a->n_matches = lo.n;
-    cap = lo.cap;
-    if (hi.n) {
-        cap = lo.n + hi.n;
-        a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
-        memcpy(a->matches + lo.n, hi.m, hi.n * sizeof *hi.m);
-        a->n_matches = cap;
-    }
-    x_free(hi.m);
-    size_t n_msg_matches = a->n_matches;       /* already in time order */
     const threadtab *tt = evindex_threads(a->ix);
-    threadtab_iter it = { 0, 0, false };
-    threadtab_thread ths[APP_SEARCH_BATCH];
-    size_t idx[APP_SEARCH_BATCH], n_batch = 0, next = 0;
-    for (;;) {
-        if (next == n_batch) {
-            /* The next batch of labelled threads, their labels asked for at once. */
-            for (n_batch = next = 0; n_batch < APP_SEARCH_BATCH &&
-                                     threadtab_next(tt, &it, true, &ths[n_batch], &idx[n_batch]);
-                 n_batch++)
-                app_prefetch_event(a, ths[n_batch].label_offset);
-            if (n_batch == 0)
-                break;
-        }
-        const threadtab_thread *th = &ths[next];
-        size_t i = idx[next++];
-        const uint8_t *p;
-        size_t n;
-        if (!evindex_thread_label(a->ix, th, &p, &n) || !app_contains(p, n, &nd))
+    app_search_job job = { .a = a, .nd = &nd, .n_msgs = evindex_n_msgs(a->ix),
+                           .n_threads = threadtab_count(tt) };
+    job.n_msg_units = (job.n_msgs + APP_SEARCH_MSG_UNIT - 1) / APP_SEARCH_MSG_UNIT;
+    job.n_units = job.n_msg_units +
+                  (job.n_threads + APP_SEARCH_THREAD_UNIT - 1) / APP_SEARCH_THREAD_UNIT;
+    atomic_init(&job.next_unit, 1);     /* unit 0 is the second thread's, if any */
+    app_search_part part[2] = { { .job = &job }, { .job = &job } };
+    pthread_t other;
+    bool two = job.n_units > 1 && job.n_msgs + job.n_threads >= APP_SEARCH_SPLIT &&
+               pthread_create(&other, NULL, app_search_work_main, &part[1]) == 0;
+    if (!two)
+        app_search_unit(&part[0], 0);
+    app_search_work(&part[0]);
+    if (two)
+        pthread_join(other, NULL);
+    size_t cap = part[0].n + part[1].n;
+    if (cap)
+        a->matches = xmalloc(cap * sizeof *a->matches);     /* owned by a */
+    size_t n_msg_matches = 0;
+    for (size_t s0 = 0, s1 = 0; s0 < part[0].n_seg || s1 < part[1].n_seg;) {
+        bool take0 = s1 == part[1].n_seg ||
+                     (s0 < part[0].n_seg && part[0].seg[s0].unit < part[1].seg[s1].unit);
+        const app_search_part *sp = &part[take0 ? 0 : 1];
+        const app_search_seg *sg = &sp->seg[take0 ? s0++ : s1++];
+        memcpy(a->matches + a->n_matches, sp->m + sg->from, sg->n * sizeof *a->matches);
+        a->n_matches += sg->n;
+        if (sg->unit < job.n_msg_units)
+            n_msg_matches = a->n_matches;
+    }
+    for (int k = 0; k < 2; k++) {
+        x_free(part[k].m);
+        x_free(part[k].seg);
+    }
+    /* A thread is found at its creation; one created before the log began, at its first
+     * run. */
+    for (size_t j = n_msg_matches; j < a->n_matches; j++) {
+        if (a->matches[j].time_ns != THREADTAB_NO_TIME)
             continue;
-        /* A thread is found at its creation; one created before the log began, at its
-         * first run. */
-        uint64_t t = th->create_ns;
-        if (t == THREADTAB_NO_TIME) {
-            const threadstats_row *st = &app_thread_totals(a)[i];
-            t = st->first_run_ns != THREADTAB_NO_TIME ? st->first_run_ns : a->v.log_start_ns;
-        }
-        if (a->n_matches == cap) {
-            cap = cap ? cap * 2 : 64;
-            a->matches = xreallocarray(a->matches, cap, sizeof *a->matches);
-        }
-        a->matches[a->n_matches++] = (app_match){ t, th->tid, true };
+        size_t i = threadtab_index_of(tt, (uint32_t)a->matches[j].index);
+        const threadstats_row *st = &app_thread_totals(a)[i];
+        a->matches[j].time_ns =
+            st->first_run_ns != THREADTAB_NO_TIME ? st->first_run_ns : a->v.log_start_ns;
     }
     /* Messages come in time order: sort only the thread matches, then merge (as a
      * stable sort of the whole: a message before a thread at the same time). */
@@ -1972,6 +2069,7 @@ app_free(app *a)
     x_free(a->totals_top);
     lanes_memo_free(a->lanes_memo);
     x_free(a->gc_order);
+    x_free(a->gc_hist);
     strbuf_free(&a->status);
     x_free(a);
 }
@@ -2041,6 +2139,11 @@ app_swap_index(app *a, const evindex *ix)
     x_free(a->top_order);
     a->top_order = NULL;
     a->n_top = 0;
+    /* The GC list's ranking and histogram: of the new index's collections. */
+    x_free(a->gc_order);
+    a->gc_order = NULL;
+    x_free(a->gc_hist);
+    a->gc_hist = NULL;
     /* A focused thread is gathered again from a new index (the old one may go), but
      * over the same index grown (a live log) its life is extended by what was added. */
     bool extend = a->live && ix == a->ix && a->focus && !a->focus_running;

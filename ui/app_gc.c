@@ -13,6 +13,7 @@
 #include "mmu.h"
 #include "mmusrc.h"
 #include "pausehist.h"
+#include "radixsort.h"
 #include "theme.h"
 #include "timefmt.h"
 #include "uibox.h"
@@ -498,15 +499,41 @@ app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines)
     strbuf_free(&sb);
 }
 
+void
+app_gc_rank(app *a)
+{
+    if (a->gc_order && a->gc_hist)
+        return;
+    size_t n = evindex_n_gcs(a->ix);
+    uint64_t *pause = xmalloc((n + 1) * sizeof *pause);    /* freed below */
+    pausehist *h = xmalloc(sizeof *h);                      /* owned by a */
+    /* The histogram as pausehist_from_index over the whole log makes it. */
+    pausehist_init(h, evindex_n_gens(a->ix));
+    bool counting = true;
+    for (size_t i = 0; i < n; i++) {
+        evindex_gc_brief g = evindex_gc_brief_at(a->ix, i);
+        pause[i] = g.end_ns - g.start_ns;
+        counting = counting && g.start_ns < UINT64_MAX;
+        if (counting && !(g.flags & EVINDEX_GC_F_NO_START))
+            pausehist_add(h, g.gen == EVINDEX_GEN_UNKNOWN ? PAUSEHIST_MAX_GENS : g.gen,
+                          pause[i]);
+    }
+    x_free(a->gc_order);
+    a->gc_order = radixsort_rank_desc(pause, n);
+    x_free(pause);
+    x_free(a->gc_hist);
+    a->gc_hist = h;
+}
+
 int
 app_gc_draw_hist(app *a, surface *s, int col, int line, int cols, int max_lines)
 {
-    pausehist h;
-    pausehist_from_index(&h, a->ix, 0, UINT64_MAX);
+    app_gc_rank(a);
+    const pausehist *h = a->gc_hist;
     unsigned first = 0, last = 0;
-    if (!pausehist_range(&h, &first, &last))
+    if (!pausehist_range(h, &first, &last))
         return 0;
-    int lines = (int)h.n_gens + 3;
+    int lines = (int)h->n_gens + 3;
     if (lines > max_lines - 5 || cols < 30)
         return 0;               /* the list needs the room more */
     uibox_frame(s, col, line, cols, lines, a->opts.ascii, STYLE_POPUP_TITLE, STYLE_POPUP);
@@ -523,8 +550,8 @@ app_gc_draw_hist(app *a, surface *s, int col, int line, int cols, int max_lines)
     strbuf_puts(&sb, first == last || a->opts.ascii ? " .. " : " \u2192 ");
     pausehist_bound(&sb, pausehist_bucket_hi(last));
     app_gc_text(s, col + 1, line + 1, &sb, STYLE_POPUP, cols - 2);
-    for (unsigned gen = 0; gen < h.n_gens; gen++) {
-        const pausehist_gen *g = &h.gens[gen];
+    for (unsigned gen = 0; gen < h->n_gens; gen++) {
+        const pausehist_gen *g = &h->gens[gen];
         strbuf_reset(&sb);
         strbuf_printf(&sb, " %-4u %6llu", gen, (unsigned long long)g->n);
         while (sb.len < (size_t)spark_col)

@@ -97,6 +97,8 @@ struct app {
                                          * the thread list shows before thread_memo */
     size_t *gc_order;                   /* owned; collection indexes, longest pause
                                          * first (made when the GC list first opens) */
+    struct pausehist *gc_hist;          /* owned; the whole log's pauses (the GC list's
+                                         * histogram), made with gc_order; NULL before */
     size_t *thread_order;               /* owned; threadtab indexes, most run time first,
                                          * made once with the totals */
     bool list_counting;                 /* the thread list waits for the totals */
@@ -194,5 +196,8 @@ void app_gc_draw_mmu(app *a, surface *s, int col, int line, int cols, int lines)
 /* The small pause histogram at the top of the box the collection list takes; returns
  * the rows it used (0: none, when there is no room or no pause). */
 int app_gc_draw_hist(app *a, surface *s, int col, int line, int cols, int max_lines);
+/* The ranking of the GC list (a->gc_order) and the whole log's pause histogram
+ * (a->gc_hist), made in one pass over the collections if not made yet. */
+void app_gc_rank(app *a);
 
 #endif
