@@ -1798,8 +1798,12 @@ publish_side_main(void *arg)
     prof_stage(prof, &pm, "side_seals", ps->section, 1);
     builder_sort_marks(b, &ps->moved);
     prof_stage(prof, &pm, "marks", ps->section, 1);
-    if (ps->share && sample_share_run(ps->share, b, &ps->late_ns))
+    if (ps->share && sample_share_run(ps->share, b, &ps->late_ns)) {
+        /* The series' grown-out words freed here are this thread's arena's, which the
+         * join's allocations on the building thread do not reuse: given back now. */
+        x_trim();
         prof_stage(prof, &pm, "samples_side", ps->section, 1);
+    }
     if (ps->msplit && msgtab_split_run(ps->msplit, 0))
         prof_stage(prof, &pm, "msgs_lo", ps->section, 1);
     return NULL;
