@@ -41,11 +41,6 @@ bool samplebuf_any(const samplebuf *sb, uint32_t lo, uint32_t hi);
  * Frees src's streams as they are taken. */
 void samplebuf_append_take(samplebuf *dst, samplebuf *src);
 
-/* A new buffer (caller frees: samplebuf_free) holding sb's streams whose key is in
- * [lo, hi], taken out of sb as they are (no copy of their bytes): the two can then be
- * drained apart, on different threads. */
-samplebuf *samplebuf_take_keys(samplebuf *sb, uint32_t lo, uint32_t hi);
-
 /* Hand every record to fn and empty the buffer: groups of keys (key >> group_shift; a
  * shift of 32 or more: one group) in ascending order, each group's records in (time,
  * offset) order, equal ones in key then push order. A stream's bytes are given back as

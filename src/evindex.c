@@ -1503,97 +1503,24 @@ place_append(builder *b, void **dst, size_t *n_dst, size_t *cap_dst, const void 
     return tail_merge(*dst, n_old, *n_dst, size, cmp, &b->work.items_moved);
 }
 
-/* A thread feeding a one-shot builder's queued samples: the earliest time it fed, for
- * the builder's late_ns (which only the building thread writes). */
-typedef struct sample_feed {
-    builder *b;
-    uint64_t late_ns;
-} sample_feed;
-
 /* A one-shot builder's queued sample and spark counters, in (time, offset) order. */
 static void
 builder_feed_queued_sample(void *ctx, const samplebuf_rec *r)
 {
-    sample_feed *f = ctx;
+    builder *b = ctx;
     raw_sample s = { r->time_ns, r->offset, r->value[0], r->key & 0xffff,
                      (uint8_t)(r->key >> 16) };
-    builder_late_at(&f->late_ns, r->time_ns);
-    builder_feed_sample(f->b, &s);
+    builder_late_at(&b->late_ns, r->time_ns);
+    builder_feed_sample(b, &s);
 }
 
 static void
 builder_feed_queued_spark(void *ctx, const samplebuf_rec *r)
 {
-    sample_feed *f = ctx;
+    builder *b = ctx;
     raw_spark s = { r->time_ns, r->offset, { r->value[0], r->value[1], r->value[2] }, r->key };
-    builder_late_at(&f->late_ns, r->time_ns);
-    builder_feed_spark(f->b, &s);
-}
-
-/* Whether the GC join reads series `id` (or the samples, RAW_ALLOC_CAP, that feed one it
- * reads): those are fed on the building thread before the join. */
-static bool
-sample_id_joined(unsigned id)
-{
-    return id == EVINDEX_S_HEAP_SIZE || id == EVINDEX_S_HEAP_LIVE ||
-           id == EVINDEX_S_ALLOCATED || id == RAW_ALLOC_CAP;
-}
-
-/* A one-shot final publish's queued samples that the join does not read, one queue per
- * series (and the spark counters'), each fed whole by whichever of the publish's two
- * threads claims it first: the series (and the lanes' spark series, the sums and the
- * lanes' last values a queue feeds) are the claimer's alone until both are done. */
-#define SAMPLE_SHARE_MAX (RAW_ALLOC_CAP + 2)
-typedef struct sample_share {
-    samplebuf *q[SAMPLE_SHARE_MAX];     /* owned; freed by sample_share_free */
-    bool spark[SAMPLE_SHARE_MAX];       /* a spark counters' queue */
-    size_t n;
-    atomic_size_t next;                 /* the next queue to claim */
-} sample_share;
-
-/* Take the queues the join does not read out of b's (the spark counters' queue whole). */
-static void
-sample_share_begin(sample_share *sh, builder *b)
-{
-    sh->n = 0;
-    atomic_init(&sh->next, 0);
-    for (unsigned id = 0; b->sample_q && id <= RAW_ALLOC_CAP; id++) {
-        uint32_t lo = (uint32_t)id << 16, hi = lo | 0xffff;
-        if (!sample_id_joined(id) && samplebuf_any(b->sample_q, lo, hi)) {
-            sh->spark[sh->n] = false;
-            sh->q[sh->n++] = samplebuf_take_keys(b->sample_q, lo, hi);
-        }
-    }
-    if (b->spark_q) {
-        sh->spark[sh->n] = true;
-        sh->q[sh->n++] = b->spark_q;
-        b->spark_q = NULL;
-    }
-}
-
-/* Feed the queues not claimed yet, one at a time, on the calling thread; the earliest
- * time fed into *late_ns. Returns whether it fed any. */
-static bool
-sample_share_run(sample_share *sh, builder *b, uint64_t *late_ns)
-{
-    bool any = false;
-    for (size_t i; (i = atomic_fetch_add(&sh->next, 1)) < sh->n; any = true) {
-        sample_feed f = { b, *late_ns };
-        if (sh->spark[i])
-            samplebuf_drain(sh->q[i], 32, builder_feed_queued_spark, &f);
-        else
-            samplebuf_drain(sh->q[i], 16, builder_feed_queued_sample, &f);
-        *late_ns = f.late_ns;
-    }
-    return any;
-}
-
-static void
-sample_share_free(sample_share *sh)
-{
-    for (size_t i = 0; i < sh->n; i++)
-        samplebuf_free(sh->q[i]);
-    sh->n = 0;
+    builder_late_at(&b->late_ns, r->time_ns);
+    builder_feed_spark(b, &s);
 }
 
 /* Put the samples and spark counters earlier than `horizon` (all if final) into the
@@ -1606,12 +1533,10 @@ builder_place_samples(builder *b, uint64_t horizon, bool final)
     if (!b->growing) {
         /* One-shot (final): each series' streams merged into it, their bytes given
          * back as they are read. Series are independent, so one at a time. */
-        sample_feed f = { b, b->late_ns };
         if (b->sample_q)
-            samplebuf_drain(b->sample_q, 16, builder_feed_queued_sample, &f);
+            samplebuf_drain(b->sample_q, 16, builder_feed_queued_sample, b);
         if (b->spark_q)
-            samplebuf_drain(b->spark_q, 32, builder_feed_queued_spark, &f);
-        b->late_ns = f.late_ns;
+            samplebuf_drain(b->spark_q, 32, builder_feed_queued_spark, b);
         return;
     }
     if (!b->n_samples && !b->n_sparks)
@@ -1754,19 +1679,14 @@ builder_sort_marks(builder *b, uint64_t *moved)
 /* The final publish's side: what the series and the lanes do not read — flushes,
  * threads, messages, the seek table and the side tables, and the GC marks and census
  * windows the join wants sorted — placed, sorted and sealed on a thread of its own
- * while the building thread places the samples the join reads; then the samples the
- * join does not read that the building thread has not claimed (sample_share). It
- * touches nothing of the builder but these, and counts what it moved in its own
- * `moved` and the earliest sample it fed in its own `late_ns`. */
+ * while the building thread places the samples. It touches nothing of the builder but
+ * these, and counts what it moved in its own `moved`. */
 typedef struct publish_side {
     builder *b;
     uint64_t moved;
     unsigned section;           /* of the profile */
     msgtab_split *msplit;       /* a message seal in halves: half 1 here, half 0 here
                                  * or on the building thread, whichever is free first */
-    sample_share *share;        /* samples the join does not read: fed here or on the
-                                 * building thread, whichever is free first */
-    uint64_t late_ns;           /* the earliest of them fed here */
 } publish_side;
 
 static void *
@@ -1798,12 +1718,6 @@ publish_side_main(void *arg)
     prof_stage(prof, &pm, "side_seals", ps->section, 1);
     builder_sort_marks(b, &ps->moved);
     prof_stage(prof, &pm, "marks", ps->section, 1);
-    if (ps->share && sample_share_run(ps->share, b, &ps->late_ns)) {
-        /* The series' grown-out words freed here are this thread's arena's, which the
-         * join's allocations on the building thread do not reuse: given back now. */
-        x_trim();
-        prof_stage(prof, &pm, "samples_side", ps->section, 1);
-    }
     if (ps->msplit && msgtab_split_run(ps->msplit, 0))
         prof_stage(prof, &pm, "msgs_lo", ps->section, 1);
     return NULL;
@@ -1955,8 +1869,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     if (!final && horizon < b->horizon_ns)
         horizon = b->horizon_ns;
     b->horizon_ns = horizon;
-    publish_side side = { b, 0, 0, NULL, NULL, UINT64_MAX };
-    sample_share share;
+    publish_side side = { b, 0, 0, NULL };
     pthread_t sider;
     bool side_on = false;
     /* Worth a second thread: the final publish's side, and a one-shot build's join,
@@ -1968,16 +1881,10 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         side.section = prof_section(prof);
         if (!b->n_pend_msgs)
             side.msplit = msgtab_split_begin(ix->msgs, MSGTAB_SPLIT_MIN);
-        if (!b->growing) {
-            sample_share_begin(&share, b);
-            side.share = &share;
-        }
         side_on = two_cores && pthread_create(&sider, NULL, publish_side_main, &side) == 0;
         if (!side_on)
             publish_side_main(&side);
         builder_place_samples(b, horizon, true);
-        if (side.share)
-            sample_share_run(side.share, b, &b->late_ns);
         /* In the series now, and nothing comes late any more: not kept through the
          * GC join. */
         x_free(b->samples);
@@ -1994,15 +1901,15 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         b->n_samples = b->cap_samples = b->n_sparks = b->cap_sparks = 0;
         b->n_placed = b->cap_placed = b->n_placed_sparks = b->cap_placed_sparks = 0;
         prof_stage(prof, &pm, "samples", side.section, 0);
-        /* The series the side may still feed are sealed once it is joined. */
         for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
-            if (sample_id_joined((unsigned)i))
-                series_seal(ix->series[i]);
+            series_seal(ix->series[i]);
         for (size_t li = 0; li < ix->n_lanes; li++) {
             evindex_lane *lane = &ix->lanes[li];
             runlane_seal(lane->runs);
             for (size_t k = 0; k < EVINDEX_N_SPARK_KINDS; k++)
                 timelist_seal(lane->sparks[k]);
+            for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
+                series_seal(lane->spark_series[k]);
             ivtrack_seal(lane->gc);
         }
         x_trim();               /* the placed samples and their sort, before the join */
@@ -2042,17 +1949,6 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         pthread_join(sider, NULL);
     if (side.msplit)
         msgtab_split_end(ix->msgs, side.msplit);
-    if (final) {
-        builder_late_at(&b->late_ns, side.late_ns);
-        if (side.share)
-            sample_share_free(side.share);
-        for (size_t i = 0; i < EVINDEX_N_SERIES; i++)
-            if (!sample_id_joined((unsigned)i))
-                series_seal(ix->series[i]);
-        for (size_t li = 0; li < ix->n_lanes; li++)
-            for (size_t k = 0; k < EVINDEX_N_CAP_SPARK; k++)
-                series_seal(ix->lanes[li].spark_series[k]);
-    }
     b->work.items_moved += side.moved;
     prof_stage(prof, &pm, "side_wait", side.section, 0);
     uint64_t join_horizon = horizon;

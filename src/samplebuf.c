@@ -261,29 +261,6 @@ samplebuf_append_take(samplebuf *dst, samplebuf *src)
     sb_clear(src);
 }
 
-samplebuf *
-samplebuf_take_keys(samplebuf *sb, uint32_t lo, uint32_t hi)
-{
-    samplebuf *out = samplebuf_new(sb->n_values);   /* caller frees: samplebuf_free */
-    size_t kept = 0;
-    for (size_t i = 0; i < sb->n_s; i++) {
-        sb_stream *st = &sb->s[i];
-        if (st->key < lo || st->key > hi) {
-            sb->s[kept++] = *st;
-            continue;
-        }
-        *sb_stream_of(out, st->key) = *st;      /* keys are unique: a new, empty one */
-        out->n_recs += st->n;
-        sb->n_recs -= st->n;
-    }
-    if (kept != sb->n_s) {
-        sb->n_s = kept;
-        sb->last = SIZE_MAX;
-        sb_rehash(sb, sb->n_slots ? sb->n_slots : 16);
-    }
-    return out;
-}
-
 /* ---- the drain --------------------------------------------------------------------------- */
 
 /* Where a group's merge reads one stream: its bytes, or (a stream out of order) its

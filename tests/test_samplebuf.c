@@ -1,7 +1,6 @@
 /* test_samplebuf: the sample streams against a plain array sorted by (group, time,
  * offset, key, push order) — streams in and out of order, values that wrap, two buffers
- * joined by samplebuf_append_take, a group taken out by samplebuf_take_keys — and the
- * key range query. */
+ * joined by samplebuf_append_take — and the key range query. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,57 +131,6 @@ START_TEST(test_samplebuf_one_group_and_reuse)
 }
 END_TEST
 
-/* The key of record i pushed by test_samplebuf_take_keys: 3 groups x 8 streams. */
-static uint32_t
-sbt_take_key(uint64_t i)
-{
-    return (uint32_t)(i % 3) << 16 | (uint32_t)(i / 3 % 8);
-}
-
-/* samplebuf_take_keys moves a group's streams whole: each buffer drains its own records
- * only, and the one taken from still finds its kept streams for more pushes. */
-START_TEST(test_samplebuf_take_keys)
-{
-    samplebuf *sb = samplebuf_new(1);
-    for (uint64_t i = 0; i < 300; i++)
-        samplebuf_push(sb, sbt_take_key(i), 10 * i, i, &i);
-    samplebuf *g1 = samplebuf_take_keys(sb, 1u << 16, 1u << 16 | 0xffff);
-    ck_assert_uint_eq(samplebuf_count(sb), 200);
-    ck_assert_uint_eq(samplebuf_count(g1), 100);
-    ck_assert(!samplebuf_any(sb, 1u << 16, 1u << 16 | 0xffff));
-    ck_assert(samplebuf_any(g1, 1u << 16, 1u << 16 | 0xffff));
-    ck_assert(!samplebuf_any(g1, 0, 0xffff));
-    for (uint64_t i = 300; i < 390; i++)
-        samplebuf_push(sb, sbt_take_key(i), 10 * i, i, &i);
-    ck_assert_uint_eq(samplebuf_count(sb), 290);
-    samplebuf_rec *got = xcalloc(400, sizeof *got);     /* freed below */
-    sbt_out out = { got, 0 };
-    samplebuf_drain(sb, 16, sbt_take, &out);
-    samplebuf_drain(g1, 16, sbt_take, &out);
-    ck_assert_uint_eq(out.n, 390);
-    /* sb: group 0, group 1's pushes after the take (a new stream), group 2; then g1:
-     * group 1's first 100. Each group's records in time order. */
-    size_t k = 0;
-    for (unsigned pass = 0; pass < 4; pass++)
-        for (uint64_t i = 0; i < 390; i++) {
-            static const uint64_t group[4] = { 0, 1, 2, 1 };
-            bool late = i >= 300;
-            if (i % 3 != group[pass] || (pass == 1 && !late) || (pass == 3 && late))
-                continue;
-            ck_assert_msg(got[k].value[0] == i && got[k].key == sbt_take_key(i) &&
-                              got[k].time_ns == 10 * i,
-                          "record %zu: value %llu key %x, want %llu key %x", k,
-                          (unsigned long long)got[k].value[0], got[k].key,
-                          (unsigned long long)i, sbt_take_key(i));
-            k++;
-        }
-    ck_assert_uint_eq(k, 390);
-    x_free(got);
-    samplebuf_free(g1);
-    samplebuf_free(sb);
-}
-END_TEST
-
 Suite *
 test_samplebuf_suite(void)
 {
@@ -190,7 +138,6 @@ test_samplebuf_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_samplebuf_drain_matches_sort);
     tcase_add_test(tc, test_samplebuf_one_group_and_reuse);
-    tcase_add_test(tc, test_samplebuf_take_keys);
     suite_add_tcase(s, tc);
     return s;
 }
