@@ -347,17 +347,23 @@ tab_fit_bits(const tab_fit *f)
 static void
 tab_fit_col(const gcpack_tab *t, const uint64_t *rows, unsigned k, tab_fit *f)
 {
-    uint64_t lo = UINT64_MAX, hi = 0, any = 0;
+    /* One pass: the values' differences from the first have the same lowest set bit as
+     * their differences from the least (all are congruent modulo a power of two or
+     * none), and the rows not at the least are those not counted at it. */
+    const uint64_t v0 = rows[k];
+    uint64_t lo = v0, hi = v0, any = 0;
+    unsigned at_lo = 0;
     for (size_t j = 0; j < GCPACK_CHUNK; j++) {
         uint64_t v = rows[j * t->n_cols + k];
-        lo = v < lo ? v : lo;
+        any |= v - v0;
+        if (v < lo) {
+            lo = v;
+            at_lo = 0;
+        }
+        at_lo += v == lo;
         hi = v > hi ? v : hi;
     }
-    unsigned nnz = 0;
-    for (size_t j = 0; j < GCPACK_CHUNK; j++) {
-        any |= rows[j * t->n_cols + k] - lo;
-        nnz += rows[j * t->n_cols + k] != lo;
-    }
+    unsigned nnz = GCPACK_CHUNK - at_lo;
     f->base = lo;
     f->wb = (uint8_t)bitpack_width(lo);
     f->shift = any ? (uint8_t)__builtin_ctzll(any) : 0;
