@@ -18,6 +18,7 @@
 
 #include "bitpack.h"
 #include "checkfail.h"
+#include "gallop.h"
 #include "xalloc.h"
 
 #define IVTRACK_FLAG_MASK (IVTRACK_F_OPEN | IVTRACK_F_CLIPPED)
@@ -800,33 +801,8 @@ ivtrack_locate_chunks(const ivtrack *tr, const uint64_t *t, size_t n, size_t *at
             c = 0;
             stride = 0;
         }
-        /* Guessed a stride on from the last answer and galloped out from the guess
-         * either way, as runlane_locate_chunks does. */
-        size_t prev = c, hi = n_ch, step = 1;
-        size_t g = c + stride < hi ? c + stride : hi - 1;
-        if (g > c && tr->ch[g].start_ns >= t[m]) {
-            hi = g;
-            while (hi - c > step && tr->ch[hi - step].start_ns >= t[m]) {
-                hi -= step;
-                step *= 2;
-            }
-            if (hi - c > step)
-                c = hi - step;
-        } else {
-            c = g;
-            while (c + step < hi && tr->ch[c + step].start_ns < t[m]) {
-                c += step;
-                step *= 2;
-            }
-            hi = c + step < hi ? c + step : hi;
-        }
-        while (hi - c > 1) {
-            size_t mid = c + (hi - c) / 2;
-            if (tr->ch[mid].start_ns < t[m])
-                c = mid;
-            else
-                hi = mid;
-        }
+        size_t prev = c;
+        c = gallop_last_below(&tr->ch[0].start_ns, sizeof tr->ch[0], n_ch, t[m], c, stride);
         at[m] = c;
         stride = c - prev;
         if (n_cs == 0 || cs[n_cs - 1] != c) {

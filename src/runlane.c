@@ -10,6 +10,7 @@
 
 #include "bitpack.h"
 #include "checkfail.h"
+#include "gallop.h"
 #include "xalloc.h"
 
 /* The stop+flags field: stop in the low 8 bits, flags above, so a chunk with no flags
@@ -1582,35 +1583,8 @@ runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at
             lo = 0;
             stride = 0;
         }
-        /* Column edges are evenly spaced: the chunk is guessed as far on from the last
-         * answer as that was from the one before, and searched for galloping out from
-         * the guess either way (a few loads near it, where galloping from the last
-         * answer loads about twice the log of the distance, far apart). */
-        size_t prev = lo, hi = rl->n_chunks, step = 1;
-        size_t g = lo + stride < hi ? lo + stride : hi - 1;
-        if (g > lo && rl->bases[g] >= t[m]) {
-            hi = g;
-            while (hi - lo > step && rl->bases[hi - step] >= t[m]) {
-                hi -= step;
-                step *= 2;
-            }
-            if (hi - lo > step)
-                lo = hi - step;
-        } else {
-            lo = g;
-            while (lo + step < hi && rl->bases[lo + step] < t[m]) {
-                lo += step;
-                step *= 2;
-            }
-            hi = lo + step < hi ? lo + step : hi;
-        }
-        while (hi - lo > 1) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (rl->bases[mid] < t[m])
-                lo = mid;
-            else
-                hi = mid;
-        }
+        size_t prev = lo;
+        lo = gallop_last_below(rl->bases, sizeof *rl->bases, rl->n_chunks, t[m], lo, stride);
         at[m] = lo;
         stride = lo - prev;
         if (n_cs == 0 || cs[n_cs - 1] != lo) {

@@ -680,6 +680,22 @@ series_fold_chunk(const series *s, size_t k, size_t from, size_t to, series_mm *
         series_mm_fold(acc, (series_mm){ v[j], v[j] });
 }
 
+/* The least and largest values of whole packed chunks [a, b), b <= n_ch (the open one is
+ * never whole), from the pyramid bottom-up: an odd edge node is taken at its level, the
+ * rest is covered by parents. Folded into *acc. */
+static void
+series_chunks_fold(const series *s, size_t a, size_t b, series_mm *acc)
+{
+    for (unsigned l = 0; a < b && l < s->n_levels; l++) {
+        if (a & 1)
+            series_mm_fold(acc, series_node(s, l, a++));
+        if (b & 1)
+            series_mm_fold(acc, series_node(s, l, --b));
+        a >>= 1;
+        b >>= 1;
+    }
+}
+
 bool
 series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t *max)
 {
@@ -699,16 +715,7 @@ series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t 
             series_fold_chunk(s, c0 - 1, lo & (SERIES_CHUNK - 1), SERIES_CHUNK, &acc);
         if (hi & (SERIES_CHUNK - 1))
             series_fold_chunk(s, c1, 0, hi & (SERIES_CHUNK - 1), &acc);
-        /* Whole chunks [c0, c1), all packed (the open one is never whole), bottom-up:
-         * an odd edge node is taken at its level, the rest is covered by parents. */
-        for (unsigned l = 0; c0 < c1 && l < s->n_levels; l++) {
-            if (c0 & 1)
-                series_mm_fold(&acc, series_node(s, l, c0++));
-            if (c1 & 1)
-                series_mm_fold(&acc, series_node(s, l, --c1));
-            c0 >>= 1;
-            c1 >>= 1;
-        }
+        series_chunks_fold(s, c0, c1, &acc);
     }
     if (min)
         *min = acc.min;
@@ -717,26 +724,6 @@ series_range(const series *s, uint64_t t0, uint64_t t1, uint64_t *min, uint64_t 
     return true;
 }
 
-/* The largest value of packed chunks [a, b), a < b <= n_ch, from the pyramid bottom-up
- * (series_range's walk over whole chunks). */
-static uint64_t
-series_chunks_max(const series *s, size_t a, size_t b)
-{
-    uint64_t m = 0;
-    for (unsigned l = 0; a < b && l < s->n_levels; l++) {
-        if (a & 1) {
-            uint64_t x = series_node(s, l, a++).max;
-            m = x > m ? x : m;
-        }
-        if (b & 1) {
-            uint64_t x = series_node(s, l, --b).max;
-            m = x > m ? x : m;
-        }
-        a >>= 1;
-        b >>= 1;
-    }
-    return m;
-}
 
 /* Chunks decoded for series_col_max_many: the two edge chunks a column may need. */
 typedef struct series_cmm_slot {
@@ -830,7 +817,9 @@ series_cols_scan(const series *s, const uint64_t *t, size_t n, const bool *want,
          * it), and kb - 1 has a sample in the column. So the largest value is at least
          * the whole chunks' and kb - 1's least, and at most the largest of them all. */
         size_t w0 = ka, w1 = kb - 1;    /* whole chunks [w0, w1) */
-        uint64_t m = w0 < w1 ? series_chunks_max(s, w0, w1) : 0;
+        series_mm whole = { UINT64_MAX, 0 };
+        series_chunks_fold(s, w0, w1, &whole);
+        uint64_t m = whole.max;
         uint64_t b_lo = SERIES_HMM(kb - 1).min, b_hi = SERIES_HMM(kb - 1).max;
         b_lo = m > b_lo ? m : b_lo;
         b_hi = m > b_hi ? m : b_hi;

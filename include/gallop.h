@@ -1,0 +1,57 @@
+/* gallop: where a time falls in an ascending array of 64-bit keys (chunks' first times),
+ * searched near a guess: the chunk searches of a frame's column edges, which ascend
+ * evenly spaced, guess each edge's chunk as far on from the last answer as that was from
+ * the one before and gallop out from the guess either way (a few loads near it, where
+ * galloping from the last answer loads about twice the log of the distance). Header-only:
+ * runlane and ivtrack inline it in their loops over edges. */
+#ifndef GALLOP_H
+#define GALLOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Key i of keys `stride` bytes apart from `base` (a field of an array of structs). */
+static inline uint64_t
+gallop_key(const void *base, size_t stride, size_t i)
+{
+    uint64_t k;
+    memcpy(&k, (const char *)base + i * stride, sizeof k);
+    return k;
+}
+
+/* The last i < n whose key is below t, given that key lo is (lo < n), searched from
+ * lo + guess on. */
+static inline size_t
+gallop_last_below(const void *base, size_t stride, size_t n, uint64_t t, size_t lo,
+                  size_t guess)
+{
+    size_t hi = n, step = 1;
+    size_t g = lo + guess < hi ? lo + guess : hi - 1;
+    if (g > lo && gallop_key(base, stride, g) >= t) {
+        hi = g;
+        while (hi - lo > step && gallop_key(base, stride, hi - step) >= t) {
+            hi -= step;
+            step *= 2;
+        }
+        if (hi - lo > step)
+            lo = hi - step;
+    } else {
+        lo = g;
+        while (lo + step < hi && gallop_key(base, stride, lo + step) < t) {
+            lo += step;
+            step *= 2;
+        }
+        hi = lo + step < hi ? lo + step : hi;
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (gallop_key(base, stride, mid) < t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+#endif
