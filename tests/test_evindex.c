@@ -110,6 +110,27 @@ ei_assert_check(const evindex *ix, const char *what)
     ck_assert_msg(evindex_check(ix, why, sizeof why), "%s: evindex_check: %s", what, why);
 }
 
+/* Split builds of c's log (len bytes) with the seam at each eighth: each sound and the
+ * same as c's index. Returns how many of them used both workers. */
+static unsigned
+ei_assert_seams(const ei_case *c, size_t len, const char *what)
+{
+    unsigned n_par = 0;
+    for (unsigned k = 1; k < 8; k++) {
+        uint64_t seam = len * k / 8;
+        evindex_opts o = { .threads = 1, .split_at = &seam, .n_split = 1 };
+        evindex *sx = evindex_build(c->log, &o, NULL);
+        ck_assert_ptr_nonnull(sx);
+        char name[96];
+        snprintf(name, sizeof name, "%s, seam at %llu", what, (unsigned long long)seam);
+        ei_assert_check(sx, name);
+        test_evindex_same(name, c->ix, sx);
+        n_par += evindex_threads_used(sx) == 2;
+        evindex_free(sx);
+    }
+    return n_par;
+}
+
 /* Index the bytes of `m` (taking them over). */
 static void
 ei_open_mem(ei_case *c, ei_mem *m)
@@ -573,20 +594,7 @@ START_TEST(test_evindex_long_gc_spans)
     ei_assert_run(ix, 2, 0, 20 * EI_G, 23 * EI_G, 3, 0, RUNLANE_F_OPEN);
     /* Split builds join the same collections (each lane's wide spans appended after
      * the other worker's). */
-    unsigned n_par = 0;
-    for (unsigned k = 1; k < 8; k++) {
-        uint64_t seam = len * k / 8;
-        evindex_opts o = { .threads = 1, .split_at = &seam, .n_split = 1 };
-        evindex *sx = evindex_build(c.log, &o, NULL);
-        ck_assert_ptr_nonnull(sx);
-        char what[64];
-        snprintf(what, sizeof what, "long GC spans, seam at %llu", (unsigned long long)seam);
-        ei_assert_check(sx, what);
-        test_evindex_same(what, ix, sx);
-        n_par += evindex_threads_used(sx) == 2;
-        evindex_free(sx);
-    }
-    ck_assert_uint_gt(n_par, 0);
+    ck_assert_uint_gt(ei_assert_seams(&c, len, "long GC spans"), 0);
     ei_close(&c);
 }
 END_TEST
@@ -638,17 +646,7 @@ START_TEST(test_evindex_gc_untiled)
     g = evindex_gc_get(ix, 3, &g_buf);
     ck_assert(g->flags & EVINDEX_GC_F_OPEN);
     ei_assert_part(ix, g->first_part, 0, 4000, 5000, 200, 800);
-    for (unsigned k = 1; k < 8; k++) {
-        uint64_t seam = len * k / 8;
-        evindex_opts o = { .threads = 1, .split_at = &seam, .n_split = 1 };
-        evindex *sx = evindex_build(c.log, &o, NULL);
-        ck_assert_ptr_nonnull(sx);
-        char what[64];
-        snprintf(what, sizeof what, "untiled GC phases, seam at %llu", (unsigned long long)seam);
-        ei_assert_check(sx, what);
-        test_evindex_same(what, ix, sx);
-        evindex_free(sx);
-    }
+    ei_assert_seams(&c, len, "untiled GC phases");
     ei_close(&c);
 }
 END_TEST

@@ -690,6 +690,30 @@ START_TEST(test_runlane_busy_upto_many)
 }
 END_TEST
 
+/* A lane of n_runs runs (starts into a[], ends into b[]) with gaps of every width (wide
+ * ones, none, a few ns) and zero-length runs, from the generator state *s; sealed for odd
+ * seeds, its last chunk left open for even ones. *at: where the runs start, then the
+ * last run's end. */
+static runlane *
+rl_gap_lane(uint64_t seed, size_t n_runs, uint64_t *s, uint64_t *a, uint64_t *b,
+            uint64_t *at)
+{
+    runlane *rl = runlane_new();
+    for (size_t k = 0; k < n_runs; k++) {
+        *s = *s * 6364136223846793005u + 1442695040888963407u;
+        unsigned r = (unsigned)(*s >> 58);
+        uint64_t gap = r < 6 ? (*s >> 8) % 5000000 : r < 16 ? 0 : (*s >> 8) % 30;
+        uint64_t dur = r % 5 == 0 ? 0 : (*s >> 24) % 70;
+        a[k] = *at + gap;
+        b[k] = a[k] + dur;
+        ck_assert(rl_add(rl, a[k], b[k], (uint32_t)k, 0, 0));
+        *at = b[k];
+    }
+    if (seed % 2)
+        runlane_seal(rl);
+    return rl;
+}
+
 static int
 rl_u64_cmp(const void *x, const void *y)
 {
@@ -710,19 +734,7 @@ START_TEST(test_runlane_busy_bounds_many)
         size_t n_runs = 5 * RUNLANE_CHUNK + (size_t)seed * 17;
         uint64_t *a = xmalloc(n_runs * sizeof *a), *b = xmalloc(n_runs * sizeof *b);
         uint64_t s = seed * 0x9e3779b97f4a7c15u + 7, at = 100;
-        runlane *rl = runlane_new();
-        for (size_t k = 0; k < n_runs; k++) {
-            s = s * 6364136223846793005u + 1442695040888963407u;
-            unsigned r = (unsigned)(s >> 58);
-            uint64_t gap = r < 6 ? (s >> 8) % 5000000 : r < 16 ? 0 : (s >> 8) % 30;
-            uint64_t dur = r % 5 == 0 ? 0 : (s >> 24) % 70;
-            a[k] = at + gap;
-            b[k] = a[k] + dur;
-            ck_assert(rl_add(rl, a[k], b[k], (uint32_t)k, 0, 0));
-            at = b[k];
-        }
-        if (seed % 2)
-            runlane_seal(rl);
+        runlane *rl = rl_gap_lane(seed, n_runs, &s, a, b, &at);
         uint64_t t[N_T], lo[N_T], hi[N_T];
         for (size_t m = 0; m < N_T; m++) {
             s = s * 6364136223846793005u + 1442695040888963407u;
@@ -793,19 +805,7 @@ START_TEST(test_runlane_busy_upto_many_gaps)
         size_t n_runs = 6 * RUNLANE_CHUNK + (size_t)seed * 13;
         uint64_t *a = xmalloc(n_runs * sizeof *a), *b = xmalloc(n_runs * sizeof *b);
         uint64_t s = seed * 0x9e3779b97f4a7c15u + 1, at = 100;
-        runlane *rl = runlane_new();
-        for (size_t k = 0; k < n_runs; k++) {
-            s = s * 6364136223846793005u + 1442695040888963407u;
-            unsigned r = (unsigned)(s >> 58);
-            uint64_t gap = r < 6 ? (s >> 8) % 5000000 : r < 16 ? 0 : (s >> 8) % 30;
-            uint64_t dur = r % 5 == 0 ? 0 : (s >> 24) % 70;
-            a[k] = at + gap;
-            b[k] = a[k] + dur;
-            ck_assert(rl_add(rl, a[k], b[k], (uint32_t)k, 0, 0));
-            at = b[k];
-        }
-        if (seed % 2)
-            runlane_seal(rl);
+        runlane *rl = rl_gap_lane(seed, n_runs, &s, a, b, &at);
         uint64_t t[N_T], got[N_T];
         for (size_t m = 0; m < N_T; m++) {
             s = s * 6364136223846793005u + 1442695040888963407u;

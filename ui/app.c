@@ -1270,10 +1270,7 @@ typedef struct app_search_part {
 static void
 app_search_add(app_search_part *sp, app_match m)
 {
-    if (sp->n == sp->cap) {
-        sp->cap = sp->cap ? sp->cap * 2 : 64;
-        sp->m = xreallocarray(sp->m, sp->cap, sizeof *sp->m);
-    }
+    xgrowarray((void **)&sp->m, &sp->cap, sp->n + 1, 64, sizeof *sp->m);
     sp->m[sp->n++] = m;
 }
 
@@ -1357,10 +1354,7 @@ app_search_unit(app_search_part *sp, size_t u)
     }
     if (sp->n == from)
         return;
-    if (sp->n_seg == sp->cap_seg) {
-        sp->cap_seg = sp->cap_seg ? sp->cap_seg * 2 : 16;
-        sp->seg = xreallocarray(sp->seg, sp->cap_seg, sizeof *sp->seg);
-    }
+    xgrowarray((void **)&sp->seg, &sp->cap_seg, sp->n_seg + 1, 16, sizeof *sp->seg);
     sp->seg[sp->n_seg++] = (app_search_seg){ u, from, sp->n - from };
 }
 
