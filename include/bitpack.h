@@ -7,6 +7,7 @@
 #define ELOG_BITPACK_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* Bits needed for v: 0 for 0, else the position of its top bit plus one. */
 static inline unsigned
@@ -37,6 +38,15 @@ bitpack_mask(unsigned w)
 static inline uint64_t
 bitpack_get_masked(const uint64_t *words, uint64_t bit, uint64_t mask)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* A field of at most 57 bits lies inside the 8 bytes from the byte it starts in,
+     * which are inside the two words the general read loads: one unaligned load. */
+    if (!(mask >> 57)) {
+        uint64_t v;
+        memcpy(&v, (const unsigned char *)words + (bit >> 3), sizeof v);
+        return v >> (bit & 7) & mask;
+    }
+#endif
     const uint64_t *p = words + (bit >> 6);
     unsigned sh = (unsigned)(bit & 63);
     return (p[0] >> sh | p[1] << 1 << (63 - sh)) & mask;

@@ -115,6 +115,7 @@ typedef enum ivtrack_corrupt {
     IVTRACK_CORRUPT_PREFIX,     /* the prefix sum of interval i's kind kept in the header
                                  * of i's chunk (IVTRACK_CHUNK intervals) is off by one */
     IVTRACK_CORRUPT_CHUNK_START, /* that header's copy of its first start has bit 0 flipped */
+    IVTRACK_CORRUPT_MID,        /* interval i's packed chunk's middle word has a bit flipped */
 } ivtrack_corrupt;
 bool ivtrack_test_corrupt(ivtrack *tr, ivtrack_corrupt what, size_t i);
 

@@ -41,7 +41,7 @@ typedef struct ivtrack_cum {
  * at interval j + 1's start; the last bit always set), then its columns one after
  * another, a column of k values of width w taking ivtrack_words(k, w) words (value m at
  * bit m * w, unused bits zero): start offsets (IVTRACK_CHUNK), kind+flags
- * (IVTRACK_CHUNK), tails' durations (one per tail). */
+ * (IVTRACK_CHUNK), tails' durations (one per tail); then the middle word (ivtrack_mid). */
 typedef struct ivtrack_chunk {
     uint64_t start_ns;          /* start of the chunk's first interval: the base */
     ivtrack_cum before;         /* time of each kind in the intervals before the chunk */
@@ -52,6 +52,15 @@ typedef struct ivtrack_chunk {
 } ivtrack_chunk;
 
 _Static_assert(IVTRACK_CHUNK == 64, "a chunk's tails are one word");
+
+/* A packed chunk's last word holds the time of each kind in its first IVTRACK_MID
+ * intervals, so that a sum inside the chunk starts from the nearest of three known
+ * points, not two: bits [0, 4) the kinds held (a kind left out has none), [4, 10) their
+ * width w, then each held kind's time in kind order, w bits each; w = IVTRACK_MID_NONE
+ * when they do not fit (then a sum starts from a chunk edge). */
+#define IVTRACK_MID (IVTRACK_CHUNK / 2)
+#define IVTRACK_MID_NONE 63u
+_Static_assert(IVTRACK_KINDS <= 4, "the middle word's kinds are four bits");
 
 /* Where a packed chunk's columns are. */
 typedef struct ivtrack_cols {
@@ -100,7 +109,46 @@ static size_t
 ivtrack_chunk_words(const ivtrack_chunk *ck, uint64_t tails)
 {
     return 1 + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks) +
-           ivtrack_words((size_t)bitpack_popcount(tails), ck->w_tdur);
+           ivtrack_words((size_t)bitpack_popcount(tails), ck->w_tdur) + 1;
+}
+
+/* The middle word for these times of each kind in a chunk's first IVTRACK_MID
+ * intervals. */
+static uint64_t
+ivtrack_mid_word(const uint64_t *ns)
+{
+    uint64_t any = 0, mask = 0;
+    for (unsigned k = 0; k < IVTRACK_KINDS; k++) {
+        any |= ns[k];
+        mask |= (uint64_t)(ns[k] != 0) << k;
+    }
+    unsigned w = bitpack_width(any), held = bitpack_popcount(mask);
+    if (10 + held * w > 64)
+        return (uint64_t)IVTRACK_MID_NONE << 4;
+    uint64_t word = mask | (uint64_t)w << 4;
+    unsigned at = 10;
+    for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+        if (ns[k]) {
+            word |= ns[k] << at;
+            at += w;
+        }
+    return word;
+}
+
+/* The times a middle word holds into ns[]; false (ns[] untouched) if it holds none. */
+static inline bool
+ivtrack_mid_get(uint64_t word, uint64_t *ns)
+{
+    unsigned w = (unsigned)(word >> 4 & 63), at = 10;
+    if (w == IVTRACK_MID_NONE)
+        return false;
+    uint64_t m = bitpack_mask(w);
+    for (unsigned k = 0; k < IVTRACK_KINDS; k++) {
+        uint64_t held = word >> k & 1;
+        ns[k] = held ? word >> at & m : 0;      /* at < 64 while a kind is held */
+        at += held ? w : 0;
+    }
+    return true;
 }
 
 static inline void
@@ -220,7 +268,7 @@ static void
 ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
 {
     ivtrack_chunk *ck = &tr->ch[c];
-    uint64_t any_off = 0, any_tdur = 0, any_ks = 0, tails = 0;
+    uint64_t any_off = 0, any_tdur = 0, any_ks = 0, tails = 0, mid[IVTRACK_KINDS] = { 0 };
     for (size_t j = 0; j < IVTRACK_CHUNK; j++) {
         if (j + 1 == IVTRACK_CHUNK || v[j].end_ns != v[j + 1].start_ns) {
             tails |= UINT64_C(1) << j;
@@ -228,6 +276,8 @@ ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
         }
         any_off |= v[j].start_ns - ck->start_ns;
         any_ks |= (uint64_t)v[j].kind | (uint64_t)v[j].flags << IVTRACK_KS_SHIFT;
+        if (j < IVTRACK_MID)        /* a kind beyond is damage (ivtrack_test_corrupt) */
+            mid[v[j].kind & (IVTRACK_KINDS - 1)] += v[j].end_ns - v[j].start_ns;
     }
     ck->w_off = (uint8_t)bitpack_width(any_off);
     ck->w_tdur = (uint8_t)bitpack_width(any_tdur);
@@ -248,6 +298,7 @@ ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
         if (tails >> j & 1)
             bitpack_put(tdur, r++ * ck->w_tdur, v[j].end_ns - v[j].start_ns, ck->w_tdur);
     }
+    w[need - 1] = ivtrack_mid_word(mid);
     tr->n_words += need;
 }
 
@@ -737,26 +788,50 @@ ivtrack_kinds_in(const ivtrack *tr, size_t c, uint64_t j, uint64_t t, uint64_t *
     uint64_t end_j = tail_j ? off_j + bitpack_get_masked(cl.tdur, r_j * w_tdur, m_tdur)
                             : bitpack_get_masked(cl.off, (j + 1) * w_off, m_off);
     unsigned kind_j = (unsigned)bitpack_get_masked(cl.ks, j * w_ks, m_ks) & m_kind;
-    uint64_t acc[IVTRACK_KINDS] = { 0 };
-    bool forward = j <= IVTRACK_CHUNK - j;
-    const ivtrack_cum *edge;
+    uint64_t acc[IVTRACK_KINDS] = { 0 }, mid[IVTRACK_KINDS];
+    /* From the nearest of the chunk's start, its middle (when its word holds the
+     * times) and its end: forwards over [from, j) or backwards over [j, to). */
+    uint64_t from = 0, to = IVTRACK_CHUNK;
+    const uint64_t *base = ck->before.ns, *mid_at = NULL;
+    if (j > IVTRACK_CHUNK / 4 && j < IVTRACK_CHUNK * 3 / 4 &&
+        ivtrack_mid_get(cl.tdur[ivtrack_words((size_t)bitpack_popcount(tails), w_tdur)], mid)) {
+        mid_at = mid;
+        if (j < IVTRACK_MID)
+            to = IVTRACK_MID;
+        else
+            from = IVTRACK_MID;
+    }
+    /* From the middle: forwards past it, backwards before it. */
+    bool forward = mid_at ? from == IVTRACK_MID : j <= IVTRACK_CHUNK - j;
     if (forward) {
-        /* Intervals [0, j): the loop reads each start once, the next one's as it goes. */
-        ivtrack_sum_span(&cl, ck, 0, j, 0, 0, acc);    /* interval 0 starts at the base */
-        edge = &ck->before;
+        /* Intervals [from, j): the loop reads each start once, the next one's as it goes. */
+        uint64_t r = 0, off_from = 0;                   /* interval 0 starts at the base */
+        if (from) {
+            r = (uint64_t)bitpack_popcount(tails & ((UINT64_C(1) << from) - 1));
+            off_from = bitpack_get_masked(cl.off, from * w_off, m_off);
+        }
+        ivtrack_sum_span(&cl, ck, from, j, r, off_from, acc);
+        for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+            o[k] = base[k] + (mid_at ? mid_at[k] : 0) + acc[k];
     } else {
-        /* Intervals [j + 1, IVTRACK_CHUNK) and j itself whole. The last interval is a
-         * tail, so no start past the column is used (the one read lies in the padding
-         * or the next columns). */
+        /* Intervals [j + 1, to) and j itself whole. The last interval is a tail, so no
+         * start past the column is used (the one read lies in the padding or the next
+         * columns). */
         acc[kind_j] += end_j - off_j;
         uint64_t r = r_j + tail_j, off_i = end_j;
         if (tail_j)
             off_i = bitpack_get_masked(cl.off, (j + 1) * w_off, m_off);
-        ivtrack_sum_span(&cl, ck, j + 1, IVTRACK_CHUNK, r, off_i, acc);
-        edge = (c + 1) * IVTRACK_CHUNK < tr->n ? &tr->ch[c + 1].before : &tr->total;
+        ivtrack_sum_span(&cl, ck, j + 1, to, r, off_i, acc);
+        if (mid_at) {
+            for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+                o[k] = base[k] + mid_at[k] - acc[k];
+        } else {
+            const ivtrack_cum *edge =
+                (c + 1) * IVTRACK_CHUNK < tr->n ? &tr->ch[c + 1].before : &tr->total;
+            for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+                o[k] = edge->ns[k] - acc[k];
+        }
     }
-    for (unsigned k = 0; k < IVTRACK_KINDS; k++)
-        o[k] = forward ? edge->ns[k] + acc[k] : edge->ns[k] - acc[k];
     uint64_t start = ck->start_ns + off_j, end = ck->start_ns + end_j;
     o[kind_j] += (end < t ? end : t) - start;
 }
@@ -1102,6 +1177,18 @@ ivtrack_check(const ivtrack *tr, char *why, size_t why_len)
                 words += ivtrack_chunk_words(c, tr->words[c->word]);
             }
         }
+        if (i % IVTRACK_CHUNK == IVTRACK_MID && ivtrack_packed(tr, i)) {
+            /* The first half's intervals passed their own checks: their times. */
+            const ivtrack_chunk *c = &tr->ch[i / IVTRACK_CHUNK];
+            uint64_t mid[IVTRACK_KINDS];
+            for (unsigned k = 0; k < IVTRACK_KINDS; k++)
+                mid[k] = sum.ns[k] - c->before.ns[k];
+            uint64_t held = tr->words[c->word + ivtrack_chunk_words(c, tr->words[c->word]) - 1];
+            if (held != ivtrack_mid_word(mid))
+                return checkfail(why, why_len, "chunk %zu: middle word %#llx, intervals say"
+                                    " %#llx", i / IVTRACK_CHUNK, (unsigned long long)held,
+                                    (unsigned long long)ivtrack_mid_word(mid));
+        }
         sum.ns[v.kind] += v.end_ns - v.start_ns;
         prev = v;
     }
@@ -1160,6 +1247,11 @@ ivtrack_test_corrupt(ivtrack *tr, ivtrack_corrupt what, size_t i)
             ivtrack_pack(tr, c, &all[c * IVTRACK_CHUNK]);
         size_t last = tr->n / IVTRACK_CHUNK * IVTRACK_CHUNK;
         memcpy(tr->open, all + last, (tr->n - last) * sizeof *all);
+    }
+    if (what == IVTRACK_CORRUPT_MID && ivtrack_packed(tr, i)) {
+        /* The middle word's first time (or, holding none, its width) off by one bit. */
+        tr->words[ck->word + ivtrack_chunk_words(ck, tr->words[ck->word]) - 1] ^= 1u << 10;
+        done = true;
     }
     x_free(all);
     return done;

@@ -492,7 +492,9 @@ iv_check_chunk_edges(const ivtrack *tr, const iv_model *m)
 {
     enum { C = IVTRACK_CHUNK };
     size_t at[40], n_at = 0;
-    static const size_t offs[] = { 0, 1, C / 2, C / 2 + 1, C - 1 };
+    /* Each chunk edge, each side of the middle word's reach (a quarter in from either
+     * edge) and of the middle itself. */
+    static const size_t offs[] = { 0, 1, C / 4 + 1, C / 2 - 1, C / 2 + 1, 3 * C / 4, C - 1 };
     size_t chunks = (m->n + C - 1) / C;
     size_t picks[] = { 0, 1, 2, chunks / 2, chunks > 2 ? chunks - 2 : 0, chunks - 1 };
     for (size_t p = 0; p < sizeof picks / sizeof picks[0] && m->n > 0; p++)
@@ -530,6 +532,62 @@ START_TEST(test_ivtrack_chunk_edges)
         ivtrack_seal(tr);
         iv_assert_sound(tr);
         iv_check_chunk_edges(tr, &m);
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
+/* A packed chunk's middle word (the time of each kind in its first half) in each of its
+ * forms: two kinds of GC-like phases, one kind, no time at all, times at the widest it
+ * holds (two kinds of 27 bits fill the word) and one bit wider (it holds none: sums start
+ * from the chunk's edges), and four kinds of huge times. Every window near the chunk
+ * edges, the middle and the quarters, and a sweep over every start, middle and end,
+ * against the brute force. */
+START_TEST(test_ivtrack_middle_word)
+{
+    enum { C = IVTRACK_CHUNK, N = 4 * C + 9 };
+    static const struct {
+        uint64_t dur_lo, dur_span;              /* an interval's length: lo + rng % span */
+        unsigned kinds;                         /* kinds used, from 0 */
+        uint64_t gap_every;                     /* a gap before every gap_every-th */
+    } shapes[] = {
+        { 1000, 2000, 2, 5 },
+        { 1, 100, 1, 3 },
+        { 0, 1, 3, 4 },
+        { (UINT64_C(1) << 27) / (C / 4) - 70, 4, 2, 2 },   /* first-half sums just < 2^27 */
+        { (UINT64_C(1) << 27) / (C / 4) + 70, 4, 2, 2 },   /* just >= 2^27 */
+        { UINT64_C(1) << 40, UINT64_C(1) << 30, 4, 7 },
+    };
+    for (size_t z = 0; z < sizeof shapes / sizeof shapes[0]; z++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        uint64_t s = 77 + z, clock = 5000;
+        for (size_t k = 0; k < N; k++) {
+            uint64_t start = clock + (k % shapes[z].gap_every == 0 ? 1 + iv_rng(&s) % 300 : 0);
+            uint64_t end = start + shapes[z].dur_lo + iv_rng(&s) % shapes[z].dur_span;
+            ivtrack_iv v = { start, end, UINT32_MAX, (uint8_t)(k % shapes[z].kinds), 0 };
+            ck_assert(ivtrack_append(tr, &v));
+            ck_assert(iv_model_append(&m, v));
+            clock = end;
+        }
+        ivtrack_seal(tr);
+        iv_assert_sound(tr);
+        iv_check_chunk_edges(tr, &m);
+        uint64_t t[3 * N], got[3 * N * IVTRACK_KINDS];
+        for (size_t i = 0; i < N; i++) {
+            t[3 * i] = m.v[i].start_ns;
+            t[3 * i + 1] = m.v[i].start_ns + (m.v[i].end_ns - m.v[i].start_ns) / 2;
+            t[3 * i + 2] = m.v[i].end_ns;
+        }
+        ivtrack_kinds_upto_many(tr, t, 3 * N, got);
+        for (size_t q = 0; q < 3 * N; q++)
+            for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++)
+                IV_EXPECT(got[q * IVTRACK_KINDS + kind] == bf_kind_ns(&m, kind, 0, t[q]),
+                          "shape %zu t %llu kind %u: %llu want %llu", z,
+                          (unsigned long long)t[q], kind,
+                          (unsigned long long)got[q * IVTRACK_KINDS + kind],
+                          (unsigned long long)bf_kind_ns(&m, kind, 0, t[q]));
         x_free(m.v);
         ivtrack_free(tr);
     }
@@ -655,6 +713,8 @@ START_TEST(test_ivtrack_check_detects_damage)
         { IVTRACK_CORRUPT_ORDER, IVTRACK_CHUNK, "before interval" },
         { IVTRACK_CORRUPT_CHUNK_START, 0, "chunk 0: start" },
         { IVTRACK_CORRUPT_CHUNK_START, IV_VICTIM_N - 1, "chunk 2: start" },
+        { IVTRACK_CORRUPT_MID, 0, "chunk 0: middle word" },
+        { IVTRACK_CORRUPT_MID, IVTRACK_CHUNK + 3, "chunk 1: middle word" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         ivtrack *tr = iv_victim();
@@ -668,6 +728,7 @@ START_TEST(test_ivtrack_check_detects_damage)
     ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_ORDER, 0));
     ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_KIND, IV_VICTIM_N));
     ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_PREFIX, IV_VICTIM_N));
+    ck_assert(!ivtrack_test_corrupt(tr, IVTRACK_CORRUPT_MID, IV_VICTIM_N - 1));  /* open */
     iv_assert_sound(tr);
     ivtrack_free(tr);
 }
@@ -864,6 +925,7 @@ test_ivtrack_suite(void)
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_ivtrack_matches_brute_force);
     tcase_add_test(tp, test_ivtrack_kinds_upto_many);
+    tcase_add_test(tp, test_ivtrack_middle_word);
     tcase_add_test(tp, test_ivtrack_kinds_walk);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
     tcase_add_test(tp, test_ivtrack_pack_refs);
