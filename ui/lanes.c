@@ -244,7 +244,8 @@ typedef struct lanes_ctx {
      * the column boundaries, so each boundary is searched once. */
     uint64_t *busy_lo, *busy_hi, *work_lo, *work_hi, *wait_lo, *wait_hi;
     bool *have_busy, *have_gc; /* per index lane: busy / work and wait filled */
-    bool *bounded;              /* per index lane: some of those are bounds, not exact */
+    uint8_t *bounded;           /* per index lane: which of those are bounds, not exact
+                                 * (LANES_BOUND_RUNS | LANES_BOUND_GC) */
     uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
     uint64_t *kinds_hi;         /* the same, upper bounds */
     /* Boundaries to read exactly (lanes_hec_exact): their indexes, times and values
@@ -279,6 +280,8 @@ typedef struct lanes_ctx {
 #define LANES_BOUND_PER_COL RUNLANE_CHUNK
 /* The same for GC phases: a chunk of them or more in every column. */
 #define LANES_BOUND_GC_PER_COL IVTRACK_CHUNK
+/* What of a lane's sums at the column boundaries are bounds (lanes_ctx.bounded). */
+enum { LANES_BOUND_RUNS = 1, LANES_BOUND_GC = 2 };
 
 /* The run time before each of the nb increasing times t[] (from a common origin: only
  * differences count), by one walk over the runs from the last one starting before t[0]:
@@ -328,7 +331,7 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     size_t in_view = runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]);
     if (in_view >= LANES_BOUND_PER_COL * nb) {
         runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi);
-        x->bounded[li] = true;
+        x->bounded[li] |= LANES_BOUND_RUNS;
         return;
     }
     if (in_view <= LANES_WALK_PER_COL * nb)
@@ -401,7 +404,7 @@ lanes_sums(lanes_ctx *x, size_t li)
     if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) >= LANES_BOUND_GC_PER_COL * nb) {
         ivtrack_kinds_bounds_many(tr, x->col_a, nb, x->kinds, x->kinds_hi);
         hi = x->kinds_hi;
-        x->bounded[li] = true;
+        x->bounded[li] |= LANES_BOUND_GC;
     } else {
         lanes_kinds_at_bounds(x, tr);
     }
@@ -417,7 +420,7 @@ lanes_sums(lanes_ctx *x, size_t li)
  * its bounds when they are equal, else a boundary known only within bounds is read from
  * the phases (and stays known). */
 static void
-lanes_gc_exact(lanes_ctx *x, size_t li, int c, uint64_t *work, uint64_t *wait)
+lanes_gc_read(lanes_ctx *x, size_t li, int c, uint64_t *work, uint64_t *wait)
 {
     size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
     uint64_t span = x->col_a[c + 1] - x->col_a[c], wh, ah;
@@ -433,6 +436,19 @@ lanes_gc_exact(lanes_ctx *x, size_t li, int c, uint64_t *work, uint64_t *wait)
             x->work_lo[k] = x->work_hi[k] = kinds[EVINDEX_GC_WORK];
             x->wait_lo[k] = x->wait_hi[k] = kinds[EVINDEX_GC_WAIT];
         }
+    *work = x->work_lo[e + 1] - x->work_lo[e];
+    *wait = x->wait_lo[e + 1] - x->wait_lo[e];
+}
+
+/* lanes_gc_read, at once when the lane's every boundary is exact (its GC not bounded). */
+static inline void
+lanes_gc_exact(lanes_ctx *x, size_t li, int c, uint64_t *work, uint64_t *wait)
+{
+    if (x->bounded[li] & LANES_BOUND_GC) {
+        lanes_gc_read(x, li, c, work, wait);
+        return;
+    }
+    size_t e = li * ((size_t)x->ncols + 1) + (size_t)c;
     *work = x->work_lo[e + 1] - x->work_lo[e];
     *wait = x->wait_lo[e + 1] - x->wait_lo[e];
 }
@@ -666,7 +682,9 @@ lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
 {
     size_t nb = (size_t)x->ncols + 1, base = li * nb, k = 0;
     const evindex_cap *cap = evindex_cap_at(x->ix, li);
-    if (part != LANES_HEC_RUNS) {
+    if (part != LANES_HEC_RUNS && !(x->bounded[li] & LANES_BOUND_GC)) {
+        memset(x->gc_bound, LANES_GC_KNOWN, (size_t)x->ncols);     /* all exact */
+    } else if (part != LANES_HEC_RUNS) {
         for (int c = 0; c < x->ncols; c++) {
             surface_cell g;
             enum lanes_gc_bound st = lanes_hec_gc(x, li, part, c, &g);
