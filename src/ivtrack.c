@@ -8,8 +8,9 @@
  * making holds no refs) until ivtrack_pack_refs packs those of the full chunks: per
  * chunk a bitmap of where the ref changes, then at each change the ref as a code above
  * the chunk's least (0: none) in the fewest bits. A search goes over the small header array, then
- * inside one chunk; per-kind time in a window scans from each end to the nearer chunk
- * edge, or clips a narrow window's few. */
+ * inside one chunk; per-kind time in a window scans from each end to the nearest of the
+ * chunk's edges and its middle (whose sums a word after the columns keeps), or clips a
+ * narrow window's few. */
 #include "ivtrack.h"
 
 #include <stdarg.h>
@@ -41,7 +42,7 @@ typedef struct ivtrack_cum {
  * at interval j + 1's start; the last bit always set), then its columns one after
  * another, a column of k values of width w taking ivtrack_words(k, w) words (value m at
  * bit m * w, unused bits zero): start offsets (IVTRACK_CHUNK), kind+flags
- * (IVTRACK_CHUNK), tails' durations (one per tail); then the middle word (ivtrack_mid). */
+ * (IVTRACK_CHUNK), tails' durations (one per tail); then the middle word (IVTRACK_MID). */
 typedef struct ivtrack_chunk {
     uint64_t start_ns;          /* start of the chunk's first interval: the base */
     ivtrack_cum before;         /* time of each kind in the intervals before the chunk */
