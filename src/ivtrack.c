@@ -39,10 +39,11 @@ typedef struct ivtrack_cum {
 
 /* Header of chunk c, which holds intervals [c * IVTRACK_CHUNK, (c + 1) * IVTRACK_CHUNK).
  * A packed chunk's words from `word`: the tails bitmap (bit j: interval j does not end
- * at interval j + 1's start; the last bit always set), then its columns one after
+ * at interval j + 1's start; the last bit always set), the middle word (IVTRACK_MID:
+ * beside the tails, in the cache line a read loads first), then its columns one after
  * another, a column of k values of width w taking ivtrack_words(k, w) words (value m at
  * bit m * w, unused bits zero): start offsets (IVTRACK_CHUNK), kind+flags
- * (IVTRACK_CHUNK), tails' durations (one per tail); then the middle word (IVTRACK_MID). */
+ * (IVTRACK_CHUNK), tails' durations (one per tail). */
 typedef struct ivtrack_chunk {
     uint64_t start_ns;          /* start of the chunk's first interval: the base */
     ivtrack_cum before;         /* time of each kind in the intervals before the chunk */
@@ -54,13 +55,15 @@ typedef struct ivtrack_chunk {
 
 _Static_assert(IVTRACK_CHUNK == 64, "a chunk's tails are one word");
 
-/* A packed chunk's last word holds the time of each kind in its first IVTRACK_MID
+/* A packed chunk's second word holds the time of each kind in its first IVTRACK_MID
  * intervals, so that a sum inside the chunk starts from the nearest of three known
  * points, not two: bits [0, 4) the kinds held (a kind left out has none), [4, 10) their
  * width w, then each held kind's time in kind order, w bits each; w = IVTRACK_MID_NONE
  * when they do not fit (then a sum starts from a chunk edge). */
 #define IVTRACK_MID (IVTRACK_CHUNK / 2)
 #define IVTRACK_MID_NONE 63u
+/* A packed chunk's columns start after its tails and middle words. */
+#define IVTRACK_COLS_AT 2
 _Static_assert(IVTRACK_KINDS <= 4, "the middle word's kinds are four bits");
 
 /* Where a packed chunk's columns are. */
@@ -109,8 +112,8 @@ ivtrack_col_words(unsigned w)
 static size_t
 ivtrack_chunk_words(const ivtrack_chunk *ck, uint64_t tails)
 {
-    return 1 + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks) +
-           ivtrack_words((size_t)bitpack_popcount(tails), ck->w_tdur) + 1;
+    return IVTRACK_COLS_AT + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks) +
+           ivtrack_words((size_t)bitpack_popcount(tails), ck->w_tdur);
 }
 
 /* The middle word for these times of each kind in a chunk's first IVTRACK_MID
@@ -157,7 +160,7 @@ ivtrack_cols_of(const ivtrack *tr, const ivtrack_chunk *ck, ivtrack_cols *c)
 {
     const uint64_t *w = tr->words + ck->word;
     c->tails = w[0];
-    c->off = w + 1;
+    c->off = w + IVTRACK_COLS_AT;
     c->ks = c->off + ivtrack_col_words(ck->w_off);
     c->tdur = c->ks + ivtrack_col_words(ck->w_ks);
 }
@@ -207,7 +210,7 @@ ivtrack_start(const ivtrack *tr, size_t i)
     if (!ivtrack_packed(tr, i))
         return tr->open[i % IVTRACK_CHUNK].start_ns;
     const ivtrack_chunk *ck = &tr->ch[i / IVTRACK_CHUNK];
-    return ck->start_ns + bitpack_get(tr->words + ck->word + 1,
+    return ck->start_ns + bitpack_get(tr->words + ck->word + IVTRACK_COLS_AT,
                                       (uint64_t)(i % IVTRACK_CHUNK) * ck->w_off, ck->w_off);
 }
 
@@ -290,7 +293,7 @@ ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
     uint64_t *w = tr->words + tr->n_words;
     memset(w, 0, (need + IVTRACK_PAD) * sizeof *w);
     w[0] = tails;
-    uint64_t *off = w + 1, *ks = off + ivtrack_col_words(ck->w_off);
+    uint64_t *off = w + IVTRACK_COLS_AT, *ks = off + ivtrack_col_words(ck->w_off);
     uint64_t *tdur = ks + ivtrack_col_words(ck->w_ks);
     for (size_t j = 0, r = 0; j < IVTRACK_CHUNK; j++) {
         bitpack_put(off, j * ck->w_off, v[j].start_ns - ck->start_ns, ck->w_off);
@@ -299,7 +302,7 @@ ivtrack_pack(ivtrack *tr, size_t c, const ivtrack_iv *v)
         if (tails >> j & 1)
             bitpack_put(tdur, r++ * ck->w_tdur, v[j].end_ns - v[j].start_ns, ck->w_tdur);
     }
-    w[need - 1] = ivtrack_mid_word(mid);
+    w[1] = ivtrack_mid_word(mid);
     tr->n_words += need;
 }
 
@@ -453,8 +456,8 @@ ivtrack_rd_get(ivtrack_rd *rd, size_t i, uint64_t *start, uint64_t *end, unsigne
         const ivtrack_chunk *ck = &tr->ch[c];
         rd->c = c;
         rd->base = ck->start_ns;
-        rd->off = tr->words + ck->word + 1;
-        rd->tails = rd->off[-1];
+        rd->off = tr->words + ck->word + IVTRACK_COLS_AT;
+        rd->tails = rd->off[-IVTRACK_COLS_AT];
         rd->w_off = ck->w_off;
         rd->w_ks = ck->w_ks;
         rd->w_tdur = ck->w_tdur;
@@ -795,7 +798,7 @@ ivtrack_kinds_in(const ivtrack *tr, size_t c, uint64_t j, uint64_t t, uint64_t *
     uint64_t from = 0, to = IVTRACK_CHUNK;
     const uint64_t *base = ck->before.ns, *mid_at = NULL;
     if (j > IVTRACK_CHUNK / 4 && j < IVTRACK_CHUNK * 3 / 4 &&
-        ivtrack_mid_get(cl.tdur[ivtrack_words((size_t)bitpack_popcount(tails), w_tdur)], mid)) {
+        ivtrack_mid_get(tr->words[ck->word + 1], mid)) {
         mid_at = mid;
         if (j < IVTRACK_MID)
             to = IVTRACK_MID;
@@ -893,8 +896,9 @@ ivtrack_locate_chunks(const ivtrack *tr, const uint64_t *t, size_t n, size_t *at
             continue;
         const ivtrack_chunk *ck = &tr->ch[cs[k]];
         const uint64_t *w = tr->words + ck->word;
-        /* The tails word and the start and kind columns (the tails' durations follow). */
-        size_t nw = 1 + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks);
+        /* The tails and middle words and the start and kind columns (the tails'
+         * durations follow). */
+        size_t nw = IVTRACK_COLS_AT + ivtrack_col_words(ck->w_off) + ivtrack_col_words(ck->w_ks);
         for (size_t j = 0; j < nw; j += 8)
             __builtin_prefetch(w + j);
         __builtin_prefetch(w + nw);
@@ -924,7 +928,7 @@ ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t
             }
             /* The last of its intervals starting before t[m] (its first one does). */
             const ivtrack_chunk *ck = &tr->ch[c];
-            const uint64_t *off = tr->words + ck->word + 1;
+            const uint64_t *off = tr->words + ck->word + IVTRACK_COLS_AT;
             uint64_t d = t[m] - ck->start_ns, m_off = bitpack_mask(ck->w_off);
             uint64_t j = 0, j_hi = IVTRACK_CHUNK;
             while (j_hi - j > 1) {
@@ -1011,8 +1015,8 @@ ivtrack_kinds_walk(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out
                         const ivtrack_chunk *ck = &tr->ch[c];
                         c_at = c;
                         base = ck->start_ns;
-                        off = tr->words + ck->word + 1;
-                        tails = off[-1];
+                        off = tr->words + ck->word + IVTRACK_COLS_AT;
+                        tails = off[-IVTRACK_COLS_AT];
                         w_off = ck->w_off;
                         w_ks = ck->w_ks;
                         w_tdur = ck->w_tdur;
@@ -1184,7 +1188,7 @@ ivtrack_check(const ivtrack *tr, char *why, size_t why_len)
             uint64_t mid[IVTRACK_KINDS];
             for (unsigned k = 0; k < IVTRACK_KINDS; k++)
                 mid[k] = sum.ns[k] - c->before.ns[k];
-            uint64_t held = tr->words[c->word + ivtrack_chunk_words(c, tr->words[c->word]) - 1];
+            uint64_t held = tr->words[c->word + 1];
             if (held != ivtrack_mid_word(mid))
                 return checkfail(why, why_len, "chunk %zu: middle word %#llx, intervals say"
                                     " %#llx", i / IVTRACK_CHUNK, (unsigned long long)held,
@@ -1251,7 +1255,7 @@ ivtrack_test_corrupt(ivtrack *tr, ivtrack_corrupt what, size_t i)
     }
     if (what == IVTRACK_CORRUPT_MID && ivtrack_packed(tr, i)) {
         /* The middle word's first time (or, holding none, its width) off by one bit. */
-        tr->words[ck->word + ivtrack_chunk_words(ck, tr->words[ck->word]) - 1] ^= 1u << 10;
+        tr->words[ck->word + 1] ^= 1u << 10;
         done = true;
     }
     x_free(all);
