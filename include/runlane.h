@@ -11,6 +11,9 @@
 /* Runs per packed chunk (each with its own bit widths, prefix sum and in-chunk
  * checkpoints): a partial-chunk scan touches at most a few of its runs. */
 #define RUNLANE_CHUNK 64
+/* Runs between two of a chunk's in-chunk checkpoints (the start and the run time before
+ * runs RUNLANE_CP_STEP, 2 * RUNLANE_CP_STEP, ... of the chunk). */
+#define RUNLANE_CP_STEP 16
 
 /* One run as handed in and out (a plain value). */
 typedef struct runlane_run {
@@ -138,9 +141,19 @@ uint64_t runlane_busy_upto(const runlane *rl, uint64_t t);
  * packed run: lo[m] <= busy <= hi[m], both exact (equal) where the time is past the
  * packed runs or before them. The gap hi - lo is at most the run time and the idle time
  * of the chunk holding t[m], whichever is smaller: a screen column spanning many chunks
- * is known to within a few of its eighths without a chunk read. O(n + log n_runs). */
+ * is known to within a few of its eighths without a chunk read. O(n + log n_runs).
+ * When `at` is not NULL, at[m] gets where t[m] falls, for runlane_busy_bounds_near_many. */
 void runlane_busy_bounds_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *lo,
-                              uint64_t *hi);
+                              uint64_t *hi, size_t *at);
+/* Tighter bounds on runlane_busy_upto(rl, t[m]) for n times (any order), each at least
+ * as tight as runlane_busy_bounds_many's: also from the in-chunk checkpoints of the chunk
+ * holding t[m] (read from its packed words, not its runs), so the gap hi - lo is at most
+ * the run time and the idle time of the RUNLANE_CP_STEP runs around t[m], whichever is
+ * smaller. at[m] is where runlane_busy_bounds_many said t[m] falls: then O(1) a time (the
+ * chunks' checkpoint words are asked for together); any other value costs a search. For
+ * the few times the coarse bounds leave open, before reading them exactly. */
+void runlane_busy_bounds_near_many(const runlane *rl, const uint64_t *t, const size_t *at,
+                                   size_t n, uint64_t *lo, uint64_t *hi);
 /* Number of runs that overlap [t0, t1) (a zero-length run at t counts if t0 <= t < t1). */
 size_t runlane_count_in(const runlane *rl, uint64_t t0, uint64_t t1);
 /* Total run time of runs [0, i) — the prefix sum, O(log n + RUNLANE_CHUNK).

@@ -20,7 +20,6 @@
 #define RUNLANE_SF_BITS 10
 /* Busy-time checkpoints inside a chunk: the run time of its runs [0, k * RUNLANE_CP_STEP)
  * for k = 1 .. RUNLANE_N_CP, so a prefix sum scans at most RUNLANE_CP_STEP / 2 runs. */
-#define RUNLANE_CP_STEP 16
 #define RUNLANE_N_CP (RUNLANE_CHUNK / RUNLANE_CP_STEP - 1)
 /* Room for one chunk's columns: every width at its most, and a tid exception map and
  * high bits (no more than a tid column of 32). */
@@ -1628,22 +1627,53 @@ runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t 
  * that passes, and equals the prefix sum at every chunk's base (the runs before a chunk
  * end by its first start), at an open chunk's first start and, past the last run's end,
  * the lane's total. So for t between two such points (s0, p0) and (s1, p1):
- * max(p0, p1 - (s1 - t)) <= busy <= min(p1, p0 + (t - s0)). The chunks are located a
- * block of times at a time first (runlane_locate_chunks, which asks for their headers
- * at once: at a wide zoom each time's are on lines of their own). */
+ * max(p0, p1 - (s1 - t)) <= busy <= min(p1, p0 + (t - s0)). Here (s1, p1): the point
+ * after packed chunk c's base. */
+static inline void
+runlane_chunk_next_point(const runlane *rl, size_t c, uint64_t *s1, uint64_t *p1)
+{
+    const runlane_open *o = rl->open;
+    if (c + 1 < rl->n_chunks) {
+        *s1 = rl->bases[c + 1];
+        *p1 = rl->chunks[c + 1].prefix_ns;
+    } else if (o && o->len) {
+        *s1 = o->start_ns[0];
+        *p1 = o->prefix_ns;
+    } else {
+        *s1 = rl->last_end_ns;
+        *p1 = rl->total_ns;
+    }
+}
+
+/* The bounds at t in [s0, s1) between the points (s0, p0) and (s1, p1). */
+static inline void
+runlane_bounds_between(uint64_t t, uint64_t s0, uint64_t p0, uint64_t s1, uint64_t p1,
+                       uint64_t *lo, uint64_t *hi)
+{
+    uint64_t before = s1 - t;           /* time left to s1 */
+    uint64_t l = p1 > before ? p1 - before : 0;
+    uint64_t h = p0 + (t - s0);
+    *lo = l > p0 ? l : p0;
+    *hi = h < p1 ? h : p1;
+}
+
+/* The chunks are located a block of times at a time first (runlane_locate_chunks, which
+ * asks for their headers at once: at a wide zoom each time's are on lines of their own). */
 void
 runlane_busy_bounds_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *lo,
-                         uint64_t *hi)
+                         uint64_t *hi, size_t *at)
 {
-    size_t at[RUNLANE_PREFETCH_BLOCK];
+    size_t cs[RUNLANE_PREFETCH_BLOCK];
     const runlane_open *o = rl->open;
     uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
     for (size_t m0 = 0; m0 < n; m0 += RUNLANE_PREFETCH_BLOCK) {
         size_t m1 = n - m0 < RUNLANE_PREFETCH_BLOCK ? n : m0 + RUNLANE_PREFETCH_BLOCK;
-        runlane_locate_chunks(rl, t + m0, m1 - m0, at, false);
+        runlane_locate_chunks(rl, t + m0, m1 - m0, cs, false);
         for (size_t m = m0; m < m1; m++) {
-            uint64_t tm = t[m];
-            size_t c = at[m - m0];
+            uint64_t tm = t[m], s1, p1;
+            size_t c = cs[m - m0];
+            if (at)
+                at[m] = c;
             if (tm > open_first) {
                 lo[m] = hi[m] = runlane_busy_upto(rl, tm);
                 continue;
@@ -1652,27 +1682,76 @@ runlane_busy_bounds_many(const runlane *rl, const uint64_t *t, size_t n, uint64_
                 lo[m] = hi[m] = 0;          /* no run starts before t */
                 continue;
             }
-            uint64_t s0 = rl->bases[c], p0 = rl->chunks[c].prefix_ns, s1, p1;
-            if (c + 1 < rl->n_chunks) {
-                s1 = rl->bases[c + 1];
-                p1 = rl->chunks[c + 1].prefix_ns;
-            } else if (o && o->len) {
-                s1 = o->start_ns[0];
-                p1 = o->prefix_ns;
-            } else {
-                s1 = rl->last_end_ns;
-                p1 = rl->total_ns;
-            }
-            if (tm >= s1) {
+            runlane_chunk_next_point(rl, c, &s1, &p1);
+            if (tm >= s1)
                 lo[m] = hi[m] = p1;
-                continue;
-            }
-            uint64_t before = s1 - tm;      /* time left to s1 */
-            uint64_t l = p1 > before ? p1 - before : 0;
-            uint64_t h = p0 + (tm - s0);
-            lo[m] = l > p0 ? l : p0;
-            hi[m] = h < p1 ? h : p1;
+            else
+                runlane_bounds_between(tm, rl->bases[c], rl->chunks[c].prefix_ns, s1, p1,
+                                       &lo[m], &hi[m]);
         }
+    }
+}
+
+/* Whether t falls in packed chunk c's span as runlane_locate_chunks finds it (the last
+ * base below t), when no run of the open chunk starts before t. */
+static bool
+runlane_near_ok(const runlane *rl, uint64_t t, size_t c)
+{
+    return c < rl->n_chunks && rl->bases[c] < t &&
+           (c + 1 == rl->n_chunks || rl->bases[c + 1] >= t);
+}
+
+/* The in-chunk checkpoints are points of the same kind: run (k + 1) * RUNLANE_CP_STEP's
+ * start and the run time before it. The chunks' headers were just read by
+ * runlane_busy_bounds_many; their checkpoint words are asked for at once first. */
+void
+runlane_busy_bounds_near_many(const runlane *rl, const uint64_t *t, const size_t *at,
+                              size_t n, uint64_t *lo, uint64_t *hi)
+{
+    const runlane_open *o = rl->open;
+    uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
+    for (size_t m = 0; m < n; m++)
+        if (t[m] <= open_first && runlane_near_ok(rl, t[m], at[m])) {
+            const runlane_chunk *ck = &rl->chunks[at[m]];
+            __builtin_prefetch(rl->words + ck->word + runlane_cp_at(ck));
+            __builtin_prefetch(rl->words + ck->word + ck->scp_at);
+        }
+    for (size_t m = 0; m < n; m++) {
+        uint64_t tm = t[m];
+        size_t c = at[m];
+        if (tm > open_first || rl->n_chunks == 0 || rl->bases[0] >= tm) {
+            lo[m] = hi[m] = runlane_busy_upto(rl, tm);  /* in the open chunk, or 0 */
+            continue;
+        }
+        if (!runlane_near_ok(rl, tm, c))
+            c = runlane_chunk_search(rl, tm, 0);        /* not the chunk tm falls in */
+        const runlane_chunk *ck = &rl->chunks[c];
+        uint64_t s0 = rl->bases[c], p0 = ck->prefix_ns, s1, p1;
+        runlane_chunk_next_point(rl, c, &s1, &p1);
+        if (tm >= s1) {
+            lo[m] = hi[m] = p1;
+            continue;
+        }
+        /* Checkpoint k holds run (k + 1) * RUNLANE_CP_STEP's offset, for those < len. */
+        size_t n_cp = (runlane_chunk_len(rl, c) - 1) / RUNLANE_CP_STEP;
+        n_cp = n_cp < RUNLANE_N_CP ? n_cp : RUNLANE_N_CP;
+        const uint64_t *col = rl->words + ck->word;
+        const uint64_t *scp = col + runlane_scp_at(ck), *bcp = col + runlane_cp_at(ck);
+        unsigned w_bcp = runlane_cp_width(ck->w_dur);
+        uint64_t m_span = bitpack_mask(ck->w_span), m_bcp = bitpack_mask(w_bcp);
+        uint64_t d = tm - s0, base = s0, prefix = p0;
+        for (size_t k = 0; k < n_cp; k++) {
+            uint64_t v = bitpack_get_masked(scp, (uint64_t)k * ck->w_span, m_span);
+            uint64_t p = prefix + bitpack_get_masked(bcp, (uint64_t)k * w_bcp, m_bcp);
+            if (v >= d) {
+                s1 = base + v;
+                p1 = p;
+                break;
+            }
+            s0 = base + v;
+            p0 = p;
+        }
+        runlane_bounds_between(tm, s0, p0, s1, p1, &lo[m], &hi[m]);
     }
 }
 

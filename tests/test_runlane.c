@@ -751,7 +751,7 @@ START_TEST(test_runlane_busy_bounds_many)
         for (int sorted = 0; sorted < 2; sorted++) {
             if (sorted)
                 qsort(t, N_T, sizeof t[0], rl_u64_cmp);
-            runlane_busy_bounds_many(rl, t, N_T, lo, hi);
+            runlane_busy_bounds_many(rl, t, N_T, lo, hi, NULL);
             for (size_t m = 0; m < N_T; m++) {
                 uint64_t want = 0;
                 size_t before = 0;          /* runs starting before t[m] */
@@ -783,6 +783,85 @@ START_TEST(test_runlane_busy_bounds_many)
                         uint64_t near = from < to ? from : to;
                         ck_assert_uint_le(hi[m] - lo[m], near);
                     }
+                }
+            }
+        }
+        runlane_free(rl);
+        x_free(a);
+        x_free(b);
+    }
+}
+END_TEST
+
+/* The checkpoints' bounds (runlane_busy_bounds_near_many) hold the exact run time (a
+ * direct sum) on the same lanes, at times on, next to and between the chunks' and the
+ * checkpoints' first starts, in order and out of it, with the chunk
+ * runlane_busy_bounds_many found or a wrong one; they are exact where those are, at
+ * least as tight, and apart by no more than the run time or the idle time of the
+ * RUNLANE_CP_STEP runs around the time (from the checkpoint at or before it to the
+ * next, or the next chunk's first start, or the last end). */
+START_TEST(test_runlane_busy_bounds_near)
+{
+    enum { N_T = 600 };
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        size_t n_runs = 5 * RUNLANE_CHUNK + (size_t)seed * 17;
+        uint64_t *a = xmalloc(n_runs * sizeof *a), *b = xmalloc(n_runs * sizeof *b);
+        uint64_t s = seed * 0x2545f4914f6cdd1du + 3, at_end = 100;
+        runlane *rl = rl_gap_lane(seed, n_runs, &s, a, b, &at_end);
+        uint64_t t[N_T], lo[N_T], hi[N_T], flo[N_T], fhi[N_T];
+        size_t at[N_T], bad[N_T];
+        for (size_t m = 0; m < N_T; m++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            size_t k = (size_t)(s >> 33) % n_runs;
+            size_t cp = k / RUNLANE_CP_STEP * RUNLANE_CP_STEP;     /* a checkpoint's run */
+            switch ((s >> 20) % 7) {
+            case 0: t[m] = a[cp]; break;
+            case 1: t[m] = a[cp] + 1; break;
+            case 2: t[m] = a[cp] - (a[cp] > 0); break;
+            case 3: t[m] = a[k / RUNLANE_CHUNK * RUNLANE_CHUNK]; break;
+            case 4: t[m] = b[k]; break;
+            case 5: t[m] = m < 4 ? m * 40 : (s >> 7) % (at_end + 200); break;
+            default: t[m] = a[k] + (b[k] - a[k]) / 2; break;
+            }
+        }
+        for (int sorted = 0; sorted < 2; sorted++) {
+            if (sorted)
+                qsort(t, N_T, sizeof t[0], rl_u64_cmp);
+            runlane_busy_bounds_many(rl, t, N_T, lo, hi, at);
+            for (size_t m = 0; m < N_T; m++)
+                bad[m] = m % 3 == 0 ? SIZE_MAX : m % 3 == 1 ? at[m] + 1 : at[m] - 1;
+            for (int wrong = 0; wrong < 2; wrong++) {
+                runlane_busy_bounds_near_many(rl, t, wrong ? bad : at, N_T, flo, fhi);
+                for (size_t m = 0; m < N_T; m++) {
+                    uint64_t want = 0;
+                    size_t before = 0;      /* runs starting before t[m] */
+                    for (size_t k = 0; k < n_runs && a[k] < t[m]; k++, before++)
+                        want += (b[k] < t[m] ? b[k] : t[m]) - a[k];
+                    if (flo[m] > want || fhi[m] < want)
+                        ck_abort_msg("seed %llu t[%zu] = %llu: [%llu, %llu] misses %llu",
+                                     (unsigned long long)seed, m, (unsigned long long)t[m],
+                                     (unsigned long long)flo[m], (unsigned long long)fhi[m],
+                                     (unsigned long long)want);
+                    ck_assert_uint_ge(flo[m], lo[m]);
+                    ck_assert_uint_le(fhi[m], hi[m]);
+                    if (lo[m] == hi[m])
+                        ck_assert_uint_eq(flo[m], fhi[m]);
+                    if (before == 0 || before >= n_runs)
+                        continue;
+                    /* The checkpoint segment of the last run starting before t[m]. */
+                    size_t c0 = (before - 1) / RUNLANE_CHUNK * RUNLANE_CHUNK;
+                    size_t c1 = c0 + RUNLANE_CHUNK < n_runs ? c0 + RUNLANE_CHUNK : n_runs;
+                    size_t s0 = (before - 1) / RUNLANE_CP_STEP * RUNLANE_CP_STEP;
+                    size_t s1 = s0 + RUNLANE_CP_STEP;
+                    if (s1 >= c1 || s1 - c0 >= RUNLANE_CHUNK)
+                        s1 = c1;
+                    uint64_t run = 0, end = s1 < n_runs ? a[s1] : at_end;
+                    for (size_t k = s0; k < s1; k++)
+                        run += b[k] - a[k];
+                    uint64_t idle = end - a[s0] - run;
+                    ck_assert_uint_le(fhi[m] - flo[m], run < idle ? run : idle);
+                    if (a[before] == t[m] && before % RUNLANE_CP_STEP == 0)
+                        ck_assert_uint_eq(flo[m], fhi[m]);  /* at a checkpoint's start */
                 }
             }
         }
@@ -1174,6 +1253,7 @@ test_runlane_suite(void)
     tcase_add_test(tc, test_runlane_busy_upto_many);
     tcase_add_test(tc, test_runlane_busy_upto_many_gaps);
     tcase_add_test(tc, test_runlane_busy_bounds_many);
+    tcase_add_test(tc, test_runlane_busy_bounds_near);
     tcase_add_test(tc, test_runlane_near_uint64_max);
     tcase_add_test(tc, test_runlane_stop_values);
     tcase_add_test(tc, test_runlane_seal_then_append);

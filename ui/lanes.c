@@ -238,11 +238,17 @@ typedef struct lanes_ctx {
     /* Per index lane, its run time up to every column boundary, computed once per
      * frame on first use (the activity row and the HEC rows share them): bounds
      * [lane * (ncols + 1) + boundary], busy_lo <= run time <= busy_hi, equal where
-     * known exactly (lanes_busy_exact makes them so on demand). Only differences count.
+     * known exactly (lanes_hec_exact and lanes_row_activity make them so on demand, the
+     * checkpoints' finer bounds first). Only differences count.
      * Its GC work and GC waiting time up to every boundary likewise (work_lo <= work
      * <= work_hi, wait_lo <= wait <= wait_hi; lanes_gc_exact). From cumulative sums at
      * the column boundaries, so each boundary is searched once. */
     uint64_t *busy_lo, *busy_hi, *work_lo, *work_hi, *wait_lo, *wait_hi;
+    /* Per boundary as busy_lo: where runlane_busy_bounds_many found it (for the finer
+     * bounds of runlane_busy_bounds_near_many), and whether busy_lo and busy_hi hold
+     * those already. */
+    size_t *busy_at;
+    bool *busy_fine;
     bool *have_busy, *have_gc; /* per index lane: busy / work and wait filled */
     uint8_t *bounded;           /* per index lane: which of those are bounds, not exact
                                  * (LANES_BOUND_RUNS | LANES_BOUND_GC) */
@@ -250,7 +256,7 @@ typedef struct lanes_ctx {
     uint64_t *kinds_hi;         /* the same, upper bounds */
     /* Boundaries to read exactly (lanes_hec_exact): their indexes, times and values
      * ([ncols + 1], values [(ncols + 1) * IVTRACK_KINDS]). */
-    size_t *need_e;
+    size_t *need_e, *need_at;
     uint64_t *need_t, *need_v;
     uint8_t *gc_bound;          /* [ncols] a HEC row's enum lanes_gc_bound per cell */
     double spark_top[2];        /* common scale of the HECs' spark creation / conversion
@@ -276,7 +282,7 @@ typedef struct lanes_ctx {
 /* A view holding at least this many runs per column boundary (a chunk of runs or more
  * in every column) gets only bounds on its run time at each boundary from the chunks'
  * headers (runlane_busy_bounds_many): at such a zoom they mostly fix a cell's glyph,
- * and the cells they leave open read their two boundaries exactly (lanes_busy_exact). */
+ * and the cells they leave open read their two boundaries exactly (lanes_hec_exact). */
 #define LANES_BOUND_PER_COL RUNLANE_CHUNK
 /* The same for GC phases: a chunk of them or more in every column. */
 #define LANES_BOUND_GC_PER_COL IVTRACK_CHUNK
@@ -330,7 +336,8 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     const runlane *rl = evindex_cap_at(x->ix, li)->runs;
     size_t in_view = runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]);
     if (in_view >= LANES_BOUND_PER_COL * nb) {
-        runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi);
+        runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi, &x->busy_at[li * nb]);
+        memset(&x->busy_fine[li * nb], 0, nb * sizeof *x->busy_fine);
         x->bounded[li] |= LANES_BOUND_RUNS;
         return;
     }
@@ -359,19 +366,6 @@ lanes_busy_bounds(const lanes_ctx *x, size_t li, int c, uint64_t *lo, uint64_t *
     size_t nb = (size_t)x->ncols + 1;
     lanes_cell_bounds(x->busy_lo, x->busy_hi, li * nb + (size_t)c,
                       x->col_a[c + 1] - x->col_a[c], lo, hi);
-}
-
-/* Index lane li's exact run time in column c (lanes_busy_sums done): a boundary known
- * only within bounds is read from the runs (and stays known for the frame). */
-static uint64_t
-lanes_busy_exact(lanes_ctx *x, size_t li, int c)
-{
-    size_t nb = (size_t)x->ncols + 1, e = li * nb + (size_t)c;
-    for (size_t k = e; k <= e + 1; k++)
-        if (x->busy_lo[k] != x->busy_hi[k])
-            x->busy_lo[k] = x->busy_hi[k] =
-                runlane_busy_upto(evindex_cap_at(x->ix, li)->runs, x->col_a[k - li * nb]);
-    return x->busy_lo[e + 1] - x->busy_lo[e];
 }
 
 /* The time of each kind of track `tr` from the view's start to each column boundary,
@@ -710,27 +704,52 @@ lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
     }
     if (part == LANES_HEC_GC)
         return;
-    k = 0;
-    for (int c = 0; c < x->ncols; c++) {
-        uint64_t work = 0, wait = 0, lo, hi, span = x->col_a[c + 1] - x->col_a[c];
-        if (part != LANES_HEC_RUNS) {
-            if (x->gc_bound[c] == LANES_GC_GLYPH)
-                continue;
-            lanes_gc_exact(x, li, c, &work, &wait);     /* all read above */
-        }
-        lanes_busy_bounds(x, li, c, &lo, &hi);
-        if (!lanes_hec_busy_open(x, part, span, work, wait, lo, hi))
-            continue;
-        for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
-            if ((k == 0 || x->need_e[k - 1] != e) &&
-                x->busy_lo[base + e] != x->busy_hi[base + e]) {
-                x->need_e[k] = e;
-                x->need_t[k++] = x->col_a[e];
+    /* The cells whose run time bounds leave the glyph open (into x->scratch) and their
+     * boundaries not known exactly: first the checkpoints' finer bounds there, all at
+     * once (their chunks are asked for together), then the exact run time at those of
+     * the cells they still leave open. */
+    size_t n_open = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n_was = n_open;
+        k = 0;
+        n_open = 0;
+        for (size_t j = 0; j < (pass ? n_was : (size_t)x->ncols); j++) {
+            int c = pass ? (int)x->scratch[j] : (int)j;
+            uint64_t work = 0, wait = 0, lo, hi, span = x->col_a[c + 1] - x->col_a[c];
+            if (part != LANES_HEC_RUNS) {
+                if (x->gc_bound[c] == LANES_GC_GLYPH)
+                    continue;
+                lanes_gc_exact(x, li, c, &work, &wait);     /* all read above */
             }
+            lanes_busy_bounds(x, li, c, &lo, &hi);
+            if (!lanes_hec_busy_open(x, part, span, work, wait, lo, hi))
+                continue;
+            x->scratch[n_open++] = (size_t)c;
+            for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
+                if ((k == 0 || x->need_e[k - 1] != e) &&
+                    x->busy_lo[base + e] != x->busy_hi[base + e] &&
+                    (pass || !x->busy_fine[base + e])) {
+                    x->need_e[k] = e;
+                    x->need_at[k] = x->busy_at[base + e];
+                    x->need_t[k++] = x->col_a[e];
+                }
+        }
+        if (n_open == 0)
+            break;
+        uint64_t *v_lo = x->need_v, *v_hi = x->need_v + nb;
+        if (pass == 0) {
+            runlane_busy_bounds_near_many(cap->runs, x->need_t, x->need_at, k, v_lo, v_hi);
+        } else {
+            runlane_busy_upto_many(cap->runs, x->need_t, k, v_lo);
+            memcpy(v_hi, v_lo, k * sizeof *v_hi);
+        }
+        for (size_t j = 0; j < k; j++) {
+            size_t e = base + x->need_e[j];
+            x->busy_lo[e] = v_lo[j] > x->busy_lo[e] ? v_lo[j] : x->busy_lo[e];
+            x->busy_hi[e] = v_hi[j] < x->busy_hi[e] ? v_hi[j] : x->busy_hi[e];
+            x->busy_fine[e] = true;
+        }
     }
-    runlane_busy_upto_many(cap->runs, x->need_t, k, x->need_v);
-    for (size_t j = 0; j < k; j++)
-        x->busy_lo[base + x->need_e[j]] = x->busy_hi[base + x->need_e[j]] = x->need_v[j];
 }
 
 static void
@@ -916,38 +935,90 @@ lanes_activity_level(uint64_t busy, uint64_t span, size_t n_hec)
     return level < 1 ? 1 : level > 8 ? 8 : level;
 }
 
+/* The activity row sums the run time of every HEC lane in each column; where the bounds
+ * on the sum leave its level open, lanes are narrowed in turn until the level is fixed:
+ * first to the checkpoints' finer bounds, then to their exact run time. A lane at a time,
+ * for every column still open, so that each lane's chunks are asked for together (column
+ * by column, each read would wait for its own); each column sees the lanes in the same
+ * order either way. */
 static void
 lanes_row_activity(lanes_ctx *x)
 {
     if (x->n_hec == 0)
         return;
+    size_t nb = (size_t)x->ncols + 1, n_open = 0;
+    uint64_t *lo = x->scratch_u, *hi = x->scratch_hi;   /* per column: bounds on the sum */
+    size_t *open = x->scratch;                          /* the columns left open */
+    uint64_t *cell_l = xmalloc(nb * sizeof *cell_l);    /* freed below: a lane's bounds */
+    uint64_t *cell_h = xmalloc(nb * sizeof *cell_h);    /* in each open column, freed below */
     for (size_t i = 0; i < x->n_hec; i++)
         lanes_busy_sums(x, x->hec[i]);
     for (int c = 0; c < x->ncols; c++) {
         uint64_t span = x->col_a[c + 1] - x->col_a[c];
-        uint64_t lo = 0, hi = 0;
+        lo[c] = hi[c] = 0;
         for (size_t i = 0; i < x->n_hec; i++) {
             uint64_t l, h;
             lanes_busy_bounds(x, x->hec[i], c, &l, &h);
-            lo += l;
-            hi += h;
+            lo[c] += l;
+            hi[c] += h;
         }
-        /* The level is a step function of the sum: where the bounds' levels differ,
-         * lanes are read exactly one by one until they agree. */
-        for (size_t i = 0; i < x->n_hec && lanes_activity_level(lo, span, x->n_hec) !=
-                                              lanes_activity_level(hi, span, x->n_hec); i++) {
-            uint64_t l, h;
-            lanes_busy_bounds(x, x->hec[i], c, &l, &h);
-            if (l == h)
+        if (lanes_activity_level(lo[c], span, x->n_hec) !=
+            lanes_activity_level(hi[c], span, x->n_hec))
+            open[n_open++] = (size_t)c;
+    }
+    for (int exact = 0; exact < 2; exact++)
+        for (size_t i = 0; i < x->n_hec && n_open > 0; i++) {
+            size_t li = x->hec[i], base = li * nb, k = 0;
+            const runlane *rl = evindex_cap_at(x->ix, li)->runs;
+            for (size_t j = 0; j < n_open; j++) {
+                int c = (int)open[j];
+                lanes_busy_bounds(x, li, c, &cell_l[j], &cell_h[j]);
+                if (cell_l[j] == cell_h[j])
+                    continue;
+                for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
+                    if ((k == 0 || x->need_e[k - 1] != e) &&
+                        x->busy_lo[base + e] != x->busy_hi[base + e] &&
+                        (exact || !x->busy_fine[base + e])) {
+                        x->need_e[k] = e;
+                        x->need_at[k] = x->busy_at[base + e];
+                        x->need_t[k++] = x->col_a[e];
+                    }
+            }
+            if (k == 0)
                 continue;
-            uint64_t v = lanes_busy_exact(x, x->hec[i], c);
-            lo += v - l;
-            hi -= h - v;
+            uint64_t *v_lo = x->need_v, *v_hi = x->need_v + nb;
+            if (exact) {
+                runlane_busy_upto_many(rl, x->need_t, k, v_lo);
+                memcpy(v_hi, v_lo, k * sizeof *v_hi);
+            } else {
+                runlane_busy_bounds_near_many(rl, x->need_t, x->need_at, k, v_lo, v_hi);
+            }
+            for (size_t j = 0; j < k; j++) {
+                size_t e = base + x->need_e[j];
+                x->busy_lo[e] = v_lo[j] > x->busy_lo[e] ? v_lo[j] : x->busy_lo[e];
+                x->busy_hi[e] = v_hi[j] < x->busy_hi[e] ? v_hi[j] : x->busy_hi[e];
+                x->busy_fine[e] = true;
+            }
+            size_t still = 0;
+            for (size_t j = 0; j < n_open; j++) {
+                int c = (int)open[j];
+                uint64_t l, h, span = x->col_a[c + 1] - x->col_a[c];
+                lanes_busy_bounds(x, li, c, &l, &h);
+                lo[c] += l - cell_l[j];
+                hi[c] -= cell_h[j] - h;
+                if (lanes_activity_level(lo[c], span, x->n_hec) !=
+                    lanes_activity_level(hi[c], span, x->n_hec))
+                    open[still++] = (size_t)c;
+            }
+            n_open = still;
         }
-        unsigned level = lanes_activity_level(lo, span, x->n_hec);
+    for (int c = 0; c < x->ncols; c++) {
+        unsigned level = lanes_activity_level(lo[c], x->col_a[c + 1] - x->col_a[c], x->n_hec);
         if (level)
             x->row[c] = lanes_bar(x, level, STYLE_ACTIVITY);
     }
+    x_free(cell_h);
+    x_free(cell_l);
 }
 
 /* A series as bars of its largest value in each column (counting the value in force
@@ -1344,6 +1415,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     size_t edges = evindex_n_caps(ix) * (nc + 1) + 1;
     x.busy_lo = xmalloc(edges * sizeof *x.busy_lo);           /* freed below */
     x.busy_hi = xmalloc(edges * sizeof *x.busy_hi);           /* freed below */
+    x.busy_at = xmalloc(edges * sizeof *x.busy_at);           /* freed below */
+    x.busy_fine = xmalloc(edges * sizeof *x.busy_fine);       /* freed below */
     x.work_lo = xmalloc(edges * sizeof *x.work_lo);           /* freed below */
     x.work_hi = xmalloc(edges * sizeof *x.work_hi);           /* freed below */
     x.wait_lo = xmalloc(edges * sizeof *x.wait_lo);           /* freed below */
@@ -1354,6 +1427,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.kinds = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds);        /* freed below */
     x.kinds_hi = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds_hi);  /* freed below */
     x.need_e = xmalloc((nc + 1) * sizeof *x.need_e);                      /* freed below */
+    x.need_at = xmalloc((nc + 1) * sizeof *x.need_at);                    /* freed below */
     x.need_t = xmalloc((nc + 1) * sizeof *x.need_t);                      /* freed below */
     x.need_v = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.need_v);      /* freed below */
     x.gc_bound = xmalloc(nc + 1);                                         /* freed below */
@@ -1424,6 +1498,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.gc_bound);
     x_free(x.need_v);
     x_free(x.need_t);
+    x_free(x.need_at);
     x_free(x.need_e);
     x_free(x.kinds_hi);
     x_free(x.kinds);
@@ -1435,6 +1510,8 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.wait_lo);
     x_free(x.work_hi);
     x_free(x.work_lo);
+    x_free(x.busy_fine);
+    x_free(x.busy_at);
     x_free(x.busy_hi);
     x_free(x.busy_lo);
     x_free(x.hec);
