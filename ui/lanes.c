@@ -1148,6 +1148,12 @@ struct lanes_memo {
     lanes_bands bands;          /* made on the first frame that draws the lane */
     uint64_t *census_bytes;     /* owned; [census * (LANES_BAND_STYLES + 1) + style] */
     bool *census_done;          /* owned; [census]: its row of census_bytes is made */
+    /* Owned; a frame's working arrays (lanes_frame_arrays), kept for the next frame:
+     * made and freed every frame, those of many capabilities (hundreds of KB) went back
+     * to the system and came again as fresh pages, hundreds of page faults a frame. Not
+     * the index's: kept when the memo starts again. */
+    unsigned char *scratch;
+    size_t scratch_cap;
 };
 
 lanes_memo *
@@ -1161,7 +1167,11 @@ lanes_memo_clear(lanes_memo *m)
 {
     x_free(m->census_bytes);
     x_free(m->census_done);
+    unsigned char *scratch = m->scratch;
+    size_t cap = m->scratch_cap;
     memset(m, 0, sizeof *m);
+    m->scratch = scratch;
+    m->scratch_cap = cap;
 }
 
 void
@@ -1170,6 +1180,7 @@ lanes_memo_free(lanes_memo *m)
     if (!m)
         return;
     lanes_memo_clear(m);
+    x_free(m->scratch);
     x_free(m);
 }
 
@@ -1391,6 +1402,70 @@ lanes_draw_label(lanes_ctx *x, int col0, int line, int width, const lane *l, boo
         surface_put(x->s, col0 + LANES_LABEL_COLS - 1, line, ' ', STYLE_DEFAULT);
 }
 
+/* Carve x's working arrays for a frame of x->ncols columns out of one block: the memo's,
+ * grown when too small and kept for the next frame, or without a memo a new one the
+ * caller frees (returned; NULL when it is the memo's). The per-lane flags start false. */
+static unsigned char *
+lanes_frame_arrays(lanes_ctx *x, lanes_memo *memo)
+{
+    size_t nc = (size_t)x->ncols, n_caps = evindex_n_caps(x->ix);
+    size_t edges = n_caps * (nc + 1) + 1;
+    struct {
+        void **at;
+        size_t bytes;
+        bool zero;
+    } parts[] = {
+        { (void **)&x->col_a, (nc + 1) * sizeof *x->col_a, true },
+        { (void **)&x->row, (nc + 1) * sizeof *x->row, false },
+        { (void **)&x->scratch, (nc + 1) * sizeof *x->scratch, false },
+        { (void **)&x->scratch_u, (nc + 1) * sizeof *x->scratch_u, false },
+        { (void **)&x->scratch_b, (nc + 1) * sizeof *x->scratch_b, false },
+        { (void **)&x->scratch_hi, (nc + 1) * sizeof *x->scratch_hi, false },
+        { (void **)&x->scratch_want, (nc + 1) * sizeof *x->scratch_want, false },
+        { (void **)&x->hec, (n_caps + 1) * sizeof *x->hec, false },
+        { (void **)&x->busy_lo, edges * sizeof *x->busy_lo, false },
+        { (void **)&x->busy_hi, edges * sizeof *x->busy_hi, false },
+        { (void **)&x->busy_at, edges * sizeof *x->busy_at, false },
+        { (void **)&x->busy_fine, edges * sizeof *x->busy_fine, false },
+        { (void **)&x->work_lo, edges * sizeof *x->work_lo, false },
+        { (void **)&x->work_hi, edges * sizeof *x->work_hi, false },
+        { (void **)&x->wait_lo, edges * sizeof *x->wait_lo, false },
+        { (void **)&x->wait_hi, edges * sizeof *x->wait_hi, false },
+        { (void **)&x->have_busy, (n_caps + 1) * sizeof *x->have_busy, true },
+        { (void **)&x->have_gc, (n_caps + 1) * sizeof *x->have_gc, true },
+        { (void **)&x->bounded, (n_caps + 1) * sizeof *x->bounded, true },
+        { (void **)&x->kinds, (nc + 1) * IVTRACK_KINDS * sizeof *x->kinds, false },
+        { (void **)&x->kinds_hi, (nc + 1) * IVTRACK_KINDS * sizeof *x->kinds_hi, false },
+        { (void **)&x->need_e, (nc + 1) * sizeof *x->need_e, false },
+        { (void **)&x->need_at, (nc + 1) * sizeof *x->need_at, false },
+        { (void **)&x->need_t, (nc + 1) * sizeof *x->need_t, false },
+        { (void **)&x->need_v, (nc + 1) * IVTRACK_KINDS * sizeof *x->need_v, false },
+        { (void **)&x->gc_bound, nc + 1, false },
+    };
+    enum { ALIGN = 16 };                /* for every array's element type */
+    size_t total = 0, n_parts = sizeof parts / sizeof parts[0];
+    for (size_t k = 0; k < n_parts; k++)
+        total += (parts[k].bytes + ALIGN - 1) / ALIGN * ALIGN;
+    unsigned char *mem, *own = NULL;
+    if (memo) {
+        if (memo->scratch_cap < total) {
+            x_free(memo->scratch);
+            memo->scratch = xmalloc(total);     /* the memo's: lanes_memo_free */
+            memo->scratch_cap = total;
+        }
+        mem = memo->scratch;
+    } else {
+        mem = own = xmalloc(total);             /* the caller frees */
+    }
+    for (size_t k = 0, off = 0; k < n_parts; k++) {
+        *parts[k].at = mem + off;
+        if (parts[k].zero)
+            memset(mem + off, 0, parts[k].bytes);
+        off += (parts[k].bytes + ALIGN - 1) / ALIGN * ALIGN;
+    }
+    return own;
+}
+
 void
 lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const lane *lanes,
            size_t n_lanes, size_t first_lane, int n_rows, const timeview *v,
@@ -1403,34 +1478,7 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x.ncols = plot < 0 ? 0 : plot < v->width ? plot : v->width;
     if (x.o->memo)
         lanes_memo_check(x.o->memo, ix);
-    size_t nc = (size_t)x.ncols;
-    x.col_a = xcalloc(nc + 1, sizeof *x.col_a);              /* freed below */
-    x.row = xmalloc((nc + 1) * sizeof *x.row);              /* freed below */
-    x.scratch = xmalloc((nc + 1) * sizeof *x.scratch);      /* freed below */
-    x.scratch_u = xmalloc((nc + 1) * sizeof *x.scratch_u);  /* freed below */
-    x.scratch_b = xmalloc((nc + 1) * sizeof *x.scratch_b);  /* freed below */
-    x.scratch_hi = xmalloc((nc + 1) * sizeof *x.scratch_hi);    /* freed below */
-    x.scratch_want = xmalloc((nc + 1) * sizeof *x.scratch_want);    /* freed below */
-    x.hec = xmalloc((evindex_n_caps(ix) + 1) * sizeof *x.hec);   /* freed below */
-    size_t edges = evindex_n_caps(ix) * (nc + 1) + 1;
-    x.busy_lo = xmalloc(edges * sizeof *x.busy_lo);           /* freed below */
-    x.busy_hi = xmalloc(edges * sizeof *x.busy_hi);           /* freed below */
-    x.busy_at = xmalloc(edges * sizeof *x.busy_at);           /* freed below */
-    x.busy_fine = xmalloc(edges * sizeof *x.busy_fine);       /* freed below */
-    x.work_lo = xmalloc(edges * sizeof *x.work_lo);           /* freed below */
-    x.work_hi = xmalloc(edges * sizeof *x.work_hi);           /* freed below */
-    x.wait_lo = xmalloc(edges * sizeof *x.wait_lo);           /* freed below */
-    x.wait_hi = xmalloc(edges * sizeof *x.wait_hi);           /* freed below */
-    x.have_busy = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_busy);   /* freed below */
-    x.have_gc = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.have_gc);       /* freed below */
-    x.bounded = xcalloc(evindex_n_caps(ix) + 1, sizeof *x.bounded);       /* freed below */
-    x.kinds = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds);        /* freed below */
-    x.kinds_hi = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.kinds_hi);  /* freed below */
-    x.need_e = xmalloc((nc + 1) * sizeof *x.need_e);                      /* freed below */
-    x.need_at = xmalloc((nc + 1) * sizeof *x.need_at);                    /* freed below */
-    x.need_t = xmalloc((nc + 1) * sizeof *x.need_t);                      /* freed below */
-    x.need_v = xmalloc((nc + 1) * IVTRACK_KINDS * sizeof *x.need_v);      /* freed below */
-    x.gc_bound = xmalloc(nc + 1);                                         /* freed below */
+    unsigned char *frame_mem = lanes_frame_arrays(&x, x.o->memo);
     strbuf_init(&x.text);
     for (int c = 0; c < x.ncols; c++)
         timeview_col_range(v, c, &x.col_a[c], &x.col_a[c + 1]);
@@ -1495,33 +1543,9 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     x_free(x.band_bytes);
     x_free(x.spark_n[0]);
     x_free(x.spark_n[1]);
-    x_free(x.gc_bound);
-    x_free(x.need_v);
-    x_free(x.need_t);
-    x_free(x.need_at);
-    x_free(x.need_e);
-    x_free(x.kinds_hi);
-    x_free(x.kinds);
-    x_free(x.bounded);
-    x_free(x.have_gc);
-    x_free(x.have_busy);
     x_free(x.ticks);
-    x_free(x.wait_hi);
-    x_free(x.wait_lo);
-    x_free(x.work_hi);
-    x_free(x.work_lo);
-    x_free(x.busy_fine);
-    x_free(x.busy_at);
-    x_free(x.busy_hi);
-    x_free(x.busy_lo);
-    x_free(x.hec);
-    x_free(x.scratch_want);
-    x_free(x.scratch_hi);
-    x_free(x.scratch_b);
-    x_free(x.scratch_u);
-    x_free(x.scratch);
-    x_free(x.row);
-    x_free(x.col_a);
+    if (!x.o->memo)
+        x_free(frame_mem);
 }
 
 /* ---- items ------------------------------------------------------------------------------ */
