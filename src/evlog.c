@@ -427,6 +427,49 @@ evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_po
     return n;
 }
 
+size_t
+evlog_iter_next_stamps(evlog_iter *it, evlog_stamp *out, size_t max, uint64_t end_pos,
+                       uint16_t *cap)
+{
+    evlog_event first;
+    if (!max || it->pos >= end_pos || !evlog_iter_next(it, &first))
+        return 0;
+    it->run_opened = it->first_in_block;
+    out[0] = (evlog_stamp){ first.offset, first.time_ns };
+    *cap = first.cap;
+    /* evlog_iter_next_run's loop with evlog_parse_at's checks, keeping two fields: any
+     * event it would not take whole (a marker, one leaving the block, the end of the
+     * data, an undeclared type, a cut) ends the run before it, for the next call's
+     * evlog_iter_next to decode and report. */
+    const uint8_t *data = it->log->data;
+    const evlog_type *const *by_id = it->log->by_id;
+    size_t n_by_id = it->log->n_by_id;
+    uint64_t pos = it->pos, data_end = it->data_end;
+    uint64_t stop = it->block_active && it->block_end < end_pos ? it->block_end : end_pos;
+    size_t n = 1;
+    while (n < max && pos < stop && pos < data_end && data_end - pos >= 10) {
+        const uint8_t *p = data + pos;
+        uint16_t type = cursor_be16(p);
+        if (type == EV_BLOCK_MARKER || type == EVLOG_DATA_END || type >= n_by_id ||
+            !by_id[type])
+            break;
+        uint64_t size = 10 + (uint64_t)by_id[type]->size;
+        if (by_id[type]->size == EVLOG_VARIABLE_SIZE) {
+            if (data_end - pos < 12)
+                break;
+            size = 12 + (uint64_t)cursor_be16(p + 10);
+        }
+        if (data_end - pos < size)
+            break;
+        out[n++] = (evlog_stamp){ pos, cursor_be64(p + 2) };
+        pos += size;
+    }
+    if (n > 1)
+        it->first_in_block = false;
+    it->pos = pos;
+    return n;
+}
+
 void
 evlog_iter_mark_in_run(const evlog_iter *it, const evlog_event *run, size_t n, size_t k,
                        evlog_iter_mark *m)
