@@ -32,6 +32,7 @@ struct evseek {
     evseek_stretch *st;         /* owned; st[0 .. n_sorted) by (min_ns, start.pos), the
                                  * rest in file order (recorded since the last publish) */
     size_t n_st, cap_st, n_sorted;
+    uint64_t generation;        /* publishes and seal so far */
     uint64_t max_span_ns;       /* the largest max_ns - min_ns of st[0 .. n_sorted): a
                                  * query starts at the first stretch that may reach it */
     evseek_ck *ck;              /* owned; file order */
@@ -297,6 +298,7 @@ evseek_publish(evseek *s, const evlog_iter *it)
     }
     evseek_close(s);
     evseek_sort_new(s);
+    s->generation++;
 }
 
 void
@@ -306,6 +308,7 @@ evseek_seal(evseek *s)
         return;
     evseek_close(s);
     evseek_sort_new(s);
+    s->generation++;
     if (s->n_st && s->n_st < s->cap_st) {
         s->st = xreallocarray(s->st, s->n_st, sizeof *s->st);
         s->cap_st = s->n_st;
@@ -315,6 +318,12 @@ evseek_seal(evseek *s)
         s->cap_ck = s->n_ck;
     }
     s->sealed = true;
+}
+
+uint64_t
+evseek_generation(const evseek *s)
+{
+    return s->generation;
 }
 
 size_t
