@@ -74,7 +74,7 @@ struct eventpane {
     uint64_t win_t0, win_t1;
     bool win_ok;
     uint64_t win_gen;           /* evseek_generation when the window was read */
-    size_t n_reads;             /* evseek queries made (tests) */
+    size_t n_win_reads;
 };
 
 static bool
@@ -157,58 +157,16 @@ eventpane_free(eventpane *p)
     x_free(p);
 }
 
-static void eventpane_rotate(evseek_hit *a, size_t k, size_t n);
-
-/* Events the sync's window may hold (beyond, it is not used). */
-#define EVENTPANE_WIN_MAX 4096
-
-/* Grow the window over [t0, t1), which overlaps it or touches it, reading what it lacks
- * on each side and 4 times as far again (a search that doubles its range then finds
- * its next steps read: after a gap with few events, one read instead of several):
- * false, the window unchanged, when that would hold more than EVENTPANE_WIN_MAX. */
-static bool
-eventpane_window_extend(eventpane *p, uint64_t t0, uint64_t t1)
-{
-    if (t1 < p->win_t0 || t0 > p->win_t1)
-        return false;
-    uint64_t from = p->win_t0, to = p->win_t1;
-    if (t0 < from) {
-        uint64_t far = eventpane_sat_mul(to - t0, 4);
-        from = t0 > far ? t0 - far : 0;
-    }
-    if (t1 > to)
-        to = eventpane_sat_add(t1, eventpane_sat_mul(t1 - from, 4));
-    /* The new events go after the kept ones, then move: the earlier ones to the front. */
-    size_t n = p->n_win, got_lo = 0, got_hi = 0;
-    bool more = false;
-    p->n_reads += (from < p->win_t0) + (to > p->win_t1);
-    if (from < p->win_t0)
-        got_lo = evseek_range(p->seek, p->log, from, p->win_t0, p->win + n,
-                              EVENTPANE_WIN_MAX - n, &more);
-    if (!more && to > p->win_t1)
-        got_hi = evseek_range(p->seek, p->log, p->win_t1, to, p->win + n + got_lo,
-                              EVENTPANE_WIN_MAX - n - got_lo, &more);
-    if (more)
-        return false;
-    eventpane_rotate(p->win, n, n + got_lo);
-    p->n_win = n + got_lo + got_hi;
-    p->win_t0 = from;
-    p->win_t1 = to;
-    return true;
-}
-
 /* Events of [t0, t1) into p->q, the earliest `max`; *more if there were others. Inside
- * the window (grown over the range when it reaches it), taken from it: the same events
- * in the same order (time, then file offset), as the window holds all of its range's. */
+ * the sync's window, taken from it: the same events in the same order (time, then file
+ * offset), as the window holds all of its range's. */
 static size_t
 eventpane_query(eventpane *p, uint64_t t0, uint64_t t1, size_t max, bool *more)
 {
     eventpane_grow(&p->q, &p->q_cap, max);
-    if (!p->win_ok || p->win_gen != evseek_generation(p->seek) ||
-        ((t0 < p->win_t0 || t1 > p->win_t1) && !eventpane_window_extend(p, t0, t1))) {
-        p->n_reads++;
+    if (!p->win_ok || p->win_gen != evseek_generation(p->seek) || t0 < p->win_t0 ||
+        t1 > p->win_t1)
         return evseek_range(p->seek, p->log, t0, t1, p->q, max, more);
-    }
     size_t lo = 0, hi = p->n_win;          /* the first event at or after t0 */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -234,6 +192,9 @@ eventpane_window(const eventpane *p, size_t k)
     return w ? w : 1;
 }
 
+/* Events the sync's window may hold (beyond, it is not used). */
+#define EVENTPANE_WIN_MAX 4096
+
 /* Read [t0, t1) into the window; false (and no window) when it holds more than
  * EVENTPANE_WIN_MAX events. */
 static bool
@@ -242,7 +203,7 @@ eventpane_window_fill(eventpane *p, uint64_t t0, uint64_t t1)
     p->win_t0 = t0;
     p->win_t1 = t1;
     p->win_gen = evseek_generation(p->seek);
-    p->n_reads++;
+    p->n_win_reads++;
     eventpane_grow(&p->win, &p->win_cap, EVENTPANE_WIN_MAX);
     bool more;
     p->n_win = evseek_range(p->seek, p->log, t0, t1, p->win, EVENTPANE_WIN_MAX, &more);
@@ -261,7 +222,7 @@ eventpane_window_read(eventpane *p, uint64_t t, size_t k)
 {
     uint64_t w = eventpane_window(p, 2 * k);
     uint64_t t0 = t > w ? t - w : 0, t1 = eventpane_sat_add(t, w);
-    bool same = p->win_gen == evseek_generation(p->seek) && p->n_reads > 0;
+    bool same = p->win_gen == evseek_generation(p->seek) && p->n_win_reads > 0;
     if (same && p->win_ok && t0 >= p->win_t0 && t1 <= p->win_t1)
         return;
     uint64_t last = p->win_t0 / 2 + p->win_t1 / 2;
@@ -779,9 +740,9 @@ eventpane_selected(const eventpane *p, evseek_hit *hit)
 }
 
 size_t
-eventpane_log_reads(const eventpane *p)
+eventpane_window_reads(const eventpane *p)
 {
-    return p->n_reads;
+    return p->n_win_reads;
 }
 
 size_t
