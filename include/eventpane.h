@@ -57,6 +57,9 @@ bool eventpane_selected(const eventpane *p, evseek_hit *hit);
  * selected one and of the cursor event (SIZE_MAX if not loaded), one of them, and its
  * `show` line appended to `sb` without the newline (false if i is out of range). */
 size_t eventpane_n_loaded(const eventpane *p);
+/* How many times a sync read its window of events from the log (tests: a sync near
+ * the last one answers from the window it kept). */
+size_t eventpane_window_reads(const eventpane *p);
 size_t eventpane_selected_index(const eventpane *p);
 size_t eventpane_cursor_index(const eventpane *p);
 bool eventpane_hit_at(const eventpane *p, size_t i, evseek_hit *hit);

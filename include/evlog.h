@@ -132,6 +132,16 @@ bool evlog_iter_next(evlog_iter *it, evlog_event *ev);
  * each differs only in its position (evlog_iter_mark_in_run). 0 when iteration stops
  * (see it->state) or stands at end_pos. For walks that do a little per event. */
 size_t evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_pos);
+/* An event's file offset and time, all a time-range search looks at. */
+typedef struct evlog_stamp {
+    uint64_t offset;
+    uint64_t time_ns;
+} evlog_stamp;
+/* The same run evlog_iter_next_run(it, ..., max, end_pos) would give, only each event's
+ * offset and time into out[0 .. n), and the run's capability into *cap (the one all its
+ * events have). Cheaper per event: for searches that read many events to keep a few. */
+size_t evlog_iter_next_stamps(evlog_iter *it, evlog_stamp *out, size_t max, uint64_t end_pos,
+                              uint16_t *cap);
 /* The iterator's state just after run[k] of the last run (n events) evlog_iter_next_run
  * gave `it`, as evlog_iter_save would have saved it then. */
 void evlog_iter_mark_in_run(const evlog_iter *it, const evlog_event *run, size_t n, size_t k,

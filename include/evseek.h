@@ -48,6 +48,9 @@ void evseek_publish(evseek *s, const evlog_iter *it);
  * a published or sealed recorder. */
 void evseek_seal(evseek *s);
 
+/* Changes at every publish and at the seal (whenever what a query answers may change),
+ * so a caller may keep a query's answer while it stays the same. */
+uint64_t evseek_generation(const evseek *s);
 /* Number of stretches recorded (tests, bench). */
 size_t evseek_n_stretches(const evseek *s);
 /* The latest timestamp of the events recorded in capability cap's blocks (0 if none),

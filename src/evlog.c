@@ -9,6 +9,9 @@
 #include "mapfile.h"
 #include "xalloc.h"
 
+/* skim_size of a type of variable size (no fixed size reaches it). */
+#define EVLOG_SKIM_VARIABLE UINT32_MAX
+
 struct evlog {
     mapfile *map;               /* owned; NULL when opened over caller bytes */
     const uint8_t *data;
@@ -17,6 +20,9 @@ struct evlog {
     size_t n_types;
     const evlog_type **by_id;   /* owned; index = id, entries borrowed from types */
     size_t n_by_id;             /* max declared id + 1 */
+    uint32_t *skim_size;        /* owned; by id, n_by_id of them: a whole event's bytes
+                                 * for a fixed size, EVLOG_SKIM_VARIABLE for a variable
+                                 * one, 0 where evlog_iter_next_stamps stops a run */
     uint64_t data_start;
 };
 
@@ -108,6 +114,15 @@ evlog_parse_header(evlog *log, cursor *c, diag *d)
     log->by_id = xcalloc(log->n_by_id ? log->n_by_id : 1, sizeof *log->by_id);
     for (size_t i = 0; i < log->n_types; i++)
         log->by_id[log->types[i].id] = &log->types[i];
+    log->skim_size = xcalloc(log->n_by_id ? log->n_by_id : 1,
+                             sizeof *log->skim_size);     /* owned by log */
+    for (size_t id = 0; id < log->n_by_id; id++) {
+        const evlog_type *et = log->by_id[id];
+        if (!et || id == EV_BLOCK_MARKER || id == EVLOG_DATA_END)
+            continue;
+        log->skim_size[id] = et->size == EVLOG_VARIABLE_SIZE ? EVLOG_SKIM_VARIABLE
+                                                              : 10 + (uint32_t)et->size;
+    }
     return true;
 }
 
@@ -172,6 +187,7 @@ evlog_close(evlog *log)
     mapfile_close(log->map);
     x_free(log->types);
     x_free(log->by_id);
+    x_free(log->skim_size);
     x_free(log);
 }
 
@@ -420,6 +436,49 @@ evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_po
         e->cap = cap;
         pos += e->size;
         n++;
+    }
+    if (n > 1)
+        it->first_in_block = false;
+    it->pos = pos;
+    return n;
+}
+
+size_t
+evlog_iter_next_stamps(evlog_iter *it, evlog_stamp *out, size_t max, uint64_t end_pos,
+                       uint16_t *cap)
+{
+    evlog_event first;
+    if (!max || it->pos >= end_pos || !evlog_iter_next(it, &first))
+        return 0;
+    it->run_opened = it->first_in_block;
+    out[0] = (evlog_stamp){ first.offset, first.time_ns };
+    *cap = first.cap;
+    /* evlog_iter_next_run's loop with evlog_parse_at's checks, keeping two fields: any
+     * event it would not take whole (a marker, one leaving the block, the end of the
+     * data, an undeclared type, a cut) ends the run before it, for the next call's
+     * evlog_iter_next to decode and report. */
+    const uint8_t *data = it->log->data;
+    const uint32_t *skim = it->log->skim_size;
+    size_t n_by_id = it->log->n_by_id;
+    uint64_t pos = it->pos, data_end = it->data_end;
+    uint64_t stop = it->block_active && it->block_end < end_pos ? it->block_end : end_pos;
+    /* A type and a time (10 bytes) fit before data_end for every pos < lim. */
+    uint64_t lim = data_end < 10 ? 0 : data_end - 9;
+    lim = stop < lim ? stop : lim;
+    size_t n = 1;
+    while (n < max && pos < lim) {
+        const uint8_t *p = data + pos;
+        uint16_t type = cursor_be16(p);
+        uint64_t size = type < n_by_id ? skim[type] : 0;
+        if (size == EVLOG_SKIM_VARIABLE) {
+            if (data_end - pos < 12)
+                break;
+            size = 12 + (uint64_t)cursor_be16(p + 10);
+        }
+        if (size == 0 || data_end - pos < size)
+            break;
+        out[n++] = (evlog_stamp){ pos, cursor_be64(p + 2) };
+        pos += size;
     }
     if (n > 1)
         it->first_in_block = false;

@@ -32,6 +32,9 @@ struct evseek {
     evseek_stretch *st;         /* owned; st[0 .. n_sorted) by (min_ns, start.pos), the
                                  * rest in file order (recorded since the last publish) */
     size_t n_st, cap_st, n_sorted;
+    uint64_t generation;        /* publishes and seal so far */
+    uint64_t max_span_ns;       /* the largest max_ns - min_ns of st[0 .. n_sorted): a
+                                 * query starts at the first stretch that may reach it */
     evseek_ck *ck;              /* owned; file order */
     size_t n_ck, cap_ck;
     bool open;                  /* st[n_st - 1] is still being recorded */
@@ -257,6 +260,9 @@ static void
 evseek_sort_new(evseek *s)
 {
     size_t n_old = s->n_sorted, n_new = s->n_st - n_old;
+    for (size_t i = n_old; i < s->n_st; i++)
+        if (s->st[i].max_ns - s->st[i].min_ns > s->max_span_ns)
+            s->max_span_ns = s->st[i].max_ns - s->st[i].min_ns;
     if (n_new > 1)
         qsort(s->st + n_old, n_new, sizeof *s->st, evseek_stretch_cmp);
     if (n_old && n_new && evseek_stretch_cmp(&s->st[n_old - 1], &s->st[n_old]) > 0) {
@@ -292,6 +298,7 @@ evseek_publish(evseek *s, const evlog_iter *it)
     }
     evseek_close(s);
     evseek_sort_new(s);
+    s->generation++;
 }
 
 void
@@ -301,6 +308,7 @@ evseek_seal(evseek *s)
         return;
     evseek_close(s);
     evseek_sort_new(s);
+    s->generation++;
     if (s->n_st && s->n_st < s->cap_st) {
         s->st = xreallocarray(s->st, s->n_st, sizeof *s->st);
         s->cap_st = s->n_st;
@@ -310,6 +318,12 @@ evseek_seal(evseek *s)
         s->cap_ck = s->n_ck;
     }
     s->sealed = true;
+}
+
+uint64_t
+evseek_generation(const evseek *s)
+{
+    return s->generation;
 }
 
 size_t
@@ -440,6 +454,9 @@ evseek_cut_back(const evseek *s, const evseek_stretch *st, size_t n_ck, uint64_t
     return lo;
 }
 
+/* Events a query decodes at a time. */
+#define EVSEEK_SCAN_RUN 64
+
 /* Read the strides of one stretch that can hold events of [t0, hi) and offer them. */
 static void
 evseek_scan_stretch(const evseek *s, const evlog *log, const evseek_stretch *st, uint64_t t0,
@@ -458,16 +475,28 @@ evseek_scan_stretch(const evseek *s, const evlog *log, const evseek_stretch *st,
         return;     /* the log ends before it; restoring would fall back to data start */
     evlog_iter it;
     evlog_iter_restore(&it, log, mark);
-    evlog_event ev;
-    /* A log that is shorter than recorded (truncated, replaced) just ends the stretch. */
-    for (uint64_t i = from; i < to && evlog_iter_next(&it, &ev); i++) {
-        if (ev.time_ns < t0 || ev.time_ns >= hi)
-            continue;
-        evseek_hit h = { ev.time_ns, ev.offset, ev.cap };
-        evseek_top_offer(top, &h);
-        hi = evseek_top_limit(top, t1);
-        if (hi <= t0)
+    /* Runs of events (the same ones evlog_iter_next gives, only their times and
+     * offsets); a log that is shorter than recorded (truncated, replaced) just ends the
+     * stretch. */
+    evlog_stamp run[EVSEEK_SCAN_RUN];
+    uint16_t cap;
+    for (uint64_t i = from; i < to;) {
+        uint64_t left = to - i;
+        size_t n = evlog_iter_next_stamps(&it, run, left < EVSEEK_SCAN_RUN ? (size_t)left
+                                                                           : EVSEEK_SCAN_RUN,
+                                          UINT64_MAX, &cap);
+        if (n == 0)
             return;
+        i += n;
+        for (size_t j = 0; j < n; j++) {
+            if (run[j].time_ns < t0 || run[j].time_ns >= hi)
+                continue;
+            evseek_hit h = { run[j].time_ns, run[j].offset, cap };
+            evseek_top_offer(top, &h);
+            hi = evseek_top_limit(top, t1);
+            if (hi <= t0)
+                return;
+        }
     }
 }
 
@@ -487,12 +516,29 @@ evseek_surely_in(const evseek *s, const evseek_stretch *st, uint64_t t0, uint64_
     return to > from ? to - from : 0;
 }
 
+/* The first stretch that may hold events at or after t0: every one before it starts
+ * more than the longest span before t0, so ends before t0. O(log stretches). */
+static size_t
+evseek_first_reaching(const evseek *s, uint64_t t0)
+{
+    uint64_t from = t0 > s->max_span_ns ? t0 - s->max_span_ns : 0;
+    size_t lo = 0, hi = s->n_st;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->st[mid].min_ns < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 bool
 evseek_more_than(const evseek *s, uint64_t t0, uint64_t t1, size_t max)
 {
     assert(!s->open && s->n_sorted == s->n_st);
     uint64_t n = 0;
-    for (size_t i = 0; i < s->n_st && s->st[i].min_ns < t1; i++) {
+    for (size_t i = evseek_first_reaching(s, t0); i < s->n_st && s->st[i].min_ns < t1; i++) {
         const evseek_stretch *st = &s->st[i];
         if (st->max_ns >= t0 && (n += evseek_surely_in(s, st, t0, t1)) > max)
             return true;
@@ -510,7 +556,7 @@ evseek_range_of(const evseek *s, const evlog *log, uint32_t cap, uint64_t t0, ui
 {
     assert(!s->open && s->n_sorted == s->n_st);
     evseek_top top = { out, max, 0, false, all };
-    for (size_t i = 0; i < s->n_st && t0 < t1; i++) {
+    for (size_t i = evseek_first_reaching(s, t0); i < s->n_st && t0 < t1; i++) {
         const evseek_stretch *st = &s->st[i];
         uint64_t hi = evseek_top_limit(&top, t1);
         if (hi <= t0 || st->min_ns >= hi)
@@ -619,6 +665,10 @@ evseek_check(const evseek *s, char *why, size_t why_len)
         }
         if (i > 0 && i < s->n_sorted && evseek_stretch_cmp(&s->st[i - 1], st) >= 0) {
             ok = evseek_fail(why, why_len, "stretches not sorted by (min time, offset)", i);
+            break;
+        }
+        if (i < s->n_sorted && st->max_ns - st->min_ns > s->max_span_ns) {
+            ok = evseek_fail(why, why_len, "stretch longer than the longest span", i);
             break;
         }
         size_t n_ck = evseek_stretch_n_ck(st);

@@ -520,6 +520,60 @@ START_TEST(test_eventpane_crowd_sizes)
 }
 END_TEST
 
+/* Two panes hold the same events, selection and cursor event. */
+static void
+ep_assert_same(const eventpane *a, const eventpane *b, const char *what)
+{
+    ck_assert_msg(eventpane_n_loaded(a) == eventpane_n_loaded(b), "%s: %zu loaded, want %zu",
+                  what, eventpane_n_loaded(a), eventpane_n_loaded(b));
+    ck_assert_msg(eventpane_selected_index(a) == eventpane_selected_index(b) &&
+                  eventpane_cursor_index(a) == eventpane_cursor_index(b),
+                  "%s: selection or cursor differs", what);
+    for (size_t i = 0; i < eventpane_n_loaded(a); i++) {
+        evseek_hit x, y;
+        ck_assert(eventpane_hit_at(a, i, &x) && eventpane_hit_at(b, i, &y));
+        ck_assert_msg(x.offset == y.offset && x.time_ns == y.time_ns && x.cap == y.cap,
+                      "%s: event %zu differs", what, i);
+    }
+}
+
+/* Syncs a few events apart answer from the window of events the first one read, and load
+ * exactly what a fresh pane (reading its own) loads at each cursor; a sync far away, or
+ * at the log's edges, reads anew. */
+START_TEST(test_eventpane_kept_window)
+{
+    ep_case c;
+    ep_open_fixture(&c, "fixtures/threaded-n4.eventlog");
+    ck_assert_uint_gt(c.n, 2000);
+    const int rows = 8;
+    eventpane *p = eventpane_new(c.ix);
+    size_t starts[] = { c.n / 2, c.n / 5, 0, c.n - 1 };
+    for (size_t s = 0; s < sizeof starts / sizeof *starts; s++) {
+        size_t reads = eventpane_window_reads(p);
+        for (size_t step = 0; step < 12; step++) {
+            size_t g = starts[s] + step * 3 < c.n ? starts[s] + step * 3 : c.n - 1;
+            if (starts[s] == c.n - 1)
+                g = c.n - 1 - step * 3;
+            eventpane_sync(p, c.golden_ns[g], rows);
+            eventpane *fresh = eventpane_new(c.ix);
+            eventpane_sync(fresh, c.golden_ns[g], rows);
+            ck_assert_uint_eq(eventpane_window_reads(fresh), 1);
+            char what[64];
+            snprintf(what, sizeof what, "start %zu step %zu", starts[s], step);
+            ep_assert_same(p, fresh, what);
+            eventpane_free(fresh);
+            ep_assert_contiguous(&c, p);
+        }
+        /* A jump reads once, the next step twice as wide, and the 10 steps after it
+         * (30 events) mostly keep that (sparser events near the end move further). */
+        ck_assert_uint_gt(eventpane_window_reads(p), reads);
+        ck_assert_uint_le(eventpane_window_reads(p), reads + 4);
+    }
+    eventpane_free(p);
+    ep_close(&c);
+}
+END_TEST
+
 START_TEST(test_eventpane_no_events)
 {
     tlog t;
@@ -597,6 +651,7 @@ test_eventpane_suite(void)
     tcase_add_test(tc, test_eventpane_scroll_whole_fixture);
     tcase_add_test(tc, test_eventpane_crowds_and_gaps);
     tcase_add_test(tc, test_eventpane_crowd_sizes);
+    tcase_add_test(tc, test_eventpane_kept_window);
     tcase_add_test(tc, test_eventpane_no_events);
     tcase_add_test(tc, test_eventpane_draw_tiny);
     suite_add_tcase(s, tc);

@@ -604,7 +604,8 @@ END_TEST
  * arbitrary end positions on the way, as the index's walk does per segment) and check
  * it against evlog_iter_next: the same events, the iterator's state after each as
  * evlog_iter_mark_in_run gives it, every run one capability with a block marker only
- * first, the same ending; and that evseek_note_run records what evseek_note did. */
+ * first, the same ending; likewise evlog_iter_next_stamps; and that evseek_note_run
+ * records what evseek_note did. */
 static void
 es_check_runs(const uint8_t *data, size_t len, uint64_t seed)
 {
@@ -666,6 +667,40 @@ es_check_runs(const uint8_t *data, size_t len, uint64_t seed)
                 ck_abort_msg("event %zu (offset %llu): the iterator after it differs", i,
                              (unsigned long long)ref[i].offset);
         }
+    }
+    ck_assert_uint_eq(i, n_ref);
+    ck_assert_int_eq(it.state, ending);
+    ck_assert_uint_eq(it.pos, end_pos);
+
+    /* evlog_iter_next_stamps: the same events' offsets, times and capabilities, the
+     * iterator after each run where evlog_iter_next leaves it, the same ending. */
+    evlog_stamp st[300];
+    s = seed * 0x9e3779b97f4a7c15u + 5;
+    stop = 0;
+    i = 0;
+    evlog_iter_init(&it, c.log);
+    for (;;) {
+        if (it.pos >= stop)
+            stop = it.pos + 1 + es_rng(&s) % 3000;
+        uint16_t cap = 0;
+        size_t n = evlog_iter_next_stamps(&it, st, 1 + es_rng(&s) % 300, stop, &cap);
+        if (n == 0 && it.state == EVLOG_ITER_OK && it.pos >= stop)
+            continue;
+        if (n == 0)
+            break;
+        for (size_t k = 0; k < n; k++, i++) {
+            ck_assert_uint_lt(i, n_ref);
+            ck_assert_uint_lt(st[k].offset, stop);
+            if (st[k].offset != ref[i].offset || st[k].time_ns != ref[i].time_ns ||
+                cap != ref[i].cap)
+                ck_abort_msg("stamp %zu (offset %llu) differs", i,
+                             (unsigned long long)ref[i].offset);
+        }
+        if (it.pos != after[i - 1].pos || it.block_end != after[i - 1].block_end ||
+            it.block_cap != after[i - 1].block_cap ||
+            it.block_active != after[i - 1].block_active ||
+            it.first_in_block != after[i - 1].first_in_block)
+            ck_abort_msg("stamps: the iterator after event %zu differs", i - 1);
     }
     ck_assert_uint_eq(i, n_ref);
     ck_assert_int_eq(it.state, ending);

@@ -64,14 +64,17 @@ struct eventpane {
     eventpane_pos cut_at;
     bool fwd_cut, bwd_cut;
     eventpane_pos fwd_at, bwd_at;
-    /* While a sync runs: every event of [win_t0, win_t1) around the cursor, ascending,
-     * read by one query (win_ok), so that the sync's queries inside it are answered by
-     * a filter instead of a scan of the log each: a scan costs about as much for a
-     * narrow range as for this one (a stride of every stretch there). */
+    /* Every event of [win_t0, win_t1) around a cursor, ascending, read by one query
+     * (win_ok), so that queries inside it are answered by a filter instead of a scan of
+     * the log each: a scan costs about as much for a narrow range as for this one (a
+     * stride of every stretch there, 32,768 events on 64 capabilities). Kept while the
+     * seek table answers the same (win_gen): a sync near the last one reads nothing. */
     evseek_hit *win;            /* owned */
     size_t win_cap, n_win;
     uint64_t win_t0, win_t1;
     bool win_ok;
+    uint64_t win_gen;           /* evseek_generation when the window was read */
+    size_t n_win_reads;
 };
 
 static bool
@@ -161,7 +164,8 @@ static size_t
 eventpane_query(eventpane *p, uint64_t t0, uint64_t t1, size_t max, bool *more)
 {
     eventpane_grow(&p->q, &p->q_cap, max);
-    if (!p->win_ok || t0 < p->win_t0 || t1 > p->win_t1)
+    if (!p->win_ok || p->win_gen != evseek_generation(p->seek) || t0 < p->win_t0 ||
+        t1 > p->win_t1)
         return evseek_range(p->seek, p->log, t0, t1, p->q, max, more);
     size_t lo = 0, hi = p->n_win;          /* the first event at or after t0 */
     while (lo < hi) {
@@ -191,19 +195,41 @@ eventpane_window(const eventpane *p, size_t k)
 /* Events the sync's window may hold (beyond, it is not used). */
 #define EVENTPANE_WIN_MAX 4096
 
-/* Read the sync's window around t: wide enough for the first windows of both
- * directions and a doubling of them. */
+/* Read [t0, t1) into the window; false (and no window) when it holds more than
+ * EVENTPANE_WIN_MAX events. */
+static bool
+eventpane_window_fill(eventpane *p, uint64_t t0, uint64_t t1)
+{
+    p->win_t0 = t0;
+    p->win_t1 = t1;
+    p->win_gen = evseek_generation(p->seek);
+    p->n_win_reads++;
+    eventpane_grow(&p->win, &p->win_cap, EVENTPANE_WIN_MAX);
+    bool more;
+    p->n_win = evseek_range(p->seek, p->log, t0, t1, p->win, EVENTPANE_WIN_MAX, &more);
+    p->win_ok = !more;
+    return p->win_ok;
+}
+
+/* Have a window around t wide enough for the first windows of both directions and a
+ * doubling of them: the one kept from an earlier sync when it still holds that. Else,
+ * when the last sync was near (within 4 such windows: the cursor moves in small
+ * steps), one read twice as wide, so that the next syncs within w of t keep it (or as
+ * wide when that is too many); after a jump, as wide (a jump after a jump reads no
+ * more than it needs). */
 static void
 eventpane_window_read(eventpane *p, uint64_t t, size_t k)
 {
     uint64_t w = eventpane_window(p, 2 * k);
-    p->win_t0 = t > w ? t - w : 0;
-    p->win_t1 = eventpane_sat_add(t, w);
-    eventpane_grow(&p->win, &p->win_cap, EVENTPANE_WIN_MAX);
-    bool more;
-    p->n_win = evseek_range(p->seek, p->log, p->win_t0, p->win_t1, p->win, EVENTPANE_WIN_MAX,
-                            &more);
-    p->win_ok = !more;
+    uint64_t t0 = t > w ? t - w : 0, t1 = eventpane_sat_add(t, w);
+    bool same = p->win_gen == evseek_generation(p->seek) && p->n_win_reads > 0;
+    if (same && p->win_ok && t0 >= p->win_t0 && t1 <= p->win_t1)
+        return;
+    uint64_t last = p->win_t0 / 2 + p->win_t1 / 2;
+    bool near = same && (t > last ? t - last : last - t) <= eventpane_sat_mul(w, 4);
+    uint64_t w2 = eventpane_sat_mul(w, 2);
+    if (!near || !eventpane_window_fill(p, t > w2 ? t - w2 : 0, eventpane_sat_add(t, w2)))
+        eventpane_window_fill(p, t0, t1);
 }
 
 /* Number of q[0..n) before `pos` (they come first: q is ascending). */
@@ -582,7 +608,6 @@ eventpane_sync(eventpane *p, uint64_t cursor_ns, int rows)
     size_t after = eventpane_fetch_after(p, at, k, p->batch);
     p->fwd_cut = p->cut;
     p->fwd_at = p->cut_at;
-    p->win_ok = false;
     memcpy(p->hits + before, p->batch, after * sizeof *p->hits);
     p->n = before + after;
     p->at_start = before < k && !p->bwd_cut;
@@ -712,6 +737,12 @@ eventpane_selected(const eventpane *p, evseek_hit *hit)
         return false;
     *hit = p->hits[p->sel];
     return true;
+}
+
+size_t
+eventpane_window_reads(const eventpane *p)
+{
+    return p->n_win_reads;
 }
 
 size_t
