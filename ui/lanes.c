@@ -232,6 +232,7 @@ typedef struct lanes_ctx {
     uint64_t *scratch_u;        /* [ncols] per-column values */
     bool *scratch_b;            /* [ncols] per-column flags */
     uint64_t *scratch_hi;       /* [ncols] per-column values: upper bounds */
+    uint64_t *lane_lo, *lane_hi;    /* [ncols + 1] the activity row's bounds on one lane */
     bool *scratch_want;         /* [ncols] per-column flags: read exactly */
     size_t *hec;                /* evindex lanes drawn as HECs (activity lane) */
     size_t n_hec;
@@ -664,6 +665,45 @@ lanes_hec_busy_open(const lanes_ctx *x, enum lanes_hec_part part, uint64_t span,
                                          lanes_hec_glyph(x, part, work, wait, hi, span)));
 }
 
+/* Add to x->need_e / need_at / need_t, from the k there, the boundaries of column c of
+ * the index lane whose boundaries start at `base` that its run time is known at only
+ * within bounds -- before the exact pass (!exact), only those not narrowed to the
+ * checkpoints' bounds yet -- past the last one added. Returns the new count. */
+static size_t
+lanes_need_busy_edges(lanes_ctx *x, size_t base, int c, bool exact, size_t k)
+{
+    for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
+        if ((k == 0 || x->need_e[k - 1] != e) && x->busy_lo[base + e] != x->busy_hi[base + e] &&
+            (exact || !x->busy_fine[base + e])) {
+            x->need_e[k] = e;
+            x->need_at[k] = x->busy_at[base + e];
+            x->need_t[k++] = x->col_a[e];
+        }
+    return k;
+}
+
+/* Narrow index lane li's run time at the k boundaries x->need_* holds, all asked for at
+ * once: to the checkpoints' finer bounds, or (exact) to the run time itself. */
+static void
+lanes_narrow_busy(lanes_ctx *x, size_t li, size_t k, bool exact)
+{
+    size_t nb = (size_t)x->ncols + 1, base = li * nb;
+    const runlane *rl = evindex_cap_at(x->ix, li)->runs;
+    uint64_t *v_lo = x->need_v, *v_hi = x->need_v + nb;
+    if (exact) {
+        runlane_busy_upto_many(rl, x->need_t, k, v_lo);
+        memcpy(v_hi, v_lo, k * sizeof *v_hi);
+    } else {
+        runlane_busy_bounds_near_many(rl, x->need_t, x->need_at, k, v_lo, v_hi);
+    }
+    for (size_t j = 0; j < k; j++) {
+        size_t e = base + x->need_e[j];
+        x->busy_lo[e] = v_lo[j] > x->busy_lo[e] ? v_lo[j] : x->busy_lo[e];
+        x->busy_hi[e] = v_hi[j] < x->busy_hi[e] ? v_hi[j] : x->busy_hi[e];
+        x->busy_fine[e] = true;
+    }
+}
+
 /* Read exactly, before lanes_row_hec draws index lane li's row, the column boundaries
  * its cells need exactly (their bounds leave the glyph open): the GC ones in one sweep,
  * then the run ones in another, each galloping from one boundary to the next and asking
@@ -725,30 +765,11 @@ lanes_hec_exact(lanes_ctx *x, size_t li, enum lanes_hec_part part)
             if (!lanes_hec_busy_open(x, part, span, work, wait, lo, hi))
                 continue;
             x->scratch[n_open++] = (size_t)c;
-            for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
-                if ((k == 0 || x->need_e[k - 1] != e) &&
-                    x->busy_lo[base + e] != x->busy_hi[base + e] &&
-                    (pass || !x->busy_fine[base + e])) {
-                    x->need_e[k] = e;
-                    x->need_at[k] = x->busy_at[base + e];
-                    x->need_t[k++] = x->col_a[e];
-                }
+            k = lanes_need_busy_edges(x, base, c, pass, k);
         }
         if (n_open == 0)
             break;
-        uint64_t *v_lo = x->need_v, *v_hi = x->need_v + nb;
-        if (pass == 0) {
-            runlane_busy_bounds_near_many(cap->runs, x->need_t, x->need_at, k, v_lo, v_hi);
-        } else {
-            runlane_busy_upto_many(cap->runs, x->need_t, k, v_lo);
-            memcpy(v_hi, v_lo, k * sizeof *v_hi);
-        }
-        for (size_t j = 0; j < k; j++) {
-            size_t e = base + x->need_e[j];
-            x->busy_lo[e] = v_lo[j] > x->busy_lo[e] ? v_lo[j] : x->busy_lo[e];
-            x->busy_hi[e] = v_hi[j] < x->busy_hi[e] ? v_hi[j] : x->busy_hi[e];
-            x->busy_fine[e] = true;
-        }
+        lanes_narrow_busy(x, li, k, pass);
     }
 }
 
@@ -949,8 +970,7 @@ lanes_row_activity(lanes_ctx *x)
     size_t nb = (size_t)x->ncols + 1, n_open = 0;
     uint64_t *lo = x->scratch_u, *hi = x->scratch_hi;   /* per column: bounds on the sum */
     size_t *open = x->scratch;                          /* the columns left open */
-    uint64_t *cell_l = xmalloc(nb * sizeof *cell_l);    /* freed below: a lane's bounds */
-    uint64_t *cell_h = xmalloc(nb * sizeof *cell_h);    /* in each open column, freed below */
+    uint64_t *cell_l = x->lane_lo, *cell_h = x->lane_hi;    /* a lane's bounds in each */
     for (size_t i = 0; i < x->n_hec; i++)
         lanes_busy_sums(x, x->hec[i]);
     for (int c = 0; c < x->ncols; c++) {
@@ -969,36 +989,15 @@ lanes_row_activity(lanes_ctx *x)
     for (int exact = 0; exact < 2; exact++)
         for (size_t i = 0; i < x->n_hec && n_open > 0; i++) {
             size_t li = x->hec[i], base = li * nb, k = 0;
-            const runlane *rl = evindex_cap_at(x->ix, li)->runs;
             for (size_t j = 0; j < n_open; j++) {
                 int c = (int)open[j];
                 lanes_busy_bounds(x, li, c, &cell_l[j], &cell_h[j]);
-                if (cell_l[j] == cell_h[j])
-                    continue;
-                for (size_t e = (size_t)c; e <= (size_t)c + 1; e++)
-                    if ((k == 0 || x->need_e[k - 1] != e) &&
-                        x->busy_lo[base + e] != x->busy_hi[base + e] &&
-                        (exact || !x->busy_fine[base + e])) {
-                        x->need_e[k] = e;
-                        x->need_at[k] = x->busy_at[base + e];
-                        x->need_t[k++] = x->col_a[e];
-                    }
+                if (cell_l[j] != cell_h[j])
+                    k = lanes_need_busy_edges(x, base, c, exact, k);
             }
             if (k == 0)
                 continue;
-            uint64_t *v_lo = x->need_v, *v_hi = x->need_v + nb;
-            if (exact) {
-                runlane_busy_upto_many(rl, x->need_t, k, v_lo);
-                memcpy(v_hi, v_lo, k * sizeof *v_hi);
-            } else {
-                runlane_busy_bounds_near_many(rl, x->need_t, x->need_at, k, v_lo, v_hi);
-            }
-            for (size_t j = 0; j < k; j++) {
-                size_t e = base + x->need_e[j];
-                x->busy_lo[e] = v_lo[j] > x->busy_lo[e] ? v_lo[j] : x->busy_lo[e];
-                x->busy_hi[e] = v_hi[j] < x->busy_hi[e] ? v_hi[j] : x->busy_hi[e];
-                x->busy_fine[e] = true;
-            }
+            lanes_narrow_busy(x, li, k, exact);
             size_t still = 0;
             for (size_t j = 0; j < n_open; j++) {
                 int c = (int)open[j];
@@ -1017,8 +1016,6 @@ lanes_row_activity(lanes_ctx *x)
         if (level)
             x->row[c] = lanes_bar(x, level, STYLE_ACTIVITY);
     }
-    x_free(cell_h);
-    x_free(cell_l);
 }
 
 /* A series as bars of its largest value in each column (counting the value in force
@@ -1421,6 +1418,8 @@ lanes_frame_arrays(lanes_ctx *x, lanes_memo *memo)
         { (void **)&x->scratch_u, (nc + 1) * sizeof *x->scratch_u, false },
         { (void **)&x->scratch_b, (nc + 1) * sizeof *x->scratch_b, false },
         { (void **)&x->scratch_hi, (nc + 1) * sizeof *x->scratch_hi, false },
+        { (void **)&x->lane_lo, (nc + 1) * sizeof *x->lane_lo, false },
+        { (void **)&x->lane_hi, (nc + 1) * sizeof *x->lane_hi, false },
         { (void **)&x->scratch_want, (nc + 1) * sizeof *x->scratch_want, false },
         { (void **)&x->hec, (n_caps + 1) * sizeof *x->hec, false },
         { (void **)&x->busy_lo, edges * sizeof *x->busy_lo, false },
