@@ -1,5 +1,5 @@
-/* gallop: where a time falls in an ascending array of 64-bit keys (chunks' first times),
- * searched near a guess: the chunk searches of a frame's column edges, which ascend
+/* gallop: where a time falls in an ascending array of 64-bit keys (chunks' first times,
+ * events' times), by a plain binary search or searched near a guess: the chunk searches of a frame's column edges, which ascend
  * evenly spaced, guess each edge's chunk as far on from the last answer as that was from
  * the one before and gallop out from the guess either way (a few loads near it, where
  * galloping from the last answer loads about twice the log of the distance). Header-only:
@@ -18,6 +18,21 @@ gallop_key(const void *base, size_t stride, size_t i)
     uint64_t k;
     memcpy(&k, (const char *)base + i * stride, sizeof k);
     return k;
+}
+
+/* The first i < n whose key is at least t; n if none. O(log n). */
+static inline size_t
+gallop_first_at_least(const void *base, size_t stride, size_t n, uint64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (gallop_key(base, stride, mid) < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* The last i < n whose key is below t, given that key lo is (lo < n), searched from

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gallop.h"
 #include "xalloc.h"
 
 /* One stretch: 64 bytes. Its checkpoints are ck[first_ck .. first_ck + n_ck), with
@@ -522,15 +523,8 @@ static size_t
 evseek_first_reaching(const evseek *s, uint64_t t0)
 {
     uint64_t from = t0 > s->max_span_ns ? t0 - s->max_span_ns : 0;
-    size_t lo = 0, hi = s->n_st;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->st[mid].min_ns < from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return s->n_st ? gallop_first_at_least(&s->st[0].min_ns, sizeof *s->st, s->n_st, from)
+                   : 0;
 }
 
 bool

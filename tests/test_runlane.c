@@ -714,6 +714,20 @@ rl_gap_lane(uint64_t seed, size_t n_runs, uint64_t *s, uint64_t *a, uint64_t *b,
     return rl;
 }
 
+/* The run time before t of the gap lane's runs [a[k], b[k]) (a direct sum), and into
+ *before (when not NULL) how many of them start before t. */
+static uint64_t
+rl_gap_busy(const uint64_t *a, const uint64_t *b, size_t n_runs, uint64_t t, size_t *before)
+{
+    uint64_t busy = 0;
+    size_t k = 0;
+    for (; k < n_runs && a[k] < t; k++)
+        busy += (b[k] < t ? b[k] : t) - a[k];
+    if (before)
+        *before = k;
+    return busy;
+}
+
 static int
 rl_u64_cmp(const void *x, const void *y)
 {
@@ -753,10 +767,8 @@ START_TEST(test_runlane_busy_bounds_many)
                 qsort(t, N_T, sizeof t[0], rl_u64_cmp);
             runlane_busy_bounds_many(rl, t, N_T, lo, hi, NULL);
             for (size_t m = 0; m < N_T; m++) {
-                uint64_t want = 0;
-                size_t before = 0;          /* runs starting before t[m] */
-                for (size_t k = 0; k < n_runs && a[k] < t[m]; k++, before++)
-                    want += (b[k] < t[m] ? b[k] : t[m]) - a[k];
+                size_t before;              /* runs starting before t[m] */
+                uint64_t want = rl_gap_busy(a, b, n_runs, t[m], &before);
                 ck_assert_uint_eq(runlane_busy_upto(rl, t[m]), want);
                 if (lo[m] > want || hi[m] < want)
                     ck_abort_msg("seed %llu t[%zu] = %llu: [%llu, %llu] misses %llu",
@@ -833,10 +845,8 @@ START_TEST(test_runlane_busy_bounds_near)
             for (int wrong = 0; wrong < 2; wrong++) {
                 runlane_busy_bounds_near_many(rl, t, wrong ? bad : at, N_T, flo, fhi);
                 for (size_t m = 0; m < N_T; m++) {
-                    uint64_t want = 0;
-                    size_t before = 0;      /* runs starting before t[m] */
-                    for (size_t k = 0; k < n_runs && a[k] < t[m]; k++, before++)
-                        want += (b[k] < t[m] ? b[k] : t[m]) - a[k];
+                    size_t before;          /* runs starting before t[m] */
+                    uint64_t want = rl_gap_busy(a, b, n_runs, t[m], &before);
                     if (flo[m] > want || fhi[m] < want)
                         ck_abort_msg("seed %llu t[%zu] = %llu: [%llu, %llu] misses %llu",
                                      (unsigned long long)seed, m, (unsigned long long)t[m],
@@ -901,9 +911,7 @@ START_TEST(test_runlane_busy_upto_many_gaps)
         qsort(t, N_T, sizeof t[0], rl_u64_cmp);
         runlane_busy_upto_many(rl, t, N_T, got);
         for (size_t m = 0; m < N_T; m++) {
-            uint64_t want = 0;
-            for (size_t k = 0; k < n_runs && a[k] < t[m]; k++)
-                want += (b[k] < t[m] ? b[k] : t[m]) - a[k];
+            uint64_t want = rl_gap_busy(a, b, n_runs, t[m], NULL);
             if (got[m] != want)
                 ck_abort_msg("seed %llu t[%zu] = %llu: %llu, want %llu",
                              (unsigned long long)seed, m, (unsigned long long)t[m],

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gallop.h"
 #include "render.h"
 #include "timefmt.h"
 #include "uibox.h"
@@ -157,6 +158,15 @@ eventpane_free(eventpane *p)
     x_free(p);
 }
 
+/* Whether the window read last holds every event of [t0, t1): read whole, and the seek
+ * table still answers as it did then. */
+static bool
+eventpane_window_holds(const eventpane *p, uint64_t t0, uint64_t t1)
+{
+    return p->win_ok && p->win_gen == evseek_generation(p->seek) && t0 >= p->win_t0 &&
+           t1 <= p->win_t1;
+}
+
 /* Events of [t0, t1) into p->q, the earliest `max`; *more if there were others. Inside
  * the sync's window, taken from it: the same events in the same order (time, then file
  * offset), as the window holds all of its range's. */
@@ -164,17 +174,10 @@ static size_t
 eventpane_query(eventpane *p, uint64_t t0, uint64_t t1, size_t max, bool *more)
 {
     eventpane_grow(&p->q, &p->q_cap, max);
-    if (!p->win_ok || p->win_gen != evseek_generation(p->seek) || t0 < p->win_t0 ||
-        t1 > p->win_t1)
+    if (!eventpane_window_holds(p, t0, t1))
         return evseek_range(p->seek, p->log, t0, t1, p->q, max, more);
-    size_t lo = 0, hi = p->n_win;          /* the first event at or after t0 */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->win[mid].time_ns < t0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* From the first event at or after t0. */
+    size_t lo = gallop_first_at_least(&p->win[0].time_ns, sizeof *p->win, p->n_win, t0);
     size_t n = 0, in = 0;
     for (size_t i = lo; i < p->n_win && p->win[i].time_ns < t1; i++, in++)
         if (n < max)
@@ -222,9 +225,9 @@ eventpane_window_read(eventpane *p, uint64_t t, size_t k)
 {
     uint64_t w = eventpane_window(p, 2 * k);
     uint64_t t0 = t > w ? t - w : 0, t1 = eventpane_sat_add(t, w);
-    bool same = p->win_gen == evseek_generation(p->seek) && p->n_win_reads > 0;
-    if (same && p->win_ok && t0 >= p->win_t0 && t1 <= p->win_t1)
+    if (eventpane_window_holds(p, t0, t1))
         return;
+    bool same = p->win_gen == evseek_generation(p->seek) && p->n_win_reads > 0;
     uint64_t last = p->win_t0 / 2 + p->win_t1 / 2;
     bool near = same && (t > last ? t - last : last - t) <= eventpane_sat_mul(w, 4);
     uint64_t w2 = eventpane_sat_mul(w, 2);
