@@ -62,6 +62,11 @@ void heapprof_cost_centre(heapprof *hp, uint32_t id, const uint8_t *label, size_
  * time order — GHC writes the biographical (-hb) ones all at the end of the run, each
  * with its own time —: heapprof_seal puts them in time order. */
 void heapprof_census_begin(heapprof *hp, uint64_t time_ns);
+/* Opens a later stretch's head (a parallel build's later worker, before it meets a
+ * census's BEGIN or END): census 0, time 0, taking the samples that belong to the census
+ * open in the stretch before. Its entries are not counted into the bands (heapprof_append
+ * adds them to that census). Only as the first census; ignored after one. */
+void heapprof_head_begin(heapprof *hp);
 /* A band's bytes in the open census (ignored when none is open). A band named twice
  * in one census adds up. depth may be 0 (the empty stack). */
 void heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t bytes);
@@ -70,11 +75,14 @@ void heapprof_census_end(heapprof *hp);
 /* Append src, a later stretch of the same log built on its own (a parallel build's later
  * worker), to dst, both unsealed: src's cost centres, breakdown (when dst has none) and
  * censuses after dst's, the last left open if it is open in src, bands numbered as one
- * walk over both would number them. With `head`, src's first census is not one: it holds
- * the samples src took before it met a census's BEGIN or END, which belong to the census
- * open in dst (dropped if none is), and it closes that census unless it is still open.
- * src is not changed (the caller frees it). Cost: src's entries and texts. */
-void heapprof_append(heapprof *dst, const heapprof *src, bool head);
+ * walk over both would number them. With `head`, src's first census is its head
+ * (heapprof_head_begin): the samples src took before it met a census's BEGIN or END,
+ * which belong to the census open in dst (dropped if none is), and it closes that census
+ * unless it is still open. src's packed entries are taken over where they lie, not
+ * copied (src is left without them: the caller frees it). Cost: src's bands and texts,
+ * and a pass over its entries only when src numbers its bands otherwise than dst (or
+ * its head is dropped). */
+void heapprof_append(heapprof *dst, heapprof *src, bool head);
 /* Done: closes an open census, sorts the censuses by time (file order among equal
  * times; bands recounted in that order) and the cost centres by id. The queries below
  * want a sealed profile. */

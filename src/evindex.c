@@ -984,7 +984,7 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         if (unknown) {
             b->hp_head_total += bytes;
             if (!b->hp_head)
-                heapprof_census_begin(b->ix->heap, 0);
+                heapprof_head_begin(b->ix->heap);
             b->hp_head = true;
         } else {
             b->hp_total += bytes;
@@ -2660,6 +2660,7 @@ builder_stitch(builder *dst, builder *src)
     /* The heap profile first: the census src's head closes puts its series sample in
      * dst's stream before src's samples join. */
     builder_stitch_heap(dst, src);
+    prof_stage(dst->prof, &pm, "stitch_heap", 0, 0);
     uint32_t stats0 = (uint32_t)dst->stats.n;
     if (!dst->stats.n && !dst->stats.n_wide) {         /* taken whole */
         evindex_stats_free(&dst->stats);

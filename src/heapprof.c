@@ -21,11 +21,21 @@ typedef struct heapprof_key {
 } heapprof_key;
 
 /* Where a closed census's entries are packed: each entry is bw bytes of band and yw
- * bytes of (bytes >> shift), little-endian, at off + k * (bw + yw) in the pool. */
+ * bytes of (bytes >> shift), little-endian, at off + k * (bw + yw) in segment seg of
+ * the pool. */
 typedef struct heapprof_pack {
     uint64_t off;
-    uint8_t bw, yw, shift;
+    uint8_t bw, yw, shift, seg;
 } heapprof_pack;
+
+/* A segment of the pool: a later stretch's packed entries are taken over as they are
+ * (heapprof_append), so the pool is a few blocks; closed censuses pack onto the last. */
+typedef struct heapprof_seg {
+    uint8_t *base;              /* owned */
+    size_t n, cap;
+} heapprof_seg;
+
+#define HEAPPROF_MAX_SEGS 255u  /* a pack's seg is a byte */
 
 typedef struct heapprof_cc {
     uint32_t id;
@@ -48,8 +58,9 @@ struct heapprof {
     size_t n_census, cap_census;
     heapprof_pack *pack;        /* owned; parallel to census (the open one's is unused) */
     size_t cap_pack;
-    uint8_t *pool;              /* owned; the closed censuses' packed entries */
-    size_t n_pool, cap_pool;
+    heapprof_seg *segs;         /* owned; the closed censuses' packed entries */
+    size_t n_segs, cap_segs;
+    size_t n_dead;              /* pool bytes no census packs (heads and renumbered ones) */
     size_t n_ent;               /* entries of all censuses */
     uint32_t *open_band;        /* owned; the open census's entries, unpacked while */
     uint64_t *open_bytes;       /* owned   a band named twice can still add up */
@@ -57,6 +68,7 @@ struct heapprof {
     heapprof_cc *ccs;           /* owned; sorted by id and unique once sealed */
     size_t n_ccs, cap_ccs;
     bool open;                  /* census n_census - 1 is taking entries */
+    bool head;                  /* census 0 is a head (heapprof_head_begin): not counted */
     size_t n_in_census;         /* samples taken by the open census so far */
     bool sealed;
     heapprof_breakdown breakdown;
@@ -83,7 +95,9 @@ heapprof_free(heapprof *hp)
     x_free(hp->slots);
     x_free(hp->census);
     x_free(hp->pack);
-    x_free(hp->pool);
+    for (size_t i = 0; i < hp->n_segs; i++)
+        x_free(hp->segs[i].base);
+    x_free(hp->segs);
     x_free(hp->open_band);
     x_free(hp->open_bytes);
     x_free(hp->ccs);
@@ -297,6 +311,28 @@ heapprof_store(uint8_t *p, unsigned w, uint64_t v)
         p[i] = (uint8_t)v;
 }
 
+/* Where closed census ci's packed entries start. */
+static inline const uint8_t *
+heapprof_packed(const heapprof *hp, size_t ci)
+{
+    const heapprof_pack *pk = &hp->pack[ci];
+    return hp->segs[pk->seg].base + pk->off;
+}
+
+/* The last segment of the pool, with room for `more` bytes after its n: where closed
+ * censuses pack. */
+static heapprof_seg *
+heapprof_tail(heapprof *hp, size_t more)
+{
+    if (hp->n_segs == 0) {
+        xgrowarray((void **)&hp->segs, &hp->cap_segs, 1, 4, sizeof *hp->segs);
+        hp->segs[hp->n_segs++] = (heapprof_seg){ NULL, 0, 0 };
+    }
+    heapprof_seg *sg = &hp->segs[hp->n_segs - 1];
+    xgrowarray((void **)&sg->base, &sg->cap, sg->n + more, 4096, 1);   /* owned by hp */
+    return sg;
+}
+
 /* Entry k of census ci (k < its n_entries): the open census's from the scratch arrays,
  * a closed one's from the pool. */
 static inline void
@@ -308,7 +344,7 @@ heapprof_ent(const heapprof *hp, size_t ci, size_t k, uint32_t *band, uint64_t *
         return;
     }
     const heapprof_pack *pk = &hp->pack[ci];
-    const uint8_t *p = hp->pool + pk->off + k * (size_t)(pk->bw + pk->yw);
+    const uint8_t *p = heapprof_packed(hp, ci) + k * (size_t)(pk->bw + pk->yw);
     *band = (uint32_t)heapprof_load(p, pk->bw);
     *bytes = heapprof_load(p + pk->bw, pk->yw) << pk->shift;
 }
@@ -333,19 +369,18 @@ heapprof_pack_open(heapprof *hp)
     while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
         shift++;
     uint64_t max_v = max_bytes >> shift;     /* a shift keeps the order */
+    uint8_t bw = heapprof_width(max_band), yw = heapprof_width(max_v);
+    size_t w = (size_t)bw + yw;
+    heapprof_seg *sg = heapprof_tail(hp, n * w);
     heapprof_pack *pk = &hp->pack[hp->n_census - 1];
-    *pk = (heapprof_pack){ hp->n_pool, heapprof_width(max_band), heapprof_width(max_v), shift };
+    *pk = (heapprof_pack){ sg->n, bw, yw, shift, (uint8_t)(hp->n_segs - 1) };
     hp->n_open = 0;
-    if (!n)
-        return;
-    size_t w = (size_t)pk->bw + pk->yw;
-    xgrowarray((void **)&hp->pool, &hp->cap_pool, hp->n_pool + n * w, 4096, 1);
-    uint8_t *p = hp->pool + hp->n_pool;
+    uint8_t *p = sg->base + sg->n;
     for (size_t k = 0; k < n; k++, p += w) {
         heapprof_store(p, pk->bw, hp->open_band[k]);
         heapprof_store(p + pk->bw, pk->yw, hp->open_bytes[k] >> shift);
     }
-    hp->n_pool += n * w;
+    sg->n += n * w;
 }
 
 void
@@ -363,6 +398,15 @@ heapprof_census_begin(heapprof *hp, uint64_t time_ns)
     hp->open = true;
     hp->n_in_census = 0;
     hp->sealed = false;
+}
+
+void
+heapprof_head_begin(heapprof *hp)
+{
+    if (hp->n_census == 0) {
+        heapprof_census_begin(hp, 0);
+        hp->head = true;
+    }
 }
 
 /* Add bytes to band b in the open census (a band named twice in one census adds up). */
@@ -405,7 +449,7 @@ heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, 
         if (j < prev->n_entries) {
             const heapprof_pack *pk = &hp->pack[hp->n_census - 2];   /* closed */
             uint32_t guess = (uint32_t)heapprof_load(
-                hp->pool + pk->off + j * (size_t)(pk->bw + pk->yw), pk->bw);
+                heapprof_packed(hp, hp->n_census - 2) + j * (size_t)(pk->bw + pk->yw), pk->bw);
             if (heapprof_key_is(hp, guess, kind, p, n))
                 b = guess;
         }
@@ -457,34 +501,85 @@ heapprof_census_end(heapprof *hp)
 {
     if (!hp->open)
         return;
-    heapprof_count(hp, hp->n_census - 1);
+    if (!(hp->head && hp->n_census == 1))
+        heapprof_count(hp, hp->n_census - 1);
     heapprof_pack_open(hp);
     hp->open = false;
 }
 
-/* Append src's closed census ci to dst as its own census, closed, its bands renumbered by
- * map (src band -> dst band, HEAPPROF_NONE: not met yet, then added to dst): packed as
- * heapprof_pack_open would pack it (the bytes' widths and shift are src's), counted into
- * dst's bands. */
+/* n entries packed w bytes apart from q, each starting with a band of bw bytes: each band
+ * b replaced by map[b] (which fits in bw bytes); the widest band written. */
+static uint32_t
+heapprof_renumber(uint8_t *q, size_t n, size_t w, uint8_t bw, const uint32_t *map)
+{
+    uint32_t max_band = 0;
+    if (HEAPPROF_LE && bw == 2) {       /* up to 65,536 bands: the common case */
+        for (size_t k = 0; k < n; k++, q += w) {
+            uint16_t v;
+            memcpy(&v, q, 2);
+            uint32_t band = map[v];
+            max_band = band > max_band ? band : max_band;
+            v = (uint16_t)band;
+            memcpy(q, &v, 2);
+        }
+        return max_band;
+    }
+    for (size_t k = 0; k < n; k++, q += w) {
+        uint32_t band = map[heapprof_load(q, bw)];
+        max_band = band > max_band ? band : max_band;
+        heapprof_store(q, bw, band);
+    }
+    return max_band;
+}
+
+/* Give back a segment's slack (nothing more packs onto it, or not until it grows). */
 static void
-heapprof_append_census(heapprof *dst, const heapprof *src, size_t ci, uint32_t *map)
+heapprof_seg_trim(heapprof_seg *sg)
+{
+    if (sg->cap > sg->n) {
+        sg->cap = sg->n;
+        /* owned by the profile, as before */
+        sg->base = sg->n ? xreallocarray(sg->base, sg->n, 1) : (x_free(sg->base), NULL);
+    }
+}
+
+/* Append src's closed census ci to dst as its own census, closed and not yet counted into
+ * dst's bands (heapprof_append adds src's counts at once): its bands renumbered by map
+ * (src band -> dst band; HEAPPROF_NONE: not met yet, then added to dst) and packed as
+ * heapprof_pack_open would pack it (the bytes' widths and shift are src's).
+ * map_w: 0 while map is filled as bands are met, else the width of its widest band.
+ * `same`: map is the identity on every src band.
+ * seg0: HEAPPROF_MAX_SEGS, or the dst segment that src's segment 0 became (its later
+ * segments follow): the entries are then used where they lie, as they are when `same`,
+ * renumbered in place when as wide as the map's widest (narrowed after in place when this
+ * census's bands are narrower); otherwise they are written anew onto dst's last segment
+ * (the bytes they leave, if taken over, are dead). */
+static void
+heapprof_append_census(heapprof *dst, const heapprof *src, size_t ci, uint32_t *map,
+                       uint8_t map_w, bool same, unsigned seg0)
 {
     heapprof_census_end(dst);           /* a BEGIN closes the census open before it */
     const heapprof_census *c = &src->census[ci];
     const heapprof_pack *pk = &src->pack[ci];
     size_t n = c->n_entries, w = (size_t)pk->bw + pk->yw;
-    const uint8_t *p0 = src->pool + pk->off;
-    uint32_t max_band = 0;
-    const uint8_t *p = p0;
-    for (size_t k = 0; k < n; k++, p += w) {
-        uint32_t band = (uint32_t)heapprof_load(p, pk->bw);
-        if (map[band] == HEAPPROF_NONE) {
-            size_t kn;
-            const void *kp = heapprof_key_bytes(src, band, &kn);
-            map[band] = (uint32_t)heapprof_band_get(dst, src->bands[band].kind, kp, kn);
+    bool taken = seg0 < HEAPPROF_MAX_SEGS;
+    uint8_t seg = (uint8_t)(seg0 + pk->seg);
+    uint8_t *at = taken ? dst->segs[seg].base + pk->off : NULL;    /* where they lie */
+    const uint8_t *p0 = taken ? at : heapprof_packed(src, ci);
+    bool in_place = taken && !same && map_w == pk->bw;
+    uint8_t bw = pk->bw;
+    if (!same && !in_place) {
+        uint32_t max_band = 0;
+        for (size_t k = 0; k < n; k++) {
+            uint32_t band = (uint32_t)heapprof_load(p0 + k * w, pk->bw);
+            if (map[band] == HEAPPROF_NONE) {
+                size_t kn;
+                const void *kp = heapprof_key_bytes(src, band, &kn);
+                map[band] = (uint32_t)heapprof_band_get(dst, src->bands[band].kind, kp, kn);
+            }
+            max_band = map[band] > max_band ? map[band] : max_band;
         }
-        if (map[band] > max_band)
-            max_band = map[band];
+        bw = heapprof_width(max_band);
     }
     xgrowarray((void **)&dst->census, &dst->cap_census, dst->n_census + 1, 16,
                sizeof *dst->census);
@@ -495,35 +590,88 @@ heapprof_append_census(heapprof *dst, const heapprof *src, size_t ci, uint32_t *
     heapprof_census *dc = &dst->census[dst->n_census];
     *dc = (heapprof_census){ c->time_ns, c->total_bytes, (uint32_t)dst->n_ent, (uint32_t)n };
     heapprof_pack *dk = &dst->pack[dst->n_census];
-    *dk = (heapprof_pack){ dst->n_pool, heapprof_width(max_band), pk->yw, pk->shift };
     dst->n_census++;
     dst->n_ent += n;
     dst->n_in_census = 0;
     dst->sealed = false;
-    if (!n)
+    if ((same && taken) || in_place) {
+        *dk = (heapprof_pack){ pk->off, bw, pk->yw, pk->shift, seg };
+        dst->n_dead -= n * w;
+        if (!in_place)
+            return;
+        uint8_t nw = heapprof_width(heapprof_renumber(at, n, w, bw, map));
+        if (nw < bw) {          /* forward: each entry moves down */
+            size_t nwd = (size_t)nw + pk->yw;
+            for (size_t k = 0; k < n; k++) {
+                const uint8_t *from = at + k * w;
+                uint64_t band = heapprof_load(from, bw), v = heapprof_load(from + bw, pk->yw);
+                heapprof_store(at + k * nwd, nw, band);
+                heapprof_store(at + k * nwd + nw, pk->yw, v);
+            }
+            dk->bw = nw;
+            dst->n_dead += n * (size_t)(bw - nw);
+        }
         return;
-    size_t dw = (size_t)dk->bw + dk->yw;
-    xgrowarray((void **)&dst->pool, &dst->cap_pool, dst->n_pool + n * dw, 4096, 1);
-    uint8_t *q = dst->pool + dst->n_pool;
-    p = p0;
-    for (size_t k = 0; k < n; k++, p += w, q += dw) {
-        uint32_t band = map[heapprof_load(p, pk->bw)];
-        heapprof_store(q, dk->bw, band);
-        memcpy(q + dk->bw, p + pk->bw, pk->yw);
-        uint64_t bytes = heapprof_load(p + pk->bw, pk->yw) << pk->shift;
-        heapprof_band *b = &dst->bands[band];
-        b->sum_bytes += bytes;
-        b->n_censuses++;
-        if (b->n_censuses == 1 || bytes > b->peak_bytes) {
-            b->peak_bytes = bytes;
-            b->peak_time_ns = c->time_ns;
+    }
+    size_t dw = (size_t)bw + pk->yw;
+    heapprof_seg *sg = heapprof_tail(dst, n * dw);
+    if (taken)                          /* may have moved with the tail's growth */
+        p0 = dst->segs[seg].base + pk->off;
+    *dk = (heapprof_pack){ sg->n, bw, pk->yw, pk->shift, (uint8_t)(dst->n_segs - 1) };
+    uint8_t *q = sg->base + sg->n;
+    if (same) {
+        memcpy(q, p0, n * w);
+    } else {
+        for (size_t k = 0; k < n; k++) {
+            heapprof_store(q + k * dw, bw, map[heapprof_load(p0 + k * w, pk->bw)]);
+            memcpy(q + k * dw + bw, p0 + k * w + pk->bw, pk->yw);
         }
     }
-    dst->n_pool += n * dw;
+    sg->n += n * dw;
+}
+
+/* Take src's pool segments over as dst's last ones (dst's last, which nothing packs onto
+ * any more, trimmed first); the dst index of src's first, or HEAPPROF_MAX_SEGS when dst
+ * would have too many (then src keeps them and its censuses are copied). The bytes of
+ * src no census keeps (a head's) are dead in dst. */
+static unsigned
+heapprof_take_segs(heapprof *dst, heapprof *src)
+{
+    if (src->n_segs == 0 || dst->n_segs + src->n_segs > HEAPPROF_MAX_SEGS)
+        return HEAPPROF_MAX_SEGS;
+    if (dst->n_segs)
+        heapprof_seg_trim(&dst->segs[dst->n_segs - 1]);
+    unsigned seg0 = (unsigned)dst->n_segs;
+    xgrowarray((void **)&dst->segs, &dst->cap_segs, dst->n_segs + src->n_segs, 4,
+               sizeof *dst->segs);
+    memcpy(dst->segs + dst->n_segs, src->segs, src->n_segs * sizeof *src->segs);
+    dst->n_segs += src->n_segs;
+    src->n_segs = 0;
+    return seg0;
+}
+
+/* Add the counts of src's bands (its closed censuses but a head, which follow dst's in
+ * time of counting) to dst's bands through map: sums and counts add, and a peak stays
+ * dst's unless src's is higher (the first such census wins, as one count would have it). */
+static void
+heapprof_merge_counts(heapprof *dst, const heapprof *src, const uint32_t *map)
+{
+    for (size_t b = 0; b < src->n_bands; b++) {
+        const heapprof_band *s = &src->bands[b];
+        if (s->n_censuses == 0)
+            continue;
+        heapprof_band *d = &dst->bands[map[b]];    /* counted, so in an appended census */
+        if (d->n_censuses == 0 || s->peak_bytes > d->peak_bytes) {
+            d->peak_bytes = s->peak_bytes;
+            d->peak_time_ns = s->peak_time_ns;
+        }
+        d->sum_bytes += s->sum_bytes;
+        d->n_censuses += s->n_censuses;
+    }
 }
 
 void
-heapprof_append(heapprof *dst, const heapprof *src, bool head)
+heapprof_append(heapprof *dst, heapprof *src, bool head)
 {
     for (size_t i = 0; i < src->n_ccs; i++) {
         const heapprof_cc *cc = &src->ccs[i];
@@ -536,17 +684,44 @@ heapprof_append(heapprof *dst, const heapprof *src, bool head)
     if (dst->breakdown == HEAPPROF_BY_UNKNOWN)
         dst->breakdown = src->breakdown;
     /* src's bands become dst's as the serial walk would meet them: in census order, each
-     * census's entries in first-sample order; those of a dropped head census not at all. */
+     * census's entries in first-sample order; those of a dropped head census not at all.
+     * src numbered its bands in that same order, so unless a head is dropped they are
+     * mapped up front in src's order; when that maps each to itself, closed censuses are
+     * kept as they are packed, where they are: src's pool segments become dst's. */
+    bool drop_head = head && !dst->open;  /* no census open there: its samples count nowhere */
     uint32_t *map = xmalloc((src->n_bands ? src->n_bands : 1) * sizeof *map);  /* freed below */
-    for (size_t b = 0; b < src->n_bands; b++)
+    bool same = !drop_head;
+    uint32_t map_max = 0;
+    for (size_t b = 0; b < src->n_bands; b++) {
         map[b] = HEAPPROF_NONE;
+        if (drop_head)
+            continue;
+        size_t kn;
+        const void *kp = heapprof_key_bytes(src, b, &kn);
+        map[b] = (uint32_t)heapprof_band_get(dst, src->bands[b].kind, kp, kn);
+        same = same && map[b] == b;
+        if (map[b] > map_max)
+            map_max = map[b];
+    }
+    uint8_t map_w = drop_head ? 0 : heapprof_width(map_max);
+    unsigned seg0 = HEAPPROF_MAX_SEGS;
+    bool took = false;
     for (size_t ci = 0; ci < src->n_census; ci++) {
         bool is_head = head && ci == 0;
-        if (is_head && !dst->open)
-            continue;           /* no census was open there: its samples count nowhere */
+        if (is_head && drop_head)
+            continue;
         bool closed = !(src->open && ci == src->n_census - 1);
         if (!is_head && closed) {
-            heapprof_append_census(dst, src, ci, map);
+            if (!took) {        /* after the head's entries are read from src's pool */
+                size_t held = src->n_dead;
+                for (size_t i = 0; i < src->n_segs; i++)
+                    held += src->segs[i].n;
+                seg0 = heapprof_take_segs(dst, src);
+                if (seg0 < HEAPPROF_MAX_SEGS)
+                    dst->n_dead += held;    /* less each census kept where it lies */
+                took = true;
+            }
+            heapprof_append_census(dst, src, ci, map, map_w, same, seg0);
             continue;
         }
         if (!is_head)
@@ -567,6 +742,9 @@ heapprof_append(heapprof *dst, const heapprof *src, bool head)
         if (closed)
             heapprof_census_end(dst);
     }
+    /* Every census of src counted into its bands is closed in dst by now and counted after
+     * dst's own; src's open one (if any) is still open in dst, counted when it closes. */
+    heapprof_merge_counts(dst, src, map);
     x_free(map);
 }
 
@@ -623,7 +801,7 @@ heapprof_sort_censuses(heapprof *hp)
         hp->bands[b] = (heapprof_band){ .kind = kind };
         hp->keys[b].census = HEAPPROF_NONE;     /* census indices changed */
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = hp->head ? 1 : 0; i < n; i++)      /* a head stays census 0: time 0 */
         heapprof_count(hp, i);
 }
 
@@ -663,10 +841,8 @@ heapprof_seal(heapprof *hp)
         }
     }
     /* Nothing grows until the next census: give back the pool's slack and the scratch. */
-    if (hp->cap_pool > hp->n_pool) {
-        hp->cap_pool = hp->n_pool;
-        hp->pool = hp->n_pool ? xreallocarray(hp->pool, hp->n_pool, 1) : (x_free(hp->pool), NULL);
-    }
+    if (hp->n_segs)
+        heapprof_seg_trim(&hp->segs[hp->n_segs - 1]);
     x_free(hp->open_band);
     x_free(hp->open_bytes);
     hp->open_band = NULL;
@@ -743,7 +919,7 @@ heapprof_census_group_sums(const heapprof *hp, size_t i, const uint8_t *group, u
     /* The packed entries read in one stride: band, then bytes less their shift. */
     const heapprof_pack *pk = &hp->pack[i];
     size_t w = (size_t)pk->bw + pk->yw;
-    const uint8_t *p = hp->pool + pk->off;
+    const uint8_t *p = heapprof_packed(hp, i);
     for (size_t k = 0; k < n; k++, p += w)
         sums[group[heapprof_load(p, pk->bw)]] += heapprof_load(p + pk->bw, pk->yw) << pk->shift;
 }
@@ -891,10 +1067,13 @@ heapprof_cost_centre_find(const heapprof *hp, uint32_t id, const char **label,
 size_t
 heapprof_bytes(const heapprof *hp)
 {
-    return sizeof *hp + hp->cap_text + hp->cap_stk * sizeof *hp->stk +
+    size_t pool = 0;
+    for (size_t i = 0; i < hp->n_segs; i++)
+        pool += hp->segs[i].cap;
+    return pool + sizeof *hp + hp->cap_text + hp->cap_stk * sizeof *hp->stk +
            hp->cap_bands * (sizeof *hp->bands + sizeof *hp->keys) +
            hp->n_slots * sizeof *hp->slots + hp->cap_census * sizeof *hp->census +
-           hp->cap_pack * sizeof *hp->pack + hp->cap_pool +
+           hp->cap_pack * sizeof *hp->pack + hp->cap_segs * sizeof *hp->segs +
            hp->cap_open * (sizeof *hp->open_band + sizeof *hp->open_bytes) +
            hp->cap_ccs * sizeof *hp->ccs;
 }
@@ -909,6 +1088,7 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
         seen[b] = HEAPPROF_NONE;
     bool ok = false;
     size_t n_ent = 0, closed = hp->n_census - (hp->open ? 1 : 0);
+    uint64_t packed = 0;
     for (size_t i = 0; i < hp->n_census; i++) {
         const heapprof_census *c = &hp->census[i];
         if (hp->sealed && i > 0 && c->time_ns < hp->census[i - 1].time_ns) {
@@ -921,14 +1101,16 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
             goto out;
         }
         n_ent += c->n_entries;
-        uint64_t total = 0;
+        uint64_t total = 0, any_bytes = 0, max_bytes = 0;
+        uint32_t max_band = 0;
         for (size_t k = 0; k < c->n_entries; k++) {
             uint32_t b;
             uint64_t bytes;
             if (!(hp->open && i == hp->n_census - 1) &&
-                hp->pack[i].off + (uint64_t)c->n_entries * (hp->pack[i].bw + hp->pack[i].yw) >
-                    hp->n_pool) {
-                checkfail(why, why_len, "census %zu: packed entries past the pool", i);
+                (hp->pack[i].seg >= hp->n_segs ||
+                 hp->pack[i].off + (uint64_t)c->n_entries * (hp->pack[i].bw + hp->pack[i].yw) >
+                     hp->segs[hp->pack[i].seg].n)) {
+                checkfail(why, why_len, "census %zu: packed entries past their segment", i);
                 goto out;
             }
             heapprof_ent(hp, i, k, &b, &bytes);
@@ -943,7 +1125,10 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
             }
             seen[b] = (uint32_t)i;
             total += bytes;
-            if (i >= closed)
+            any_bytes |= bytes;
+            max_bytes = bytes > max_bytes ? bytes : max_bytes;
+            max_band = b > max_band ? b : max_band;
+            if (i >= closed || (hp->head && i == 0))
                 continue;
             heapprof_band *w = &want[b];
             w->sum_bytes += bytes;
@@ -953,11 +1138,34 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
                 w->peak_time_ns = c->time_ns;
             }
         }
+        if (i < closed)
+            packed += (uint64_t)c->n_entries * (hp->pack[i].bw + hp->pack[i].yw);
+        if (i < closed && c->n_entries) {     /* packed as heapprof_pack_open packs */
+            uint8_t shift = 0;
+            while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
+                shift++;
+            const heapprof_pack *pk = &hp->pack[i];
+            if (pk->bw != heapprof_width(max_band) || pk->shift != shift ||
+                pk->yw != heapprof_width(max_bytes >> shift)) {
+                checkfail(why, why_len, "census %zu: packed at widths %u+%u shift %u, its "
+                          "entries need %u+%u shift %u", i, pk->bw, pk->yw, pk->shift,
+                          heapprof_width(max_band), heapprof_width(max_bytes >> shift), shift);
+                goto out;
+            }
+        }
         if (total != c->total_bytes) {
             checkfail(why, why_len, "census %zu: total %llu, entries add to %llu", i,
                       (unsigned long long)c->total_bytes, (unsigned long long)total);
             goto out;
         }
+    }
+    size_t pool = 0;
+    for (size_t g = 0; g < hp->n_segs; g++)
+        pool += hp->segs[g].n;
+    if (packed + hp->n_dead != pool) {
+        checkfail(why, why_len, "censuses pack %llu bytes and %zu are dead, the pool holds %zu",
+                  (unsigned long long)packed, hp->n_dead, pool);
+        goto out;
     }
     if (n_ent != hp->n_ent) {
         checkfail(why, why_len, "%zu entries, censuses hold %zu", hp->n_ent, n_ent);

@@ -159,6 +159,156 @@ START_TEST(test_heapprof_bands)
 }
 END_TEST
 
+/* One step of a heap profile's stream: a census's BEGIN (at time t) or END, or a sample. */
+typedef struct hp_op {
+    enum { HP_OP_BEGIN, HP_OP_END, HP_OP_SAMPLE } what;
+    uint64_t t;
+    unsigned key;               /* a sample's band: even a string, odd a stack */
+    uint64_t bytes;
+} hp_op;
+
+static void
+hp_op_sample(heapprof *hp, const hp_op *op)
+{
+    if (op->key % 2 == 0) {
+        char text[16];
+        int len = snprintf(text, sizeof text, "b%u", op->key);
+        heapprof_sample_string(hp, (const uint8_t *)text, (size_t)len, op->bytes);
+    } else {
+        uint32_t stk[3] = { op->key, 7, 9 };
+        heapprof_sample_stack(hp, stk, 1 + op->key % 3, op->bytes);
+    }
+}
+
+/* The profile of ops[0, n) built in one walk, sealed (caller frees). */
+static heapprof *
+hp_build_serial(const hp_op *ops, size_t n)
+{
+    heapprof *hp = heapprof_new();
+    for (size_t i = 0; i < n; i++) {
+        if (ops[i].what == HP_OP_SAMPLE)
+            hp_op_sample(hp, &ops[i]);
+        else if (ops[i].what == HP_OP_BEGIN)
+            heapprof_census_begin(hp, ops[i].t);
+        else
+            heapprof_census_end(hp);
+    }
+    heapprof_seal(hp);
+    return hp;
+}
+
+/* A later stretch, ops[from, n), built on its own as a parallel build's later worker
+ * builds it: samples before its first BEGIN or END go to its head, then appended to dst
+ * (the earlier stretch) the way the build stitches them (an END or BEGIN met first
+ * closes dst's open census). */
+static void
+hp_append_stretch(heapprof *dst, const hp_op *ops, size_t from, size_t n)
+{
+    heapprof *src = heapprof_new();
+    bool known = false, head = false;
+    for (size_t i = from; i < n; i++) {
+        if (ops[i].what == HP_OP_SAMPLE) {
+            if (!known && !head) {
+                heapprof_head_begin(src);
+                head = true;
+            }
+            hp_op_sample(src, &ops[i]);
+        } else if (ops[i].what == HP_OP_BEGIN) {
+            known = true;
+            heapprof_census_begin(src, ops[i].t);
+        } else {
+            known = true;
+            heapprof_census_end(src);
+        }
+    }
+    if (known && !head)
+        heapprof_census_end(dst);
+    heapprof_append(dst, src, head);
+    heapprof_free(src);
+}
+
+/* A profile built in two stretches, cut at every step of the stream, equals the one built
+ * in one: censuses, entries, band numbers and counts, peaks and their times. Bytes come
+ * from a few values, 0 among them (and always for one band), so that peaks tie across
+ * the cut (the earlier census keeps the peak);
+ * the later stretch meets bands in another order than the earlier (their numbers must
+ * follow the serial walk) or, in loop 1, in the same order (the packed entries are
+ * copied); the cut falls inside censuses (a head), between them, and after an END
+ * (a dropped head). Loop 3 renumbers bands past one byte into censuses packed at one. */
+START_TEST(test_heapprof_append_vs_serial)
+{
+    enum { N_MAX = 560, N_WIDE = 300 };
+    hp_op ops[N_MAX];
+    uint64_t s = 0x9e3779b97f4a7c15u + (uint64_t)_i, t = 0;
+    size_t n = 0, n_ops = 240;
+    if (_i == 3) {
+        /* A first census of 300 bands (numbered past one byte), then censuses of the
+         * first 100 only: a later stretch holding both packs the latter narrower. */
+        n_ops = N_MAX;
+        ops[n++] = (hp_op){ .what = HP_OP_BEGIN, .t = t += 1 };
+        for (unsigned key = 0; key < N_WIDE; key++)
+            ops[n++] = (hp_op){ .what = HP_OP_SAMPLE, .key = key, .bytes = 8 + key };
+    }
+    while (n < n_ops) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        unsigned r = (unsigned)(s >> 33) % 16;
+        if (r == 0) {
+            ops[n++] = (hp_op){ .what = HP_OP_END };
+        } else if (r <= 2) {
+            ops[n++] = (hp_op){ .what = HP_OP_BEGIN, .t = t += 1 + (s >> 50) % 3 };
+        } else {
+            /* Loop 1: every census lists the bands in one order, as the RTS does. */
+            unsigned key = _i == 1 ? (unsigned)(n % 12) : (unsigned)(s >> 20) % 12;
+            if (_i == 3)
+                key = (unsigned)(s >> 20) % 100;
+            ops[n++] = (hp_op){ .what = HP_OP_SAMPLE, .key = key,
+                                .bytes = key == 11 ? 0 : 8 * ((s >> 40) % 4) };
+        }
+    }
+    heapprof *serial = hp_build_serial(ops, n_ops);
+    hp_assert_ok(serial);
+    ck_assert_uint_gt(heapprof_n_censuses(serial), 20);
+    for (size_t cut = 0; cut <= n_ops; cut += cut < 320 ? 1 : 7) {
+        heapprof *dst = heapprof_new();
+        hp_append_stretch(dst, ops, 0, cut);
+        hp_append_stretch(dst, ops, cut, n_ops);
+        heapprof_seal(dst);
+        char name[32];
+        snprintf(name, sizeof name, "cut at %zu", cut);
+        test_heapprof_same(name, serial, dst);
+        heapprof_free(dst);
+    }
+    heapprof_free(serial);
+}
+END_TEST
+
+/* A profile built in 300 stretches of one census each, each stretch meeting its bands in
+ * another order, equals the one built in one: the pool's segments, taken over from each
+ * stretch, run out after 255, and the later censuses are copied. */
+START_TEST(test_heapprof_append_many)
+{
+    enum { N_CENSUS = 300, OPS_PER = 5 };
+    hp_op *ops = xcalloc(N_CENSUS * OPS_PER, sizeof *ops);       /* freed below */
+    size_t n = 0;
+    for (unsigned c = 0; c < N_CENSUS; c++) {
+        ops[n++] = (hp_op){ .what = HP_OP_BEGIN, .t = 10 + c };
+        for (unsigned k = 0; k < 3; k++)
+            ops[n++] = (hp_op){ .what = HP_OP_SAMPLE, .key = (c * 7 + k * 5) % 29,
+                                .bytes = 8 * (c % 5 + k) };
+        ops[n++] = (hp_op){ .what = HP_OP_END };
+    }
+    heapprof *serial = hp_build_serial(ops, n), *dst = heapprof_new();
+    for (size_t i = 0; i < n; i += OPS_PER)
+        hp_append_stretch(dst, ops, i, i + OPS_PER);
+    heapprof_seal(dst);
+    ck_assert_uint_eq(heapprof_n_censuses(dst), N_CENSUS);
+    test_heapprof_same("300 stretches", serial, dst);
+    heapprof_free(serial);
+    heapprof_free(dst);
+    x_free(ops);
+}
+END_TEST
+
 /* Random censuses over a pool of string and stack bands, against a model that adds up
  * each (census, band) pair. Times go up, except in the second half of the runs, where
  * censuses come in any order with ties (as -hb writes them): the profile must equal the
@@ -821,6 +971,8 @@ test_heapprof_suite(void)
     TCase *tc = tcase_create("heapprof");
     tcase_add_test(tc, test_heapprof_bands);
     tcase_add_loop_test(tc, test_heapprof_random_vs_model, 0, 4);
+    tcase_add_loop_test(tc, test_heapprof_append_vs_serial, 0, 4);
+    tcase_add_test(tc, test_heapprof_append_many);
     tcase_add_test(tc, test_heapprof_packed_edges);
     tcase_add_loop_test(tc, test_heapprof_census_bands, 0, 3);
     tcase_add_loop_test(tc, test_heapprof_fixtures_vs_dump, 0,
