@@ -630,10 +630,10 @@ heapprof_append_census(heapprof *dst, const heapprof *src, size_t ci, uint32_t *
     sg->n += n * dw;
 }
 
-/* Take src's pool segments over as dst's last ones (dst's last, which nothing packs onto
- * any more, trimmed first); the dst index of src's first, or HEAPPROF_MAX_SEGS when dst
- * would have too many (then src keeps them and its censuses are copied). The bytes of
- * src no census keeps (a head's) are dead in dst. */
+/* Take src's pool segments over as dst's last ones, all trimmed (dst's last too: what
+ * packs after grows the last again); the dst index of src's first, or HEAPPROF_MAX_SEGS
+ * when dst would have too many (then src keeps them and its censuses are copied). The
+ * bytes of src no census keeps (a head's) are dead in dst. */
 static unsigned
 heapprof_take_segs(heapprof *dst, heapprof *src)
 {
@@ -645,6 +645,8 @@ heapprof_take_segs(heapprof *dst, heapprof *src)
     xgrowarray((void **)&dst->segs, &dst->cap_segs, dst->n_segs + src->n_segs, 4,
                sizeof *dst->segs);
     memcpy(dst->segs + dst->n_segs, src->segs, src->n_segs * sizeof *src->segs);
+    for (size_t i = 0; i < src->n_segs; i++)
+        heapprof_seg_trim(&dst->segs[dst->n_segs + i]);
     dst->n_segs += src->n_segs;
     src->n_segs = 0;
     return seg0;
