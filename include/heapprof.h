@@ -68,9 +68,14 @@ void heapprof_census_begin(heapprof *hp, uint64_t time_ns);
  * adds them to that census). Only as the first census; ignored after one. */
 void heapprof_head_begin(heapprof *hp);
 /* A band's bytes in the open census (ignored when none is open). A band named twice
- * in one census adds up. depth may be 0 (the empty stack). */
+ * in one census adds up. depth may be 0 (the empty stack). A string ends at its first
+ * NUL, if text's len bytes hold one. */
 void heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t bytes);
 void heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t bytes);
+/* heapprof_sample_string of the NUL-terminated string at p, as the log writes it: the NUL
+ * within the avail bytes from p (ignored when there is none). Tries the band at this
+ * place in the census before first, which needs no search for the NUL. */
+void heapprof_sample_cstr(heapprof *hp, const uint8_t *p, size_t avail, uint64_t bytes);
 void heapprof_census_end(heapprof *hp);
 /* Append src, a later stretch of the same log built on its own (a parallel build's later
  * worker), to dst, both unsealed: src's cost centres, breakdown (when dst has none) and

@@ -975,12 +975,10 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
     case EV_HEAP_PROF_SAMPLE_STRING: {
         if (!b->hp_open && !unknown)
             break;
-        cursor c;
-        cursor_init(&c, ev->payload, ev->payload_len);
-        (void)cursor_u8(&c);                            /* profile id: reserved */
-        uint64_t bytes = cursor_u64(&c);
-        if (c.failed)
+        /* u8 profile id (reserved), u64 bytes, then the string or the stack. */
+        if (ev->payload_len < 9)
             break;
+        uint64_t bytes = cursor_be64(ev->payload + 1);
         if (unknown) {
             b->hp_head_total += bytes;
             if (!b->hp_head)
@@ -989,19 +987,17 @@ on_heap_prof(builder *b, size_t li, const evlog_event *ev)
         } else {
             b->hp_total += bytes;
         }
-        if (ev->type == EV_HEAP_PROF_SAMPLE_STRING) {
-            const uint8_t *text;
-            size_t n;
-            if (cursor_cstr(&c, &text, &n))
-                heapprof_sample_string(b->ix->heap, text, n, bytes);
+        if (ev->type == EV_HEAP_PROF_SAMPLE_STRING) {   /* the hot one: -hT, -hi, -hd, -hy */
+            heapprof_sample_cstr(b->ix->heap, ev->payload + 9, ev->payload_len - 9, bytes);
             break;
         }
+        size_t depth = ev->payload_len > 9 ? ev->payload[9] : 0;   /* u8 depth, u32 ids */
+        if (ev->payload_len < 10 || (ev->payload_len - 10) / 4 < depth)
+            break;
         uint32_t stack[255];
-        size_t depth = cursor_u8(&c);
         for (size_t i = 0; i < depth; i++)
-            stack[i] = cursor_u32(&c);
-        if (!c.failed)
-            heapprof_sample_stack(b->ix->heap, stack, depth, bytes);
+            stack[i] = cursor_be32(ev->payload + 10 + 4 * i);
+        heapprof_sample_stack(b->ix->heap, stack, depth, bytes);
         break;
     }
     default:                    /* SAMPLE_END */

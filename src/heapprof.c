@@ -349,21 +349,37 @@ heapprof_ent(const heapprof *hp, size_t ci, size_t k, uint32_t *band, uint64_t *
     *bytes = heapprof_load(p + pk->bw, pk->yw) << pk->shift;
 }
 
+/* Add one census entry (bytes, taken at time_ns) to its band's peak, sum and count. */
+static inline void
+heapprof_count_one(heapprof_band *b, uint64_t bytes, uint64_t time_ns)
+{
+    b->sum_bytes += bytes;
+    b->n_censuses++;
+    if (b->n_censuses == 1 || bytes > b->peak_bytes) {
+        b->peak_bytes = bytes;
+        b->peak_time_ns = time_ns;
+    }
+}
+
 /* Pack the open census's entries onto the end of the pool at the narrowest widths that
  * hold them exactly: bytes share their common trailing zero bits (whole words, as the
- * RTS counts them), stored once as the shift. */
+ * RTS counts them), stored once as the shift. With `count`, the same pass adds them to
+ * their bands' peaks, sums and counts. */
 static void
-heapprof_pack_open(heapprof *hp)
+heapprof_pack_open(heapprof *hp, bool count)
 {
     size_t n = hp->n_open;
+    uint64_t t = hp->census[hp->n_census - 1].time_ns;
     uint32_t max_band = 0;
     uint64_t any_bytes = 0, max_bytes = 0;
     for (size_t k = 0; k < n; k++) {
-        if (hp->open_band[k] > max_band)
-            max_band = hp->open_band[k];
-        if (hp->open_bytes[k] > max_bytes)
-            max_bytes = hp->open_bytes[k];
-        any_bytes |= hp->open_bytes[k];
+        uint32_t band = hp->open_band[k];
+        uint64_t bytes = hp->open_bytes[k];
+        max_band = band > max_band ? band : max_band;
+        max_bytes = bytes > max_bytes ? bytes : max_bytes;
+        any_bytes |= bytes;
+        if (count)
+            heapprof_count_one(&hp->bands[band], bytes, t);
     }
     uint8_t shift = 0;
     while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
@@ -436,26 +452,74 @@ heapprof_sample_band(heapprof *hp, size_t b, uint64_t bytes)
     c->n_entries++;
 }
 
+/* The RTS lists a census's bands in nearly the order of the one before: the band at the
+ * open census's next position j there, tried before hashing a key (HEAPPROF_NONE: none). */
+static inline uint32_t
+heapprof_guess(const heapprof *hp, size_t j)
+{
+    if (hp->n_census < 2 || j >= hp->census[hp->n_census - 2].n_entries)
+        return HEAPPROF_NONE;
+    const heapprof_pack *pk = &hp->pack[hp->n_census - 2];   /* closed */
+    return (uint32_t)heapprof_load(
+        heapprof_packed(hp, hp->n_census - 2) + j * (size_t)(pk->bw + pk->yw), pk->bw);
+}
+
 static void
 heapprof_sample(heapprof *hp, heapprof_band_kind kind, const void *p, size_t n, uint64_t bytes)
 {
     if (!hp->open)
         return;
-    /* The RTS lists a census's bands in nearly the order of the one before: try the band
-     * at the same position there before hashing the key. */
-    size_t b = SIZE_MAX, j = hp->n_in_census++;
-    if (hp->n_census >= 2) {
-        const heapprof_census *prev = &hp->census[hp->n_census - 2];
-        if (j < prev->n_entries) {
-            const heapprof_pack *pk = &hp->pack[hp->n_census - 2];   /* closed */
-            uint32_t guess = (uint32_t)heapprof_load(
-                heapprof_packed(hp, hp->n_census - 2) + j * (size_t)(pk->bw + pk->yw), pk->bw);
-            if (heapprof_key_is(hp, guess, kind, p, n))
-                b = guess;
-        }
-    }
-    if (b == SIZE_MAX)
+    size_t b = heapprof_guess(hp, hp->n_in_census++);
+    if (b == HEAPPROF_NONE || !heapprof_key_is(hp, b, kind, p, n))
         b = heapprof_band_get(hp, kind, p, n);
+    heapprof_sample_band(hp, b, bytes);
+}
+
+/* a[0, n) == b[0, n), for the short texts of bands: eight bytes at a time. */
+static inline bool
+heapprof_same_bytes(const void *a, const void *b, size_t n)
+{
+    const uint8_t *x = a, *y = b;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 <= n; i += 8) {
+            uint64_t u, v;
+            memcpy(&u, x + i, 8);
+            memcpy(&v, y + i, 8);
+            if (u != v)
+                return false;
+        }
+        uint64_t u, v;          /* the last eight, overlapping what was compared */
+        memcpy(&u, x + n - 8, 8);
+        memcpy(&v, y + n - 8, 8);
+        return u == v;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (x[i] != y[i])
+            return false;
+    return true;
+}
+
+void
+heapprof_sample_cstr(heapprof *hp, const uint8_t *p, size_t avail, uint64_t bytes)
+{
+    if (!hp->open)
+        return;
+    size_t b = heapprof_guess(hp, hp->n_in_census);
+    if (b != HEAPPROF_NONE) {
+        /* A string band's text holds no NUL (heapprof_sample_string): its bytes and then
+         * a NUL are this string, whole, without looking for its end. */
+        const heapprof_key *k = &hp->keys[b];
+        if (!(hp->bands[b].kind == HEAPPROF_BAND_STRING && k->len < avail && p[k->len] == 0 &&
+              heapprof_same_bytes(hp->text + k->first, p, k->len)))
+            b = HEAPPROF_NONE;
+    }
+    if (b == HEAPPROF_NONE) {
+        const uint8_t *nul = memchr(p, 0, avail);
+        if (!nul)
+            return;
+        b = heapprof_band_get(hp, HEAPPROF_BAND_STRING, p, (size_t)(nul - p));
+    }
+    hp->n_in_census++;
     heapprof_sample_band(hp, b, bytes);
 }
 
@@ -468,31 +532,22 @@ heapprof_sample_stack(heapprof *hp, const uint32_t *ccs, size_t depth, uint64_t 
 void
 heapprof_sample_string(heapprof *hp, const uint8_t *text, size_t len, uint64_t bytes)
 {
+    const uint8_t *nul = len ? memchr(text, 0, len) : NULL;
+    if (nul)                    /* a string ends at its first NUL */
+        len = (size_t)(nul - text);
     heapprof_sample(hp, HEAPPROF_BAND_STRING, text, len, bytes);
 }
 
-/* Add census c's entries to its bands' peaks, sums and counts. */
+/* Add closed census ci's entries to its bands' peaks, sums and counts. */
 static void
 heapprof_count(heapprof *hp, size_t ci)
 {
     const heapprof_census *c = &hp->census[ci];
-    bool open = hp->open && ci == hp->n_census - 1;
     for (size_t k = 0; k < c->n_entries; k++) {
         uint32_t band;
         uint64_t bytes;
-        if (open) {             /* the census being closed: its scratch, not the pool */
-            band = hp->open_band[k];
-            bytes = hp->open_bytes[k];
-        } else {
-            heapprof_ent(hp, ci, k, &band, &bytes);
-        }
-        heapprof_band *b = &hp->bands[band];
-        b->sum_bytes += bytes;
-        b->n_censuses++;
-        if (b->n_censuses == 1 || bytes > b->peak_bytes) {
-            b->peak_bytes = bytes;
-            b->peak_time_ns = c->time_ns;
-        }
+        heapprof_ent(hp, ci, k, &band, &bytes);
+        heapprof_count_one(&hp->bands[band], bytes, c->time_ns);
     }
 }
 
@@ -501,9 +556,7 @@ heapprof_census_end(heapprof *hp)
 {
     if (!hp->open)
         return;
-    if (!(hp->head && hp->n_census == 1))
-        heapprof_count(hp, hp->n_census - 1);
-    heapprof_pack_open(hp);
+    heapprof_pack_open(hp, !(hp->head && hp->n_census == 1));
     hp->open = false;
 }
 

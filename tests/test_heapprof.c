@@ -309,6 +309,60 @@ START_TEST(test_heapprof_append_many)
 }
 END_TEST
 
+/* heapprof_sample_cstr on the bytes the log holds equals heapprof_sample_string on the
+ * string cut at its NUL (nothing when there is none): when the band guessed from the
+ * census before is this string's prefix, extends it, is cut short by the end of the
+ * bytes, or is a stack; with and without a NUL in the bytes. */
+START_TEST(test_heapprof_sample_cstr)
+{
+    static const struct {
+        const char *raw;        /* the bytes, NUL included where there is one */
+        size_t avail;
+    } census[][6] = {
+        { { "abc", 4 }, { "abcd", 5 }, { "ab", 3 }, { "", 1 }, { "xyz", 4 }, { "q", 2 } },
+        { { "abc", 4 }, { "abcd", 5 }, { "ab", 3 }, { "", 1 }, { "xyz", 4 }, { "q", 2 } },
+        /* at each place: longer than the guess, shorter, no NUL, the guess without room
+         * for its NUL, a NUL inside, a stack's place (below) */
+        { { "abcz", 5 }, { "abc", 4 }, { "ab", 2 }, { "", 0 }, { "xyz", 3 }, { "q\0r", 4 } },
+        { { "abc", 4 }, { "abcd", 5 }, { "ab", 3 }, { "", 1 }, { "xyz", 4 }, { "q", 2 } },
+    };
+    heapprof *by_cstr = heapprof_new(), *by_string = heapprof_new();
+    for (size_t c = 0; c < sizeof census / sizeof census[0]; c++) {
+        heapprof_census_begin(by_cstr, 100 * (c + 1));
+        heapprof_census_begin(by_string, 100 * (c + 1));
+        if (c == 3) {           /* a stack where the census before had a string */
+            uint32_t stk[2] = { 5, 6 };
+            heapprof_sample_stack(by_cstr, stk, 2, 64);
+            heapprof_sample_stack(by_string, stk, 2, 64);
+        }
+        for (size_t k = 0; k < 6; k++) {
+            char raw[8];
+            size_t avail = census[c][k].avail;
+            memcpy(raw, census[c][k].raw, avail);
+            if (c == 2 && k == 5)
+                raw[1] = '\0';         /* "q", NUL, "r", NUL */
+            uint64_t bytes = 8 * (c + k + 1);
+            heapprof_sample_cstr(by_cstr, (const uint8_t *)raw, avail, bytes);
+            const char *nul = memchr(raw, 0, avail);
+            size_t len = nul ? (size_t)(nul - raw) : 0;
+            if (c == 2 && k == 5)
+                len = 3;                /* "q", NUL, "r": heapprof_sample_string cuts it */
+            if (nul)
+                heapprof_sample_string(by_string, (const uint8_t *)raw, len, bytes);
+        }
+        heapprof_census_end(by_cstr);
+        heapprof_census_end(by_string);
+    }
+    heapprof_seal(by_cstr);
+    heapprof_seal(by_string);
+    hp_assert_ok(by_string);
+    test_heapprof_same("cstr", by_string, by_cstr);
+    ck_assert_uint_eq(heapprof_census_at(by_cstr, 2)->n_entries, 3);   /* three dropped */
+    heapprof_free(by_cstr);
+    heapprof_free(by_string);
+}
+END_TEST
+
 /* Random censuses over a pool of string and stack bands, against a model that adds up
  * each (census, band) pair. Times go up, except in the second half of the runs, where
  * censuses come in any order with ties (as -hb writes them): the profile must equal the
@@ -973,6 +1027,7 @@ test_heapprof_suite(void)
     tcase_add_loop_test(tc, test_heapprof_random_vs_model, 0, 4);
     tcase_add_loop_test(tc, test_heapprof_append_vs_serial, 0, 4);
     tcase_add_test(tc, test_heapprof_append_many);
+    tcase_add_test(tc, test_heapprof_sample_cstr);
     tcase_add_test(tc, test_heapprof_packed_edges);
     tcase_add_loop_test(tc, test_heapprof_census_bands, 0, 3);
     tcase_add_loop_test(tc, test_heapprof_fixtures_vs_dump, 0,
