@@ -69,12 +69,16 @@ bool lanes_cap_shown(const evindex *ix, size_t i);
 
 /* What lanes_draw keeps from one frame to the next for one index (the caller's, e.g. the
  * app's; NULL in lanes_draw_opts: everything made per frame): the heap bands' places by
- * peak and each census's bytes per band style, made on first use. It notices another
- * index, or one grown (a live log), and starts again. */
+ * peak and each census's bytes per band style, made on first use; and the last frames'
+ * rows, copied into a frame that shows the same times of the index as it is with the
+ * same options (one that only moves the cursor or the selection, or draws again). It
+ * notices another index, or one grown (a live log), and starts again. */
 typedef struct lanes_memo lanes_memo;
 /* Empty memo. Caller frees with lanes_memo_free. */
 lanes_memo *lanes_memo_new(void);
 void lanes_memo_free(lanes_memo *m);
+/* Rows lanes_draw copied from kept ones, since the memo was made (tests). */
+size_t lanes_memo_reused(const lanes_memo *m);
 
 typedef struct lanes_draw_opts {
     bool ascii;                 /* only ASCII in every cell */

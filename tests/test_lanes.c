@@ -13,8 +13,11 @@
 #include "heapbands.h"
 #include "heapprof.h"
 #include "lanes.h"
+#include "runlane.h"
 #include "surface.h"
 #include "tests.h"
+#include "theme.h"
+#include "threadlife.h"
 #include "timeview.h"
 #include "xalloc.h"
 
@@ -562,6 +565,145 @@ START_TEST(test_lanes_cursor_selection)
     ck_assert_uint_eq(surface_get(s, 0, 0).cp, 'H');
     ck_assert_uint_eq(surface_get(s, 0, 1).cp, 'x');
     surface_free(s);
+    tl_close(&c);
+}
+END_TEST
+
+/* Two surfaces hold the same cells, or the test fails naming `what`. */
+static void
+tl_assert_same(const surface *a, const surface *b, const char *what)
+{
+    ck_assert_int_eq(surface_cols(a), surface_cols(b));
+    ck_assert_int_eq(surface_lines(a), surface_lines(b));
+    for (int y = 0; y < surface_lines(a); y++)
+        for (int x = 0; x < surface_cols(a); x++) {
+            surface_cell p = surface_get(a, x, y), q = surface_get(b, x, y);
+            ck_assert_msg(p.cp == q.cp && p.style == q.style,
+                          "%s: cell (%d, %d): U+%04X %s kept, U+%04X %s drawn anew", what, x,
+                          y, (unsigned)p.cp, theme_style_name(p.style), (unsigned)q.cp,
+                          theme_style_name(q.style));
+        }
+}
+
+/* Draw with the memo (its rows kept from the frames before) and without: the same. */
+static void
+tl_assert_kept(const tl_case *c, const evindex *ix, const timeview *v, lanes_draw_opts o,
+               const char *what)
+{
+    int cols = LANES_LABEL_COLS + v->width, rows = 0;
+    for (size_t i = 0; i < c->n_lanes; i++)
+        rows += lanes_rows(&c->lanes[i], &o);
+    surface *kept = surface_new(cols, rows), *fresh = surface_new(cols, rows);
+    lanes_draw(kept, 0, 0, cols, ix, c->lanes, c->n_lanes, 0, rows, v, &o);
+    o.memo = NULL;
+    lanes_draw(fresh, 0, 0, cols, ix, c->lanes, c->n_lanes, 0, rows, v, &o);
+    tl_assert_same(kept, fresh, what);
+    surface_free(kept);
+    surface_free(fresh);
+}
+
+/* A memo keeps the rows of a frame for the next one that shows the same times of the same
+ * index with the same options, and only then: moving the cursor or the selection, or
+ * drawing again, reuses every row; zooming, panning, ASCII, monochrome, a highlighted
+ * or focused thread (and another one), split HEC rows and a growing live index each draw
+ * what a frame without a memo draws. */
+START_TEST(test_lanes_kept_rows)
+{
+    tl_case c;
+    tl_open_fixture(&c, "threaded-n4.eventlog");
+    timeview v;
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 120);
+    lanes_memo *memo = lanes_memo_new();
+    lanes_draw_opts o = tl_plain;
+    o.memo = memo;
+    size_t n = c.n_lanes;
+
+    tl_assert_kept(&c, c.ix, &v, o, "first frame");
+    ck_assert_uint_eq(lanes_memo_reused(memo), 0);
+    tl_assert_kept(&c, c.ix, &v, o, "again");
+    ck_assert_uint_eq(lanes_memo_reused(memo), n);
+    uint64_t mid = evindex_first_ns(c.ix) + (evindex_last_ns(c.ix) - evindex_first_ns(c.ix)) / 2;
+    timeview_set_cursor(&v, mid);
+    timeview_select_start(&v, mid);
+    timeview_set_cursor(&v, mid + (evindex_last_ns(c.ix) - mid) / 3);
+    timeview_select_end(&v);
+    tl_assert_kept(&c, c.ix, &v, o, "cursor and selection");
+    ck_assert_uint_eq(lanes_memo_reused(memo), 2 * n);
+    timeview_zoom_to(&v, mid - 3000000, mid + 3000000);
+    tl_assert_kept(&c, c.ix, &v, o, "zoomed");
+    ck_assert_uint_eq(lanes_memo_reused(memo), 2 * n);
+    timeview_pan_fraction(&v, 0.25);
+    tl_assert_kept(&c, c.ix, &v, o, "panned");
+    timeview_fit(&v);                   /* where GC phases show: they differ most */
+    tl_assert_kept(&c, c.ix, &v, o, "whole log");
+    /* Each option changed from a frame with every other one as it is. */
+    o.mono = true;
+    tl_assert_kept(&c, c.ix, &v, o, "monochrome");
+    o.mono = false;
+    tl_assert_kept(&c, c.ix, &v, o, "whole log again");
+    o.hec_split = true;
+    tl_assert_kept(&c, c.ix, &v, o, "split");
+    o.hec_split = false;
+    tl_assert_kept(&c, c.ix, &v, o, "whole log again");
+    o.ascii = true;
+    tl_assert_kept(&c, c.ix, &v, o, "ASCII");
+    o.ascii = false;
+    /* Two threads that run in view: highlighted, then focused, one after another. */
+    timeview_zoom_to(&v, mid - 3000000, mid + 3000000);
+    const evindex_cap *cap = evindex_cap_at(c.ix, 0);
+    size_t i0 = runlane_first_after(cap->runs, v.t0_ns);
+    ck_assert_uint_lt(i0 + 1, runlane_count(cap->runs));
+    runlane_run r0, r1;
+    runlane_get(cap->runs, i0, &r0);
+    size_t i1 = i0 + 1;
+    do
+        runlane_get(cap->runs, i1++, &r1);
+    while (r1.tid == r0.tid && i1 < runlane_count(cap->runs));
+    ck_assert_uint_ne(r0.tid, r1.tid);
+    o.highlight = true;
+    o.highlight_tid = r0.tid;
+    tl_assert_kept(&c, c.ix, &v, o, "highlighted");
+    o.highlight_tid = r1.tid;
+    tl_assert_kept(&c, c.ix, &v, o, "another highlighted");
+    o.highlight = false;
+    tl_assert_kept(&c, c.ix, &v, o, "zoomed again");
+    threadlife *f = threadlife_new(c.ix, r0.tid);
+    o.focus = f;
+    tl_assert_kept(&c, c.ix, &v, o, "focused");
+    surface *plain = tl_draw(&c, &v, &tl_plain), *focused = tl_draw(&c, &v, &o);
+    bool differ = false;                /* the focus shows in this view */
+    for (int y = 0; y < surface_lines(plain); y++)
+        for (int xc = 0; xc < surface_cols(plain); xc++)
+            differ = differ || surface_get(plain, xc, y).style != surface_get(focused, xc, y).style;
+    ck_assert(differ);
+    surface_free(plain);
+    surface_free(focused);
+    threadlife_free(f);
+    f = threadlife_new(c.ix, r1.tid);
+    o.focus = f;
+    tl_assert_kept(&c, c.ix, &v, o, "another focused");
+    threadlife_free(f);
+    o.focus = NULL;
+    lanes_memo_free(memo);
+
+    /* A live index growing under the same view (the whole log's times). */
+    memo = lanes_memo_new();
+    o.memo = memo;
+    timeview_init(&v, evindex_first_ns(c.ix), evindex_last_ns(c.ix), 120);
+    evindex_grow *g = evindex_grow_new(c.log);
+    int steps = 0;
+    for (bool more = true; more; steps++) {
+        more = evindex_grow_step(g, 16384);
+        tl_case grown = c;
+        grown.n_lanes = lanes_build(evindex_grow_index(g), grown.lanes,
+                                    sizeof grown.lanes / sizeof grown.lanes[0]);
+        char what[32];
+        snprintf(what, sizeof what, "grown, step %d", steps);
+        tl_assert_kept(&grown, evindex_grow_index(g), &v, o, what);
+    }
+    ck_assert_int_gt(steps, 3);
+    evindex_grow_free(g);
+    lanes_memo_free(memo);
     tl_close(&c);
 }
 END_TEST
@@ -1507,6 +1649,7 @@ test_lanes_suite(void)
     tcase_add_test(tc, test_lanes_tiny_gc_wins);
     tcase_add_test(tc, test_lanes_fractions);
     tcase_add_test(tc, test_lanes_cursor_selection);
+    tcase_add_test(tc, test_lanes_kept_rows);
     tcase_add_test(tc, test_lanes_run_text);
     tcase_add_test(tc, test_lanes_markers);
     tcase_add_test(tc, test_lanes_nonmoving);

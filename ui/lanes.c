@@ -1139,6 +1139,28 @@ typedef struct lanes_bands {
     uint32_t hint[LANES_BAND_STYLES];
 } lanes_bands;
 
+/* What a frame's rows are drawn from besides the lane and its part: the index as it is
+ * now, the columns' times and the options rows read. Made with lanes_frame_key_of (zeroed
+ * padding: compared whole). */
+typedef struct lanes_frame_key {
+    const evindex *ix;
+    uint64_t n_events, last_ns;         /* a live index grows */
+    int ncols;
+    bool ascii, mono, highlight, focus, focus_complete;
+    uint32_t highlight_tid, focus_tid;
+    size_t focus_runs;                  /* a focused thread's runs come in the background */
+} lanes_frame_key;
+
+/* A row kept from the frames before: its lane and part, and its cells (the cursor and
+ * the selection are laid over them when they are put on the surface). */
+typedef struct lanes_kept_row {
+    lane_kind kind;
+    size_t cap_lane;
+    int part, rows;
+} lanes_kept_row;
+
+#define LANES_KEPT_MAX 512      /* rows kept for one frame key */
+
 struct lanes_memo {
     const evindex *ix;          /* what it was made for: the index, its censuses and bands */
     size_t n_census, n_bands;
@@ -1151,6 +1173,14 @@ struct lanes_memo {
      * the index's: kept when the memo starts again. */
     unsigned char *scratch;
     size_t scratch_cap;
+    /* Rows drawn for `key` and its columns' times, kept while they hold: a frame that
+     * only moves the cursor or the selection, or redraws the same view, copies them. */
+    lanes_frame_key key;
+    uint64_t *key_cols;         /* owned; col_a[0 .. key.ncols] */
+    lanes_kept_row *kept;       /* owned; n_kept of them */
+    surface_cell *kept_cells;   /* owned; key.ncols for each kept row */
+    size_t n_kept, cap_kept, cap_cells;
+    size_t reused;              /* rows copied from kept ones, in all */
 };
 
 lanes_memo *
@@ -1164,11 +1194,21 @@ lanes_memo_clear(lanes_memo *m)
 {
     x_free(m->census_bytes);
     x_free(m->census_done);
+    x_free(m->key_cols);
+    x_free(m->kept);
+    x_free(m->kept_cells);
     unsigned char *scratch = m->scratch;
-    size_t cap = m->scratch_cap;
+    size_t cap = m->scratch_cap, reused = m->reused;
     memset(m, 0, sizeof *m);
     m->scratch = scratch;
     m->scratch_cap = cap;
+    m->reused = reused;
+}
+
+size_t
+lanes_memo_reused(const lanes_memo *m)
+{
+    return m->reused;
 }
 
 void
@@ -1193,6 +1233,72 @@ lanes_memo_check(lanes_memo *m, const evindex *ix)
     m->ix = ix;
     m->n_census = nc;
     m->n_bands = nb;
+}
+
+static lanes_frame_key
+lanes_frame_key_of(const lanes_ctx *x)
+{
+    lanes_frame_key k;
+    memset(&k, 0, sizeof k);    /* padding too: keys are compared whole */
+    k.ix = x->ix;
+    k.n_events = evindex_n_events(x->ix);
+    k.last_ns = evindex_last_ns(x->ix);
+    k.ncols = x->ncols;
+    k.ascii = x->o->ascii;
+    k.mono = x->o->mono;
+    k.highlight = x->o->highlight;
+    k.highlight_tid = x->o->highlight ? x->o->highlight_tid : 0;
+    if (x->o->focus) {
+        k.focus = true;
+        k.focus_tid = threadlife_tid(x->o->focus);
+        k.focus_runs = threadlife_n_runs(x->o->focus);
+        k.focus_complete = threadlife_complete(x->o->focus);
+    }
+    return k;
+}
+
+/* Keep the memo's rows if this frame's key and columns are theirs, else forget them. */
+static void
+lanes_kept_check(lanes_memo *m, const lanes_ctx *x)
+{
+    lanes_frame_key k = lanes_frame_key_of(x);
+    size_t cols = (size_t)x->ncols + 1;
+    if (m->key_cols && memcmp(&k, &m->key, sizeof k) == 0 &&
+        memcmp(m->key_cols, x->col_a, cols * sizeof *x->col_a) == 0)
+        return;
+    m->key = k;
+    x_free(m->key_cols);
+    m->key_cols = xmalloc(cols * sizeof *m->key_cols);     /* owned by the memo */
+    memcpy(m->key_cols, x->col_a, cols * sizeof *x->col_a);
+    m->n_kept = 0;
+}
+
+/* The kept row of lane l's part (of rows), or SIZE_MAX. */
+static size_t
+lanes_kept_find(const lanes_memo *m, const lane *l, int part, int rows)
+{
+    for (size_t i = 0; i < m->n_kept; i++) {
+        const lanes_kept_row *r = &m->kept[i];
+        if (r->kind == l->kind && r->cap_lane == l->cap_lane && r->part == part &&
+            r->rows == rows)
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+/* Keep the row just drawn (up to LANES_KEPT_MAX of a frame key). */
+static void
+lanes_kept_add(lanes_memo *m, const lanes_ctx *x, const lane *l, int part, int rows)
+{
+    if (m->n_kept >= LANES_KEPT_MAX)
+        return;
+    size_t ncols = (size_t)x->ncols;
+    xgrowarray((void **)&m->kept, &m->cap_kept, m->n_kept + 1, 16, sizeof *m->kept);
+    xgrowarray((void **)&m->kept_cells, &m->cap_cells, (m->n_kept + 1) * ncols, 1024,
+               sizeof *m->kept_cells);
+    m->kept[m->n_kept] = (lanes_kept_row){ l->kind, l->cap_lane, part, rows };
+    memcpy(m->kept_cells + m->n_kept * ncols, x->row, ncols * sizeof *x->row);
+    m->n_kept++;
 }
 
 /* Make bt's groups once: style group k (< LANES_BAND_STYLES) is the band k-th by peak
@@ -1465,6 +1571,39 @@ lanes_frame_arrays(lanes_ctx *x, lanes_memo *memo)
     return own;
 }
 
+/* Row `part` (of `rows`) of lane l into x->row. frame_bands: the bands lane's groups
+ * when there is no memo. */
+static void
+lanes_row_make(lanes_ctx *x, const lane *l, int part, int rows, lanes_bands *frame_bands)
+{
+    for (int c = 0; c < x->ncols; c++)
+        x->row[c] = lanes_cell(' ', STYLE_IDLE);
+    switch (l->kind) {
+    case LANE_HEC:
+        lanes_row_hec(x, l, rows == 1 ? LANES_HEC_BOTH
+                            : part == 0 ? LANES_HEC_RUNS : LANES_HEC_GC);
+        break;
+    case LANE_NONMOVING: lanes_row_nonmoving(x); break;
+    case LANE_MARKERS: lanes_row_markers(x); break;
+    case LANE_ACTIVITY: lanes_row_activity(x); break;
+    case LANE_HEAP: lanes_row_heap(x); break;
+    case LANE_SPARKS: lanes_row_sparks(x); break;
+    case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
+        lanes_row_spark_hec(x, l);
+        break;
+    case LANE_HEAPBANDS:
+    {
+        lanes_bands *bt = x->o->memo ? &x->o->memo->bands : frame_bands;
+        lanes_bands_make(bt, x->ix);
+        lanes_row_heapbands(x, part, bt);
+        break;
+    }
+    case LANE_MEMORY: lanes_row_memory(x); break;
+    case LANE_TICKY: lanes_row_ticky(x); break;
+    case LANE_PROF: lanes_row_prof(x); break;
+    }
+}
+
 void
 lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const lane *lanes,
            size_t n_lanes, size_t first_lane, int n_rows, const timeview *v,
@@ -1485,6 +1624,9 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
         if (lanes_cap_shown(ix, i))
             x.hec[x.n_hec++] = i;
 
+    lanes_memo *memo = x.o->memo;
+    if (memo)
+        lanes_kept_check(memo, &x);
     bool has_sel = timeview_has_selection(v);
     int cursor = timeview_col_of(v, v->cursor_ns);
     lanes_bands frame_bands = { 0 };    /* the bands lane's groups without a memo */
@@ -1501,31 +1643,15 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
                 if (l->kind == LANE_HEC)
                     surface_text(s, col0, line, "  gc", STYLE_LANE_LABEL, LANES_LABEL_COLS - 1);
             }
-            for (int c = 0; c < x.ncols; c++)
-                x.row[c] = lanes_cell(' ', STYLE_IDLE);
-            switch (l->kind) {
-            case LANE_HEC:
-                lanes_row_hec(&x, l, rows == 1 ? LANES_HEC_BOTH
-                                     : part == 0 ? LANES_HEC_RUNS : LANES_HEC_GC);
-                break;
-            case LANE_NONMOVING: lanes_row_nonmoving(&x); break;
-            case LANE_MARKERS: lanes_row_markers(&x); break;
-            case LANE_ACTIVITY: lanes_row_activity(&x); break;
-            case LANE_HEAP: lanes_row_heap(&x); break;
-            case LANE_SPARKS: lanes_row_sparks(&x); break;
-            case LANE_SPARK_CREATED: case LANE_SPARK_CONVERTED: case LANE_SPARK_POOL:
-                lanes_row_spark_hec(&x, l);
-                break;
-            case LANE_HEAPBANDS:
-            {
-                lanes_bands *bt = x.o->memo ? &x.o->memo->bands : &frame_bands;
-                lanes_bands_make(bt, ix);
-                lanes_row_heapbands(&x, part, bt);
-                break;
-            }
-            case LANE_MEMORY: lanes_row_memory(&x); break;
-            case LANE_TICKY: lanes_row_ticky(&x); break;
-            case LANE_PROF: lanes_row_prof(&x); break;
+            size_t kept = memo ? lanes_kept_find(memo, l, part, rows) : SIZE_MAX;
+            if (kept != SIZE_MAX) {
+                memcpy(x.row, memo->kept_cells + kept * (size_t)x.ncols,
+                       (size_t)x.ncols * sizeof *x.row);
+                memo->reused++;
+            } else {
+                lanes_row_make(&x, l, part, rows, &frame_bands);
+                if (memo)
+                    lanes_kept_add(memo, &x, l, part, rows);
             }
             for (int c = 0; c < x.ncols; c++) {
                 surface_cell cell = x.row[c];
