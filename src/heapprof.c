@@ -1,6 +1,7 @@
 /* heapprof: heap-profile bands interned in a hash (strings and cost-centre stacks as
  * keys, their texts and ids copied into small pools), censuses as runs of (band, bytes)
- * entries packed at fixed per-census widths (a few bytes each instead of twelve),
+ * entries packed at fixed per-census widths (a few bytes each instead of twelve) in a
+ * pool of a few segments (a parallel build's later stretch hands its own over whole),
  * censuses sorted by time and cost-centre definitions by id at seal. */
 #include "heapprof.h"
 
