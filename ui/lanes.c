@@ -333,9 +333,10 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     uint64_t *lo = &x->busy_lo[li * nb], *hi = &x->busy_hi[li * nb];
     /* Run time up to each column boundary: a walk over the runs in view when they are
      * few, bounds when there are chunks of them in every column, else one sweep of
-     * searches over the lane's runs. */
+     * searches over the lane's runs. How many there are is asked of the chunks alone:
+     * counted exactly, the cold lanes of a new view waited on a load after another. */
     const runlane *rl = evindex_cap_at(x->ix, li)->runs;
-    size_t in_view = runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]);
+    size_t in_view = runlane_count_in_about(rl, x->col_a[0], x->col_a[nb - 1]);
     if (in_view >= LANES_BOUND_PER_COL * nb) {
         runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi, &x->busy_at[li * nb]);
         memset(&x->busy_fine[li * nb], 0, nb * sizeof *x->busy_fine);
@@ -376,7 +377,7 @@ static const uint64_t *
 lanes_kinds_at_bounds(lanes_ctx *x, const ivtrack *tr)
 {
     size_t nb = (size_t)x->ncols + 1;
-    if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
+    if (ivtrack_count_in_about(tr, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
         ivtrack_kinds_walk(tr, x->col_a, nb, x->kinds);  /* from col_a[0]: differences alike */
     else
         ivtrack_kinds_upto_many(tr, x->col_a, nb, x->kinds);
@@ -396,7 +397,8 @@ lanes_sums(lanes_ctx *x, size_t li)
     size_t nb = (size_t)x->ncols + 1;
     const ivtrack *tr = evindex_cap_at(x->ix, li)->gc;
     const uint64_t *lo = x->kinds, *hi = x->kinds;
-    if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) >= LANES_BOUND_GC_PER_COL * nb) {
+    if (ivtrack_count_in_about(tr, x->col_a[0], x->col_a[nb - 1]) >=
+        LANES_BOUND_GC_PER_COL * nb) {
         ivtrack_kinds_bounds_many(tr, x->col_a, nb, x->kinds, x->kinds_hi);
         hi = x->kinds_hi;
         x->bounded[li] |= LANES_BOUND_GC;
