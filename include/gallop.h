@@ -35,6 +35,23 @@ gallop_first_at_least(const void *base, size_t stride, size_t n, uint64_t t)
     return lo;
 }
 
+/* Where t falls among n keys, guessed as if they were spread evenly from key 0 to key
+ * n - 1 (a lane's chunks over the log's span): the guess for gallop_last_below from 0
+ * where nothing nearer is known. A cold search from a good guess waits on a few loads
+ * near it, where a binary search waits on one at every level. */
+static inline size_t
+gallop_guess(const void *base, size_t stride, size_t n, uint64_t t)
+{
+    if (n < 2)
+        return 0;
+    uint64_t first = gallop_key(base, stride, 0), last = gallop_key(base, stride, n - 1);
+    if (t <= first)
+        return 0;
+    if (t > last)
+        return n - 1;
+    return (size_t)((double)(t - first) / (double)(last - first) * (double)(n - 1));
+}
+
 /* The last i < n whose key is below t, given that key lo is (lo < n), searched from
  * lo + guess on. */
 static inline size_t

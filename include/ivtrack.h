@@ -99,6 +99,10 @@ void ivtrack_kinds_bounds_many(const ivtrack *tr, const uint64_t *t, size_t n, u
 void ivtrack_kinds_walk(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out);
 /* Number of intervals (any kind) overlapping [t0, t1); zero-length ones count at t. */
 size_t ivtrack_count_in(const ivtrack *tr, uint64_t t0, uint64_t t1);
+/* ivtrack_count_in to within two chunks, never below it: count_in <= about <= count_in +
+ * 2 * IVTRACK_CHUNK. From chunk searches alone (no chunk's columns read, which cold
+ * costs a wait a load): for choosing how to read a view, not for drawing it. */
+size_t ivtrack_count_in_about(const ivtrack *tr, uint64_t t0, uint64_t t1);
 
 /* Bytes the track holds: handle, packed columns, references and chunk headers, at
  * capacity. */

@@ -158,6 +158,9 @@ void lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix,
 /* The level, 0..8 eighths, that lanes_draw gives `part` out of `whole`: rounded to the
  * nearest eighth, but at least 1 when part > 0 (0 when whole is 0). */
 unsigned lanes_eighths(uint64_t part, uint64_t whole);
+/* Whether lanes_eighths(a, whole) == lanes_eighths(b, whole), for a <= b: with one
+ * division, not two (asked of the bounds on every cell a frame reads them for). */
+bool lanes_eighths_same(uint64_t a, uint64_t b, uint64_t whole);
 
 /* ---- items: what is under a time, and stepping from one to the next ------------------ */
 

@@ -156,6 +156,10 @@ void runlane_busy_bounds_near_many(const runlane *rl, const uint64_t *t, const s
                                    size_t n, uint64_t *lo, uint64_t *hi);
 /* Number of runs that overlap [t0, t1) (a zero-length run at t counts if t0 <= t < t1). */
 size_t runlane_count_in(const runlane *rl, uint64_t t0, uint64_t t1);
+/* runlane_count_in to within two chunks, never below it: count_in <= about <= count_in +
+ * 2 * RUNLANE_CHUNK. From chunk searches alone (no chunk's columns read, which cold
+ * costs a wait a load): for choosing how to read a view, not for drawing it. */
+size_t runlane_count_in_about(const runlane *rl, uint64_t t0, uint64_t t1);
 /* Total run time of runs [0, i) — the prefix sum, O(log n + RUNLANE_CHUNK).
  * i > count is taken as count. */
 uint64_t runlane_prefix_ns(const runlane *rl, size_t i);

@@ -655,6 +655,18 @@ ivtrack_count_starts_from(const ivtrack *tr, uint64_t t, bool inclusive, size_t 
         }
         if (lo + step < hi)
             hi = lo + step;
+    } else if (hi > 0 && (tr->ch[0].start_ns < t || (inclusive && tr->ch[0].start_ns == t))) {
+        /* Nothing known but that the first chunk counts: from where t falls were the
+         * chunks spread evenly. Those whose first start is below u count. */
+        if (inclusive && t == UINT64_MAX) {
+            lo = hi;
+        } else {
+            uint64_t u = inclusive ? t + 1 : t;
+            lo = 1 + gallop_last_below(&tr->ch[0].start_ns, sizeof tr->ch[0], hi, u, 0,
+                                       gallop_guess(&tr->ch[0].start_ns, sizeof tr->ch[0],
+                                                    hi, u));
+        }
+        hi = lo;
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -881,6 +893,9 @@ ivtrack_locate_chunks(const ivtrack *tr, const uint64_t *t, size_t n, size_t *at
             stride = 0;
         }
         size_t prev = c;
+        if (c == 0 && stride == 0)          /* the first time: from where it falls were
+                                             * the chunks spread evenly */
+            stride = gallop_guess(&tr->ch[0].start_ns, sizeof tr->ch[0], n_ch, t[m]);
         c = gallop_last_below(&tr->ch[0].start_ns, sizeof tr->ch[0], n_ch, t[m], c, stride);
         at[m] = c;
         stride = c - prev;
@@ -1089,6 +1104,25 @@ ivtrack_count_in(const ivtrack *tr, uint64_t t0, uint64_t t1)
     size_t hi = ivtrack_count_starts(tr, t1, false);
     size_t lo = ivtrack_first_after(tr, t0);
     return hi > lo ? hi - lo : 0;
+}
+
+size_t
+ivtrack_count_in_about(const ivtrack *tr, uint64_t t0, uint64_t t1)
+{
+    size_t n_ch = ivtrack_chunks(tr->n);
+    if (t0 >= t1 || n_ch == 0 || tr->ch[0].start_ns >= t1)
+        return 0;
+    /* Intervals starting before t1: up to the end of the chunk holding the last of them;
+     * from t0 on: from the start of the chunk holding the last one starting before t0.
+     * Chunk searches only, from guesses: no chunk's columns are read. */
+    const uint64_t *starts = &tr->ch[0].start_ns;
+    size_t c1 = gallop_last_below(starts, sizeof tr->ch[0], n_ch, t1, 0,
+                                  gallop_guess(starts, sizeof tr->ch[0], n_ch, t1));
+    size_t c0 = tr->ch[0].start_ns >= t0 ? 0
+                : gallop_last_below(starts, sizeof tr->ch[0], n_ch, t0, 0,
+                                    gallop_guess(starts, sizeof tr->ch[0], n_ch, t0));
+    size_t hi = (c1 + 1) * IVTRACK_CHUNK < tr->n ? (c1 + 1) * IVTRACK_CHUNK : tr->n;
+    return hi - c0 * IVTRACK_CHUNK;
 }
 
 size_t

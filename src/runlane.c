@@ -900,6 +900,10 @@ runlane_chunk_search(const runlane *rl, uint64_t t, size_t c_from)
         }
         if (lo + step < hi)
             hi = lo + step;
+    } else {
+        /* Nothing known: from where t falls were the chunks spread evenly. */
+        return gallop_last_below(rl->bases, sizeof *rl->bases, rl->n_chunks, t, 0,
+                                 gallop_guess(rl->bases, sizeof *rl->bases, rl->n_chunks, t));
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -1583,6 +1587,9 @@ runlane_locate_chunks(const runlane *rl, const uint64_t *t, size_t n, size_t *at
             stride = 0;
         }
         size_t prev = lo;
+        if (lo == 0 && stride == 0)         /* the first time: from where it falls were
+                                             * the chunks spread evenly */
+            stride = gallop_guess(rl->bases, sizeof *rl->bases, rl->n_chunks, t[m]);
         lo = gallop_last_below(rl->bases, sizeof *rl->bases, rl->n_chunks, t[m], lo, stride);
         at[m] = lo;
         stride = lo - prev;
@@ -1772,6 +1779,34 @@ runlane_count_in(const runlane *rl, uint64_t t0, uint64_t t1)
      * last that starts before t1. */
     size_t hi = runlane_count_starts(rl, t1, false);
     size_t lo = runlane_first_after(rl, t0);
+    return hi > lo ? hi - lo : 0;
+}
+
+size_t
+runlane_count_in_about(const runlane *rl, uint64_t t0, uint64_t t1)
+{
+    if (t0 >= t1)
+        return 0;
+    /* Runs starting before t1: up to the end of the packed chunk holding the last of
+     * them (counted exactly when it is in the open chunk, whose starts are plain); runs
+     * from t0 on: from the start of the chunk holding the last run starting before t0.
+     * Chunk searches only, from guesses: no chunk's columns are read. */
+    const runlane_open *o = rl->open;
+    uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
+    size_t hi, lo;
+    if (t1 > open_first)
+        hi = runlane_count_starts(rl, t1, false);
+    else if (rl->n_chunks == 0 || rl->bases[0] >= t1)
+        return 0;
+    else
+        hi = (runlane_chunk_search(rl, t1, 0) + 1) * RUNLANE_CHUNK;
+    if (t0 > open_first)
+        lo = runlane_first_after(rl, t0);
+    else if (rl->n_chunks == 0 || rl->bases[0] >= t0)
+        lo = 0;
+    else
+        lo = runlane_chunk_search(rl, t0, 0) * RUNLANE_CHUNK;
+    hi = hi < rl->n ? hi : rl->n;
     return hi > lo ? hi - lo : 0;
 }
 

@@ -211,6 +211,11 @@ iv_compare(const ivtrack *tr, const iv_model *m, uint64_t seed, int n_queries)
         IV_EXPECT(ivtrack_count_in(tr, t0, t1) == bf_count_in(m, t0, t1),
                       "seed %llu count_in [%llu,%llu)", (unsigned long long)seed,
                       (unsigned long long)t0, (unsigned long long)t1);
+        size_t about = ivtrack_count_in_about(tr, t0, t1), want = bf_count_in(m, t0, t1);
+        IV_EXPECT(about >= want && about <= want + 2 * IVTRACK_CHUNK,
+                      "seed %llu count_in_about [%llu,%llu): %zu, count %zu",
+                      (unsigned long long)seed, (unsigned long long)t0, (unsigned long long)t1,
+                      about, want);
         IV_EXPECT(ivtrack_first_after(tr, t0) == bf_first_after(m, t0),
                   "seed %llu first_after %llu", (unsigned long long)seed,
                   (unsigned long long)t0);

@@ -337,6 +337,46 @@ START_TEST(test_lanes_eighths)
 }
 END_TEST
 
+/* lanes_eighths_same says what comparing the two levels says: every pair of parts of
+ * small wholes, and pairs around each level's edges for wholes up to 2^64 - 1 (where
+ * lanes_eighths shifts). */
+START_TEST(test_lanes_eighths_same)
+{
+    for (uint64_t whole = 0; whole <= 40; whole++)
+        for (uint64_t a = 0; a <= whole + 2; a++)
+            for (uint64_t b = a; b <= whole + 2; b++)
+                ck_assert_msg(lanes_eighths_same(a, b, whole) ==
+                                  (lanes_eighths(a, whole) == lanes_eighths(b, whole)),
+                              "%llu %llu of %llu", (unsigned long long)a, (unsigned long long)b,
+                              (unsigned long long)whole);
+    static const uint64_t wholes[] = { 1000, 999999937, UINT64_C(1) << 59,
+                                       (UINT64_C(1) << 59) + 1, UINT64_C(3) << 60,
+                                       UINT64_MAX - 1, UINT64_MAX };
+    for (size_t w = 0; w < sizeof wholes / sizeof wholes[0]; w++) {
+        uint64_t whole = wholes[w];
+        uint64_t at[40];
+        size_t n = 0;
+        for (unsigned k = 0; k <= 16; k += 2) {
+            /* Near the edge between levels k / 2 and k / 2 + 1: part ~ whole * (k + 1) / 16. */
+            uint64_t edge = whole / 16 * (k + 1) + whole % 16 * (k + 1) / 16;
+            for (int d = -2; d <= 1; d++)
+                if ((d < 0 && edge >= (uint64_t)-d) || (d >= 0 && edge <= UINT64_MAX - (uint64_t)d))
+                    at[n++] = edge + (uint64_t)(int64_t)d;
+        }
+        at[n++] = 0;
+        at[n++] = whole;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                uint64_t a = at[i] < at[j] ? at[i] : at[j], b = at[i] < at[j] ? at[j] : at[i];
+                ck_assert_msg(lanes_eighths_same(a, b, whole) ==
+                                  (lanes_eighths(a, whole) == lanes_eighths(b, whole)),
+                              "%llu %llu of %llu", (unsigned long long)a,
+                              (unsigned long long)b, (unsigned long long)whole);
+            }
+    }
+}
+END_TEST
+
 /* ---- HEC cells -------------------------------------------------------------------------- */
 
 static void
@@ -1645,6 +1685,7 @@ test_lanes_suite(void)
     tcase_add_test(tc, test_lanes_build_fixtures);
     tcase_add_test(tc, test_lanes_build_global);
     tcase_add_test(tc, test_lanes_eighths);
+    tcase_add_test(tc, test_lanes_eighths_same);
     tcase_add_test(tc, test_lanes_heapbands_recount);
     tcase_add_test(tc, test_lanes_tiny_gc_wins);
     tcase_add_test(tc, test_lanes_fractions);

@@ -450,6 +450,11 @@ rl_compare(const runlane *rl, const rl_model *m, uint64_t seed, int n_queries)
                       "seed %llu count_in [%llu,%llu): %zu want %zu", (unsigned long long)seed,
                       (unsigned long long)t0, (unsigned long long)t1,
                       runlane_count_in(rl, t0, t1), bf_count_in(m, t0, t1));
+        size_t about = runlane_count_in_about(rl, t0, t1), want = bf_count_in(m, t0, t1);
+        RL_EXPECT(about >= want && about <= want + 2 * RUNLANE_CHUNK,
+                      "seed %llu count_in_about [%llu,%llu): %zu, count %zu",
+                      (unsigned long long)seed, (unsigned long long)t0, (unsigned long long)t1,
+                      about, want);
         RL_EXPECT(runlane_first_after(rl, t0) == bf_first_after(m, t0),
                       "seed %llu first_after %llu", (unsigned long long)seed,
                       (unsigned long long)t0);

@@ -66,6 +66,23 @@ lanes_eighths(uint64_t part, uint64_t whole)
     return k < 1 ? 1 : k > 8 ? 8 : (unsigned)k;
 }
 
+bool
+lanes_eighths_same(uint64_t a, uint64_t b, uint64_t whole)
+{
+    unsigned k = lanes_eighths(a, whole);
+    if (a == b || k == 8 || whole == 0)
+        return true;            /* lanes_eighths rises with part, up to 8 */
+    if (k == 0 || b >= whole)
+        return false;           /* a is 0 and b is not; b is a whole (8 > k) */
+    while (whole > (UINT64_C(1) << 59)) {
+        b >>= 1;                /* as lanes_eighths shifts */
+        whole >>= 1;
+    }
+    /* b's level is at least k >= 1: it is k while (b * 16 + whole) / (2 * whole) <= k.
+     * b < whole <= 2^59 and k <= 7: no product wraps. */
+    return b * 16 + whole < 2 * whole * (k + 1);
+}
+
 /* Whether lane i has a run or a GC phase. */
 static bool
 lanes_cap_busy(const evindex *ix, size_t i)
@@ -333,9 +350,10 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     uint64_t *lo = &x->busy_lo[li * nb], *hi = &x->busy_hi[li * nb];
     /* Run time up to each column boundary: a walk over the runs in view when they are
      * few, bounds when there are chunks of them in every column, else one sweep of
-     * searches over the lane's runs. */
+     * searches over the lane's runs. How many there are is asked of the chunks alone:
+     * counted exactly, the cold lanes of a new view waited on a load after another. */
     const runlane *rl = evindex_cap_at(x->ix, li)->runs;
-    size_t in_view = runlane_count_in(rl, x->col_a[0], x->col_a[nb - 1]);
+    size_t in_view = runlane_count_in_about(rl, x->col_a[0], x->col_a[nb - 1]);
     if (in_view >= LANES_BOUND_PER_COL * nb) {
         runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi, &x->busy_at[li * nb]);
         memset(&x->busy_fine[li * nb], 0, nb * sizeof *x->busy_fine);
@@ -376,7 +394,7 @@ static const uint64_t *
 lanes_kinds_at_bounds(lanes_ctx *x, const ivtrack *tr)
 {
     size_t nb = (size_t)x->ncols + 1;
-    if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
+    if (ivtrack_count_in_about(tr, x->col_a[0], x->col_a[nb - 1]) <= LANES_WALK_GC_PER_COL * nb)
         ivtrack_kinds_walk(tr, x->col_a, nb, x->kinds);  /* from col_a[0]: differences alike */
     else
         ivtrack_kinds_upto_many(tr, x->col_a, nb, x->kinds);
@@ -396,7 +414,8 @@ lanes_sums(lanes_ctx *x, size_t li)
     size_t nb = (size_t)x->ncols + 1;
     const ivtrack *tr = evindex_cap_at(x->ix, li)->gc;
     const uint64_t *lo = x->kinds, *hi = x->kinds;
-    if (ivtrack_count_in(tr, x->col_a[0], x->col_a[nb - 1]) >= LANES_BOUND_GC_PER_COL * nb) {
+    if (ivtrack_count_in_about(tr, x->col_a[0], x->col_a[nb - 1]) >=
+        LANES_BOUND_GC_PER_COL * nb) {
         ivtrack_kinds_bounds_many(tr, x->col_a, nb, x->kinds, x->kinds_hi);
         hi = x->kinds_hi;
         x->bounded[li] |= LANES_BOUND_GC;
@@ -647,10 +666,13 @@ lanes_hec_gc(const lanes_ctx *x, size_t li, enum lanes_hec_part part, int c, sur
         lanes_busy_bounds(x, li, c, &bl, &bh);
     bool wins = wl >= ah, loses = wh < al;
     *g = lanes_gc_glyph(x, part, wins, wl + al + bl, span);
-    if (wl + al > 0 && (wins || loses) &&
-        lanes_cell_same(*g, lanes_gc_glyph(x, part, wins, wh + ah + bh, span)))
-        return LANES_GC_GLYPH;
-    return LANES_GC_OPEN;
+    if (wl + al == 0 || !(wins || loses))
+        return LANES_GC_OPEN;
+    /* In colour the glyph is the eighths of the time used, runs and GC. */
+    bool same = x->o->ascii || x->o->mono
+                    ? lanes_cell_same(*g, lanes_gc_glyph(x, part, wins, wh + ah + bh, span))
+                    : lanes_eighths_same(wl + al + bl, wh + ah + bh, span);
+    return same ? LANES_GC_GLYPH : LANES_GC_OPEN;
 }
 
 /* Whether a cell with these exact GC times and run time in [lo, hi] needs its exact run
@@ -660,9 +682,16 @@ static bool
 lanes_hec_busy_open(const lanes_ctx *x, enum lanes_hec_part part, uint64_t span,
                     uint64_t work, uint64_t wait, uint64_t lo, uint64_t hi)
 {
-    return lo != hi && (hi == span || x->o->focus || x->o->highlight ||
-                        !lanes_cell_same(lanes_hec_glyph(x, part, work, wait, lo, span),
-                                         lanes_hec_glyph(x, part, work, wait, hi, span)));
+    if (lo == hi)
+        return false;
+    if (hi == span || x->o->focus || x->o->highlight)
+        return true;
+    /* In colour the glyph is the eighths of the time used (blank at 0, and then the
+     * eighths differ from any other's), in one style whatever the run time. */
+    if (!x->o->ascii && !x->o->mono)
+        return !lanes_eighths_same(work + wait + lo, work + wait + hi, span);
+    return !lanes_cell_same(lanes_hec_glyph(x, part, work, wait, lo, span),
+                            lanes_hec_glyph(x, part, work, wait, hi, span));
 }
 
 /* Add to x->need_e / need_at / need_t, from the k there, the boundaries of column c of
