@@ -618,19 +618,19 @@ runlane_reopen(runlane *rl)
     runlane_zero_pad(rl);
 }
 
-static __attribute__((noinline)) bool runlane_append_reopen(runlane *rl, const runlane_run *run,
-                                                            unsigned keep);
+static __attribute__((noinline)) bool runlane_append_reopen(runlane *rl, uint64_t start,
+                                                            uint64_t end, uint32_t tid,
+                                                            unsigned stop, unsigned flags);
 
-/* runlane_append, keeping those of the caller's flags in `keep`. Its calls are its
- * last steps (no registers to save on the way of most runs). */
+/* runlane_append of a run given by its fields, flags already cut to those kept. Its
+ * calls are its last steps (no registers to save on the way of most runs). */
 static inline bool
-runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
+runlane_append_keep(runlane *rl, uint64_t start, uint64_t end, uint32_t tid, unsigned stop,
+                    unsigned flags)
 {
     runlane_open *o = rl->open;
     if (!o)
-        return runlane_append_reopen(rl, run, keep);
-    uint64_t start = run->start_ns, end = run->end_ns;
-    unsigned flags = run->flags & keep;
+        return runlane_append_reopen(rl, start, end, tid, stop, flags);
     if (rl->n > 0 && start < rl->last_end_ns) {
         start = rl->last_end_ns;
         flags |= RUNLANE_F_CLIPPED;
@@ -640,8 +640,8 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
     size_t j = o->len++;
     o->start_ns[j] = start;
     o->dur_ns[j] = end - start;
-    o->tid[j] = run->tid;
-    o->sf[j] = (uint16_t)(run->stop | flags << RUNLANE_SF_SHIFT);
+    o->tid[j] = tid;
+    o->sf[j] = (uint16_t)(stop | flags << RUNLANE_SF_SHIFT);
     rl->n++;
     rl->total_ns += end - start;
     rl->last_end_ns = end;
@@ -653,16 +653,25 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
 /* runlane_append_keep with no open chunk (the first append, or the first after seal):
  * kept out of line, the slow path of every append. */
 static __attribute__((noinline)) bool
-runlane_append_reopen(runlane *rl, const runlane_run *run, unsigned keep)
+runlane_append_reopen(runlane *rl, uint64_t start, uint64_t end, uint32_t tid, unsigned stop,
+                      unsigned flags)
 {
     runlane_reopen(rl);
-    return runlane_append_keep(rl, run, keep);
+    return runlane_append_keep(rl, start, end, tid, stop, flags);
 }
 
 bool
 runlane_append(runlane *rl, const runlane_run *run)
 {
-    return runlane_append_keep(rl, run, RUNLANE_F_OPEN);
+    return runlane_append_keep(rl, run->start_ns, run->end_ns, run->tid, run->stop,
+                               run->flags & RUNLANE_F_OPEN);
+}
+
+bool
+runlane_append_fields(runlane *rl, uint64_t start_ns, uint64_t end_ns, uint32_t tid,
+                      uint8_t stop, uint8_t flags)
+{
+    return runlane_append_keep(rl, start_ns, end_ns, tid, stop, flags & RUNLANE_F_OPEN);
 }
 
 /* Append src's runs [from, to) to dst, re-encoded (flags kept). */
@@ -677,7 +686,8 @@ runlane_append_from(runlane *dst, const runlane *src, size_t from, size_t to)
         for (size_t j = b == from / RUNLANE_CHUNK ? from % RUNLANE_CHUNK : 0; j < end; j++) {
             runlane_run r = { bk->start_ns[j], bk->start_ns[j] + bk->dur_ns[j], bk->tid[j],
                               bk->stop[j], bk->flags[j] };
-            runlane_append_keep(dst, &r, RUNLANE_F_OPEN | RUNLANE_F_CLIPPED);
+            runlane_append_keep(dst, r.start_ns, r.end_ns, r.tid, r.stop,
+                                r.flags & (RUNLANE_F_OPEN | RUNLANE_F_CLIPPED));
         }
     }
     x_free(bk);
