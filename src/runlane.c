@@ -1313,7 +1313,7 @@ struct runlane_sweep {
     const runlane *rl;          /* borrowed */
     size_t chunk;               /* the packed chunk unpacked below, or SIZE_MAX */
     size_t len;                 /* its runs */
-    size_t n_done;              /* runs [0, n_done) of it are unpacked below */
+    size_t seg, n_done;         /* runs [seg, n_done) of it are unpacked below */
     /* The last answer, good for every t in [memo_lo, memo_hi): from its run's start to
      * the next run's (a join asks of a lane at its own GC start, then at the leader's). */
     uint64_t memo_lo, memo_hi, memo_end;
@@ -1327,35 +1327,58 @@ runlane_sweep_load(runlane_sweep *sw, size_t c)
 {
     sw->chunk = c;
     sw->len = runlane_chunk_len(sw->rl, c);
-    sw->n_done = 0;
+    sw->seg = sw->n_done = 0;
 }
 
-/* Unpack the chunk's starts and durations on from n_done while the last one unpacked
- * starts at or before t (a query of t reads no further: a run starting after t ends
- * the search), so a sweep unpacks a chunk only as far as its queries reach. The
- * columns' widths, masks and gap exceptions are read once (as runlane_gap_get and
- * runlane_col_get would, run by run). */
+/* Unpack the chunk's starts and durations so that [seg, n_done) holds the last run
+ * starting at or before t (given the chunk's base is) and the run after it, if any: on
+ * from n_done while the last one unpacked starts at or before t, from the start
+ * checkpoint at or before t (run k * RUNLANE_CP_STEP, whose start the chunk keeps)
+ * when the runs unpacked end before it or start after t. A sweep so unpacks at most
+ * RUNLANE_CP_STEP runs a query far from the last, and a chunk only as far as its
+ * queries reach. The columns' widths, masks and gap exceptions are read once (as
+ * runlane_gap_get and runlane_col_get would, run by run). */
 static void
 runlane_sweep_upto(runlane_sweep *sw, uint64_t t)
 {
     const runlane *rl = sw->rl;
     const runlane_chunk *ck = &rl->chunks[sw->chunk];
     const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
+    const uint64_t base = rl->bases[sw->chunk];
+    /* The segment of t: the last checkpointed run starting at or before it. */
+    size_t from = 0;
+    uint64_t from_ns = 0;
+    for (size_t k = 1; k * RUNLANE_CP_STEP < sw->len; k++) {
+        uint64_t cs = base + runlane_col_get(off + runlane_scp_at(ck), ck->w_span, k - 1);
+        if (cs > t)
+            break;
+        from = k * RUNLANE_CP_STEP;
+        from_ns = cs;
+    }
+    if (from > sw->n_done || from < sw->seg) {
+        sw->seg = sw->n_done = from;
+    } else if (sw->n_done > sw->seg && sw->start_ns[sw->n_done - 1] > t) {
+        return;                 /* [seg, n_done) holds t's run and the one after */
+    }
     const unsigned w_off = ck->w_off, w_dur = ck->w_dur, w_gexc = ck->w_gexc;
     const uint64_t m_off = bitpack_mask(w_off), m_dur = bitpack_mask(w_dur);
     const uint64_t m_gexc = bitpack_mask(w_gexc);
     const uint64_t *gexc = ck->n_gexc ? off + runlane_gexc_at(ck) : NULL;
     const uint64_t gmap = gexc ? gexc[0] : 0;
     size_t j = sw->n_done;
-    for (; j < sw->len && (j == 0 || sw->start_ns[j - 1] <= t); j++) {
-        uint64_t gap = gmap >> j & 1
-                           ? bitpack_get_masked(gexc + 1,
-                                                (uint64_t)runlane_popcount(
-                                                    gmap & ((UINT64_C(1) << j) - 1)) * w_gexc,
-                                                m_gexc)
-                           : bitpack_get_masked(off, (uint64_t)j * w_off, m_off);
-        sw->start_ns[j] = j ? sw->start_ns[j - 1] + sw->dur_ns[j - 1] + gap
-                            : rl->bases[sw->chunk] + gap;
+    for (; j < sw->len && (j == sw->seg || sw->start_ns[j - 1] <= t); j++) {
+        if (j == sw->seg && j > 0) {
+            sw->start_ns[j] = from_ns;      /* a checkpoint: seg is from */
+        } else {
+            uint64_t gap = gmap >> j & 1
+                               ? bitpack_get_masked(gexc + 1,
+                                                    (uint64_t)runlane_popcount(
+                                                        gmap & ((UINT64_C(1) << j) - 1)) *
+                                                        w_gexc,
+                                                    m_gexc)
+                               : bitpack_get_masked(off, (uint64_t)j * w_off, m_off);
+            sw->start_ns[j] = j ? sw->start_ns[j - 1] + sw->dur_ns[j - 1] + gap : base + gap;
+        }
         sw->dur_ns[j] = bitpack_get_masked(dur, (uint64_t)j * w_dur, m_dur);
     }
     sw->n_done = j;
@@ -1368,7 +1391,7 @@ runlane_sweep_new(const runlane *rl)
     sw->rl = rl;
     sw->chunk = SIZE_MAX;
     sw->len = 0;
-    sw->n_done = 0;
+    sw->seg = sw->n_done = 0;
     sw->memo_lo = 1;
     sw->memo_hi = 0;            /* empty */
     return sw;
@@ -1421,7 +1444,7 @@ runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns)
         runlane_sweep_load(sw, c);
     }
     runlane_sweep_upto(sw, t);
-    size_t j = runlane_last_le(sw->start_ns, sw->n_done, t);
+    size_t j = sw->seg + runlane_last_le(sw->start_ns + sw->seg, sw->n_done - sw->seg, t);
     *end_ns = sw->start_ns[j] + sw->dur_ns[j];
     /* Run j + 1, when unpacked, starts after t: until then the answer stands. */
     sw->memo_lo = sw->start_ns[j];
