@@ -186,6 +186,8 @@ typedef struct builder {
     /* Threads known to be in ix->threads, direct-mapped: 1 + tid at tid % EVINDEX_SEEN
      * (0: none), so that a run of a thread the table holds skips its lookup. */
     uint32_t seen_tid[4096];
+    /* Where the thread table's pages of the threads met are (threadtab_near). */
+    threadtab_near tt_near;
 } builder;
 
 #define EVINDEX_SEEN 4096u
@@ -408,7 +410,7 @@ on_run_slow(builder *b, size_t li, const evlog_event *ev)
     /* Every thread that runs gets a record, found again only when the lane switches
      * threads (its run totals come from the runs themselves: threadstats). */
     if ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1) {
-        threadtab_add(b->ix->threads, tid);
+        threadtab_add_near(b->ix->threads, tid, &b->tt_near);
         b->seen_tid[tid % EVINDEX_SEEN] = tid + 1;
     }
     s->run_any = true;
@@ -751,21 +753,21 @@ static void
 on_create_thread(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    threadtab_created(b->ix->threads, pl32(ev, 0), ev->time_ns, ev->cap);
+    threadtab_created_near(b->ix->threads, pl32(ev, 0), ev->time_ns, ev->cap, &b->tt_near);
 }
 
 static void
 on_migrate(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    threadtab_migrated(b->ix->threads, pl32(ev, 0));
+    threadtab_migrated_near(b->ix->threads, pl32(ev, 0), &b->tt_near);
 }
 
 static void
 on_wakeup(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    threadtab_woken(b->ix->threads, pl32(ev, 0));
+    threadtab_woken_near(b->ix->threads, pl32(ev, 0), &b->tt_near);
 }
 
 static void
