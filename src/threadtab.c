@@ -273,16 +273,22 @@ tt_insert_at(void *v, uint8_t *alloc, unsigned used, unsigned pos, size_t size)
     return v;
 }
 
-/* tt_page_get, first trying the page the caller's near slot for pn remembers (a page
- * keeps its place in pages while the table lives; its number says whether the slot is
- * still this table's page pn), and remembering the page found there. */
+/* tt_page_get, trying after the table's last page the one the caller's near slot for
+ * pn remembers (a page keeps its place in pages while the table lives; its number says
+ * whether the slot is still this table's page pn) before the hash, and remembering the
+ * page found there. The last page first: ids that come in order (a server's threads
+ * made one after another) stay on it and never read a slot. */
 static inline tt_page *
 tt_page_get_near(threadtab *tt, uint32_t pn, threadtab_near *near)
 {
+    if (tt->last_idx1 && tt->pages[tt->last_idx1 - 1].page_no == pn)
+        return &tt->pages[tt->last_idx1 - 1];
     uint32_t *slot = &near->page_idx1[pn % THREADTAB_NEAR];
     uint32_t i1 = *slot;
-    if (i1 && i1 <= tt->n_pages && tt->pages[i1 - 1].page_no == pn)
+    if (i1 && i1 <= tt->n_pages && tt->pages[i1 - 1].page_no == pn) {
+        tt->last_idx1 = i1;
         return &tt->pages[i1 - 1];
+    }
     tt_page *p = tt_page_get(tt, pn);
     *slot = (uint32_t)(p - tt->pages) + 1;
     return p;
