@@ -40,6 +40,10 @@ void runlane_free(runlane *rl);
  * end < start is dropped. Returns false if dropped. Of the caller's flags only
  * RUNLANE_F_OPEN is kept: RUNLANE_F_CLIPPED is set exactly when this call clipped. */
 bool runlane_append(runlane *rl, const runlane_run *run);
+/* runlane_append of the run {start_ns, end_ns, tid, stop, flags}, its fields passed
+ * as they are (no runlane_run built and read back on the walk's way of every run). */
+bool runlane_append_fields(runlane *rl, uint64_t start_ns, uint64_t end_ns, uint32_t tid,
+                           uint8_t stop, uint8_t flags);
 /* Append every run of src (left as it is) after dst's, as runlane_append would have
  * taken them: the first may be clipped to dst's last end; the flags src set are kept.
  * O(runs of src). */

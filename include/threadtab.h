@@ -61,6 +61,21 @@ void threadtab_created(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t c
 void threadtab_migrated(threadtab *tt, uint32_t tid);
 void threadtab_woken(threadtab *tt, uint32_t tid);
 void threadtab_labelled(threadtab *tt, uint32_t tid, uint64_t label_offset);
+/* The same four, given the caller's memory of where the pages (of 64 ids) it met are in
+ * the table (zero it before the first call): a walk's events about the threads of a
+ * few pages skip the hash. Only a speed-up: a slot that names another page, or one of
+ * another table, is found out and replaced. Tables are left as the calls above leave
+ * them. */
+#define THREADTAB_NEAR 64
+typedef struct threadtab_near {
+    uint32_t page_idx1[THREADTAB_NEAR]; /* by page number % THREADTAB_NEAR: 1 + the
+                                         * place of a page in the table, or 0 */
+} threadtab_near;
+void threadtab_add_near(threadtab *tt, uint32_t tid, threadtab_near *near);
+void threadtab_created_near(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap,
+                            threadtab_near *near);
+void threadtab_migrated_near(threadtab *tt, uint32_t tid, threadtab_near *near);
+void threadtab_woken_near(threadtab *tt, uint32_t tid, threadtab_near *near);
 /* Add everything `src` recorded into `dst` (src is left as it was): counts add up,
  * the earliest creation wins, the label recorded latest in the file wins. For builds
  * that split the log. */

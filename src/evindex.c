@@ -186,6 +186,8 @@ typedef struct builder {
     /* Threads known to be in ix->threads, direct-mapped: 1 + tid at tid % EVINDEX_SEEN
      * (0: none), so that a run of a thread the table holds skips its lookup. */
     uint32_t seen_tid[4096];
+    /* Where the thread table's pages of the threads met are (threadtab_near). */
+    threadtab_near tt_near;
 } builder;
 
 #define EVINDEX_SEEN 4096u
@@ -379,17 +381,11 @@ static inline void
 lane_close_run(builder *b, size_t li, uint64_t end_ns, uint16_t status, uint8_t flags)
 {
     lane_state *s = &b->ls[li];
-    evindex_lane *lane = &b->ix->lanes[li];
-    runlane_run r = {
-        .start_ns = s->run_start,
-        .end_ns = end_ns < s->run_start ? s->run_start : end_ns,
-        .tid = s->run_tid,
-        .stop = status > 255 ? 255 : (uint8_t)status,
-        .flags = flags,
-    };
-    builder_late_at(&b->late_ns, r.start_ns);   /* a capability's stop time in a GC */
-    runlane_append(lane->runs, &r);
+    uint64_t start = s->run_start;
+    builder_late_at(&b->late_ns, start);        /* a capability's stop time in a GC */
     s->run_open = false;
+    runlane_append_fields(b->ix->lanes[li].runs, start, end_ns < start ? start : end_ns,
+                          s->run_tid, status > 255 ? 255 : (uint8_t)status, flags);
 }
 
 /* on_run when the lane's run state is unknown, a run is open or the thread may be new:
@@ -414,7 +410,7 @@ on_run_slow(builder *b, size_t li, const evlog_event *ev)
     /* Every thread that runs gets a record, found again only when the lane switches
      * threads (its run totals come from the runs themselves: threadstats). */
     if ((!s->run_any || tid != s->run_tid) && b->seen_tid[tid % EVINDEX_SEEN] != tid + 1) {
-        threadtab_add(b->ix->threads, tid);
+        threadtab_add_near(b->ix->threads, tid, &b->tt_near);
         b->seen_tid[tid % EVINDEX_SEEN] = tid + 1;
     }
     s->run_any = true;
@@ -757,21 +753,21 @@ static void
 on_create_thread(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    threadtab_created(b->ix->threads, pl32(ev, 0), ev->time_ns, ev->cap);
+    threadtab_created_near(b->ix->threads, pl32(ev, 0), ev->time_ns, ev->cap, &b->tt_near);
 }
 
 static void
 on_migrate(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    threadtab_migrated(b->ix->threads, pl32(ev, 0));
+    threadtab_migrated_near(b->ix->threads, pl32(ev, 0), &b->tt_near);
 }
 
 static void
 on_wakeup(builder *b, size_t li, const evlog_event *ev)
 {
     (void)li;
-    threadtab_woken(b->ix->threads, pl32(ev, 0));
+    threadtab_woken_near(b->ix->threads, pl32(ev, 0), &b->tt_near);
 }
 
 static void
@@ -2056,15 +2052,35 @@ builder_walk_run(builder *b, const evlog_event *run, size_t n, uint64_t *first_n
                  uint64_t *last_ns)
 {
     uint64_t lo = UINT64_MAX, hi = 0;
+    /* The run's lane, found at its first event that works on one: its events share a
+     * capability, and no handler makes a lane for another (a block marker, always
+     * first, makes this one's), so no lane moves under it. */
+    size_t li = SIZE_MAX;
     for (const evlog_event *ev = run, *end = run + n; ev < end; ev++) {
         lo = ev->time_ns < lo ? ev->time_ns : lo;
         hi = ev->time_ns > hi ? ev->time_ns : hi;
-        if (ev->type >= 256)
+        unsigned type = ev->type;
+        /* The two events most logs are made of, called directly (inlined). */
+        if (type == EV_RUN_THREAD || type == EV_STOP_THREAD) {
+            if (li == SIZE_MAX)
+                li = builder_lane(b, run->cap);
+            if (type == EV_RUN_THREAD)
+                on_run(b, li, ev);
+            else
+                on_stop(b, li, ev);
             continue;
-        evindex_handler h = evindex_handlers[ev->type];
+        }
+        if (type >= 256)
+            continue;
+        evindex_handler h = evindex_handlers[type];
         if (h) {
-            size_t li = evindex_lane_types[ev->type] ? builder_lane(b, ev->cap) : SIZE_MAX;
-            h(b, li, ev);
+            if (!evindex_lane_types[type])
+                h(b, SIZE_MAX, ev);
+            else {
+                if (li == SIZE_MAX)
+                    li = builder_lane(b, run->cap);
+                h(b, li, ev);
+            }
         }
     }
     *first_ns = lo;

@@ -38,9 +38,43 @@ span_ref_cmp(const void *a, const void *b)
 typedef struct join_spans {
     const evindex *ix;
     size_t *at;                 /* owned; each lane's next span (the merge) */
+    /* The merge's lanes that have spans left, a binary min-heap by (their next span's
+     * start, lane): the order a scan of every lane for the earliest start gives (ties
+     * to the lower lane), in O(log lanes) a span where the scan took O(lanes). */
+    struct join_spans_head {
+        uint64_t start_ns;
+        size_t lane;
+    } *heap;                    /* owned (with at) */
+    size_t n_heap;
     span_ref *sorted;           /* owned; the fallback, sorted */
     size_t n_sorted, i;
 } join_spans;
+
+static bool
+join_spans_before(const struct join_spans_head *x, const struct join_spans_head *y)
+{
+    return x->start_ns < y->start_ns || (x->start_ns == y->start_ns && x->lane < y->lane);
+}
+
+/* Put h at heap slot k and move it down to its place among its children. */
+static void
+join_spans_sift_down(join_spans *js, size_t k, struct join_spans_head h)
+{
+    struct join_spans_head *v = js->heap;
+    size_t n = js->n_heap;
+    for (;;) {
+        size_t c = 2 * k + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && join_spans_before(&v[c + 1], &v[c]))
+            c++;
+        if (!join_spans_before(&v[c], &h))
+            break;
+        v[k] = v[c];
+        k = c;
+    }
+    v[k] = h;
+}
 
 static void
 join_spans_init(join_spans *js, const evindex *ix, size_t n_spans)
@@ -54,8 +88,16 @@ join_spans_init(join_spans *js, const evindex *ix, size_t n_spans)
     }
     if (in_order) {
         js->at = xmalloc((ix->n_lanes + 1) * sizeof *js->at);      /* freed: _free */
-        for (size_t li = 0; li < ix->n_lanes; li++)
-            js->at[li] = ix->lanes[li].span_from;
+        js->heap = xmalloc((ix->n_lanes + 1) * sizeof *js->heap);  /* freed: _free */
+        for (size_t li = 0; li < ix->n_lanes; li++) {
+            const evindex_lane *lane = &ix->lanes[li];
+            js->at[li] = lane->span_from;
+            if (lane->span_from < lane->n_spans_closed)
+                js->heap[js->n_heap++] =
+                    (struct join_spans_head){ evindex_span_start(lane, lane->span_from), li };
+        }
+        for (size_t k = js->n_heap / 2; k-- > 0;)
+            join_spans_sift_down(js, k, js->heap[k]);
         return;
     }
     js->sorted = xmalloc((n_spans + 1) * sizeof *js->sorted);       /* freed: _free */
@@ -79,24 +121,19 @@ join_spans_next(join_spans *js, span_ref *out)
         *out = js->sorted[js->i++];
         return true;
     }
-    const evindex *ix = js->ix;
-    size_t best = SIZE_MAX;
-    uint64_t best_ns = 0;
-    for (size_t li = 0; li < ix->n_lanes; li++) {
-        const evindex_lane *lane = &ix->lanes[li];
-        /* Ties go to the lower lane: only a strictly earlier start displaces it. */
-        if (js->at[li] < lane->n_spans_closed &&
-            (best == SIZE_MAX || evindex_span_start(lane, js->at[li]) < best_ns)) {
-            best = li;
-            best_ns = evindex_span_start(lane, js->at[li]);
-        }
-    }
-    if (best == SIZE_MAX)
+    if (js->n_heap == 0)
         return false;
+    size_t best = js->heap[0].lane;
     size_t i = js->at[best]++;
-    const evindex_lane *bl = &ix->lanes[best];
+    const evindex_lane *bl = &js->ix->lanes[best];
     *out = (span_ref){ evindex_span_start(bl, i), evindex_span_end(bl, i), (uint32_t)best,
                        (uint32_t)i };
+    /* The lane's next span takes its place, or the heap's last entry when it has none. */
+    if (i + 1 < bl->n_spans_closed)
+        join_spans_sift_down(js, 0,
+                             (struct join_spans_head){ evindex_span_start(bl, i + 1), best });
+    else
+        join_spans_sift_down(js, 0, js->heap[--js->n_heap]);
     return true;
 }
 
@@ -104,6 +141,7 @@ static void
 join_spans_free(join_spans *js)
 {
     x_free(js->at);
+    x_free(js->heap);
     x_free(js->sorted);
 }
 

@@ -422,20 +422,45 @@ evlog_iter_next_run(evlog_iter *it, evlog_event *ev, size_t max, uint64_t end_po
      * a marker or an event that leaves the block ends the run before it (the next run
      * starts with it, and anything but an event, evlog_iter_next reports). The event
      * after a marker belongs to its block even past the block's end: such a run ends at
-     * its marker. */
-    const evlog lg = *it->log;  /* a copy the loop keeps in registers */
+     * its marker. Each event's size comes from skim_size, as evlog_iter_next_stamps
+     * takes it (one load, and no check that a marker, the end or an undeclared type
+     * do not pass: their 0 ends the run, as a cut does), fields as evlog_parse_at
+     * fills them. */
+    const evlog *log = it->log;
+    const uint8_t *data = log->data;
+    const evlog_type *const *by_id = log->by_id;
+    const uint32_t *skim = log->skim_size;
+    size_t n_by_id = log->n_by_id;
     uint64_t pos = it->pos, data_end = it->data_end;
-    uint64_t leave_at = it->block_active ? it->block_end : UINT64_MAX;
+    uint64_t stop = it->block_active && it->block_end < end_pos ? it->block_end : end_pos;
+    /* A type and a time (10 bytes) fit before data_end for every pos < lim. */
+    uint64_t lim = data_end < 10 ? 0 : data_end - 9;
+    lim = stop < lim ? stop : lim;
     uint16_t cap = ev[0].cap;
     size_t n = 1;
-    while (n < max && pos < end_pos && pos < leave_at) {
-        evlog_event *e = &ev[n];
-        if (evlog_parse_at(&lg, data_end, pos, e) != EVLOG_PARSE_EVENT ||
-            e->type == EV_BLOCK_MARKER)
+    while (n < max && pos < lim) {
+        const uint8_t *p = data + pos;
+        uint16_t type = cursor_be16(p);
+        uint64_t size = type < n_by_id ? skim[type] : 0;
+        uint32_t head = 10;
+        if (size == EVLOG_SKIM_VARIABLE) {
+            if (data_end - pos < 12)
+                break;
+            head = 12;
+            size = 12 + (uint64_t)cursor_be16(p + 10);
+        }
+        if (size == 0 || data_end - pos < size)
             break;
+        evlog_event *e = &ev[n++];
+        e->offset = pos;
+        e->time_ns = cursor_be64(p + 2);
+        e->type = type;
         e->cap = cap;
-        pos += e->size;
-        n++;
+        e->size = (uint32_t)size;
+        e->payload_len = (uint32_t)size - head;
+        e->payload = p + head;
+        e->et = by_id[type];
+        pos += size;
     }
     if (n > 1)
         it->first_in_block = false;

@@ -618,19 +618,19 @@ runlane_reopen(runlane *rl)
     runlane_zero_pad(rl);
 }
 
-static __attribute__((noinline)) bool runlane_append_reopen(runlane *rl, const runlane_run *run,
-                                                            unsigned keep);
+static __attribute__((noinline)) bool runlane_append_reopen(runlane *rl, uint64_t start,
+                                                            uint64_t end, uint32_t tid,
+                                                            unsigned stop, unsigned flags);
 
-/* runlane_append, keeping those of the caller's flags in `keep`. Its calls are its
- * last steps (no registers to save on the way of most runs). */
+/* runlane_append of a run given by its fields, flags already cut to those kept. Its
+ * calls are its last steps (no registers to save on the way of most runs). */
 static inline bool
-runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
+runlane_append_keep(runlane *rl, uint64_t start, uint64_t end, uint32_t tid, unsigned stop,
+                    unsigned flags)
 {
     runlane_open *o = rl->open;
     if (!o)
-        return runlane_append_reopen(rl, run, keep);
-    uint64_t start = run->start_ns, end = run->end_ns;
-    unsigned flags = run->flags & keep;
+        return runlane_append_reopen(rl, start, end, tid, stop, flags);
     if (rl->n > 0 && start < rl->last_end_ns) {
         start = rl->last_end_ns;
         flags |= RUNLANE_F_CLIPPED;
@@ -640,8 +640,8 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
     size_t j = o->len++;
     o->start_ns[j] = start;
     o->dur_ns[j] = end - start;
-    o->tid[j] = run->tid;
-    o->sf[j] = (uint16_t)(run->stop | flags << RUNLANE_SF_SHIFT);
+    o->tid[j] = tid;
+    o->sf[j] = (uint16_t)(stop | flags << RUNLANE_SF_SHIFT);
     rl->n++;
     rl->total_ns += end - start;
     rl->last_end_ns = end;
@@ -653,16 +653,25 @@ runlane_append_keep(runlane *rl, const runlane_run *run, unsigned keep)
 /* runlane_append_keep with no open chunk (the first append, or the first after seal):
  * kept out of line, the slow path of every append. */
 static __attribute__((noinline)) bool
-runlane_append_reopen(runlane *rl, const runlane_run *run, unsigned keep)
+runlane_append_reopen(runlane *rl, uint64_t start, uint64_t end, uint32_t tid, unsigned stop,
+                      unsigned flags)
 {
     runlane_reopen(rl);
-    return runlane_append_keep(rl, run, keep);
+    return runlane_append_keep(rl, start, end, tid, stop, flags);
 }
 
 bool
 runlane_append(runlane *rl, const runlane_run *run)
 {
-    return runlane_append_keep(rl, run, RUNLANE_F_OPEN);
+    return runlane_append_keep(rl, run->start_ns, run->end_ns, run->tid, run->stop,
+                               run->flags & RUNLANE_F_OPEN);
+}
+
+bool
+runlane_append_fields(runlane *rl, uint64_t start_ns, uint64_t end_ns, uint32_t tid,
+                      uint8_t stop, uint8_t flags)
+{
+    return runlane_append_keep(rl, start_ns, end_ns, tid, stop, flags & RUNLANE_F_OPEN);
 }
 
 /* Append src's runs [from, to) to dst, re-encoded (flags kept). */
@@ -677,7 +686,8 @@ runlane_append_from(runlane *dst, const runlane *src, size_t from, size_t to)
         for (size_t j = b == from / RUNLANE_CHUNK ? from % RUNLANE_CHUNK : 0; j < end; j++) {
             runlane_run r = { bk->start_ns[j], bk->start_ns[j] + bk->dur_ns[j], bk->tid[j],
                               bk->stop[j], bk->flags[j] };
-            runlane_append_keep(dst, &r, RUNLANE_F_OPEN | RUNLANE_F_CLIPPED);
+            runlane_append_keep(dst, r.start_ns, r.end_ns, r.tid, r.stop,
+                                r.flags & (RUNLANE_F_OPEN | RUNLANE_F_CLIPPED));
         }
     }
     x_free(bk);
@@ -1307,7 +1317,7 @@ struct runlane_sweep {
     const runlane *rl;          /* borrowed */
     size_t chunk;               /* the packed chunk unpacked below, or SIZE_MAX */
     size_t len;                 /* its runs */
-    size_t n_done;              /* runs [0, n_done) of it are unpacked below */
+    size_t seg, n_done;         /* runs [seg, n_done) of it are unpacked below */
     /* The last answer, good for every t in [memo_lo, memo_hi): from its run's start to
      * the next run's (a join asks of a lane at its own GC start, then at the leader's). */
     uint64_t memo_lo, memo_hi, memo_end;
@@ -1321,35 +1331,58 @@ runlane_sweep_load(runlane_sweep *sw, size_t c)
 {
     sw->chunk = c;
     sw->len = runlane_chunk_len(sw->rl, c);
-    sw->n_done = 0;
+    sw->seg = sw->n_done = 0;
 }
 
-/* Unpack the chunk's starts and durations on from n_done while the last one unpacked
- * starts at or before t (a query of t reads no further: a run starting after t ends
- * the search), so a sweep unpacks a chunk only as far as its queries reach. The
- * columns' widths, masks and gap exceptions are read once (as runlane_gap_get and
- * runlane_col_get would, run by run). */
+/* Unpack the chunk's starts and durations so that [seg, n_done) holds the last run
+ * starting at or before t (given the chunk's base is) and the run after it, if any: on
+ * from n_done while the last one unpacked starts at or before t, from the start
+ * checkpoint at or before t (run k * RUNLANE_CP_STEP, whose start the chunk keeps)
+ * when the runs unpacked end before it or start after t. A sweep so unpacks at most
+ * RUNLANE_CP_STEP runs a query far from the last, and a chunk only as far as its
+ * queries reach. The columns' widths, masks and gap exceptions are read once (as
+ * runlane_gap_get and runlane_col_get would, run by run). */
 static void
 runlane_sweep_upto(runlane_sweep *sw, uint64_t t)
 {
     const runlane *rl = sw->rl;
     const runlane_chunk *ck = &rl->chunks[sw->chunk];
     const uint64_t *off = rl->words + ck->word, *dur = off + ck->w_off;
+    const uint64_t base = rl->bases[sw->chunk];
+    /* The segment of t: the last checkpointed run starting at or before it. */
+    size_t from = 0;
+    uint64_t from_ns = 0;
+    for (size_t k = 1; k * RUNLANE_CP_STEP < sw->len; k++) {
+        uint64_t cs = base + runlane_col_get(off + runlane_scp_at(ck), ck->w_span, k - 1);
+        if (cs > t)
+            break;
+        from = k * RUNLANE_CP_STEP;
+        from_ns = cs;
+    }
+    if (from > sw->n_done || from < sw->seg) {
+        sw->seg = sw->n_done = from;
+    } else if (sw->n_done > sw->seg && sw->start_ns[sw->n_done - 1] > t) {
+        return;                 /* [seg, n_done) holds t's run and the one after */
+    }
     const unsigned w_off = ck->w_off, w_dur = ck->w_dur, w_gexc = ck->w_gexc;
     const uint64_t m_off = bitpack_mask(w_off), m_dur = bitpack_mask(w_dur);
     const uint64_t m_gexc = bitpack_mask(w_gexc);
     const uint64_t *gexc = ck->n_gexc ? off + runlane_gexc_at(ck) : NULL;
     const uint64_t gmap = gexc ? gexc[0] : 0;
     size_t j = sw->n_done;
-    for (; j < sw->len && (j == 0 || sw->start_ns[j - 1] <= t); j++) {
-        uint64_t gap = gmap >> j & 1
-                           ? bitpack_get_masked(gexc + 1,
-                                                (uint64_t)runlane_popcount(
-                                                    gmap & ((UINT64_C(1) << j) - 1)) * w_gexc,
-                                                m_gexc)
-                           : bitpack_get_masked(off, (uint64_t)j * w_off, m_off);
-        sw->start_ns[j] = j ? sw->start_ns[j - 1] + sw->dur_ns[j - 1] + gap
-                            : rl->bases[sw->chunk] + gap;
+    for (; j < sw->len && (j == sw->seg || sw->start_ns[j - 1] <= t); j++) {
+        if (j == sw->seg && j > 0) {
+            sw->start_ns[j] = from_ns;      /* a checkpoint: seg is from */
+        } else {
+            uint64_t gap = gmap >> j & 1
+                               ? bitpack_get_masked(gexc + 1,
+                                                    (uint64_t)runlane_popcount(
+                                                        gmap & ((UINT64_C(1) << j) - 1)) *
+                                                        w_gexc,
+                                                    m_gexc)
+                               : bitpack_get_masked(off, (uint64_t)j * w_off, m_off);
+            sw->start_ns[j] = j ? sw->start_ns[j - 1] + sw->dur_ns[j - 1] + gap : base + gap;
+        }
         sw->dur_ns[j] = bitpack_get_masked(dur, (uint64_t)j * w_dur, m_dur);
     }
     sw->n_done = j;
@@ -1362,7 +1395,7 @@ runlane_sweep_new(const runlane *rl)
     sw->rl = rl;
     sw->chunk = SIZE_MAX;
     sw->len = 0;
-    sw->n_done = 0;
+    sw->seg = sw->n_done = 0;
     sw->memo_lo = 1;
     sw->memo_hi = 0;            /* empty */
     return sw;
@@ -1415,7 +1448,7 @@ runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *end_ns)
         runlane_sweep_load(sw, c);
     }
     runlane_sweep_upto(sw, t);
-    size_t j = runlane_last_le(sw->start_ns, sw->n_done, t);
+    size_t j = sw->seg + runlane_last_le(sw->start_ns + sw->seg, sw->n_done - sw->seg, t);
     *end_ns = sw->start_ns[j] + sw->dur_ns[j];
     /* Run j + 1, when unpacked, starts after t: until then the answer stands. */
     sw->memo_lo = sw->start_ns[j];

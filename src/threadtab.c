@@ -273,11 +273,47 @@ tt_insert_at(void *v, uint8_t *alloc, unsigned used, unsigned pos, size_t size)
     return v;
 }
 
+/* tt_page_get, trying after the table's last page the one the caller's near slot for
+ * pn remembers (a page keeps its place in pages while the table lives; its number says
+ * whether the slot is still this table's page pn) before the hash, and remembering the
+ * page found there. The last page first: ids that come in order (a server's threads
+ * made one after another) stay on it and never read a slot. */
+static inline tt_page *
+tt_page_get_near(threadtab *tt, uint32_t pn, threadtab_near *near)
+{
+    if (tt->last_idx1 && tt->pages[tt->last_idx1 - 1].page_no == pn)
+        return &tt->pages[tt->last_idx1 - 1];
+    uint32_t *slot = &near->page_idx1[pn % THREADTAB_NEAR];
+    uint32_t i1 = *slot;
+    if (i1 && i1 <= tt->n_pages && tt->pages[i1 - 1].page_no == pn) {
+        tt->last_idx1 = i1;
+        return &tt->pages[i1 - 1];
+    }
+    tt_page *p = tt_page_get(tt, pn);
+    *slot = (uint32_t)(p - tt->pages) + 1;
+    return p;
+}
+
+static tt_page *tt_add_to(threadtab *tt, tt_page *p, uint32_t tid);
+
 /* The page of `tid`, with the thread added if new. */
 static tt_page *
 tt_add(threadtab *tt, uint32_t tid)
 {
-    tt_page *p = tt_page_get(tt, tid >> TT_PAGE_BITS);
+    return tt_add_to(tt, tt_page_get(tt, tid >> TT_PAGE_BITS), tid);
+}
+
+/* The same, the page found through the caller's near slots. */
+static inline tt_page *
+tt_add_near(threadtab *tt, uint32_t tid, threadtab_near *near)
+{
+    return tt_add_to(tt, tt_page_get_near(tt, tid >> TT_PAGE_BITS, near), tid);
+}
+
+/* tt_add with tid's page p. */
+static tt_page *
+tt_add_to(threadtab *tt, tt_page *p, uint32_t tid)
+{
     unsigned bit = tid & (TT_PAGE - 1);
     if (p->present >> bit & 1)
         return p;
@@ -352,11 +388,20 @@ tt_get(const threadtab *tt, const tt_page *p, unsigned bit, threadtab_thread *ou
         out->label_offset = p->labels[tt_pos(p->labelled, bit)];
 }
 
+static void tt_count_in(threadtab *tt, tt_page *p, uint32_t tid, uint32_t n_mig,
+                        uint32_t n_wake);
+
 /* Add counts to a thread. */
 static void
 tt_count(threadtab *tt, uint32_t tid, uint32_t n_mig, uint32_t n_wake)
 {
-    tt_page *p = tt_add(tt, tid);
+    tt_count_in(tt, tt_add(tt, tid), tid, n_mig, n_wake);
+}
+
+/* tt_count of a thread present in page p. */
+static void
+tt_count_in(threadtab *tt, tt_page *p, uint32_t tid, uint32_t n_mig, uint32_t n_wake)
+{
     unsigned bit = tid & (TT_PAGE - 1);
     if (!(p->extra >> bit & 1)) {
         tt_slot *s = &p->slots[tt_pos(p->present, bit)];
@@ -425,11 +470,20 @@ threadtab_add(threadtab *tt, uint32_t tid)
     tt_add(tt, tid);
 }
 
+static void tt_created_in(threadtab *tt, tt_page *p, uint32_t tid, uint64_t time_ns,
+                          uint16_t cap);
+
 /* Keeps the earliest creation: caps report in their own order, not globally sorted. */
 void
 threadtab_created(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap)
 {
-    tt_page *p = tt_add(tt, tid);
+    tt_created_in(tt, tt_add(tt, tid), tid, time_ns, cap);
+}
+
+/* threadtab_created of a thread present in page p. */
+static void
+tt_created_in(threadtab *tt, tt_page *p, uint32_t tid, uint64_t time_ns, uint16_t cap)
+{
     unsigned bit = tid & (TT_PAGE - 1);
     if (!(p->extra >> bit & 1)) {
         tt_slot *s = &p->slots[tt_pos(p->present, bit)];
@@ -465,6 +519,31 @@ void
 threadtab_woken(threadtab *tt, uint32_t tid)
 {
     tt_count(tt, tid, 0, 1);
+}
+
+void
+threadtab_add_near(threadtab *tt, uint32_t tid, threadtab_near *near)
+{
+    tt_add_near(tt, tid, near);
+}
+
+void
+threadtab_created_near(threadtab *tt, uint32_t tid, uint64_t time_ns, uint16_t cap,
+                       threadtab_near *near)
+{
+    tt_created_in(tt, tt_add_near(tt, tid, near), tid, time_ns, cap);
+}
+
+void
+threadtab_migrated_near(threadtab *tt, uint32_t tid, threadtab_near *near)
+{
+    tt_count_in(tt, tt_add_near(tt, tid, near), tid, 1, 0);
+}
+
+void
+threadtab_woken_near(threadtab *tt, uint32_t tid, threadtab_near *near)
+{
+    tt_count_in(tt, tt_add_near(tt, tid, near), tid, 0, 1);
 }
 
 void

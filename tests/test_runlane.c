@@ -1093,6 +1093,47 @@ START_TEST(test_runlane_matches_brute_force)
 }
 END_TEST
 
+/* Sweeps as the GC join makes them: increasing times some runs apart (a stride of 1 to
+ * 40 runs: several a chunk, or chunks skipped), each asked at a time inside, at or
+ * just before a run's start and then again a little later (the leader's start), so
+ * the sweep jumps from checkpoint to checkpoint past runs it never unpacked; then back
+ * to earlier times in the same chunk. Against the brute force. */
+START_TEST(test_runlane_sweep_strides)
+{
+    for (uint64_t seed = 1; seed <= 24; seed++) {
+        runlane *rl = runlane_new();
+        rl_model m = { 0 };
+        rl_random_lane(seed, 300 + seed * 53 % 400, rl, &m);
+        if (seed % 2 == 0)
+            runlane_seal(rl);
+        size_t stride = 1 + seed * 7 % 40;
+        runlane_sweep *sw = runlane_sweep_new(rl);
+        uint64_t s = seed * 104729 + 3;
+        for (size_t i = seed % 5; i < m.n; i += stride) {
+            const runlane_run *r = &m.r[i];
+            uint64_t span = r->end_ns - r->start_ns;
+            uint64_t ts[4] = { r->start_ns - (r->start_ns > 0), r->start_ns,
+                               r->start_ns + (span ? rl_rng(&s) % span : 0),
+                               i >= 20 ? m.r[i - 20 + rl_rng(&s) % 20].start_ns : 0 };
+            for (int k = (int)(rl_rng(&s) % 3); k < 4; k++) {
+                uint64_t end_ns = 12345;
+                size_t want = bf_last_starting_by(&m, ts[k]);
+                size_t got = runlane_sweep_last_starting_by(sw, ts[k], &end_ns);
+                RL_EXPECT(got == want, "seed %llu stride %zu run %zu at %llu: run %zu, want %zu",
+                          (unsigned long long)seed, stride, i, (unsigned long long)ts[k], got,
+                          want);
+                RL_EXPECT(want == SIZE_MAX || end_ns == m.r[want].end_ns,
+                          "seed %llu run %zu at %llu: end %llu", (unsigned long long)seed, i,
+                          (unsigned long long)ts[k], (unsigned long long)end_ns);
+            }
+        }
+        runlane_sweep_free(sw);
+        x_free(m.r);
+        runlane_free(rl);
+    }
+}
+END_TEST
+
 /* Every chunk shape — no runs, one, a chunk less one, exactly one, one more, several
  * and many — with wide values: unsealed (the tail in the open chunk), sealed (a short
  * last chunk packed), then appended to after seal and sealed again. */
@@ -1277,6 +1318,7 @@ test_runlane_suite(void)
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_runlane_matches_brute_force);
     tcase_add_test(tp, test_runlane_chunk_shapes);
+    tcase_add_test(tp, test_runlane_sweep_strides);
     tcase_add_test(tp, test_runlane_compact);
     tcase_add_test(tp, test_runlane_realistic_size);
     tcase_add_test(tp, test_runlane_worst_case);

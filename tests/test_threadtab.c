@@ -331,6 +331,67 @@ START_TEST(test_threadtab_merge_take)
 }
 END_TEST
 
+/* The _near calls leave a table as the plain ones do, whatever the caller's slots hold:
+ * one set of slots is shared by two tables fed in turn (each slot then often names the
+ * other table's page, or a place past this table's pages), and one table is emptied by
+ * threadtab_merge_take under its slots; every thread, the count and the bytes equal a
+ * table fed by the plain calls. */
+START_TEST(test_threadtab_near_same)
+{
+    enum { N_OPS = 8000 };
+    uint64_t s = 0x13198a2e03707344u;
+    threadtab *plain[2] = { threadtab_new(), threadtab_new() };
+    threadtab *near[2] = { threadtab_new(), threadtab_new() };
+    threadtab_near slots;
+    memset(&slots, 0, sizeof slots);
+    for (uint32_t i = 0; i < N_OPS; i++) {
+        uint64_t r = tt_rng(&s);
+        /* Ids of a few hundred pages, some sharing a slot (page numbers 64 apart). */
+        uint32_t tid = (r & 1) ? (uint32_t)(r >> 8) % 20000 : (uint32_t)(r >> 40) % 6000000;
+        unsigned kind = (unsigned)(tt_rng(&s) % 4);
+        uint64_t t = tt_rng(&s) % 1000000;
+        uint16_t cap = (uint16_t)(tt_rng(&s) % 8);
+        int k = (tt_rng(&s) >> 7) % 2;
+        switch (kind) {
+        case 0:
+            threadtab_created(plain[k], tid, t, cap);
+            threadtab_created_near(near[k], tid, t, cap, &slots);
+            break;
+        case 1:
+            threadtab_add(plain[k], tid);
+            threadtab_add_near(near[k], tid, &slots);
+            break;
+        case 2:
+            threadtab_migrated(plain[k], tid);
+            threadtab_migrated_near(near[k], tid, &slots);
+            break;
+        default:
+            threadtab_woken(plain[k], tid);
+            threadtab_woken_near(near[k], tid, &slots);
+            break;
+        }
+        if (i == N_OPS / 2) {   /* table 1 emptied into table 0, its slots left stale */
+            threadtab_merge_take(plain[0], plain[1]);
+            threadtab_merge_take(near[0], near[1]);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        threadtab_seal(plain[k]);
+        threadtab_seal(near[k]);
+        tt_assert_ok(near[k]);
+        ck_assert_uint_gt(threadtab_count(plain[k]), 1000);
+        ck_assert_uint_eq(threadtab_count(near[k]), threadtab_count(plain[k]));
+        ck_assert_uint_eq(threadtab_bytes(near[k]), threadtab_bytes(plain[k]));
+        for (size_t i = 0; i < threadtab_count(plain[k]); i++) {
+            threadtab_thread w = tt_at(plain[k], i), x = tt_at(near[k], i);
+            ck_assert_msg(tt_same(&w, &x), "table %d: thread %u differs", k, w.tid);
+        }
+        threadtab_free(plain[k]);
+        threadtab_free(near[k]);
+    }
+}
+END_TEST
+
 START_TEST(test_threadtab_random_vs_model)
 {
     enum { N_OPS = 100000 };
@@ -483,6 +544,7 @@ test_threadtab_suite(void)
     tcase_add_test(tc, test_threadtab_add_after_seal);
     tcase_add_test(tc, test_threadtab_random_vs_model);
     tcase_add_test(tc, test_threadtab_merge_take);
+    tcase_add_test(tc, test_threadtab_near_same);
     suite_add_tcase(s, tc);
     return s;
 }
