@@ -677,17 +677,14 @@ START_TEST(test_lanes_kept_rows)
     timeview_fit(&v);                   /* where GC phases show: they differ most */
     tl_assert_kept(&c, c.ix, &v, o, "whole log");
     /* Each option changed from a frame with every other one as it is. */
-    o.mono = true;
-    tl_assert_kept(&c, c.ix, &v, o, "monochrome");
-    o.mono = false;
-    tl_assert_kept(&c, c.ix, &v, o, "whole log again");
-    o.hec_split = true;
-    tl_assert_kept(&c, c.ix, &v, o, "split");
-    o.hec_split = false;
-    tl_assert_kept(&c, c.ix, &v, o, "whole log again");
-    o.ascii = true;
-    tl_assert_kept(&c, c.ix, &v, o, "ASCII");
-    o.ascii = false;
+    static const char *const option_names[] = { "monochrome", "split", "ASCII" };
+    bool *options[] = { &o.mono, &o.hec_split, &o.ascii };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        *options[i] = true;
+        tl_assert_kept(&c, c.ix, &v, o, option_names[i]);
+        *options[i] = false;
+        tl_assert_kept(&c, c.ix, &v, o, "whole log again");
+    }
     /* Two threads that run in view: highlighted, then focused, one after another. */
     timeview_zoom_to(&v, mid - 3000000, mid + 3000000);
     const evindex_cap *cap = evindex_cap_at(c.ix, 0);
