@@ -86,4 +86,12 @@ gallop_last_below(const void *base, size_t stride, size_t n, uint64_t t, size_t 
     return lo;
 }
 
+/* gallop_last_below from 0 with nothing nearer known: from gallop_guess's place (the
+ * first key is below t). */
+static inline size_t
+gallop_last_below_cold(const void *base, size_t stride, size_t n, uint64_t t)
+{
+    return gallop_last_below(base, stride, n, t, 0, gallop_guess(base, stride, n, t));
+}
+
 #endif

@@ -350,6 +350,17 @@ heapprof_ent(const heapprof *hp, size_t ci, size_t k, uint32_t *band, uint64_t *
     *bytes = heapprof_load(p + pk->bw, pk->yw) << pk->shift;
 }
 
+/* The trailing zero bits all of a census's bytes share (their OR's): the shift they are
+ * packed with. */
+static uint8_t
+heapprof_shift_of(uint64_t any_bytes)
+{
+    uint8_t shift = 0;
+    while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
+        shift++;
+    return shift;
+}
+
 /* Add one census entry (bytes, taken at time_ns) to its band's peak, sum and count. */
 static inline void
 heapprof_count_one(heapprof_band *b, uint64_t bytes, uint64_t time_ns)
@@ -382,9 +393,7 @@ heapprof_pack_open(heapprof *hp, bool count)
         if (count)
             heapprof_count_one(&hp->bands[band], bytes, t);
     }
-    uint8_t shift = 0;
-    while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
-        shift++;
+    uint8_t shift = heapprof_shift_of(any_bytes);
     uint64_t max_v = max_bytes >> shift;     /* a shift keeps the order */
     uint8_t bw = heapprof_width(max_band), yw = heapprof_width(max_v);
     size_t w = (size_t)bw + yw;
@@ -1197,9 +1206,7 @@ heapprof_check(const heapprof *hp, char *why, size_t why_len)
         if (i < closed)
             packed += (uint64_t)c->n_entries * (hp->pack[i].bw + hp->pack[i].yw);
         if (i < closed && c->n_entries) {     /* packed as heapprof_pack_open packs */
-            uint8_t shift = 0;
-            while (any_bytes && shift < 63 && !(any_bytes >> shift & 1))
-                shift++;
+            uint8_t shift = heapprof_shift_of(any_bytes);
             const heapprof_pack *pk = &hp->pack[i];
             if (pk->bw != heapprof_width(max_band) || pk->shift != shift ||
                 pk->yw != heapprof_width(max_bytes >> shift)) {

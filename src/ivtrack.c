@@ -662,9 +662,7 @@ ivtrack_count_starts_from(const ivtrack *tr, uint64_t t, bool inclusive, size_t 
             lo = hi;
         } else {
             uint64_t u = inclusive ? t + 1 : t;
-            lo = 1 + gallop_last_below(&tr->ch[0].start_ns, sizeof tr->ch[0], hi, u, 0,
-                                       gallop_guess(&tr->ch[0].start_ns, sizeof tr->ch[0],
-                                                    hi, u));
+            lo = 1 + gallop_last_below_cold(&tr->ch[0].start_ns, sizeof tr->ch[0], hi, u);
         }
         hi = lo;
     }
@@ -1116,11 +1114,9 @@ ivtrack_count_in_about(const ivtrack *tr, uint64_t t0, uint64_t t1)
      * from t0 on: from the start of the chunk holding the last one starting before t0.
      * Chunk searches only, from guesses: no chunk's columns are read. */
     const uint64_t *starts = &tr->ch[0].start_ns;
-    size_t c1 = gallop_last_below(starts, sizeof tr->ch[0], n_ch, t1, 0,
-                                  gallop_guess(starts, sizeof tr->ch[0], n_ch, t1));
+    size_t c1 = gallop_last_below_cold(starts, sizeof tr->ch[0], n_ch, t1);
     size_t c0 = tr->ch[0].start_ns >= t0 ? 0
-                : gallop_last_below(starts, sizeof tr->ch[0], n_ch, t0, 0,
-                                    gallop_guess(starts, sizeof tr->ch[0], n_ch, t0));
+                : gallop_last_below_cold(starts, sizeof tr->ch[0], n_ch, t0);
     size_t hi = (c1 + 1) * IVTRACK_CHUNK < tr->n ? (c1 + 1) * IVTRACK_CHUNK : tr->n;
     return hi - c0 * IVTRACK_CHUNK;
 }

@@ -912,8 +912,7 @@ runlane_chunk_search(const runlane *rl, uint64_t t, size_t c_from)
             hi = lo + step;
     } else {
         /* Nothing known: from where t falls were the chunks spread evenly. */
-        return gallop_last_below(rl->bases, sizeof *rl->bases, rl->n_chunks, t, 0,
-                                 gallop_guess(rl->bases, sizeof *rl->bases, rl->n_chunks, t));
+        return gallop_last_below_cold(rl->bases, sizeof *rl->bases, rl->n_chunks, t);
     }
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -1206,6 +1206,7 @@ struct lanes_memo {
      * only moves the cursor or the selection, or redraws the same view, copies them. */
     lanes_frame_key key;
     uint64_t *key_cols;         /* owned; col_a[0 .. key.ncols] */
+    size_t cap_key_cols;
     lanes_kept_row *kept;       /* owned; n_kept of them */
     surface_cell *kept_cells;   /* owned; key.ncols for each kept row */
     size_t n_kept, cap_kept, cap_cells;
@@ -1296,8 +1297,8 @@ lanes_kept_check(lanes_memo *m, const lanes_ctx *x)
         memcmp(m->key_cols, x->col_a, cols * sizeof *x->col_a) == 0)
         return;
     m->key = k;
-    x_free(m->key_cols);
-    m->key_cols = xmalloc(cols * sizeof *m->key_cols);     /* owned by the memo */
+    /* Owned by the memo; kept, as the rows' arrays are, for the next key (a pan is one). */
+    xgrowarray((void **)&m->key_cols, &m->cap_key_cols, cols, 256, sizeof *m->key_cols);
     memcpy(m->key_cols, x->col_a, cols * sizeof *x->col_a);
     m->n_kept = 0;
 }
