@@ -1508,29 +1508,78 @@ runlane_gaps_below(const runlane_gaps *g, size_t j)
     return g->map ? runlane_popcount(g->map & ((UINT64_C(1) << j) - 1)) : 0;
 }
 
-/* Run time inside [0, t) when the last run starting before t is in packed chunk c
- * (whose base is < t): one walk from the start checkpoint before t, or back from the
- * one after it when nearer, adding up starts and run time together. The walk keeps the
- * columns' masks and the count of gap exceptions passed at hand, so a step is a few
- * loads and adds. */
-static uint64_t
-runlane_busy_before_in(const runlane *rl, size_t c, uint64_t t)
+/* A walk through packed chunk c's runs with its columns at hand: where it stands (run
+ * cur of the chunk, starting off ns after the chunk's base and lasting dcur, busy the
+ * run time of its runs [0, cur), below the gap exceptions among runs [0, cur + 1)), and
+ * the widths, masks and places of the columns it reads. */
+typedef struct runlane_walker {
+    const runlane_chunk *ck;
+    const uint64_t *dur, *scp, *bcp;
+    runlane_gaps g;
+    uint64_t m_span, m_dur, m_bcp;
+    unsigned w_bcp;
+    size_t len, n_cp;           /* runs; start checkpoints (RUNLANE_CP_STEP apart) */
+    size_t cur;
+    uint64_t off, dcur, busy;
+    unsigned below;
+} runlane_walker;
+
+static inline void
+runlane_walker_load(runlane_walker *w, const runlane *rl, size_t c)
 {
     const runlane_chunk *ck = &rl->chunks[c];
-    const uint64_t *col = rl->words + ck->word, *dur = col + ck->w_off;
-    const uint64_t *scp = col + runlane_scp_at(ck);
-    uint64_t d = t - rl->bases[c];
-    size_t len = runlane_chunk_len(rl, c);
+    const uint64_t *col = rl->words + ck->word;
+    w->ck = ck;
+    w->dur = col + ck->w_off;
+    w->scp = col + runlane_scp_at(ck);
+    w->bcp = col + runlane_cp_at(ck);
+    w->len = runlane_chunk_len(rl, c);
     /* Checkpoint k holds run (k + 1) * RUNLANE_CP_STEP's offset, for those < len. */
-    size_t n_cp = (len - 1) / RUNLANE_CP_STEP;
-    n_cp = n_cp < RUNLANE_N_CP ? n_cp : RUNLANE_N_CP;
-    runlane_gaps g;
-    runlane_gaps_init(&g, ck, col);
-    uint64_t m_span = bitpack_mask(ck->w_span), m_dur = bitpack_mask(ck->w_dur);
+    size_t n_cp = (w->len - 1) / RUNLANE_CP_STEP;
+    w->n_cp = n_cp < RUNLANE_N_CP ? n_cp : RUNLANE_N_CP;
+    runlane_gaps_init(&w->g, ck, col);
+    w->m_span = bitpack_mask(ck->w_span);
+    w->m_dur = bitpack_mask(ck->w_dur);
+    w->w_bcp = runlane_cp_width(ck->w_dur);
+    w->m_bcp = bitpack_mask(w->w_bcp);
+}
+
+/* Forwards from where w stands (off < d) to the last run starting before d. */
+static inline void
+runlane_walker_forward(runlane_walker *w, uint64_t d)
+{
+    size_t cur = w->cur;
+    uint64_t off = w->off, dcur = w->dcur, busy = w->busy;
+    unsigned below = w->below;
+    while (cur + 1 < w->len) {
+        size_t j = cur + 1;
+        uint64_t next = off + dcur + runlane_gaps_get(&w->g, j, below);
+        if (next >= d)
+            break;
+        below += (unsigned)(w->g.map >> j & 1);
+        busy += dcur;
+        off = next;
+        cur = j;
+        dcur = bitpack_get_masked(w->dur, (uint64_t)cur * w->ck->w_dur, w->m_dur);
+    }
+    w->cur = cur;
+    w->off = off;
+    w->dcur = dcur;
+    w->busy = busy;
+    w->below = below;
+}
+
+/* Stand on the last run starting before d (> 0: the chunk's first run starts before
+ * it): one walk from the start checkpoint before d, or back from the one after it when
+ * nearer, adding up starts and run time together. */
+static void
+runlane_walker_find(runlane_walker *w, uint64_t d)
+{
+    const runlane_chunk *ck = w->ck;
     size_t cur = 0, next_cp = SIZE_MAX;
-    uint64_t off = runlane_gaps_get(&g, 0, 0), next_off = 0;
-    for (size_t k = 0; k < n_cp; k++) {
-        uint64_t v = bitpack_get_masked(scp, (uint64_t)k * ck->w_span, m_span);
+    uint64_t off = runlane_gaps_get(&w->g, 0, 0), next_off = 0;
+    for (size_t k = 0; k < w->n_cp; k++) {
+        uint64_t v = bitpack_get_masked(w->scp, (uint64_t)k * ck->w_span, w->m_span);
         if (v >= d) {
             next_cp = k;
             next_off = v;
@@ -1539,44 +1588,69 @@ runlane_busy_before_in(const runlane *rl, size_t c, uint64_t t)
         cur = (k + 1) * RUNLANE_CP_STEP;
         off = v;
     }
-    const uint64_t *bcp = col + runlane_cp_at(ck);
-    unsigned w_bcp = runlane_cp_width(ck->w_dur);
-    uint64_t m_bcp = bitpack_mask(w_bcp), busy = 0;
     if (next_cp != SIZE_MAX && d - off > (next_off - off) / 2) {
         /* Nearer the next checkpoint (guessing runs evenly spread): walk back from it to
          * the last run starting before d. */
         cur = (next_cp + 1) * RUNLANE_CP_STEP;
         off = next_off;
-        busy = bitpack_get_masked(bcp, (uint64_t)next_cp * w_bcp, m_bcp);
-        unsigned below = runlane_gaps_below(&g, cur);
+        uint64_t busy = bitpack_get_masked(w->bcp, (uint64_t)next_cp * w->w_bcp, w->m_bcp);
+        unsigned below = runlane_gaps_below(&w->g, cur);
         uint64_t dprev;
         do {
-            dprev = bitpack_get_masked(dur, (uint64_t)(cur - 1) * ck->w_dur, m_dur);
-            off -= runlane_gaps_get(&g, cur, below) + dprev;
+            dprev = bitpack_get_masked(w->dur, (uint64_t)(cur - 1) * ck->w_dur, w->m_dur);
+            off -= runlane_gaps_get(&w->g, cur, below) + dprev;
             busy -= dprev;
             cur--;
-            below -= (unsigned)(g.map >> cur & 1);
+            below -= (unsigned)(w->g.map >> cur & 1);
         } while (off >= d && cur > 0);
-        uint64_t end = off + dprev;
-        return ck->prefix_ns + busy + ((end < d ? end : d) - off);
+        w->cur = cur;
+        w->off = off;
+        w->dcur = dprev;
+        w->busy = busy;
+        w->below = below + (unsigned)(w->g.map >> cur & 1);
+        return;
     }
-    if (cur)
-        busy = bitpack_get_masked(bcp, (uint64_t)(cur / RUNLANE_CP_STEP - 1) * w_bcp, m_bcp);
-    uint64_t dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
-    unsigned below = cur + 1 < len ? runlane_gaps_below(&g, cur + 1) : 0;
-    while (cur + 1 < len) {
-        size_t j = cur + 1;
-        uint64_t next = off + dcur + runlane_gaps_get(&g, j, below);
-        if (next >= d)
-            break;
-        below += (unsigned)(g.map >> j & 1);
-        busy += dcur;
-        off = next;
-        cur = j;
-        dcur = bitpack_get_masked(dur, (uint64_t)cur * ck->w_dur, m_dur);
-    }
-    uint64_t end = off + dcur;                  /* both relative to the base */
-    return ck->prefix_ns + busy + ((end < d ? end : d) - off);
+    w->cur = cur;
+    w->off = off;
+    w->busy = cur ? bitpack_get_masked(w->bcp, (uint64_t)(cur / RUNLANE_CP_STEP - 1) * w->w_bcp,
+                                       w->m_bcp)
+                  : 0;
+    w->dcur = bitpack_get_masked(w->dur, (uint64_t)cur * ck->w_dur, w->m_dur);
+    w->below = cur + 1 < w->len ? runlane_gaps_below(&w->g, cur + 1) : 0;
+    runlane_walker_forward(w, d);
+}
+
+/* To the last run starting before d from where w stands (off < d): forwards when no
+ * start checkpoint lies between, else runlane_walker_find (at most RUNLANE_CP_STEP runs
+ * walked either way). */
+static inline void
+runlane_walker_advance(runlane_walker *w, uint64_t d)
+{
+    size_t k = w->cur / RUNLANE_CP_STEP;       /* the next checkpoint's, run (k + 1) * STEP */
+    if (k < w->n_cp && bitpack_get_masked(w->scp, (uint64_t)k * w->ck->w_span, w->m_span) < d)
+        runlane_walker_find(w, d);
+    else
+        runlane_walker_forward(w, d);
+}
+
+/* Run time inside [0, base + d) where w stands on the last run starting before it. */
+static inline uint64_t
+runlane_walker_busy(const runlane_walker *w, uint64_t d)
+{
+    uint64_t end = w->off + w->dcur;            /* both relative to the base */
+    return w->ck->prefix_ns + w->busy + ((end < d ? end : d) - w->off);
+}
+
+/* Run time inside [0, t) when the last run starting before t is in packed chunk c
+ * (whose base is < t). */
+static uint64_t
+runlane_busy_before_in(const runlane *rl, size_t c, uint64_t t)
+{
+    runlane_walker w;
+    runlane_walker_load(&w, rl, c);
+    uint64_t d = t - rl->bases[c];
+    runlane_walker_find(&w, d);
+    return runlane_walker_busy(&w, d);
 }
 
 /* Run time inside [0, t): whole runs before the last one starting before t, from
@@ -1647,17 +1721,33 @@ runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t 
     size_t at[RUNLANE_PREFETCH_BLOCK];
     const runlane_open *o = rl->open;
     uint64_t open_first = o && o->len ? o->start_ns[0] : UINT64_MAX;
+    runlane_walker w;
+    size_t w_chunk = SIZE_MAX;          /* the chunk w walks, SIZE_MAX: none */
+    uint64_t w_d = 0;                   /* the last time it answered, less the base */
     for (size_t m0 = 0; m0 < n; m0 += RUNLANE_PREFETCH_BLOCK) {
         size_t m1 = n - m0 < RUNLANE_PREFETCH_BLOCK ? n : m0 + RUNLANE_PREFETCH_BLOCK;
         runlane_locate_chunks(rl, t + m0, m1 - m0, at, true);
         for (size_t m = m0; m < m1; m++) {
-            if (t[m] <= open_first) {
-                /* The last run starting before t[m] is packed, or there is none. */
-                size_t c = at[m - m0];
-                out[m] = c == SIZE_MAX ? 0 : runlane_busy_before_in(rl, c, t[m]);
-            } else {
+            size_t c = at[m - m0];
+            if (t[m] > open_first) {
                 out[m] = runlane_busy_upto(rl, t[m]);
+                continue;
             }
+            /* The last run starting before t[m] is packed, or there is none. */
+            if (c == SIZE_MAX) {
+                out[m] = 0;
+                continue;
+            }
+            uint64_t d = t[m] - rl->bases[c];
+            if (c == w_chunk && d >= w_d) {
+                runlane_walker_advance(&w, d);  /* on from the last answer */
+            } else {
+                runlane_walker_load(&w, rl, c);
+                runlane_walker_find(&w, d);
+                w_chunk = c;
+            }
+            w_d = d;
+            out[m] = runlane_walker_busy(&w, d);
         }
     }
 }

@@ -814,9 +814,9 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
     bool bounded = x->bounded[li];
     if (bounded)
         lanes_hec_exact(x, li, part);
-    /* The last run found covering a whole column: a long run covers many in a row. */
-    size_t cover_i = SIZE_MAX;
-    runlane_run cover = { 0, 0, 0, 0, 0 };
+    /* Which run starts last by a fully busy column's start, from a sweep along the row
+     * (a long run covers many columns in a row; the sweep keeps its answer). */
+    runlane_sweep *sweep = NULL;        /* owned: freed after the loop */
     for (int c = 0; c < x->ncols; c++) {
         uint64_t a = x->col_a[c], b = x->col_a[c + 1], span = b - a;
         x->scratch[c] = SIZE_MAX;
@@ -873,20 +873,19 @@ lanes_row_hec(lanes_ctx *x, const lane *l, enum lanes_hec_part part)
             st = STYLE_RUNNING_HL;
         x->row[c] = ascii ? lanes_cell(busy * 2 >= span ? '#' : '+', st)
                           : lanes_cell(lanes_blocks[lanes_eighths(busy, span)], st);
-        if (busy == span && cover_i != SIZE_MAX && cover.start_ns < a && cover.end_ns >= b) {
-            x->scratch[c] = cover_i;
-        } else if (busy == span) {
-            /* One run covering the whole column (not several back to back)? */
-            size_t i = runlane_first_after(cap->runs, a);
-            runlane_run r;
-            runlane_get(cap->runs, i, &r);      /* all zero past the end */
-            if (i < runlane_count(cap->runs) && r.start_ns <= a && r.end_ns >= b) {
+        if (busy == span) {
+            /* One run covering the whole column (not several back to back)? Only the
+             * last one starting by a can. */
+            if (!sweep)
+                sweep = runlane_sweep_new(cap->runs);
+            uint64_t end_ns;
+            size_t i = runlane_sweep_last_starting_by(sweep, a, &end_ns);
+            if (i != SIZE_MAX && end_ns >= b)
                 x->scratch[c] = i;
-                cover_i = i;
-                cover = r;
-            }
         }
     }
+    if (sweep)
+        runlane_sweep_free(sweep);
     if (part != LANES_HEC_GC) {
         lanes_hec_text(x, cap->runs);
         lanes_hec_ticks(x, cap->cap);
