@@ -268,6 +268,7 @@ typedef struct lanes_ctx {
     size_t *busy_at;
     bool *busy_fine;
     bool *have_busy, *have_gc; /* per index lane: busy / work and wait filled */
+    bool *drawn;                /* per index lane: its HEC row is on screen this frame */
     uint8_t *bounded;           /* per index lane: which of those are bounds, not exact
                                  * (LANES_BOUND_RUNS | LANES_BOUND_GC) */
     uint64_t *kinds;            /* [(ncols + 1) * IVTRACK_KINDS] its GC time of each kind */
@@ -302,6 +303,8 @@ typedef struct lanes_ctx {
  * headers (runlane_busy_bounds_many): at such a zoom they mostly fix a cell's glyph,
  * and the cells they leave open read their two boundaries exactly (lanes_hec_exact). */
 #define LANES_BOUND_PER_COL RUNLANE_CHUNK
+/* The same for a lane whose row is off screen (only the activity row sums it). */
+#define LANES_BOUND_HIDDEN_PER_COL 32
 /* The same for GC phases: a chunk of them or more in every column. */
 #define LANES_BOUND_GC_PER_COL IVTRACK_CHUNK
 /* What of a lane's sums at the column boundaries are bounds (lanes_ctx.bounded). */
@@ -354,7 +357,10 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
      * counted exactly, the cold lanes of a new view waited on a load after another. */
     const runlane *rl = evindex_cap_at(x->ix, li)->runs;
     size_t in_view = runlane_count_in_about(rl, x->col_a[0], x->col_a[nb - 1]);
-    if (in_view >= LANES_BOUND_PER_COL * nb) {
+    /* A lane off screen counts only in the activity row's sums, whose levels are
+     * mostly fixed by bounds from the checkpoints (it narrows the others). */
+    size_t bound_from = x->drawn[li] ? LANES_BOUND_PER_COL : LANES_BOUND_HIDDEN_PER_COL;
+    if (in_view >= bound_from * nb) {
         runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi, &x->busy_at[li * nb]);
         memset(&x->busy_fine[li * nb], 0, nb * sizeof *x->busy_fine);
         x->bounded[li] |= LANES_BOUND_RUNS;
@@ -1567,6 +1573,7 @@ lanes_frame_arrays(lanes_ctx *x, lanes_memo *memo)
         { (void **)&x->wait_hi, edges * sizeof *x->wait_hi, false },
         { (void **)&x->have_busy, (n_caps + 1) * sizeof *x->have_busy, true },
         { (void **)&x->have_gc, (n_caps + 1) * sizeof *x->have_gc, true },
+        { (void **)&x->drawn, (n_caps + 1) * sizeof *x->drawn, true },
         { (void **)&x->bounded, (n_caps + 1) * sizeof *x->bounded, true },
         { (void **)&x->kinds, (nc + 1) * IVTRACK_KINDS * sizeof *x->kinds, false },
         { (void **)&x->kinds_hi, (nc + 1) * IVTRACK_KINDS * sizeof *x->kinds_hi, false },
@@ -1659,6 +1666,11 @@ lanes_draw(surface *s, int col0, int line0, int width, const evindex *ix, const 
     bool has_sel = timeview_has_selection(v);
     int cursor = timeview_col_of(v, v->cursor_ns);
     lanes_bands frame_bands = { 0 };    /* the bands lane's groups without a memo */
+    for (size_t li = first_lane, r = 0; li < n_lanes && r < (size_t)n_rows; li++) {
+        if (lanes[li].kind == LANE_HEC && lanes[li].cap_lane < evindex_n_caps(ix))
+            x.drawn[lanes[li].cap_lane] = true;
+        r += (size_t)lanes_rows(&lanes[li], x.o);
+    }
     int r = 0;
     for (size_t li = first_lane; li < n_lanes && r < n_rows; li++) {
         const lane *l = &lanes[li];
