@@ -304,7 +304,7 @@ typedef struct lanes_ctx {
  * and the cells they leave open read their two boundaries exactly (lanes_hec_exact). */
 #define LANES_BOUND_PER_COL RUNLANE_CHUNK
 /* The same for a lane whose row is off screen (only the activity row sums it). */
-#define LANES_BOUND_HIDDEN_PER_COL 32
+#define LANES_BOUND_HIDDEN_PER_COL 8
 /* The same for GC phases: a chunk of them or more in every column. */
 #define LANES_BOUND_GC_PER_COL IVTRACK_CHUNK
 /* What of a lane's sums at the column boundaries are bounds (lanes_ctx.bounded). */
