@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "busybins.h"
 #include "evindex.h"
 #include "surface.h"
 #include "timeview.h"
@@ -79,6 +80,13 @@ lanes_memo *lanes_memo_new(void);
 void lanes_memo_free(lanes_memo *m);
 /* Rows lanes_draw copied from kept ones, since the memo was made (tests). */
 size_t lanes_memo_reused(const lanes_memo *m);
+/* Give the memo bins made for index ix as it is now (consumes b; NULL: none): while ix
+ * stays so (the same index, events and end), the HEC lanes' run time at column
+ * boundaries is bounded from them at zooms where a column spans several bins, and read
+ * from the runs only where a cell's glyph needs it. Drawn the same either way. */
+void lanes_memo_set_bins(lanes_memo *m, const evindex *ix, busybins *b);
+/* Whether the memo holds bins for ix as it is now. */
+bool lanes_memo_has_bins(const lanes_memo *m, const evindex *ix);
 
 typedef struct lanes_draw_opts {
     bool ascii;                 /* only ASCII in every cell */

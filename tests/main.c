@@ -26,6 +26,7 @@ main(void)
     srunner_add_suite(sr, test_axis_suite());
     srunner_add_suite(sr, test_keymap_suite());
     srunner_add_suite(sr, test_runlane_suite());
+    srunner_add_suite(sr, test_busybins_suite());
     srunner_add_suite(sr, test_msgtab_suite());
     srunner_add_suite(sr, test_ivtrack_suite());
     srunner_add_suite(sr, test_gcpack_suite());

@@ -184,6 +184,48 @@ START_TEST(test_app_rows_when_asked)
 }
 END_TEST
 
+/* Once the thread list's totals are in, the interactive loop makes the lanes' bins in
+ * the background and hands them to the lanes (none before); the screens drawn with them
+ * are those drawn without, at every zoom; freeing the app while they are made is safe. */
+START_TEST(test_app_async_bins)
+{
+    app_fx f, g;
+    app_opts o = { .async_totals = true };
+    fx_open_opts(&f, "fixtures/threaded-n4.eventlog", 120, 40, &o);
+    for (int i = 0; i < 50 && !f.a->bins_running; i++)
+        app_poll_totals(f.a);               /* the totals taken, the bins started */
+    fx_close(&f);                           /* possibly still making them */
+
+    /* 60 columns: at the whole log, a column spans four bins and more. */
+    fx_open_opts(&f, "fixtures/threaded-n4.eventlog", 60, 40, &o);
+    fx_open_opts(&g, "fixtures/threaded-n4.eventlog", 60, 40, &o);
+    g.a->bins_done = true;                  /* the same app, never given bins */
+    ck_assert(!lanes_memo_has_bins(f.a->lanes_memo, f.a->ix));
+    fx_wait_totals(&f);
+    fx_wait_totals(&g);
+    ck_assert(lanes_memo_has_bins(f.a->lanes_memo, f.a->ix));
+    ck_assert(!lanes_memo_has_bins(g.a->lanes_memo, g.a->ix));
+    static const char *const steps[] = { "", "+", "+ +", "l l", "+ + +", "h", "- - -", "0" };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        fx_keys(&f, steps[i]);
+        fx_keys(&g, steps[i]);
+        char *a = surface_dump(f.s), *b = surface_dump(g.s);
+        size_t k = 0, line = 0, at = 0;
+        for (; a[k] && a[k] == b[k]; k++)
+            if (a[k] == '\n') {
+                line++;
+                at = k + 1;
+            }
+        ck_assert_msg(a[k] == b[k], "after \"%s\", line %zu: %.160s\nwithout bins: %.160s",
+                      steps[i], line, a + at, b + at);
+        free(a);
+        free(b);
+    }
+    fx_close(&g);
+    fx_close(&f);
+}
+END_TEST
+
 /* THREAD_LABEL events of the log whose text contains `part`. */
 static size_t
 fx_labels_with(const evlog *log, const char *part)
@@ -1035,6 +1077,7 @@ test_app_suite(void)
     tcase_add_test(tc, test_app_gc_navigation);
     tcase_add_test(tc, test_app_async_totals);
     tcase_add_test(tc, test_app_rows_when_asked);
+    tcase_add_test(tc, test_app_async_bins);
     tcase_add_test(tc, test_app_thread_list_churn);
     tcase_add_test(tc, test_app_thread_list_first_rows);
     tcase_add_test(tc, test_app_markers_and_search);

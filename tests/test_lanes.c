@@ -1303,6 +1303,41 @@ tl_q_log(tl_case *c, bool many_runs, uint64_t shift)
     tl_open_mem(c, &m, w);
 }
 
+/* A memo holding bins of c's HEC lanes (busybins) that bound their run time at the
+ * boundaries of n_cols columns of w ns from 0, as lanes_draw asks of them (a quarter of
+ * a column wide), none of them exactly. */
+static lanes_memo *
+tl_bins_memo(const tl_case *c, int n_cols, uint64_t w)
+{
+    size_t n = evindex_n_caps(c->ix);
+    const runlane **lanes = xmalloc((n + 1) * sizeof *lanes);
+    for (size_t i = 0; i < n; i++)
+        lanes[i] = evindex_cap_at(c->ix, i)->runs;
+    busybins *b = busybins_make(lanes, n, evindex_first_ns(c->ix), evindex_last_ns(c->ix),
+                                (size_t)1 << 20, NULL);
+    x_free(lanes);
+    ck_assert_ptr_nonnull(b);
+    uint64_t t[64], lo[64], hi[64];
+    ck_assert_int_lt(n_cols, 64);
+    for (int k = 0; k <= n_cols; k++)
+        t[k] = (uint64_t)k * w;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_msg(busybins_bounds(b, i, t, (size_t)n_cols + 1, w / 4, lo, hi),
+                      "lane %zu: first %llu last %llu width %llu", i,
+                      (unsigned long long)evindex_first_ns(c->ix),
+                      (unsigned long long)evindex_last_ns(c->ix),
+                      (unsigned long long)busybins_width_ns(b, i));
+        size_t open = 0;
+        for (int k = 1; k < n_cols; k++)
+            open += lo[k] != hi[k];
+        ck_assert_uint_gt(open, (size_t)n_cols / 2);
+    }
+    lanes_memo *m = lanes_memo_new();
+    lanes_memo_set_bins(m, c->ix, b);
+    ck_assert(lanes_memo_has_bins(m, c->ix));
+    return m;
+}
+
 /* Where a column's run and GC time are known only within bounds (the chunk-header ones
  * a zoom of many runs and GC phases a column gets), the cells still show the exact
  * glyphs at the eighths' rounding edges and one ns either side, and with work and
@@ -1338,11 +1373,15 @@ START_TEST(test_lanes_bounds_exact)
             n_open += lo[k] != hi[k];
     }
     ck_assert_uint_gt(n_open, TL_Q_COLS);
-    for (int mode = 0; mode < 4; mode++) {
+    /* The second time round with the lanes' bins in a memo, as the viewer has them once
+     * it has opened: they bound the run time at every boundary, exact at none here. */
+    lanes_memo *memo = tl_bins_memo(&many, TL_Q_COLS, TL_Q_W);
+    for (int mode = 0; mode < 8; mode++) {
         lanes_draw_opts o = tl_plain;
-        o.ascii = mode == 1;
-        o.mono = mode == 2;
-        o.hec_split = mode == 3;
+        o.ascii = mode % 4 == 1;
+        o.mono = mode % 4 == 2;
+        o.hec_split = mode % 4 == 3;
+        o.memo = mode >= 4 ? memo : NULL;
         surface *sm = tl_draw_rows(&many, &v, &o), *so = tl_draw_rows(&one, &v, &o);
         for (int line = 0; line < surface_lines(sm); line++)
             for (int col = 0; col < TL_Q_COLS; col++) {
@@ -1352,7 +1391,7 @@ START_TEST(test_lanes_bounds_exact)
                               mode, line, col, (unsigned)a.cp, theme_style_name(a.style),
                               (unsigned)b.cp, theme_style_name(b.style));
             }
-        if (mode == 0) {
+        if (mode % 4 == 0) {
             for (int col = 0; col + 1 < TL_Q_COLS; col++) {
                 uint64_t sum = 0;
                 for (int cap = 0; cap < 2; cap++) {
@@ -1391,6 +1430,7 @@ START_TEST(test_lanes_bounds_exact)
         surface_free(sm);
         surface_free(so);
     }
+    lanes_memo_free(memo);
     tl_close(&many);
     tl_close(&one);
 }

@@ -35,6 +35,7 @@ Suite *test_timeview_suite(void);
 Suite *test_axis_suite(void);
 Suite *test_keymap_suite(void);
 Suite *test_runlane_suite(void);
+Suite *test_busybins_suite(void);
 Suite *test_msgtab_suite(void);
 Suite *test_ivtrack_suite(void);
 Suite *test_gcpack_suite(void);

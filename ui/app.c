@@ -16,6 +16,7 @@
 #endif
 
 #include "app_int.h"
+#include "busybins.h"
 #include "copycmd.h"
 #include "detail.h"
 #include "eventpane.h"
@@ -616,6 +617,73 @@ app_wait_totals(app *a)
     a->totals_rows = NULL;
 }
 
+/* ---- the lanes' bins, made in the background (opts.async_totals) ---------------------- */
+
+/* At most this many bins in all (8 bytes each): 16 MB. */
+#define APP_BINS_MAX ((size_t)1 << 21)
+
+static void *
+app_bins_main(void *arg)
+{
+    app *a = arg;
+    app_background_priority();
+    /* Read-only on the index. */
+    size_t n = evindex_n_caps(a->ix);
+    const runlane **lanes = xmalloc((n + 1) * sizeof *lanes);  /* freed below */
+    for (size_t i = 0; i < n; i++)
+        lanes[i] = evindex_cap_at(a->ix, i)->runs;
+    a->bins_result = busybins_make(lanes, n, evindex_first_ns(a->ix), evindex_last_ns(a->ix),
+                                   APP_BINS_MAX, &a->bins_cancel);
+    x_free(lanes);
+    atomic_store(&a->bins_ready, true);
+    return NULL;
+}
+
+/* Whether bins are still to be made for this index. */
+static bool
+app_bins_wanted(const app *a)
+{
+    return a->opts.async_totals && !a->live && !a->bins_done && !a->bins_running &&
+           evindex_n_caps(a->ix) > 0;
+}
+
+/* Stop making bins (if they are being made) and drop what was made and not taken. */
+static void
+app_bins_stop(app *a)
+{
+    if (!a->bins_running)
+        return;
+    atomic_store(&a->bins_cancel, true);
+    pthread_join(a->bins_th, NULL);
+    a->bins_running = false;
+    busybins_free(a->bins_result);
+    a->bins_result = NULL;
+}
+
+/* Start the bins once the thread list's totals are in (they share the second core), or
+ * hand made ones to the lanes. True if handed now. */
+static bool
+app_bins_poll(app *a)
+{
+    if (a->bins_running && atomic_load(&a->bins_ready)) {
+        pthread_join(a->bins_th, NULL);
+        a->bins_running = false;
+        a->bins_done = true;
+        if (a->bins_result)
+            lanes_memo_set_bins(a->lanes_memo, a->ix, a->bins_result);
+        a->bins_result = NULL;
+        return true;
+    }
+    if (app_bins_wanted(a) && (a->brief_taken || !a->totals_running)) {
+        atomic_store(&a->bins_ready, false);
+        atomic_store(&a->bins_cancel, false);
+        a->bins_result = NULL;
+        a->bins_running = pthread_create(&a->bins_th, NULL, app_bins_main, a) == 0;
+        a->bins_done = !a->bins_running;
+    }
+    return false;
+}
+
 static void app_thread_list(app *a);
 static bool app_focus_poll(app *a);
 
@@ -640,10 +708,11 @@ app_poll_totals(app *a)
         app_start_rows(a);      /* a run's detail asked for the rows */
         return true;
     }
-    if (!a->totals_running || !atomic_load(&a->totals_ready))
-        return false;
-    app_wait_totals(a);
-    return true;
+    if (a->totals_running && atomic_load(&a->totals_ready)) {
+        app_wait_totals(a);
+        return true;
+    }
+    return app_bins_poll(a);
 }
 
 /* Every thread's run totals (threadtab order): the background count's, waited for, or
@@ -661,7 +730,7 @@ bool
 app_totals_pending(const app *a)
 {
     return a->totals_running || (a->thread_memo.wanted && !a->thread_memo.rows) ||
-           a->focus_running || app_gc_pending(a);
+           a->focus_running || app_gc_pending(a) || a->bins_running || app_bins_wanted(a);
 }
 
 bool
@@ -2056,6 +2125,7 @@ app_free(app *a)
     strbuf_free(&a->clip);
     atomic_store(&a->totals_cancel, true);
     app_wait_totals(a);
+    app_bins_stop(a);
     threadstats_brief_free(&a->brief);
     x_free(a->thread_memo.rows);
     x_free(a->thread_order);
@@ -2115,6 +2185,8 @@ app_swap_index(app *a, const evindex *ix)
     }
     atomic_store(&a->totals_cancel, true);
     app_wait_totals(a);
+    app_bins_stop(a);
+    a->bins_done = false;       /* made again for a new index (not for a live one) */
     /* The same index grown (a live log): the totals so far are carried forward over the
      * runs added, not counted again. */
     bool carried = a->live && ix == a->ix && a->thread_memo.rows && a->live_mark.valid;

@@ -113,6 +113,14 @@ struct app {
     size_t n_top;
     bool list_partial;                  /* the thread list shows only top_order */
     lanes_memo *lanes_memo;             /* owned; what the lanes keep between frames */
+    /* The HEC lanes' bins (busybins), made on bins_th once the thread list's totals are
+     * in (async_totals, not for a live log) and handed to lanes_memo. */
+    pthread_t bins_th;
+    bool bins_running;                  /* bins_th was started and not yet joined */
+    bool bins_done;                     /* made (or given up) for this index */
+    atomic_bool bins_ready;             /* bins_th has stored bins_result */
+    atomic_bool bins_cancel;            /* bins_th gives up */
+    busybins *bins_result;              /* owned; bins_th's result until taken */
     bool dragging;              /* the left button is down in the plot */
     bool drag_selecting;        /* ... and has moved: the drag's selection follows it */
     int drag_col;               /* where the button went down */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "busybins.h"
 #include "heapbands.h"
 #include "strbuf.h"
 #include "textfmt.h"
@@ -303,6 +304,9 @@ typedef struct lanes_ctx {
  * headers (runlane_busy_bounds_many): at such a zoom they mostly fix a cell's glyph,
  * and the cells they leave open read their two boundaries exactly (lanes_hec_exact). */
 #define LANES_BOUND_PER_COL RUNLANE_CHUNK
+/* Bins at most a column's LANES_BINS_PER_COL-th wide bound a lane's run time at the
+ * column boundaries (lanes_memo_set_bins). */
+#define LANES_BINS_PER_COL 4
 /* The same for a lane whose row is off screen (only the activity row sums it). */
 #define LANES_BOUND_HIDDEN_PER_COL 8
 /* The same for GC phases: a chunk of them or more in every column. */
@@ -341,6 +345,8 @@ lanes_walk_busy(const runlane *rl, const uint64_t *t, size_t nb, uint64_t *out)
     }
 }
 
+static const busybins *lanes_memo_bins_for(const lanes_memo *m, const evindex *ix);
+
 /* Fill the per-column run time of index lane `li` (once per frame): all the activity
  * row needs, so a lane off screen costs no GC sums. */
 static void
@@ -360,6 +366,16 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     /* A lane off screen counts only in the activity row's sums, whose levels are
      * mostly fixed by bounds from the checkpoints (it narrows the others). */
     size_t bound_from = x->drawn[li] ? LANES_BOUND_PER_COL : LANES_BOUND_HIDDEN_PER_COL;
+    /* Bins a quarter of a column wide or less bound it closer than the runs' own
+     * checkpoints do at such a zoom, and without a search. */
+    const busybins *bins = x->o->memo ? lanes_memo_bins_for(x->o->memo, x->ix) : NULL;
+    if (bins && in_view > LANES_WALK_PER_COL * nb &&
+        busybins_bounds(bins, li, x->col_a, nb,
+                        (x->col_a[1] - x->col_a[0]) / LANES_BINS_PER_COL, lo, hi)) {
+        memset(&x->busy_fine[li * nb], 1, nb * sizeof *x->busy_fine);
+        x->bounded[li] |= LANES_BOUND_RUNS;
+        return;
+    }
     if (in_view >= bound_from * nb) {
         runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi, &x->busy_at[li * nb]);
         memset(&x->busy_fine[li * nb], 0, nb * sizeof *x->busy_fine);
@@ -1216,6 +1232,12 @@ struct lanes_memo {
     surface_cell *kept_cells;   /* owned; key.ncols for each kept row */
     size_t n_kept, cap_kept, cap_cells;
     size_t reused;              /* rows copied from kept ones, in all */
+    /* Owned; the HEC lanes' bins (lanes_memo_set_bins), for bins_ix while it has
+     * bins_events events up to bins_last_ns; NULL if none. Kept when the memo starts
+     * again for the same index (they tell themselves when it has grown). */
+    busybins *bins;
+    const evindex *bins_ix;
+    uint64_t bins_events, bins_last_ns;
 };
 
 lanes_memo *
@@ -1234,10 +1256,17 @@ lanes_memo_clear(lanes_memo *m)
     x_free(m->kept_cells);
     unsigned char *scratch = m->scratch;
     size_t cap = m->scratch_cap, reused = m->reused;
+    busybins *bins = m->bins;
+    const evindex *bins_ix = m->bins_ix;
+    uint64_t bins_events = m->bins_events, bins_last_ns = m->bins_last_ns;
     memset(m, 0, sizeof *m);
     m->scratch = scratch;
     m->scratch_cap = cap;
     m->reused = reused;
+    m->bins = bins;
+    m->bins_ix = bins_ix;
+    m->bins_events = bins_events;
+    m->bins_last_ns = bins_last_ns;
 }
 
 size_t
@@ -1252,8 +1281,40 @@ lanes_memo_free(lanes_memo *m)
     if (!m)
         return;
     lanes_memo_clear(m);
+    busybins_free(m->bins);
     x_free(m->scratch);
     x_free(m);
+}
+
+/* Whether the memo's bins were made for ix as it is now. */
+static bool
+lanes_memo_bins_fit(const lanes_memo *m, const evindex *ix)
+{
+    return m->bins && m->bins_ix == ix && m->bins_events == evindex_n_events(ix) &&
+           m->bins_last_ns == evindex_last_ns(ix);
+}
+
+/* The memo's bins if they were made for ix as it is now, else NULL. */
+static const busybins *
+lanes_memo_bins_for(const lanes_memo *m, const evindex *ix)
+{
+    return lanes_memo_bins_fit(m, ix) ? m->bins : NULL;
+}
+
+void
+lanes_memo_set_bins(lanes_memo *m, const evindex *ix, busybins *b)
+{
+    busybins_free(m->bins);
+    m->bins = b;
+    m->bins_ix = ix;
+    m->bins_events = evindex_n_events(ix);
+    m->bins_last_ns = evindex_last_ns(ix);
+}
+
+bool
+lanes_memo_has_bins(const lanes_memo *m, const evindex *ix)
+{
+    return lanes_memo_bins_fit(m, ix);
 }
 
 /* The memo, started again if it was made for another index or a smaller one. */
@@ -1262,6 +1323,10 @@ lanes_memo_check(lanes_memo *m, const evindex *ix)
 {
     const heapprof *hp = evindex_heap_profile(ix);
     size_t nc = heapprof_n_censuses(hp), nb = heapprof_n_bands(hp);
+    if (m->bins && !lanes_memo_bins_fit(m, ix)) {
+        busybins_free(m->bins);     /* made for another index, or this one before it grew */
+        m->bins = NULL;
+    }
     if (m->ix == ix && m->n_census == nc && m->n_bands == nb)
         return;
     lanes_memo_clear(m);
