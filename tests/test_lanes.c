@@ -1310,11 +1310,12 @@ static lanes_memo *
 tl_bins_memo(const tl_case *c, int n_cols, uint64_t w)
 {
     size_t n = evindex_n_caps(c->ix);
-    const runlane **lanes = xmalloc((n + 1) * sizeof *lanes);
+    busybins_src *lanes = xmalloc((n + 1) * sizeof *lanes);
     for (size_t i = 0; i < n; i++)
-        lanes[i] = evindex_cap_at(c->ix, i)->runs;
-    busybins *b = busybins_make(lanes, n, evindex_first_ns(c->ix), evindex_last_ns(c->ix),
-                                (size_t)1 << 20, NULL);
+        lanes[i] = (busybins_src){ evindex_cap_at(c->ix, i)->runs, evindex_cap_at(c->ix, i)->gc };
+    static const unsigned gc_kind[2] = { EVINDEX_GC_WORK, EVINDEX_GC_WAIT };
+    busybins *b = busybins_make(lanes, n, gc_kind, evindex_first_ns(c->ix),
+                                evindex_last_ns(c->ix), (size_t)1 << 20, NULL);
     x_free(lanes);
     ck_assert_ptr_nonnull(b);
     uint64_t t[64], lo[64], hi[64];

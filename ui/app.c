@@ -619,7 +619,8 @@ app_wait_totals(app *a)
 
 /* ---- the lanes' bins, made in the background (opts.async_totals) ---------------------- */
 
-/* At most this many bins in all (8 bytes each): 16 MB. */
+/* At most this many run bins in all (8 bytes each), and half as many GC bins (16 bytes
+ * each): 32 MB. */
 #define APP_BINS_MAX ((size_t)1 << 21)
 
 static void *
@@ -629,11 +630,12 @@ app_bins_main(void *arg)
     app_background_priority();
     /* Read-only on the index. */
     size_t n = evindex_n_caps(a->ix);
-    const runlane **lanes = xmalloc((n + 1) * sizeof *lanes);  /* freed below */
+    busybins_src *lanes = xmalloc((n + 1) * sizeof *lanes);    /* freed below */
     for (size_t i = 0; i < n; i++)
-        lanes[i] = evindex_cap_at(a->ix, i)->runs;
-    a->bins_result = busybins_make(lanes, n, evindex_first_ns(a->ix), evindex_last_ns(a->ix),
-                                   APP_BINS_MAX, &a->bins_cancel);
+        lanes[i] = (busybins_src){ evindex_cap_at(a->ix, i)->runs, evindex_cap_at(a->ix, i)->gc };
+    static const unsigned gc_kind[2] = { EVINDEX_GC_WORK, EVINDEX_GC_WAIT };
+    a->bins_result = busybins_make(lanes, n, gc_kind, evindex_first_ns(a->ix),
+                                   evindex_last_ns(a->ix), APP_BINS_MAX, &a->bins_cancel);
     x_free(lanes);
     atomic_store(&a->bins_ready, true);
     return NULL;

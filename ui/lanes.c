@@ -436,8 +436,18 @@ lanes_sums(lanes_ctx *x, size_t li)
     size_t nb = (size_t)x->ncols + 1;
     const ivtrack *tr = evindex_cap_at(x->ix, li)->gc;
     const uint64_t *lo = x->kinds, *hi = x->kinds;
-    if (ivtrack_count_in_about(tr, x->col_a[0], x->col_a[nb - 1]) >=
-        LANES_BOUND_GC_PER_COL * nb) {
+    size_t in_view = ivtrack_count_in_about(tr, x->col_a[0], x->col_a[nb - 1]);
+    /* Bins a quarter of a column wide or less, as for the run time. */
+    const busybins *bins = x->o->memo ? lanes_memo_bins_for(x->o->memo, x->ix) : NULL;
+    uint64_t *const bin_lo[2] = { &x->work_lo[li * nb], &x->wait_lo[li * nb] };
+    uint64_t *const bin_hi[2] = { &x->work_hi[li * nb], &x->wait_hi[li * nb] };
+    if (bins && in_view > LANES_WALK_GC_PER_COL * nb &&
+        busybins_gc_bounds(bins, li, x->col_a, nb,
+                           (x->col_a[1] - x->col_a[0]) / LANES_BINS_PER_COL, bin_lo, bin_hi)) {
+        x->bounded[li] |= LANES_BOUND_GC;
+        return;
+    }
+    if (in_view >= LANES_BOUND_GC_PER_COL * nb) {
         ivtrack_kinds_bounds_many(tr, x->col_a, nb, x->kinds, x->kinds_hi);
         hi = x->kinds_hi;
         x->bounded[li] |= LANES_BOUND_GC;
