@@ -363,9 +363,6 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
      * counted exactly, the cold lanes of a new view waited on a load after another. */
     const runlane *rl = evindex_cap_at(x->ix, li)->runs;
     size_t in_view = runlane_count_in_about(rl, x->col_a[0], x->col_a[nb - 1]);
-    /* A lane off screen counts only in the activity row's sums, whose levels are
-     * mostly fixed by bounds from the checkpoints (it narrows the others). */
-    size_t bound_from = x->drawn[li] ? LANES_BOUND_PER_COL : LANES_BOUND_HIDDEN_PER_COL;
     /* Bins a quarter of a column wide or less bound it closer than the runs' own
      * checkpoints do at such a zoom, and without a search. */
     const busybins *bins = x->o->memo ? lanes_memo_bins_for(x->o->memo, x->ix) : NULL;
@@ -376,6 +373,9 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
         x->bounded[li] |= LANES_BOUND_RUNS;
         return;
     }
+    /* A lane off screen counts only in the activity row's sums, whose levels are
+     * mostly fixed by bounds from the checkpoints (it narrows the others). */
+    size_t bound_from = x->drawn[li] ? LANES_BOUND_PER_COL : LANES_BOUND_HIDDEN_PER_COL;
     if (in_view >= bound_from * nb) {
         runlane_busy_bounds_many(rl, x->col_a, nb, lo, hi, &x->busy_at[li * nb]);
         memset(&x->busy_fine[li * nb], 0, nb * sizeof *x->busy_fine);
