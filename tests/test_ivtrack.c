@@ -462,6 +462,53 @@ START_TEST(test_ivtrack_kinds_upto_many_near)
 }
 END_TEST
 
+/* A chunk whose start offsets or tails' durations need more than 57 bits (a gap or a
+ * phase of 2^58 ns) marks its track wide: the sweeps then read every field by the general
+ * read. Both sweeps against the brute force over such a track, at every start, end and
+ * middle, and the checker content with it. */
+START_TEST(test_ivtrack_kinds_wide)
+{
+    enum { N = 3 * IVTRACK_CHUNK + 10 };
+    ivtrack *tr = ivtrack_new();
+    iv_model m = { 0 };
+    uint64_t s = 5, clock = 100;
+    for (size_t k = 0; k < N; k++) {
+        uint64_t start = clock + (k == 20 || k == IVTRACK_CHUNK + 30 ? UINT64_C(1) << 58
+                                  : iv_rng(&s) % 3 == 0 ? 1 + iv_rng(&s) % 100 : 0);
+        uint64_t end = start + (k == 2 * IVTRACK_CHUNK + 40 ? (UINT64_C(1) << 58) + 7
+                                : iv_rng(&s) % 500);
+        ivtrack_iv v = { start, end, UINT32_MAX, (uint8_t)(iv_rng(&s) % IVTRACK_KINDS), 0 };
+        ck_assert(ivtrack_append(tr, &v));
+        ck_assert(iv_model_append(&m, v));
+        clock = end;
+    }
+    iv_assert_sound(tr);
+    uint64_t t[3 * N + 1], got[(3 * N + 1) * IVTRACK_KINDS];
+    t[0] = 50;
+    for (size_t i = 0; i < N; i++) {
+        t[3 * i + 1] = m.v[i].start_ns;
+        t[3 * i + 2] = m.v[i].start_ns + (m.v[i].end_ns - m.v[i].start_ns) / 2;
+        t[3 * i + 3] = m.v[i].end_ns;
+    }
+    ivtrack_kinds_upto_many(tr, t, 3 * N + 1, got);
+    for (size_t q = 0; q < 3 * N + 1; q++)
+        for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++)
+            IV_EXPECT(got[q * IVTRACK_KINDS + kind] == bf_kind_ns(&m, kind, 0, t[q]),
+                      "upto_many t %zu kind %u: %llu want %llu", q, kind,
+                      (unsigned long long)got[q * IVTRACK_KINDS + kind],
+                      (unsigned long long)bf_kind_ns(&m, kind, 0, t[q]));
+    ivtrack_kinds_walk(tr, t + 10, 3 * N - 9, got);
+    for (size_t q = 0; q < 3 * N - 9; q++)
+        for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++)
+            IV_EXPECT(got[q * IVTRACK_KINDS + kind] == bf_kind_ns(&m, kind, t[10], t[10 + q]),
+                      "walk t %zu kind %u: %llu want %llu", q, kind,
+                      (unsigned long long)got[q * IVTRACK_KINDS + kind],
+                      (unsigned long long)bf_kind_ns(&m, kind, t[10], t[10 + q]));
+    x_free(m.v);
+    ivtrack_free(tr);
+}
+END_TEST
+
 /* ivtrack_kinds_walk against the brute force: the time of each kind from t[0] to each
  * t[m], over tracks with gaps, abutting phases (the packed chunks' non-tails), zero-length
  * and clipped intervals and a partial last chunk, from times before, inside and past it. */
@@ -992,6 +1039,7 @@ test_ivtrack_suite(void)
     tcase_add_test(tp, test_ivtrack_matches_brute_force);
     tcase_add_test(tp, test_ivtrack_kinds_upto_many);
     tcase_add_test(tp, test_ivtrack_kinds_upto_many_near);
+    tcase_add_test(tp, test_ivtrack_kinds_wide);
     tcase_add_test(tp, test_ivtrack_middle_word);
     tcase_add_test(tp, test_ivtrack_kinds_walk);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
