@@ -10,7 +10,8 @@
  * the chunk's least (0: none) in the fewest bits. A search goes over the small header array, then
  * inside one chunk; per-kind time in a window scans from each end to the nearest of the
  * chunk's edges and its middle (whose sums a word after the columns keeps), or clips a
- * narrow window's few. */
+ * narrow window's few; a sweep over increasing times walks on from its last answer when
+ * the next is a few intervals further in the same chunk. */
 #include "ivtrack.h"
 
 #include <stdarg.h>
