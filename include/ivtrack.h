@@ -83,7 +83,9 @@ size_t ivtrack_last_starting_by(const ivtrack *tr, uint64_t t);
 /* Time of `kind` inside [t0, t1), in ns. O(log n + IVTRACK_CHUNK). */
 uint64_t ivtrack_kind_ns(const ivtrack *tr, unsigned kind, uint64_t t0, uint64_t t1);
 /* For n ascending times t[m] (a screen's column boundaries), the time of each kind inside
- * [0, t[m]) into out[m * IVTRACK_KINDS + kind]: one sweep, one search for all kinds. */
+ * [0, t[m]) into out[m * IVTRACK_KINDS + kind]: one sweep, one search for all kinds, or
+ * none when t[m] falls a few intervals past t[m - 1]'s in the same chunk (a walk on from
+ * there). Times out of order are answered too (searched afresh). */
 void ivtrack_kinds_upto_many(const ivtrack *tr, const uint64_t *t, size_t n, uint64_t *out);
 /* Bounds on ivtrack_kinds_upto_many's answers from the chunks' headers alone, without
  * reading a packed interval: lo[m * IVTRACK_KINDS + kind] <= time <= hi[...], equal where

@@ -401,6 +401,114 @@ START_TEST(test_ivtrack_kinds_upto_many)
 }
 END_TEST
 
+/* ivtrack_kinds_upto_many's sweep goes on from its last answer's interval when the next
+ * time is in the same chunk a few intervals on, and searches when it is far: against the
+ * brute force for times at interval starts, ends (ties), inside and just off them, moving
+ * on by none to a chunk of intervals (both sides of the walk's reach), going back, and
+ * crossing chunk edges into the open (unpacked) last chunk; on tracks of abutting phases
+ * (the packed chunks' non-tails), gaps (tails) and zero-length ones. */
+START_TEST(test_ivtrack_kinds_upto_many_near)
+{
+    enum { N_T = 700 };
+    static const int steps[] = { 0, 1, 1, 2, 3, 5, 8, 13, 19, 20, 21, 25, 40, 63, 64, 70, -1,
+                                 -4, -30 };
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        ivtrack *tr = ivtrack_new();
+        iv_model m = { 0 };
+        uint64_t s = seed * 31 + 7, clock = 1000;
+        size_t n_iv = 5 * IVTRACK_CHUNK + seed * 9;         /* a partial last chunk */
+        for (size_t k = 0; k < n_iv; k++) {
+            uint64_t r = iv_rng(&s) % 8;
+            uint64_t start = clock + (seed % 2 && r == 0 ? 1 + iv_rng(&s) % 50 : 0);
+            uint64_t end = start + (r == 1 ? 0 : 1 + iv_rng(&s) % (seed < 4 ? 40 : 4000));
+            ivtrack_iv v = { start, end, UINT32_MAX, (uint8_t)(iv_rng(&s) % IVTRACK_KINDS),
+                             0 };
+            ck_assert(ivtrack_append(tr, &v));
+            ck_assert(iv_model_append(&m, v));
+            clock = end;
+        }
+        if (seed % 3 == 0)
+            ivtrack_seal(tr);
+        uint64_t t[N_T], got[N_T * IVTRACK_KINDS];
+        size_t i = 0;
+        for (size_t q = 0; q < N_T; q++) {
+            uint64_t r = iv_rng(&s);
+            int st = steps[r % (sizeof steps / sizeof steps[0])];
+            i = st < 0 && (size_t)-st > i ? 0 : (size_t)((long)i + st);
+            if (i >= m.n)
+                i = (r >> 8) % m.n;                         /* back into the track */
+            const ivtrack_iv *v = &m.v[i];
+            switch ((r >> 16) % 5) {
+            case 0: t[q] = v->start_ns; break;
+            case 1: t[q] = v->end_ns; break;
+            case 2: t[q] = v->start_ns + (v->end_ns - v->start_ns) / 2; break;
+            case 3: t[q] = v->start_ns - 1; break;
+            default: t[q] = v->end_ns + 1; break;
+            }
+        }
+        ivtrack_kinds_upto_many(tr, t, N_T, got);
+        for (size_t q = 0; q < N_T; q++)
+            for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++) {
+                uint64_t want = bf_kind_ns(&m, kind, 0, t[q]);
+                IV_EXPECT(got[q * IVTRACK_KINDS + kind] == want,
+                          "seed %llu time %zu (%llu) kind %u: %llu, want %llu",
+                          (unsigned long long)seed, q, (unsigned long long)t[q], kind,
+                          (unsigned long long)got[q * IVTRACK_KINDS + kind],
+                          (unsigned long long)want);
+            }
+        x_free(m.v);
+        ivtrack_free(tr);
+    }
+}
+END_TEST
+
+/* A chunk whose start offsets or tails' durations need more than 57 bits (a gap or a
+ * phase of 2^58 ns) marks its track wide: the sweeps then read every field by the general
+ * read. Both sweeps against the brute force over such a track, at every start, end and
+ * middle, and the checker content with it. */
+START_TEST(test_ivtrack_kinds_wide)
+{
+    enum { N = 3 * IVTRACK_CHUNK + 10 };
+    ivtrack *tr = ivtrack_new();
+    iv_model m = { 0 };
+    uint64_t s = 5, clock = 100;
+    for (size_t k = 0; k < N; k++) {
+        uint64_t start = clock + (k == 20 || k == IVTRACK_CHUNK + 30 ? UINT64_C(1) << 58
+                                  : iv_rng(&s) % 3 == 0 ? 1 + iv_rng(&s) % 100 : 0);
+        uint64_t end = start + (k == 2 * IVTRACK_CHUNK + 40 ? (UINT64_C(1) << 58) + 7
+                                : iv_rng(&s) % 500);
+        ivtrack_iv v = { start, end, UINT32_MAX, (uint8_t)(iv_rng(&s) % IVTRACK_KINDS), 0 };
+        ck_assert(ivtrack_append(tr, &v));
+        ck_assert(iv_model_append(&m, v));
+        clock = end;
+    }
+    iv_assert_sound(tr);
+    uint64_t t[3 * N + 1], got[(3 * N + 1) * IVTRACK_KINDS];
+    t[0] = 50;
+    for (size_t i = 0; i < N; i++) {
+        t[3 * i + 1] = m.v[i].start_ns;
+        t[3 * i + 2] = m.v[i].start_ns + (m.v[i].end_ns - m.v[i].start_ns) / 2;
+        t[3 * i + 3] = m.v[i].end_ns;
+    }
+    ivtrack_kinds_upto_many(tr, t, 3 * N + 1, got);
+    for (size_t q = 0; q < 3 * N + 1; q++)
+        for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++)
+            IV_EXPECT(got[q * IVTRACK_KINDS + kind] == bf_kind_ns(&m, kind, 0, t[q]),
+                      "upto_many t %zu kind %u: %llu want %llu", q, kind,
+                      (unsigned long long)got[q * IVTRACK_KINDS + kind],
+                      (unsigned long long)bf_kind_ns(&m, kind, 0, t[q]));
+    ivtrack_kinds_walk(tr, t + 10, 3 * N - 9, got);
+    for (size_t q = 0; q < 3 * N - 9; q++)
+        for (unsigned kind = 0; kind < IVTRACK_KINDS; kind++)
+            IV_EXPECT(got[q * IVTRACK_KINDS + kind] == bf_kind_ns(&m, kind, t[10], t[10 + q]),
+                      "walk t %zu kind %u: %llu want %llu", q, kind,
+                      (unsigned long long)got[q * IVTRACK_KINDS + kind],
+                      (unsigned long long)bf_kind_ns(&m, kind, t[10], t[10 + q]));
+    x_free(m.v);
+    ivtrack_free(tr);
+}
+END_TEST
+
 /* ivtrack_kinds_walk against the brute force: the time of each kind from t[0] to each
  * t[m], over tracks with gaps, abutting phases (the packed chunks' non-tails), zero-length
  * and clipped intervals and a partial last chunk, from times before, inside and past it. */
@@ -930,6 +1038,8 @@ test_ivtrack_suite(void)
     tcase_set_timeout(tp, 60);
     tcase_add_test(tp, test_ivtrack_matches_brute_force);
     tcase_add_test(tp, test_ivtrack_kinds_upto_many);
+    tcase_add_test(tp, test_ivtrack_kinds_upto_many_near);
+    tcase_add_test(tp, test_ivtrack_kinds_wide);
     tcase_add_test(tp, test_ivtrack_middle_word);
     tcase_add_test(tp, test_ivtrack_kinds_walk);
     tcase_add_test(tp, test_ivtrack_chunk_edges);
