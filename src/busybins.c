@@ -62,10 +62,12 @@ busybins_part_init(busybins_part *p, uint64_t span, size_t want, size_t vals, si
     *bytes += p->n_edges * vals * sizeof *p->ns;
 }
 
-/* A lane's run bins, BUSYBINS_STEP edges at a time; false if cancelled. */
+/* Part p's values at its edges, BUSYBINS_STEP edges at a time: the run time of rl, or
+ * (rl NULL) tr's GC time of kinds gc_kind[0] and [1]; t and kinds: scratch of
+ * BUSYBINS_STEP and BUSYBINS_STEP * IVTRACK_KINDS. False if cancelled. */
 static bool
-busybins_fill_runs(busybins_part *p, const runlane *rl, uint64_t first_ns,
-                   const atomic_bool *cancel, uint64_t *t)
+busybins_fill(busybins_part *p, const runlane *rl, const ivtrack *tr, const unsigned gc_kind[2],
+              uint64_t first_ns, const atomic_bool *cancel, uint64_t *t, uint64_t *kinds)
 {
     for (size_t k0 = 0; k0 < p->n_edges; k0 += BUSYBINS_STEP) {
         if (cancel && atomic_load(cancel))
@@ -73,23 +75,10 @@ busybins_fill_runs(busybins_part *p, const runlane *rl, uint64_t first_ns,
         size_t n = p->n_edges - k0 < BUSYBINS_STEP ? p->n_edges - k0 : BUSYBINS_STEP;
         for (size_t k = 0; k < n; k++)
             t[k] = first_ns + ((uint64_t)(k0 + k) << p->shift);
-        runlane_busy_upto_many(rl, t, n, p->ns + k0);
-    }
-    return true;
-}
-
-/* A lane's GC bins (two of the kinds), likewise; kinds: scratch of BUSYBINS_STEP *
- * IVTRACK_KINDS. */
-static bool
-busybins_fill_gc(busybins_part *p, const ivtrack *tr, const unsigned gc_kind[2],
-                 uint64_t first_ns, const atomic_bool *cancel, uint64_t *t, uint64_t *kinds)
-{
-    for (size_t k0 = 0; k0 < p->n_edges; k0 += BUSYBINS_STEP) {
-        if (cancel && atomic_load(cancel))
-            return false;
-        size_t n = p->n_edges - k0 < BUSYBINS_STEP ? p->n_edges - k0 : BUSYBINS_STEP;
-        for (size_t k = 0; k < n; k++)
-            t[k] = first_ns + ((uint64_t)(k0 + k) << p->shift);
+        if (rl) {
+            runlane_busy_upto_many(rl, t, n, p->ns + k0);
+            continue;
+        }
         ivtrack_kinds_upto_many(tr, t, n, kinds);
         for (size_t k = 0; k < n; k++)
             for (size_t v = 0; v < 2; v++)
@@ -124,10 +113,8 @@ busybins_make(const busybins_src *lanes, size_t n_lanes, const unsigned gc_kind[
                            &b->bytes);
         busybins_part_init(&l->gc, span, busybins_want(phases, total_phases, max_bins / 2), 2,
                            &b->bytes);
-        done = (!l->runs.n_edges ||
-                busybins_fill_runs(&l->runs, lanes[i].runs, first_ns, cancel, t)) &&
-               (!l->gc.n_edges ||
-                busybins_fill_gc(&l->gc, lanes[i].gc, gc_kind, first_ns, cancel, t, kinds));
+        done = busybins_fill(&l->runs, lanes[i].runs, NULL, gc_kind, first_ns, cancel, t, kinds) &&
+               busybins_fill(&l->gc, NULL, lanes[i].gc, gc_kind, first_ns, cancel, t, kinds);
     }
     x_free(kinds);
     x_free(t);

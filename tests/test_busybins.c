@@ -92,6 +92,18 @@ bb_times(uint64_t *t, size_t n, uint64_t first, uint64_t last, uint64_t w, uint6
 
 static const unsigned bb_kinds[2] = { 2, 0 };
 
+/* A bin width w over [first, last] for `count` runs (phases): a power of two, about two
+ * of them a bin (at least one, fewer than four). */
+static void
+bb_assert_width(uint64_t w, uint64_t first, uint64_t last, size_t count)
+{
+    ck_assert_uint_gt(w, 0);
+    ck_assert_uint_eq(w & (w - 1), 0);
+    uint64_t bins = (last - first + 1) / w;
+    ck_assert_uint_le(bins, count / 2);
+    ck_assert_uint_ge(bins * 4, count / 2);
+}
+
 /* Every lane's bounds at every kind of time (its edges, next to them, inside, the
  * ends, before and after the log) hold runlane_busy_upto, and are equal at the edges; the widths are powers of
  * two of about two runs a bin. */
@@ -120,12 +132,7 @@ START_TEST(test_busybins_bounds_hold)
     uint64_t s = 99;
     for (size_t i = 0; i < 2; i++) {
         uint64_t w = busybins_width_ns(b, i);
-        ck_assert_uint_gt(w, 0);
-        ck_assert_uint_eq(w & (w - 1), 0);
-        /* About two runs a bin: at least one, fewer than four. */
-        uint64_t bins = (last - first + 1) / w;
-        ck_assert_uint_le(bins, runs[i] / 2);
-        ck_assert_uint_ge(bins * 4, runs[i] / 2);
+        bb_assert_width(w, first, last, runs[i]);
         ck_assert(!busybins_bounds(b, i, &t0, 1, w - 1, lo, hi));   /* wider than asked */
         uint64_t t[N_T], l[N_T], h[N_T];
         bb_times(t, N_T, first, last, w, &s);
@@ -152,11 +159,7 @@ START_TEST(test_busybins_bounds_hold)
     ck_assert_uint_eq(busybins_gc_width_ns(b, 3), 0);
     for (size_t i = 1; i < 3; i++) {
         uint64_t w = busybins_gc_width_ns(b, i);
-        ck_assert_uint_gt(w, 0);
-        ck_assert_uint_eq(w & (w - 1), 0);
-        uint64_t bins = (last - first + 1) / w;
-        ck_assert_uint_le(bins, phases[i] / 2);
-        ck_assert_uint_ge(bins * 4, phases[i] / 2);
+        bb_assert_width(w, first, last, phases[i]);
         uint64_t t[N_T], l0[N_T], h0[N_T], l1[N_T], h1[N_T];
         uint64_t *const gl[2] = { l0, l1 }, *const gh[2] = { h0, h1 };
         ck_assert(!busybins_gc_bounds(b, i, t, 0, w - 1, gl, gh));
