@@ -136,7 +136,8 @@ size_t runlane_sweep_last_starting_by(runlane_sweep *sw, uint64_t t, uint64_t *e
 /* Sum over runs of |run ∩ [t0, t1)|, in ns. O(log n + RUNLANE_CHUNK). */
 uint64_t runlane_busy_ns(const runlane *rl, uint64_t t0, uint64_t t1);
 /* out[m] = sum over runs of |run ∩ [0, t[m])| for n ascending times (a screen's column
- * boundaries): one sweep, about O(n + log runs) chunk steps. */
+ * boundaries): one sweep, about O(n + log runs) chunk steps, a time in the chunk of the
+ * one before walked on from its answer. Times out of order are answered too. */
 void runlane_busy_upto_many(const runlane *rl, const uint64_t *t, size_t n, uint64_t *out);
 /* The same for one time t: sum over runs of |run ∩ [0, t)|. O(log n + RUNLANE_CHUNK). */
 uint64_t runlane_busy_upto(const runlane *rl, uint64_t t);

@@ -929,6 +929,30 @@ START_TEST(test_runlane_busy_upto_many_gaps)
 }
 END_TEST
 
+/* Times in any order (each chunk's runs asked back and forth, ties, the same time again)
+ * get the answers of one time at a time. */
+START_TEST(test_runlane_busy_upto_many_any_order)
+{
+    enum { N_T = 500 };
+    uint64_t s = 77, at = 100;
+    size_t n_runs = 5 * RUNLANE_CHUNK + 9;
+    uint64_t *a = xmalloc(n_runs * sizeof *a), *b = xmalloc(n_runs * sizeof *b);
+    runlane *rl = rl_gap_lane(3, n_runs, &s, a, b, &at);
+    uint64_t t[N_T], got[N_T];
+    for (size_t m = 0; m < N_T; m++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        size_t k = (size_t)(s >> 33) % n_runs;
+        t[m] = m % 5 == 4 ? t[m - 1] : m % 3 == 0 ? a[k] + (s >> 20) % 3 : b[k] - (b[k] > 0);
+    }
+    runlane_busy_upto_many(rl, t, N_T, got);
+    for (size_t m = 0; m < N_T; m++)
+        ck_assert_uint_eq(got[m], runlane_busy_upto(rl, t[m]));
+    runlane_free(rl);
+    x_free(b);
+    x_free(a);
+}
+END_TEST
+
 START_TEST(test_runlane_near_uint64_max)
 {
     runlane *rl = runlane_new();
@@ -1306,6 +1330,7 @@ test_runlane_suite(void)
     tcase_add_test(tc, test_runlane_full_chunks);
     tcase_add_test(tc, test_runlane_busy_upto_many);
     tcase_add_test(tc, test_runlane_busy_upto_many_gaps);
+    tcase_add_test(tc, test_runlane_busy_upto_many_any_order);
     tcase_add_test(tc, test_runlane_busy_bounds_many);
     tcase_add_test(tc, test_runlane_busy_bounds_near);
     tcase_add_test(tc, test_runlane_near_uint64_max);
