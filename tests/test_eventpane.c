@@ -539,7 +539,9 @@ ep_assert_same(const eventpane *a, const eventpane *b, const char *what)
 
 /* Syncs a few events apart answer from the window of events the first one read, and load
  * exactly what a fresh pane (reading its own) loads at each cursor; a sync far away, or
- * at the log's edges, reads anew. */
+ * at the log's edges, reads anew. A fresh pane reads its window once, and once more,
+ * further back, where the events before the cursor lie beyond it (the sparse end of this
+ * log). */
 START_TEST(test_eventpane_kept_window)
 {
     ep_case c;
@@ -557,7 +559,8 @@ START_TEST(test_eventpane_kept_window)
             eventpane_sync(p, c.golden_ns[g], rows);
             eventpane *fresh = eventpane_new(c.ix);
             eventpane_sync(fresh, c.golden_ns[g], rows);
-            ck_assert_uint_eq(eventpane_window_reads(fresh), 1);
+            ck_assert_uint_ge(eventpane_window_reads(fresh), 1);
+            ck_assert_uint_le(eventpane_window_reads(fresh), 2);
             char what[64];
             snprintf(what, sizeof what, "start %zu step %zu", starts[s], step);
             ep_assert_same(p, fresh, what);

@@ -187,6 +187,30 @@ eventpane_query(eventpane *p, uint64_t t0, uint64_t t1, size_t max, bool *more)
     return n;
 }
 
+static bool eventpane_window_fill(eventpane *p, uint64_t t0, uint64_t t1);
+
+/* eventpane_query for a look back from the window's time: the first range of a search
+ * that reaches before the window (*widened false) is read into the window first, as far
+ * back again and up to the window's end (while that holds no more than EVENTPANE_WIN_MAX
+ * events; else as asked), so that the search's next ranges, narrower or one doubling
+ * wider, come from memory instead of every capability's blocks there read again (a
+ * sparse stretch before a crowded one took six such reads in one frame). */
+static size_t
+eventpane_query_back(eventpane *p, uint64_t t0, uint64_t t1, size_t max, bool *more,
+                     bool *widened)
+{
+    if (!*widened && !eventpane_window_holds(p, t0, t1) && p->win_ok &&
+        p->win_gen == evseek_generation(p->seek) && t0 < p->win_t0 && t1 <= p->win_t1 &&
+        t1 >= p->win_t0) {
+        *widened = true;
+        uint64_t back = t1 - t0, first = evindex_first_ns(p->ix);
+        uint64_t from = t0 - first > back ? t0 - back : first;
+        if (!eventpane_window_fill(p, from, p->win_t1) && from < t0)
+            eventpane_window_fill(p, t0, p->win_t1);    /* too many: as asked */
+    }
+    return eventpane_query(p, t0, t1, max, more);
+}
+
 /* A first window likely to hold k events. */
 static uint64_t
 eventpane_window(const eventpane *p, size_t k)
@@ -316,6 +340,17 @@ eventpane_last_at(eventpane *p, uint64_t t, eventpane_pos pos, size_t want, evse
     return c;
 }
 
+/* Where before hi `want` events would begin, were they as dense as the n seen in [a, b]
+ * (0 if none were: no guess). */
+static uint64_t
+eventpane_guess_lo(uint64_t hi, uint64_t a, uint64_t b, size_t n, size_t want)
+{
+    if (n == 0)
+        return 0;
+    double span = ((double)(b - a) + 1.0) * (double)want / (double)n;
+    return span >= (double)hi ? 0 : hi - (uint64_t)span;
+}
+
 /* The last k events with time < hi (and >= first), ascending, into out[]. */
 static size_t
 eventpane_last_before_time(eventpane *p, uint64_t hi, size_t k, evseek_hit *out)
@@ -327,10 +362,12 @@ eventpane_last_before_time(eventpane *p, uint64_t hi, size_t k, evseek_hit *out)
     size_t m = 2 * k + 64;
     uint64_t w = eventpane_window(p, k);
     /* Widen [lo, hi) by doubling until it holds k events. When it holds more than m the
-     * kept hits are the earliest, not the ones wanted: bisect lo between lo_bad (too
-     * many) and lo_ok (fewer than k) instead. */
-    uint64_t lo_ok = hi, lo_bad = 0;
-    bool have_bad = false;
+     * kept hits are the earliest, not the ones wanted: search lo between lo_bad (too
+     * many) and lo_ok (fewer than k) instead, each step first where the events the last
+     * query saw say about (k + m) / 2 of them begin (a query costs a stretch of the log
+     * read, however narrow: halving, a dense stretch took twenty), else half way. */
+    uint64_t lo_ok = hi, lo_bad = 0, guess = 0;
+    bool have_bad = false, widened = false;
     for (int step = 0; step < EVENTPANE_MAX_STEPS; step++) {
         uint64_t lo;
         if (!have_bad) {
@@ -338,13 +375,15 @@ eventpane_last_before_time(eventpane *p, uint64_t hi, size_t k, evseek_hit *out)
         } else {
             if (lo_ok - lo_bad <= 1)
                 break;
-            lo = lo_bad + (lo_ok - lo_bad) / 2;
+            lo = guess > lo_bad && guess < lo_ok ? guess : lo_bad + (lo_ok - lo_bad) / 2;
         }
         bool more;
-        size_t n = eventpane_query(p, lo, hi, m, &more);
+        size_t n = eventpane_query_back(p, lo, hi, m, &more, &widened);
         if (more) {
             lo_bad = lo;
             have_bad = true;
+            /* The earliest n of [lo, hi) lie in [lo, the last one's time]. */
+            guess = eventpane_guess_lo(hi, lo, p->q[n - 1].time_ns, n, (k + m) / 2);
             continue;
         }
         if (n >= k || lo == first) {
@@ -353,8 +392,12 @@ eventpane_last_before_time(eventpane *p, uint64_t hi, size_t k, evseek_hit *out)
             return take;
         }
         lo_ok = lo;
-        if (!have_bad)
-            w = eventpane_sat_mul(w, 2);
+        guess = eventpane_guess_lo(hi, lo, hi, n, (k + m) / 2);
+        if (!have_bad) {
+            /* Wider: at least twice, as far as the events seen say (k + m) / 2 lie. */
+            uint64_t w2 = eventpane_sat_mul(w, 2);
+            w = guess && hi - guess > w2 ? hi - guess : n ? w2 : eventpane_sat_mul(w, 8);
+        }
     }
     if (!have_bad)
         return 0;   /* not reached: the doubling meets `first` well within the steps */
