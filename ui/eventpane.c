@@ -199,9 +199,8 @@ static size_t
 eventpane_query_back(eventpane *p, uint64_t t0, uint64_t t1, size_t max, bool *more,
                      bool *widened)
 {
-    if (!*widened && !eventpane_window_holds(p, t0, t1) && p->win_ok &&
-        p->win_gen == evseek_generation(p->seek) && t0 < p->win_t0 && t1 <= p->win_t1 &&
-        t1 >= p->win_t0) {
+    if (!*widened && p->win_ok && p->win_gen == evseek_generation(p->seek) &&
+        t0 < p->win_t0 && t1 >= p->win_t0 && t1 <= p->win_t1) {
         *widened = true;
         uint64_t back = t1 - t0, first = evindex_first_ns(p->ix);
         uint64_t from = t0 - first > back ? t0 - back : first;

@@ -347,6 +347,15 @@ lanes_walk_busy(const runlane *rl, const uint64_t *t, size_t nb, uint64_t *out)
 
 static const busybins *lanes_memo_bins_for(const lanes_memo *m, const evindex *ix);
 
+/* The frame's bins, if the memo has them for this index, and into *max_width the widest
+ * bin that bounds a column boundary closely enough (a column's LANES_BINS_PER_COL-th). */
+static const busybins *
+lanes_bins(const lanes_ctx *x, uint64_t *max_width)
+{
+    *max_width = (x->col_a[1] - x->col_a[0]) / LANES_BINS_PER_COL;
+    return x->o->memo ? lanes_memo_bins_for(x->o->memo, x->ix) : NULL;
+}
+
 /* Fill the per-column run time of index lane `li` (once per frame): all the activity
  * row needs, so a lane off screen costs no GC sums. */
 static void
@@ -365,10 +374,10 @@ lanes_busy_sums(lanes_ctx *x, size_t li)
     size_t in_view = runlane_count_in_about(rl, x->col_a[0], x->col_a[nb - 1]);
     /* Bins a quarter of a column wide or less bound it closer than the runs' own
      * checkpoints do at such a zoom, and without a search. */
-    const busybins *bins = x->o->memo ? lanes_memo_bins_for(x->o->memo, x->ix) : NULL;
+    uint64_t max_width;
+    const busybins *bins = lanes_bins(x, &max_width);
     if (bins && in_view > LANES_WALK_PER_COL * nb &&
-        busybins_bounds(bins, li, x->col_a, nb,
-                        (x->col_a[1] - x->col_a[0]) / LANES_BINS_PER_COL, lo, hi)) {
+        busybins_bounds(bins, li, x->col_a, nb, max_width, lo, hi)) {
         memset(&x->busy_fine[li * nb], 1, nb * sizeof *x->busy_fine);
         x->bounded[li] |= LANES_BOUND_RUNS;
         return;
@@ -438,12 +447,12 @@ lanes_sums(lanes_ctx *x, size_t li)
     const uint64_t *lo = x->kinds, *hi = x->kinds;
     size_t in_view = ivtrack_count_in_about(tr, x->col_a[0], x->col_a[nb - 1]);
     /* Bins a quarter of a column wide or less, as for the run time. */
-    const busybins *bins = x->o->memo ? lanes_memo_bins_for(x->o->memo, x->ix) : NULL;
+    uint64_t max_width;
+    const busybins *bins = lanes_bins(x, &max_width);
     uint64_t *const bin_lo[2] = { &x->work_lo[li * nb], &x->wait_lo[li * nb] };
     uint64_t *const bin_hi[2] = { &x->work_hi[li * nb], &x->wait_hi[li * nb] };
     if (bins && in_view > LANES_WALK_GC_PER_COL * nb &&
-        busybins_gc_bounds(bins, li, x->col_a, nb,
-                           (x->col_a[1] - x->col_a[0]) / LANES_BINS_PER_COL, bin_lo, bin_hi)) {
+        busybins_gc_bounds(bins, li, x->col_a, nb, max_width, bin_lo, bin_hi)) {
         x->bounded[li] |= LANES_BOUND_GC;
         return;
     }
@@ -1221,6 +1230,13 @@ typedef struct lanes_kept_row {
 
 #define LANES_KEPT_MAX 512      /* rows kept for one frame key */
 
+/* Bins made for an index as it was: ix with `events` events up to last_ns. */
+typedef struct lanes_memo_bins {
+    busybins *b;                /* owned; NULL if none */
+    const evindex *ix;
+    uint64_t events, last_ns;
+} lanes_memo_bins;
+
 struct lanes_memo {
     const evindex *ix;          /* what it was made for: the index, its censuses and bands */
     size_t n_census, n_bands;
@@ -1242,12 +1258,9 @@ struct lanes_memo {
     surface_cell *kept_cells;   /* owned; key.ncols for each kept row */
     size_t n_kept, cap_kept, cap_cells;
     size_t reused;              /* rows copied from kept ones, in all */
-    /* Owned; the HEC lanes' bins (lanes_memo_set_bins), for bins_ix while it has
-     * bins_events events up to bins_last_ns; NULL if none. Kept when the memo starts
-     * again for the same index (they tell themselves when it has grown). */
-    busybins *bins;
-    const evindex *bins_ix;
-    uint64_t bins_events, bins_last_ns;
+    /* The HEC lanes' bins (lanes_memo_set_bins), kept when the memo starts again for
+     * the same index (they tell themselves when it has grown). */
+    lanes_memo_bins bins;
 };
 
 lanes_memo *
@@ -1266,17 +1279,12 @@ lanes_memo_clear(lanes_memo *m)
     x_free(m->kept_cells);
     unsigned char *scratch = m->scratch;
     size_t cap = m->scratch_cap, reused = m->reused;
-    busybins *bins = m->bins;
-    const evindex *bins_ix = m->bins_ix;
-    uint64_t bins_events = m->bins_events, bins_last_ns = m->bins_last_ns;
+    lanes_memo_bins bins = m->bins;
     memset(m, 0, sizeof *m);
     m->scratch = scratch;
     m->scratch_cap = cap;
     m->reused = reused;
     m->bins = bins;
-    m->bins_ix = bins_ix;
-    m->bins_events = bins_events;
-    m->bins_last_ns = bins_last_ns;
 }
 
 size_t
@@ -1291,40 +1299,33 @@ lanes_memo_free(lanes_memo *m)
     if (!m)
         return;
     lanes_memo_clear(m);
-    busybins_free(m->bins);
+    busybins_free(m->bins.b);
     x_free(m->scratch);
     x_free(m);
-}
-
-/* Whether the memo's bins were made for ix as it is now. */
-static bool
-lanes_memo_bins_fit(const lanes_memo *m, const evindex *ix)
-{
-    return m->bins && m->bins_ix == ix && m->bins_events == evindex_n_events(ix) &&
-           m->bins_last_ns == evindex_last_ns(ix);
 }
 
 /* The memo's bins if they were made for ix as it is now, else NULL. */
 static const busybins *
 lanes_memo_bins_for(const lanes_memo *m, const evindex *ix)
 {
-    return lanes_memo_bins_fit(m, ix) ? m->bins : NULL;
+    const lanes_memo_bins *mb = &m->bins;
+    return mb->ix == ix && mb->events == evindex_n_events(ix) &&
+                   mb->last_ns == evindex_last_ns(ix)
+               ? mb->b
+               : NULL;
 }
 
 void
 lanes_memo_set_bins(lanes_memo *m, const evindex *ix, busybins *b)
 {
-    busybins_free(m->bins);
-    m->bins = b;
-    m->bins_ix = ix;
-    m->bins_events = evindex_n_events(ix);
-    m->bins_last_ns = evindex_last_ns(ix);
+    busybins_free(m->bins.b);
+    m->bins = (lanes_memo_bins){ b, ix, evindex_n_events(ix), evindex_last_ns(ix) };
 }
 
 bool
 lanes_memo_has_bins(const lanes_memo *m, const evindex *ix)
 {
-    return lanes_memo_bins_fit(m, ix);
+    return lanes_memo_bins_for(m, ix) != NULL;
 }
 
 /* The memo, started again if it was made for another index or a smaller one. */
@@ -1333,9 +1334,9 @@ lanes_memo_check(lanes_memo *m, const evindex *ix)
 {
     const heapprof *hp = evindex_heap_profile(ix);
     size_t nc = heapprof_n_censuses(hp), nb = heapprof_n_bands(hp);
-    if (m->bins && !lanes_memo_bins_fit(m, ix)) {
-        busybins_free(m->bins);     /* made for another index, or this one before it grew */
-        m->bins = NULL;
+    if (m->bins.b && !lanes_memo_bins_for(m, ix)) {
+        busybins_free(m->bins.b);   /* made for another index, or this one before it grew */
+        m->bins.b = NULL;
     }
     if (m->ix == ix && m->n_census == nc && m->n_bands == nb)
         return;
