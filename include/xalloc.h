@@ -27,6 +27,17 @@ void *xreallocarray_release(void *p, size_t old_bytes, size_t count, size_t size
 /* Copy `bytes` of src to dst (not overlapping) by pieces, each piece's source pages
  * given back once copied: src's contents become undefined, src stays the caller's. */
 void x_copy_release(void *dst, void *src, size_t bytes);
+/* A big array's block resized from old_bytes to new_bytes (p NULL: a new one), bytes
+ * [old_bytes, new_bytes) zeroed. From a few hundred KB it is mapped on its own, so that
+ * growing moves it without a copy and without holding it twice, and its new room is
+ * zeroed without a write. Whether it is mapped follows from its size, which is why the
+ * caller keeps the size in bytes, passes it to every later resize, and frees the block
+ * only with x_big_free(p, bytes), never x_free. Consumes p. */
+void *x_big_resize(void *p, size_t old_bytes, size_t new_bytes);
+/* xgrowarray for an array held by x_big_resize (its bytes: *cap * size). */
+void x_big_growarray(void **p, size_t *cap, size_t need, size_t first, size_t size);
+/* Free a block of `bytes` that x_big_resize gave; x_big_free(NULL, n) is a no-op. */
+void x_big_free(void *p, size_t bytes);
 /* Copy of the NUL-terminated string `s`. Caller frees. */
 char *xstrdup(const char *s);
 /* Free `p`; x_free(NULL) is a no-op. */

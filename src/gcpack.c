@@ -209,7 +209,7 @@ tab_packed(const gcpack_tab *t)
 static void
 tab_free(gcpack_tab *t)
 {
-    x_free(t->words);
+    x_big_free(t->words, t->cap_words * sizeof *t->words);
     x_free(t->ck_word);
     x_free(t->ck_off);
     x_free(t->ck_w);
@@ -399,9 +399,10 @@ tab_pack(gcpack_tab *t)
         bits += tab_fit_bits(&fit[k]);
     }
     size_t need = (size_t)((bits + 63) / 64);
-    /* Grown through the whole join, other tables allocated after it: no hole left. */
-    xgrowarray_release((void **)&t->words, &t->cap_words, t->n_words + need + GCPACK_PAD, 256,
-                       sizeof *t->words);
+    /* Grown through the whole join, other tables allocated after it: moved, not copied
+     * (no hole, nothing held twice). */
+    x_big_growarray((void **)&t->words, &t->cap_words, t->n_words + need + GCPACK_PAD, 256,
+                    sizeof *t->words);
     uint64_t *w = t->words + t->n_words;
     memset(w, 0, (need + GCPACK_PAD) * sizeof *w);
     uint64_t bit = 0;
@@ -459,8 +460,9 @@ tab_seal(gcpack_tab *t)
 {
     size_t nck = tab_packed(t), open_n = t->n % GCPACK_CHUNK;
     if (t->n_words && t->cap_words > t->n_words + GCPACK_PAD) {
+        t->words = x_big_resize(t->words, t->cap_words * sizeof *t->words,
+                                (t->n_words + GCPACK_PAD) * sizeof *t->words);
         t->cap_words = t->n_words + GCPACK_PAD;
-        t->words = xreallocarray(t->words, t->cap_words, sizeof *t->words);
     }
     if (nck && t->cap_ck > nck) {
         t->cap_ck = nck;

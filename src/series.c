@@ -84,8 +84,8 @@ series_free(series *s)
 {
     if (!s)
         return;
-    x_free(s->ch);
-    x_free(s->words);
+    x_big_free(s->ch, s->cap_ch * sizeof *s->ch);
+    x_big_free(s->words, s->cap_words * sizeof *s->words);
     for (unsigned l = 0; l + 1 < SERIES_MAX_LEVELS; l++)
         x_free(s->up[l].mm);
     x_free(s);
@@ -205,10 +205,10 @@ series_code_chunk(series *s, const uint64_t *t, const uint64_t *v)
     if (need > s->cap_words) {
         size_t cap = s->cap_words + s->cap_words / 2;
         cap = cap < need ? need : cap;
-        /* Other allocations follow it while the build places samples: no hole. */
-        s->words = xreallocarray_release(s->words, s->cap_words * sizeof *s->words, cap,
-                                         sizeof *s->words);                /* owned by s */
-        memset(s->words + s->cap_words, 0, (cap - s->cap_words) * sizeof *s->words);
+        /* Other allocations follow it while the build places samples: moved, not
+         * copied (no hole, nothing held twice), its new room zero. */
+        s->words = x_big_resize(s->words, s->cap_words * sizeof *s->words,
+                                cap * sizeof *s->words);                   /* owned by s */
         s->cap_words = cap;
     }
     series_plan pt = series_plan_col(t, t[0]), pv = series_plan_col(v, mm.min);
@@ -359,9 +359,10 @@ static void
 series_pack_open(series *s)
 {
     if (s->n_ch == s->cap_ch) {
-        s->cap_ch = s->cap_ch < 16 ? 16 : s->cap_ch + s->cap_ch / 2;
-        s->ch = xreallocarray_release(s->ch, s->n_ch * sizeof *s->ch, s->cap_ch,
-                                      sizeof *s->ch);                    /* owned by s */
+        size_t cap = s->cap_ch < 16 ? 16 : s->cap_ch + s->cap_ch / 2;
+        s->ch = x_big_resize(s->ch, s->cap_ch * sizeof *s->ch,
+                             cap * sizeof *s->ch);                       /* owned by s */
+        s->cap_ch = cap;
     }
     s->ch[s->n_ch] = series_code_chunk(s, s->open_t, s->open_v);
     series_pyramid_add(s, s->n_ch++);
@@ -436,12 +437,13 @@ void
 series_seal(series *s)
 {
     if (s->cap_ch > s->n_ch && s->n_ch) {
-        s->ch = xreallocarray(s->ch, s->n_ch, sizeof *s->ch);
+        s->ch = x_big_resize(s->ch, s->cap_ch * sizeof *s->ch, s->n_ch * sizeof *s->ch);
         s->cap_ch = s->n_ch;
     }
     size_t nw = series_words_for(s->n_bits);
     if (s->cap_words > nw && s->n_bits) {
-        s->words = xreallocarray(s->words, nw, sizeof *s->words);
+        s->words = x_big_resize(s->words, s->cap_words * sizeof *s->words,
+                                nw * sizeof *s->words);
         s->cap_words = nw;
     }
     for (unsigned l = 0; l + 1 < s->n_levels; l++) {

@@ -1,7 +1,9 @@
 /* xalloc: checked allocation wrappers; the only code that meets an allocation failure,
  * which ends the process through the handler main set (see xalloc.h). */
+#define _GNU_SOURCE             /* mremap */
 #include "xalloc.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +117,93 @@ x_copy_release(void *dst, void *src, size_t bytes)
         memcpy((char *)dst + at, (char *)src + at, k);
         x_release(src, at, at + k);
     }
+}
+
+/* Big blocks (x_big_resize) are mapped on their own from this many bytes: a growing
+ * one then moves by its page tables (mremap), never copied, and its new room comes
+ * zeroed without a write. Below it, and without mremap, they are the heap's. */
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+#define X_BIG_MIN_BYTES ((size_t)1 << 18)
+#else
+#define X_BIG_MIN_BYTES SIZE_MAX
+#endif
+
+static size_t
+x_big_pages(size_t bytes)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    if (bytes > SIZE_MAX - pg)
+        xalloc_die(SIZE_MAX);
+    return (bytes + pg - 1) / pg * pg;
+}
+
+void *
+x_big_resize(void *p, size_t old_bytes, size_t new_bytes)
+{
+    if (!p)
+        old_bytes = 0;
+    bool was = old_bytes >= X_BIG_MIN_BYTES, will = new_bytes >= X_BIG_MIN_BYTES;
+    if (!will) {
+        char *q;
+        if (was) {              /* mapped -> heap: the little that is kept moves */
+            q = xmalloc(new_bytes);
+            memcpy(q, p, new_bytes);
+            munmap(p, x_big_pages(old_bytes));
+        } else {
+            q = xreallocarray(p, new_bytes, 1);
+        }
+        if (new_bytes > old_bytes)
+            memset(q + old_bytes, 0, new_bytes - old_bytes);
+        return q;
+    }
+    size_t to = x_big_pages(new_bytes);
+    if (!was) {                 /* heap -> mapped: fresh zero pages */
+        void *q = mmap(NULL, to, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (q == MAP_FAILED)
+            xalloc_die(new_bytes);
+        if (p)
+            memcpy(q, p, old_bytes);
+        x_free(p);
+        return q;
+    }
+    size_t from = x_big_pages(old_bytes);
+    char *q = p;
+    if (to != from) {
+        q = mremap(p, from, to, MREMAP_MAYMOVE);
+        if (q == (char *)MAP_FAILED)
+            xalloc_die(new_bytes);
+    }
+    /* Pages past the old mapping are new, zero; the rest of the old last page may hold
+     * what a larger size left there. */
+    if (new_bytes > old_bytes) {
+        size_t end = new_bytes < from ? new_bytes : from;
+        if (end > old_bytes)
+            memset(q + old_bytes, 0, end - old_bytes);
+    }
+    return q;
+}
+
+void
+x_big_growarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
+{
+    if (need <= *cap)
+        return;
+    size_t c = x_grown_cap(*cap, need, first);
+    if (size && c > SIZE_MAX / size)
+        xalloc_die(SIZE_MAX);
+    *p = x_big_resize(*p, *cap * size, c * size);
+    *cap = c;
+}
+
+void
+x_big_free(void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    if (bytes >= X_BIG_MIN_BYTES)
+        munmap(p, x_big_pages(bytes));
+    else
+        x_free(p);
 }
 
 char *

@@ -31,6 +31,7 @@ main(void)
     srunner_add_suite(sr, test_ivtrack_suite());
     srunner_add_suite(sr, test_gcpack_suite());
     srunner_add_suite(sr, test_series_suite());
+    srunner_add_suite(sr, test_xalloc_suite());
     srunner_add_suite(sr, test_threadtab_suite());
     srunner_add_suite(sr, test_heapprof_suite());
     srunner_add_suite(sr, test_evseek_suite());

@@ -285,12 +285,13 @@ START_TEST(test_gcpack_check_orphan_part)
 }
 END_TEST
 
-/* Enough records that the packed words outgrow the size where growing moves them by
- * pieces, giving the old block back (xgrowarray_release), several times over: every
- * record still comes back as it went in. */
+/* Enough records that the packed words outgrow the size from which they are mapped on
+ * their own and grow by moving (x_big_resize), several times over: every record still
+ * comes back as it went in, after a cut back into the middle and the rest appended
+ * again (differently), and after the seal gives the spare room back. */
 START_TEST(test_gcpack_big)
 {
-    enum { N = 48 * GCPACK_CHUNK + 5 };
+    enum { N = 160 * GCPACK_CHUNK + 5, CUT = 70 * GCPACK_CHUNK + 9 };
     uint64_t seed = 777;
     evindex_gc *gcs = malloc(N * sizeof *gcs);                  /* freed below */
     evindex_gc_part *parts = malloc(N * sizeof *parts);         /* freed below */
@@ -303,7 +304,20 @@ START_TEST(test_gcpack_big)
         gcpack_append_gc(gp, &gcs[i]);
         gcpack_append_part(gp, &parts[i]);
     }
-    ck_assert_uint_gt(gcpack_bytes(gp), 4u << 16);
+    ck_assert_uint_gt(gcpack_bytes(gp), 1u << 20);
+    gp_assert_holds(gp, gcs, N, parts, N);
+    gcpack_truncate(gp, CUT, CUT);
+    gp_assert_holds(gp, gcs, CUT, parts, CUT);
+    for (size_t i = CUT; i < N; i++) {
+        gcs[i] = gp_gc(&seed, i, 5);
+        parts[i] = gp_part(&seed, i, 5);
+        gcpack_append_gc(gp, &gcs[i]);
+        gcpack_append_part(gp, &parts[i]);
+    }
+    gp_assert_holds(gp, gcs, N, parts, N);
+    size_t before = gcpack_bytes(gp);
+    gcpack_seal(gp);
+    ck_assert_uint_lt(gcpack_bytes(gp), before);
     gp_assert_holds(gp, gcs, N, parts, N);
     gcpack_free(gp);
     free(gcs);

@@ -305,6 +305,53 @@ START_TEST(test_series_many_chunks)
 }
 END_TEST
 
+/* Enough samples that the packed words and chunk headers outgrow the size from which
+ * they are mapped on their own and grow by moving (x_big_resize): every sample still
+ * reads back, after a cut back into the middle with different samples appended, and
+ * after the seal gives the spare room back. */
+START_TEST(test_series_big)
+{
+    enum { N = 150000, CUT = 61237 };
+    uint64_t seed = 99, *t = malloc(N * sizeof *t), *v = malloc(N * sizeof *v);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_ptr_nonnull(v);
+    series *s = series_new();
+    uint64_t at = 1000;
+    for (size_t i = 0; i < N; i++) {
+        at += se_rng(&seed) % 5000;
+        t[i] = at;
+        v[i] = se_rng(&seed) >> 30;
+        series_append(s, t[i], v[i]);
+    }
+    ck_assert_uint_gt(series_bytes(s), 1u << 20);
+    for (size_t i = 0; i < N; i += 7) {
+        series_sample smp = series_get(s, i);
+        SE_EXPECT(smp.time_ns == t[i] && smp.value == v[i], "sample %zu", i);
+    }
+    series_truncate(s, CUT);
+    ck_assert_uint_eq(series_count(s), CUT);
+    at = t[CUT - 1];
+    for (size_t i = CUT; i < N; i++) {
+        at += se_rng(&seed) % 3000;
+        t[i] = at;
+        v[i] = se_rng(&seed) >> 20;
+        series_append(s, t[i], v[i]);
+    }
+    size_t before = series_bytes(s);
+    series_seal(s);
+    ck_assert_uint_le(series_bytes(s), before);
+    se_assert_sound(s);
+    ck_assert_uint_eq(series_count(s), N);
+    for (size_t i = 0; i < N; i++) {
+        series_sample smp = series_get(s, i);
+        SE_EXPECT(smp.time_ns == t[i] && smp.value == v[i], "sample %zu after the cut", i);
+    }
+    series_free(s);
+    free(t);
+    free(v);
+}
+END_TEST
+
 START_TEST(test_series_matches_brute_force)
 {
     for (uint64_t seed = 1; seed <= 200; seed++) {
@@ -760,6 +807,7 @@ test_series_suite(void)
     tcase_add_test(tc, test_series_check_detects_damage);
     tcase_add_test(tc, test_series_codings);
     tcase_add_test(tc, test_series_bytes_per_sample);
+    tcase_add_test(tc, test_series_big);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 60);

@@ -40,6 +40,7 @@ Suite *test_msgtab_suite(void);
 Suite *test_ivtrack_suite(void);
 Suite *test_gcpack_suite(void);
 Suite *test_series_suite(void);
+Suite *test_xalloc_suite(void);
 Suite *test_threadtab_suite(void);
 Suite *test_heapprof_suite(void);
 Suite *test_evseek_suite(void);
