@@ -2761,6 +2761,22 @@ builder_stitch(builder *dst, builder *src)
 #define EVINDEX_PAR_MIN_BYTES (8u << 20)
 #define EVINDEX_PAR_MAX_WORKERS 8
 
+/* The second half of the log, mapped in on another thread while the plan reads its
+ * block headers from the start: reading them faults in the whole file (each fault maps
+ * its neighbours too), and then half of that is done beside it. */
+typedef struct par_populate {
+    const evlog *log;
+    uint64_t from, to;
+} par_populate;
+
+static void *
+par_populate_main(void *arg)
+{
+    const par_populate *pp = arg;
+    evlog_populate(pp->log, pp->from, pp->to);
+    return NULL;
+}
+
 /* NULL with *fallback set when the serial build must do it; NULL without it when
  * cancelled. */
 static evindex *
@@ -2773,9 +2789,14 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     prof_mark pm = prof_start(prof);
     par_seg *segs;
     size_t n_segs;
-    if (!par_plan(log, &segs, &n_segs)) {
+    par_populate pop = { log, evlog_size(log) / 2, evlog_size(log) };
+    pthread_t pop_th;
+    bool pop_on = pthread_create(&pop_th, NULL, par_populate_main, &pop) == 0;
+    bool planned = par_plan(log, &segs, &n_segs);
+    if (pop_on)
+        pthread_join(pop_th, NULL);
+    if (!planned)
         return NULL;
-    }
     bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at, split_global,
                                global_split);
     prof_stage(prof, &pm, "plan", 0, 0);
