@@ -53,9 +53,6 @@ size_t evlog_size(const evlog *log);
 uint64_t evlog_data_start(const evlog *log);
 /* Hint that the whole file will now be read front to back. */
 void evlog_advise_sequential(const evlog *log);
-/* Bytes [from, to) will be read soon: their pages are mapped in now (see
- * mapfile_populate). No-op over caller bytes. */
-void evlog_populate(const evlog *log, uint64_t from, uint64_t to);
 /* Bytes [from, to) will not be read again soon: let their pages go from resident memory
  * (see mapfile_release); they stay readable. No-op over caller bytes. */
 void evlog_release(const evlog *log, uint64_t from, uint64_t to);

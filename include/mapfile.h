@@ -24,11 +24,6 @@ const uint8_t *mapfile_data(const mapfile *m);
 size_t mapfile_size(const mapfile *m);
 /* Tell the kernel we will read sequentially from here on (a hint only). */
 void mapfile_advise_sequential(const mapfile *m);
-/* Map the pages of bytes [from, to) in now (MADV_POPULATE_READ), so that reading them
- * later takes no page faults: for a thread with nothing else to do while another reads
- * the file elsewhere. A hint only: without kernel support, or over bytes the file no
- * longer has, nothing happens. */
-void mapfile_populate(const mapfile *m, uint64_t from, uint64_t to);
 /* A hint that bytes [from, to) will not be read again soon: their whole pages leave
  * the process's resident memory (MADV_DONTNEED) and stay readable, read again from the
  * file (the page cache) when touched. For a single pass over a file bigger than memory. */

@@ -36,6 +36,10 @@ size_t samplebuf_bytes(const samplebuf *sb);
 /* Whether some record has a key in [lo, hi]. */
 bool samplebuf_any(const samplebuf *sb, uint32_t lo, uint32_t hi);
 
+/* Move the streams whose key is in [lo, hi] (their bytes, not copied) out of sb into a
+ * new buffer of the same n_values, which the caller frees (samplebuf_free): two buffers
+ * to drain on two threads at once. */
+samplebuf *samplebuf_split_off(samplebuf *sb, uint32_t lo, uint32_t hi);
 /* Append src's records to dst's (each of src's streams after dst's of the same key:
  * src's records come later in the file) and empty src; dst's n_values must be src's.
  * Frees src's streams as they are taken. */

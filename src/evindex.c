@@ -1500,24 +1500,94 @@ place_append(builder *b, void **dst, size_t *n_dst, size_t *cap_dst, const void 
     return tail_merge(*dst, n_old, *n_dst, size, cmp, &b->work.items_moved);
 }
 
+/* A drain of queued samples: the builder, and the earliest time it fed (a drain on a
+ * thread of its own keeps its own, taken into the builder's late_ns after it). */
+typedef struct place_ctx {
+    builder *b;
+    uint64_t late_ns;
+} place_ctx;
+
 /* A one-shot builder's queued sample and spark counters, in (time, offset) order. */
 static void
 builder_feed_queued_sample(void *ctx, const samplebuf_rec *r)
 {
-    builder *b = ctx;
+    place_ctx *pc = ctx;
     raw_sample s = { r->time_ns, r->offset, r->value[0], r->key & 0xffff,
                      (uint8_t)(r->key >> 16) };
-    builder_late_at(&b->late_ns, r->time_ns);
-    builder_feed_sample(b, &s);
+    builder_late_at(&pc->late_ns, r->time_ns);
+    builder_feed_sample(pc->b, &s);
 }
 
 static void
 builder_feed_queued_spark(void *ctx, const samplebuf_rec *r)
 {
-    builder *b = ctx;
+    place_ctx *pc = ctx;
     raw_spark s = { r->time_ns, r->offset, { r->value[0], r->value[1], r->value[2] }, r->key };
-    builder_late_at(&b->late_ns, r->time_ns);
-    builder_feed_spark(b, &s);
+    builder_late_at(&pc->late_ns, r->time_ns);
+    builder_feed_spark(pc->b, &s);
+}
+
+/* A one-shot build places its samples on two threads when each side has at least this
+ * many: the summed allocation (one series, fed from every capability's reports, with
+ * the running sum) on the building thread, every other series and the spark counters
+ * beside it. They share nothing but the builder's late_ns (kept apart: place_ctx). */
+#define EVINDEX_SAMPLES_SPLIT_MIN 65536
+
+typedef struct place_rest {
+    place_ctx ctx;
+    samplebuf *rest;            /* owned: the queue's series other than the allocation */
+    samplebuf *sparks;          /* the builder's spark queue, or NULL */
+    unsigned section;           /* of the profile */
+} place_rest;
+
+static void
+place_rest_run(place_rest *pr)
+{
+    samplebuf_drain(pr->rest, 16, builder_feed_queued_sample, &pr->ctx);
+    if (pr->sparks)
+        samplebuf_drain(pr->sparks, 32, builder_feed_queued_spark, &pr->ctx);
+}
+
+static void *
+place_rest_main(void *arg)
+{
+    place_rest *pr = arg;
+    evindex_prof *prof = pr->ctx.b->prof;
+    prof_mark pm = prof_start(prof);
+    place_rest_run(pr);
+    prof_stage(prof, &pm, "samples_rest", pr->section, 2);
+    return NULL;
+}
+
+/* A one-shot build's queued samples and spark counters into the series, freed as they
+ * are read; on a second thread for half of them when `helper` and both halves are big
+ * (section: the profile's). */
+static void
+builder_drain_samples(builder *b, bool helper, unsigned section)
+{
+    place_ctx here = { b, UINT64_MAX };
+    place_rest pr = { { b, UINT64_MAX }, NULL, b->spark_q, section };
+    bool threaded = false;
+    pthread_t th;
+    if (b->sample_q) {
+        size_t all = samplebuf_count(b->sample_q) + samplebuf_count(b->spark_q);
+        pr.rest = samplebuf_split_off(b->sample_q, 0, ((uint32_t)RAW_ALLOC_CAP << 16) - 1);
+        size_t other = samplebuf_count(pr.rest) + samplebuf_count(b->spark_q);
+        threaded = helper && other >= EVINDEX_SAMPLES_SPLIT_MIN &&
+                   all - other >= EVINDEX_SAMPLES_SPLIT_MIN &&
+                   pthread_create(&th, NULL, place_rest_main, &pr) == 0;
+    }
+    if (!threaded && pr.rest)
+        samplebuf_drain(pr.rest, 16, builder_feed_queued_sample, &here);
+    if (b->sample_q)
+        samplebuf_drain(b->sample_q, 16, builder_feed_queued_sample, &here);
+    if (threaded)
+        pthread_join(th, NULL);
+    else if (b->spark_q)
+        samplebuf_drain(b->spark_q, 32, builder_feed_queued_spark, &here);
+    samplebuf_free(pr.rest);
+    builder_late_at(&b->late_ns, here.late_ns);
+    builder_late_at(&b->late_ns, pr.ctx.late_ns);
 }
 
 /* Put the samples and spark counters earlier than `horizon` (all if final) into the
@@ -1525,15 +1595,12 @@ builder_feed_queued_spark(void *ctx, const samplebuf_rec *r)
  * comes before a placed one — a capability that wrote late — is merged in and the
  * series are fed again from its time. A one-shot build feeds them and frees them. */
 static void
-builder_place_samples(builder *b, uint64_t horizon, bool final)
+builder_place_samples(builder *b, uint64_t horizon, bool final, bool helper, unsigned section)
 {
     if (!b->growing) {
         /* One-shot (final): each series' streams merged into it, their bytes given
          * back as they are read. Series are independent, so one at a time. */
-        if (b->sample_q)
-            samplebuf_drain(b->sample_q, 16, builder_feed_queued_sample, b);
-        if (b->spark_q)
-            samplebuf_drain(b->spark_q, 32, builder_feed_queued_spark, b);
+        builder_drain_samples(b, helper, section);
         return;
     }
     if (!b->n_samples && !b->n_sparks)
@@ -1881,7 +1948,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
         side_on = two_cores && pthread_create(&sider, NULL, publish_side_main, &side) == 0;
         if (!side_on)
             publish_side_main(&side);
-        builder_place_samples(b, horizon, true);
+        builder_place_samples(b, horizon, true, two_cores, side.section);
         /* In the series now, and nothing comes late any more: not kept through the
          * GC join. */
         x_free(b->samples);
@@ -1914,7 +1981,7 @@ builder_publish(builder *b, const evlog_iter *it, const walk *w, bool final)
     } else {
         builder_place_flushes(b, &b->work.items_moved);
         threadtab_seal(ix->threads);
-        builder_place_samples(b, horizon, false);
+        builder_place_samples(b, horizon, false, false, 0);
         /* The heap profile, IPE and ticky tables sort on sealing: only when they
          * changed, and not inside a census (a ticky sample in progress stays open). */
         if (b->side_dirty && !b->hp_open) {
@@ -2761,19 +2828,30 @@ builder_stitch(builder *dst, builder *src)
 #define EVINDEX_PAR_MIN_BYTES (8u << 20)
 #define EVINDEX_PAR_MAX_WORKERS 8
 
-/* The second half of the log, mapped in on another thread while the plan reads its
- * block headers from the start: reading them faults in the whole file (each fault maps
- * its neighbours too), and then half of that is done beside it. */
+/* The log's pages mapped in from its end backwards, on another thread, while the plan
+ * reads its block headers from the start: reading them faults in the whole file (each
+ * fault maps its neighbours too), so the two meet about halfway and the plan stops it.
+ * One read per PAR_POPULATE_STRIDE bytes (the kernel maps that many around a fault). */
+#define PAR_POPULATE_STRIDE ((uint64_t)1 << 16)
+#define PAR_POPULATE_STEP ((uint64_t)1 << 20)
+
 typedef struct par_populate {
     const evlog *log;
-    uint64_t from, to;
+    atomic_bool stop;           /* the plan is done */
 } par_populate;
 
 static void *
 par_populate_main(void *arg)
 {
-    const par_populate *pp = arg;
-    evlog_populate(pp->log, pp->from, pp->to);
+    par_populate *pp = arg;
+    const volatile uint8_t *d = evlog_bytes(pp->log);
+    uint64_t at = evlog_size(pp->log);
+    while (at > 0 && !atomic_load_explicit(&pp->stop, memory_order_relaxed)) {
+        uint64_t lo = at > PAR_POPULATE_STEP ? at - PAR_POPULATE_STEP : 0;
+        for (uint64_t p = lo; p < at; p += PAR_POPULATE_STRIDE)
+            (void)d[p];
+        at = lo;
+    }
     return NULL;
 }
 
@@ -2789,12 +2867,15 @@ evindex_build_parallel(const evlog *log, const evindex_opts *opts, unsigned n_wo
     prof_mark pm = prof_start(prof);
     par_seg *segs;
     size_t n_segs;
-    par_populate pop = { log, evlog_size(log) / 2, evlog_size(log) };
+    par_populate pop = { .log = log };
+    atomic_init(&pop.stop, false);
     pthread_t pop_th;
     bool pop_on = pthread_create(&pop_th, NULL, par_populate_main, &pop) == 0;
     bool planned = par_plan(log, &segs, &n_segs);
-    if (pop_on)
+    if (pop_on) {
+        atomic_store(&pop.stop, true);
         pthread_join(pop_th, NULL);
+    }
     if (!planned)
         return NULL;
     bool by_range = par_assign(segs, n_segs, n_workers, opts->split_at, split_global,

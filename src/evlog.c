@@ -235,13 +235,6 @@ evlog_advise_sequential(const evlog *log)
 }
 
 void
-evlog_populate(const evlog *log, uint64_t from, uint64_t to)
-{
-    if (log->map)
-        mapfile_populate(log->map, from, to);
-}
-
-void
 evlog_release(const evlog *log, uint64_t from, uint64_t to)
 {
     if (log->map)

@@ -228,25 +228,6 @@ mapfile_advise_sequential(const mapfile *m)
 }
 
 void
-mapfile_populate(const mapfile *m, uint64_t from, uint64_t to)
-{
-#ifdef MADV_POPULATE_READ
-    if (to > m->size)
-        to = m->size;
-    if (m->size == 0 || from >= to)
-        return;
-    uintptr_t start = (uintptr_t)m->data;
-    uintptr_t a = (start + from) & ~(uintptr_t)(mapfile_page - 1);
-    /* Fails (and is only a hint) on a kernel without it, or over bytes the file lost. */
-    madvise((void *)a, start + to - a, MADV_POPULATE_READ);
-#else
-    (void)m;
-    (void)from;
-    (void)to;
-#endif
-}
-
-void
 mapfile_release(const mapfile *m, uint64_t from, uint64_t to)
 {
     if (to > m->size)

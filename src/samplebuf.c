@@ -225,6 +225,38 @@ samplebuf_any(const samplebuf *sb, uint32_t lo, uint32_t hi)
     return false;
 }
 
+samplebuf *
+samplebuf_split_off(samplebuf *sb, uint32_t lo, uint32_t hi)
+{
+    samplebuf *out = samplebuf_new(sb->n_values);   /* caller frees: samplebuf_free */
+    size_t kept = 0;
+    for (size_t i = 0; i < sb->n_s; i++) {
+        sb_stream *st = &sb->s[i];
+        if (st->key < lo || st->key > hi) {
+            sb->s[kept++] = *st;
+            continue;
+        }
+        if (out->n_s == out->cap_s) {
+            out->cap_s = out->cap_s ? 2 * out->cap_s : 8;
+            out->s = xreallocarray(out->s, out->cap_s, sizeof *out->s);    /* out's */
+        }
+        out->s[out->n_s++] = *st;       /* its bytes move with it */
+        out->n_recs += st->n;
+        sb->n_recs -= st->n;
+    }
+    sb->n_s = kept;
+    sb->last = SIZE_MAX;
+    /* Each buffer's table of stream slots, for its own streams. */
+    samplebuf *both[2] = { sb, out };
+    for (size_t k = 0; k < 2; k++) {
+        size_t n_slots = 16;
+        while (2 * both[k]->n_s > n_slots)
+            n_slots *= 2;
+        sb_rehash(both[k], n_slots);
+    }
+    return out;
+}
+
 void
 samplebuf_append_take(samplebuf *dst, samplebuf *src)
 {

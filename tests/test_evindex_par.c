@@ -198,6 +198,25 @@ par_compare_file(const char *path, const char *name)
     return used;
 }
 
+/* Whether a two-thread build of path placed its samples on two threads (the summed
+ * allocation here, the other series beside it). */
+static bool
+par_samples_beside(const char *path)
+{
+    diag d;
+    evlog *log = evlog_open(path, &d);
+    ck_assert_ptr_nonnull(log);
+    evindex_prof p = { 0 };
+    evindex *ix = evindex_build(log, &(evindex_opts){ .threads = 2, .prof = &p }, &d);
+    ck_assert_ptr_nonnull(ix);
+    bool beside = false;
+    for (unsigned i = 0; i < p.n && i < EVINDEX_PROF_MAX; i++)
+        beside |= strcmp(p.stage[i].name, "samples_rest") == 0;
+    evindex_free(ix);
+    evlog_close(log);
+    return beside;
+}
+
 START_TEST(test_par_fixtures_and_corpus)
 {
     char *dir = test_path("fixtures");
@@ -258,6 +277,11 @@ START_TEST(test_par_synthetic)
         bool serial_only = strstr(shapes[i], "--truncate") || strstr(shapes[i], "--no-blocks");
         ck_assert_msg(used == (serial_only ? 1u : 3u), "%s: built with %u threads", shapes[i],
                       used);
+        if (strstr(shapes[i], "--size 12M"))
+            /* The serial build (under a million events) places the samples on one
+             * thread, the parallel ones on two: the indexes above were equal. */
+            ck_assert_msg(par_samples_beside(path), "%s: samples placed on one thread",
+                          shapes[i]);
         unlink(path);
     }
 }

@@ -1,6 +1,7 @@
 /* test_samplebuf: the sample streams against a plain array sorted by (group, time,
  * offset, key, push order) — streams in and out of order, values that wrap, two buffers
- * joined by samplebuf_append_take — and the key range query. */
+ * joined by samplebuf_append_take, one split by samplebuf_split_off — and the key range
+ * query. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,56 @@ START_TEST(test_samplebuf_one_group_and_reuse)
 }
 END_TEST
 
+/* A buffer split by key range drains, side by side, exactly what it held, and each
+ * side takes later pushes to its own streams (old keys and new ones). */
+START_TEST(test_samplebuf_split_off)
+{
+    enum { N = 3000 };
+    uint64_t st = 31;
+    samplebuf *whole = samplebuf_new(2), *sb = samplebuf_new(2);
+    for (size_t i = 0; i < 2 * N; i++) {
+        /* Groups 0..5, four capabilities each; the second half pushed after the split. */
+        uint32_t key = (uint32_t)(sbt_rand(&st) % 6) << 16 | (uint32_t)(i % 4);
+        uint64_t v[2] = { sbt_rand(&st), i };
+        if (i == N) {
+            samplebuf *lo = samplebuf_split_off(sb, 0, (2u << 16) - 1);     /* groups 0, 1 */
+            ck_assert_uint_eq(samplebuf_count(lo) + samplebuf_count(sb), N);
+            ck_assert(!samplebuf_any(sb, 0, (2u << 16) - 1));
+            ck_assert(!samplebuf_any(lo, 2u << 16, UINT32_MAX));
+            /* Later pushes of groups 0 and 1 go to lo, the rest to sb. */
+            for (size_t j = N; j < 2 * N; j++) {
+                uint32_t k = (uint32_t)(sbt_rand(&st) % 6) << 16 | (uint32_t)(j % 5);
+                uint64_t w[2] = { sbt_rand(&st), j };
+                uint64_t t = j * 10 + (k >> 16);
+                samplebuf_push(whole, k, t, j, w);
+                samplebuf_push(k < (2u << 16) ? lo : sb, k, t, j, w);
+            }
+            samplebuf_rec *a = malloc(2 * N * sizeof *a), *b = malloc(2 * N * sizeof *b);
+            ck_assert_ptr_nonnull(a);
+            ck_assert_ptr_nonnull(b);
+            sbt_out oa = { a, 0 }, ob = { b, 0 };
+            samplebuf_drain(whole, 16, sbt_take, &oa);
+            samplebuf_drain(lo, 16, sbt_take, &ob);     /* lo's groups come first */
+            samplebuf_drain(sb, 16, sbt_take, &ob);
+            ck_assert_uint_eq(oa.n, 2 * N);
+            ck_assert_uint_eq(ob.n, 2 * N);
+            for (size_t j = 0; j < 2 * N; j++)
+                ck_assert_msg(a[j].key == b[j].key && a[j].time_ns == b[j].time_ns &&
+                              a[j].offset == b[j].offset && a[j].value[0] == b[j].value[0] &&
+                              a[j].value[1] == b[j].value[1], "record %zu differs", j);
+            free(a);
+            free(b);
+            samplebuf_free(lo);
+            break;
+        }
+        samplebuf_push(whole, key, i * 10 + (key >> 16), i, v);
+        samplebuf_push(sb, key, i * 10 + (key >> 16), i, v);
+    }
+    samplebuf_free(whole);
+    samplebuf_free(sb);
+}
+END_TEST
+
 Suite *
 test_samplebuf_suite(void)
 {
@@ -138,6 +189,7 @@ test_samplebuf_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_samplebuf_drain_matches_sort);
     tcase_add_test(tc, test_samplebuf_one_group_and_reuse);
+    tcase_add_test(tc, test_samplebuf_split_off);
     suite_add_tcase(s, tc);
     return s;
 }
