@@ -1593,13 +1593,15 @@ builder_drain_samples(builder *b, bool helper, unsigned section)
 /* Put the samples and spark counters earlier than `horizon` (all if final) into the
  * series in time order. A growing builder keeps them (placed, placed_sparks): one that
  * comes before a placed one — a capability that wrote late — is merged in and the
- * series are fed again from its time. A one-shot build feeds them and frees them. */
+ * series are fed again from its time. A one-shot build feeds them and frees them, on
+ * a second thread for half of them when `helper` (section: the profile's). */
 static void
 builder_place_samples(builder *b, uint64_t horizon, bool final, bool helper, unsigned section)
 {
     if (!b->growing) {
         /* One-shot (final): each series' streams merged into it, their bytes given
-         * back as they are read. Series are independent, so one at a time. */
+         * back as they are read. Series are independent: one at a time, on one thread
+         * or (the allocation sum apart) on two. */
         builder_drain_samples(b, helper, section);
         return;
     }
