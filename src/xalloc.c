@@ -73,14 +73,30 @@ x_grown_cap(size_t cap, size_t need, size_t first)
     return c;
 }
 
-void
-xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
+/* How a growing array's block moves to its new capacity. */
+enum x_grow_how { X_GROW_REALLOC, X_GROW_RELEASE, X_GROW_BIG };
+
+/* Grow *p (of *cap elements of `size` bytes) to hold `need`, doubling from `first`. */
+static void
+x_grow(void **p, size_t *cap, size_t need, size_t first, size_t size, enum x_grow_how how)
 {
     if (need <= *cap)
         return;
     size_t c = x_grown_cap(*cap, need, first);
-    *p = xreallocarray(*p, c, size);
+    if (size && c > SIZE_MAX / size)
+        xalloc_die(SIZE_MAX);
+    switch (how) {
+    case X_GROW_REALLOC: *p = xreallocarray(*p, c, size); break;
+    case X_GROW_RELEASE: *p = xreallocarray_release(*p, *cap * size, c, size); break;
+    case X_GROW_BIG: *p = x_big_resize(*p, *cap * size, c * size); break;
+    }
     *cap = c;
+}
+
+void
+xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
+{
+    x_grow(p, cap, need, first, size, X_GROW_REALLOC);
 }
 
 /* Below this many bytes a plain realloc's hole is not worth a copy. */
@@ -89,11 +105,7 @@ xgrowarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
 void
 xgrowarray_release(void **p, size_t *cap, size_t need, size_t first, size_t size)
 {
-    if (need <= *cap)
-        return;
-    size_t c = x_grown_cap(*cap, need, first);
-    *p = xreallocarray_release(*p, *cap * size, c, size);
-    *cap = c;
+    x_grow(p, cap, need, first, size, X_GROW_RELEASE);
 }
 
 void *
@@ -186,13 +198,7 @@ x_big_resize(void *p, size_t old_bytes, size_t new_bytes)
 void
 x_big_growarray(void **p, size_t *cap, size_t need, size_t first, size_t size)
 {
-    if (need <= *cap)
-        return;
-    size_t c = x_grown_cap(*cap, need, first);
-    if (size && c > SIZE_MAX / size)
-        xalloc_die(SIZE_MAX);
-    *p = x_big_resize(*p, *cap * size, c * size);
-    *cap = c;
+    x_grow(p, cap, need, first, size, X_GROW_BIG);
 }
 
 void
