@@ -428,7 +428,8 @@ samplebuf_drain(samplebuf *sb, unsigned group_shift, samplebuf_fn *fn, void *ctx
     x_free(sb->slot);
     sb->slot = NULL;
     sb->n_slots = 0;
-    qsort(sb->s, sb->n_s, sizeof *sb->s, sb_key_cmp);
+    if (sb->n_s > 1)            /* (none: a split may leave a buffer without streams) */
+        qsort(sb->s, sb->n_s, sizeof *sb->s, sb_key_cmp);
     for (size_t i = 0; i < sb->n_s;) {
         uint32_t g = group_shift >= 32 ? 0 : sb->s[i].key >> group_shift;
         size_t j = i + 1;

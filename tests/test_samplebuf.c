@@ -148,6 +148,13 @@ START_TEST(test_samplebuf_split_off)
             ck_assert_uint_eq(samplebuf_count(lo) + samplebuf_count(sb), N);
             ck_assert(!samplebuf_any(sb, 0, (2u << 16) - 1));
             ck_assert(!samplebuf_any(lo, 2u << 16, UINT32_MAX));
+            /* A range of no key: an empty buffer, drained as such. */
+            samplebuf *none = samplebuf_split_off(sb, 6u << 16, UINT32_MAX);
+            ck_assert_uint_eq(samplebuf_count(none), 0);
+            sbt_out nothing = { NULL, 0 };
+            samplebuf_drain(none, 16, sbt_take, &nothing);
+            ck_assert_uint_eq(nothing.n, 0);
+            samplebuf_free(none);
             /* Later pushes of groups 0 and 1 go to lo, the rest to sb. */
             for (size_t j = N; j < 2 * N; j++) {
                 uint32_t k = (uint32_t)(sbt_rand(&st) % 6) << 16 | (uint32_t)(j % 5);
