@@ -1543,7 +1543,8 @@ typedef struct place_rest {
 static void
 place_rest_run(place_rest *pr)
 {
-    samplebuf_drain(pr->rest, 16, builder_feed_queued_sample, &pr->ctx);
+    if (pr->rest)
+        samplebuf_drain(pr->rest, 16, builder_feed_queued_sample, &pr->ctx);
     if (pr->sparks)
         samplebuf_drain(pr->sparks, 32, builder_feed_queued_spark, &pr->ctx);
 }
@@ -1569,22 +1570,20 @@ builder_drain_samples(builder *b, bool helper, unsigned section)
     place_rest pr = { { b, UINT64_MAX }, NULL, b->spark_q, section };
     bool threaded = false;
     pthread_t th;
-    if (b->sample_q) {
+    if (helper && b->sample_q) {
         size_t all = samplebuf_count(b->sample_q) + samplebuf_count(b->spark_q);
         pr.rest = samplebuf_split_off(b->sample_q, 0, ((uint32_t)RAW_ALLOC_CAP << 16) - 1);
         size_t other = samplebuf_count(pr.rest) + samplebuf_count(b->spark_q);
-        threaded = helper && other >= EVINDEX_SAMPLES_SPLIT_MIN &&
+        threaded = other >= EVINDEX_SAMPLES_SPLIT_MIN &&
                    all - other >= EVINDEX_SAMPLES_SPLIT_MIN &&
                    pthread_create(&th, NULL, place_rest_main, &pr) == 0;
     }
-    if (!threaded && pr.rest)
-        samplebuf_drain(pr.rest, 16, builder_feed_queued_sample, &here);
     if (b->sample_q)
         samplebuf_drain(b->sample_q, 16, builder_feed_queued_sample, &here);
     if (threaded)
         pthread_join(th, NULL);
-    else if (b->spark_q)
-        samplebuf_drain(b->spark_q, 32, builder_feed_queued_spark, &here);
+    else
+        place_rest_run(&pr);    /* what was split off, and the spark counters, here */
     samplebuf_free(pr.rest);
     builder_late_at(&b->late_ns, here.late_ns);
     builder_late_at(&b->late_ns, pr.ctx.late_ns);

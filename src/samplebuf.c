@@ -153,6 +153,17 @@ sb_hash(uint32_t key, size_t mask)
     return (size_t)((key * 0x9e3779b1u) >> 7) & mask;
 }
 
+/* Slots for n streams: a power of two from 16, at least twice n (sb_stream_of keeps
+ * the table so). */
+static size_t
+sb_slots_for(size_t n)
+{
+    size_t n_slots = 16;
+    while (2 * n > n_slots)
+        n_slots *= 2;
+    return n_slots;
+}
+
 static void
 sb_rehash(samplebuf *sb, size_t n_slots)
 {
@@ -236,10 +247,7 @@ samplebuf_split_off(samplebuf *sb, uint32_t lo, uint32_t hi)
             sb->s[kept++] = *st;
             continue;
         }
-        if (out->n_s == out->cap_s) {
-            out->cap_s = out->cap_s ? 2 * out->cap_s : 8;
-            out->s = xreallocarray(out->s, out->cap_s, sizeof *out->s);    /* out's */
-        }
+        xgrowarray((void **)&out->s, &out->cap_s, out->n_s + 1, 8, sizeof *out->s);
         out->s[out->n_s++] = *st;       /* its bytes move with it */
         out->n_recs += st->n;
         sb->n_recs -= st->n;
@@ -247,13 +255,8 @@ samplebuf_split_off(samplebuf *sb, uint32_t lo, uint32_t hi)
     sb->n_s = kept;
     sb->last = SIZE_MAX;
     /* Each buffer's table of stream slots, for its own streams. */
-    samplebuf *both[2] = { sb, out };
-    for (size_t k = 0; k < 2; k++) {
-        size_t n_slots = 16;
-        while (2 * both[k]->n_s > n_slots)
-            n_slots *= 2;
-        sb_rehash(both[k], n_slots);
-    }
+    sb_rehash(sb, sb_slots_for(sb->n_s));
+    sb_rehash(out, sb_slots_for(out->n_s));
     return out;
 }
 
